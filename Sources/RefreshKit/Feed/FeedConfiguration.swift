@@ -1,0 +1,35 @@
+/// The simulated feed behind the demo: deterministic, seeded, with configurable latency and failures.
+public struct FeedConfiguration: Hashable, Sendable {
+    /// Time from a request to its answer, milliseconds.
+    public var latencyMs: Double
+    /// Probability that a request fails, 0…1.
+    public var failureRate: Double
+    /// Items per page.
+    public var pageSize: Int
+    /// Items that exist in all (older pages run out after this many).
+    public var totalItems: Int
+    /// New items that appear at the top of the feed before each refresh.
+    public var newItemsPerRefresh: Int
+    /// Height of a row, CSS px.
+    public var rowHeight: Double
+    /// A request that has not answered after this long fails, milliseconds.
+    public var timeoutMs: Double
+
+    public init(
+        latencyMs: Double = 1200,
+        failureRate: Double = 0,
+        pageSize: Int = 20,
+        totalItems: Int = 200,
+        newItemsPerRefresh: Int = 3,
+        rowHeight: Double = 72,
+        timeoutMs: Double = 10_000
+    ) {
+        self.latencyMs = latencyMs
+        self.failureRate = failureRate
+        self.pageSize = pageSize
+        self.totalItems = totalItems
+        self.newItemsPerRefresh = newItemsPerRefresh
+        self.rowHeight = rowHeight
+        self.timeoutMs = timeoutMs
+    }
+}

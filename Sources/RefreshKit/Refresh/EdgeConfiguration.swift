@@ -1,0 +1,166 @@
+/// How one edge's control behaves: the union of what the five seed libraries offer, as policies.
+///
+/// Distances are CSS px measured on the *displayed* (rubber-banded), inset-relative offset, as every seed
+/// measures them on `contentOffset` (seeds.md, notation).
+public struct EdgeConfiguration: Hashable, Sendable {
+    /// What pulling this edge does.
+    public enum Role: String, Hashable, Sendable, CaseIterable {
+        /// Reload from the start (pull to refresh).
+        case refresh
+        /// Fetch the next page (load more).
+        case loadMore
+    }
+
+    /// The moment a refresh starts.
+    public enum Trigger: String, Hashable, Sendable, CaseIterable {
+        /// Armed while dragging past the threshold, started when the finger lifts (MJRefresh, HT, MS, JH, IQ).
+        case onRelease
+        /// Started as soon as the threshold is passed, finger still down (UIRefreshControl, IQ progressCompletion).
+        case whileDragging
+        /// Started when the edge (minus `preload`) comes into view, no pull needed (HT AutoTrigger, IQ reach-end).
+        case onReachEdge
+        /// Never started by a gesture; only by a command (HT DoNotTrigger).
+        case manual
+    }
+
+    /// Whether the threshold itself counts as past it.
+    public enum Strictness: String, Hashable, Sendable, CaseIterable {
+        /// `distance > triggerDistance` (MS, HT, JH).
+        case strict
+        /// `distance >= triggerDistance` (IQ, Cupertino).
+        case inclusive
+    }
+
+    /// What a fling (motion after the finger lifted) may do to this edge.
+    public enum FlingPolicy: String, Hashable, Sendable, CaseIterable {
+        /// Momentum never arms or starts a refresh (MS, IQ refresh).
+        case ignore
+        /// Momentum that carries the content past the threshold starts it (HT's behaviour, made explicit).
+        case trigger
+    }
+
+    /// What happens when the content is shorter than the viewport.
+    public enum ShortContentPolicy: String, Hashable, Sendable, CaseIterable {
+        /// The edge still works: content short of the viewport rests at the leading edge and can be pulled
+        /// from both ends (the bug MSPullToRefreshController documents, fixed).
+        case enabled
+        /// The edge control is off while the content fits (HT's footer hiding).
+        case disabled
+    }
+
+    /// Where the indicator sits relative to the content (JHPullToRefreshKit's type).
+    public enum Presentation: String, Hashable, Sendable, CaseIterable {
+        /// Glued to the content edge, it slides in with the content.
+        case slideDown
+        /// Pinned to the viewport edge behind the content, uncovered as the content moves away.
+        case background
+    }
+
+    /// Where the animation view sits inside a stretched control (JHPullToRefreshKit's anchor).
+    public enum Anchor: String, Hashable, Sendable, CaseIterable {
+        case top
+        case middle
+        case bottom
+    }
+
+    /// How the control's view follows the pull (GVRefreshControl's behaviours).
+    public enum ViewBehaviour: String, Hashable, Sendable, CaseIterable {
+        /// Scaled along the pull axis by the progress.
+        case stretches
+        /// Stretches until fully revealed, then pinned to the viewport edge.
+        case fixedTop
+        /// Glued to the content edge and moving with it.
+        case fixedBottom
+    }
+
+    /// The animation that repeats while refreshing (JHPullToRefreshKit's cycle).
+    public struct AnimationCycle: Hashable, Sendable {
+        public enum Kind: String, Hashable, Sendable, CaseIterable {
+            case `default`
+            case keyframe
+            case spring
+        }
+
+        /// Length of one cycle, seconds.
+        public var duration: Double
+        /// Pause before each cycle, seconds.
+        public var delay: Double
+        public var kind: Kind
+
+        public init(duration: Double = 1.0, delay: Double = 0, kind: Kind = .default) {
+            self.duration = duration
+            self.delay = delay
+            self.kind = kind
+        }
+    }
+
+    public var role: Role
+    public var enabled: Bool
+    /// Displayed pull distance that arms the control (MS/HT `refreshableInset`).
+    public var triggerDistance: Double
+    /// Extra inset the content rests on while refreshing (MS/HT `refreshingInset`).
+    public var restingInset: Double
+    /// Room kept permanently for a footer prompt (HT `promptingInset`).
+    public var promptingInset: Double
+    /// Start this many px before the edge is reached (IQ `preloadOffset`), for `onReachEdge`.
+    public var preload: Double
+    public var trigger: Trigger
+    public var strictness: Strictness
+    public var fling: FlingPolicy
+    public var shortContent: ShortContentPolicy
+    /// A refresh stays visible at least this long, seconds, so a fast reply does not flicker.
+    public var minimumVisibleDuration: Double
+    /// Duration of the inset animation when a refresh starts, seconds.
+    public var startDuration: Double
+    /// Duration of the exit animation (and inset release) when a refresh ends, seconds.
+    public var exitDuration: Double
+    public var presentation: Presentation
+    public var anchor: Anchor
+    public var viewBehaviour: ViewBehaviour
+    public var cycle: AnimationCycle
+    /// Size of the control's view along the pull axis, CSS px.
+    public var height: Double
+
+    public init(
+        role: Role = .refresh,
+        enabled: Bool = true,
+        triggerDistance: Double = 100,
+        restingInset: Double = 60,
+        promptingInset: Double = 0,
+        preload: Double = 0,
+        trigger: Trigger = .onRelease,
+        strictness: Strictness = .inclusive,
+        fling: FlingPolicy = .ignore,
+        shortContent: ShortContentPolicy = .enabled,
+        minimumVisibleDuration: Double = 0.4,
+        startDuration: Double = 0.25,
+        exitDuration: Double = 0.3,
+        presentation: Presentation = .slideDown,
+        anchor: Anchor = .bottom,
+        viewBehaviour: ViewBehaviour = .fixedBottom,
+        cycle: AnimationCycle = AnimationCycle(),
+        height: Double = 60
+    ) {
+        self.role = role
+        self.enabled = enabled
+        self.triggerDistance = triggerDistance
+        self.restingInset = restingInset
+        self.promptingInset = promptingInset
+        self.preload = preload
+        self.trigger = trigger
+        self.strictness = strictness
+        self.fling = fling
+        self.shortContent = shortContent
+        self.minimumVisibleDuration = minimumVisibleDuration
+        self.startDuration = startDuration
+        self.exitDuration = exitDuration
+        self.presentation = presentation
+        self.anchor = anchor
+        self.viewBehaviour = viewBehaviour
+        self.cycle = cycle
+        self.height = height
+    }
+
+    /// An edge with nothing attached.
+    public static let none = EdgeConfiguration(enabled: false)
+}

@@ -1,0 +1,29 @@
+/// Everything that can be configured about a session, as a preset or `configure` leaves it.
+public struct SessionConfiguration: Hashable, Sendable {
+    /// The configuration of each edge; an edge absent here has no control.
+    public var edges: [Edge: EdgeConfiguration]
+    public var feed: FeedConfiguration
+    /// UIScrollView deceleration rate per millisecond (0.998 normal, 0.99 fast).
+    public var decelerationRate: Double
+    /// The name of the bounce spring (`ios`, `pop`, `critical`, `fast`).
+    public var springName: String
+    /// The rubber-band coefficient `c`.
+    public var rubberBand: Double
+
+    public init(
+        edges: [Edge: EdgeConfiguration],
+        feed: FeedConfiguration = FeedConfiguration(),
+        decelerationRate: Double = 0.998,
+        springName: String = "ios",
+        rubberBand: Double = 0.55
+    ) {
+        self.edges = edges
+        self.feed = feed
+        self.decelerationRate = decelerationRate
+        self.springName = springName
+        self.rubberBand = rubberBand
+    }
+
+    /// The configuration of `edge`, or ``EdgeConfiguration/none``.
+    public func edge(_ edge: Edge) -> EdgeConfiguration { edges[edge] ?? .none }
+}

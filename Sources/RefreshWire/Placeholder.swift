@@ -1,0 +1,1 @@
+// The wire codec lives here.
