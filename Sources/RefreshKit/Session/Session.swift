@@ -1,70 +1,362 @@
 /// One scroll view with its edge controls and its feed: the authoritative model a page drives.
 ///
 /// A `Session` is a value. The host applies inputs with ``apply(_:at:)``, moves time forward with
-/// ``advance(to:)``, and reads ``frame(at:)`` and ``takeEvents()``. Nothing inside reads a clock or does
-/// I/O, so the same inputs at the same times give the same frames, bit for bit.
-public struct Session: Sendable {
+/// ``advance(to:)``, and reads ``frame()`` and ``takeEvents()``. Nothing inside reads a clock or does I/O,
+/// so the same inputs at the same times give the same frames, bit for bit.
+public struct Session: Hashable, Sendable {
     public private(set) var now: Timestamp
-    public private(set) var viewport: Size
     public private(set) var presetName: String
     public private(set) var configuration: SessionConfiguration
+    public private(set) var scroll: ScrollModel
+    /// One control per edge, in ``Edge/allCases`` order; edges without a control are `disabled`.
+    public private(set) var controls: [EdgeControl]
+    public private(set) var pager: Pager
     private var sequence: UInt64 = 0
     private var events: [Event] = []
-    private var offset = Point.zero
+    /// A safety net for the deadline loop in ``advance(to:)``: no real trace comes near it.
+    private static let maximumStepsPerAdvance = 100_000
 
-    /// A session at rest at the top of its feed.
+    /// A session at rest at the top of its feed, with the first page loaded.
     /// - Parameters:
-    ///   - viewport: the page's viewport, CSS px; must be finite and positive.
-    ///   - preset: the name of a preset (`ios`, `jh`, `ht`, `gv`, `ms`, `iq`).
-    ///   - seed: seeds the simulated feed.
+    ///   - viewport: the page's viewport, CSS px.
+    ///   - preset: the name of a preset (see ``Preset/names``).
+    ///   - seed: seeds the simulated feed (failures).
     ///   - time: the session's start.
-    public init(viewport: Size, preset: String = "ios", seed: UInt64 = 1, time: Timestamp) throws(SessionError) {
-        self.now = time
-        self.viewport = viewport
+    public init(viewport: Size, preset: String = Preset.ios.name, seed: UInt64 = 1, time: Timestamp) throws(SessionError) {
         guard let found = Preset.named(preset) else {
-            throw SessionError(code: "unknown_preset", message: "no preset named '\(preset)'")
+            throw SessionError(
+                code: "unknown_preset", message: "no preset named '\(preset)'; known: \(Preset.names.joined(separator: ", "))")
         }
-        self.presetName = found.name
-        self.configuration = found.configuration
+        try Validation.viewport(viewport)
+        now = time
+        presetName = found.name
+        configuration = found.configuration
+        pager = Pager(feed: SimulatedFeed(configuration: found.configuration.feed, seed: seed))
+        controls = Edge.allCases.map { EdgeControl(edge: $0, configuration: found.configuration.edge($0)) }
+        scroll = ScrollModel(viewport: viewport, contentSize: .zero, physics: Self.physics(found.configuration), time: time)
+        scroll.setContentSize(contentSize)
+        syncLayers()
+        for index in controls.indices {
+            controls[index].feedReset(hasMore: pager.hasMore, at: now, events: &events)
+        }
+        observe()
+        events.removeAll()
     }
+
+    public var viewport: Size { scroll.viewport }
+
+    /// The control of `edge`.
+    public func control(_ edge: Edge) -> EdgeControl { controls[Self.index(edge)] }
+
+    private static func index(_ edge: Edge) -> Int { Edge.allCases.firstIndex(of: edge)! }
+
+    private var contentSize: Size {
+        Size(width: scroll.viewport.width, height: Double(pager.count) * configuration.feed.rowHeight)
+    }
+
+    private static func physics(_ configuration: SessionConfiguration) -> ScrollPhysics {
+        ScrollPhysics(
+            rubberBand: RubberBand(coefficient: configuration.rubberBand),
+            decay: Decay(rate: configuration.decelerationRate),
+            spring: Spring.named(configuration.springName) ?? .ios)
+    }
+
+    // MARK: - Inputs
 
     /// Applies one input at `time` (moving the session forward to it first). Throws, and changes nothing,
     /// when the input is out of range.
     public mutating func apply(_ input: Input, at time: Timestamp) throws(SessionError) {
+        var reconfigured: (configuration: SessionConfiguration, preset: String?)?
+        switch input {
+        case .resize(let size):
+            try Validation.viewport(size)
+        case .configure(let patch):
+            reconfigured = try configuration.applying(patch)
+        case .touch(let touch):
+            try Validation.finite(touch.delta, "touch")
+        case .wheel(let wheel):
+            try Validation.finite(wheel.delta, "wheel")
+        case .command(let command):
+            try Validation.command(command)
+        }
         advance(to: time)
         switch input {
         case .touch(let touch):
-            offset.y -= touch.delta.y
+            handle(scroll.touch(touch))
         case .wheel(let wheel):
-            offset.y += wheel.delta.y
+            handle(scroll.wheel(wheel))
         case .resize(let size):
-            viewport = size
-        case .command, .configure:
-            break
+            scroll.setViewport(size)
+            scroll.setContentSize(contentSize)
+            observe()
+        case .command(let command):
+            run(command)
+        case .configure:
+            if let reconfigured {
+                if let preset = reconfigured.preset { presetName = preset }
+                configure(reconfigured.configuration)
+            }
         }
     }
 
-    /// Moves the session's clock forward to `time` (never backwards), running every animation and timer
-    /// that falls due.
+    private mutating func handle(_ outcome: ScrollModel.GestureOutcome) {
+        switch outcome {
+        case .ignored:
+            return
+        case .began:
+            events.append(Event(.gestureBegan, cause: scroll.isWheeling ? .wheel : .drag, time: now))
+            observe()
+        case .moved:
+            observe()
+        case .released(let velocity):
+            let cause: Cause = scroll.isDragging ? .drag : .release
+            events.append(Event(.gestureEnded, cause: cause, time: now))
+            for edge in Edge.allCases {
+                let action = controls[Self.index(edge)].release(canStart: canStart(edge), at: now, events: &events)
+                perform(action, for: edge)
+            }
+            syncLayers()
+            scroll.settle(velocity: velocity)
+            observe()
+        }
+    }
+
+    // MARK: - Time
+
+    /// Moves the session's clock forward to `time` (never backwards), running every animation, gesture
+    /// end, feed answer and control timer that falls due, each at its own exact time.
     public mutating func advance(to time: Timestamp) {
-        if time > now { now = time }
+        var steps = 0
+        while let deadline = nextDeadline, deadline <= time, steps < Self.maximumStepsPerAdvance {
+            step(to: max(deadline, now))
+            steps += 1
+        }
+        step(to: max(time, now))
+    }
+
+    private mutating func step(to time: Timestamp) {
+        now = time
+        scroll.advance(to: time)
+        if let end = scroll.wheelDeadline, end <= time {
+            handle(scroll.endWheel())
+        }
+        if let result = pager.resolve(at: time) {
+            complete(result)
+        }
+        let fingerDown = scroll.isDragging
+        for index in controls.indices {
+            controls[index].advance(to: time, fingerDown: fingerDown, events: &events)
+        }
+        syncLayers()
+        observe()
     }
 
     /// Whether anything moves or waits: the host ticks only while this is `true`.
-    public var isActive: Bool { false }
+    public var isActive: Bool {
+        scroll.phase != .idle || pager.running != nil || controls.contains { $0.nextDeadline != nil }
+    }
 
-    /// The next time something scheduled happens (a feed answer, a timer), if any.
-    public var nextDeadline: Timestamp? { nil }
+    /// The next time something scheduled happens: a gesture's idle end, a feed answer, a control timer,
+    /// or the moment the running animation comes to rest.
+    public var nextDeadline: Timestamp? {
+        var deadlines: [Timestamp] = controls.compactMap(\.nextDeadline)
+        if let end = scroll.wheelDeadline { deadlines.append(end) }
+        if let due = pager.running?.due { deadlines.append(due) }
+        if let end = scroll.motionEnd { deadlines.append(end) }
+        return deadlines.filter { $0 > now }.min()
+    }
+
+    // MARK: - Controls and the feed
+
+    /// Whether `edge`'s request would be accepted now: never two requests at once, a refresh wins over a
+    /// load-more, and a load-more needs another page.
+    private func canStart(_ edge: Edge) -> Bool {
+        let role = configuration.edge(edge).role
+        switch role {
+        case .refresh:
+            return pager.running?.kind != .refresh
+        case .loadMore:
+            return pager.running == nil && pager.hasMore
+        }
+    }
+
+    private mutating func perform(_ action: EdgeControl.Action, for edge: Edge) {
+        switch action {
+        case .none:
+            return
+        case .cancelRequest:
+            if let dropped = pager.cancel(for: edge) {
+                events.append(Event(.feedDropped, edge: dropped.edge, cause: .configure, time: now))
+            }
+        case .request:
+            let kind: Pager.Request.Kind = configuration.edge(edge).role == .refresh ? .refresh : .nextPage
+            let (_, dropped) = pager.request(kind, for: edge, at: now)
+            if let dropped {
+                events.append(Event(.feedDropped, edge: dropped.edge, cause: .preempted, time: now))
+                controls[Self.index(dropped.edge)].finish(
+                    .cancelled, cause: .preempted, fingerDown: scroll.isDragging, at: now, events: &events)
+            }
+        }
+    }
+
+    private mutating func complete(_ result: Pager.Result) {
+        switch result {
+        case .loaded(let request, let items, let hasMore):
+            events.append(Event(.feedLoaded, edge: request.edge, cause: .feedCompleted, time: now, value: Double(items)))
+            scroll.setContentSize(contentSize)
+            controls[Self.index(request.edge)].finish(
+                .success(hasMore: hasMore), cause: .feedCompleted, fingerDown: scroll.isDragging, at: now,
+                events: &events)
+            if request.kind == .refresh {
+                for index in controls.indices where controls[index].configuration.role == .loadMore {
+                    controls[index].feedReset(hasMore: hasMore, at: now, events: &events)
+                }
+            }
+        case .failed(let request):
+            events.append(Event(.feedFailed, edge: request.edge, cause: .feedFailed, time: now))
+            controls[Self.index(request.edge)].finish(
+                .failure, cause: .feedFailed, fingerDown: scroll.isDragging, at: now, events: &events)
+        }
+    }
+
+    /// Each control's inset layer, pushed into the scroll model (which absorbs the change without a jump).
+    private mutating func syncLayers() {
+        for control in controls where scroll.insets.controls[control.edge] != control.layer {
+            scroll.setInsetLayer(control.layer, for: control.edge)
+        }
+    }
+
+    /// The displayed pull beyond `edge`'s rest position (without its own layer), and its velocity.
+    func pull(_ edge: Edge) -> (distance: Double, velocity: Double) {
+        let range = scroll.bounds(excluding: edge)
+        let position = scroll.offset[edge.axis]
+        let speed = scroll.velocity[edge.axis]
+        return edge.isLeading ? (range.lower - position, -speed) : (position - range.upper, speed)
+    }
+
+    /// Lets every control look at the scroll view, and carries out what they ask.
+    private mutating func observe() {
+        let motion: EdgeControl.Motion =
+            switch scroll.phase {
+            case .dragging: .dragging
+            case .wheel: .wheel
+            case .animating: .momentum
+            case .idle: .still
+            }
+        for edge in Edge.allCases {
+            let pull = pull(edge)
+            let action = controls[Self.index(edge)].observe(
+                distance: pull.distance, velocity: pull.velocity, motion: motion, canStart: canStart(edge), at: now,
+                events: &events)
+            perform(action, for: edge)
+        }
+        syncLayers()
+    }
+
+    // MARK: - Commands
+
+    private mutating func run(_ command: Command) {
+        switch command.name {
+        case .refresh, .retry, .loadMore:
+            let edge = command.edge ?? (command.name == .refresh ? .top : command.name == .loadMore ? .bottom : failedEdge)
+            startProgrammatically(edge, animated: command.animated)
+        case .finish:
+            let edges = command.edge.map { [$0] } ?? Edge.allCases
+            for edge in edges where control(edge).state == .refreshing {
+                if pager.cancel(for: edge) != nil {
+                    events.append(Event(.feedDropped, edge: edge, cause: .command, time: now))
+                }
+                controls[Self.index(edge)].finish(
+                    .success(hasMore: pager.hasMore), cause: .command, animated: command.animated,
+                    fingerDown: scroll.isDragging, at: now, events: &events)
+            }
+            syncLayers()
+            if !command.animated { snapIntoBounds() }
+        case .scrollToEdge:
+            let edge = command.edge ?? .top
+            var target = scroll.offset
+            let range = scroll.bounds(edge.axis)
+            target[edge.axis] = edge.isLeading ? range.lower : range.upper
+            scroll.scroll(to: target, animated: command.animated)
+        case .scrollByPage, .scrollBy:
+            let distance = command.name == .scrollBy ? command.amount : command.amount * scroll.viewport.height * 0.9
+            var target = scroll.offset
+            target.y = scroll.bounds(.vertical).clamp(target.y + distance)
+            scroll.scroll(to: target, animated: command.animated)
+        }
+        observe()
+    }
+
+    /// The edge a bare `retry` means: the first failed one, else the bottom.
+    private var failedEdge: Edge {
+        controls.first { $0.state == .failed }?.edge ?? .bottom
+    }
+
+    /// Starts `edge` as a command would, through the same path as a pull; reveals the control when the
+    /// content rests at that edge, and only then (never yanks a user who scrolled away).
+    private mutating func startProgrammatically(_ edge: Edge, animated: Bool) {
+        let wasAtEdge = abs(pull(edge).distance) <= 1 && scroll.phase == .idle
+        let action = controls[Self.index(edge)].start(cause: .command, canStart: canStart(edge), at: now, events: &events)
+        perform(action, for: edge)
+        syncLayers()
+        if action == .request && wasAtEdge {
+            var target = scroll.offset
+            let range = scroll.bounds(edge.axis)
+            target[edge.axis] = edge.isLeading ? range.lower : range.upper
+            scroll.scroll(to: target, animated: animated)
+        }
+    }
+
+    private mutating func snapIntoBounds() {
+        guard !scroll.isDragging, !scroll.isWheeling else { return }
+        let target = Point(x: scroll.bounds(.horizontal).clamp(scroll.offset.x), y: scroll.bounds(.vertical).clamp(scroll.offset.y))
+        if target != scroll.offset { scroll.scroll(to: target, animated: false) }
+    }
+
+    // MARK: - Configuration
+
+    private mutating func configure(_ new: SessionConfiguration) {
+        configuration = new
+        scroll.physics = Self.physics(new)
+        pager.reconfigure(new.feed)
+        for edge in Edge.allCases {
+            let action = controls[Self.index(edge)].configure(new.edge(edge), at: now, events: &events)
+            perform(action, for: edge)
+        }
+        scroll.setContentSize(contentSize)
+        syncLayers()
+        observe()
+    }
+
+    // MARK: - Output
 
     /// The frame at the session's current time; each call gets the next sequence number.
     public mutating func frame() -> Frame {
         sequence += 1
         return Frame(
-            sequence: sequence, time: now, offset: offset, velocity: .zero, phase: .idle,
-            contentSize: Size(width: viewport.width, height: 72 * 20), viewport: viewport, insets: .zero,
-            edges: [EdgeFrame(edge: .top, state: .idle, distance: -offset.y, progress: 0, velocity: 0)],
-            feed: FeedFrame(count: 20, hasMore: true, loading: false, newestID: 1020, rowHeight: 72)
-        )
+            sequence: sequence, time: now, offset: scroll.offset, velocity: scroll.velocity, phase: scroll.phase,
+            horizontalMotion: scroll.horizontalMotion, verticalMotion: scroll.verticalMotion,
+            contentSize: scroll.contentSize, viewport: scroll.viewport, insets: scroll.insets.combined,
+            edges: controls.filter { $0.configuration.enabled || $0.state != .disabled }.map(edgeFrame),
+            feed: FeedFrame(
+                count: pager.count, hasMore: pager.hasMore, loading: pager.running != nil,
+                newestID: pager.newestLoadedID, rowHeight: configuration.feed.rowHeight))
+    }
+
+    private func edgeFrame(_ control: EdgeControl) -> EdgeFrame {
+        let geometry = EdgeGeometry(
+            edge: control.edge, configuration: control.configuration, distance: control.distance,
+            progress: control.progress, viewport: scroll.viewport,
+            baseInset: scroll.insets.excluding(control.edge)[control.edge])
+        return EdgeFrame(
+            edge: control.edge, state: control.state, distance: control.distance, progress: control.progress,
+            velocity: control.pullVelocity, control: geometry.control, view: geometry.view, scale: geometry.scale,
+            cycle: control.cycle.map {
+                CycleFrame(
+                    index: $0.index, start: $0.start, duration: control.configuration.cycle.duration,
+                    delay: control.configuration.cycle.delay, kind: control.configuration.cycle.kind)
+            },
+            exit: control.exitStart.map { ExitFrame(start: $0, duration: control.exitDuration) })
     }
 
     /// The events that happened since the last call, oldest first.

@@ -1,0 +1,370 @@
+/// The refresh (or load-more) control of one edge: a state machine fed with what the scroll view does.
+///
+/// One `mutating func` per thing that can happen (`observe`, `release`, `start`, `finish`, `advance`,
+/// `configure`), each returning what the session must do about the feed. Every transition is emitted as
+/// an ``Event`` with its cause, in a fixed order per refresh: `willStart`, `transition(→refreshing)`,
+/// `didStart`, cycles, `willEnd`, `transition(→finishing)`, `transition(→idle)`, `didEnd` — exactly one
+/// start and one end per refresh.
+public struct EdgeControl: Hashable, Sendable {
+    /// How the content is moving when the control observes it.
+    public enum Motion: Hashable, Sendable {
+        /// A finger holds the content.
+        case dragging
+        /// A wheel or trackpad gesture is under way.
+        case wheel
+        /// Motion after a lift: deceleration or a bounce.
+        case momentum
+        /// At rest, or moved by a command or a change of layout.
+        case still
+    }
+
+    /// How a request ended.
+    public enum Outcome: Hashable, Sendable {
+        /// Items arrived; `hasMore` says whether another page exists.
+        case success(hasMore: Bool)
+        case failure
+        /// The request was dropped (a refresh took precedence, or a command finished it early).
+        case cancelled
+    }
+
+    /// What the session must do after the control handled something.
+    public enum Action: Hashable, Sendable {
+        case none
+        /// Ask the feed (refresh or next page, by the control's role).
+        case request
+        /// Drop the running request of this control.
+        case cancelRequest
+    }
+
+    public let edge: Edge
+    public private(set) var configuration: EdgeConfiguration
+    public private(set) var state: EdgeState
+    /// The latest displayed pull beyond the rest position, CSS px (unclamped).
+    public private(set) var distance: Double = 0
+    /// The latest pull velocity, px/s.
+    public private(set) var pullVelocity: Double = 0
+    /// When the running refresh started.
+    public private(set) var refreshStart: Timestamp?
+    /// A finish may not end the refresh before this time (the minimum visible duration); `nil` once passed
+    /// or waived.
+    private var visibleUntil: Timestamp?
+    /// When the exit animation started.
+    public private(set) var exitStart: Timestamp?
+    /// One run of the refreshing animation.
+    public struct RunningCycle: Hashable, Sendable {
+        public var index: Int
+        public var start: Timestamp
+    }
+
+    /// The running animation cycle.
+    public private(set) var cycle: RunningCycle?
+    /// A finish that waits: for the minimum visible time, or for the finger to let go.
+    private var pendingFinish: Outcome?
+    private var finishAnimated = true
+    /// Where the control goes once the exit animation ends.
+    private var afterExit: EdgeState = .idle
+    /// The running exit animation's length, seconds (0 for a finish that is not animated).
+    public private(set) var exitDuration: Double = 0
+    /// Automatic retries of a failed load wait until then (back-off); a command retries at once.
+    public private(set) var retryNotBefore: Timestamp?
+    private var consecutiveFailures = 0
+
+    public init(edge: Edge, configuration: EdgeConfiguration) {
+        self.edge = edge
+        self.configuration = configuration
+        self.state = configuration.enabled ? .idle : .disabled
+    }
+
+    // MARK: - Derived
+
+    /// `distance / triggerDistance` clamped to 0…1.
+    public var progress: Double {
+        guard configuration.triggerDistance > 0 else { return distance > 0 ? 1 : 0 }
+        return min(1, max(0, distance / configuration.triggerDistance))
+    }
+
+    /// Whether `distance` is past the trigger distance, with the configured strictness.
+    func isPastTrigger(_ distance: Double) -> Bool {
+        switch configuration.strictness {
+        case .strict: distance > configuration.triggerDistance
+        case .inclusive: distance >= configuration.triggerDistance
+        }
+    }
+
+    /// The inset layer this control holds in its current state.
+    public var layer: Double {
+        switch (configuration.role, state) {
+        case (_, .disabled): 0
+        case (.refresh, .refreshing): configuration.restingInset
+        case (.refresh, _): 0
+        case (.loadMore, .refreshing), (.loadMore, .noMoreData), (.loadMore, .failed):
+            max(configuration.restingInset, configuration.promptingInset)
+        case (.loadMore, _): configuration.promptingInset
+        }
+    }
+
+    /// The next time a timer of this control fires, if any.
+    public var nextDeadline: Timestamp? {
+        switch state {
+        case .refreshing:
+            var deadlines: [Timestamp] = []
+            if let cycle { deadlines.append(cycleEnd(cycle.start)) }
+            if pendingFinish != nil, let visibleUntil { deadlines.append(visibleUntil) }
+            return deadlines.min()
+        case .finishing:
+            return exitStart?.advanced(bySeconds: exitDuration)
+        default:
+            return nil
+        }
+    }
+
+    private func cycleEnd(_ start: Timestamp) -> Timestamp {
+        start.advanced(bySeconds: max(0.05, configuration.cycle.delay + configuration.cycle.duration))
+    }
+
+    // MARK: - Events
+
+    private mutating func transition(to next: EdgeState, cause: Cause, at time: Timestamp, events: inout [Event]) {
+        guard next != state else { return }
+        events.append(Event(.transition, edge: edge, from: state, to: next, cause: cause, time: time))
+        state = next
+    }
+
+    private func emit(_ name: Event.Name, cause: Cause, at time: Timestamp, value: Double? = nil, events: inout [Event]) {
+        events.append(Event(name, edge: edge, cause: cause, time: time, value: value))
+    }
+
+    // MARK: - Observing the scroll view
+
+    /// The scroll view moved: `distance` is the displayed pull beyond this edge's rest position.
+    ///
+    /// `canStart` is `false` while the session would refuse this edge's request (a load-more while a
+    /// refresh runs, or with no more pages): the control then shows the pull but does not start.
+    public mutating func observe(
+        distance: Double, velocity: Double, motion: Motion, canStart: Bool, at time: Timestamp,
+        events: inout [Event]
+    ) -> Action {
+        self.distance = distance.isFinite ? distance : 0
+        self.pullVelocity = velocity.isFinite ? velocity : 0
+        let cause: Cause =
+            switch motion {
+            case .dragging: .drag
+            case .wheel: .wheel
+            case .momentum: .fling
+            case .still: .layout
+            }
+        let handsOn = motion == .dragging || motion == .wheel
+        switch state {
+        case .idle, .pulling, .armed:
+            if configuration.trigger == .onReachEdge {
+                if canStart && distance >= -configuration.preload {
+                    return begin(cause: .reachEdge, at: time, events: &events)
+                }
+                return .none
+            }
+            // Content coming back on its own (the bounce after a release, the return after a refresh)
+            // does not re-enter pulling; only hands, or momentum carrying the content outwards, do.
+            if state == .idle && !handsOn && velocity <= 0 { return .none }
+            if distance <= 0 {
+                if state == .armed { emit(.disarmed, cause: cause, at: time, events: &events) }
+                transition(to: .idle, cause: cause, at: time, events: &events)
+                return .none
+            }
+            let mayArm = configuration.trigger != .manual && (handsOn || configuration.fling == .trigger)
+            if mayArm && isPastTrigger(distance) {
+                if state == .idle { transition(to: .pulling, cause: cause, at: time, events: &events) }
+                if state != .armed {
+                    transition(to: .armed, cause: cause, at: time, events: &events)
+                    emit(.armed, cause: cause, at: time, events: &events)
+                }
+                let startsNow =
+                    (configuration.trigger == .whileDragging && handsOn) || (motion == .momentum)
+                return startsNow && canStart ? begin(cause: cause, at: time, events: &events) : .none
+            }
+            if state == .armed {
+                // Armed is latched while the finger holds the content; a bounce going back does not disarm
+                // a release that already counted.
+                guard handsOn else { return .none }
+                emit(.disarmed, cause: cause, at: time, events: &events)
+            }
+            transition(to: .pulling, cause: cause, at: time, events: &events)
+            return .none
+        case .refreshing:
+            return .none
+        case .failed:
+            // A deliberate pull past the trigger retries, once the back-off allows.
+            if handsOn, isPastTrigger(distance), configuration.trigger != .manual,
+                retryNotBefore.map({ time >= $0 }) ?? true
+            {
+                transition(to: .armed, cause: cause, at: time, events: &events)
+                emit(.armed, cause: cause, at: time, events: &events)
+            }
+            return .none
+        case .finishing, .noMoreData, .disabled:
+            return .none
+        }
+    }
+
+    /// The finger lifted, or the wheel gesture ended.
+    public mutating func release(canStart: Bool, at time: Timestamp, events: inout [Event]) -> Action {
+        var action = Action.none
+        if state == .armed && canStart {
+            action = begin(cause: .release, at: time, events: &events)
+        } else if state == .armed {
+            emit(.disarmed, cause: .release, at: time, events: &events)
+            transition(to: distance > 0 ? .pulling : .idle, cause: .release, at: time, events: &events)
+        } else if state == .refreshing, let outcome = pendingFinish, isMinimumVisibleElapsed(at: time) {
+            pendingFinish = nil
+            end(outcome, cause: .release, at: time, events: &events)
+        }
+        return action
+    }
+
+    // MARK: - Requests
+
+    /// A command asks this edge to start. Idempotent: a running refresh is left alone.
+    public mutating func start(cause: Cause, canStart: Bool, at time: Timestamp, events: inout [Event]) -> Action {
+        guard canStart else { return .none }
+        switch state {
+        case .idle, .pulling, .armed, .failed:
+            return begin(cause: cause, at: time, events: &events)
+        case .refreshing, .finishing, .noMoreData, .disabled:
+            return .none
+        }
+    }
+
+    private mutating func begin(cause: Cause, at time: Timestamp, events: inout [Event]) -> Action {
+        emit(.willStart, cause: cause, at: time, events: &events)
+        transition(to: .refreshing, cause: cause, at: time, events: &events)
+        refreshStart = time
+        visibleUntil = time.advanced(bySeconds: configuration.minimumVisibleDuration)
+        pendingFinish = nil
+        exitStart = nil
+        emit(.didStart, cause: cause, at: time, events: &events)
+        cycle = RunningCycle(index: 0, start: time)
+        emit(.cycleStarted, cause: .timer, at: time, value: 0, events: &events)
+        return .request
+    }
+
+    /// The request of this edge ended. The end waits for the minimum visible time, and while the finger
+    /// holds the content beyond the resting position, so nothing jumps under the finger.
+    public mutating func finish(
+        _ outcome: Outcome, cause: Cause, animated: Bool = true, fingerDown: Bool, at time: Timestamp,
+        events: inout [Event]
+    ) {
+        guard state == .refreshing else { return }
+        finishAnimated = animated
+        let pulledBeyondRest = fingerDown && distance > configuration.restingInset
+        if !isMinimumVisibleElapsed(at: time) || pulledBeyondRest {
+            pendingFinish = outcome
+            return
+        }
+        end(outcome, cause: cause, at: time, events: &events)
+    }
+
+    private func isMinimumVisibleElapsed(at time: Timestamp) -> Bool {
+        visibleUntil.map { time >= $0 } ?? true
+    }
+
+    private mutating func end(_ outcome: Outcome, cause: Cause, at time: Timestamp, events: inout [Event]) {
+        if let cycle {
+            emit(.cycleEnded, cause: .timer, at: time, value: Double(cycle.index), events: &events)
+            self.cycle = nil
+        }
+        switch outcome {
+        case .success(let hasMore):
+            consecutiveFailures = 0
+            retryNotBefore = nil
+            afterExit = configuration.role == .loadMore && !hasMore ? .noMoreData : .idle
+        case .cancelled:
+            afterExit = .idle
+        case .failure:
+            consecutiveFailures += 1
+            // 1, 2, 4 … 30 s between automatic retries (bluesky-social/social-app #375: no rapid retries).
+            let backOff = min(30, Double(1 << min(consecutiveFailures - 1, 5)))
+            retryNotBefore = time.advanced(bySeconds: backOff)
+            afterExit = configuration.role == .loadMore ? .failed : .idle
+        }
+        emit(.willEnd, cause: cause, at: time, events: &events)
+        transition(to: .finishing, cause: cause, at: time, events: &events)
+        exitStart = time
+        exitDuration = finishAnimated ? configuration.exitDuration : 0
+        finishAnimated = true
+    }
+
+    // MARK: - Time
+
+    /// Runs the timers that fall due at or before `time`.
+    public mutating func advance(to time: Timestamp, fingerDown: Bool, events: inout [Event]) {
+        while let deadline = nextDeadline, deadline <= time {
+            fire(at: deadline, fingerDown: fingerDown, events: &events)
+        }
+    }
+
+    private mutating func fire(at time: Timestamp, fingerDown: Bool, events: inout [Event]) {
+        switch state {
+        case .refreshing:
+            if let outcome = pendingFinish, let until = visibleUntil, time >= until {
+                visibleUntil = nil
+                if !(fingerDown && distance > configuration.restingInset) {
+                    pendingFinish = nil
+                    end(outcome, cause: .timer, at: time, events: &events)
+                    return
+                }
+                // Still held beyond the resting position: the release ends it.
+            }
+            if let current = cycle, cycleEnd(current.start) <= time {
+                let end = cycleEnd(current.start)
+                emit(.cycleEnded, cause: .timer, at: end, value: Double(current.index), events: &events)
+                cycle = RunningCycle(index: current.index + 1, start: end)
+                emit(.cycleStarted, cause: .timer, at: end, value: Double(current.index + 1), events: &events)
+            }
+        case .finishing:
+            transition(to: afterExit, cause: .timer, at: time, events: &events)
+            emit(.didEnd, cause: .timer, at: time, events: &events)
+            exitStart = nil
+            refreshStart = nil
+        default:
+            break
+        }
+    }
+
+    // MARK: - Configuration
+
+    /// Replaces the configuration. Switching the edge off ends a running refresh (one end per start).
+    public mutating func configure(_ new: EdgeConfiguration, at time: Timestamp, events: inout [Event]) -> Action {
+        let wasRefreshing = state == .refreshing
+        configuration = new
+        if !new.enabled {
+            var action = Action.none
+            if wasRefreshing {
+                end(.cancelled, cause: .configure, at: time, events: &events)
+                action = .cancelRequest
+            }
+            let wasFinishing = state == .finishing
+            transition(to: .disabled, cause: .configure, at: time, events: &events)
+            if wasFinishing { emit(.didEnd, cause: .configure, at: time, events: &events) }
+            cycle = nil
+            pendingFinish = nil
+            visibleUntil = nil
+            exitStart = nil
+            refreshStart = nil
+            return action
+        }
+        if state == .disabled {
+            transition(to: .idle, cause: .configure, at: time, events: &events)
+        }
+        return .none
+    }
+
+    /// The feed has pages again (a refresh reloaded it): a `noMoreData` footer goes back to idle.
+    public mutating func feedReset(hasMore: Bool, at time: Timestamp, events: inout [Event]) {
+        if hasMore && (state == .noMoreData || state == .failed) {
+            consecutiveFailures = 0
+            retryNotBefore = nil
+            transition(to: .idle, cause: .feedCompleted, at: time, events: &events)
+        } else if !hasMore && configuration.role == .loadMore && state == .idle {
+            transition(to: .noMoreData, cause: .feedCompleted, at: time, events: &events)
+        }
+    }
+}

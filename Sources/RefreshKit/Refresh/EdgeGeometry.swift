@@ -1,0 +1,64 @@
+/// Where an edge control and its animation view are, in viewport coordinates, for the presentation,
+/// anchor and view behaviour in force. The page draws from these rectangles alone.
+///
+/// Along the pull axis, positions are measured inward from the edge's base line (the viewport edge plus
+/// every inset that is not this control's own):
+/// - the control is `height` long, glued to the content edge (`slideDown`) or pinned to the base line
+///   (`background`); once the pull exceeds `height` it stretches over the whole gap (JHPullToRefreshKit,
+///   seeds.md §1.3);
+/// - the animation view (`height` long) sits at the top, middle or bottom of the control (JH's anchor);
+/// - GVRefreshControl's behaviours then place and scale it: `stretches` scales it by the progress,
+///   `fixedTop` pins it to the base line once fully revealed, `fixedBottom` keeps it on the content edge
+///   (seeds.md §4.2).
+public struct EdgeGeometry: Hashable, Sendable {
+    public var control: Rect
+    public var view: Rect
+    public var scale: Double
+
+    public init(
+        edge: Edge, configuration: EdgeConfiguration, distance: Double, progress: Double, viewport: Size,
+        baseInset: Double
+    ) {
+        let pull = max(0, distance.isFinite ? distance : 0)
+        let height = configuration.height
+        let contentEdge = baseInset + pull
+        let stretched = pull > height
+
+        let controlStart: Double
+        let controlLength = stretched ? pull : height
+        if stretched || configuration.presentation == .background {
+            controlStart = baseInset
+        } else {
+            controlStart = contentEdge - height
+        }
+
+        var viewStart: Double
+        switch configuration.anchor {
+        case .top: viewStart = controlStart
+        case .middle: viewStart = controlStart + (controlLength - height) / 2
+        case .bottom: viewStart = controlStart + controlLength - height
+        }
+        var scale = 1.0
+        switch configuration.viewBehaviour {
+        case .stretches:
+            scale = max(0.01, min(1, progress))
+        case .fixedTop:
+            if progress < 1 { scale = max(0.01, progress) } else { viewStart = baseInset }
+        case .fixedBottom:
+            viewStart = contentEdge - height
+        }
+        control = Self.rect(edge: edge, start: controlStart, length: controlLength, viewport: viewport)
+        view = Self.rect(edge: edge, start: viewStart, length: height, viewport: viewport)
+        self.scale = scale
+    }
+
+    /// A band `length` long starting `start` inward from `edge`, spanning the viewport across.
+    static func rect(edge: Edge, start: Double, length: Double, viewport: Size) -> Rect {
+        switch edge {
+        case .top: Rect(x: 0, y: start, width: viewport.width, height: length)
+        case .bottom: Rect(x: 0, y: viewport.height - start - length, width: viewport.width, height: length)
+        case .left: Rect(x: start, y: 0, width: length, height: viewport.height)
+        case .right: Rect(x: viewport.width - start - length, y: 0, width: length, height: viewport.height)
+        }
+    }
+}

@@ -1,0 +1,348 @@
+/// The authoritative scroll view: offset, gestures and closed-form motion, with UIScrollView's feel.
+///
+/// It knows nothing about refresh controls: they observe it (``offset``, ``phase``) and change its inset
+/// layers, which it absorbs without a jump (a drag is re-based, an animation re-planned from its current
+/// position and velocity, a resting offset left outside the new bounds springs back).
+public struct ScrollModel: Hashable, Sendable {
+    /// What a gesture input did.
+    public enum GestureOutcome: Hashable, Sendable {
+        /// Nothing: another pointer owns the content, or wheel momentum was swallowed.
+        case ignored
+        case began
+        case moved
+        /// The finger lifted (or the wheel gesture ended) with this content velocity, px/s. The caller lets
+        /// the edge controls react, then calls ``settle(velocity:)``.
+        case released(velocity: Point)
+    }
+
+    /// Pixels per line for `WheelEvent.DOM_DELTA_LINE` (Facebook normalize-wheel's `LINE_HEIGHT`).
+    public static let wheelLineHeight = 40.0
+
+    public var physics: ScrollPhysics
+    public private(set) var now: Timestamp
+    public private(set) var viewport: Size
+    public private(set) var contentSize: Size
+    public private(set) var insets: InsetLayers
+    public private(set) var offset: Point
+    public private(set) var velocity: Point = .zero
+    public private(set) var phase: ScrollPhase = .idle
+    public private(set) var horizontalMotion: [MotionSegment] = []
+    public private(set) var verticalMotion: [MotionSegment] = []
+    private(set) var drag: DragGesture?
+    private(set) var wheel: WheelGesture?
+    /// After a wheel gesture ended on momentum, the rest of that momentum is swallowed until an idle gap
+    /// (each swallowed event pushes the gap forward) or a clearly new push.
+    private var swallowedWheel: WheelGesture?
+
+    public init(
+        viewport: Size,
+        contentSize: Size,
+        insets: InsetLayers = InsetLayers(),
+        physics: ScrollPhysics = .ios,
+        time: Timestamp
+    ) {
+        self.physics = physics
+        self.now = time
+        self.viewport = viewport
+        self.contentSize = contentSize
+        self.insets = insets
+        let start = insets.combined
+        self.offset = Point(x: -start.left, y: -start.top)
+    }
+
+    // MARK: - Geometry
+
+    /// The resting range of the offset along `axis` with every inset layer.
+    public func bounds(_ axis: Axis) -> ScrollBounds {
+        ScrollBounds(axis: axis, viewport: viewport, content: contentSize, insets: insets.combined)
+    }
+
+    /// The resting range along `edge`'s axis without `edge`'s own control layer: what it measures from.
+    public func bounds(excluding edge: Edge) -> ScrollBounds {
+        ScrollBounds(axis: edge.axis, viewport: viewport, content: contentSize, insets: insets.excluding(edge))
+    }
+
+    /// Whether a finger holds the content.
+    public var isDragging: Bool { drag != nil }
+
+    /// Whether a wheel gesture is under way.
+    public var isWheeling: Bool { wheel != nil }
+
+    /// When the running wheel gesture ends if no event arrives.
+    public var wheelDeadline: Timestamp? { wheel?.deadline }
+
+    /// When the running animation comes to rest.
+    public var motionEnd: Timestamp? {
+        let ends = [horizontalMotion, verticalMotion].compactMap { BallisticPlanner.settleTime(of: $0) }
+        return ends.max()
+    }
+
+    private func displayed(raw: Double, axis: Axis) -> Double {
+        let range = bounds(axis)
+        return physics.rubberBand.clamp(raw, lower: range.lower, upper: range.upper, dimension: viewport[axis])
+    }
+
+    private func raw(displayed: Double, axis: Axis) -> Double {
+        let range = bounds(axis)
+        return physics.rubberBand.unclamp(displayed, lower: range.lower, upper: range.upper, dimension: viewport[axis])
+    }
+
+    private func rawOffset() -> Point {
+        Point(x: raw(displayed: offset.x, axis: .horizontal), y: raw(displayed: offset.y, axis: .vertical))
+    }
+
+    // MARK: - Time
+
+    /// Evaluates the running animation at `time` (never goes backwards).
+    public mutating func advance(to time: Timestamp) {
+        guard time > now else { return }
+        now = time
+        guard phase == .animating else { return }
+        for axis in Axis.allCases {
+            let chain = motion(axis)
+            guard !chain.isEmpty else { continue }
+            let state = BallisticPlanner.evaluate(chain, at: now)
+            offset[axis] = state.position
+            velocity[axis] = state.velocity
+            if let end = BallisticPlanner.settleTime(of: chain), now >= end {
+                setMotion([], axis)
+                velocity[axis] = 0
+            }
+        }
+        if horizontalMotion.isEmpty && verticalMotion.isEmpty {
+            phase = .idle
+            velocity = .zero
+        }
+    }
+
+    private func motion(_ axis: Axis) -> [MotionSegment] {
+        axis == .horizontal ? horizontalMotion : verticalMotion
+    }
+
+    private mutating func setMotion(_ chain: [MotionSegment], _ axis: Axis) {
+        if axis == .horizontal { horizontalMotion = chain } else { verticalMotion = chain }
+    }
+
+    private mutating func stopMotion() {
+        horizontalMotion = []
+        verticalMotion = []
+        velocity = .zero
+    }
+
+    // MARK: - Touch
+
+    /// Applies one pointer sample at the model's current time.
+    public mutating func touch(_ input: TouchInput) -> GestureOutcome {
+        switch input.phase {
+        case .start:
+            if let drag, drag.pointer != input.pointer { return .ignored }
+            beginDrag(input)
+            return .began
+        case .move:
+            if drag == nil {
+                // A move without a start (the start was lost, or the page reconnected mid-gesture) begins
+                // a drag rather than being dropped.
+                beginDrag(input)
+            }
+            guard var drag, drag.pointer == input.pointer else { return .ignored }
+            drag.move(by: input.delta, pageTime: input.pageTime)
+            self.drag = drag
+            followFinger()
+            velocity = drag.releaseVelocity(pageTime: drag.lastPageTime)
+            return .moved
+        case .end, .cancel:
+            guard var drag, drag.pointer == input.pointer else { return .ignored }
+            if input.delta != .zero {
+                drag.move(by: input.delta, pageTime: input.pageTime)
+                self.drag = drag
+                followFinger()
+            }
+            let release = input.phase == .end ? drag.releaseVelocity(pageTime: input.pageTime) : .zero
+            self.drag = nil
+            phase = .animating
+            return .released(velocity: release)
+        }
+    }
+
+    private mutating func beginDrag(_ input: TouchInput) {
+        // Catching a moving list stops it where it is, like UIScrollView.
+        stopMotion()
+        wheel = nil
+        drag = DragGesture(pointer: input.pointer, anchor: rawOffset(), pageTime: input.pageTime)
+        phase = .dragging
+    }
+
+    private mutating func followFinger() {
+        guard let drag else { return }
+        let raw = drag.rawOffset
+        offset = Point(x: displayed(raw: raw.x, axis: .horizontal), y: displayed(raw: raw.y, axis: .vertical))
+    }
+
+    // MARK: - Wheel
+
+    /// Applies one wheel event at the model's current time.
+    public mutating func wheel(_ input: WheelInput) -> GestureOutcome {
+        guard drag == nil else { return .ignored }
+        let delta = pixels(input)
+        if var swallowed = swallowedWheel {
+            if now < swallowed.deadline && !swallowed.isNewPush(delta) {
+                swallowed.add(delta, at: now)
+                swallowedWheel = swallowed
+                return .ignored
+            }
+            swallowedWheel = nil
+        }
+        var outcome = GestureOutcome.moved
+        if wheel == nil {
+            stopMotion()
+            wheel = WheelGesture(raw: rawOffset(), at: now)
+            phase = .wheel
+            outcome = .began
+        }
+        guard var gesture = wheel else { return .ignored }
+        gesture.add(delta, at: now)
+        if gesture.isMomentum {
+            // The fingers are off the trackpad. Overscrolled: let go now (spring back or refresh). In range:
+            // coast with the OS's momentum but stop at the edge, swallowing what would overscroll.
+            let overscrolled = !bounds(.horizontal).contains(offset.x) || !bounds(.vertical).contains(offset.y)
+            if overscrolled { return endWheel(swallowing: gesture) }
+            let target = Point(x: bounds(.horizontal).clamp(gesture.raw.x), y: bounds(.vertical).clamp(gesture.raw.y))
+            let hitEdge = target != gesture.raw
+            offset = target
+            gesture.raw = target
+            wheel = gesture
+            if hitEdge { return endWheel(swallowing: gesture) }
+            return outcome
+        }
+        wheel = gesture
+        offset = Point(
+            x: displayed(raw: gesture.raw.x, axis: .horizontal), y: displayed(raw: gesture.raw.y, axis: .vertical))
+        return outcome
+    }
+
+    /// Ends the wheel gesture (its idle gap ran out). The caller settles as after a lift.
+    public mutating func endWheel() -> GestureOutcome {
+        guard wheel != nil else { return .ignored }
+        wheel = nil
+        phase = .animating
+        return .released(velocity: .zero)
+    }
+
+    private mutating func endWheel(swallowing gesture: WheelGesture) -> GestureOutcome {
+        swallowedWheel = gesture
+        return endWheel()
+    }
+
+    private func pixels(_ input: WheelInput) -> Point {
+        switch input.mode {
+        case .pixel: input.delta
+        case .line: Point(x: input.delta.x * Self.wheelLineHeight, y: input.delta.y * Self.wheelLineHeight)
+        case .page: Point(x: input.delta.x * viewport.width, y: input.delta.y * viewport.height)
+        }
+    }
+
+    // MARK: - Motion
+
+    /// Starts the closed-form motion after a release (decay, then a spring at an edge), from the current
+    /// offset with `velocity`, towards the current bounds.
+    public mutating func settle(velocity release: Point) {
+        guard drag == nil, wheel == nil else { return }
+        for axis in Axis.allCases {
+            let range = bounds(axis)
+            let chain = BallisticPlanner.plan(
+                position: offset[axis], velocity: release[axis], lower: range.lower, upper: range.upper, at: now,
+                physics: physics)
+            setMotion(Self.isRest(chain) ? [] : chain, axis)
+            velocity[axis] = Self.isRest(chain) ? 0 : release[axis]
+        }
+        phase = horizontalMotion.isEmpty && verticalMotion.isEmpty ? .idle : .animating
+    }
+
+    /// Animates to `target` with the bounce spring (commands: scroll to an edge, page up/down).
+    public mutating func scroll(to target: Point, animated: Bool) {
+        guard drag == nil else { return }
+        wheel = nil
+        guard animated else {
+            stopMotion()
+            offset = target
+            phase = .idle
+            return
+        }
+        for axis in Axis.allCases {
+            let current = motion(axis).isEmpty ? 0 : velocity[axis]
+            if abs(target[axis] - offset[axis]) < physics.distanceTolerance && current == 0 {
+                offset[axis] = target[axis]
+                setMotion([], axis)
+                continue
+            }
+            setMotion(
+                [MotionSegment.spring(from: offset[axis], velocity: current, to: target[axis], at: now, physics: physics)],
+                axis)
+        }
+        phase = horizontalMotion.isEmpty && verticalMotion.isEmpty ? .idle : .animating
+    }
+
+    private static func isRest(_ chain: [MotionSegment]) -> Bool {
+        chain.isEmpty || (chain.count == 1 && chain[0].kind == .hold)
+    }
+
+    // MARK: - Layout changes, absorbed without a jump
+
+    /// Changes one edge control's inset layer.
+    public mutating func setInsetLayer(_ value: Double, for edge: Edge) {
+        var layers = insets
+        layers.setLayer(value, for: edge)
+        relayout { $0.insets = layers }
+    }
+
+    /// Changes the app's own inset.
+    public mutating func setAppInsets(_ value: EdgeInsets) {
+        var layers = insets
+        layers.app = value
+        relayout { $0.insets = layers }
+    }
+
+    /// Changes the content size (rows loaded or replaced).
+    public mutating func setContentSize(_ size: Size) {
+        relayout { $0.contentSize = size }
+    }
+
+    /// Changes the viewport (resize, rotation).
+    public mutating func setViewport(_ size: Size) {
+        relayout { $0.viewport = size }
+    }
+
+    private mutating func relayout(_ change: (inout ScrollModel) -> Void) {
+        let before = (horizontal: bounds(.horizontal), vertical: bounds(.vertical))
+        change(&self)
+        let after = (horizontal: bounds(.horizontal), vertical: bounds(.vertical))
+        if var drag {
+            // Re-base the finger's anchor against the new bounds so the displayed offset holds.
+            let raw = rawOffset()
+            drag.anchor = Point(x: raw.x + drag.translation.x, y: raw.y + drag.translation.y)
+            self.drag = drag
+        } else if var gesture = wheel {
+            gesture.raw = rawOffset()
+            wheel = gesture
+        } else if phase == .animating {
+            if before.horizontal != after.horizontal { replan(.horizontal) }
+            if before.vertical != after.vertical { replan(.vertical) }
+            if horizontalMotion.isEmpty && verticalMotion.isEmpty { phase = .idle }
+        } else {
+            for axis in Axis.allCases where !bounds(axis).contains(offset[axis]) {
+                replan(axis)
+            }
+            if !(horizontalMotion.isEmpty && verticalMotion.isEmpty) { phase = .animating }
+        }
+    }
+
+    private mutating func replan(_ axis: Axis) {
+        let range = bounds(axis)
+        let current = motion(axis).isEmpty ? 0 : velocity[axis]
+        let chain = BallisticPlanner.plan(
+            position: offset[axis], velocity: current, lower: range.lower, upper: range.upper, at: now,
+            physics: physics)
+        setMotion(Self.isRest(chain) ? [] : chain, axis)
+        if Self.isRest(chain) { velocity[axis] = 0 }
+    }
+}

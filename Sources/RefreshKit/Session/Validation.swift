@@ -1,0 +1,45 @@
+/// The ranges the session accepts. Whatever a client sends, nothing non-finite or absurd gets in.
+enum Validation {
+    /// The largest viewport side, CSS px (a 16K display at dpr 1 is 15 360).
+    static let maximumViewport = 100_000.0
+    /// The largest single delta, CSS px.
+    static let maximumDelta = 1_000_000.0
+
+    static func viewport(_ size: Size) throws(SessionError) {
+        guard size.width.isFinite, size.height.isFinite, size.width > 0, size.height > 0,
+            size.width <= maximumViewport, size.height <= maximumViewport
+        else {
+            throw .outOfRange(
+                "viewport must be positive and at most \(Int(maximumViewport)) px on each side, got \(size.width)×\(size.height)")
+        }
+    }
+
+    static func finite(_ delta: Point, _ what: String) throws(SessionError) {
+        guard delta.x.isFinite, delta.y.isFinite, abs(delta.x) <= maximumDelta, abs(delta.y) <= maximumDelta else {
+            throw .outOfRange("\(what) deltas must be finite and at most \(Int(maximumDelta)) px")
+        }
+    }
+
+    static func command(_ command: Command) throws(SessionError) {
+        guard command.amount.isFinite, abs(command.amount) <= maximumDelta else {
+            throw .outOfRange("command.amount must be finite and at most \(Int(maximumDelta))")
+        }
+    }
+
+    /// Throws unless `value` lies in `range`.
+    static func check(_ value: Double, in range: ClosedRange<Double>, _ name: String) throws(SessionError) {
+        guard value.isFinite, range.contains(value) else {
+            throw .outOfRange("\(name) must be between \(format(range.lowerBound)) and \(format(range.upperBound)), got \(value)")
+        }
+    }
+
+    static func check(_ value: Int, in range: ClosedRange<Int>, _ name: String) throws(SessionError) {
+        guard range.contains(value) else {
+            throw .outOfRange("\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(value)")
+        }
+    }
+
+    private static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Installs what RefreshKit needs on a Debian machine, and nothing that is already there.
+#   scripts/ensure-deps.sh runtime   libwebsockets-dev (and pkg-config) for building the server
+#   scripts/ensure-deps.sh test      + chromium and node for the page tests, and the Python venv
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want=("${1:-runtime}")
+missing=()
+
+need_pkg() { # need_pkg CHECK-COMMAND DEBIAN-PACKAGE
+    if ! eval "$1" >/dev/null 2>&1; then missing+=("$2"); fi
+}
+
+need_pkg "command -v pkg-config" pkg-config
+need_pkg "pkg-config --exists libwebsockets" libwebsockets-dev
+if [ "${want[0]}" = test ]; then
+    need_pkg "command -v chromium" chromium
+    need_pkg "command -v node" nodejs
+    need_pkg "python3 -c 'import venv, ensurepip'" python3-venv
+fi
+
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "==> installing missing Debian packages: ${missing[*]}"
+    if [ "$(id -u)" -eq 0 ]; then
+        SUDO=""
+    elif command -v sudo >/dev/null 2>&1; then
+        SUDO="sudo"
+    else
+        echo "error: RefreshKit needs the Debian packages ${missing[*]}, and this user can neither" >&2
+        echo "       install them (not root) nor use sudo. Ask an administrator to run:" >&2
+        echo "       apt-get install -y ${missing[*]}" >&2
+        exit 1
+    fi
+    if ! $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1; then
+        $SUDO apt-get update -qq
+        $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" || {
+            echo "error: apt-get could not install ${missing[*]} (see above)." >&2
+            exit 1
+        }
+    fi
+fi
+
+if [ "${want[0]}" = test ]; then
+    venv=.venv
+    stamp=$venv/.requirements.stamp
+    if [ ! -x $venv/bin/python ]; then
+        echo "==> creating the Python venv for the server and browser tests ($venv)"
+        python3 -m venv $venv
+    fi
+    if [ ! -f $stamp ] || ! cmp -s tests/requirements.txt $stamp; then
+        echo "==> installing tests/requirements.txt into $venv"
+        $venv/bin/pip install -q --disable-pip-version-check -r tests/requirements.txt
+        cp tests/requirements.txt $stamp
+    fi
+fi
