@@ -41,10 +41,10 @@ public struct Pager: Hashable, Sendable {
     public init(feed: SimulatedFeed, pageOffset: Int = 0) {
         self.feed = feed
         self.pageOffset = pageOffset
-        let first = feed.page(olderThan: nil, size: feed.configuration.pageSize)
-        newestLoadedID = first.ids?.upperBound ?? 0
-        count = first.ids?.count ?? 0
-        hasMore = first.hasMore && count == feed.configuration.pageSize
+        newestLoadedID = 0
+        count = 0
+        hasMore = false
+        loadFirstPage()
     }
 
     /// The page index the next load-more asks for.
@@ -90,10 +90,7 @@ public struct Pager: Hashable, Sendable {
         switch request.kind {
         case .refresh:
             feed.publishNewItems()
-            let page = feed.page(olderThan: nil, size: size)
-            newestLoadedID = page.ids?.upperBound ?? 0
-            count = page.ids?.count ?? 0
-            hasMore = page.hasMore && count == size
+            loadFirstPage()
             return .loaded(request, items: count, hasMore: hasMore)
         case .nextPage:
             let page = feed.page(olderThan: count > 0 ? oldestLoadedID : nil, size: size)
@@ -104,8 +101,24 @@ public struct Pager: Hashable, Sendable {
         }
     }
 
-    /// Applies a new feed configuration (latency, failures, page size …) to later requests.
+    /// Applies a new feed configuration. Latency and failures apply to later requests; a new size of the
+    /// feed or of its pages starts it over from the first page (IQ resets its models the same way when the
+    /// page size changes).
     public mutating func reconfigure(_ configuration: FeedConfiguration) {
+        let restart =
+            configuration.totalItems != feed.configuration.totalItems
+            || configuration.pageSize != feed.configuration.pageSize
         feed.configuration = configuration
+        guard restart else { return }
+        feed.restart()
+        running = nil
+        loadFirstPage()
+    }
+
+    private mutating func loadFirstPage() {
+        let first = feed.page(olderThan: nil, size: feed.configuration.pageSize)
+        newestLoadedID = first.ids?.upperBound ?? 0
+        count = first.ids?.count ?? 0
+        hasMore = first.hasMore && count == feed.configuration.pageSize
     }
 }

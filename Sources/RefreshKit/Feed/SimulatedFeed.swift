@@ -27,6 +27,12 @@ public struct SimulatedFeed: Hashable, Sendable {
         return (last...first, last > oldestID)
     }
 
+    /// Starts the feed over with `totalItems` items (the generator keeps its sequence).
+    public mutating func restart() {
+        oldestID = 1
+        newestID = max(0, configuration.totalItems)
+    }
+
     /// New items arrive at the top, as they would on a real feed between two refreshes.
     public mutating func publishNewItems() {
         newestID += max(0, configuration.newItemsPerRefresh)

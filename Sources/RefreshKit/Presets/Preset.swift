@@ -12,7 +12,7 @@ public struct Preset: Hashable, Sendable {
     }
 
     /// Every preset, the default (`ios`) first.
-    public static let all: [Preset] = [.ios]
+    public static let all: [Preset] = [.ios, .jh, .ht, .gv, .ms, .iq]
 
     /// The names of every preset, the default first.
     public static var names: [String] { all.map(\.name) }
@@ -20,14 +20,4 @@ public struct Preset: Hashable, Sendable {
     /// The preset called `name`, if any.
     public static func named(_ name: String) -> Preset? { all.first { $0.name == name } }
 
-    /// UIRefreshControl-like: pull the top to refresh, load more at the bottom when it comes into view.
-    public static let ios = Preset(
-        name: "ios",
-        summary: "UIRefreshControl-like refresh on top, auto load-more at the bottom",
-        configuration: SessionConfiguration(edges: [
-            .top: EdgeConfiguration(role: .refresh, triggerDistance: 100, restingInset: 60),
-            .bottom: EdgeConfiguration(
-                role: .loadMore, triggerDistance: 60, restingInset: 60, trigger: .onReachEdge, height: 60),
-        ])
-    )
 }

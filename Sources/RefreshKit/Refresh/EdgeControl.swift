@@ -198,6 +198,11 @@ public struct EdgeControl: Hashable, Sendable {
             {
                 transition(to: .armed, cause: cause, at: time, events: &events)
                 emit(.armed, cause: cause, at: time, events: &events)
+                // A footer that starts on its own would have started now: do so, rather than at whichever
+                // observation comes next.
+                if configuration.trigger != .onRelease && canStart {
+                    return begin(cause: cause, at: time, events: &events)
+                }
             }
             return .none
         case .finishing, .noMoreData, .disabled:

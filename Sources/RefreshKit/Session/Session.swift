@@ -318,7 +318,17 @@ public struct Session: Hashable, Sendable {
     private mutating func configure(_ new: SessionConfiguration) {
         configuration = new
         scroll.physics = Self.physics(new)
+        let runningBefore = pager.running
         pager.reconfigure(new.feed)
+        if let dropped = runningBefore, pager.running == nil {
+            // The feed started over: the request in flight is gone, and its control ends.
+            events.append(Event(.feedDropped, edge: dropped.edge, cause: .configure, time: now))
+            controls[Self.index(dropped.edge)].finish(
+                .cancelled, cause: .configure, fingerDown: scroll.isDragging, at: now, events: &events)
+        }
+        for index in controls.indices where controls[index].configuration.role == .loadMore {
+            controls[index].feedReset(hasMore: pager.hasMore, at: now, events: &events)
+        }
         for edge in Edge.allCases {
             let action = controls[Self.index(edge)].configure(new.edge(edge), at: now, events: &events)
             perform(action, for: edge)

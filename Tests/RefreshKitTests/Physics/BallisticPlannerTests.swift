@@ -13,7 +13,9 @@ extension PhysicsTests {
         static let flutterDecay = Decay(rate: pow(0.135, 0.001))
 
         /// A random start: position, velocity, bounds and physics (presets, pixel ratios, transfer caps).
-        static func randomCase(_ random: inout SplitMix64) -> (x: Double, v: Double, lower: Double, upper: Double, physics: ScrollPhysics) {
+        static func randomCase(_ random: inout SplitMix64) -> (
+            x: Double, v: Double, lower: Double, upper: Double, physics: ScrollPhysics
+        ) {
             let lower = random.uniform(-200, 200)
             let upper = random.index(8) == 0 ? lower - random.uniform(0, 50) : lower + random.uniform(0, 4000)
             let span = max(upper, lower) - lower
@@ -40,7 +42,8 @@ extension PhysicsTests {
             #expect(isClose(decay.velocity(3000, after: crossing), 1998.7597497281463))
 
             let physics = ScrollPhysics(decay: decay, devicePixelRatio: 3)
-            let chain = BallisticPlanner.plan(position: 0, velocity: 3000, lower: 0, upper: 500, at: t0, physics: physics)
+            let chain = BallisticPlanner.plan(
+                position: 0, velocity: 3000, lower: 0, upper: 500, at: t0, physics: physics)
             try #require(chain.count == 2)
             #expect(chain[0].kind == .decay && chain[1].kind == .spring)
             // The switch sits on the microsecond nearest to t*, and the spring starts where the decay is then.
@@ -71,7 +74,8 @@ extension PhysicsTests {
             let physics = ScrollPhysics(
                 decay: Self.flutterDecay, spring: Spring(mass: 1, stiffness: 170, dampingRatio: 1.1),
                 maxSpringTransferVelocity: .infinity)
-            let chain = BallisticPlanner.plan(position: 500, velocity: -7500, lower: 0, upper: 1000, at: t0, physics: physics)
+            let chain = BallisticPlanner.plan(
+                position: 500, velocity: -7500, lower: 0, upper: 1000, at: t0, physics: physics)
             try #require(chain.count == 2)
             let crossing = try #require(Self.flutterDecay.timeToTravel(-500, velocity: -7500))
             #expect(isClose(crossing, 0.07155708609497584))
@@ -93,7 +97,8 @@ extension PhysicsTests {
                 #expect(isClose(state(row.t).velocity, row.v, absolute: 0.1), "t = \(row.t)")
             }
             // Flutter's integer checks, ±1.
-            #expect(isClose(state(0.065).position, 42, absolute: 1) && isClose(state(0.065).velocity, -6584, absolute: 1))
+            #expect(
+                isClose(state(0.065).position, 42, absolute: 1) && isClose(state(0.065).velocity, -6584, absolute: 1))
             #expect(isClose(state(0.1).position, -123, absolute: 1) && isClose(state(0.1).velocity, -2613, absolute: 1))
             #expect(isClose(state(0.5).position, -15, absolute: 1) && isClose(state(0.5).velocity, 124, absolute: 1))
             #expect(state(2.0).position == 0 && state(2.0).velocity == 0)
@@ -103,8 +108,10 @@ extension PhysicsTests {
         func row25() {
             // Velocity tolerance 1 px/s = dpr 20.
             let physics = ScrollPhysics(
-                decay: Self.flutterDecay, spring: Spring(mass: 1, stiffness: 50, dampingRatio: 0.5), devicePixelRatio: 20)
-            let chain = BallisticPlanner.plan(position: 100, velocity: 400, lower: 0, upper: .infinity, at: t0, physics: physics)
+                decay: Self.flutterDecay, spring: Spring(mass: 1, stiffness: 50, dampingRatio: 0.5),
+                devicePixelRatio: 20)
+            let chain = BallisticPlanner.plan(
+                position: 100, velocity: 400, lower: 0, upper: .infinity, at: t0, physics: physics)
             #expect(chain.map(\.kind) == [.decay, .hold])
             #expect(isClose(BallisticPlanner.evaluate(chain, at: at(1)).position, 272.7857024855199))
             #expect(isClose(BallisticPlanner.evaluate(chain, at: at(1)).velocity, 54.0))
@@ -129,7 +136,8 @@ extension PhysicsTests {
         @Test("Released overscrolled: one spring to the nearest bound")
         func releasedOutside() throws {
             for (x, bound) in [(-80.0, 0.0), (1090.0, 1000.0)] {
-                let chain = BallisticPlanner.plan(position: x, velocity: 300, lower: 0, upper: 1000, at: t0, physics: .ios)
+                let chain = BallisticPlanner.plan(
+                    position: x, velocity: 300, lower: 0, upper: 1000, at: t0, physics: .ios)
                 try #require(chain.count == 1)
                 #expect(chain[0].kind == .spring && chain[0].target == bound && chain[0].position == x)
                 #expect(chain[0].velocity == 300 && chain[0].spring == .ios)
@@ -140,19 +148,23 @@ extension PhysicsTests {
 
         @Test("Slow and in range: a single open hold")
         func slowHold() {
-            let chain = BallisticPlanner.plan(position: 320, velocity: 19.9, lower: 0, upper: 1000, at: t0, physics: .ios)
+            let chain = BallisticPlanner.plan(
+                position: 320, velocity: 19.9, lower: 0, upper: 1000, at: t0, physics: .ios)
             #expect(chain == [.hold(at: 320, from: t0)])
             #expect(BallisticPlanner.settleTime(of: chain) == nil)
         }
 
         @Test("A fling that stays in range: decay to the velocity tolerance, then a hold where it stopped")
         func decayThenHold() throws {
-            let chain = BallisticPlanner.plan(position: 100, velocity: 1500, lower: 0, upper: 5000, at: t0, physics: .ios)
+            let chain = BallisticPlanner.plan(
+                position: 100, velocity: 1500, lower: 0, upper: 5000, at: t0, physics: .ios)
             #expect(chain.map(\.kind) == [.decay, .hold])
             let stop = try #require(chain[0].end)
             #expect(chain[1].start == stop && chain[1].end == nil)
             #expect(chain[1].position == chain[0].position(at: stop))
-            #expect(isClose(stop.seconds(since: t0), Decay.normal.timeToStop(velocity: 1500, threshold: 20), absolute: 1e-6))
+            #expect(
+                isClose(stop.seconds(since: t0), Decay.normal.timeToStop(velocity: 1500, threshold: 20), absolute: 1e-6)
+            )
             #expect(chain[0].velocity(at: stop) <= 20.001)
             #expect(BallisticPlanner.settleTime(of: chain) == stop)
         }
@@ -181,9 +193,11 @@ extension PhysicsTests {
             let inverted = BallisticPlanner.plan(position: 60, velocity: 0, lower: 50, upper: 10, at: t0, physics: .ios)
             let pinned = BallisticPlanner.plan(position: 60, velocity: 0, lower: 50, upper: 50, at: t0, physics: .ios)
             #expect(inverted == pinned && inverted.first?.target == 50)
-            let open = BallisticPlanner.plan(position: 0, velocity: -3000, lower: -.infinity, upper: .nan, at: t0, physics: .ios)
+            let open = BallisticPlanner.plan(
+                position: 0, velocity: -3000, lower: -.infinity, upper: .nan, at: t0, physics: .ios)
             #expect(open.map(\.kind) == [.decay, .hold])
-            let garbage = BallisticPlanner.plan(position: .nan, velocity: .infinity, lower: 0, upper: 10, at: t0, physics: .ios)
+            let garbage = BallisticPlanner.plan(
+                position: .nan, velocity: .infinity, lower: 0, upper: 10, at: t0, physics: .ios)
             #expect(garbage == [.hold(at: 0, from: t0)])
         }
 
@@ -204,7 +218,8 @@ extension PhysicsTests {
             for _ in 0..<600 {
                 let c = Self.randomCase(&random)
                 let start = Timestamp(microseconds: Int64(random.uniform(0, 1e12)))
-                let chain = BallisticPlanner.plan(position: c.x, velocity: c.v, lower: c.lower, upper: c.upper, at: start, physics: c.physics)
+                let chain = BallisticPlanner.plan(
+                    position: c.x, velocity: c.v, lower: c.lower, upper: c.upper, at: start, physics: c.physics)
                 try #require(!chain.isEmpty)
                 #expect(chain[0].start == start)
                 #expect(isClose(BallisticPlanner.evaluate(chain, at: start).position, c.x, relative: 1e-12))
@@ -220,6 +235,9 @@ extension PhysicsTests {
                         // Continuous, except for the deliberate cap.
                         let cap = c.physics.maxSpringTransferVelocity
                         #expect(after == min(max(before, -cap), cap))
+                        // The switch is the microsecond nearest to the exact crossing time.
+                        let crossing = try #require(c.physics.decay.timeToTravel(next.target - c.x, velocity: c.v))
+                        #expect((boundary.seconds(since: start) - crossing).magnitude <= 0.5e-6 + 1e-12)
                     case .hold:
                         // The decay stops once slower than the tolerance.
                         #expect(before.magnitude <= c.physics.velocityTolerance * (1 + 1e-6))
@@ -227,7 +245,8 @@ extension PhysicsTests {
                         Issue.record("a decay never follows another segment")
                     }
                     // No jump between neighbouring microseconds either.
-                    let justBefore = BallisticPlanner.evaluate(chain, at: boundary.advanced(byMicroseconds: -1)).position
+                    let justBefore = BallisticPlanner.evaluate(chain, at: boundary.advanced(byMicroseconds: -1))
+                        .position
                     let onIt = BallisticPlanner.evaluate(chain, at: boundary).position
                     #expect((onIt - justBefore).magnitude <= (before.magnitude + 1) * 1.01e-6)
                 }
@@ -240,7 +259,8 @@ extension PhysicsTests {
                     let end = try #require(last.end)
                     #expect(last.target == c.lower || last.target == max(c.upper, c.lower))
                     #expect(BallisticPlanner.evaluate(chain, at: end) == (last.target, 0))
-                    #expect(BallisticPlanner.evaluate(chain, at: end.advanced(byMicroseconds: 123_456)) == (last.target, 0))
+                    #expect(
+                        BallisticPlanner.evaluate(chain, at: end.advanced(byMicroseconds: 123_456)) == (last.target, 0))
                     // The snap is smaller than the tolerances: the unsnapped spring has settled by its end.
                     let spring = try #require(last.spring)
                     let solution = SpringSolution(
@@ -260,7 +280,8 @@ extension PhysicsTests {
             var random = SplitMix64(seed: 42)
             for _ in 0..<60 {
                 let c = Self.randomCase(&random)
-                let chain = BallisticPlanner.plan(position: c.x, velocity: c.v, lower: c.lower, upper: c.upper, at: t0, physics: c.physics)
+                let chain = BallisticPlanner.plan(
+                    position: c.x, velocity: c.v, lower: c.lower, upper: c.upper, at: t0, physics: c.physics)
                 var grids: [Int64: [Int64: (Double, Double)]] = [:]
                 for hz in [60, 120, 240] as [Int64] {
                     var samples: [Int64: (Double, Double)] = [:]
@@ -291,8 +312,10 @@ extension PhysicsTests {
             var random = SplitMix64(seed: 43)
             for _ in 0..<300 {
                 let c = Self.randomCase(&random)
-                let first = BallisticPlanner.plan(position: c.x, velocity: c.v, lower: c.lower, upper: c.upper, at: t0, physics: c.physics)
-                let second = BallisticPlanner.plan(position: c.x, velocity: c.v, lower: c.lower, upper: c.upper, at: t0, physics: c.physics)
+                let first = BallisticPlanner.plan(
+                    position: c.x, velocity: c.v, lower: c.lower, upper: c.upper, at: t0, physics: c.physics)
+                let second = BallisticPlanner.plan(
+                    position: c.x, velocity: c.v, lower: c.lower, upper: c.upper, at: t0, physics: c.physics)
                 #expect(first == second)
                 #expect(first.hashValue == second.hashValue)
             }

@@ -25,7 +25,10 @@ extension PhysicsTests {
             // physics.md §9 row 14, shifted by the start position.
             #expect(isClose(segment.position(at: at(1)), 1180.087816844074))
             #expect(isClose(segment.velocity(at: at(1)), 337.66130611670843))
-            #expect(isClose(segment.position(at: at(0.25)), 100 + Decay.normal.position(from: 0, velocity: 2500, after: 0.25), relative: 1e-15))
+            #expect(
+                isClose(
+                    segment.position(at: at(0.25)), 100 + Decay.normal.position(from: 0, velocity: 2500, after: 0.25),
+                    relative: 1e-15))
             // Before the start: the initial state; after the end: the state at the end.
             #expect(segment.position(at: at(-3)) == 100 && segment.velocity(at: at(-3)) == 2500)
             #expect(segment.position(at: at(7)) == segment.position(at: at(1)))

@@ -96,9 +96,13 @@ extension PhysicsTests {
             for _ in 0..<2000 {
                 let d = random.uniform(1, 3000)
                 let x = random.uniform(-20 * d, 20 * d)
-                #expect(isClose(band.pull(forOffset: band.offset(forPull: x, dimension: d), dimension: d), x, relative: 1e-9))
+                #expect(
+                    isClose(
+                        band.pull(forOffset: band.offset(forPull: x, dimension: d), dimension: d), x, relative: 1e-9))
                 let b = random.uniform(-0.999, 0.999) * d
-                #expect(isClose(band.offset(forPull: band.pull(forOffset: b, dimension: d), dimension: d), b, relative: 1e-9))
+                #expect(
+                    isClose(
+                        band.offset(forPull: band.pull(forOffset: b, dimension: d), dimension: d), b, relative: 1e-9))
             }
         }
 
@@ -166,12 +170,16 @@ extension PhysicsTests {
             let b = band.clamp(120, lower: 100, upper: 100, dimension: 500)
             #expect(a == b)
             #expect(band.clamp(80, lower: 100, upper: 40, dimension: 500) < 100)
-            #expect(band.unclamp(a, lower: 100, upper: 40, dimension: 500) == band.unclamp(b, lower: 100, upper: 100, dimension: 500))
+            #expect(
+                band.unclamp(a, lower: 100, upper: 40, dimension: 500)
+                    == band.unclamp(b, lower: 100, upper: 100, dimension: 500))
         }
 
         @Test("Degenerate inputs give finite results")
         func degenerate() {
-            let odd: [Double] = [0, -1, .nan, .infinity, -.infinity, .greatestFiniteMagnitude, -.greatestFiniteMagnitude]
+            let odd: [Double] = [
+                0, -1, .nan, .infinity, -.infinity, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
+            ]
             for d in odd {
                 for x in odd + [5, -5] {
                     #expect(band.offset(forPull: x, dimension: d).isFinite)

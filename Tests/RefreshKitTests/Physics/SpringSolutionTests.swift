@@ -24,7 +24,9 @@ extension PhysicsTests {
         func row27() {
             let solution = SpringSolution(spring: .critical, displacement: -100, velocity: 0)
             #expect(solution.damping == .critical)
-            let expected: [(Double, Double)] = [(0.1, -73.57588823428847), (0.3, -19.91482734714558), (0.6, -1.735126523666451)]
+            let expected: [(Double, Double)] = [
+                (0.1, -73.57588823428847), (0.3, -19.91482734714558), (0.6, -1.735126523666451),
+            ]
             for (t, y) in expected {
                 #expect(isClose(solution.displacement(at: t), y), "t = \(t)")
             }
@@ -92,7 +94,8 @@ extension PhysicsTests {
                 let residual =
                     spring.mass * acceleration + spring.damping * solution.velocity(at: t)
                     + spring.stiffness * solution.displacement(at: t)
-                let scale = spring.stiffness * solution.displacement(at: t).magnitude
+                let scale =
+                    spring.stiffness * solution.displacement(at: t).magnitude
                     + spring.damping * solution.velocity(at: t).magnitude + 1
                 #expect(residual.magnitude <= 1e-5 * scale, "\(spring), t = \(t)")
                 #expect(isClose(slope, solution.velocity(at: t), absolute: 1e-5 * (slope.magnitude + 1)))
@@ -121,8 +124,12 @@ extension PhysicsTests {
             var random = SplitMix64(seed: 32)
             let springs: [Spring] = [.ios, .pop, .critical, .fast, Spring(mass: 1, stiffness: 300, dampingRatio: 0.3)]
             for round in 0..<150 {
-                let spring = round < springs.count * 10 ? springs[round % springs.count]
-                    : Spring(mass: random.uniform(0.2, 2), stiffness: random.uniform(30, 400), dampingRatio: random.uniform(0.2, 2))
+                let spring =
+                    round < springs.count * 10
+                    ? springs[round % springs.count]
+                    : Spring(
+                        mass: random.uniform(0.2, 2), stiffness: random.uniform(30, 400),
+                        dampingRatio: random.uniform(0.2, 2))
                 let solution = SpringSolution(
                     spring: spring, displacement: random.uniform(-400, 400), velocity: random.uniform(-6000, 6000))
                 let distance = random.uniform(0.05, 2)
@@ -136,7 +143,8 @@ extension PhysicsTests {
                         "\(spring) settles at \(settle) but not at \(t)")
                 }
                 if settle > 0 {
-                    #expect(!solution.isSettled(at: settle - 1e-7, distanceTolerance: distance, velocityTolerance: speed))
+                    #expect(
+                        !solution.isSettled(at: settle - 1e-7, distanceTolerance: distance, velocityTolerance: speed))
                 }
             }
         }
@@ -153,10 +161,12 @@ extension PhysicsTests {
 
         @Test("Unusable springs and inputs stay finite")
         func degenerate() {
-            let broken = SpringSolution(spring: Spring(mass: 0, stiffness: -1, damping: .nan), displacement: .nan, velocity: .infinity)
+            let broken = SpringSolution(
+                spring: Spring(mass: 0, stiffness: -1, damping: .nan), displacement: .nan, velocity: .infinity)
             #expect(broken.spring == .ios)
             #expect(broken.displacement(at: 0.3) == 0 && broken.velocity(at: 0.3) == 0)
-            let undamped = SpringSolution(spring: Spring(mass: 1, stiffness: 100, damping: 0), displacement: 10, velocity: 0)
+            let undamped = SpringSolution(
+                spring: Spring(mass: 1, stiffness: 100, damping: 0), displacement: 10, velocity: 0)
             let settle = undamped.settlingTime(distanceTolerance: 1, velocityTolerance: 1)
             #expect(settle == SpringSolution.maximumSettlingTime)
             #expect(undamped.displacement(at: .nan) == 10)

@@ -55,7 +55,8 @@ extension PhysicsTests {
             var random = SplitMix64(seed: 21)
             for _ in 0..<500 {
                 let ratio = random.uniform(0.05, 3)
-                let spring = Spring(mass: random.uniform(0.1, 5), stiffness: random.uniform(10, 1000), dampingRatio: ratio)
+                let spring = Spring(
+                    mass: random.uniform(0.1, 5), stiffness: random.uniform(10, 1000), dampingRatio: ratio)
                 #expect(isClose(spring.dampingRatio, ratio, relative: 1e-12))
             }
         }

@@ -118,6 +118,17 @@ extension PhysicsTests {
             #expect(isClose(try #require(tracker.leastSquaresVelocity), 196.0 / 8 * 1000))
         }
 
+        @Test("The fit ignores samples more than 100 ms older than the newest")
+        func horizon() throws {
+            // Still until 80 ms, then 5 px/ms: only the last 100 ms (t ≥ 90) are on the straight part.
+            let samples = (0..<20).map { index in
+                let t = Double(index) * 10
+                return (time: t, position: max(0, 5 * (t - 80)))
+            }
+            let tracker = tracker(samples)
+            #expect(isClose(try #require(tracker.leastSquaresVelocity), 5000, relative: 1e-9))
+        }
+
         @Test("Out-of-order and non-finite samples are ignored; a repeated time replaces the position")
         func sampleHygiene() {
             var tracker = VelocityTracker()

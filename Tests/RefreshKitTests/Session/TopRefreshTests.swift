@@ -4,8 +4,19 @@ import Testing
 
 /// A pull-to-refresh on the top edge, end to end through the session.
 @Suite struct TopRefreshTests {
-    @Test func aPullPastTheThresholdRefreshesAndDeliversNewRowsOnTop() throws {
+    /// The default preset with the refresh started on release (as MJRefresh, MS, HT, JH and IQ do), so
+    /// the armed state can be held and observed.
+    func releaseDriver() throws -> SessionDriver {
         var driver = try SessionDriver()
+        var patch = ConfigurationPatch.EdgePatch()
+        patch.trigger = .onRelease
+        try driver.apply(.configure(ConfigurationPatch(edges: [.top: patch])))
+        driver.clearLog()
+        return driver
+    }
+
+    @Test func aPullPastTheThresholdRefreshesAndDeliversNewRowsOnTop() throws {
+        var driver = try releaseDriver()
         let newestBefore = driver.session.pager.newestLoadedID
         // 206.26 px of finger travel reach the 100 px trigger on an 844 px viewport (physics.md §9 row 35).
         try driver.drag(dy: 300, steps: 20, stepMs: 16, release: false)
@@ -24,7 +35,7 @@ import Testing
     }
 
     @Test func aPullShortOfTheThresholdSpringsBackWithoutRefreshing() throws {
-        var driver = try SessionDriver()
+        var driver = try releaseDriver()
         try driver.drag(dy: 150, steps: 10)
         driver.settle()
         #expect(driver.transitions(.top) == ["idle→pulling", "pulling→idle"])
@@ -33,7 +44,7 @@ import Testing
     }
 
     @Test func goingBackBelowTheThresholdDisarms() throws {
-        var driver = try SessionDriver()
+        var driver = try releaseDriver()
         try driver.drag(dy: 300, steps: 10, release: false)
         try driver.drag(dy: -200, steps: 10, release: false)
         #expect(driver.state(.top) == .pulling)
@@ -46,11 +57,12 @@ import Testing
 
     @Test func strictAndInclusiveThresholdsDifferExactlyAtTheTrigger() throws {
         for (strictness, armed) in [(EdgeConfiguration.Strictness.inclusive, true), (.strict, false)] {
-            var driver = try SessionDriver()
+            var driver = try releaseDriver()
             try driver.drag(dy: 180, steps: 1, release: false)
             // Put the trigger exactly where the finger holds the content.
             var patch = ConfigurationPatch.EdgePatch()
             patch.strictness = strictness
+            patch.trigger = .onRelease
             patch.triggerDistance = driver.session.control(.top).distance
             try driver.apply(.configure(ConfigurationPatch(edges: [.top: patch])))
             #expect((driver.state(.top) == .armed) == armed, "\(strictness)")
@@ -58,10 +70,7 @@ import Testing
     }
 
     @Test func whileDraggingStartsWithTheFingerStillDown() throws {
-        var driver = try SessionDriver()
-        var patch = ConfigurationPatch.EdgePatch()
-        patch.trigger = .whileDragging
-        try driver.apply(.configure(ConfigurationPatch(edges: [.top: patch])))
+        var driver = try SessionDriver()  // ios: UIRefreshControl starts while dragging
         try driver.drag(dy: 300, steps: 20, release: false)
         #expect(driver.state(.top) == .refreshing)
         #expect(driver.session.scroll.isDragging)
@@ -135,7 +144,7 @@ import Testing
     }
 
     @Test func aWheelUserCanPullToRefresh() throws {
-        var driver = try SessionDriver()
+        var driver = try releaseDriver()
         for _ in 0..<30 {
             try driver.wheel(dy: -40)
             driver.wait(16)

@@ -30,6 +30,12 @@ struct SessionDriver {
         events.filter { $0.edge == edge && $0.name != .transition }.map(\.name)
     }
 
+    /// Forgets the events and frames collected so far.
+    mutating func clearLog() {
+        events.removeAll()
+        frames.removeAll()
+    }
+
     mutating func apply(_ input: Input) throws(SessionError) {
         try session.apply(input, at: Timestamp(microseconds: time))
         collect()

@@ -1,0 +1,117 @@
+/// The presets: each seed library's documented behaviour and defaults, read from its source (seeds.md),
+/// as values of the one edge model. Their bugs (seeds.md, section (c)) are not reproduced.
+extension Preset {
+    /// The footer every preset with load-more uses unless its library says otherwise.
+    static func footer(
+        trigger: EdgeConfiguration.Trigger = .onReachEdge, height: Double = 60, prompting: Double = 0,
+        strictness: EdgeConfiguration.Strictness = .inclusive, preload: Double = 0
+    ) -> EdgeConfiguration {
+        EdgeConfiguration(
+            role: .loadMore, triggerDistance: height, restingInset: height, promptingInset: prompting,
+            preload: preload, trigger: trigger, strictness: strictness, minimumVisibleDuration: 0.3,
+            exitDuration: 0.2, presentation: .slideDown, anchor: .middle, viewBehaviour: .fixedBottom, height: height)
+    }
+
+    /// UIRefreshControl, as Flutter's CupertinoSliverRefreshControl measured it on iOS: the refresh starts
+    /// while the finger is still down, once 100 px are visible, and the content rests 60 px down
+    /// (physics.md §8.1). Load-more starts when the footer comes into view.
+    public static let ios = Preset(
+        name: "ios",
+        summary: "UIRefreshControl: starts at 100 px while dragging, rests at 60 px; auto load-more footer",
+        configuration: SessionConfiguration(edges: [
+            .top: EdgeConfiguration(
+                role: .refresh, triggerDistance: 100, restingInset: 60, trigger: .whileDragging,
+                strictness: .inclusive, minimumVisibleDuration: 0.5, startDuration: 0.25, exitDuration: 0.3,
+                presentation: .background, anchor: .middle, viewBehaviour: .fixedBottom, height: 60),
+            .bottom: footer(),
+        ])
+    )
+
+    /// JHPullToRefreshKit: a top control `height` tall (60 in its demos) that starts on release once the
+    /// pull is strictly beyond its height, rests on that height, repeats an animation cycle until the end,
+    /// then plays an exit animation (seeds.md §1). Its pull is measured from the inset here (its own
+    /// threshold ignored the inset), and a forced refresh is revealed and never doubled.
+    public static let jh = Preset(
+        name: "jh",
+        summary: "JHPullToRefreshKit: release past 60 px (strict), animation cycles, exit animation",
+        configuration: SessionConfiguration(edges: [
+            .top: EdgeConfiguration(
+                role: .refresh, triggerDistance: 60, restingInset: 60, trigger: .onRelease, strictness: .strict,
+                minimumVisibleDuration: 0, startDuration: 0.25, exitDuration: 0.5, presentation: .slideDown,
+                anchor: .top, viewBehaviour: .fixedTop,
+                cycle: EdgeConfiguration.AnimationCycle(duration: 0.8, delay: 0, kind: .default), height: 60)
+        ])
+    )
+
+    /// HTRefreshView: all four edges on its fork of MSPullToRefreshController. Top and left refresh on
+    /// release strictly past their size and also when a fling's bounce carries them there; the bottom
+    /// footer auto-triggers as it comes into view and keeps a prompting inset (seeds.md §3).
+    public static let ht = Preset(
+        name: "ht",
+        summary: "HTRefreshView: four edges, fling may trigger, auto-trigger footer with prompting inset",
+        configuration: SessionConfiguration(edges: [
+            .top: EdgeConfiguration(
+                role: .refresh, triggerDistance: 60, restingInset: 60, trigger: .onRelease, strictness: .strict,
+                fling: .trigger, minimumVisibleDuration: 0.25, startDuration: 0.25, exitDuration: 0.25,
+                presentation: .slideDown, anchor: .bottom, viewBehaviour: .fixedBottom, height: 60),
+            .bottom: footer(height: 44, prompting: 44, strictness: .strict),
+            .left: EdgeConfiguration(
+                role: .refresh, triggerDistance: 60, restingInset: 60, trigger: .onRelease, strictness: .strict,
+                fling: .trigger, minimumVisibleDuration: 0.25, startDuration: 0.25, exitDuration: 0.25, height: 60),
+            .right: EdgeConfiguration(
+                role: .loadMore, triggerDistance: 60, restingInset: 60, trigger: .onRelease, strictness: .strict,
+                minimumVisibleDuration: 0.25, startDuration: 0.25, exitDuration: 0.25, height: 60),
+        ])
+    )
+
+    /// GVRefreshControl: UIRefreshControl with a height from its data source (100 by default) and a view
+    /// behaviour chosen from the pull progress; UIKit starts it while dragging (seeds.md §4). The default
+    /// behaviour when the data source gives none is `fixedTop`.
+    public static let gv = Preset(
+        name: "gv",
+        summary: "GVRefreshControl: 100 px control, starts while dragging, stretches then pins (fixedTop)",
+        configuration: SessionConfiguration(edges: [
+            .top: EdgeConfiguration(
+                role: .refresh, triggerDistance: 100, restingInset: 100, trigger: .whileDragging,
+                strictness: .inclusive, minimumVisibleDuration: 0.5, startDuration: 0.25, exitDuration: 0.3,
+                presentation: .slideDown, anchor: .middle, viewBehaviour: .fixedTop, height: 100)
+        ])
+    )
+
+    /// MSPullToRefreshController: headless, per-edge refreshable and refreshing insets (30 and 30 in its
+    /// demo) on top and bottom, engaged on the first frame after release strictly past the refreshable
+    /// inset; flings never engage; start and finish animate over 0.2 s (seeds.md §2). Short content works
+    /// here (the original broke when the content area was smaller than the frame).
+    public static let ms = Preset(
+        name: "ms",
+        summary: "MSPullToRefreshController: top and bottom, engage on release past 30 px (strict), 0.2 s",
+        configuration: SessionConfiguration(edges: [
+            .top: EdgeConfiguration(
+                role: .refresh, triggerDistance: 30, restingInset: 30, trigger: .onRelease, strictness: .strict,
+                fling: .ignore, minimumVisibleDuration: 0, startDuration: 0.2, exitDuration: 0.2,
+                presentation: .slideDown, anchor: .bottom, viewBehaviour: .fixedBottom, height: 30),
+            .bottom: EdgeConfiguration(
+                role: .loadMore, triggerDistance: 30, restingInset: 30, trigger: .onRelease, strictness: .strict,
+                fling: .ignore, minimumVisibleDuration: 0, startDuration: 0.2, exitDuration: 0.2,
+                presentation: .slideDown, anchor: .top, viewBehaviour: .fixedBottom, height: 30),
+        ])
+    )
+
+    /// IQPullToRefresh with its custom-control defaults: refresh `eligible` at progress ≥ 1 (inclusive) of
+    /// an 80 px length and started on release; the default load-more indicator (60 px) starts as the end
+    /// is reached; insets animate over 0.1 s (seeds.md §5). Paginated by its wrapper's rules.
+    public static let iq = Preset(
+        name: "iq",
+        summary: "IQPullToRefresh: eligible at 80 px (inclusive), release to refresh, reach-end load-more",
+        configuration: SessionConfiguration(edges: [
+            .top: EdgeConfiguration(
+                role: .refresh, triggerDistance: 80, restingInset: 80, trigger: .onRelease, strictness: .inclusive,
+                fling: .ignore, minimumVisibleDuration: 0.3, startDuration: 0.1, exitDuration: 0.1,
+                presentation: .background, anchor: .middle, viewBehaviour: .fixedTop, height: 80),
+            .bottom: EdgeConfiguration(
+                role: .loadMore, triggerDistance: 60, restingInset: 60, preload: 0, trigger: .onReachEdge,
+                strictness: .inclusive, minimumVisibleDuration: 0.3, startDuration: 0.1, exitDuration: 0.1,
+                presentation: .background, anchor: .middle, viewBehaviour: .fixedBottom, height: 60),
+        ])
+    )
+}
