@@ -252,8 +252,7 @@ public struct ScrollModel: Hashable, Sendable {
             let chain = BallisticPlanner.plan(
                 position: offset[axis], velocity: release[axis], lower: range.lower, upper: range.upper, at: now,
                 physics: physics)
-            setMotion(Self.isRest(chain) ? [] : chain, axis)
-            velocity[axis] = Self.isRest(chain) ? 0 : release[axis]
+            adopt(chain, axis, velocity: release[axis])
         }
         phase = horizontalMotion.isEmpty && verticalMotion.isEmpty ? .idle : .animating
     }
@@ -342,7 +341,19 @@ public struct ScrollModel: Hashable, Sendable {
         let chain = BallisticPlanner.plan(
             position: offset[axis], velocity: current, lower: range.lower, upper: range.upper, at: now,
             physics: physics)
-        setMotion(Self.isRest(chain) ? [] : chain, axis)
-        if Self.isRest(chain) { velocity[axis] = 0 }
+        adopt(chain, axis, velocity: current)
+    }
+
+    /// Runs `chain` on `axis`; a chain that is only a hold puts the offset there at once (a start already
+    /// within a device pixel of its target snaps onto it).
+    private mutating func adopt(_ chain: [MotionSegment], _ axis: Axis, velocity initial: Double) {
+        if Self.isRest(chain) {
+            setMotion([], axis)
+            if let hold = chain.first { offset[axis] = hold.position }
+            velocity[axis] = 0
+        } else {
+            setMotion(chain, axis)
+            velocity[axis] = initial
+        }
     }
 }
