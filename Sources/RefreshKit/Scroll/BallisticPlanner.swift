@@ -13,7 +13,7 @@ public enum BallisticPlanner {
     /// - Otherwise a decay. If it would come to rest beyond a bound, it ends when it crosses that bound
     ///   (`t* = ln(1 + k·Δ/v)/k`, rounded to a whole microsecond), and a spring continues from there with the
     ///   decay's velocity, capped at ``ScrollPhysics/maxSpringTransferVelocity``, back to the bound. If not,
-    ///   it ends when its speed falls below the velocity tolerance, followed by an open hold.
+    ///   it ends when less than half a device pixel of its travel remains, followed by an open hold.
     ///
     /// Every segment's `end` is the next one's `start`, and position and velocity are continuous at each
     /// switch (except for the deliberate cap on the transfer velocity). The last segment is either an open
@@ -51,7 +51,10 @@ public enum BallisticPlanner {
             }
 
         guard let edge else {
-            let stopping = decay.timeToStop(velocity: v, threshold: physics.velocityTolerance)
+            // Coast until less than half a device pixel remains (physics.md §10.6), not until the speed
+            // falls below the tolerance: that would stop 10 px (at dpr 1) short of the projected rest, and
+            // a flick would land visibly short of where iOS puts it.
+            let stopping = decay.timeUntilRemaining(0.5 * physics.distanceTolerance, velocity: v)
             let stop = t.advanced(byMicroseconds: MotionSegment.wholeMicroseconds(roundingUp: stopping))
             if stop == t { return [.hold(at: x, from: t)] }
             let coasting = MotionSegment.decay(from: x, velocity: v, at: t, decay: decay, until: stop)

@@ -118,11 +118,11 @@ extension PhysicsTests {
             #expect(isClose(BallisticPlanner.evaluate(chain, at: at(2)).velocity, 7.290000000000001))
             #expect(BallisticPlanner.evaluate(chain, at: at(3)).velocity.magnitude < 1)
             // Flutter asserts x(5) ≈ 300 ± 1. The script's 299.752 is Flutter's snap to the resting position at its
-            // Newton `_finalTime` (4.99 s, physics.md §2.2); the engine instead stops where the speed falls below
-            // the tolerance, 1 px/s, i.e. 1/|k| ≈ 0.5 px short of it.
+            // Newton `_finalTime` (4.99 s, physics.md §2.2); the engine instead stops once less than half a device
+            // pixel (0.5/20 px here) of the travel remains.
             let rest = BallisticPlanner.evaluate(chain, at: at(5)).position
             #expect(isClose(rest, 300, absolute: 1))
-            #expect(isClose(rest, 299.7522572086935 - 1 / -Self.flutterDecay.constant, absolute: 1e-5))
+            #expect(isClose(rest, 299.7522572086935 - 0.5 / 20, absolute: 1e-5))
         }
 
         @Test("Flutter createBallisticSimulation(20 in [0, 100], v 1000).dx(0) == 1000")
@@ -154,7 +154,7 @@ extension PhysicsTests {
             #expect(BallisticPlanner.settleTime(of: chain) == nil)
         }
 
-        @Test("A fling that stays in range: decay to the velocity tolerance, then a hold where it stopped")
+        @Test("A fling that stays in range: decay until half a device pixel remains, then a hold where it stopped")
         func decayThenHold() throws {
             let chain = BallisticPlanner.plan(
                 position: 100, velocity: 1500, lower: 0, upper: 5000, at: t0, physics: .ios)
@@ -163,9 +163,10 @@ extension PhysicsTests {
             #expect(chain[1].start == stop && chain[1].end == nil)
             #expect(chain[1].position == chain[0].position(at: stop))
             #expect(
-                isClose(stop.seconds(since: t0), Decay.normal.timeToStop(velocity: 1500, threshold: 20), absolute: 1e-6)
+                isClose(stop.seconds(since: t0), Decay.normal.timeUntilRemaining(0.5, velocity: 1500), absolute: 1e-6)
             )
-            #expect(chain[0].velocity(at: stop) <= 20.001)
+            let projected = Decay.normal.restingPosition(from: 100, velocity: 1500)
+            #expect(projected - chain[1].position <= 0.5 && projected - chain[1].position > 0.49)
             #expect(BallisticPlanner.settleTime(of: chain) == stop)
         }
 
