@@ -37,7 +37,8 @@ extension Preset {
         configuration: SessionConfiguration(edges: [
             .top: EdgeConfiguration(
                 role: .refresh, triggerDistance: 60, restingInset: 60, trigger: .onRelease, strictness: .strict,
-                minimumVisibleDuration: 0, startDuration: 0.25, exitDuration: 0.5, presentation: .slideDown,
+                minimumVisibleDuration: 0, startDuration: 0.25, exitDuration: 0.5, endsOnCycleBoundary: true,
+                presentation: .slideDown,
                 anchor: .top, viewBehaviour: .fixedTop,
                 cycle: EdgeConfiguration.AnimationCycle(duration: 0.8, delay: 0, kind: .default), height: 60)
         ])

@@ -114,6 +114,9 @@ public struct EdgeConfiguration: Hashable, Sendable {
     public var startDuration: Double
     /// Duration of the exit animation (and inset release) when a refresh ends, seconds.
     public var exitDuration: Double
+    /// An end waits for the running animation cycle to finish (JHPullToRefreshKit looks at
+    /// `endRefreshing` only at cycle boundaries, seeds.md §1.2).
+    public var endsOnCycleBoundary: Bool
     public var presentation: Presentation
     public var anchor: Anchor
     public var viewBehaviour: ViewBehaviour
@@ -135,6 +138,7 @@ public struct EdgeConfiguration: Hashable, Sendable {
         minimumVisibleDuration: Double = 0.4,
         startDuration: Double = 0.25,
         exitDuration: Double = 0.3,
+        endsOnCycleBoundary: Bool = false,
         presentation: Presentation = .slideDown,
         anchor: Anchor = .bottom,
         viewBehaviour: ViewBehaviour = .fixedBottom,
@@ -154,6 +158,7 @@ public struct EdgeConfiguration: Hashable, Sendable {
         self.minimumVisibleDuration = minimumVisibleDuration
         self.startDuration = startDuration
         self.exitDuration = exitDuration
+        self.endsOnCycleBoundary = endsOnCycleBoundary
         self.presentation = presentation
         self.anchor = anchor
         self.viewBehaviour = viewBehaviour

@@ -192,8 +192,9 @@ public struct EdgeControl: Hashable, Sendable {
         case .refreshing:
             return .none
         case .failed:
-            // A deliberate pull past the trigger retries, once the back-off allows.
-            if handsOn, isPastTrigger(distance), configuration.trigger != .manual,
+            // A deliberate pull past the trigger, beyond where the failed footer rests, retries once the
+            // back-off allows; a nudge at the end does not.
+            if handsOn, isPastTrigger(distance - layer), configuration.trigger != .manual,
                 retryNotBefore.map({ time >= $0 }) ?? true
             {
                 transition(to: .armed, cause: cause, at: time, events: &events)
@@ -218,7 +219,9 @@ public struct EdgeControl: Hashable, Sendable {
         } else if state == .armed {
             emit(.disarmed, cause: .release, at: time, events: &events)
             transition(to: distance > 0 ? .pulling : .idle, cause: .release, at: time, events: &events)
-        } else if state == .refreshing, let outcome = pendingFinish, isMinimumVisibleElapsed(at: time) {
+        } else if state == .refreshing, let outcome = pendingFinish, !configuration.endsOnCycleBoundary,
+            mayEnd(at: time, fingerDown: false)
+        {
             pendingFinish = nil
             end(outcome, cause: .release, at: time, events: &events)
         }
@@ -259,16 +262,18 @@ public struct EdgeControl: Hashable, Sendable {
     ) {
         guard state == .refreshing else { return }
         finishAnimated = animated
-        let pulledBeyondRest = fingerDown && distance > configuration.restingInset
-        if !isMinimumVisibleElapsed(at: time) || pulledBeyondRest {
+        if configuration.endsOnCycleBoundary || !mayEnd(at: time, fingerDown: fingerDown) {
             pendingFinish = outcome
             return
         }
         end(outcome, cause: cause, at: time, events: &events)
     }
 
-    private func isMinimumVisibleElapsed(at time: Timestamp) -> Bool {
-        visibleUntil.map { time >= $0 } ?? true
+    /// The gates every end passes: the minimum visible time, and no finger holding the content beyond the
+    /// resting position. (JH-style controls also wait for the end of the running cycle.)
+    private func mayEnd(at time: Timestamp, fingerDown: Bool) -> Bool {
+        let visibleLongEnough = visibleUntil.map { time >= $0 } ?? true
+        return visibleLongEnough && !(fingerDown && distance > configuration.restingInset)
     }
 
     private mutating func end(_ outcome: Outcome, cause: Cause, at time: Timestamp, events: inout [Event]) {
@@ -309,20 +314,29 @@ public struct EdgeControl: Hashable, Sendable {
     private mutating func fire(at time: Timestamp, fingerDown: Bool, events: inout [Event]) {
         switch state {
         case .refreshing:
-            if let outcome = pendingFinish, let until = visibleUntil, time >= until {
-                visibleUntil = nil
-                if !(fingerDown && distance > configuration.restingInset) {
+            if let current = cycle, cycleEnd(current.start) <= time {
+                let boundary = cycleEnd(current.start)
+                if let outcome = pendingFinish, configuration.endsOnCycleBoundary,
+                    mayEnd(at: boundary, fingerDown: fingerDown)
+                {
                     pendingFinish = nil
-                    end(outcome, cause: .timer, at: time, events: &events)
+                    end(outcome, cause: .timer, at: boundary, events: &events)
                     return
                 }
-                // Still held beyond the resting position: the release ends it.
+                emit(.cycleEnded, cause: .timer, at: boundary, value: Double(current.index), events: &events)
+                cycle = RunningCycle(index: current.index + 1, start: boundary)
+                emit(.cycleStarted, cause: .timer, at: boundary, value: Double(current.index + 1), events: &events)
             }
-            if let current = cycle, cycleEnd(current.start) <= time {
-                let end = cycleEnd(current.start)
-                emit(.cycleEnded, cause: .timer, at: end, value: Double(current.index), events: &events)
-                cycle = RunningCycle(index: current.index + 1, start: end)
-                emit(.cycleStarted, cause: .timer, at: end, value: Double(current.index + 1), events: &events)
+            if pendingFinish != nil, let until = visibleUntil, time >= until {
+                // The minimum visible time is over: the gate opens for good.
+                visibleUntil = nil
+                if let outcome = pendingFinish, !configuration.endsOnCycleBoundary,
+                    mayEnd(at: time, fingerDown: fingerDown)
+                {
+                    pendingFinish = nil
+                    end(outcome, cause: .timer, at: time, events: &events)
+                }
+                // Otherwise a release (or the cycle's end) ends it.
             }
         case .finishing:
             transition(to: afterExit, cause: .timer, at: time, events: &events)

@@ -33,6 +33,9 @@ public struct ScrollModel: Hashable, Sendable {
     /// After a wheel gesture ended on momentum, the rest of that momentum is swallowed until an idle gap
     /// (each swallowed event pushes the gap forward) or a clearly new push.
     private var swallowedWheel: WheelGesture?
+    /// Where a command's animated scroll is heading; kept through layout changes (clamped into the new
+    /// bounds) so a relayout never strands it half way.
+    private var commandTarget: Point?
 
     public init(
         viewport: Size,
@@ -112,6 +115,7 @@ public struct ScrollModel: Hashable, Sendable {
         if horizontalMotion.isEmpty && verticalMotion.isEmpty {
             phase = .idle
             velocity = .zero
+            commandTarget = nil
         }
     }
 
@@ -127,6 +131,7 @@ public struct ScrollModel: Hashable, Sendable {
         horizontalMotion = []
         verticalMotion = []
         velocity = .zero
+        commandTarget = nil
     }
 
     // MARK: - Touch
@@ -247,6 +252,7 @@ public struct ScrollModel: Hashable, Sendable {
     /// offset with `velocity`, towards the current bounds.
     public mutating func settle(velocity release: Point) {
         guard drag == nil, wheel == nil else { return }
+        commandTarget = nil
         for axis in Axis.allCases {
             let range = bounds(axis)
             let chain = BallisticPlanner.plan(
@@ -267,6 +273,7 @@ public struct ScrollModel: Hashable, Sendable {
             phase = .idle
             return
         }
+        commandTarget = target
         for axis in Axis.allCases {
             let current = motion(axis).isEmpty ? 0 : velocity[axis]
             if abs(target[axis] - offset[axis]) < physics.distanceTolerance && current == 0 {
@@ -324,8 +331,13 @@ public struct ScrollModel: Hashable, Sendable {
             gesture.raw = rawOffset()
             wheel = gesture
         } else if phase == .animating {
-            if before.horizontal != after.horizontal { replan(.horizontal) }
-            if before.vertical != after.vertical { replan(.vertical) }
+            if let target = commandTarget {
+                let clamped = Point(x: after.horizontal.clamp(target.x), y: after.vertical.clamp(target.y))
+                scroll(to: clamped, animated: true)
+            } else {
+                if before.horizontal != after.horizontal { replan(.horizontal) }
+                if before.vertical != after.vertical { replan(.vertical) }
+            }
             if horizontalMotion.isEmpty && verticalMotion.isEmpty { phase = .idle }
         } else {
             for axis in Axis.allCases where !bounds(axis).contains(offset[axis]) {

@@ -16,6 +16,7 @@ public struct ConfigurationPatch: Hashable, Sendable {
         public var minimumVisibleDuration: Double?
         public var startDuration: Double?
         public var exitDuration: Double?
+        public var endsOnCycleBoundary: Bool?
         public var presentation: EdgeConfiguration.Presentation?
         public var anchor: EdgeConfiguration.Anchor?
         public var viewBehaviour: EdgeConfiguration.ViewBehaviour?
@@ -54,12 +55,18 @@ public struct ConfigurationPatch: Hashable, Sendable {
 
     /// Replace everything with a named preset first (then apply the rest of the patch).
     public var preset: String?
+    /// The app's own content inset (bars, safe areas); edge controls never touch it.
+    public var insets: EdgeInsets?
     public var edges: [Edge: EdgePatch]
     public var feed: FeedPatch?
     public var physics: PhysicsPatch?
 
-    public init(preset: String? = nil, edges: [Edge: EdgePatch] = [:], feed: FeedPatch? = nil, physics: PhysicsPatch? = nil) {
+    public init(
+        preset: String? = nil, insets: EdgeInsets? = nil, edges: [Edge: EdgePatch] = [:], feed: FeedPatch? = nil,
+        physics: PhysicsPatch? = nil
+    ) {
         self.preset = preset
+        self.insets = insets
         self.edges = edges
         self.feed = feed
         self.physics = physics

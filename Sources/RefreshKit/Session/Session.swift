@@ -33,7 +33,9 @@ public struct Session: Hashable, Sendable {
         configuration = found.configuration
         pager = Pager(feed: SimulatedFeed(configuration: found.configuration.feed, seed: seed))
         controls = Edge.allCases.map { EdgeControl(edge: $0, configuration: found.configuration.edge($0)) }
-        scroll = ScrollModel(viewport: viewport, contentSize: .zero, physics: Self.physics(found.configuration), time: time)
+        scroll = ScrollModel(
+            viewport: viewport, contentSize: .zero, insets: InsetLayers(app: found.configuration.insets),
+            physics: Self.physics(found.configuration), time: time)
         scroll.setContentSize(contentSize)
         syncLayers()
         for index in controls.indices {
@@ -318,6 +320,7 @@ public struct Session: Hashable, Sendable {
     private mutating func configure(_ new: SessionConfiguration) {
         configuration = new
         scroll.physics = Self.physics(new)
+        if scroll.insets.app != new.insets { changeAppInsets(to: new.insets) }
         let runningBefore = pager.running
         pager.reconfigure(new.feed)
         if let dropped = runningBefore, pager.running == nil {
@@ -336,6 +339,25 @@ public struct Session: Hashable, Sendable {
         scroll.setContentSize(contentSize)
         syncLayers()
         observe()
+    }
+
+    /// A new app inset (a bar appeared, a safe area changed). Content resting at an edge stays at that edge,
+    /// gliding to its new rest; content scrolled elsewhere does not move.
+    private mutating func changeAppInsets(to insets: EdgeInsets) {
+        let resting = scroll.phase == .idle
+        let atLeading = Axis.allCases.map { abs(scroll.offset[$0] - scroll.bounds($0).lower) < 0.5 }
+        let atTrailing = Axis.allCases.map { abs(scroll.offset[$0] - scroll.bounds($0).upper) < 0.5 }
+        scroll.setAppInsets(insets)
+        guard resting else { return }
+        var target = scroll.offset
+        for (index, axis) in Axis.allCases.enumerated() {
+            if atLeading[index] {
+                target[axis] = scroll.bounds(axis).lower
+            } else if atTrailing[index] {
+                target[axis] = scroll.bounds(axis).upper
+            }
+        }
+        if target != scroll.offset { scroll.scroll(to: target, animated: true) }
     }
 
     // MARK: - Output

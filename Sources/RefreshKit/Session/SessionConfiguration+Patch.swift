@@ -14,6 +14,12 @@ extension SessionConfiguration {
             result = preset.configuration
             presetName = preset.name
         }
+        if let insets = patch.insets {
+            for edge in Edge.allCases {
+                try Validation.check(insets[edge], in: 0...10_000, "insets.\(edge.rawValue)")
+            }
+            result.insets = insets
+        }
         for edge in Edge.allCases {
             guard let edgePatch = patch.edges[edge] else { continue }
             var configuration = result.edges[edge] ?? .none
@@ -78,6 +84,7 @@ extension EdgeConfiguration {
             try Validation.check(value, in: 0...60, "\(name).exitDuration")
             exitDuration = value
         }
+        if let value = patch.endsOnCycleBoundary { endsOnCycleBoundary = value }
         if let value = patch.presentation { presentation = value }
         if let value = patch.anchor { anchor = value }
         if let value = patch.viewBehaviour { viewBehaviour = value }

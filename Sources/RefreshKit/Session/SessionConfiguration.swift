@@ -2,6 +2,8 @@
 public struct SessionConfiguration: Hashable, Sendable {
     /// The configuration of each edge; an edge absent here has no control.
     public var edges: [Edge: EdgeConfiguration]
+    /// The app's own content inset (bars, safe areas), kept apart from the controls' layers.
+    public var insets: EdgeInsets
     public var feed: FeedConfiguration
     /// UIScrollView deceleration rate per millisecond (0.998 normal, 0.99 fast).
     public var decelerationRate: Double
@@ -12,12 +14,14 @@ public struct SessionConfiguration: Hashable, Sendable {
 
     public init(
         edges: [Edge: EdgeConfiguration],
+        insets: EdgeInsets = .zero,
         feed: FeedConfiguration = FeedConfiguration(),
         decelerationRate: Double = 0.998,
         springName: String = "ios",
         rubberBand: Double = 0.55
     ) {
         self.edges = edges
+        self.insets = insets
         self.feed = feed
         self.decelerationRate = decelerationRate
         self.springName = springName
