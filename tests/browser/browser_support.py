@@ -1,0 +1,99 @@
+"""Helpers for the browser tests (a module of its own: `conftest` is a name tests/server uses too)."""
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+SCREENSHOTS = ARTIFACTS / "screenshots"
+
+def frame(page) -> dict:
+    return page.evaluate("() => window.refreshkit.frame")
+
+
+def edge(frame_: dict, name: str) -> dict | None:
+    return next((e for e in frame_.get("edges", []) if e.get("edge") == name), None)
+
+
+def transitions(page, edge_name: str) -> list[dict]:
+    return page.evaluate(
+        "(edge) => window.refreshkit.events.filter(e => e.name === 'transition' && e.edge === edge)", edge_name)
+
+
+def wait_until(page, predicate, timeout: float, interval: float = 0.02, what: str = "condition"):
+    """Polls `predicate(page)` (a Python callable) until it is truthy; returns its value."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate(page)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(interval)
+
+
+def canvas_point(page, fx: float = 0.5, fy: float = 0.3) -> tuple[float, float]:
+    r = page.evaluate("() => { const r = document.getElementById('list').getBoundingClientRect();"
+                      " return {x: r.x, y: r.y, w: r.width, h: r.height}; }")
+    return r["x"] + r["w"] * fx, r["y"] + r["h"] * fy
+
+
+def touch_drag(page, start: tuple[float, float], dy: float, steps: int = 20, interval: float = 0.016,
+               dx: float = 0.0, release: bool = True):
+    """A finger drag through CDP Input.dispatchTouchEvent (real touch input for the page).
+
+    Each touch point carries a CDP `timestamp` exactly `interval` apart, so the page's event.timeStamp (and
+    hence the server's velocity estimate) follows the intended finger timing even when a CDP round trip is
+    slower than `interval`. Without `release`, the finger stays down and the CDP session is returned: end it
+    with `touch_end(session)`."""
+    cdp = page.context.new_cdp_session(page)
+    x, y = start
+    base = time.time()
+
+    def send(kind, points, i):
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points, "timestamp": base + i * interval})
+
+    send("touchStart", [{"x": x, "y": y, "id": 1}], 0)
+    for i in range(1, steps + 1):
+        time.sleep(interval)
+        send("touchMove", [{"x": x + dx * i / steps, "y": y + dy * i / steps, "id": 1}], i)
+    if not release:
+        cdp.rk_next = steps + 1  # type: ignore[attr-defined]
+        cdp.rk_stamp = lambda k: base + k * interval  # type: ignore[attr-defined]
+        return cdp
+    send("touchEnd", [], steps + 1)
+    cdp.detach()
+    return None
+
+
+def touch_end(cdp):
+    """Lifts the finger of a `touch_drag(..., release=False)`."""
+    params = {"type": "touchEnd", "touchPoints": []}
+    if hasattr(cdp, "rk_stamp"):
+        params["timestamp"] = max(cdp.rk_stamp(cdp.rk_next), time.time())
+    cdp.send("Input.dispatchTouchEvent", params)
+    cdp.detach()
+
+
+def to_states(trs: list[dict]) -> list[str]:
+    return [t.get("to") for t in trs]
+
+
+def is_subsequence(needle: list[str], haystack: list[str]) -> bool:
+    it = iter(haystack)
+    return all(any(h == n for h in it) for n in needle)
+
+
+def save_screenshot(page, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / name
+    page.screenshot(path=str(path))
+    return path
+
+
+def publish_image(path: Path, rel: str):
+    dest = ROOT / rel
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(path, dest)

@@ -1,0 +1,233 @@
+"""The page against the real server: load, touch pull-to-refresh, wheel pull-to-refresh, fling, and the
+browser kept out of the gesture. Each test asserts something that breaks when its feature breaks."""
+from __future__ import annotations
+
+import time
+
+from browser_support import (canvas_point, edge, frame, is_subsequence, publish_image, save_screenshot, to_states,
+                      touch_drag, touch_end, transitions, wait_until)
+
+FEED_LATENCY_MS = 1500  # long enough to see (and photograph) the refreshing state
+
+
+def slow_feed(page):
+    """Make the simulated feed slow enough to observe `refreshing` (configure is part of the protocol)."""
+    page.evaluate("(ms) => window.refreshkit.send({type: 'configure', feed: {latencyMs: ms}})", FEED_LATENCY_MS)
+    time.sleep(0.1)
+
+
+def top_state(page):
+    f = frame(page)
+    e = edge(f, "top")
+    return e and e.get("state")
+
+
+def test_page_loads_and_connects(phone):
+    page = phone
+    box = page.evaluate("""() => {
+        const c = document.getElementById('list');
+        const r = c.getBoundingClientRect();
+        const bar = document.querySelector('.bar').getBoundingClientRect();
+        return {x: r.x, y: r.y, w: r.width, h: r.height, bw: c.width, bh: c.height,
+                iw: innerWidth, ih: innerHeight, barBottom: bar.bottom, dpr: devicePixelRatio};
+    }""")
+    # the canvas fills the viewport under the bar, edge to edge and down to the bottom
+    assert box["x"] == 0 and box["w"] == box["iw"]
+    assert abs(box["y"] - box["barBottom"]) < 1
+    assert abs(box["y"] + box["h"] - box["ih"]) < 1
+    assert box["h"] > box["ih"] * 0.8
+    # crisp: the backing store is the CSS size times devicePixelRatio
+    assert box["bw"] == round(box["w"] * box["dpr"]) and box["bh"] == round(box["h"] * box["dpr"])
+
+    status = page.locator("#status")
+    assert status.get_attribute("data-state") == "connected"
+    assert "Connected" in status.inner_text()
+
+    f = frame(page)
+    assert f["type"] == "frame"
+    assert f["feed"]["count"] > 0
+    assert f["feed"]["rowHeight"] > 0
+    # the server laid out the viewport the page announced in hello
+    assert abs(f["viewport"]["w"] - box["w"]) <= 1 and abs(f["viewport"]["h"] - box["h"]) <= 1
+    # the preset picker is filled from welcome.presets
+    presets = page.evaluate("() => window.refreshkit.welcome.presets")
+    options = page.locator("#preset option").all_inner_texts()
+    assert presets and options == presets
+    # rows are drawn: the canvas is not blank (some pixel differs from the top-left one)
+    varied = page.evaluate("""() => {
+        const c = document.getElementById('list');
+        const ctx = c.getContext('2d');
+        const d = ctx.getImageData(0, 0, c.width, Math.min(c.height, 400)).data;
+        for (let i = 4; i < d.length; i += 4) if (d[i] !== d[0] || d[i+1] !== d[1] || d[i+2] !== d[2]) return true;
+        return false;
+    }""")
+    assert varied
+    assert page.errors == []
+
+
+def test_touch_pull_to_refresh(phone):
+    page = phone
+    slow_feed(page)
+    newest_before = frame(page)["feed"]["newest"]
+    touch_drag(page, canvas_point(page, 0.5, 0.15), dy=350, steps=20, interval=0.016)
+
+    # photograph the refreshing state, then wait for the refresh to end
+    wait_until(page, lambda p: top_state(p) == "refreshing", 5, what="top edge refreshing")
+    seen_at = time.monotonic()
+    # let the release spring settle onto the refreshing rest position (bounded), then shoot
+    wait_until(page, lambda p: frame(p)["phase"] != "animating" or time.monotonic() - seen_at > 0.6
+               or top_state(p) != "refreshing", 3, what="spring settled")
+    assert top_state(page) == "refreshing", "the refresh ended before the screenshot"
+    shown = page.evaluate("() => window.refreshkit.displayedOffset()")
+    assert shown["y"] < 0, "while refreshing, the content sits below the top (the indicator band shows)"
+    shot = save_screenshot(page, "refreshing-touch.png")
+    assert top_state(page) == "refreshing", "the screenshot was not taken while refreshing"
+    publish_image(shot, "docs/images/refreshing.png")
+
+    wait_until(page, lambda p: top_state(p) == "idle" and frame(p)["feed"]["newest"] > newest_before,
+               FEED_LATENCY_MS / 1000 + 8, what="refresh to finish with new rows")
+    states = to_states(transitions(page, "top"))
+    assert is_subsequence(["pulling", "armed", "refreshing", "idle"], states), states
+    assert states[-1] == "idle"
+    trs = transitions(page, "top")
+    armed = next(t for t in trs if t["to"] == "armed")
+    assert armed["cause"] == "drag"
+    f = frame(page)
+    assert f["feed"]["newest"] > newest_before
+    # the new rows are on top: after settling, row 0 is the newest id
+    wait_until(page, lambda p: frame(p)["phase"] == "idle", 5, what="settled")
+    assert abs(frame(page)["offset"]["y"] + frame(page)["insets"]["top"]) < 1
+    assert page.errors == []
+
+
+def test_wheel_pull_to_refresh(desktop):
+    page = desktop
+    slow_feed(page)
+    newest_before = frame(page)["feed"]["newest"]
+    x, y = canvas_point(page, 0.5, 0.4)
+    page.mouse.move(x, y)
+    for _ in range(25):
+        page.mouse.wheel(0, -40)
+        time.sleep(0.016)
+    wait_until(page, lambda p: top_state(p) == "refreshing", 5, what="wheel pull to start refreshing")
+    save_screenshot(page, "refreshing-wheel.png")
+    wait_until(page, lambda p: top_state(p) == "idle" and frame(p)["feed"]["newest"] > newest_before,
+               FEED_LATENCY_MS / 1000 + 8, what="refresh to finish")
+    trs = transitions(page, "top")
+    assert is_subsequence(["pulling", "armed", "refreshing", "idle"], to_states(trs)), to_states(trs)
+    assert next(t for t in trs if t["to"] == "pulling")["cause"] == "wheel"
+    assert page.evaluate("() => window.scrollY") == 0
+    assert page.errors == []
+
+
+def test_fling_scrolls_the_list(phone):
+    page = phone
+    start_y = frame(page)["offset"]["y"]
+    # a quick upward flick: 300 px in 8 moves, 8 ms apart
+    touch_drag(page, canvas_point(page, 0.5, 0.8), dy=-300, steps=8, interval=0.008)
+    phases = set()
+    offsets = []
+
+    def settled(p):
+        f = frame(p)
+        phases.add(f["phase"])
+        if f["phase"] == "animating" and f.get("segment", {}).get("y"):
+            phases.add("segment")
+        offsets.append(p.evaluate("() => window.refreshkit.displayedOffset().y"))
+        return f["phase"] == "idle" and len(offsets) > 3
+
+    wait_until(page, settled, 8, interval=0.03, what="the fling to settle")
+    end_y = frame(page)["offset"]["y"]
+    assert end_y > start_y + 250, (start_y, end_y)
+    assert {"animating", "segment"} <= phases, f"the lift should carry momentum as a segment chain: {phases}"
+    # it came to rest inside the content (a bounce at the end may have happened on the way)
+    assert end_y <= frame(page)["contentSize"]["h"]
+    # the page evaluated the motion while it ran: displayed offsets between the start and the end
+    assert any(start_y + 1 < o < end_y - 1 for o in offsets if o is not None) or max(offsets) > end_y
+    assert page.errors == []
+
+
+def test_mouse_drag_scrolls(desktop):
+    page = desktop
+    start_y = frame(page)["offset"]["y"]
+    x, y = canvas_point(page, 0.5, 0.8)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for i in range(1, 16):
+        page.mouse.move(x, y - 20 * i)
+        time.sleep(0.016)
+    time.sleep(0.1)  # hold still: no fling
+    f = frame(page)
+    assert f["phase"] == "dragging"
+    assert f["offset"]["y"] > start_y + 200
+    page.mouse.up()
+    wait_until(page, lambda p: frame(p)["phase"] == "idle", 5, what="settle after mouse drag")
+    assert frame(page)["offset"]["y"] > start_y + 200
+
+
+def test_browser_stays_out(phone):
+    page = phone
+    page.evaluate("""() => {
+        window.__cancels = 0;
+        document.getElementById('list').addEventListener('pointercancel', () => window.__cancels++);
+    }""")
+    css = page.evaluate("""() => ({
+        canvas: getComputedStyle(document.getElementById('list')).touchAction,
+        html: getComputedStyle(document.documentElement).overscrollBehaviorY,
+        body: getComputedStyle(document.body).overscrollBehaviorY,
+    })""")
+    assert css == {"canvas": "none", "html": "none", "body": "none"}
+    # a long drag down, held (no release): every move must reach the page and the server
+    finger = touch_drag(page, canvas_point(page, 0.5, 0.2), dy=300, steps=30, interval=0.016, release=False)
+    time.sleep(0.1)
+    f = frame(page)
+    assert f["phase"] == "dragging", "the drag was taken away from the page"
+    assert edge(f, "top")["distance"] > 60
+    assert page.evaluate("() => window.__cancels") == 0
+    assert page.evaluate("() => window.refreshkit.state.pointerCancels") == 0
+    touch_end(finger)
+    # an upward drag and a wheel: the document itself never scrolls
+    touch_drag(page, canvas_point(page, 0.5, 0.8), dy=-400, steps=15, interval=0.016)
+    page.mouse.wheel(0, 300)
+    time.sleep(0.3)
+    doc = page.evaluate("""() => ({y: window.scrollY, x: window.scrollX,
+        top: document.scrollingElement.scrollTop, vv: window.visualViewport ? visualViewport.pageTop : 0,
+        scale: window.visualViewport ? visualViewport.scale : 1})""")
+    assert doc == {"y": 0, "x": 0, "top": 0, "vv": 0, "scale": 1}
+    assert page.evaluate("() => window.__cancels") == 0
+    assert page.errors == []
+
+
+def test_refresh_button_and_keys(desktop):
+    page = desktop
+    slow_feed(page)
+    page.click("#refresh")
+    wait_until(page, lambda p: top_state(p) == "refreshing", 5, what="refresh from the button")
+    assert transitions(page, "top")[-1]["cause"] == "command"
+    live = wait_until(page, lambda p: p.locator("#announcer").inner_text().strip(), 3, what="announcement")
+    assert live == "Refreshing"
+    wait_until(page, lambda p: top_state(p) == "idle", FEED_LATENCY_MS / 1000 + 8, what="refresh to end")
+    # keyboard: End scrolls to the bottom edge, Home back to the top
+    page.locator("#list").focus()
+    page.keyboard.press("End")
+    wait_until(page, lambda p: frame(p)["offset"]["y"] > 500 and frame(p)["phase"] == "idle", 5,
+               what="End to scroll to the bottom")
+    page.keyboard.press("Home")
+    wait_until(page, lambda p: frame(p)["offset"]["y"] <= 0 and frame(p)["phase"] == "idle", 5,
+               what="Home to scroll to the top")
+    # d opens the debug panel with the frame's fields and the events
+    page.keyboard.press("d")
+    panel = page.locator("#panel")
+    assert panel.is_visible()
+    wait_until(page, lambda p: "refreshing" in p.locator("#panel [data-panel-events]").inner_text(), 3,
+               what="the panel to list the refresh")
+    assert page.get_attribute("#debug-toggle", "aria-pressed") == "true"
+
+
+def test_resize_is_sent(desktop):
+    page = desktop
+    page.set_viewport_size({"width": 900, "height": 600})
+    wait_until(page, lambda p: frame(p)["viewport"]["w"] == 900, 5, what="the server to get the new width")
+    box = page.evaluate("() => { const c = document.getElementById('list'); return {w: c.width, h: c.clientHeight}; }")
+    assert box["w"] == 900
+    assert abs(frame(page)["viewport"]["h"] - box["h"]) <= 1

@@ -1,0 +1,296 @@
+// The page: wires the connection, the input, the renderer, the chrome and the debug panel.
+// The server owns every state; this only sends input and draws the latest frame.
+import { Connection } from './connection.js';
+import { attachInput } from './input.js';
+import { displayedOffset } from './motion.js';
+import { Renderer, readTheme } from './renderer.js';
+import { stylesForPreset, EdgeStateClock } from './indicators/index.js';
+import { DEFAULT_SLOT } from './indicators/geometry.js';
+import { Panel } from './panel.js';
+import { keyAction, isEditable } from './keys.js';
+import { announcementFor, statusText } from './ui.js';
+
+const MAX_EVENTS = 200;
+const $ = (sel) => document.querySelector(sel);
+
+const params = new URLSearchParams(location.search);
+const app = {
+  frame: null,
+  events: [],
+  errors: [],
+  welcome: null,
+  preset: params.get('preset') || null,
+  styles: stylesForPreset(params.get('preset') || ''),
+  stateClock: new EdgeStateClock(),
+  status: { state: 'connecting' },
+  dirty: true,
+  taps: [],
+  framesIn: [], // page times of received frames (last second)
+  draws: [],    // page times of draws (last second)
+  lastStatusAt: 0,
+};
+
+const canvas = $('#list');
+const renderer = new Renderer(canvas);
+renderer.theme = readTheme();
+renderer.fit();
+
+const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
+const darkMode = window.matchMedia('(prefers-color-scheme: dark)');
+darkMode.addEventListener?.('change', () => {
+  renderer.theme = readTheme();
+  app.dirty = true;
+});
+
+function viewportSize() {
+  return { w: Math.max(1, Math.round(renderer.cssW)), h: Math.max(1, Math.round(renderer.cssH)) };
+}
+
+// ------------------------------------------------------------------ connection
+
+const conn = new Connection({
+  hello: () => {
+    const hello = { viewport: viewportSize(), dpr: renderer.dpr };
+    if (app.preset) hello.preset = app.preset;
+    return hello;
+  },
+  onMessage: handleMessage,
+  onStatus: (s) => {
+    app.status = { ...app.status, ...s };
+    document.body.dataset.connection = s.state;
+    updateStatus(performance.now(), true);
+  },
+});
+
+function handleMessage(msg, tRecv) {
+  switch (msg.type) {
+    case 'welcome':
+      app.welcome = msg;
+      setPresets(Array.isArray(msg.presets) ? msg.presets : [], msg.preset);
+      app.dirty = true;
+      break;
+    case 'frame':
+      app.frame = msg;
+      app.stateClock.update(msg.edges, tRecv);
+      app.framesIn.push(tRecv);
+      app.dirty = true;
+      break;
+    case 'event':
+      app.events.push(msg);
+      if (app.events.length > MAX_EVENTS) app.events.splice(0, app.events.length - MAX_EVENTS);
+      panel.addEvent(msg);
+      announce(announcementFor(msg));
+      break;
+    case 'error':
+      app.errors.push(msg);
+      if (app.errors.length > 20) app.errors.shift();
+      console.warn(`refreshkit: ${msg.code}: ${msg.message}`);
+      if (msg.ref === 'configure' && msg.code === 'unknown_preset' && app.welcome) {
+        setPresets(app.welcome.presets || [], app.confirmedPreset);
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+// ------------------------------------------------------------------ chrome
+
+const presetSelect = $('#preset');
+function setPresets(list, current) {
+  const names = list.filter((p) => typeof p === 'string');
+  if (current && !names.includes(current)) names.unshift(current);
+  presetSelect.replaceChildren(...names.map((p) => {
+    const o = document.createElement('option');
+    o.value = p;
+    o.textContent = p;
+    return o;
+  }));
+  presetSelect.disabled = names.length === 0;
+  if (current) {
+    presetSelect.value = current;
+    usePreset(current);
+    app.confirmedPreset = current;
+  }
+}
+
+function usePreset(name) {
+  app.preset = name;
+  app.styles = stylesForPreset(name);
+  app.dirty = true;
+}
+
+presetSelect.addEventListener('change', () => {
+  const name = presetSelect.value;
+  if (!name) return;
+  conn.send({ type: 'configure', preset: name });
+  usePreset(name);
+  const url = new URL(location.href);
+  url.searchParams.set('preset', name);
+  history.replaceState(null, '', url);
+});
+
+$('#refresh').addEventListener('click', () => {
+  conn.send({ type: 'command', name: 'refresh', edge: 'top' });
+});
+
+const debugToggle = $('#debug-toggle');
+const panel = new Panel($('#panel'), {
+  onToggle: (open) => debugToggle.setAttribute('aria-pressed', String(open)),
+});
+debugToggle.addEventListener('click', () => panel.toggle());
+$('#panel [data-panel-close]').addEventListener('click', () => panel.toggle(false));
+
+window.addEventListener('keydown', (e) => {
+  if (e.defaultPrevented || isEditable(e.target)) return;
+  const act = keyAction(e);
+  if (!act) return;
+  // keys on a button keep their own meaning for Enter/Space; ours are letters and navigation keys
+  e.preventDefault();
+  if (act.message) conn.send(act.message);
+  else if (act.action === 'togglePanel') panel.toggle();
+});
+
+const announcer = $('#announcer');
+let announceTimer = 0;
+function announce(text) {
+  if (!text) return;
+  // clear first, so that the same words twice in a row are announced twice
+  announcer.textContent = '';
+  clearTimeout(announceTimer);
+  announceTimer = setTimeout(() => {
+    announcer.textContent = text;
+  }, 60);
+}
+
+const statusEl = $('#status');
+const statusTextEl = $('#status-text');
+function updateStatus(now, force = false) {
+  if (!force && now - app.lastStatusAt < 250) return;
+  app.lastStatusAt = now;
+  const text = statusText({
+    state: app.status.state,
+    retryInMs: app.status.retryAt ? app.status.retryAt - now : null,
+    rtt: conn.clock.rtt,
+    framesPerSecond: countLastSecond(app.framesIn, now),
+  });
+  if (statusTextEl.textContent !== text) statusTextEl.textContent = text;
+  if (statusEl.dataset.state !== app.status.state) statusEl.dataset.state = app.status.state;
+}
+
+function countLastSecond(list, now) {
+  while (list.length && now - list[0] > 1000) list.shift();
+  return list.length;
+}
+
+// ------------------------------------------------------------------ input
+
+attachInput(canvas, {
+  send: (msg) => conn.send(msg),
+  onInput: () => {
+    app.dirty = true;
+  },
+  onTap: (pt) => {
+    for (const tap of app.taps) {
+      const r = tap.rect;
+      if (pt.x >= r.x && pt.x <= r.x + r.w && pt.y >= r.y && pt.y <= r.y + r.h) {
+        conn.send(tap.message);
+        return;
+      }
+    }
+  },
+  onPointerCancel: () => {
+    app.pointerCancels = (app.pointerCancels || 0) + 1;
+  },
+});
+
+// ------------------------------------------------------------------ size and dpr
+
+let pendingResize = false;
+function refit() {
+  const before = viewportSize();
+  renderer.fit();
+  const after = viewportSize();
+  app.dirty = true;
+  if (before.w !== after.w || before.h !== after.h) pendingResize = true;
+}
+new ResizeObserver(refit).observe(canvas);
+window.addEventListener('resize', refit);
+function watchDpr() {
+  const mq = window.matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`);
+  mq.addEventListener?.('change', () => {
+    refit();
+    watchDpr();
+  }, { once: true });
+}
+watchDpr();
+
+// ------------------------------------------------------------------ the loop
+
+function loop(ts) {
+  requestAnimationFrame(loop);
+  const now = Number.isFinite(ts) ? ts : performance.now();
+  if (pendingResize && conn.send({ type: 'resize', viewport: viewportSize() })) pendingResize = false;
+  const serverNow = conn.displayServerNow(now);
+  app.lastServerNow = { page: now, server: serverNow };
+  const frame = app.frame;
+  const shown = displayedOffset(frame, serverNow);
+  const busyEdges = (frame?.edges || []).some((e) => e.state === 'refreshing' || e.state === 'finishing'
+    || app.stateClock.age(e.edge, now) < 400);
+  if (app.dirty || shown.animating || busyEdges) {
+    app.dirty = false;
+    const out = renderer.draw(frame, shown, {
+      styles: app.styles,
+      clock: now,
+      serverNow,
+      reducedMotion: reducedMotion.matches,
+      stateClock: app.stateClock,
+      slotFor: slotFor,
+    });
+    app.taps = out.taps;
+    app.shown = shown;
+    app.draws.push(now);
+  }
+  updateStatus(now);
+  panel.update(frame, `rtt ${fmt(conn.clock.rtt)} ms (min ${fmt(conn.clock.minRtt)}) · clock ${fmt(conn.clock.offset)} ms · `
+    + `draws ${countLastSecond(app.draws, now)}/s · frames ${countLastSecond(app.framesIn, now)}/s · preset ${app.preset ?? '–'}`, now);
+}
+
+function fmt(v) {
+  return typeof v === 'number' && Number.isFinite(v) ? v.toFixed(1) : '–';
+}
+
+/** The indicator slot depth of an edge: its configured height when the server told us, else 60 px. */
+function slotFor(edge) {
+  const h = app.welcome?.config?.edges?.[edge]?.height;
+  return Number.isFinite(h) && h > 0 ? h : DEFAULT_SLOT;
+}
+
+// ------------------------------------------------------------------ for tests and tools
+
+window.refreshkit = Object.freeze({
+  get frame() { return app.frame; },
+  get events() { return app.events; },
+  get errors() { return app.errors; },
+  get welcome() { return app.welcome; },
+  get preset() { return app.preset; },
+  get state() {
+    return {
+      connected: conn.connected,
+      status: app.status.state,
+      rtt: conn.clock.rtt,
+      offset: conn.clock.offset, // server clock − page clock, ms
+      pointerCancels: app.pointerCancels || 0,
+    };
+  },
+  send: (obj) => conn.send(obj),
+  serverNow: () => conn.serverNow(performance.now()),
+  displayedOffset: () => {
+    const pageNow = performance.now();
+    const d = displayedOffset(app.frame, pageNow + (conn.clock.applied ?? conn.clock.offset));
+    return { x: d.x, y: d.y };
+  },
+});
+
+conn.start();
+requestAnimationFrame(loop);

@@ -1,0 +1,124 @@
+// Drawing helpers shared by the indicator styles.
+
+export const TAU = Math.PI * 2;
+export const clamp01 = (v) => (v < 0 ? 0 : v > 1 ? 1 : Number.isFinite(v) ? v : 0);
+
+/** Milliseconds → a fraction of a cycle. `duration` may be given in seconds (< 50) or ms. */
+export function cyclePeriodMs(cycle, fallbackMs) {
+  const d = cycle && Number.isFinite(cycle.duration) && cycle.duration > 0 ? cycle.duration : null;
+  if (d == null) return fallbackMs;
+  return d < 50 ? d * 1000 : d;
+}
+
+/**
+ * UIActivityIndicatorView-style ticks. `revealed` (0…1) shows the ticks clockwise from 12 o'clock one by
+ * one; `spin` (null or 0…1) runs the graded-opacity rotation of the spinning indicator.
+ */
+export function drawTicks(ctx, cx, cy, { radius = 13, ticks = 8, revealed = 1, spin = null, color, alpha = 1, width = 3 }) {
+  const inner = radius * 0.46;
+  const shown = spin == null ? Math.floor(clamp01(revealed) * ticks + 1e-9) : ticks;
+  if (shown <= 0 || alpha <= 0) return;
+  ctx.save();
+  ctx.strokeStyle = color;
+  ctx.lineWidth = width;
+  ctx.lineCap = 'round';
+  const head = spin == null ? 0 : Math.floor(clamp01(spin) * ticks) % ticks;
+  for (let i = 0; i < shown; i++) {
+    let a = alpha;
+    if (spin != null) {
+      const behind = (head - i + ticks) % ticks; // 0 = the brightest tick
+      a *= 1 - (behind / ticks) * 0.8;
+    } else {
+      a *= 0.85;
+    }
+    const ang = -Math.PI / 2 + (i / ticks) * TAU;
+    const c = Math.cos(ang), s = Math.sin(ang);
+    ctx.globalAlpha = a;
+    ctx.beginPath();
+    ctx.moveTo(cx + c * inner, cy + s * inner);
+    ctx.lineTo(cx + c * radius, cy + s * radius);
+    ctx.stroke();
+  }
+  ctx.restore();
+}
+
+/** A spinning indicator for "loading" states, honouring reduced motion (static ticks then). */
+export function drawActivity(ctx, cx, cy, env, { radius = 9, color, alpha = 1, periodMs = 1000 } = {}) {
+  const spin = env.reducedMotion ? null : (env.clock % periodMs) / periodMs;
+  drawTicks(ctx, cx, cy, {
+    radius, color: color || env.theme.indicator, alpha: env.reducedMotion ? alpha * 0.8 : alpha,
+    spin, revealed: 1, width: Math.max(2, radius * 0.24),
+  });
+}
+
+/** Adds a rounded rectangle to the current path (ctx.roundRect where it exists, arcs elsewhere). */
+export function roundRectPath(ctx, x, y, w, h, r) {
+  const rr = Math.max(0, Math.min(r, w / 2, h / 2));
+  if (typeof ctx.roundRect === 'function') {
+    ctx.roundRect(x, y, w, h, rr);
+    return;
+  }
+  ctx.moveTo(x + rr, y);
+  ctx.arcTo(x + w, y, x + w, y + h, rr);
+  ctx.arcTo(x + w, y + h, x, y + h, rr);
+  ctx.arcTo(x, y + h, x, y, rr);
+  ctx.arcTo(x, y, x + w, y, rr);
+  ctx.closePath();
+}
+
+export function setFont(ctx, env, size, weight = 400) {
+  ctx.font = `${weight} ${size}px ${env.theme.font}`;
+}
+
+/** A down-pointing arrow centred at (cx, cy), rotated by `angle` (π = pointing up). */
+export function drawArrow(ctx, cx, cy, angle, color, size = 18, alpha = 1) {
+  ctx.save();
+  ctx.translate(cx, cy);
+  ctx.rotate(angle);
+  ctx.globalAlpha = alpha;
+  ctx.strokeStyle = color;
+  ctx.lineWidth = 2.2;
+  ctx.lineCap = 'round';
+  ctx.lineJoin = 'round';
+  const h = size / 2;
+  ctx.beginPath();
+  ctx.moveTo(0, -h);
+  ctx.lineTo(0, h);
+  ctx.moveTo(-h * 0.6, h * 0.4);
+  ctx.lineTo(0, h);
+  ctx.lineTo(h * 0.6, h * 0.4);
+  ctx.stroke();
+  ctx.restore();
+}
+
+export function drawCheck(ctx, cx, cy, color, size = 16, alpha = 1) {
+  ctx.save();
+  ctx.globalAlpha = alpha;
+  ctx.strokeStyle = color;
+  ctx.lineWidth = 2.2;
+  ctx.lineCap = 'round';
+  ctx.lineJoin = 'round';
+  const h = size / 2;
+  ctx.beginPath();
+  ctx.moveTo(cx - h * 0.8, cy);
+  ctx.lineTo(cx - h * 0.2, cy + h * 0.6);
+  ctx.lineTo(cx + h * 0.85, cy - h * 0.6);
+  ctx.stroke();
+  ctx.restore();
+}
+
+/** Smoothstep easing of a local tween, 0…1. */
+export function ease(t) {
+  const x = clamp01(t);
+  return x * x * (3 - 2 * x);
+}
+
+/** Alpha of a finishing indicator: the entry's exit animation when present, else a local fade. */
+export function finishingAlpha(entry, env, fallbackMs = 300) {
+  if (entry.state !== 'finishing') return 1;
+  if (entry.exit && Number.isFinite(entry.exit.t0)) {
+    const dur = cyclePeriodMs({ duration: entry.exit.duration }, fallbackMs) || fallbackMs;
+    return 1 - clamp01((env.serverNow - entry.exit.t0) / dur);
+  }
+  return 1 - clamp01(env.stateAge / fallbackMs);
+}

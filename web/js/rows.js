@@ -1,0 +1,45 @@
+// Row content and row geometry. Pure: the same id always gives the same row, on every page.
+
+const FIRST = ['Morning', 'Quiet', 'Bright', 'Late', 'Early', 'Small', 'Open', 'Fresh', 'Silver', 'Northern',
+  'Golden', 'Hidden', 'Rapid', 'Gentle', 'Distant', 'Urban'];
+const SECOND = ['notes on the harbour', 'update from the team', 'photos from the trip', 'thoughts on springs',
+  'release checklist', 'weekend plans', 'design review', 'field report', 'reading list', 'recipe swap',
+  'train timetable', 'garden diary', 'build results', 'meeting minutes', 'travel log', 'market prices'];
+
+/** A 32-bit integer hash (Murmur3 finaliser): spreads consecutive ids over the whole range. */
+export function hashId(id) {
+  let h = (Math.trunc(id) | 0) ^ 0x9e3779b9;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** What a row shows: title, subtitle, a short time label, the avatar's hue and initials. */
+export function rowContent(id) {
+  const h = hashId(id);
+  const hue = h % 360;
+  const first = FIRST[(h >>> 9) % FIRST.length];
+  const second = SECOND[(h >>> 14) % SECOND.length];
+  const minutes = 1 + ((h >>> 20) % 59);
+  return {
+    id,
+    title: `Item ${id}`,
+    subtitle: `${first} ${second}`,
+    time: `${minutes}m`,
+    hue,
+    initials: `${first[0]}${second[0].toUpperCase()}`,
+  };
+}
+
+/**
+ * Indices of the rows that intersect the viewport when row i is drawn at y = i·rowHeight − offsetY.
+ * Returns {first, last} (inclusive), or null when no row is visible.
+ */
+export function visibleRows(offsetY, viewportH, rowHeight, count) {
+  if (!(rowHeight > 0) || !(count > 0) || !(viewportH > 0)) return null;
+  const first = Math.max(0, Math.floor(offsetY / rowHeight));
+  const last = Math.min(count - 1, Math.ceil((offsetY + viewportH) / rowHeight) - 1);
+  if (last < first) return null;
+  return { first, last };
+}
