@@ -106,3 +106,22 @@ test('edge state clock and finishing fade', () => {
   assert.equal(cyclePeriodMs({ duration: 1200 }, 1000), 1200);
   assert.equal(cyclePeriodMs(undefined, 1000), 1000);
 });
+
+test('each preset has its own indicator style', async () => {
+  const { topStyleForPreset } = await import('../js/indicators/index.js');
+  assert.equal(topStyleForPreset('ios').name, 'spinner');
+  assert.equal(topStyleForPreset('jh').name, 'colorCycle');
+  assert.equal(topStyleForPreset('ht').name, 'arrow');
+  assert.equal(topStyleForPreset('gv').name, 'ring');
+  assert.equal(topStyleForPreset('iq').name, 'ring');
+  assert.equal(topStyleForPreset('nope').name, 'spinner');
+});
+
+test('the colour cycle follows the server cycle: index, then progress through it', async () => {
+  const { cyclePhase } = await import('../js/indicators/colorCycle.js');
+  const entry = { cycle: { index: 3, t0: 1000, duration: 0.8, delay: 0 } };
+  assert.deepEqual(cyclePhase(entry, 1000), { index: 3, t: 0 });
+  assert.equal(cyclePhase(entry, 1400).t, 0.5);
+  assert.equal(cyclePhase(entry, 5000).t, 1);
+  assert.deepEqual(cyclePhase({}, 1234), { index: 0, t: 0 });
+});

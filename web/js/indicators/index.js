@@ -5,6 +5,8 @@ import spinner from './spinner.js';
 import arrow from './arrow.js';
 import footer from './footer.js';
 import side from './side.js';
+import colorCycle from './colorCycle.js';
+import ring from './ring.js';
 
 const styles = new Map();
 const presetToStyle = new Map();
@@ -17,8 +19,10 @@ export function registerStyle(style, presets = []) {
   for (const p of presets) presetToStyle.set(p, style.name);
 }
 
-registerStyle(spinner, ['ios', 'gv', 'jh']); // jh: colour cycle / bubbles to come
-registerStyle(arrow, ['ht', 'ms', 'iq']);
+registerStyle(spinner, ['ios']);
+registerStyle(colorCycle, ['jh']);
+registerStyle(arrow, ['ht', 'ms']);
+registerStyle(ring, ['gv', 'iq']);
 registerStyle(footer);
 registerStyle(side);
 
