@@ -11,6 +11,8 @@ public struct Session: Hashable, Sendable {
     /// One control per edge, in ``Edge/allCases`` order; edges without a control are `disabled`.
     public private(set) var controls: [EdgeControl]
     public private(set) var pager: Pager
+    /// Device pixels per CSS px of the page that opened the session.
+    public private(set) var devicePixelRatio: Double
     private var sequence: UInt64 = 0
     private var events: [Event] = []
     /// A safety net for the deadline loop in ``advance(to:)``: no real trace comes near it.
@@ -19,15 +21,21 @@ public struct Session: Hashable, Sendable {
     /// A session at rest at the top of its feed, with the first page loaded.
     /// - Parameters:
     ///   - viewport: the page's viewport, CSS px.
+    ///   - devicePixelRatio: device pixels per CSS px; motion comes to rest within one device pixel.
     ///   - preset: the name of a preset (see ``Preset/names``).
     ///   - seed: seeds the simulated feed (failures).
     ///   - time: the session's start.
-    public init(viewport: Size, preset: String = Preset.ios.name, seed: UInt64 = 1, time: Timestamp) throws(SessionError) {
+    public init(
+        viewport: Size, devicePixelRatio: Double = 1, preset: String = Preset.ios.name, seed: UInt64 = 1,
+        time: Timestamp
+    ) throws(SessionError) {
         guard let found = Preset.named(preset) else {
             throw SessionError(
                 code: "unknown_preset", message: "no preset named '\(preset)'; known: \(Preset.names.joined(separator: ", "))")
         }
         try Validation.viewport(viewport)
+        try Validation.check(devicePixelRatio, in: 0.1...16, "dpr")
+        self.devicePixelRatio = devicePixelRatio
         now = time
         presetName = found.name
         configuration = found.configuration
@@ -35,7 +43,7 @@ public struct Session: Hashable, Sendable {
         controls = Edge.allCases.map { EdgeControl(edge: $0, configuration: found.configuration.edge($0)) }
         scroll = ScrollModel(
             viewport: viewport, contentSize: .zero, insets: InsetLayers(app: found.configuration.insets),
-            physics: Self.physics(found.configuration), time: time)
+            physics: Self.physics(found.configuration, devicePixelRatio: devicePixelRatio), time: time)
         scroll.setContentSize(contentSize)
         syncLayers()
         for index in controls.indices {
@@ -56,11 +64,12 @@ public struct Session: Hashable, Sendable {
         Size(width: scroll.viewport.width, height: Double(pager.count) * configuration.feed.rowHeight)
     }
 
-    private static func physics(_ configuration: SessionConfiguration) -> ScrollPhysics {
+    private static func physics(_ configuration: SessionConfiguration, devicePixelRatio: Double) -> ScrollPhysics {
         ScrollPhysics(
             rubberBand: RubberBand(coefficient: configuration.rubberBand),
             decay: Decay(rate: configuration.decelerationRate),
-            spring: Spring.named(configuration.springName) ?? .ios)
+            spring: Spring.named(configuration.springName) ?? .ios,
+            devicePixelRatio: devicePixelRatio)
     }
 
     // MARK: - Inputs
@@ -319,7 +328,7 @@ public struct Session: Hashable, Sendable {
 
     private mutating func configure(_ new: SessionConfiguration) {
         configuration = new
-        scroll.physics = Self.physics(new)
+        scroll.physics = Self.physics(new, devicePixelRatio: devicePixelRatio)
         if scroll.insets.app != new.insets { changeAppInsets(to: new.insets) }
         let runningBefore = pager.running
         pager.reconfigure(new.feed)
