@@ -162,10 +162,13 @@ public struct Session: Hashable, Sendable {
         observe()
     }
 
-    /// Whether anything moves or waits: the host ticks only while this is `true`.
-    public var isActive: Bool {
-        scroll.phase != .idle || pager.running != nil || controls.contains { $0.nextDeadline != nil }
-    }
+    /// Whether the content moves by itself (an animation runs): the host ticks the session periodically
+    /// only while this is `true`. A held finger or a wheel gesture moves nothing between inputs, and
+    /// timers (feed answers, gesture ends, control timers) are ``nextDeadline``'s business.
+    public var isActive: Bool { scroll.phase == .animating }
+
+    /// Whether anything is still to happen without input: an animation, or a timer.
+    public var isBusy: Bool { isActive || nextDeadline != nil }
 
     /// The next time something scheduled happens: a gesture's idle end, a feed answer, a control timer,
     /// or the moment the running animation comes to rest.

@@ -78,7 +78,7 @@ struct SessionDriver {
     /// Waits until the session has nothing left to do (or `limitMs` passed).
     mutating func settle(limitMs: Double = 30_000) {
         var waited = 0.0
-        while session.isActive && waited < limitMs {
+        while session.isBusy && waited < limitMs {
             wait(50)
             waited += 50
         }

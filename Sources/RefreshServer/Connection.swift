@@ -1,0 +1,103 @@
+import CLibWebSockets
+import RefreshKit
+import RefreshWire
+
+/// A message waiting in a connection's outbox. Encoded only when it is written.
+enum OutgoingMessage {
+    case welcome(Welcome)
+    case error(WireError)
+    case pong(t: Double, serverTime: Timestamp)
+    case event(Event)
+}
+
+/// One WebSocket connection and the session it drives. Owned by the service thread (the only thread
+/// that ever touches it); lws's per-session data holds a retained pointer to it from `ESTABLISHED` to
+/// `CLOSED`.
+final class Connection {
+    let id: UInt64
+    let wsi: OpaquePointer
+    let peer: String
+
+    /// The session, once `hello` arrived.
+    var session: Session?
+    var sessionID: String?
+
+    // Receiving.
+    /// The bytes of a message that arrived in several `RECEIVE` callbacks.
+    var receiveBuffer: [UInt8] = []
+    /// Bytes of the current message so far (counted even when not stored, e.g. binary).
+    var receivedBytes = 0
+    var inMessage = false
+    var messageIsBinary = false
+
+    // Sending.
+    /// Control replies and events, oldest first; bounded by `maxQueuedMessages`.
+    var outbox = RingBuffer<OutgoingMessage>()
+    /// The single pending frame: when set, the next write with an empty outbox sends the session's
+    /// frame as of that moment (latest state wins; a slow client just receives fewer, fresher frames).
+    var framePending = false
+    /// Set once the client was told it is `lagging`, cleared when the outbox drains.
+    var lagReported = false
+    /// `LWS_PRE` bytes of headroom, then the message being written; reused for every write.
+    var sendBuffer: [UInt8]
+    /// Shutting down: flush the outbox, then close with 1001.
+    var closing = false
+    /// A close code and reason are set: the next `SERVER_WRITEABLE` returns -1 so lws sends the close
+    /// frame. Everything that arrives meanwhile is read and dropped. (Returning -1 from `RECEIVE`
+    /// instead can leave lws 4.1.6's parser mid-frame, and it then drops the socket without the close.)
+    var closeRequested = false
+    /// The -1 was returned; lws owns the close from here.
+    var closeIssued = false
+
+    // Counters, logged when the connection closes.
+    var messagesReceived: UInt64 = 0
+    var framesSent: UInt64 = 0
+    var messagesSent: UInt64 = 0
+    var framesCoalesced: UInt64 = 0
+    var messagesDropped: UInt64 = 0
+    var decodeErrors: UInt64 = 0
+
+    init(id: UInt64, wsi: OpaquePointer, peer: String) {
+        self.id = id
+        self.wsi = wsi
+        self.peer = peer
+        sendBuffer = [UInt8](repeating: 0, count: Int(RK_LWS_PRE))
+        sendBuffer.reserveCapacity(Int(RK_LWS_PRE) + 4096)
+    }
+
+    /// Whether a `SERVER_WRITEABLE` would write anything.
+    var hasPendingOutput: Bool { !outbox.isEmpty || framePending }
+
+    /// Marks the session's frame as due; counts a frame that replaces one not yet sent.
+    func markFramePending() {
+        if framePending { framesCoalesced &+= 1 }
+        framePending = true
+    }
+
+    /// Queues a control message or an event, dropping the oldest when the outbox is full (and then
+    /// telling the client, once per episode, that it is `lagging`).
+    /// - Returns: `true` when this call started a lagging episode (the caller logs it, once).
+    @discardableResult
+    func enqueue(_ message: OutgoingMessage, limit: Int) -> Bool {
+        var startedLagging = false
+        if outbox.count >= limit {
+            outbox.removeFirst()
+            messagesDropped &+= 1
+            if !lagReported {
+                lagReported = true
+                startedLagging = true
+                // Make room for the notice too, so the bound holds.
+                outbox.removeFirst()
+                messagesDropped &+= 1
+                outbox.append(
+                    .error(
+                        WireError(
+                            code: "lagging",
+                            message: "the connection fell behind; the oldest queued messages were dropped",
+                            ref: nil)))
+            }
+        }
+        outbox.append(message)
+        return startedLagging
+    }
+}

@@ -1,0 +1,40 @@
+import CLibWebSockets
+import Logging
+import Synchronization
+
+/// Routes libwebsockets' own log lines into swift-log. lws keeps one process-wide log level and emit
+/// function, so this is process-wide too: the last server started decides where lws logs go.
+enum LibWebSocketsLog {
+    private static let target = Mutex<Logger?>(nil)
+
+    /// Sends lws's lines to `logger` (label `lws`), keeping only the lws levels worth seeing at
+    /// `logger.logLevel`: errors and warnings, plus notices from `debug` and info lines at `trace`.
+    static func install(_ logger: Logger) {
+        var lwsLogger = logger
+        lwsLogger[metadataKey: "component"] = "lws"
+        target.withLock { $0 = lwsLogger }
+        var levels = LLL_ERR | LLL_WARN
+        if logger.logLevel <= .debug { levels |= LLL_NOTICE }
+        if logger.logLevel <= .trace { levels |= LLL_INFO }
+        lws_set_log_level(levels, lwsEmit)
+    }
+
+    fileprivate static func emit(level: Int32, line: UnsafePointer<CChar>?) {
+        guard let line, let logger = target.withLock({ $0 }) else { return }
+        var text = String(cString: line)
+        while let last = text.last, last.isNewline || last == " " { text.removeLast() }
+        let swiftLevel: Logger.Level =
+            switch level {
+            case LLL_ERR: .error
+            case LLL_WARN: .warning
+            case LLL_NOTICE: .debug
+            default: .trace
+            }
+        logger.log(level: swiftLevel, "\(text)")
+    }
+}
+
+/// The C-convention emit function lws calls (on whichever thread logs; in practice the service thread).
+private func lwsEmit(level: Int32, line: UnsafePointer<CChar>?) {
+    LibWebSocketsLog.emit(level: level, line: line)
+}

@@ -1,1 +1,0 @@
-// The server lives here.

@@ -1,0 +1,122 @@
+import CLibWebSockets
+import Dispatch
+import Foundation
+import Logging
+import Synchronization
+
+/// The RefreshKit server: serves the page in the web root and the `refreshkit.v1` WebSocket on one port.
+///
+/// One libwebsockets context runs on a dedicated thread, which owns every connection and session and is
+/// the only thread that touches lws (no locks on the hot path). ``start()`` returns once the port is
+/// bound; ``stop()`` closes every WebSocket with 1001 (going away), gives them a moment to flush, and
+/// returns when the thread has finished.
+public final class Server: Sendable {
+    public let configuration: ServerConfiguration
+    private let logger: Logger
+    private let stopFlag = StopFlag()
+    private let state = Mutex(State())
+    /// Entered when the thread starts, left when it has destroyed the context.
+    private let finished = DispatchGroup()
+
+    private struct State: ~Copyable {
+        var started = false
+        var port = 0
+        /// The context while it may be woken: set once created, cleared before it is destroyed, so
+        /// `lws_cancel_service` never races `lws_context_destroy`.
+        var waker: ContextWaker?
+        var failed = false
+    }
+
+    public init(configuration: ServerConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// The port the server listens on (meaningful after ``start()``; the bound port when configured as 0).
+    public var port: Int { state.withLock { $0.port } }
+
+    /// Whether the service thread stopped because of an lws failure rather than ``stop()``.
+    public var failed: Bool { state.withLock { $0.failed } }
+
+    /// Binds the port and starts the service thread. Returns once the server is listening.
+    public func start() throws(ServerError) {
+        try configuration.validate()
+        let alreadyStarted = state.withLock { state in
+            defer { state.started = true }
+            return state.started
+        }
+        if alreadyStarted { throw .alreadyStarted }
+
+        let startup = Startup()
+        finished.enter()
+        let thread = Thread { [self] in runServiceThread(startup) }
+        thread.name = "refreshkit-lws"
+        thread.start()
+        startup.ready.wait()
+        if let error = startup.result.withLock({ $0 }) {
+            finished.wait()
+            throw error
+        }
+    }
+
+    /// Asks the server to stop without waiting (safe from any thread, e.g. a signal handler's queue).
+    public func requestStop() {
+        stopFlag.set()
+        state.withLock { state in
+            if let waker = state.waker { lws_cancel_service(waker.context) }
+        }
+    }
+
+    /// Stops the server: every WebSocket is closed with 1001, then the context is destroyed. Blocks until
+    /// the service thread has finished. Does nothing if the server never started.
+    public func stop() {
+        requestStop()
+        wait()
+    }
+
+    /// Blocks until the service thread has finished (after ``stop()`` or ``requestStop()``).
+    public func wait() {
+        guard state.withLock({ $0.started }) else { return }
+        finished.wait()
+    }
+
+    private func runServiceThread(_ startup: Startup) {
+        defer { finished.leave() }
+        LibWebSocketsLog.install(logger)
+        let loop = ServiceLoop(configuration: configuration, logger: logger, stopFlag: stopFlag)
+        do {
+            try loop.create()
+        } catch {
+            startup.result.withLock { $0 = error }
+            startup.ready.signal()
+            return
+        }
+        state.withLock { state in
+            state.port = loop.port
+            state.waker = loop.context.map(ContextWaker.init)
+        }
+        startup.ready.signal()
+        logger.info(
+            "listening", metadata: ["host": "\(configuration.host)", "port": "\(loop.port)"])
+
+        let clean = loop.run()
+
+        state.withLock { state in
+            state.waker = nil
+            state.failed = !clean
+        }
+        loop.destroy()
+        logger.info("stopped")
+    }
+}
+
+/// The one lws call allowed from other threads: `lws_cancel_service` wakes the service loop.
+private struct ContextWaker: @unchecked Sendable {
+    let context: OpaquePointer
+}
+
+/// Hands the outcome of context creation from the service thread to ``Server/start()``.
+private final class Startup: Sendable {
+    let ready = DispatchSemaphore(value: 0)
+    let result = Mutex<ServerError?>(nil)
+}

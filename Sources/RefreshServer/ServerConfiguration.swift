@@ -1,0 +1,108 @@
+import RefreshKit
+
+/// Everything a ``Server`` needs to know before it starts. A value: build it, validate it, hand it over.
+public struct ServerConfiguration: Sendable, Hashable {
+    /// The address to bind: an IPv4 or IPv6 literal (`0.0.0.0` = every IPv4 interface, `127.0.0.1` for
+    /// tests) or an interface name (`lo`).
+    public var host: String
+    /// The TCP port; `0` lets the kernel pick one (read it back from ``Server/port``).
+    public var port: Int
+    /// The folder served at `/` (made absolute when the server starts). Nothing outside it is reachable.
+    public var webRoot: String
+    /// The preset a `hello` without `preset` gets.
+    public var defaultPreset: String
+    /// The largest WebSocket message accepted, in bytes; a larger one closes the connection with 1009.
+    public var maxMessageBytes: Int
+    /// Messages (control replies and events) a connection may have queued before the oldest are dropped
+    /// and the client is told it is `lagging`. Frames are never queued: one pending frame, the newest.
+    public var maxQueuedMessages: Int
+    /// The animation tick, in Hz. The tick runs only while some session moves or waits for a deadline.
+    public var tickRate: Int
+    /// Seeds every new session's simulated feed.
+    public var seed: UInt64
+    /// Idle seconds before lws pings a WebSocket, and seconds without a pong before it hangs up.
+    public var pingIntervalSeconds: Int
+    public var hangupSeconds: Int
+    /// How long a shutdown waits for open connections to take their close frame, in milliseconds.
+    public var shutdownGraceMilliseconds: Int
+
+    public init(
+        host: String = "0.0.0.0",
+        port: Int = 8080,
+        webRoot: String = "web",
+        defaultPreset: String = "ios",
+        maxMessageBytes: Int = 16 * 1024,
+        maxQueuedMessages: Int = 4096,
+        tickRate: Int = 60,
+        seed: UInt64 = 1,
+        pingIntervalSeconds: Int = 10,
+        hangupSeconds: Int = 20,
+        shutdownGraceMilliseconds: Int = 1000
+    ) {
+        self.host = host
+        self.port = port
+        self.webRoot = webRoot
+        self.defaultPreset = defaultPreset
+        self.maxMessageBytes = maxMessageBytes
+        self.maxQueuedMessages = maxQueuedMessages
+        self.tickRate = tickRate
+        self.seed = seed
+        self.pingIntervalSeconds = pingIntervalSeconds
+        self.hangupSeconds = hangupSeconds
+        self.shutdownGraceMilliseconds = shutdownGraceMilliseconds
+    }
+
+    /// The limits a value must respect; the command line shows these messages as they are.
+    public func validate() throws(ServerError) {
+        guard (0...65535).contains(port) else {
+            throw .invalidConfiguration("port must be between 0 and 65535 (got \(port))")
+        }
+        guard !host.isEmpty, !host.utf8.contains(0) else {
+            throw .invalidConfiguration("host must not be empty")
+        }
+        guard Preset.names.contains(defaultPreset) else {
+            throw .invalidConfiguration(
+                "unknown preset '\(defaultPreset)'; available presets: \(Preset.names.joined(separator: ", "))")
+        }
+        guard (256...(1 << 20)).contains(maxMessageBytes) else {
+            throw .invalidConfiguration("max message bytes must be between 256 and 1048576 (got \(maxMessageBytes))")
+        }
+        guard (16...1_000_000).contains(maxQueuedMessages) else {
+            throw .invalidConfiguration("max queued messages must be between 16 and 1000000 (got \(maxQueuedMessages))")
+        }
+        guard (1...1000).contains(tickRate) else {
+            throw .invalidConfiguration("tick rate must be between 1 and 1000 Hz (got \(tickRate))")
+        }
+        guard (1...3600).contains(pingIntervalSeconds), pingIntervalSeconds < hangupSeconds, hangupSeconds <= 65535
+        else {
+            throw .invalidConfiguration(
+                "ping interval must be 1…3600 s and shorter than the hang-up time (got \(pingIntervalSeconds) s / \(hangupSeconds) s)"
+            )
+        }
+        guard (0...60_000).contains(shutdownGraceMilliseconds) else {
+            throw .invalidConfiguration("shutdown grace must be between 0 and 60000 ms")
+        }
+    }
+}
+
+/// Why a ``Server`` could not start.
+public enum ServerError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A value of the configuration is out of range.
+    case invalidConfiguration(String)
+    /// The web root does not exist or is not a folder.
+    case webRootNotFound(String)
+    /// libwebsockets could not create its context (most often: the port is taken or the host unknown).
+    case listenFailed(host: String, port: Int)
+    /// ``Server/start()`` was called twice.
+    case alreadyStarted
+
+    public var description: String {
+        switch self {
+        case .invalidConfiguration(let message): message
+        case .webRootNotFound(let path): "web root '\(path)' does not exist or is not a directory"
+        case .listenFailed(let host, let port):
+            "could not listen on \(host):\(port) (address in use, or no such address or interface)"
+        case .alreadyStarted: "the server was already started"
+        }
+    }
+}

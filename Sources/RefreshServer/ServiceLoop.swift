@@ -1,0 +1,641 @@
+import CLibWebSockets
+import Logging
+import RefreshKit
+import RefreshWire
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The libwebsockets side of the server: the context, its callbacks, every connection and session, and
+/// the tick. Confined to the service thread: it is created, run and destroyed there, and nothing else
+/// touches it (the only cross-thread call is `lws_cancel_service`, made by ``Server``).
+final class ServiceLoop {
+    let configuration: ServerConfiguration
+    let logger: Logger
+    private let stopFlag: StopFlag
+
+    /// The lws context, from ``create()`` until ``destroy()``.
+    private(set) var context: OpaquePointer?
+    /// The port actually bound.
+    private(set) var port = 0
+
+    private let resources = CResources()
+    private let decoder = MessageDecoder()
+    private let encoder = MessageEncoder()
+
+    private var connections: [UInt64: Connection] = [:]
+    private var nextConnectionID: UInt64 = 1
+
+    // The tick: one sul for the whole server, armed only while some session moves or waits.
+    private let tick: UnsafeMutablePointer<rk_tick_t>
+    /// The absolute time (µs, lws clock) the tick is armed for; `nil` = not armed.
+    private var tickArmedAt: Int64?
+    /// While ticking: the first tick's time and the index of the next one (deadline =
+    /// origin + index · 1 s / rate, so the period carries no rounding drift).
+    private var tickOrigin: Int64 = 0
+    private var tickIndex: Int64 = 0
+    private var ticking = false
+    private var ticks: UInt64 = 0
+    private var ticksSkipped: UInt64 = 0
+
+    // Shutdown.
+    private let shutdownWake: UnsafeMutablePointer<rk_tick_t>
+    private var shuttingDown = false
+    private var shutdownDeadline: Int64 = 0
+
+    init(configuration: ServerConfiguration, logger: Logger, stopFlag: StopFlag) {
+        self.configuration = configuration
+        self.logger = logger
+        self.stopFlag = stopFlag
+        tick = .allocate(capacity: 1)
+        tick.initialize(to: rk_tick_t())
+        shutdownWake = .allocate(capacity: 1)
+        shutdownWake.initialize(to: rk_tick_t())
+    }
+
+    deinit {
+        tick.deinitialize(count: 1)
+        tick.deallocate()
+        shutdownWake.deinitialize(count: 1)
+        shutdownWake.deallocate()
+    }
+
+    private var owner: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    // MARK: - Lifecycle
+
+    /// Creates the context: binds the port, sets up the static mount and the `refreshkit.v1` protocol.
+    func create() throws(ServerError) {
+        guard let root = realpath(configuration.webRoot, nil) else {
+            throw .webRootNotFound(configuration.webRoot)
+        }
+        let webRoot = String(cString: root)
+        free(root)
+        var status = stat()
+        guard stat(webRoot, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
+            throw .webRootNotFound(configuration.webRoot)
+        }
+
+        var http = lws_protocols()
+        http.name = resources.string("http")
+        http.callback = lws_callback_http_dummy
+        var refreshKit = lws_protocols()
+        refreshKit.name = resources.string(Self.subprotocol)
+        refreshKit.callback = refreshKitProtocolCallback
+        refreshKit.per_session_data_size = MemoryLayout<UnsafeMutableRawPointer?>.size
+        refreshKit.rx_buffer_size = 4096
+        // One send() may carry a whole frame; larger messages are still sent, lws buffers the rest.
+        refreshKit.tx_packet_size = 64 * 1024
+        let protocols = resources.allocateArray([http, refreshKit, lws_protocols()])
+
+        // MIME types lws does not know (it answers 415 for them otherwise).
+        var mimeTypes: UnsafeMutablePointer<lws_protocol_vhost_options>?
+        for (suffix, type) in Self.extraMIMETypes.reversed() {
+            var option = lws_protocol_vhost_options()
+            option.next = UnsafePointer(mimeTypes)
+            option.name = resources.string(suffix)
+            option.value = resources.string(type)
+            mimeTypes = resources.allocate(option)
+        }
+
+        var mount = lws_http_mount()
+        mount.mountpoint = resources.string("/")
+        mount.mountpoint_len = 1
+        mount.origin = resources.string(webRoot)
+        mount.def = resources.string("index.html")
+        mount.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
+        mount.extra_mimetypes = UnsafePointer(mimeTypes)
+        let mounts = resources.allocate(mount)
+
+        var retry = lws_retry_bo_t()
+        retry.secs_since_valid_ping = UInt16(configuration.pingIntervalSeconds)
+        retry.secs_since_valid_hangup = UInt16(configuration.hangupSeconds)
+        let retryPolicy = resources.allocate(retry)
+
+        var info = lws_context_creation_info()
+        info.port = Int32(configuration.port)
+        info.protocols = UnsafePointer(protocols)
+        info.mounts = UnsafePointer(mounts)
+        info.retry_and_idle_policy = UnsafePointer(retryPolicy)
+        info.pt_serv_buf_size = 16 * 1024
+        info.user = owner
+        info.options =
+            rk_opt_validate_utf8() | rk_opt_fail_upon_unable_to_bind() | rk_opt_security_headers()
+        switch Self.classify(host: configuration.host) {
+        case .anyIPv6:
+            info.iface = nil  // every interface, dual-stack
+        case .ipv4(let address):
+            info.iface = resources.string(address)
+            info.options |= rk_opt_disable_ipv6()  // an AF_INET listener, no v4-mapped detour
+        case .other(let name):
+            info.iface = resources.string(name)
+        }
+
+        guard let context = lws_create_context(&info) else {
+            throw .listenFailed(host: configuration.host, port: configuration.port)
+        }
+        self.context = context
+        if let vhost = lws_get_vhost_by_name(context, "default") {
+            port = Int(lws_get_vhost_listen_port(vhost))
+        }
+        tick.pointee.owner = owner
+        shutdownWake.pointee.owner = owner
+        logger.debug(
+            "libwebsockets context created",
+            metadata: ["webRoot": "\(webRoot)", "port": "\(port)", "host": "\(configuration.host)"])
+    }
+
+    /// Services the context until a stop is requested and the connections are closed (or the grace
+    /// period ran out). - Returns: `false` when lws reported a fatal error.
+    func run() -> Bool {
+        guard let context else { return false }
+        while true {
+            if stopFlag.isSet {
+                if !shuttingDown { beginShutdown() }
+                if connections.isEmpty || lws_now_usecs() >= shutdownDeadline { return true }
+            }
+            if lws_service(context, 0) < 0 {
+                logger.error("lws_service failed; stopping")
+                return false
+            }
+        }
+    }
+
+    /// Destroys the context (lws delivers `CLOSED` for every connection still open) and frees the C
+    /// memory it used.
+    func destroy() {
+        lws_sul_cancel(&tick.pointee.sul)
+        lws_sul_cancel(&shutdownWake.pointee.sul)
+        tickArmedAt = nil
+        if let context {
+            lws_context_destroy(context)
+            self.context = nil
+        }
+        connections.removeAll()
+        resources.releaseAll()
+        logger.debug("libwebsockets context destroyed", metadata: ["ticks": "\(ticks)", "skipped": "\(ticksSkipped)"])
+    }
+
+    private func beginShutdown() {
+        shuttingDown = true
+        let now = lws_now_usecs()
+        shutdownDeadline = now + Int64(configuration.shutdownGraceMilliseconds) * 1000
+        lws_sul_cancel(&tick.pointee.sul)
+        tickArmedAt = nil
+        ticking = false
+        logger.info("shutting down", metadata: ["connections": "\(connections.count)"])
+        for connection in connections.values {
+            connection.closing = true
+            connection.framePending = false
+            lws_callback_on_writable(connection.wsi)
+        }
+        if !connections.isEmpty, let context {
+            // Wakes lws_service at the deadline, in case no connection does.
+            lws_sul_schedule(context, 0, &shutdownWake.pointee.sul, shutdownWakeCallback, shutdownDeadline - now)
+        }
+    }
+
+    // MARK: - Callbacks
+
+    /// The `refreshkit.v1` protocol callback, on the service thread.
+    func handle(
+        wsi: OpaquePointer,
+        reason: lws_callback_reasons,
+        user: UnsafeMutableRawPointer?,
+        input: UnsafeMutableRawPointer?,
+        length: Int
+    ) -> Int32 {
+        switch reason {
+        case LWS_CALLBACK_ESTABLISHED:
+            established(wsi: wsi, user: user)
+            return 0
+        case LWS_CALLBACK_RECEIVE:
+            guard let connection = Self.connection(in: user), !connection.closeRequested else { return 0 }
+            return receive(connection, input: input, length: length)
+        case LWS_CALLBACK_SERVER_WRITEABLE:
+            guard let connection = Self.connection(in: user), !connection.closeIssued else { return 0 }
+            if connection.closeRequested {
+                connection.closeIssued = true
+                return -1
+            }
+            return writeable(connection)
+        case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+            if let connection = Self.connection(in: user) {
+                logger.debug("peer closed", metadata: ["connection": "\(connection.id)"])
+            }
+            return 0
+        case LWS_CALLBACK_CLOSED:
+            closed(user: user)
+            return 0
+        default:
+            return 0
+        }
+    }
+
+    private static func connection(in user: UnsafeMutableRawPointer?) -> Connection? {
+        guard let raw = user?.load(as: UnsafeMutableRawPointer?.self) else { return nil }
+        return Unmanaged<Connection>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    private func established(wsi: OpaquePointer, user: UnsafeMutableRawPointer?) {
+        guard let user else { return }
+        var name = [CChar](repeating: 0, count: 64)
+        let peer = name.withUnsafeMutableBufferPointer { buffer -> String in
+            guard let text = lws_get_peer_simple(wsi, buffer.baseAddress, buffer.count) else { return "?" }
+            return String(cString: text)
+        }
+        let connection = Connection(id: nextConnectionID, wsi: wsi, peer: peer)
+        nextConnectionID += 1
+        connections[connection.id] = connection
+        user.storeBytes(of: Unmanaged.passRetained(connection).toOpaque(), as: UnsafeMutableRawPointer?.self)
+        logger.info("connection opened", metadata: ["connection": "\(connection.id)", "peer": "\(peer)"])
+        if shuttingDown {
+            connection.closing = true
+            lws_callback_on_writable(wsi)
+        }
+    }
+
+    private func closed(user: UnsafeMutableRawPointer?) {
+        guard let user, let raw = user.load(as: UnsafeMutableRawPointer?.self) else { return }
+        user.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
+        let connection = Unmanaged<Connection>.fromOpaque(raw).takeRetainedValue()
+        connections[connection.id] = nil
+        logger.info(
+            "connection closed",
+            metadata: [
+                "connection": "\(connection.id)",
+                "messagesIn": "\(connection.messagesReceived)",
+                "framesOut": "\(connection.framesSent)",
+                "framesCoalesced": "\(connection.framesCoalesced)",
+                "messagesOut": "\(connection.messagesSent)",
+                "dropped": "\(connection.messagesDropped)",
+                "rejected": "\(connection.decodeErrors)",
+            ])
+    }
+
+    // MARK: - Receiving
+
+    private func receive(_ connection: Connection, input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
+        let wsi = connection.wsi
+        if !connection.inMessage {
+            connection.inMessage = true
+            connection.messageIsBinary = lws_frame_is_binary(wsi) != 0
+            connection.receivedBytes = 0
+            connection.receiveBuffer.removeAll(keepingCapacity: true)
+        }
+        connection.receivedBytes += length
+        if connection.receivedBytes > configuration.maxMessageBytes {
+            logger.notice(
+                "message too large; closing with 1009",
+                metadata: [
+                    "connection": "\(connection.id)", "bytes": "\(connection.receivedBytes)+",
+                    "limit": "\(configuration.maxMessageBytes)",
+                ])
+            closeWithReason(connection, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, "message too large")
+            lws_callback_on_writable(wsi)
+            return 0
+        }
+        let complete = lws_remaining_packet_payload(wsi) == 0 && lws_is_final_fragment(wsi) != 0
+        if connection.messageIsBinary {
+            // Counted against the limit above, never stored.
+            if complete {
+                connection.inMessage = false
+                connection.messagesReceived &+= 1
+                reject(
+                    connection,
+                    WireError(
+                        code: "binary_unsupported", message: "binary frames are not supported; send JSON text",
+                        ref: nil))
+            }
+            return 0
+        }
+        if complete && connection.receiveBuffer.isEmpty {
+            // The common case: the whole message in one callback, decoded in place.
+            connection.inMessage = false
+            process(UnsafeRawBufferPointer(start: input, count: length), on: connection)
+        } else {
+            if let input, length > 0 {
+                connection.receiveBuffer.append(
+                    contentsOf: UnsafeRawBufferPointer(start: input, count: length))
+            }
+            if complete {
+                connection.inMessage = false
+                let message = connection.receiveBuffer
+                message.withUnsafeBytes { process($0, on: connection) }
+            }
+        }
+        return 0
+    }
+
+    /// One complete text message.
+    private func process(_ text: UnsafeRawBufferPointer, on connection: Connection) {
+        connection.messagesReceived &+= 1
+        lws_validity_confirmed(connection.wsi)  // application traffic proves the peer is alive
+        if connection.closing { return }
+        let message: ClientMessage
+        do {
+            message = try decoder.decode(text)
+        } catch {
+            connection.decodeErrors &+= 1
+            logger.notice(
+                "rejected a message",
+                metadata: [
+                    "connection": "\(connection.id)", "code": "\(error.code)", "ref": "\(error.ref ?? "-")",
+                    "reason": "\(error.message)",
+                ])
+            reject(connection, error)
+            return
+        }
+        switch message {
+        case .hello(let hello):
+            startSession(connection, hello: hello)
+        case .input(let input):
+            apply(input, on: connection)
+        case .ping(let t):
+            enqueue(.pong(t: t, serverTime: Self.now()), on: connection)
+            lws_callback_on_writable(connection.wsi)
+        }
+    }
+
+    private func reject(_ connection: Connection, _ error: WireError) {
+        enqueue(.error(error), on: connection)
+        lws_callback_on_writable(connection.wsi)
+    }
+
+    private func enqueue(_ message: OutgoingMessage, on connection: Connection) {
+        if connection.enqueue(message, limit: configuration.maxQueuedMessages) {
+            logger.warning(
+                "outbox full; dropping the oldest messages until it drains",
+                metadata: ["connection": "\(connection.id)", "dropped": "\(connection.messagesDropped)"])
+        }
+    }
+
+    /// `hello`: a new session (a second `hello` on the same connection replaces the session).
+    private func startSession(_ connection: Connection, hello: Hello) {
+        let now = Self.now()
+        let preset = hello.preset ?? configuration.defaultPreset
+        var session: Session
+        do {
+            session = try Session(
+                viewport: hello.viewport, devicePixelRatio: hello.dpr, preset: preset, seed: configuration.seed,
+                time: now)
+        } catch {
+            logger.notice(
+                "hello refused",
+                metadata: ["connection": "\(connection.id)", "code": "\(error.code)", "reason": "\(error.message)"])
+            reject(connection, WireError(code: error.code, message: error.message, ref: "hello"))
+            return
+        }
+        let replaced = connection.session != nil
+        let id = RandomIdentifier.make128()
+        let welcome = Welcome(
+            session: id, token: RandomIdentifier.make128(), preset: session.presetName, presets: Preset.names,
+            configuration: session.configuration, serverTime: now)
+        enqueue(.welcome(welcome), on: connection)
+        for event in session.takeEvents() { enqueue(.event(event), on: connection) }
+        connection.session = session
+        connection.sessionID = id
+        connection.framePending = true
+        lws_callback_on_writable(connection.wsi)
+        logger.info(
+            replaced ? "session replaced" : "session started",
+            metadata: [
+                "connection": "\(connection.id)", "session": "\(id)", "preset": "\(session.presetName)",
+                "viewport": "\(hello.viewport)",
+            ])
+        armTick(for: session, now: now.microseconds)
+    }
+
+    private func apply(_ input: Input, on connection: Connection) {
+        guard connection.session != nil else {
+            reject(
+                connection,
+                WireError(code: "not_ready", message: "send hello before any input", ref: Self.type(of: input)))
+            return
+        }
+        let now = Self.now()
+        do {
+            try connection.session!.apply(input, at: now)
+        } catch {
+            reject(connection, WireError(code: error.code, message: error.message, ref: Self.type(of: input)))
+            return
+        }
+        for event in connection.session!.takeEvents() { enqueue(.event(event), on: connection) }
+        connection.markFramePending()
+        lws_callback_on_writable(connection.wsi)
+        armTick(for: connection.session!, now: now.microseconds)
+    }
+
+    // MARK: - Sending
+
+    /// Writes exactly one message: queued control messages and events first, then the frame.
+    private func writeable(_ connection: Connection) -> Int32 {
+        let pre = Int(RK_LWS_PRE)
+        if connection.sendBuffer.count > pre {
+            connection.sendBuffer.removeSubrange(pre...)
+        }
+        if let message = connection.outbox.removeFirst() {
+            switch message {
+            case .welcome(let welcome): encoder.encode(welcome, into: &connection.sendBuffer)
+            case .error(let error): encoder.encode(error, into: &connection.sendBuffer)
+            case .pong(let t, let serverTime):
+                encoder.encodePong(t: t, serverTime: serverTime, into: &connection.sendBuffer)
+            case .event(let event): encoder.encode(event, into: &connection.sendBuffer)
+            }
+            if connection.outbox.isEmpty { connection.lagReported = false }
+            connection.messagesSent &+= 1
+        } else if connection.framePending, connection.session != nil {
+            connection.framePending = false
+            let frame = connection.session!.frame()
+            encoder.encode(frame, into: &connection.sendBuffer)
+            connection.framesSent &+= 1
+        } else if connection.closing {
+            closeWithReason(connection, LWS_CLOSE_STATUS_GOINGAWAY, "server shutting down")
+            connection.closeIssued = true
+            return -1
+        } else {
+            return 0  // a spurious WRITEABLE: nothing to say
+        }
+        let length = connection.sendBuffer.count - pre
+        let written = connection.sendBuffer.withUnsafeMutableBytes { raw in
+            lws_write(
+                connection.wsi, raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + pre, length, LWS_WRITE_TEXT)
+        }
+        if written < 0 {
+            logger.info("write failed; closing", metadata: ["connection": "\(connection.id)"])
+            return -1
+        }
+        if connection.hasPendingOutput || connection.closing {
+            lws_callback_on_writable(connection.wsi)
+        }
+        return 0
+    }
+
+    /// Sets the close frame's code and reason; the next WRITEABLE returns -1 and lws sends the close.
+    private func closeWithReason(_ connection: Connection, _ status: lws_close_status, _ text: String) {
+        connection.closeRequested = true
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            lws_close_reason(connection.wsi, status, buffer.baseAddress, buffer.count)
+        }
+    }
+
+    // MARK: - The tick
+
+    private var tickPeriodMicroseconds: Int64 { 1_000_000 / Int64(configuration.tickRate) }
+
+    private func tickDeadline(_ index: Int64) -> Int64 {
+        tickOrigin + index * 1_000_000 / Int64(configuration.tickRate)
+    }
+
+    /// After an input or a hello: make sure the timer fires soon enough for `session`. Moves the timer
+    /// only earlier; the tick itself recomputes the full schedule.
+    private func armTick(for session: Session, now: Int64) {
+        guard !shuttingDown else { return }
+        var due: Int64?
+        if session.isActive {
+            if !ticking {
+                ticking = true
+                tickOrigin = now
+                tickIndex = 1
+            }
+            due = tickDeadline(tickIndex)
+        }
+        if let deadline = session.nextDeadline?.microseconds {
+            due = min(due ?? deadline, max(deadline, now))
+        }
+        guard let due else { return }
+        if let armed = tickArmedAt, armed <= due { return }
+        schedule(at: due, now: now)
+    }
+
+    private func schedule(at deadline: Int64, now: Int64) {
+        guard let context else { return }
+        tickArmedAt = deadline
+        lws_sul_schedule(context, 0, &tick.pointee.sul, tickCallback, max(0, deadline - now))
+    }
+
+    /// The timer fired: move every moving (or due) session to now, queue its events and frame.
+    fileprivate func onTick() {
+        tickArmedAt = nil
+        guard !shuttingDown else { return }
+        ticks &+= 1
+        let nowMicroseconds = lws_now_usecs()
+        let now = Timestamp(microseconds: nowMicroseconds)
+        var anyActive = false
+        var earliestDeadline: Int64?
+        for connection in connections.values where connection.session != nil && !connection.closing {
+            let due =
+                connection.session!.isActive
+                || (connection.session!.nextDeadline.map { $0.microseconds <= nowMicroseconds } ?? false)
+            if due {
+                connection.session!.advance(to: now)
+                for event in connection.session!.takeEvents() { enqueue(.event(event), on: connection) }
+                connection.markFramePending()
+                lws_callback_on_writable(connection.wsi)
+            }
+            if connection.session!.isActive { anyActive = true }
+            if let deadline = connection.session!.nextDeadline?.microseconds {
+                // A deadline the session left in the past would spin the timer: wait one period.
+                let effective = deadline > nowMicroseconds ? deadline : nowMicroseconds + tickPeriodMicroseconds
+                earliestDeadline = min(earliestDeadline ?? effective, effective)
+            }
+        }
+        var next: Int64?
+        if anyActive {
+            if !ticking {
+                ticking = true
+                tickOrigin = nowMicroseconds
+                tickIndex = 0
+            }
+            tickIndex += 1
+            if tickDeadline(tickIndex) <= nowMicroseconds {
+                // Late: skip the missed ticks instead of bursting to catch up.
+                let behind = nowMicroseconds - tickOrigin
+                let index = behind * Int64(configuration.tickRate) / 1_000_000 + 1
+                ticksSkipped &+= UInt64(max(0, index - tickIndex))
+                tickIndex = index
+            }
+            next = tickDeadline(tickIndex)
+        } else {
+            ticking = false
+        }
+        if let deadline = earliestDeadline { next = min(next ?? deadline, deadline) }
+        if let next { schedule(at: next, now: nowMicroseconds) }
+    }
+
+    // MARK: - Helpers
+
+    static let subprotocol = "refreshkit.v1"
+
+    static let extraMIMETypes: [(String, String)] = [
+        (".mjs", "text/javascript"),
+        (".wasm", "application/wasm"),
+        (".webmanifest", "application/manifest+json"),
+        (".map", "application/json"),
+    ]
+
+    /// The server clock: lws's monotonic microseconds, the same clock the timer uses.
+    static func now() -> Timestamp { Timestamp(microseconds: lws_now_usecs()) }
+
+    /// The wire `type` of an input, for `error.ref`.
+    static func type(of input: Input) -> String {
+        switch input {
+        case .touch: "touch"
+        case .wheel: "wheel"
+        case .resize: "resize"
+        case .command: "command"
+        case .configure: "configure"
+        }
+    }
+
+    enum HostKind: Equatable {
+        case anyIPv6
+        case ipv4(String)
+        case other(String)
+    }
+
+    static func classify(host: String) -> HostKind {
+        if host == "::" || host == "[::]" { return .anyIPv6 }
+        var address = in_addr()
+        if inet_pton(AF_INET, host, &address) == 1 { return .ipv4(host) }
+        return .other(host)
+    }
+}
+
+/// Set by any thread to ask the service thread to stop.
+final class StopFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { flag.load(ordering: .acquiring) }
+    func set() { flag.store(true, ordering: .releasing) }
+}
+
+// MARK: - C entry points (they run on the service thread, inside lws_service)
+
+private func loop(of wsi: OpaquePointer) -> ServiceLoop? {
+    guard let context = lws_get_context(wsi), let owner = lws_context_user(context) else { return nil }
+    return Unmanaged<ServiceLoop>.fromOpaque(owner).takeUnretainedValue()
+}
+
+private func refreshKitProtocolCallback(
+    _ wsi: OpaquePointer?,
+    _ reason: lws_callback_reasons,
+    _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?,
+    _ length: Int
+) -> Int32 {
+    guard let wsi, let loop = loop(of: wsi) else { return 0 }
+    return loop.handle(wsi: wsi, reason: reason, user: user, input: input, length: length)
+}
+
+private func tickCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
+    guard let owner = rk_tick_owner(sul) else { return }
+    Unmanaged<ServiceLoop>.fromOpaque(owner).takeUnretainedValue().onTick()
+}
+
+/// Only wakes `lws_service` so ``ServiceLoop/run()`` can see the shutdown deadline has passed.
+private func shutdownWakeCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {}

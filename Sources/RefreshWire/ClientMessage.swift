@@ -1,0 +1,71 @@
+import RefreshKit
+
+/// One message from the page, decoded and validated by ``MessageDecoder``.
+public enum ClientMessage: Hashable, Sendable {
+    /// `hello`: the first message of a connection; opens or resumes a session.
+    case hello(Hello)
+    /// `touch`, `wheel`, `resize`, `command` or `configure`: something for the session.
+    case input(Input)
+    /// `ping {t}`: clock sync; answer with ``MessageEncoder/encodePong(t:serverTime:into:)``, echoing `t`.
+    case ping(t: Double)
+}
+
+/// `hello {viewport:{w,h}, dpr, preset?, session?, token?}`.
+public struct Hello: Hashable, Sendable {
+    /// The page's viewport, CSS px: finite, `0 < w, h ≤` ``DecodingLimits/maxViewport``.
+    public var viewport: Size
+    /// `devicePixelRatio`, in `(0, ` ``DecodingLimits/maxDevicePixelRatio`` `]`.
+    public var dpr: Double
+    /// The preset to start with; the server checks the name.
+    public var preset: String?
+    /// The session to resume, with its `token`.
+    public var session: String?
+    public var token: String?
+
+    public init(viewport: Size, dpr: Double, preset: String? = nil, session: String? = nil, token: String? = nil) {
+        self.viewport = viewport
+        self.dpr = dpr
+        self.preset = preset
+        self.session = session
+        self.token = token
+    }
+}
+
+/// Bounds the decoder enforces beyond the JSON grammar. Values beyond them are refused with `out_of_range`
+/// (or `bad_json` for ``maxDepth``).
+public struct DecodingLimits: Hashable, Sendable {
+    /// Deepest nesting of arrays and objects accepted anywhere in a message (the message object itself is
+    /// depth 1; the deepest legitimate message, `configure`, needs 3). Deeper input is refused as `bad_json`
+    /// as soon as the limit is crossed, without looking further. Values above 64 count as 64.
+    public var maxDepth = 16
+    /// Largest viewport side, CSS px (`hello`, `resize`); sides must also be `> 0`.
+    public var maxViewport = 100_000.0
+    /// Largest `|dx|`, `|dy|` of a `touch` or `wheel`.
+    public var maxDelta = 1_000_000.0
+    /// Largest `|amount|` of a `command`.
+    public var maxAmount = 1_000_000.0
+    /// Largest `|t|` of a page timestamp (`touch`, `wheel`, `ping`), ms (10¹² ms ≈ 31 years).
+    public var maxTime = 1e12
+    /// Largest `dpr` of a `hello`; it must also be `> 0`.
+    public var maxDevicePixelRatio = 16.0
+    /// Longest `preset`, `session`, `token` and `physics.spring` string, UTF-8 bytes after unescaping.
+    public var maxStringLength = 256
+
+    public init(
+        maxDepth: Int = 16,
+        maxViewport: Double = 100_000,
+        maxDelta: Double = 1_000_000,
+        maxAmount: Double = 1_000_000,
+        maxTime: Double = 1e12,
+        maxDevicePixelRatio: Double = 16,
+        maxStringLength: Int = 256
+    ) {
+        self.maxDepth = maxDepth
+        self.maxViewport = maxViewport
+        self.maxDelta = maxDelta
+        self.maxAmount = maxAmount
+        self.maxTime = maxTime
+        self.maxDevicePixelRatio = maxDevicePixelRatio
+        self.maxStringLength = maxStringLength
+    }
+}

@@ -1,0 +1,387 @@
+import RefreshKit
+
+/// `welcome`: the reply to `hello`.
+public struct Welcome: Hashable, Sendable {
+    public var session: String
+    /// The secret that lets the page resume `session` later.
+    public var token: String
+    /// The preset in effect.
+    public var preset: String
+    /// Every preset the page may choose, the default first.
+    public var presets: [String]
+    /// The session's configuration, written as `config`.
+    public var configuration: SessionConfiguration
+    /// The server's clock when the welcome was made, written as `serverT` (ms).
+    public var serverTime: Timestamp
+
+    public init(
+        session: String,
+        token: String,
+        preset: String,
+        presets: [String],
+        configuration: SessionConfiguration,
+        serverTime: Timestamp
+    ) {
+        self.session = session
+        self.token = token
+        self.preset = preset
+        self.presets = presets
+        self.configuration = configuration
+        self.serverTime = serverTime
+    }
+}
+
+/// Writes the server's messages (PROTOCOL.md, "Server → page") as compact UTF-8 JSON, appended to a
+/// buffer the caller reuses: once the buffer has grown, encoding a frame or an event allocates nothing.
+/// The output is deterministic: the same value gives the same bytes (keys in PROTOCOL.md's order, edges of
+/// a configuration in the order top, bottom, left, right).
+///
+/// Numbers are finite JSON numbers, integers without `.0`, never an exponent below 9·10¹⁵; a NaN or an
+/// infinity (which the engine never produces) is written as `0`. Precision:
+/// - times (`t`, `t0`, `t1`, `serverT`): milliseconds, exact to the engine's microsecond (≤ 3 decimals);
+/// - lengths and velocities (offsets, sizes, insets, rectangles, `distance`, `velocity`, `x0`, `v0`,
+///   `target`, `rowHeight`): rounded to 1/1000 px (px/s), ≤ 3 decimals;
+/// - dimensionless values and durations (`progress`, `scale`, `k`, `mass`, `stiffness`, `damping`, a
+///   cycle's `duration`/`delay`, an exit's `duration`, an event's `value`): rounded to 10⁻⁶, ≤ 6 decimals;
+/// - the pong's echoed `t` and every number of a welcome's `config`: exactly (they read back as the same
+///   `Double`).
+public struct MessageEncoder: Sendable {
+    public init() {}
+
+    /// Appends a `frame` message to `buffer`.
+    public func encode(_ frame: Frame, into buffer: inout [UInt8]) {
+        let segments = frame.horizontalMotion.count + frame.verticalMotion.count
+        let bound = 1024 + frame.edges.count * 1024 + segments * 512
+        appendJSON(to: &buffer, bound: bound) { w in writeFrame(frame, to: &w) }
+    }
+
+    /// Appends an `event` message to `buffer`.
+    public func encode(_ event: Event, into buffer: inout [UInt8]) {
+        let bound = 256
+        appendJSON(to: &buffer, bound: bound) { w in writeEvent(event, to: &w) }
+    }
+
+    /// Appends an `error` message to `buffer`.
+    public func encode(_ error: WireError, into buffer: inout [UInt8]) {
+        let bound = 64 + 6 * (error.code.utf8.count + error.message.utf8.count + (error.ref?.utf8.count ?? 0))
+        appendJSON(to: &buffer, bound: bound) { w in writeError(error, to: &w) }
+    }
+
+    /// Appends a `welcome` message to `buffer`.
+    public func encode(_ welcome: Welcome, into buffer: inout [UInt8]) {
+        let strings =
+            [welcome.session, welcome.token, welcome.preset, welcome.configuration.springName] + welcome.presets
+        let bound = 2048 + welcome.configuration.edges.count * 1536 + strings.reduce(0) { $0 + 6 * $1.utf8.count + 3 }
+        appendJSON(to: &buffer, bound: bound) { w in writeWelcome(welcome, to: &w) }
+    }
+
+    /// Appends a `pong` message to `buffer`: `t` echoed exactly, `serverT` the server's clock.
+    public func encodePong(t: Double, serverTime: Timestamp, into buffer: inout [UInt8]) {
+        appendJSON(to: &buffer, bound: 128) { w in
+            w.literal(#"{"type":"pong","t":"#)
+            w.exact(t)
+            w.literal(#","serverT":"#)
+            w.milliseconds(serverTime)
+            w.byte(.closeBrace)
+        }
+    }
+
+    // MARK: Parts
+
+    private func writeFrame(_ frame: Frame, to w: inout JSONWriter) {
+        w.literal(#"{"type":"frame","seq":"#)
+        w.digits(frame.sequence)
+        w.literal(#","t":"#)
+        w.milliseconds(frame.time)
+        w.literal(#","offset":"#)
+        appendPoint(frame.offset, to: &w)
+        w.literal(#","velocity":"#)
+        appendPoint(frame.velocity, to: &w)
+        w.literal(#","phase":"#)
+        w.plainString(frame.phase.rawValue)
+        if !frame.horizontalMotion.isEmpty || !frame.verticalMotion.isEmpty {
+            w.literal(#","segment":{"#)
+            if !frame.horizontalMotion.isEmpty {
+                w.literal(#""x":"#)
+                appendChain(frame.horizontalMotion, to: &w)
+                if !frame.verticalMotion.isEmpty { w.byte(.comma) }
+            }
+            if !frame.verticalMotion.isEmpty {
+                w.literal(#""y":"#)
+                appendChain(frame.verticalMotion, to: &w)
+            }
+            w.byte(.closeBrace)
+        }
+        w.literal(#","contentSize":"#)
+        appendSize(frame.contentSize, to: &w)
+        w.literal(#","viewport":"#)
+        appendSize(frame.viewport, to: &w)
+        w.literal(#","insets":{"top":"#)
+        w.fixed(frame.insets.top, decimals: 3)
+        w.literal(#","left":"#)
+        w.fixed(frame.insets.left, decimals: 3)
+        w.literal(#","bottom":"#)
+        w.fixed(frame.insets.bottom, decimals: 3)
+        w.literal(#","right":"#)
+        w.fixed(frame.insets.right, decimals: 3)
+        w.literal(#"},"edges":["#)
+        for (i, edge) in frame.edges.enumerated() {
+            if i > 0 { w.byte(.comma) }
+            appendEdge(edge, to: &w)
+        }
+        w.literal(#"],"feed":{"count":"#)
+        w.integer(Int64(frame.feed.count))
+        w.literal(#","hasMore":"#)
+        w.bool(frame.feed.hasMore)
+        w.literal(#","loading":"#)
+        w.bool(frame.feed.loading)
+        w.literal(#","newest":"#)
+        w.integer(Int64(frame.feed.newestID))
+        w.literal(#","rowHeight":"#)
+        w.fixed(frame.feed.rowHeight, decimals: 3)
+        w.literal("}}")
+    }
+
+    private func writeEvent(_ event: Event, to w: inout JSONWriter) {
+        w.literal(#"{"type":"event","name":"#)
+        w.plainString(event.name.rawValue)
+        if let edge = event.edge {
+            w.literal(#","edge":"#)
+            w.plainString(edge.rawValue)
+        }
+        if let from = event.from {
+            w.literal(#","from":"#)
+            w.plainString(from.rawValue)
+        }
+        if let to = event.to {
+            w.literal(#","to":"#)
+            w.plainString(to.rawValue)
+        }
+        w.literal(#","cause":"#)
+        w.plainString(event.cause.rawValue)
+        w.literal(#","t":"#)
+        w.milliseconds(event.time)
+        if let value = event.value {
+            w.literal(#","value":"#)
+            w.fixed(value, decimals: 6)
+        }
+        w.byte(.closeBrace)
+    }
+
+    private func writeError(_ error: WireError, to w: inout JSONWriter) {
+        w.literal(#"{"type":"error","code":"#)
+        w.string(error.code)
+        w.literal(#","message":"#)
+        w.string(error.message)
+        if let ref = error.ref {
+            w.literal(#","ref":"#)
+            w.string(ref)
+        }
+        w.byte(.closeBrace)
+    }
+
+    private func writeWelcome(_ welcome: Welcome, to w: inout JSONWriter) {
+        w.literal(#"{"type":"welcome","session":"#)
+        w.string(welcome.session)
+        w.literal(#","token":"#)
+        w.string(welcome.token)
+        w.literal(#","preset":"#)
+        w.string(welcome.preset)
+        w.literal(#","presets":["#)
+        for (i, name) in welcome.presets.enumerated() {
+            if i > 0 { w.byte(.comma) }
+            w.string(name)
+        }
+        w.literal(#"],"config":"#)
+        appendConfiguration(welcome.configuration, to: &w)
+        w.literal(#","serverT":"#)
+        w.milliseconds(welcome.serverTime)
+        w.literal(#","protocol":"refreshkit.v1"}"#)
+    }
+
+    private func appendPoint(_ point: Point, to w: inout JSONWriter) {
+        w.literal(#"{"x":"#)
+        w.fixed(point.x, decimals: 3)
+        w.literal(#","y":"#)
+        w.fixed(point.y, decimals: 3)
+        w.byte(.closeBrace)
+    }
+
+    private func appendSize(_ size: Size, to w: inout JSONWriter) {
+        w.literal(#"{"w":"#)
+        w.fixed(size.width, decimals: 3)
+        w.literal(#","h":"#)
+        w.fixed(size.height, decimals: 3)
+        w.byte(.closeBrace)
+    }
+
+    private func appendRect(_ rect: Rect, to w: inout JSONWriter) {
+        w.literal(#"{"x":"#)
+        w.fixed(rect.origin.x, decimals: 3)
+        w.literal(#","y":"#)
+        w.fixed(rect.origin.y, decimals: 3)
+        w.literal(#","w":"#)
+        w.fixed(rect.size.width, decimals: 3)
+        w.literal(#","h":"#)
+        w.fixed(rect.size.height, decimals: 3)
+        w.byte(.closeBrace)
+    }
+
+    /// `[segment, …]`. A segment's `t1` is written when it has one; a spring without parameters is written
+    /// without `mass`, `stiffness` and `damping`.
+    private func appendChain(_ chain: [MotionSegment], to w: inout JSONWriter) {
+        w.byte(.openBracket)
+        for (i, segment) in chain.enumerated() {
+            if i > 0 { w.byte(.comma) }
+            w.literal(#"{"kind":"#)
+            w.plainString(segment.kind.rawValue)
+            w.literal(#","t0":"#)
+            w.milliseconds(segment.start)
+            if let end = segment.end {
+                w.literal(#","t1":"#)
+                w.milliseconds(end)
+            }
+            w.literal(#","x0":"#)
+            w.fixed(segment.position, decimals: 3)
+            switch segment.kind {
+            case .hold:
+                break
+            case .decay:
+                w.literal(#","v0":"#)
+                w.fixed(segment.velocity, decimals: 3)
+                w.literal(#","k":"#)
+                w.fixed(segment.decayConstant, decimals: 6)
+            case .spring:
+                w.literal(#","v0":"#)
+                w.fixed(segment.velocity, decimals: 3)
+                w.literal(#","target":"#)
+                w.fixed(segment.target, decimals: 3)
+                if let spring = segment.spring {
+                    w.literal(#","mass":"#)
+                    w.fixed(spring.mass, decimals: 6)
+                    w.literal(#","stiffness":"#)
+                    w.fixed(spring.stiffness, decimals: 6)
+                    w.literal(#","damping":"#)
+                    w.fixed(spring.damping, decimals: 6)
+                }
+            }
+            w.byte(.closeBrace)
+        }
+        w.byte(.closeBracket)
+    }
+
+    private func appendEdge(_ edge: EdgeFrame, to w: inout JSONWriter) {
+        w.literal(#"{"edge":"#)
+        w.plainString(edge.edge.rawValue)
+        w.literal(#","state":"#)
+        w.plainString(edge.state.rawValue)
+        w.literal(#","distance":"#)
+        w.fixed(edge.distance, decimals: 3)
+        w.literal(#","progress":"#)
+        w.fixed(edge.progress, decimals: 6)
+        w.literal(#","velocity":"#)
+        w.fixed(edge.velocity, decimals: 3)
+        w.literal(#","control":"#)
+        appendRect(edge.control, to: &w)
+        w.literal(#","view":"#)
+        appendRect(edge.view, to: &w)
+        w.literal(#","scale":"#)
+        w.fixed(edge.scale, decimals: 6)
+        if let cycle = edge.cycle {
+            w.literal(#","cycle":{"index":"#)
+            w.integer(Int64(cycle.index))
+            w.literal(#","t0":"#)
+            w.milliseconds(cycle.start)
+            w.literal(#","duration":"#)
+            w.fixed(cycle.duration, decimals: 6)
+            w.literal(#","delay":"#)
+            w.fixed(cycle.delay, decimals: 6)
+            w.literal(#","kind":"#)
+            w.plainString(cycle.kind.rawValue)
+            w.byte(.closeBrace)
+        }
+        if let exit = edge.exit {
+            w.literal(#","exit":{"t0":"#)
+            w.milliseconds(exit.start)
+            w.literal(#","duration":"#)
+            w.fixed(exit.duration, decimals: 6)
+            w.byte(.closeBrace)
+        }
+        w.byte(.closeBrace)
+    }
+
+    /// `{"edges":{…},"feed":{…},"physics":{…}}`, every number exact.
+    private func appendConfiguration(_ configuration: SessionConfiguration, to w: inout JSONWriter) {
+        w.literal(#"{"edges":{"#)
+        var first = true
+        for edge in Edge.allCases {
+            guard let c = configuration.edges[edge] else { continue }
+            if !first { w.byte(.comma) }
+            first = false
+            w.plainString(edge.rawValue)
+            w.literal(#":{"role":"#)
+            w.plainString(c.role.rawValue)
+            w.literal(#","enabled":"#)
+            w.bool(c.enabled)
+            w.literal(#","triggerDistance":"#)
+            w.exact(c.triggerDistance)
+            w.literal(#","restingInset":"#)
+            w.exact(c.restingInset)
+            w.literal(#","promptingInset":"#)
+            w.exact(c.promptingInset)
+            w.literal(#","preload":"#)
+            w.exact(c.preload)
+            w.literal(#","trigger":"#)
+            w.plainString(c.trigger.rawValue)
+            w.literal(#","strictness":"#)
+            w.plainString(c.strictness.rawValue)
+            w.literal(#","fling":"#)
+            w.plainString(c.fling.rawValue)
+            w.literal(#","shortContent":"#)
+            w.plainString(c.shortContent.rawValue)
+            w.literal(#","minimumVisibleDuration":"#)
+            w.exact(c.minimumVisibleDuration)
+            w.literal(#","startDuration":"#)
+            w.exact(c.startDuration)
+            w.literal(#","exitDuration":"#)
+            w.exact(c.exitDuration)
+            w.literal(#","presentation":"#)
+            w.plainString(c.presentation.rawValue)
+            w.literal(#","anchor":"#)
+            w.plainString(c.anchor.rawValue)
+            w.literal(#","viewBehaviour":"#)
+            w.plainString(c.viewBehaviour.rawValue)
+            w.literal(#","cycleDuration":"#)
+            w.exact(c.cycle.duration)
+            w.literal(#","cycleDelay":"#)
+            w.exact(c.cycle.delay)
+            w.literal(#","cycleKind":"#)
+            w.plainString(c.cycle.kind.rawValue)
+            w.literal(#","height":"#)
+            w.exact(c.height)
+            w.byte(.closeBrace)
+        }
+        let feed = configuration.feed
+        w.literal(#"},"feed":{"latencyMs":"#)
+        w.exact(feed.latencyMs)
+        w.literal(#","failureRate":"#)
+        w.exact(feed.failureRate)
+        w.literal(#","pageSize":"#)
+        w.integer(Int64(feed.pageSize))
+        w.literal(#","totalItems":"#)
+        w.integer(Int64(feed.totalItems))
+        w.literal(#","newItemsPerRefresh":"#)
+        w.integer(Int64(feed.newItemsPerRefresh))
+        w.literal(#","rowHeight":"#)
+        w.exact(feed.rowHeight)
+        w.literal(#","timeoutMs":"#)
+        w.exact(feed.timeoutMs)
+        w.literal(#"},"physics":{"decelerationRate":"#)
+        w.exact(configuration.decelerationRate)
+        w.literal(#","spring":"#)
+        w.string(configuration.springName)
+        w.literal(#","rubberBand":"#)
+        w.exact(configuration.rubberBand)
+        w.literal("}}")
+    }
+}

@@ -1,1 +1,0 @@
-// The wire codec lives here.

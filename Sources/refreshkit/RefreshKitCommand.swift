@@ -1,0 +1,155 @@
+import ArgumentParser
+import Foundation
+import Logging
+import RefreshKit
+import RefreshServer
+
+@main
+struct RefreshKitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "refreshkit",
+        abstract: "An authoritative scroll and pull-to-refresh engine, driven from a browser page.",
+        subcommands: [Serve.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+/// `refreshkit serve`: the page and its WebSocket on one port, until SIGINT or SIGTERM.
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the page (web root) and the refreshkit.v1 WebSocket on one port.",
+        discussion: """
+            Prints 'listening on http://HOST:PORT' once the port is bound, then the URLs a phone on the \
+            same network can open. SIGINT or SIGTERM closes every WebSocket with 1001 and exits 0.
+            """
+    )
+
+    @Option(help: "The address to bind (0.0.0.0: every IPv4 interface; :: every interface).")
+    var host = "0.0.0.0"
+
+    @Option(help: "The TCP port (0: pick a free one).")
+    var port = 8080
+
+    @Option(help: "The folder served at /.")
+    var webRoot = "web"
+
+    @Option(help: "The preset a session gets unless its hello names one (\(Preset.names.joined(separator: ", "))).")
+    var preset = "ios"
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: LogLevel = .info
+
+    @Option(help: "The largest WebSocket message accepted, in bytes; larger ones close the connection with 1009.")
+    var maxMessageBytes = 16 * 1024
+
+    @Option(help: "The animation tick in Hz (it runs only while something moves).")
+    var tickRate = 60
+
+    @Option(help: "Seeds each session's simulated feed.")
+    var seed: UInt64 = 1
+
+    var serverConfiguration: ServerConfiguration {
+        ServerConfiguration(
+            host: host, port: port, webRoot: webRoot, defaultPreset: preset, maxMessageBytes: maxMessageBytes,
+            tickRate: tickRate, seed: seed)
+    }
+
+    func validate() throws {
+        do {
+            try serverConfiguration.validate()
+        } catch {
+            throw ValidationError(error.description)
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: webRoot, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
+            throw ValidationError("web root '\(webRoot)' does not exist or is not a directory")
+        }
+    }
+
+    func run() throws {
+        // Block SIGINT/SIGTERM before any thread exists, so every thread inherits the mask and a signal
+        // stays pending until the watcher below takes it: none is lost, however early it comes.
+        SignalWatcher.blockStopSignals()
+        signal(SIGPIPE, SIG_IGN)
+        let level = logLevel.level
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        var logger = Logger(label: "refreshkit")
+        logger.logLevel = level
+
+        let server = Server(configuration: serverConfiguration, logger: logger)
+        do {
+            try server.start()
+        } catch {
+            logger.critical("\(error.description)")
+            throw ExitCode.failure
+        }
+
+        SignalWatcher.start { [logger] number in
+            logger.notice("signal \(number): stopping")
+            server.requestStop()
+        }
+
+        var lines = ["listening on http://\(Self.displayHost(host)):\(server.port)"]
+        if Self.isWildcard(host) {
+            for address in NetworkInterfaces.lanIPv4Addresses() {
+                lines.append("  on your network: http://\(address):\(server.port)")
+            }
+        }
+        FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+
+        server.wait()
+        if server.failed { throw ExitCode.failure }
+    }
+
+    /// The host for the `listening on` URL: a wildcard address is shown as loopback (a URL that works).
+    static func displayHost(_ host: String) -> String {
+        switch host {
+        case "0.0.0.0": "127.0.0.1"
+        case "::", "[::]": "[::1]"
+        default: host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        }
+    }
+
+    static func isWildcard(_ host: String) -> Bool { ["0.0.0.0", "::", "[::]"].contains(host) }
+}
+
+/// `--log-level`: swift-log's levels by name.
+enum LogLevel: String, CaseIterable, ExpressibleByArgument {
+    case trace, debug, info, notice, warning, error, critical
+
+    var level: Logger.Level { Logger.Level(rawValue: rawValue) ?? .info }
+}
+
+/// SIGINT and SIGTERM, taken synchronously by one thread with `sigwait` (nothing runs in a signal
+/// handler, and a signal sent before the watcher starts simply waits, blocked, until it does).
+enum SignalWatcher {
+    private static func stopSignals() -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        return set
+    }
+
+    /// Blocks SIGINT and SIGTERM in the calling thread (and so in every thread it starts later).
+    static func blockStopSignals() {
+        var set = stopSignals()
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// Starts the watcher thread; `handler` runs on it for each SIGINT or SIGTERM.
+    static func start(_ handler: @escaping @Sendable (Int32) -> Void) {
+        let thread = Thread {
+            var set = stopSignals()
+            var number: Int32 = 0
+            while sigwait(&set, &number) == 0 { handler(number) }
+        }
+        thread.name = "refreshkit-signals"
+        thread.start()
+    }
+}

@@ -1,0 +1,199 @@
+"""Server tests: the REAL binary (`refreshkit serve`) on an ephemeral loopback port, a real HTTP client
+and a real WebSocket client (`websockets`, asyncio). Every wait is bounded.
+
+The binary is `.build/release/refreshkit` unless REFRESHKIT_BIN names another one.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import subprocess
+import threading
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+import pytest
+import websockets
+from websockets.asyncio.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parents[2]
+READY_TIMEOUT_S = 20.0
+STOP_TIMEOUT_S = 10.0
+TEST_TIMEOUT_S = 60
+RECV_TIMEOUT_S = 5.0
+SUBPROTOCOL = "refreshkit.v1"
+LISTENING = re.compile(r"^listening on (http://\S+?)/?$")
+
+
+def server_binary() -> Path:
+    override = os.environ.get("REFRESHKIT_BIN")
+    path = Path(override) if override else ROOT / ".build" / "release" / "refreshkit"
+    return path if path.is_absolute() else ROOT / path
+
+
+class RunningServer:
+    """One `refreshkit serve` process; `url` is `http://127.0.0.1:PORT`."""
+
+    def __init__(self, *extra_args: str, web_root: str | Path = "web"):
+        binary = server_binary()
+        if not binary.exists():
+            pytest.fail(f"server binary {binary} not found: run `swift build -c release` first "
+                        "(or point REFRESHKIT_BIN at a build)", pytrace=False)
+        self.proc = subprocess.Popen(
+            [str(binary), "serve", "--host", "127.0.0.1", "--port", "0", "--web-root", str(web_root), *extra_args],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
+        )
+        self.stdout: list[str] = []
+        self.stderr: list[str] = []
+        ready = threading.Event()
+        found: dict[str, str] = {}
+
+        def drain_stdout() -> None:  # keep reading so a chatty server never blocks on a full pipe
+            for line in self.proc.stdout:
+                self.stdout.append(line.rstrip("\n"))
+                match = LISTENING.match(line.strip())
+                if match and not ready.is_set():
+                    found["url"] = match.group(1)
+                    ready.set()
+            ready.set()
+
+        def drain_stderr() -> None:
+            for line in self.proc.stderr:
+                self.stderr.append(line.rstrip("\n"))
+
+        threading.Thread(target=drain_stdout, daemon=True).start()
+        threading.Thread(target=drain_stderr, daemon=True).start()
+        if not ready.wait(READY_TIMEOUT_S) or "url" not in found:
+            self.kill()
+            pytest.fail(f"server did not print `listening on http://HOST:PORT` within {READY_TIMEOUT_S:.0f} s\n"
+                        + self.output(), pytrace=False)
+        self.url = found["url"]
+        self.port = int(self.url.rsplit(":", 1)[1])
+        self.ws_url = f"ws://127.0.0.1:{self.port}/"
+
+    def output(self) -> str:
+        return ("stdout:\n" + "\n".join(self.stdout[-20:]) + "\nstderr:\n" + "\n".join(self.stderr[-40:]))
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(5)
+
+    def terminate(self) -> int:
+        """SIGTERM, then the exit code (the process is killed if it does not exit in time)."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            pytest.fail(f"server did not exit within {STOP_TIMEOUT_S:.0f} s of SIGTERM\n" + self.output(),
+                        pytrace=False)
+            raise
+
+
+@pytest.fixture(scope="session")
+def server():
+    """One server shared by the tests that only talk to it; stopped with SIGTERM, must exit 0."""
+    srv = RunningServer("--log-level", "info")
+    yield srv
+    code = srv.terminate()
+    assert code == 0, f"server exited with {code}\n" + srv.output()
+
+
+@pytest.fixture
+def fresh_server():
+    """A private server for tests that stop it themselves (the fixture makes sure it is gone)."""
+    servers: list[RunningServer] = []
+
+    def start(*extra_args: str, web_root: str | Path = "web") -> RunningServer:
+        srv = RunningServer(*extra_args, web_root=web_root)
+        servers.append(srv)
+        return srv
+
+    yield start
+    for srv in servers:
+        srv.kill()
+
+
+@pytest.fixture(autouse=True)
+def bounded_test():
+    """A hard bound on every test, whatever it waits on."""
+    def expired(signum, frame):
+        raise TimeoutError(f"test exceeded {TEST_TIMEOUT_S} s")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(TEST_TIMEOUT_S)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+def run(coroutine_factory: Callable[[], Awaitable[Any]], timeout: float = 30.0) -> Any:
+    """Runs one async scenario with an overall timeout."""
+    async def bounded():
+        return await asyncio.wait_for(coroutine_factory(), timeout)
+    return asyncio.run(bounded())
+
+
+def ws_connect(srv: RunningServer, subprotocol: str | None = SUBPROTOCOL):
+    return connect(
+        srv.ws_url,
+        subprotocols=[subprotocol] if subprotocol else None,
+        compression=None,
+        open_timeout=5,
+        close_timeout=2,
+        ping_interval=None,
+        max_size=1 << 20,
+    )
+
+
+async def recv_json(ws: ClientConnection, timeout: float = RECV_TIMEOUT_S) -> dict:
+    raw = await asyncio.wait_for(ws.recv(), timeout)
+    assert isinstance(raw, str), f"expected a text message, got {type(raw).__name__}"
+    return json.loads(raw)
+
+
+async def recv_until(ws: ClientConnection, predicate: Callable[[dict], bool],
+                     timeout: float = RECV_TIMEOUT_S) -> tuple[dict, list[dict]]:
+    """Receives until `predicate(message)`; returns that message and everything received before it."""
+    seen: list[dict] = []
+
+    async def loop() -> dict:
+        while True:
+            message = await recv_json(ws, timeout)
+            if predicate(message):
+                return message
+            seen.append(message)
+
+    found = await asyncio.wait_for(loop(), timeout)
+    return found, seen
+
+
+async def send_json(ws: ClientConnection, message: dict) -> None:
+    await asyncio.wait_for(ws.send(json.dumps(message)), RECV_TIMEOUT_S)
+
+
+async def hello(ws: ClientConnection, **extra: Any) -> tuple[dict, dict]:
+    """Sends hello; returns (welcome, first frame)."""
+    await send_json(ws, {"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3, **extra})
+    welcome = await recv_json(ws)
+    assert welcome["type"] == "welcome", welcome
+    frame, _ = await recv_until(ws, lambda m: m["type"] == "frame")
+    return welcome, frame
+
+
+async def wait_closed(ws: ClientConnection, timeout: float = RECV_TIMEOUT_S) -> int | None:
+    """Reads (and drops) messages until the connection closes; returns the close code it received."""
+    async def drain():
+        try:
+            while True:
+                await ws.recv()
+        except websockets.ConnectionClosed:
+            pass
+
+    await asyncio.wait_for(drain(), timeout)
+    return ws.close_code
