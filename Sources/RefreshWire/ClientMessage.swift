@@ -8,9 +8,11 @@ public enum ClientMessage: Hashable, Sendable {
     case input(Input)
     /// `ping {t}`: clock sync; answer with ``MessageEncoder/encodePong(t:serverTime:into:)``, echoing `t`.
     case ping(t: Double)
+    /// `trace {}`: asks for the session's recorded input trace (docs/TRACE.md).
+    case trace
 }
 
-/// `hello {viewport:{w,h}, dpr, preset?, session?, token?}`.
+/// `hello {viewport:{w,h}, dpr, preset?, session?, token?, seed?}`.
 public struct Hello: Hashable, Sendable {
     /// The page's viewport, CSS px: finite, `0 < w, h ≤` ``DecodingLimits/maxViewport``.
     public var viewport: Size
@@ -18,16 +20,22 @@ public struct Hello: Hashable, Sendable {
     public var dpr: Double
     /// The preset to start with; the server checks the name.
     public var preset: String?
-    /// The session to resume, with its `token`.
+    /// The session to join (alone) or resume (with its `token`).
     public var session: String?
     public var token: String?
+    /// Seeds a new session's simulated feed (an integer in 0…2⁵³); the server's own seed when absent.
+    public var seed: UInt64?
 
-    public init(viewport: Size, dpr: Double, preset: String? = nil, session: String? = nil, token: String? = nil) {
+    public init(
+        viewport: Size, dpr: Double, preset: String? = nil, session: String? = nil, token: String? = nil,
+        seed: UInt64? = nil
+    ) {
         self.viewport = viewport
         self.dpr = dpr
         self.preset = preset
         self.session = session
         self.token = token
+        self.seed = seed
     }
 }
 

@@ -596,10 +596,24 @@ func exactValue(mantissa: UInt64, exponent: Int) -> Double? {
         guard exponent <= 19 else { return nil }
         return Double(UInt128(mantissa) * UInt128(UInt64(powersOfTen[exponent])))
     }
-    // Divide m·2^s (top bit at 127) by 10^k: the quotient keeps ≥ 56 bits for k ≤ 21, and a non-zero
-    // remainder is folded into its lowest bit, far below the rounding position, so the one rounding of
-    // the conversion to Double is the correct one. The scaling by 2^-s is exact.
     let k = -exponent
+    if k <= 19 {
+        // Long division of m·2¹²⁸ by d = 10^k, one machine word at a time: a quotient of ≥ 117 bits whose
+        // leading 64 go to the conversion, with every bit below them (and the remainder) folded into the
+        // last one, far below the rounding position; so the one rounding of the conversion is the correct
+        // one, and the scaling by a power of two is exact.
+        let d = UInt64(powersOfTen[k])
+        let (high, r2) = mantissa.quotientAndRemainder(dividingBy: d)
+        let (middle, r1) = d.dividingFullWidth((r2, 0))
+        let (low, r0) = d.dividingFullWidth((r1, 0))
+        let (top, next, rest) = high != 0 ? (high, middle, low | r0) : (middle, low, r0)
+        let shift = top.leadingZeroBitCount
+        let window = shift == 0 ? top : top << shift | next >> (64 - shift)
+        let sticky: UInt64 = (shift == 0 ? next : next << shift) | rest == 0 ? 0 : 1
+        return Double(sign: .plus, exponent: (high != 0 ? 0 : -64) - shift, significand: Double(window | sticky))
+    }
+    // 10^20, 10^21 do not fit a word: the same idea on 128 bits, m·2^s (top bit 127) divided by 10^k,
+    // leaving a quotient of ≥ 56 bits.
     guard k <= 21 else { return nil }
     var divisor: UInt128 = 1
     for _ in 0..<k { divisor &*= 10 }

@@ -50,6 +50,8 @@ public struct MessageDecoder: Sendable {
             return .input(.resize(try decodeResize(FieldReader(json, limits, "resize"), object)))
         case 7 where json.equals(type, "command"):
             return .input(.command(try decodeCommand(FieldReader(json, limits, "command"), object)))
+        case 5 where json.equals(type, "trace"):
+            return .trace
         case 9 where json.equals(type, "configure"):
             return .input(.configure(try decodeConfigure(FieldReader(json, limits, "configure"), object)))
         default:
@@ -82,12 +84,13 @@ public struct MessageDecoder: Sendable {
         case "resize": return .input(.resize(try decodeResize(reader, object)))
         case "command": return .input(.command(try decodeCommand(reader, object)))
         case "configure": return .input(.configure(try decodeConfigure(reader, object)))
+        case "trace": return .trace
         default: throw unknownType(json, type)
         }
     }
 
     private func unknownType(_ json: JSONText, _ type: StringRef) -> WireError {
-        let known = "hello, touch, wheel, resize, command, configure, ping"
+        let known = "hello, touch, wheel, resize, command, configure, ping, trace"
         // Echo the type only when it is short: the error should not grow with what the page sent.
         guard json.decodedLength(type) <= 64 else {
             return WireError(
@@ -173,8 +176,16 @@ public struct MessageDecoder: Sendable {
             dpr: dpr,
             preset: try r.string(fields[.preset], "hello.preset"),
             session: try r.string(fields[.session], "hello.session"),
-            token: try r.string(fields[.token], "hello.token")
+            token: try r.string(fields[.token], "hello.token"),
+            seed: try seed(r, fields[.seed])
         )
+    }
+
+    /// `hello.seed`: an integer in 0…2⁵³, or absent.
+    private func seed(_ r: FieldReader, _ position: Int?) throws(WireError) -> UInt64? {
+        guard let value = try r.integer(position, "hello.seed") else { return nil }
+        guard value >= 0 else { throw r.outOfRange("hello.seed must be ≥ 0") }
+        return UInt64(value)
     }
 
     private func decodeResize(_ r: FieldReader, _ object: Int) throws(WireError) -> Size {
@@ -282,7 +293,7 @@ public struct MessageDecoder: Sendable {
 // MARK: - Field names of the rarer messages
 
 private enum HelloField: String, CaseIterable {
-    case viewport, dpr, preset, session, token
+    case viewport, dpr, preset, session, token, seed
 }
 
 private enum CommandField: String, CaseIterable {

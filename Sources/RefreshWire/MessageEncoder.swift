@@ -13,6 +13,12 @@ public struct Welcome: Hashable, Sendable {
     public var configuration: SessionConfiguration
     /// The server's clock when the welcome was made, written as `serverT` (ms).
     public var serverTime: Timestamp
+    /// The connection's member number in the session (0 = the device that opened it), when known.
+    public var member: Int?
+    /// Whether the connection resumed a member it had before (`hello {session, token}`).
+    public var resumed: Bool
+    /// Something the page should tell its user, e.g. `session_expired` (PROTOCOL.md, "welcome").
+    public var notice: String?
 
     public init(
         session: String,
@@ -20,7 +26,10 @@ public struct Welcome: Hashable, Sendable {
         preset: String,
         presets: [String],
         configuration: SessionConfiguration,
-        serverTime: Timestamp
+        serverTime: Timestamp,
+        member: Int? = nil,
+        resumed: Bool = false,
+        notice: String? = nil
     ) {
         self.session = session
         self.token = token
@@ -28,6 +37,9 @@ public struct Welcome: Hashable, Sendable {
         self.presets = presets
         self.configuration = configuration
         self.serverTime = serverTime
+        self.member = member
+        self.resumed = resumed
+        self.notice = notice
     }
 }
 
@@ -70,9 +82,22 @@ public struct MessageEncoder: Sendable {
     /// Appends a `welcome` message to `buffer`.
     public func encode(_ welcome: Welcome, into buffer: inout [UInt8]) {
         let strings =
-            [welcome.session, welcome.token, welcome.preset, welcome.configuration.springName] + welcome.presets
+            [welcome.session, welcome.token, welcome.preset, welcome.configuration.springName, welcome.notice ?? ""]
+            + welcome.presets
         let bound = 2048 + welcome.configuration.edges.count * 1536 + strings.reduce(0) { $0 + 6 * $1.utf8.count + 3 }
         appendJSON(to: &buffer, bound: bound) { w in writeWelcome(welcome, to: &w) }
+    }
+
+    /// Appends a `room` message to `buffer`: how many devices share the session now, and which member the
+    /// receiving connection is.
+    public func encodeRoom(members: Int, member: Int, into buffer: inout [UInt8]) {
+        appendJSON(to: &buffer, bound: 96) { w in
+            w.literal(#"{"type":"room","members":"#)
+            w.integer(Int64(members))
+            w.literal(#","member":"#)
+            w.integer(Int64(member))
+            w.byte(.closeBrace)
+        }
     }
 
     /// Appends a `pong` message to `buffer`: `t` echoed exactly, `serverT` the server's clock.
@@ -196,7 +221,17 @@ public struct MessageEncoder: Sendable {
         appendConfiguration(welcome.configuration, to: &w)
         w.literal(#","serverT":"#)
         w.milliseconds(welcome.serverTime)
-        w.literal(#","protocol":"refreshkit.v1"}"#)
+        w.literal(#","protocol":"refreshkit.v1""#)
+        if let member = welcome.member {
+            w.literal(#","member":"#)
+            w.integer(Int64(member))
+        }
+        if welcome.resumed { w.literal(#","resumed":true"#) }
+        if let notice = welcome.notice {
+            w.literal(#","notice":"#)
+            w.string(notice)
+        }
+        w.byte(.closeBrace)
     }
 
     private func appendPoint(_ point: Point, to w: inout JSONWriter) {
