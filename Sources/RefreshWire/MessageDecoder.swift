@@ -236,6 +236,14 @@ public struct MessageDecoder: Sendable {
                 }
             }
         }
+        if let insets = try r.object(fields[.insets], "configure.insets") {
+            let i = try r.members(of: insets, InsetsField.self)
+            let value = { (field: InsetsField) throws(WireError) -> Double in
+                try r.number(i[field], "configure.insets.\(field.rawValue)") ?? 0
+            }
+            patch.insets = EdgeInsets(
+                top: try value(.top), left: try value(.left), bottom: try value(.bottom), right: try value(.right))
+        }
         if let feed = try r.object(fields[.feed], "configure.feed") {
             let f = try r.members(of: feed, FeedField.self)
             let name = { (field: FeedField) in "configure.feed.\(field.rawValue)" }
@@ -279,6 +287,7 @@ public struct MessageDecoder: Sendable {
         patch.minimumVisibleDuration = try r.number(f[.minimumVisibleDuration], name(.minimumVisibleDuration))
         patch.startDuration = try r.number(f[.startDuration], name(.startDuration))
         patch.exitDuration = try r.number(f[.exitDuration], name(.exitDuration))
+        patch.endsOnCycleBoundary = try r.bool(f[.endsOnCycleBoundary], name(.endsOnCycleBoundary))
         patch.presentation = try r.enumeration(f[.presentation], name(.presentation))
         patch.anchor = try r.enumeration(f[.anchor], name(.anchor))
         patch.viewBehaviour = try r.enumeration(f[.viewBehaviour], name(.viewBehaviour))
@@ -301,13 +310,17 @@ private enum CommandField: String, CaseIterable {
 }
 
 private enum ConfigureField: String, CaseIterable {
-    case preset, edges, feed, physics
+    case preset, insets, edges, feed, physics
+}
+
+private enum InsetsField: String, CaseIterable {
+    case top, left, bottom, right
 }
 
 private enum EdgeField: String, CaseIterable {
     case role, enabled, triggerDistance, restingInset, promptingInset, preload, trigger, strictness, fling
-    case shortContent, minimumVisibleDuration, startDuration, exitDuration, presentation, anchor, viewBehaviour
-    case cycleDuration, cycleDelay, cycleKind, height
+    case shortContent, minimumVisibleDuration, startDuration, exitDuration, endsOnCycleBoundary, presentation
+    case anchor, viewBehaviour, cycleDuration, cycleDelay, cycleKind, height
 }
 
 private enum FeedField: String, CaseIterable {

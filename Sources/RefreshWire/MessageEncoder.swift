@@ -345,7 +345,7 @@ public struct MessageEncoder: Sendable {
         w.byte(.closeBrace)
     }
 
-    /// `{"edges":{…},"feed":{…},"physics":{…}}`, every number exact.
+    /// `{"edges":{…},"insets":{…},"feed":{…},"physics":{…}}`, every number exact.
     private func appendConfiguration(_ configuration: SessionConfiguration, to w: inout JSONWriter) {
         w.literal(#"{"edges":{"#)
         var first = true
@@ -380,6 +380,8 @@ public struct MessageEncoder: Sendable {
             w.exact(c.startDuration)
             w.literal(#","exitDuration":"#)
             w.exact(c.exitDuration)
+            w.literal(#","endsOnCycleBoundary":"#)
+            w.bool(c.endsOnCycleBoundary)
             w.literal(#","presentation":"#)
             w.plainString(c.presentation.rawValue)
             w.literal(#","anchor":"#)
@@ -396,6 +398,15 @@ public struct MessageEncoder: Sendable {
             w.exact(c.height)
             w.byte(.closeBrace)
         }
+        let insets = configuration.insets
+        w.literal(#"},"insets":{"top":"#)
+        w.exact(insets.top)
+        w.literal(#","left":"#)
+        w.exact(insets.left)
+        w.literal(#","bottom":"#)
+        w.exact(insets.bottom)
+        w.literal(#","right":"#)
+        w.exact(insets.right)
         let feed = configuration.feed
         w.literal(#"},"feed":{"latencyMs":"#)
         w.exact(feed.latencyMs)

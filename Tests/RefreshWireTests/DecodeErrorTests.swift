@@ -38,7 +38,7 @@ struct DecodeErrorTests {
         expectError(
             #"{"type":"tap"}"#, "unknown_type",
             message:
-                "unknown message type \"tap\"; expected one of hello, touch, wheel, resize, command, configure, ping",
+                "unknown message type \"tap\"; expected one of hello, touch, wheel, resize, command, configure, ping, trace",
             ref: "tap")
         expectError(#"{"type":"Ping","t":1}"#, "unknown_type", ref: "Ping")
         expectError(#"{"type":""}"#, "unknown_type", ref: "")

@@ -80,12 +80,13 @@ struct DecodeMessageTests {
 
     @Test func configureWithEveryField() throws {
         let text = #"""
-            {"type":"configure","preset":"ms",
+            {"type":"configure","preset":"ms","insets":{"top":64,"bottom":34.5},
              "edges":{
                "top":{"role":"refresh","enabled":true,"triggerDistance":80,"restingInset":60.5,"promptingInset":0,
                       "preload":12,"trigger":"whileDragging","strictness":"strict","fling":"trigger",
                       "shortContent":"disabled","minimumVisibleDuration":0.4,"startDuration":0.25,
-                      "exitDuration":0.3,"presentation":"background","anchor":"middle","viewBehaviour":"stretches",
+                      "exitDuration":0.3,"endsOnCycleBoundary":true,"presentation":"background","anchor":"middle",
+                      "viewBehaviour":"stretches",
                       "cycleDuration":1.2,"cycleDelay":0.1,"cycleKind":"keyframe","height":64},
                "bottom":{"role":"loadMore","trigger":"onReachEdge","anchor":"top","viewBehaviour":"fixedTop",
                          "cycleKind":"spring","presentation":"slideDown","strictness":"inclusive","fling":"ignore",
@@ -110,6 +111,7 @@ struct DecodeMessageTests {
         top.minimumVisibleDuration = 0.4
         top.startDuration = 0.25
         top.exitDuration = 0.3
+        top.endsOnCycleBoundary = true
         top.presentation = .background
         top.anchor = .middle
         top.viewBehaviour = .stretches
@@ -148,8 +150,8 @@ struct DecodeMessageTests {
         physics.spring = "critical"
         physics.rubberBand = 0.55
         let expected = ConfigurationPatch(
-            preset: "ms", edges: [.top: top, .bottom: bottom, .left: left, .right: right], feed: feed,
-            physics: physics)
+            preset: "ms", insets: EdgeInsets(top: 64, bottom: 34.5),
+            edges: [.top: top, .bottom: bottom, .left: left, .right: right], feed: feed, physics: physics)
         #expect(try decode(text) == .input(.configure(expected)))
     }
 

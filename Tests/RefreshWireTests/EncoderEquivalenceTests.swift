@@ -239,7 +239,7 @@ struct EncoderEquivalenceTests {
                         "trigger": e.trigger.rawValue, "strictness": e.strictness.rawValue, "fling": e.fling.rawValue,
                         "shortContent": e.shortContent.rawValue, "minimumVisibleDuration": e.minimumVisibleDuration,
                         "startDuration": e.startDuration, "exitDuration": e.exitDuration,
-                        "presentation": e.presentation.rawValue,
+                        "endsOnCycleBoundary": e.endsOnCycleBoundary, "presentation": e.presentation.rawValue,
                         "anchor": e.anchor.rawValue, "viewBehaviour": e.viewBehaviour.rawValue,
                         "cycleDuration": e.cycle.duration,
                         "cycleDelay": e.cycle.delay, "cycleKind": e.cycle.kind.rawValue, "height": e.height,
@@ -249,6 +249,10 @@ struct EncoderEquivalenceTests {
                 "type": "welcome", "session": "a", "token": "b", "preset": preset.name, "presets": Preset.names,
                 "config": [
                     "edges": edges,
+                    "insets": [
+                        "top": c.insets.top, "left": c.insets.left, "bottom": c.insets.bottom,
+                        "right": c.insets.right,
+                    ] as [String: Any],
                     "feed": [
                         "latencyMs": c.feed.latencyMs, "failureRate": c.feed.failureRate, "pageSize": c.feed.pageSize,
                         "totalItems": c.feed.totalItems, "newItemsPerRefresh": c.feed.newItemsPerRefresh,

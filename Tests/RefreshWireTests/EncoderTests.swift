@@ -122,8 +122,9 @@ struct EncoderTests {
             + #""config":{"edges":{"bottom":{"role":"loadMore","enabled":true,"triggerDistance":100,"restingInset":60,"#
             + #""promptingInset":0,"preload":0,"trigger":"onReachEdge","strictness":"inclusive","fling":"ignore","#
             + #""shortContent":"enabled","minimumVisibleDuration":0.4,"startDuration":0.25,"exitDuration":0.3,"#
-            + #""presentation":"slideDown","anchor":"bottom","viewBehaviour":"fixedBottom","cycleDuration":1,"#
-            + #""cycleDelay":0,"cycleKind":"default","height":60}},"feed":{"latencyMs":1200,"failureRate":0,"#
+            + #""endsOnCycleBoundary":false,"presentation":"slideDown","anchor":"bottom","viewBehaviour":"fixedBottom","cycleDuration":1,"#
+            + #""cycleDelay":0,"cycleKind":"default","height":60}},"#
+            + #""insets":{"top":0,"left":0,"bottom":0,"right":0},"feed":{"latencyMs":1200,"failureRate":0,"#
             + #""pageSize":20,"totalItems":200,"newItemsPerRefresh":3,"rowHeight":72,"timeoutMs":10000},"#
             + #""physics":{"decelerationRate":0.998,"spring":"ios","rubberBand":0.55}},"serverT":81234.5,"#
             + #""protocol":"refreshkit.v1"}"#

@@ -173,6 +173,8 @@ struct FuzzTests {
             }
         case .ping(let t):
             #expect(t.isFinite && abs(t) <= limits.maxTime)
+        case .trace:
+            break
         case .input(.touch(let touch)):
             #expect(abs(touch.delta.x) <= limits.maxDelta && abs(touch.delta.y) <= limits.maxDelta)
             #expect(touch.pageTime.isFinite && abs(touch.pageTime) <= limits.maxTime)
