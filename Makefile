@@ -6,7 +6,7 @@ LOG_LEVEL ?= info
 VENV := .venv
 RELEASE_BIN := .build/release/refreshkit
 
-.PHONY: run test build release deps test-deps unit-test page-test server-test browser-test format clean
+.PHONY: run test build release deps test-deps unit-test page-test server-test browser-test format clean bench
 
 run: release
 	$(RELEASE_BIN) serve --host $(HOST) --port $(PORT) --web-root web --preset $(PRESET) --log-level $(LOG_LEVEL)
@@ -44,3 +44,43 @@ format:
 
 clean:
 	rm -rf .build $(VENV)
+
+# Figures, not pass/fail (docs/PERFORMANCE.md): the engine on one core, the server under N dragging sessions
+# against a bare lws echo server (the floor), the idle cost, the page in Chromium. Writes bench/results.json.
+# Options: make bench BENCH_ARGS="--levels 100,1000 --duration 5" (see .build/release/refreshkit-bench --help).
+bench: deps test-deps
+	swift build -c release
+	ulimit -n 20000 2>/dev/null || true; .build/release/refreshkit-bench --out bench/results.json $(BENCH_ARGS)
+
+# Hardening evidence (docs/HARDENING.md), minutes rather than seconds, so not part of `make test`: Autobahn
+# conformance (docs/AUTOBAHN.md), a bounded soak with flat memory, the server tests against AddressSanitizer
+# and ThreadSanitizer builds, and the libFuzzer target for the decoder and the session.
+# Options: make check SOAK_ARGS="--clients 50 --seconds 30" FUZZ_RUNS=1000000
+SOAK_ARGS ?= --clients 200 --seconds 120
+FUZZ_RUNS ?= 300000
+SANITIZER_TESTS ?= tests/server
+
+.PHONY: check autobahn soak asan tsan fuzz
+
+check: autobahn soak asan tsan fuzz
+
+autobahn: release test-deps
+	REFRESHKIT_BIN=$(abspath $(RELEASE_BIN)) scripts/autobahn.sh
+
+soak: release test-deps
+	REFRESHKIT_BIN=$(abspath $(RELEASE_BIN)) $(VENV)/bin/python scripts/soak.py $(SOAK_ARGS)
+
+asan: deps test-deps
+	swift build -c debug --sanitize=address --scratch-path .build-asan --product refreshkit
+	swift test --sanitize=address --scratch-path .build-asan --filter 'RefreshServerTests|RefreshWireTests'
+	REFRESHKIT_SANITIZER=address ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 REFRESHKIT_BIN=$(abspath .build-asan/debug/refreshkit) \
+		$(VENV)/bin/python -m pytest -q $(SANITIZER_TESTS)
+
+tsan: deps test-deps
+	swift build -c debug --sanitize=thread --scratch-path .build-tsan --product refreshkit
+	swift test --sanitize=thread --scratch-path .build-tsan --filter 'RefreshServerTests|RefreshWireTests'
+	REFRESHKIT_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 REFRESHKIT_BIN=$(abspath .build-tsan/debug/refreshkit) \
+		$(VENV)/bin/python -m pytest -q $(SANITIZER_TESTS)
+
+fuzz: deps
+	scripts/fuzz.sh $(FUZZ_RUNS)

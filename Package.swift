@@ -43,6 +43,15 @@ let package = Package(
         ),
         .testTarget(name: "RefreshKitTests", dependencies: ["RefreshKit"]),
         .testTarget(name: "RefreshWireTests", dependencies: ["RefreshWire", "RefreshKit"]),
+        // `make bench` (docs/PERFORMANCE.md): engine micro-benchmarks and the orchestration, the load
+        // generator (lws client API), and the transport's floor (a bare lws echo server).
+        .executableTarget(name: "refreshkit-bench", dependencies: ["RefreshKit", "RefreshWire", "CLibWebSockets"]),
+        .executableTarget(name: "refreshkit-load", dependencies: ["CLibWebSockets"]),
+        .executableTarget(name: "lws-echo", dependencies: ["CLibWebSockets"]),
+        // docs/HARDENING.md: the server's policies (Origin, limits, rate, page clock, static paths), and a
+        // libFuzzer target for the decoder and the session (`make fuzz`; it does nothing in an ordinary build).
+        .testTarget(name: "RefreshServerTests", dependencies: ["RefreshServer"]),
+        .executableTarget(name: "refreshkit-fuzz", dependencies: ["RefreshKit", "RefreshWire"]),
     ],
     swiftLanguageModes: [.v6]
 )

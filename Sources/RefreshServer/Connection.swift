@@ -8,19 +8,23 @@ enum OutgoingMessage {
     case error(WireError)
     case pong(t: Double, serverTime: Timestamp)
     case event(Event)
+    /// `room`: how many devices share the session now (the receiver's member number is added when written).
+    case room(members: Int)
+    /// A message encoded when it was queued (a `trace`: a snapshot of the recording at the request).
+    case encoded([UInt8])
 }
 
-/// One WebSocket connection and the session it drives. Owned by the service thread (the only thread
-/// that ever touches it); lws's per-session data holds a retained pointer to it from `ESTABLISHED` to
-/// `CLOSED`.
+/// One WebSocket connection and the room (session) it is a member of. Owned by the service thread (the
+/// only thread that ever touches it); lws's per-session data holds a retained pointer to it from
+/// `ESTABLISHED` to `CLOSED`.
 final class Connection {
     let id: UInt64
     let wsi: OpaquePointer
     let peer: String
 
-    /// The session, once `hello` arrived.
-    var session: Session?
-    var sessionID: String?
+    /// The room, once `hello` was admitted; and which of its members this connection is.
+    var room: Room?
+    var member = 0
 
     // Receiving.
     /// The bytes of a message that arrived in several `RECEIVE` callbacks.
@@ -33,8 +37,9 @@ final class Connection {
     // Sending.
     /// Control replies and events, oldest first; bounded by `maxQueuedMessages`.
     var outbox = RingBuffer<OutgoingMessage>()
-    /// The single pending frame: when set, the next write with an empty outbox sends the session's
-    /// frame as of that moment (latest state wins; a slow client just receives fewer, fresher frames).
+    /// The single pending frame: when set, the next write with an empty outbox sends the room's frame as
+    /// of that moment (latest state wins; a slow client just receives fewer, fresher frames, and never
+    /// holds back the other members).
     var framePending = false
     /// Set once the client was told it is `lagging`, cleared when the outbox drains.
     var lagReported = false
@@ -48,6 +53,10 @@ final class Connection {
     var closeRequested = false
     /// The -1 was returned; lws owns the close from here.
     var closeIssued = false
+
+    // Screening (Gatekeeper.swift): the message rate and the page clock of this connection.
+    var rateLimiter = RateLimiter(ratePerSecond: 300, burst: 600, closeAfterSeconds: 3)
+    var pageClock = TimestampGuard()
 
     // Counters, logged when the connection closes.
     var messagesReceived: UInt64 = 0

@@ -16,4 +16,15 @@ enum RandomIdentifier {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
+
+    /// Whether two identifiers are equal, in a time that depends only on their lengths (a token check
+    /// must not tell an attacker how many leading characters were right).
+    static func equal(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var difference: UInt8 = 0
+        for index in x.indices { difference |= x[index] ^ y[index] }
+        return difference == 0
+    }
 }

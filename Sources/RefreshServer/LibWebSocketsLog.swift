@@ -19,12 +19,17 @@ enum LibWebSocketsLog {
         lws_set_log_level(levels, lwsEmit)
     }
 
+    /// lws error lines a client can cause at will (docs/HARDENING.md): logged as notices, so an attacker
+    /// cannot fill the log with `error`s.
+    static let clientCaused = ["Ran out of header data space"]
+
     fileprivate static func emit(level: Int32, line: UnsafePointer<CChar>?) {
         guard let line, let logger = target.withLock({ $0 }) else { return }
         var text = String(cString: line)
         while let last = text.last, last.isNewline || last == " " { text.removeLast() }
         let swiftLevel: Logger.Level =
             switch level {
+            case LLL_ERR where clientCaused.contains(where: text.hasPrefix): .notice  // a hostile request, not a fault
             case LLL_ERR: .error
             case LLL_WARN: .warning
             case LLL_NOTICE: .debug

@@ -1,4 +1,5 @@
 import RefreshKit
+import RefreshWire
 
 /// Everything a ``Server`` needs to know before it starts. A value: build it, validate it, hand it over.
 public struct ServerConfiguration: Sendable, Hashable {
@@ -25,6 +26,21 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var hangupSeconds: Int
     /// How long a shutdown waits for open connections to take their close frame, in milliseconds.
     public var shutdownGraceMilliseconds: Int
+    /// How long a session outlives its last connection, in seconds: a page that comes back within it (with
+    /// its token) finds the session as it left it. 0 frees a session as soon as nobody is connected.
+    public var sessionGraceSeconds: Double
+    /// Sessions kept at most (connected or waiting out their grace); a new one beyond it first frees the
+    /// idle session closest to its expiry, and is refused (`too_many_sessions`) when none is idle.
+    public var maxSessions: Int
+    /// Devices admitted to one session at most (each has a token); beyond it the member detached longest
+    /// ago is forgotten, and a join is refused (`session_full`) while all of them are connected.
+    public var maxMembersPerSession: Int
+    /// What each session records of its input trace (docs/TRACE.md); `maxOperations: 0` records nothing.
+    public var traceLimits: TraceLimits
+    /// Bytes all sessions' traces may hold together; a session that finds it spent stops recording.
+    public var maxTraceBytesTotal: Int
+    /// Connection limits, rate limit, Origin policy (docs/HARDENING.md).
+    public var hardening: HardeningConfiguration
 
     public init(
         host: String = "0.0.0.0",
@@ -37,7 +53,13 @@ public struct ServerConfiguration: Sendable, Hashable {
         seed: UInt64 = 1,
         pingIntervalSeconds: Int = 10,
         hangupSeconds: Int = 20,
-        shutdownGraceMilliseconds: Int = 1000
+        shutdownGraceMilliseconds: Int = 1000,
+        sessionGraceSeconds: Double = 30,
+        maxSessions: Int = 10_000,
+        maxMembersPerSession: Int = 16,
+        traceLimits: TraceLimits = TraceLimits(),
+        maxTraceBytesTotal: Int = 256 << 20,
+        hardening: HardeningConfiguration = HardeningConfiguration()
     ) {
         self.host = host
         self.port = port
@@ -50,6 +72,12 @@ public struct ServerConfiguration: Sendable, Hashable {
         self.pingIntervalSeconds = pingIntervalSeconds
         self.hangupSeconds = hangupSeconds
         self.shutdownGraceMilliseconds = shutdownGraceMilliseconds
+        self.sessionGraceSeconds = sessionGraceSeconds
+        self.maxSessions = maxSessions
+        self.maxMembersPerSession = maxMembersPerSession
+        self.traceLimits = traceLimits
+        self.maxTraceBytesTotal = maxTraceBytesTotal
+        self.hardening = hardening
     }
 
     /// The limits a value must respect; the command line shows these messages as they are.
@@ -82,6 +110,20 @@ public struct ServerConfiguration: Sendable, Hashable {
         guard (0...60_000).contains(shutdownGraceMilliseconds) else {
             throw .invalidConfiguration("shutdown grace must be between 0 and 60000 ms")
         }
+        guard sessionGraceSeconds.isFinite, (0...86_400).contains(sessionGraceSeconds) else {
+            throw .invalidConfiguration("session grace must be between 0 and 86400 s (got \(sessionGraceSeconds))")
+        }
+        guard (1...1_000_000).contains(maxSessions) else {
+            throw .invalidConfiguration("max sessions must be between 1 and 1000000 (got \(maxSessions))")
+        }
+        guard (1...1024).contains(maxMembersPerSession) else {
+            throw .invalidConfiguration(
+                "max members per session must be between 1 and 1024 (got \(maxMembersPerSession))")
+        }
+        guard traceLimits.maxOperations >= 0, traceLimits.maxBytes >= 0, maxTraceBytesTotal >= 0 else {
+            throw .invalidConfiguration("trace limits must not be negative")
+        }
+        try hardening.validate()
     }
 }
 

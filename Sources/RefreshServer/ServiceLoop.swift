@@ -26,9 +26,15 @@ final class ServiceLoop {
     private let resources = CResources()
     private let decoder = MessageDecoder()
     private let encoder = MessageEncoder()
+    /// Origin, connection limits, static paths, rate limits, page clocks (Gatekeeper.swift).
+    let gatekeeper: Gatekeeper
 
     private var connections: [UInt64: Connection] = [:]
     private var nextConnectionID: UInt64 = 1
+    /// Every session (room), by id.
+    private let registry: SessionRegistry
+    /// `http://HOST:PORT` as a device on the network can open it, for the share links in the log.
+    private var shareBase = ""
 
     // The tick: one sul for the whole server, armed only while some session moves or waits.
     private let tick: UnsafeMutablePointer<rk_tick_t>
@@ -51,6 +57,8 @@ final class ServiceLoop {
         self.configuration = configuration
         self.logger = logger
         self.stopFlag = stopFlag
+        registry = SessionRegistry(configuration: configuration, logger: logger)
+        gatekeeper = Gatekeeper(configuration: configuration.hardening, logger: logger)
         tick = .allocate(capacity: 1)
         tick.initialize(to: rk_tick_t())
         shutdownWake = .allocate(capacity: 1)
@@ -82,7 +90,7 @@ final class ServiceLoop {
 
         var http = lws_protocols()
         http.name = resources.string("http")
-        http.callback = lws_callback_http_dummy
+        http.callback = httpGateCallback  // Origin, connection limits and static paths, then lws's dummy
         var refreshKit = lws_protocols()
         refreshKit.name = resources.string(Self.subprotocol)
         refreshKit.callback = refreshKitProtocolCallback
@@ -90,7 +98,8 @@ final class ServiceLoop {
         refreshKit.rx_buffer_size = 4096
         // One send() may carry a whole frame; larger messages are still sent, lws buffers the rest.
         refreshKit.tx_packet_size = 64 * 1024
-        let protocols = resources.allocateArray([http, refreshKit, lws_protocols()])
+        let echo = configuration.hardening.echoProtocol ? [EchoProtocol.entry(resources)] : []
+        let protocols = resources.allocateArray([http, refreshKit] + echo + [lws_protocols()])
 
         // MIME types lws does not know (it answers 415 for them otherwise).
         var mimeTypes: UnsafeMutablePointer<lws_protocol_vhost_options>?
@@ -123,6 +132,7 @@ final class ServiceLoop {
         info.retry_and_idle_policy = UnsafePointer(retryPolicy)
         info.pt_serv_buf_size = 16 * 1024
         info.user = owner
+        if !echo.isEmpty { info.pvo = UnsafePointer(EchoProtocol.defaultOption(resources)) }
         info.options =
             rk_opt_validate_utf8() | rk_opt_fail_upon_unable_to_bind() | rk_opt_security_headers()
         switch Self.classify(host: configuration.host) {
@@ -144,6 +154,8 @@ final class ServiceLoop {
         }
         tick.pointee.owner = owner
         shutdownWake.pointee.owner = owner
+        shareBase = Self.shareBase(host: configuration.host, port: port)
+        gatekeeper.start(webRoot: webRoot, port: port, host: configuration.host)
         logger.debug(
             "libwebsockets context created",
             metadata: ["webRoot": "\(webRoot)", "port": "\(port)", "host": "\(configuration.host)"])
@@ -168,6 +180,7 @@ final class ServiceLoop {
     /// Destroys the context (lws delivers `CLOSED` for every connection still open) and frees the C
     /// memory it used.
     func destroy() {
+        shuttingDown = true  // `CLOSED` callbacks from here on only let go of their rooms
         lws_sul_cancel(&tick.pointee.sul)
         lws_sul_cancel(&shutdownWake.pointee.sul)
         tickArmedAt = nil
@@ -176,6 +189,7 @@ final class ServiceLoop {
             self.context = nil
         }
         connections.removeAll()
+        registry.removeAll()
         resources.releaseAll()
         logger.debug("libwebsockets context destroyed", metadata: ["ticks": "\(ticks)", "skipped": "\(ticksSkipped)"])
     }
@@ -251,6 +265,7 @@ final class ServiceLoop {
         let connection = Connection(id: nextConnectionID, wsi: wsi, peer: peer)
         nextConnectionID += 1
         connections[connection.id] = connection
+        gatekeeper.opened(connection)
         user.storeBytes(of: Unmanaged.passRetained(connection).toOpaque(), as: UnsafeMutableRawPointer?.self)
         logger.info("connection opened", metadata: ["connection": "\(connection.id)", "peer": "\(peer)"])
         if shuttingDown {
@@ -264,6 +279,8 @@ final class ServiceLoop {
         user.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
         let connection = Unmanaged<Connection>.fromOpaque(raw).takeRetainedValue()
         connections[connection.id] = nil
+        gatekeeper.closed(connection)
+        leaveRoom(connection, reason: "connection closed")
         logger.info(
             "connection closed",
             metadata: [
@@ -305,6 +322,8 @@ final class ServiceLoop {
             if complete {
                 connection.inMessage = false
                 connection.messagesReceived &+= 1
+                guard screened(connection) else { return 0 }
+                logger.notice("rejected a message", metadata: ["connection": "\(connection.id)", "code": "binary_unsupported"])
                 reject(
                     connection,
                     WireError(
@@ -336,6 +355,7 @@ final class ServiceLoop {
         connection.messagesReceived &+= 1
         lws_validity_confirmed(connection.wsi)  // application traffic proves the peer is alive
         if connection.closing { return }
+        guard screened(connection) else { return }
         let message: ClientMessage
         do {
             message = try decoder.decode(text)
@@ -352,13 +372,31 @@ final class ServiceLoop {
         }
         switch message {
         case .hello(let hello):
-            startSession(connection, hello: hello)
+            connection.pageClock.reset()
+            admit(connection, hello: hello)
         case .input(let input):
-            apply(input, on: connection)
+            guard screened(connection, input) else { return }
+            apply(input, text: text, on: connection)
         case .ping(let t):
             enqueue(.pong(t: t, serverTime: Self.now()), on: connection)
             lws_callback_on_writable(connection.wsi)
+        case .trace:
+            sendTrace(to: connection)
         }
+    }
+
+    /// Runs the gatekeeper's screen (the rate limit; with `input`, its page clock) and carries out a refusal.
+    /// - Returns: whether the message may be processed.
+    private func screened(_ connection: Connection, _ input: Input? = nil) -> Bool {
+        switch input.map({ screen($0, on: connection) }) ?? screenMessage(connection) {
+        case .proceed: return true
+        case .drop: return false
+        case .reply(let error): reject(connection, error)
+        case .close(let status, let reason):
+            closeWithReason(connection, status, reason)
+            lws_callback_on_writable(connection.wsi)
+        }
+        return false
     }
 
     private func reject(_ connection: Connection, _ error: WireError) {
@@ -374,44 +412,122 @@ final class ServiceLoop {
         }
     }
 
-    /// `hello`: a new session (a second `hello` on the same connection replaces the session).
-    private func startSession(_ connection: Connection, hello: Hello) {
+    // MARK: - Sessions
+
+    /// `hello`: a new session, a new member of a shared one, or a member coming back (SessionRegistry). A
+    /// second `hello` on a connection leaves its room first (its token stays valid), once the new one is
+    /// admitted; a refused `hello` changes nothing.
+    private func admit(_ connection: Connection, hello: Hello) {
         let now = Self.now()
-        let preset = hello.preset ?? configuration.defaultPreset
-        var session: Session
-        do {
-            session = try Session(
-                viewport: hello.viewport, devicePixelRatio: hello.dpr, preset: preset, seed: configuration.seed,
-                time: now)
-        } catch {
+        let admission = registry.admit(hello, at: now)
+        let room: Room
+        let member: Room.Member
+        var notice: String?
+        var resumed = false
+        switch admission {
+        case .refused(let error):
             logger.notice(
                 "hello refused",
                 metadata: ["connection": "\(connection.id)", "code": "\(error.code)", "reason": "\(error.message)"])
-            reject(connection, WireError(code: error.code, message: error.message, ref: "hello"))
+            reject(connection, error)
             return
+        case .created(let created, let first, let createdNotice):
+            (room, member, notice) = (created, first, createdNotice)
+            logger.info(
+                "session started",
+                metadata: [
+                    "connection": "\(connection.id)", "session": "\(room.id)", "preset": "\(room.session.presetName)",
+                    "viewport": "\(hello.viewport)", "share": "\(shareBase)/?s=\(room.id)",
+                    "notice": "\(notice ?? "-")",
+                ])
+        case .joined(let joined, let new):
+            (room, member) = (joined, new)
+            logger.info(
+                "session joined",
+                metadata: ["connection": "\(connection.id)", "session": "\(room.id)", "member": "\(member.number)"])
+        case .resumed(let found, let returning):
+            (room, member, resumed) = (found, returning, true)
+            logger.info(
+                "session resumed",
+                metadata: ["connection": "\(connection.id)", "session": "\(room.id)", "member": "\(member.number)"])
         }
-        let replaced = connection.session != nil
-        let id = RandomIdentifier.make128()
+        if let current = connection.room {
+            if current === room {
+                connection.room = nil
+                room.detach(member: connection.member, at: now, decoder: decoder)
+            } else {
+                leaveRoom(connection, reason: "hello again")
+            }
+        }
+        if let previous = room.members[member.number]?.connection, previous !== connection {
+            // The same member on a new connection (the old one is half-open, or a copy of the page): the
+            // newer wins; the older is told why, so it does not take the member back.
+            previous.room = nil
+            room.detach(member: member.number, at: now, decoder: decoder)
+            closeWithReason(previous, Self.closeSessionTaken, "session resumed on another connection")
+            lws_callback_on_writable(previous.wsi)
+        }
+        _ = room.attach(connection, member: member.number)
+        connection.room = room
+        connection.member = member.number
+        room.advance(to: now)  // a room nobody was connected to did not tick
+        registry.account(room)
         let welcome = Welcome(
-            session: id, token: RandomIdentifier.make128(), preset: session.presetName, presets: Preset.names,
-            configuration: session.configuration, serverTime: now)
+            session: room.id, token: member.token, preset: room.session.presetName, presets: Preset.names,
+            configuration: room.session.configuration, serverTime: now, member: member.number, resumed: resumed,
+            notice: notice)
         enqueue(.welcome(welcome), on: connection)
-        for event in session.takeEvents() { enqueue(.event(event), on: connection) }
-        connection.session = session
-        connection.sessionID = id
-        connection.framePending = true
-        lws_callback_on_writable(connection.wsi)
-        logger.info(
-            replaced ? "session replaced" : "session started",
-            metadata: [
-                "connection": "\(connection.id)", "session": "\(id)", "preset": "\(session.presetName)",
-                "viewport": "\(hello.viewport)",
-            ])
-        armTick(for: session, now: now.microseconds)
+        broadcast(room.takeEvents(), in: room)
+        announceMembers(of: room)
+        armTick(for: room.session, now: now.microseconds)
     }
 
-    private func apply(_ input: Input, on connection: Connection) {
-        guard connection.session != nil else {
+    /// Takes `connection` out of its room: its pointers are lifted, the others are told, and a room left
+    /// with nobody connected waits out the grace period (or is freed at once when it is 0).
+    private func leaveRoom(_ connection: Connection, reason: String) {
+        guard let room = connection.room else { return }
+        connection.room = nil
+        // While shutting down (and inside lws_context_destroy) nothing is scheduled or sent any more.
+        guard !shuttingDown, room.members[connection.member]?.connection === connection else { return }
+        let now = Self.now()
+        room.detach(member: connection.member, at: now, decoder: decoder)
+        registry.account(room)
+        logger.info(
+            "session left",
+            metadata: [
+                "connection": "\(connection.id)", "session": "\(room.id)", "member": "\(connection.member)",
+                "reason": "\(reason)",
+            ])
+        if room.connectedCount > 0 {
+            broadcast(room.takeEvents(), in: room)
+            announceMembers(of: room)
+            armTick(for: room.session, now: now.microseconds)
+            return
+        }
+        _ = room.takeEvents()  // nobody to tell; the frames will show where things are
+        let grace = Int64((configuration.sessionGraceSeconds * 1_000_000).rounded())
+        if grace <= 0 {
+            expire(room)
+            return
+        }
+        room.expiresAt = now.microseconds + grace
+        logger.debug(
+            "session idle", metadata: ["session": "\(room.id)", "expiresIn": "\(configuration.sessionGraceSeconds) s"])
+        armTimer(at: now.microseconds + grace, now: now.microseconds)
+    }
+
+    private func expire(_ room: Room) {
+        registry.remove(room)
+        logger.info(
+            "session freed",
+            metadata: [
+                "session": "\(room.id)", "idle": "\(configuration.sessionGraceSeconds) s",
+                "traceOps": "\(room.traced.recorder.operationCount)", "frames": "\(room.traced.recorder.frames.count)",
+            ])
+    }
+
+    private func apply(_ input: Input, text: UnsafeRawBufferPointer, on connection: Connection) {
+        guard let room = connection.room else {
             reject(
                 connection,
                 WireError(code: "not_ready", message: "send hello before any input", ref: Self.type(of: input)))
@@ -419,15 +535,52 @@ final class ServiceLoop {
         }
         let now = Self.now()
         do {
-            try connection.session!.apply(input, at: now)
+            try room.apply(input, text: text, member: connection.member, at: now)
         } catch {
             reject(connection, WireError(code: error.code, message: error.message, ref: Self.type(of: input)))
+            registry.account(room)
             return
         }
-        for event in connection.session!.takeEvents() { enqueue(.event(event), on: connection) }
-        connection.markFramePending()
+        registry.account(room)
+        broadcast(room.takeEvents(), in: room)
+        armTick(for: room.session, now: now.microseconds)
+    }
+
+    /// `trace`: the room's recording so far, as one `trace` message.
+    private func sendTrace(to connection: Connection) {
+        guard let room = connection.room else {
+            reject(
+                connection,
+                WireError(code: "not_ready", message: "send hello before asking for a trace", ref: "trace"))
+            return
+        }
+        let message = room.traceMessage()
+        logger.debug(
+            "trace sent",
+            metadata: [
+                "connection": "\(connection.id)", "session": "\(room.id)", "bytes": "\(message.count)",
+                "ops": "\(room.traced.recorder.operationCount)", "truncated": "\(room.traced.recorder.truncated)",
+            ])
+        enqueue(.encoded(message), on: connection)
         lws_callback_on_writable(connection.wsi)
-        armTick(for: connection.session!, now: now.microseconds)
+    }
+
+    /// Queues `events` for every connected member, and the room's next frame.
+    private func broadcast(_ events: [Event], in room: Room) {
+        for connection in room.connections where !connection.closing {
+            for event in events { enqueue(.event(event), on: connection) }
+            connection.markFramePending()
+            lws_callback_on_writable(connection.wsi)
+        }
+    }
+
+    /// Tells every connected member how many devices share the session.
+    private func announceMembers(of room: Room) {
+        let count = room.connectedCount
+        for connection in room.connections where !connection.closing {
+            enqueue(.room(members: count), on: connection)
+            lws_callback_on_writable(connection.wsi)
+        }
     }
 
     // MARK: - Sending
@@ -445,14 +598,19 @@ final class ServiceLoop {
             case .pong(let t, let serverTime):
                 encoder.encodePong(t: t, serverTime: serverTime, into: &connection.sendBuffer)
             case .event(let event): encoder.encode(event, into: &connection.sendBuffer)
+            case .room(let members):
+                encoder.encodeRoom(members: members, member: connection.member, into: &connection.sendBuffer)
+            case .encoded(let bytes): connection.sendBuffer.append(contentsOf: bytes)
             }
             if connection.outbox.isEmpty { connection.lagReported = false }
             connection.messagesSent &+= 1
-        } else if connection.framePending, connection.session != nil {
+        } else if connection.framePending, let room = connection.room {
+            // The room's frame, encoded once for every member, written from the room's own buffer.
             connection.framePending = false
-            let frame = connection.session!.frame()
-            encoder.encode(frame, into: &connection.sendBuffer)
+            room.prepareFrame()
+            registry.account(room)
             connection.framesSent &+= 1
+            return room.withFrameMessage { write($0, on: connection) }
         } else if connection.closing {
             closeWithReason(connection, LWS_CLOSE_STATUS_GOINGAWAY, "server shutting down")
             connection.closeIssued = true
@@ -460,11 +618,22 @@ final class ServiceLoop {
         } else {
             return 0  // a spurious WRITEABLE: nothing to say
         }
-        let length = connection.sendBuffer.count - pre
-        let written = connection.sendBuffer.withUnsafeMutableBytes { raw in
-            lws_write(
-                connection.wsi, raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + pre, length, LWS_WRITE_TEXT)
+        let result = connection.sendBuffer.withUnsafeMutableBytes { write($0, on: connection) }
+        if connection.sendBuffer.capacity > 1 << 20 {
+            // A trace passed through: give the memory back rather than keep it for small messages.
+            connection.sendBuffer = [UInt8](repeating: 0, count: pre)
+            connection.sendBuffer.reserveCapacity(pre + 4096)
         }
+        return result
+    }
+
+    /// `lws_write`s the message in `buffer` after its `LWS_PRE` bytes of headroom (lws copies what the
+    /// socket does not take at once, so the buffer may be reused as soon as this returns).
+    private func write(_ buffer: UnsafeMutableRawBufferPointer, on connection: Connection) -> Int32 {
+        let pre = Int(RK_LWS_PRE)
+        let written = lws_write(
+            connection.wsi, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + pre, buffer.count - pre,
+            LWS_WRITE_TEXT)
         if written < 0 {
             logger.info("write failed; closing", metadata: ["connection": "\(connection.id)"])
             return -1
@@ -509,8 +678,14 @@ final class ServiceLoop {
             due = min(due ?? deadline, max(deadline, now))
         }
         guard let due else { return }
-        if let armed = tickArmedAt, armed <= due { return }
-        schedule(at: due, now: now)
+        armTimer(at: due, now: now)
+    }
+
+    /// Makes sure the timer fires by `deadline` (e.g. a room's expiry). Moves the timer only earlier.
+    private func armTimer(at deadline: Int64, now: Int64) {
+        guard !shuttingDown else { return }
+        if let armed = tickArmedAt, armed <= deadline { return }
+        schedule(at: deadline, now: now)
     }
 
     private func schedule(at deadline: Int64, now: Int64) {
@@ -519,7 +694,9 @@ final class ServiceLoop {
         lws_sul_schedule(context, 0, &tick.pointee.sul, tickCallback, max(0, deadline - now))
     }
 
-    /// The timer fired: move every moving (or due) session to now, queue its events and frame.
+    /// The timer fired: move every moving (or due) session with someone connected to now, queue its events
+    /// and frame for its members; free the rooms whose grace period ran out. (A room nobody is connected to
+    /// does not tick: it catches up, exactly, when someone comes back.)
     fileprivate func onTick() {
         tickArmedAt = nil
         guard !shuttingDown else { return }
@@ -528,23 +705,31 @@ final class ServiceLoop {
         let now = Timestamp(microseconds: nowMicroseconds)
         var anyActive = false
         var earliestDeadline: Int64?
-        for connection in connections.values where connection.session != nil && !connection.closing {
-            let due =
-                connection.session!.isActive
-                || (connection.session!.nextDeadline.map { $0.microseconds <= nowMicroseconds } ?? false)
-            if due {
-                connection.session!.advance(to: now)
-                for event in connection.session!.takeEvents() { enqueue(.event(event), on: connection) }
-                connection.markFramePending()
-                lws_callback_on_writable(connection.wsi)
+        var expired: [Room] = []
+        for room in registry.rooms.values {
+            if let expiry = room.expiresAt {
+                if expiry <= nowMicroseconds {
+                    expired.append(room)
+                } else {
+                    earliestDeadline = min(earliestDeadline ?? expiry, expiry)
+                }
+                continue
             }
-            if connection.session!.isActive { anyActive = true }
-            if let deadline = connection.session!.nextDeadline?.microseconds {
+            let session = room.session
+            let due = session.isActive || (session.nextDeadline.map { $0.microseconds <= nowMicroseconds } ?? false)
+            if due {
+                room.advance(to: now)
+                registry.account(room)
+                broadcast(room.takeEvents(), in: room)
+            }
+            if room.session.isActive { anyActive = true }
+            if let deadline = room.session.nextDeadline?.microseconds {
                 // A deadline the session left in the past would spin the timer: wait one period.
                 let effective = deadline > nowMicroseconds ? deadline : nowMicroseconds + tickPeriodMicroseconds
                 earliestDeadline = min(earliestDeadline ?? effective, effective)
             }
         }
+        for room in expired { expire(room) }
         var next: Int64?
         if anyActive {
             if !ticking {
@@ -571,6 +756,22 @@ final class ServiceLoop {
     // MARK: - Helpers
 
     static let subprotocol = "refreshkit.v1"
+
+    /// The close code of a connection whose member resumed on another connection (PROTOCOL.md).
+    static let closeSessionTaken = lws_close_status(rawValue: 4001)
+
+    /// `http://HOST:PORT` for share links: a wildcard address is shown as the first LAN address (the one a
+    /// phone can open), else loopback.
+    static func shareBase(host: String, port: Int) -> String {
+        let shown: String
+        switch host {
+        case "0.0.0.0", "::", "[::]":
+            shown = NetworkInterfaces.lanIPv4Addresses().first ?? (host == "0.0.0.0" ? "127.0.0.1" : "[::1]")
+        default:
+            shown = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        }
+        return "http://\(shown):\(port)"
+    }
 
     static let extraMIMETypes: [(String, String)] = [
         (".mjs", "text/javascript"),

@@ -3,13 +3,14 @@ import Foundation
 import Logging
 import RefreshKit
 import RefreshServer
+import RefreshWire
 
 @main
 struct RefreshKitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "refreshkit",
         abstract: "An authoritative scroll and pull-to-refresh engine, driven from a browser page.",
-        subcommands: [Serve.self],
+        subcommands: [Serve.self, Replay.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -45,13 +46,28 @@ struct Serve: ParsableCommand {
     @Option(help: "The animation tick in Hz (it runs only while something moves).")
     var tickRate = 60
 
-    @Option(help: "Seeds each session's simulated feed.")
+    @Option(help: "Seeds each session's simulated feed (unless its hello brings a seed).")
     var seed: UInt64 = 1
 
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a session outlives its last connection; a page that comes back within it resumes.",
+            valueName: "seconds"))
+    var sessionGrace: Double = 30
+
+    @Option(help: "Operations each session's input trace records at most (0: record nothing).")
+    var traceLimit = TraceLimits().maxOperations
+
+    @OptionGroup(title: "Hardening")
+    var hardening: HardeningOptions
+
     var serverConfiguration: ServerConfiguration {
-        ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: host, port: port, webRoot: webRoot, defaultPreset: preset, maxMessageBytes: maxMessageBytes,
-            tickRate: tickRate, seed: seed)
+            tickRate: tickRate, seed: seed, sessionGraceSeconds: sessionGrace,
+            traceLimits: TraceLimits(maxOperations: traceLimit))
+        hardening.apply(to: &configuration)
+        return configuration
     }
 
     func validate() throws {

@@ -215,9 +215,13 @@ def test_refresh_button_and_keys(desktop):
     page.keyboard.press("Home")
     wait_until(page, lambda p: frame(p)["offset"]["y"] <= 0 and frame(p)["phase"] == "idle", 5,
                what="Home to scroll to the top")
-    # d opens the debug panel with the frame's fields and the events
-    page.keyboard.press("d")
+    # d toggles the debug panel (open by default on a wide screen) with the frame's fields and the events
     panel = page.locator("#panel")
+    assert panel.is_visible()
+    page.keyboard.press("d")
+    assert not panel.is_visible()
+    assert page.get_attribute("#debug-toggle", "aria-pressed") == "false"
+    page.keyboard.press("d")
     assert panel.is_visible()
     wait_until(page, lambda p: "refreshing" in p.locator("#panel [data-panel-events]").inner_text(), 3,
                what="the panel to list the refresh")
@@ -226,6 +230,8 @@ def test_refresh_button_and_keys(desktop):
 
 def test_resize_is_sent(desktop):
     page = desktop
+    page.click("#debug-toggle")  # the debug panel's column (open by default on a wide screen) takes width too
+    assert not page.locator("#panel").is_visible()
     page.set_viewport_size({"width": 900, "height": 600})
     wait_until(page, lambda p: frame(p)["viewport"]["w"] == 900, 5, what="the server to get the new width")
     box = page.evaluate("() => { const c = document.getElementById('list'); return {w: c.width, h: c.clientHeight}; }")

@@ -9,6 +9,8 @@ import { DEFAULT_SLOT } from './indicators/geometry.js';
 import { Panel } from './panel.js';
 import { keyAction, isEditable } from './keys.js';
 import { announcementFor, statusText } from './ui.js';
+import { Share } from './share.js';
+import { TraceTools } from './trace.js';
 
 const MAX_EVENTS = 200;
 const $ = (sel) => document.querySelector(sel);
@@ -48,7 +50,12 @@ function viewportSize() {
 
 // ------------------------------------------------------------------ connection
 
+// the session in the URL (?s=ID) is joined, or resumed with this tab's token (js/share.js)
+const share = new Share();
+
 const conn = new Connection({
+  ...share.initial,
+  onTokenChange: (session, token) => share.onTokenChange(session, token),
   hello: () => {
     const hello = { viewport: viewportSize(), dpr: renderer.dpr };
     if (app.preset) hello.preset = app.preset;
@@ -62,7 +69,12 @@ const conn = new Connection({
   },
 });
 
-function handleMessage(msg, tRecv) {
+function handleMessage(msg, tRecv, raw) {
+  if (msg.type === 'welcome') share.onWelcome(msg);
+  else if (msg.type === 'room') share.onRoom(msg);
+  else if (msg.type === 'error') share.onError(msg);
+  traceTools.onMessage(msg, raw);
+  panel.onMessage(msg, tRecv);
   switch (msg.type) {
     case 'welcome':
       app.welcome = msg;
@@ -78,7 +90,6 @@ function handleMessage(msg, tRecv) {
     case 'event':
       app.events.push(msg);
       if (app.events.length > MAX_EVENTS) app.events.splice(0, app.events.length - MAX_EVENTS);
-      panel.addEvent(msg);
       announce(announcementFor(msg));
       break;
     case 'error':
@@ -93,6 +104,8 @@ function handleMessage(msg, tRecv) {
       break;
   }
 }
+
+const traceTools = new TraceTools({ conn, notify: (text, kind) => share.notify(text, kind) });
 
 // ------------------------------------------------------------------ chrome
 
@@ -137,6 +150,9 @@ $('#refresh').addEventListener('click', () => {
 const debugToggle = $('#debug-toggle');
 const panel = new Panel($('#panel'), {
   onToggle: (open) => debugToggle.setAttribute('aria-pressed', String(open)),
+  send: (msg) => conn.send(msg),
+  connection: conn,
+  presetOf: () => app.preset,
 });
 debugToggle.addEventListener('click', () => panel.toggle());
 $('#panel [data-panel-close]').addEventListener('click', () => panel.toggle(false));
@@ -252,12 +268,7 @@ function loop(ts) {
     app.draws.push(now);
   }
   updateStatus(now);
-  panel.update(frame, `rtt ${fmt(conn.clock.rtt)} ms (min ${fmt(conn.clock.minRtt)}) · clock ${fmt(conn.clock.offset)} ms · `
-    + `draws ${countLastSecond(app.draws, now)}/s · frames ${countLastSecond(app.framesIn, now)}/s · preset ${app.preset ?? '–'}`, now);
-}
-
-function fmt(v) {
-  return typeof v === 'number' && Number.isFinite(v) ? v.toFixed(1) : '–';
+  panel.tick(now, serverNow, frame);
 }
 
 /** The indicator slot depth of an edge: its configured height when the server told us, else 60 px. */
@@ -284,6 +295,14 @@ window.refreshkit = Object.freeze({
     };
   },
   send: (obj) => conn.send(obj),
+  // sessions and traces (js/share.js, js/trace.js)
+  get session() {
+    return { id: conn.session, member: share.member, members: share.members, url: share.url };
+  },
+  requestTrace: () => traceTools.request(),
+  exportTrace: () => traceTools.download(),
+  playTrace: (text) => traceTools.play(text),
+  get playback() { return traceTools.state; },
   serverNow: () => conn.serverNow(performance.now()),
   displayedOffset: () => {
     const pageNow = performance.now();

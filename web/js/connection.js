@@ -1,8 +1,13 @@
 // The WebSocket to the server (subprotocol refreshkit.v1): hello first, resume with session/token,
 // reconnect with exponential backoff + jitter, ping for clock sync and latency.
+// Sessions (docs/PROTOCOL.md, "Sessions"): a hello with `session` and `token` resumes this page's member;
+// `bad_token`, or a close with 4001 (the member was resumed by another connection), drops the token and
+// joins the session as a new member instead.
 import { ClockSync, backoffDelay, socketUrl } from './clock.js';
 
 export const PROTOCOL = 'refreshkit.v1';
+/** The close code of a connection whose member was resumed on another connection. */
+export const CLOSE_SESSION_TAKEN = 4001;
 const PING_INTERVAL_MS = 2000;
 const PING_BURST = 5;
 const PING_BURST_SPACING_MS = 40;
@@ -11,10 +16,15 @@ export class Connection {
   /**
    * @param {object} o
    * @param {() => object} o.hello      builds the hello message (viewport, dpr, preset…)
-   * @param {(msg: object, tRecv: number) => void} o.onMessage  every server message except pong
+   * @param {(msg: object, tRecv: number, raw: string) => void} o.onMessage  every server message except pong (and its text)
    * @param {(status: object) => void} o.onStatus  {state: connecting|connected|reconnecting, retryAt?, attempt}
+   * @param {string?} o.session  a session to join (or resume, with `token`) on the first hello
+   * @param {(session: string, token: string?) => void} o.onTokenChange  the member token was issued or dropped
    */
-  constructor({ hello, onMessage, onStatus, url = socketUrl(location), now = () => performance.now() }) {
+  constructor({
+    hello, onMessage, onStatus, url = socketUrl(location), now = () => performance.now(),
+    session = null, token = null, onTokenChange = null,
+  }) {
     this.url = url;
     this.buildHello = hello;
     this.onMessage = onMessage;
@@ -22,8 +32,10 @@ export class Connection {
     this.now = now;
     this.clock = new ClockSync(8);
     this.ws = null;
-    this.session = null;
-    this.token = null;
+    this.session = session;
+    this.token = session ? token : null;
+    this.onTokenChange = onTokenChange;
+    this.helloOnce = null; // extra hello fields for the next connection only (a trace playback)
     this.attempt = 0;
     this.state = 'idle';
     this.retryAt = null;
@@ -31,6 +43,8 @@ export class Connection {
     this.timers = new Set();
     this.pingTimer = null;
     this.stopped = false;
+    this.bytesIn = 0;    // characters of every text message received (≈ bytes: the JSON is ASCII); the debug panel's figures
+    this.messagesIn = 0;
   }
 
   get connected() {
@@ -85,10 +99,7 @@ export class Connection {
     this.ws = ws;
     ws.onopen = () => {
       if (ws !== this.ws) return;
-      const hello = { type: 'hello', ...this.buildHello() };
-      if (this.session) hello.session = this.session;
-      if (this.token) hello.token = this.token;
-      this.sendRaw(hello);
+      this.sendHello();
       this.clock.reset();
       for (let i = 0; i < PING_BURST; i++) this.later(() => this.ping(), i * PING_BURST_SPACING_MS);
       this.pingTimer = setInterval(() => this.ping(), PING_INTERVAL_MS);
@@ -97,6 +108,8 @@ export class Connection {
       if (ws !== this.ws) return;
       const tRecv = this.now();
       if (typeof ev.data !== 'string') return;
+      this.bytesIn += ev.data.length;
+      this.messagesIn += 1;
       let msg;
       try {
         msg = JSON.parse(ev.data);
@@ -113,12 +126,19 @@ export class Connection {
       if (msg.type === 'welcome') {
         if (typeof msg.session === 'string') this.session = msg.session;
         if (typeof msg.token === 'string') this.token = msg.token;
+        this.helloOnce = null;
+        if (this.session) this.onTokenChange?.(this.session, this.token);
         if (!this.clock.synced) this.clock.roughFromWelcome(msg.serverT, tRecv);
         this.welcomed = true;
         this.attempt = 0;
         this.setState('connected');
       }
-      this.onMessage?.(msg, tRecv);
+      if (msg.type === 'error' && msg.code === 'bad_token' && !this.welcomed) {
+        // not this session's token (any more): join it as a new member
+        this.dropToken();
+        this.sendHello();
+      }
+      this.onMessage?.(msg, tRecv, ev.data);
     };
     ws.onclose = (ev) => {
       if (ws !== this.ws) return;
@@ -129,11 +149,41 @@ export class Connection {
         this.setState('closed', { code: ev.code });
         return;
       }
+      if (ev.code === CLOSE_SESSION_TAKEN) this.dropToken();
       this.scheduleReconnect(ev.code);
     };
     ws.onerror = () => {
       // onclose follows and schedules the reconnect
     };
+  }
+
+  sendHello() {
+    const hello = { type: 'hello', ...this.buildHello(), ...(this.helloOnce ?? {}) };
+    if (this.session) hello.session = this.session;
+    if (this.token) hello.token = this.token;
+    this.sendRaw(hello);
+  }
+
+  dropToken() {
+    if (!this.token) return;
+    this.token = null;
+    if (this.session) this.onTokenChange?.(this.session, null);
+  }
+
+  /**
+   * Leaves the session for a new one at once: the next hello carries no session or token, plus `hello`'s
+   * fields (e.g. a trace's preset, viewport, dpr and seed).
+   */
+  restart({ hello = null } = {}) {
+    this.session = null;
+    this.token = null;
+    this.helloOnce = hello;
+    this.attempt = 0;
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) ws.close(1000, 'new session');
+    this.stopped = false;
+    this.open();
   }
 
   scheduleReconnect(code) {

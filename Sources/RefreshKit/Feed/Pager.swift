@@ -104,15 +104,18 @@ public struct Pager: Hashable, Sendable {
     /// Applies a new feed configuration. Latency and failures apply to later requests; a new size of the
     /// feed or of its pages starts it over from the first page (IQ resets its models the same way when the
     /// page size changes).
-    public mutating func reconfigure(_ configuration: FeedConfiguration) {
+    /// - Returns: whether the feed started over.
+    @discardableResult
+    public mutating func reconfigure(_ configuration: FeedConfiguration) -> Bool {
         let restart =
             configuration.totalItems != feed.configuration.totalItems
             || configuration.pageSize != feed.configuration.pageSize
         feed.configuration = configuration
-        guard restart else { return }
+        guard restart else { return false }
         feed.restart()
         running = nil
         loadFirstPage()
+        return true
     }
 
     private mutating func loadFirstPage() {

@@ -68,6 +68,12 @@ public struct EdgeControl: Hashable, Sendable {
     /// Automatic retries of a failed load wait until then (back-off); a command retries at once.
     public private(set) var retryNotBefore: Timestamp?
     private var consecutiveFailures = 0
+    /// The latest time the control was told about: an overdue timer (a configure shortened it) fires now,
+    /// never in the past.
+    private var clock = Timestamp(microseconds: .min)
+    /// `onReachEdge` fires when the edge comes into view, not for as long as it stays there: it re-arms
+    /// when the edge leaves the view, or when a load added rows (a short list keeps filling the screen).
+    private var reachArmed = true
 
     public init(edge: Edge, configuration: EdgeConfiguration) {
         self.edge = edge
@@ -144,8 +150,10 @@ public struct EdgeControl: Hashable, Sendable {
         distance: Double, velocity: Double, motion: Motion, canStart: Bool, at time: Timestamp,
         events: inout [Event]
     ) -> Action {
+        clock = max(clock, time)
         self.distance = distance.isFinite ? distance : 0
         self.pullVelocity = velocity.isFinite ? velocity : 0
+        if distance < -configuration.preload { reachArmed = true }
         let cause: Cause =
             switch motion {
             case .dragging: .drag
@@ -157,7 +165,8 @@ public struct EdgeControl: Hashable, Sendable {
         switch state {
         case .idle, .pulling, .armed:
             if configuration.trigger == .onReachEdge {
-                if canStart && distance >= -configuration.preload {
+                if canStart && reachArmed && distance >= -configuration.preload {
+                    reachArmed = false
                     return begin(cause: .reachEdge, at: time, events: &events)
                 }
                 return .none
@@ -213,6 +222,7 @@ public struct EdgeControl: Hashable, Sendable {
 
     /// The finger lifted, or the wheel gesture ended.
     public mutating func release(canStart: Bool, at time: Timestamp, events: inout [Event]) -> Action {
+        clock = max(clock, time)
         var action = Action.none
         if state == .armed && canStart {
             action = begin(cause: .release, at: time, events: &events)
@@ -232,6 +242,7 @@ public struct EdgeControl: Hashable, Sendable {
 
     /// A command asks this edge to start. Idempotent: a running refresh is left alone.
     public mutating func start(cause: Cause, canStart: Bool, at time: Timestamp, events: inout [Event]) -> Action {
+        clock = max(clock, time)
         guard canStart else { return .none }
         switch state {
         case .idle, .pulling, .armed, .failed:
@@ -261,8 +272,11 @@ public struct EdgeControl: Hashable, Sendable {
         events: inout [Event]
     ) {
         guard state == .refreshing else { return }
+        clock = max(clock, time)
         finishAnimated = animated
-        if configuration.endsOnCycleBoundary || !mayEnd(at: time, fingerDown: fingerDown) {
+        // A dropped request ends at once: nothing was loaded, so there is nothing to keep on screen.
+        let waits = configuration.endsOnCycleBoundary || !mayEnd(at: time, fingerDown: fingerDown)
+        if outcome != .cancelled && waits {
             pendingFinish = outcome
             return
         }
@@ -307,15 +321,25 @@ public struct EdgeControl: Hashable, Sendable {
     /// Runs the timers that fall due at or before `time`.
     public mutating func advance(to time: Timestamp, fingerDown: Bool, events: inout [Event]) {
         while let deadline = nextDeadline, deadline <= time {
-            fire(at: deadline, fingerDown: fingerDown, events: &events)
+            // Due timers fire in order at their own times; one that became overdue (a configure shortened
+            // it) fires at the control's clock, so no event is ever stamped in the past.
+            let at = max(deadline, clock)
+            clock = at
+            fire(at: at, fingerDown: fingerDown, events: &events)
         }
+        clock = max(clock, time)
+    }
+
+    /// A load added rows at this edge: a footer still in view may fire again (a short list fills up).
+    public mutating func contentGrew() {
+        reachArmed = true
     }
 
     private mutating func fire(at time: Timestamp, fingerDown: Bool, events: inout [Event]) {
         switch state {
         case .refreshing:
             if let current = cycle, cycleEnd(current.start) <= time {
-                let boundary = cycleEnd(current.start)
+                let boundary = max(cycleEnd(current.start), time)
                 if let outcome = pendingFinish, configuration.endsOnCycleBoundary,
                     mayEnd(at: boundary, fingerDown: fingerDown)
                 {
@@ -352,6 +376,7 @@ public struct EdgeControl: Hashable, Sendable {
 
     /// Replaces the configuration. Switching the edge off ends a running refresh (one end per start).
     public mutating func configure(_ new: EdgeConfiguration, at time: Timestamp, events: inout [Event]) -> Action {
+        clock = max(clock, time)
         let wasRefreshing = state == .refreshing
         configuration = new
         if !new.enabled {

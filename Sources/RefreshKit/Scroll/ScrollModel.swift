@@ -98,7 +98,7 @@ public struct ScrollModel: Hashable, Sendable {
 
     /// Evaluates the running animation at `time` (never goes backwards).
     public mutating func advance(to time: Timestamp) {
-        guard time > now else { return }
+        guard time >= now else { return }
         now = time
         guard phase == .animating else { return }
         for axis in Axis.allCases {

@@ -49,8 +49,9 @@ public struct Session: Hashable, Sendable {
         for index in controls.indices {
             controls[index].feedReset(hasMore: pager.hasMore, at: now, events: &events)
         }
+        // A viewport taller than the first page starts a load-more at once: its events are kept for the
+        // host's first `takeEvents()`, so every start has its end.
         observe()
-        events.removeAll()
     }
 
     public var viewport: Size { scroll.viewport }
@@ -85,8 +86,10 @@ public struct Session: Hashable, Sendable {
             reconfigured = try configuration.applying(patch)
         case .touch(let touch):
             try Validation.finite(touch.delta, "touch")
+            try Validation.pageTime(touch.pageTime, "touch")
         case .wheel(let wheel):
             try Validation.finite(wheel.delta, "wheel")
+            try Validation.pageTime(wheel.pageTime, "wheel")
         case .command(let command):
             try Validation.command(command)
         }
@@ -108,6 +111,9 @@ public struct Session: Hashable, Sendable {
                 configure(reconfigured.configuration)
             }
         }
+        // What the input made due at once (an exit of 0 s, a feed answering in 0 ms) happens now, not at
+        // the next unrelated input.
+        advance(to: now)
     }
 
     private mutating func handle(_ outcome: ScrollModel.GestureOutcome) {
@@ -137,12 +143,13 @@ public struct Session: Hashable, Sendable {
     /// Moves the session's clock forward to `time` (never backwards), running every animation, gesture
     /// end, feed answer and control timer that falls due, each at its own exact time.
     public mutating func advance(to time: Timestamp) {
+        let target = max(time, now)
         var steps = 0
-        while let deadline = nextDeadline, deadline <= time, steps < Self.maximumStepsPerAdvance {
-            step(to: max(deadline, now))
+        while let deadline = nextDeadline, deadline <= target, steps < Self.maximumStepsPerAdvance {
+            step(to: deadline)
             steps += 1
         }
-        step(to: max(time, now))
+        step(to: target)
     }
 
     private mutating func step(to time: Timestamp) {
@@ -177,7 +184,8 @@ public struct Session: Hashable, Sendable {
         if let end = scroll.wheelDeadline { deadlines.append(end) }
         if let due = pager.running?.due { deadlines.append(due) }
         if let end = scroll.motionEnd { deadlines.append(end) }
-        return deadlines.filter { $0 > now }.min()
+        // Anything already due (a 0 s exit, a 0 ms feed answer) is due now, never in the past.
+        return deadlines.min().map { max($0, now) }
     }
 
     // MARK: - Controls and the feed
@@ -218,6 +226,10 @@ public struct Session: Hashable, Sendable {
         case .loaded(let request, let items, let hasMore):
             events.append(Event(.feedLoaded, edge: request.edge, cause: .feedCompleted, time: now, value: Double(items)))
             scroll.setContentSize(contentSize)
+            if request.kind == .nextPage && items > 0 {
+                // New rows at the end: a footer still in view (short content) may ask for the next page.
+                controls[Self.index(request.edge)].contentGrew()
+            }
             controls[Self.index(request.edge)].finish(
                 .success(hasMore: hasMore), cause: .feedCompleted, fingerDown: scroll.isDragging, at: now,
                 events: &events)
@@ -334,15 +346,17 @@ public struct Session: Hashable, Sendable {
         scroll.physics = Self.physics(new, devicePixelRatio: devicePixelRatio)
         if scroll.insets.app != new.insets { changeAppInsets(to: new.insets) }
         let runningBefore = pager.running
-        pager.reconfigure(new.feed)
-        if let dropped = runningBefore, pager.running == nil {
-            // The feed started over: the request in flight is gone, and its control ends.
-            events.append(Event(.feedDropped, edge: dropped.edge, cause: .configure, time: now))
-            controls[Self.index(dropped.edge)].finish(
-                .cancelled, cause: .configure, fingerDown: scroll.isDragging, at: now, events: &events)
-        }
-        for index in controls.indices where controls[index].configuration.role == .loadMore {
-            controls[index].feedReset(hasMore: pager.hasMore, at: now, events: &events)
+        if pager.reconfigure(new.feed) {
+            // The feed started over: the request in flight is gone (its control ends), and the footers
+            // follow the new first page.
+            if let dropped = runningBefore {
+                events.append(Event(.feedDropped, edge: dropped.edge, cause: .configure, time: now))
+                controls[Self.index(dropped.edge)].finish(
+                    .cancelled, cause: .configure, fingerDown: scroll.isDragging, at: now, events: &events)
+            }
+            for index in controls.indices where controls[index].configuration.role == .loadMore {
+                controls[index].feedReset(hasMore: pager.hasMore, at: now, events: &events)
+            }
         }
         for edge in Edge.allCases {
             let action = controls[Self.index(edge)].configure(new.edge(edge), at: now, events: &events)

@@ -20,6 +20,10 @@ enum Validation {
         }
     }
 
+    static func pageTime(_ milliseconds: Double, _ what: String) throws(SessionError) {
+        guard milliseconds.isFinite else { throw .outOfRange("\(what).t must be a finite number of milliseconds") }
+    }
+
     static func command(_ command: Command) throws(SessionError) {
         guard command.amount.isFinite, abs(command.amount) <= maximumDelta else {
             throw .outOfRange("command.amount must be finite and at most \(Int(maximumDelta))")

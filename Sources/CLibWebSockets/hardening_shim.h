@@ -1,0 +1,30 @@
+// Helpers for the server's front door (Sources/RefreshServer/Gatekeeper.swift): a complete HTTP refusal
+// written in one lws_write, with the security headers lws adds to every status line.
+#ifndef REFRESHKIT_CLIBWEBSOCKETS_HARDENING_SHIM_H
+#define REFRESHKIT_CLIBWEBSOCKETS_HARDENING_SHIM_H
+
+#include <string.h>
+
+/// Writes `status` with a short text/plain `body` (and `Retry-After: retry_after` when not NULL) on an
+/// HTTP connection that has not answered yet. Returns 0 when written, -1 otherwise.
+static inline int rk_http_refuse(struct lws *wsi, unsigned int status, const char *retry_after, const char *body) {
+    unsigned char buffer[LWS_PRE + 2048];
+    unsigned char *start = buffer + LWS_PRE, *p = start, *end = buffer + sizeof(buffer) - 1;
+    size_t length = body ? strlen(body) : 0;
+    if (lws_add_http_header_status(wsi, status, &p, end)) return -1;
+    if (retry_after &&
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"retry-after:", (const unsigned char *)retry_after,
+                                    (int)strlen(retry_after), &p, end))
+        return -1;
+    if (lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE,
+                                     (const unsigned char *)"text/plain; charset=utf-8", 25, &p, end))
+        return -1;
+    if (lws_add_http_header_content_length(wsi, (lws_filepos_t)length, &p, end)) return -1;
+    if (lws_finalize_http_header(wsi, &p, end)) return -1;
+    if (length > (size_t)(end - p)) return -1;
+    if (length) memcpy(p, body, length);
+    p += length;
+    return lws_write(wsi, start, (size_t)(p - start), LWS_WRITE_HTTP_HEADERS) < 0 ? -1 : 0;
+}
+
+#endif

@@ -1,0 +1,248 @@
+import CLibWebSockets
+import Logging
+import RefreshKit
+import RefreshWire
+
+/// The server's front door, confined to the service thread like ``ServiceLoop``: it decides which HTTP
+/// requests reach the static files (``StaticPathPolicy``), which WebSocket upgrades are accepted
+/// (``OriginPolicy``, ``ConnectionLimits``), and screens every message of an open connection
+/// (``RateLimiter``, ``TimestampGuard``). docs/HARDENING.md lists what is defended and how.
+final class Gatekeeper {
+    let configuration: HardeningConfiguration
+    let logger: Logger
+    private(set) var limits: ConnectionLimits
+    /// Set by ``start(webRoot:port:host:)`` once the port is bound.
+    private(set) var origins: OriginPolicy
+    private(set) var paths: StaticPathPolicy
+    private var throttle = LogThrottle()
+
+    init(configuration: HardeningConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        limits = ConnectionLimits(
+            maxTotal: configuration.maxConnections, maxPerAddress: configuration.maxConnectionsPerAddress,
+            limitLoopback: configuration.limitLoopback)
+        origins = OriginPolicy(ownHosts: [], port: 0, allowedOrigins: configuration.allowedOrigins)
+        paths = StaticPathPolicy(root: "/nonexistent")
+    }
+
+    /// Completes the policies that depend on the bound port and the resolved web root.
+    func start(webRoot: String, port: Int, host: String) {
+        paths = StaticPathPolicy(root: webRoot)
+        origins = OriginPolicy(
+            ownHosts: OriginPolicy.localHosts(bound: host), port: port, allowedOrigins: configuration.allowedOrigins)
+    }
+
+    /// A fresh limiter for a new connection.
+    func makeRateLimiter() -> RateLimiter {
+        RateLimiter(
+            ratePerSecond: configuration.messagesPerSecond, burst: configuration.messageBurst,
+            closeAfterSeconds: configuration.floodCloseSeconds)
+    }
+
+    // MARK: - Connections
+
+    /// `ESTABLISHED`: the connection counts against the limits from now on.
+    func opened(_ connection: Connection) {
+        limits.opened(connection.peer)
+        connection.rateLimiter = makeRateLimiter()
+    }
+
+    /// `CLOSED`.
+    func closed(_ connection: Connection) {
+        limits.closed(connection.peer)
+        if connection.rateLimiter.refused > 0 {
+            logger.notice(
+                "connection was rate limited",
+                metadata: ["connection": "\(connection.id)", "refusedMessages": "\(connection.rateLimiter.refused)"])
+        }
+    }
+
+    // MARK: - HTTP (protocols[0])
+
+    /// `LWS_CALLBACK_HTTP_CONFIRM_UPGRADE`: Origin, then the connection limits. A refusal is a complete HTTP
+    /// response (403, or 503 with Retry-After); returning 1 tells lws it was written.
+    func confirmUpgrade(_ wsi: OpaquePointer) -> Int32 {
+        let peer = Self.peer(of: wsi)
+        let origin = Self.header(wsi, WSI_TOKEN_ORIGIN)
+        if case .refuse(let reason) = origins.decide(origin: origin) {
+            if throttle.allow("origin") {
+                logger.notice(
+                    "origin refused",
+                    metadata: [
+                        "peer": "\(peer)", "origin": "\(Self.shorten(origin ?? "-"))", "reason": "\(reason)",
+                        "suppressed": "\(throttle.takeSuppressed("origin"))",
+                    ])
+            }
+            return rk_http_refuse(wsi, 403, nil, "origin not allowed\n") == 0 ? 1 : -1
+        }
+        switch limits.check(peer) {
+        case .admit:
+            return 0
+        case .refuseTotal, .refusePerAddress:
+            let perAddress = limits.check(peer) == .refusePerAddress
+            if throttle.allow("limit") {
+                logger.notice(
+                    "connection limit reached; upgrade refused",
+                    metadata: [
+                        "peer": "\(peer)", "limit": "\(perAddress ? "per-address" : "total")",
+                        "open": "\(perAddress ? limits.count(for: peer) : limits.total)",
+                        "suppressed": "\(throttle.takeSuppressed("limit"))",
+                    ])
+            }
+            return rk_http_refuse(wsi, 503, "5", "too many connections; try again later\n") == 0 ? 1 : -1
+        }
+    }
+
+    /// `LWS_CALLBACK_FILTER_HTTP_CONNECTION` (plain HTTP requests, before the mount serves a file).
+    func filterHTTP(_ wsi: OpaquePointer, path input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
+        let bytes = input.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
+        let hasBody = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0
+        switch paths.decide(path: bytes, hasBody: hasBody, resolve: StaticPathPolicy.realPath) {
+        case .serve:
+            return 0
+        case .refuse(let status, let reason):
+            if throttle.allow("http") {
+                logger.notice(
+                    "HTTP request refused",
+                    metadata: [
+                        "peer": "\(Self.peer(of: wsi))", "status": "\(status)", "reason": "\(reason)",
+                        "path": "\(Self.shorten(String(decoding: bytes, as: UTF8.self)))",
+                        "suppressed": "\(throttle.takeSuppressed("http"))",
+                    ])
+            }
+            let body = status == 404 ? "not found\n" : status == 405 ? "method not allowed\n" : "bad request\n"
+            _ = rk_http_refuse(wsi, UInt32(status), nil, body)
+            return 1  // lws closes the connection after the response
+        }
+    }
+
+    // MARK: - Helpers
+
+    static func peer(of wsi: OpaquePointer) -> String {
+        var name = [CChar](repeating: 0, count: 64)
+        return name.withUnsafeMutableBufferPointer { buffer -> String in
+            guard let text = lws_get_peer_simple(wsi, buffer.baseAddress, buffer.count) else { return "?" }
+            return String(cString: text)
+        }
+    }
+
+    /// A request header, nil when absent, empty (lws does not tell the two apart) or unreadable.
+    static func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
+        let length = Int(lws_hdr_total_length(wsi, token))
+        guard length > 0 else { return nil }
+        var buffer = [CChar](repeating: 0, count: length + 1)
+        let copied = lws_hdr_copy(wsi, &buffer, Int32(buffer.count), token)
+        guard copied >= 0 else { return nil }
+        return String(decoding: buffer.prefix(Int(copied)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    static func shorten(_ text: String, to limit: Int = 120) -> String {
+        text.count <= limit ? text : String(text.prefix(limit)) + "…"
+    }
+}
+
+/// Logs a kind of refusal at most once per second, counting the ones left out.
+struct LogThrottle {
+    private var last: [String: Int64] = [:]
+    private var suppressed: [String: Int] = [:]
+
+    mutating func allow(_ key: String) -> Bool {
+        let now = lws_now_usecs()
+        if let previous = last[key], now - previous < 1_000_000 {
+            suppressed[key, default: 0] += 1
+            return false
+        }
+        last[key] = now
+        return true
+    }
+
+    mutating func takeSuppressed(_ key: String) -> Int {
+        defer { suppressed[key] = 0 }
+        return suppressed[key] ?? 0
+    }
+}
+
+/// What the service loop does with a message the gatekeeper screened.
+enum GateAction {
+    case proceed
+    /// Drop it silently.
+    case drop
+    /// Answer `error` and drop it.
+    case reply(WireError)
+    /// Close the connection with this status and reason.
+    case close(lws_close_status, String)
+}
+
+extension ServiceLoop {
+    /// Every complete message (text or binary), before it is decoded: the rate limit.
+    func screenMessage(_ connection: Connection) -> GateAction {
+        switch connection.rateLimiter.admit(at: lws_now_usecs()) {
+        case .accept:
+            return .proceed
+        case .refuse(let notify):
+            guard notify else { return .drop }
+            let limit = gatekeeper.configuration.messagesPerSecond
+            logger.notice(
+                "rate limit exceeded; dropping messages",
+                metadata: [
+                    "connection": "\(connection.id)", "code": "rate_limited", "limit": "\(limit)/s",
+                    "refused": "\(connection.rateLimiter.refused)",
+                ])
+            return .reply(
+                WireError(
+                    code: "rate_limited",
+                    message:
+                        "more than \(limit) messages/s (bursts up to \(2 * limit)); messages are dropped until the rate falls, and a flood that goes on for \(gatekeeper.configuration.floodCloseSeconds) s closes the connection",
+                    ref: nil))
+        case .close:
+            logger.notice(
+                "flooding; closing with 1008",
+                metadata: ["connection": "\(connection.id)", "refused": "\(connection.rateLimiter.refused)"])
+            return .close(LWS_CLOSE_STATUS_POLICY_VIOLATION, "rate limit exceeded")
+        }
+    }
+
+    /// A decoded input, before the session sees it: the page clock of `touch` and `wheel`.
+    func screen(_ input: Input, on connection: Connection) -> GateAction {
+        let field: String
+        let pageTime: Double
+        switch input {
+        case .touch(let touch): (field, pageTime) = ("touch.t", touch.pageTime)
+        case .wheel(let wheel): (field, pageTime) = ("wheel.t", wheel.pageTime)
+        default: return .proceed
+        }
+        let verdict = connection.pageClock.check(pageTime: pageTime, serverTime: lws_now_usecs())
+        guard let message = connection.pageClock.message(for: verdict, field: field) else { return .proceed }
+        let error = WireError(code: WireError.Code.badField, message: message, ref: String(field.prefix { $0 != "." }))
+        logger.notice(
+            "rejected a message",
+            metadata: [
+                "connection": "\(connection.id)", "code": "\(error.code)", "ref": "\(error.ref ?? "-")",
+                "reason": "\(message)",
+            ])
+        return .reply(error)
+    }
+}
+
+// MARK: - C entry point
+
+/// The callback of `protocols[0]` ("http"): the gate's two checks, everything else as lws's dummy does.
+func httpGateCallback(
+    _ wsi: OpaquePointer?,
+    _ reason: lws_callback_reasons,
+    _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?,
+    _ length: Int
+) -> Int32 {
+    if let wsi, reason == LWS_CALLBACK_HTTP_CONFIRM_UPGRADE || reason == LWS_CALLBACK_FILTER_HTTP_CONNECTION,
+        let context = lws_get_context(wsi), let owner = lws_context_user(context)
+    {
+        let gatekeeper = Unmanaged<ServiceLoop>.fromOpaque(owner).takeUnretainedValue().gatekeeper
+        if reason == LWS_CALLBACK_HTTP_CONFIRM_UPGRADE {
+            return gatekeeper.confirmUpgrade(wsi)
+        }
+        return gatekeeper.filterHTTP(wsi, path: input, length: length)
+    }
+    return lws_callback_http_dummy(wsi, reason, user, input, length)
+}

@@ -1,0 +1,62 @@
+/// The defences against hostile clients that can be tuned (docs/HARDENING.md): connection limits, the
+/// per-connection message rate, the WebSocket Origin policy, and the test-only echo protocol.
+public struct HardeningConfiguration: Sendable, Hashable {
+    /// WebSockets held at once; one more gets `503` with `Retry-After`. The default fits the loopback
+    /// benchmark (2 000 dragging sessions, 5 000 idle connections).
+    public var maxConnections: Int
+    /// WebSockets one peer address may hold at once (loopback exempt unless ``limitLoopback``).
+    public var maxConnectionsPerAddress: Int
+    /// Applies ``maxConnectionsPerAddress`` to loopback peers too.
+    public var limitLoopback: Bool
+    /// Messages per second a connection may send on average; it may burst to twice that.
+    public var messagesPerSecond: Int
+    /// A connection refused by the rate limit for this long without a pause is closed with 1008.
+    public var floodCloseSeconds: Int
+    /// Origins allowed besides the server's own (`https://example.org`, `http://10.0.0.2:3000`).
+    public var allowedOrigins: [String]
+    /// Also serve `autobahn-echo`, an echo subprotocol made the default for clients that ask for none
+    /// (`refreshkit serve --echo-protocol`, for the Autobahn conformance run only).
+    public var echoProtocol: Bool
+
+    public init(
+        maxConnections: Int = 10_000,
+        maxConnectionsPerAddress: Int = 64,
+        limitLoopback: Bool = false,
+        messagesPerSecond: Int = 300,
+        floodCloseSeconds: Int = 3,
+        allowedOrigins: [String] = [],
+        echoProtocol: Bool = false
+    ) {
+        self.maxConnections = maxConnections
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
+        self.limitLoopback = limitLoopback
+        self.messagesPerSecond = messagesPerSecond
+        self.floodCloseSeconds = floodCloseSeconds
+        self.allowedOrigins = allowedOrigins
+        self.echoProtocol = echoProtocol
+    }
+
+    /// The burst a connection may send at once: two seconds' worth.
+    public var messageBurst: Int { messagesPerSecond * 2 }
+
+    public func validate() throws(ServerError) {
+        guard (1...1_000_000).contains(maxConnections) else {
+            throw .invalidConfiguration("max connections must be between 1 and 1000000 (got \(maxConnections))")
+        }
+        guard (1...1_000_000).contains(maxConnectionsPerAddress) else {
+            throw .invalidConfiguration(
+                "max connections per address must be between 1 and 1000000 (got \(maxConnectionsPerAddress))")
+        }
+        guard (1...100_000).contains(messagesPerSecond) else {
+            throw .invalidConfiguration("rate limit must be between 1 and 100000 messages/s (got \(messagesPerSecond))")
+        }
+        guard (1...3600).contains(floodCloseSeconds) else {
+            throw .invalidConfiguration("flood close time must be between 1 and 3600 s (got \(floodCloseSeconds))")
+        }
+        let invalid = OriginPolicy.invalidOrigins(allowedOrigins)
+        guard invalid.isEmpty else {
+            throw .invalidConfiguration(
+                "--allow-origin needs scheme://host[:port] (e.g. https://example.org), got '\(invalid[0])'")
+        }
+    }
+}

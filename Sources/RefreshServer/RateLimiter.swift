@@ -1,0 +1,64 @@
+/// A per-connection token bucket for WebSocket messages, with a flood detector on top.
+///
+/// Each message takes one token; tokens come back at ``ratePerSecond`` up to ``burst``. A message that
+/// finds the bucket empty is refused (read and dropped, never decoded). The client is told at most once
+/// per ``noticeInterval`` (`error rate_limited`), and a client that keeps being refused for
+/// ``closeAfter`` (an episode of refusals with no pause longer than ``noticeInterval``) is closed with
+/// 1008 (policy violation). Time is passed in (lws microseconds), so tests drive it by hand.
+struct RateLimiter: Sendable, Equatable {
+    /// What to do with one message.
+    enum Decision: Equatable, Sendable {
+        /// Process it.
+        case accept
+        /// Drop it; when `notify`, tell the client (`rate_limited`) and log it.
+        case refuse(notify: Bool)
+        /// The client has flooded for ``RateLimiter/closeAfter``: close the connection with 1008.
+        case close
+    }
+
+    let ratePerSecond: Double
+    let burst: Double
+    /// Microseconds of continuous refusals before the connection is closed.
+    let closeAfter: Int64
+    /// Microseconds between two `rate_limited` notices; also the pause that ends a flood episode.
+    let noticeInterval: Int64
+
+    private var tokens: Double
+    private var updated: Int64?
+    private var episodeStart: Int64?
+    private var lastRefusal: Int64?
+    private var lastNotice: Int64?
+    /// Messages refused since the connection opened (logged when it closes).
+    private(set) var refused: UInt64 = 0
+
+    init(ratePerSecond: Int, burst: Int, closeAfterSeconds: Int, noticeIntervalMicroseconds: Int64 = 1_000_000) {
+        self.ratePerSecond = Double(max(1, ratePerSecond))
+        self.burst = Double(max(1, burst))
+        closeAfter = Int64(max(1, closeAfterSeconds)) * 1_000_000
+        noticeInterval = noticeIntervalMicroseconds
+        tokens = self.burst
+    }
+
+    /// One message arrived at `now` (µs, monotonic).
+    mutating func admit(at now: Int64) -> Decision {
+        if let updated, now > updated {
+            tokens = min(burst, tokens + Double(now - updated) * ratePerSecond / 1_000_000)
+        }
+        updated = max(updated ?? now, now)
+        if tokens >= 1 {
+            tokens -= 1
+            return .accept
+        }
+        refused &+= 1
+        if let last = lastRefusal, now - last <= noticeInterval, episodeStart != nil {
+            // The flood goes on.
+        } else {
+            episodeStart = now
+        }
+        lastRefusal = now
+        if let start = episodeStart, now - start >= closeAfter { return .close }
+        let notify = lastNotice.map { now - $0 >= noticeInterval } ?? true
+        if notify { lastNotice = now }
+        return .refuse(notify: notify)
+    }
+}

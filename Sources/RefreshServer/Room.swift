@@ -1,0 +1,155 @@
+import CLibWebSockets
+import RefreshKit
+import RefreshWire
+
+/// One session and the devices that share it: its id (the share link's `?s=`), the recorded session, the
+/// members admitted so far with their tokens, and the last frame, encoded once and sent to every member.
+///
+/// Owned by the service thread, like ``Connection``. A room with no connected member lives until
+/// ``expiresAt`` (the session grace period), so a page that drops can resume it.
+final class Room {
+    /// A device admitted to the room. Its token lets it resume; its number namespaces its pointers.
+    struct Member {
+        let number: Int
+        let token: String
+        /// The connection that is this member now, if any.
+        var connection: Connection?
+        /// Pointers down (the page's ids) and the page time of their latest sample: cancelled when the
+        /// member's connection goes, so a vanished finger never holds a drag.
+        var pointersDown: [Int: Double] = [:]
+        /// When the member was last detached (µs), to forget the oldest first when the room is full.
+        var detachedAt: Int64 = 0
+    }
+
+    let id: String
+    private(set) var traced: TracedSession
+    private(set) var members: [Int: Member] = [:]
+    private var nextMember = 0
+    /// While no member is connected: when the room is freed (µs, server clock).
+    var expiresAt: Int64?
+    /// Trace bytes already counted against the server's budget (``SessionRegistry/account(_:)``).
+    var accountedTraceBytes = 0
+
+    /// Bumped by every change of the session; the cached frame is current when it matches.
+    private var version: UInt64 = 1
+    private var frameVersion: UInt64 = 0
+    /// `LWS_PRE` bytes, then the `frame` message of the session's latest frame.
+    private(set) var frameBuffer: [UInt8]
+
+    init(id: String, traced: TracedSession) {
+        self.id = id
+        self.traced = traced
+        frameBuffer = [UInt8](repeating: 0, count: Int(RK_LWS_PRE))
+        frameBuffer.reserveCapacity(Int(RK_LWS_PRE) + 4096)
+    }
+
+    var session: Session { traced.session }
+
+    /// The connections of the members connected now.
+    var connections: [Connection] { members.values.compactMap(\.connection) }
+
+    var connectedCount: Int { members.values.reduce(0) { $0 + ($1.connection == nil ? 0 : 1) } }
+
+    // MARK: - Members
+
+    /// Admits a new member with a fresh token. When `limit` members exist, the one detached longest ago is
+    /// forgotten (its token stops working); when all of them are connected, nobody is admitted (`nil`).
+    func addMember(limit: Int) -> Member? {
+        if members.count >= limit {
+            guard
+                let oldest = members.values.filter({ $0.connection == nil }).min(by: { $0.detachedAt < $1.detachedAt })
+            else { return nil }
+            members[oldest.number] = nil
+        }
+        let member = Member(number: nextMember, token: RandomIdentifier.make128())
+        nextMember += 1
+        members[member.number] = member
+        return member
+    }
+
+    /// The member whose token is `token` (compared in constant time), if any.
+    func member(token: String) -> Member? {
+        var found: Member?
+        for member in members.values where RandomIdentifier.equal(member.token, token) { found = member }
+        return found
+    }
+
+    /// Makes `connection` member `number`'s connection. - Returns: the connection it replaces, if any.
+    func attach(_ connection: Connection, member number: Int) -> Connection? {
+        let previous = members[number]?.connection
+        members[number]?.connection = connection
+        expiresAt = nil
+        return previous
+    }
+
+    /// Detaches member `number`'s connection at `time`, lifting its pointers (a synthesised `touch cancel`
+    /// each, applied and recorded like any message). - Returns: whether the session changed.
+    @discardableResult
+    func detach(member number: Int, at time: Timestamp, decoder: MessageDecoder) -> Bool {
+        guard var member = members[number] else { return false }
+        member.connection = nil
+        member.detachedAt = time.microseconds
+        let pointers = member.pointersDown.sorted { $0.key < $1.key }
+        member.pointersDown = [:]
+        members[number] = member
+        var changed = false
+        for (pointer, pageTime) in pointers {
+            let text = #"{"type":"touch","phase":"cancel","dx":0,"dy":0,"t":\#(pageTime),"id":\#(pointer)}"#
+            let bytes = Array(text.utf8)
+            let accepted: Bool = bytes.withUnsafeBytes { message in
+                guard case .input(let input)? = try? decoder.decode(message) else { return false }
+                return (try? traced.apply(input, text: message, member: number, at: time)) != nil
+            }
+            changed = changed || accepted
+        }
+        if changed { version &+= 1 }
+        return changed
+    }
+
+    // MARK: - The session
+
+    /// Applies a member's input (`text` is the message it was decoded from).
+    func apply(_ input: Input, text: UnsafeRawBufferPointer, member number: Int, at time: Timestamp)
+        throws(SessionError)
+    {
+        try traced.apply(input, text: text, member: number, at: time)
+        version &+= 1
+        if case .touch(let touch) = input {
+            switch touch.phase {
+            case .start, .move: members[number]?.pointersDown[touch.pointer] = touch.pageTime
+            case .end, .cancel: members[number]?.pointersDown[touch.pointer] = nil
+            }
+        }
+    }
+
+    func advance(to time: Timestamp) {
+        traced.advance(to: time)
+        version &+= 1
+    }
+
+    func takeEvents() -> [Event] { traced.takeEvents() }
+
+    func stopRecording() { traced.stopRecording() }
+
+    /// Makes ``frameBuffer`` hold the session's current frame, producing (and recording) a new one only when
+    /// the session changed since the last.
+    func prepareFrame() {
+        guard frameVersion != version else { return }
+        frameBuffer.removeSubrange(Int(RK_LWS_PRE)...)
+        traced.frame(into: &frameBuffer)
+        frameVersion = version
+    }
+
+    /// Calls `body` with ``frameBuffer`` (mutable, for `lws_write`'s in-place header).
+    func withFrameMessage<R>(_ body: (UnsafeMutableRawBufferPointer) -> R) -> R {
+        frameBuffer.withUnsafeMutableBytes(body)
+    }
+
+    /// The `trace` message: `{"type":"trace","trace":{…}}` (docs/TRACE.md).
+    func traceMessage() -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(traced.recorder.byteCount + 512)
+        traced.recorder.encodeMessage(into: &bytes)
+        return bytes
+    }
+}

@@ -1,0 +1,130 @@
+import RefreshKit
+
+/// Records a session's input trace as it happens: every `apply` (the page's message text exactly as
+/// received, and the member that sent it), every `advance(to:)` and every `frame()`, in order, with their
+/// engine times; and the running ``FrameDigest`` of the frames. Replaying the operations through a fresh
+/// session gives the same frames, byte for byte (``TraceReplay``).
+///
+/// The operations are kept as the JSON text they are exported as, so recording costs one append and
+/// exporting is a concatenation. Memory is bounded by ``TraceLimits``: at the limit the recorder stops
+/// (operations, frames and digest alike, so what was recorded still replays exactly) and the trace is
+/// marked `truncated`.
+public struct TraceRecorder: Sendable {
+    public let header: TraceHeader
+    public let limits: TraceLimits
+    /// Operations recorded so far.
+    public private(set) var operationCount = 0
+    /// The frames recorded so far and their digest.
+    public private(set) var frames = FrameDigest()
+    /// The recording reached a limit and stopped.
+    public private(set) var truncated: Bool
+    /// The `ops` array's elements so far, each on its own line after a comma (none before the first).
+    private var operations: [UInt8] = []
+
+    public init(header: TraceHeader, limits: TraceLimits = .init()) {
+        self.header = header
+        self.limits = limits
+        truncated = limits.maxOperations <= 0 || limits.maxBytes <= 0
+    }
+
+    /// Bytes of operation text recorded.
+    public var byteCount: Int { operations.count }
+
+    /// Stops recording now, as if a limit had been reached (the trace is `truncated`): e.g. when the host's
+    /// memory budget for all its traces is spent.
+    public mutating func stop() {
+        truncated = true
+    }
+
+    /// Whether the next operation is recorded: `needed` more bytes fit.
+    private mutating func admit(_ needed: Int) -> Bool {
+        guard !truncated else { return false }
+        if operationCount >= limits.maxOperations || needed > limits.maxBytes - operations.count {
+            truncated = true
+            return false
+        }
+        operationCount += 1
+        if !operations.isEmpty { operations.append(.comma) }
+        operations.append(.newline)
+        return true
+    }
+
+    /// `{"t":µs,"member":m,"apply":MESSAGE}`: a page message the decoder accepted, its text as received.
+    public mutating func recordApply(_ text: UnsafeRawBufferPointer, member: Int, at time: Timestamp) {
+        guard admit(text.count + 64) else { return }
+        appendJSON(to: &operations, bound: 64) { w in
+            w.literal(#"{"t":"#)
+            w.integer(time.microseconds)
+            w.literal(#","member":"#)
+            w.integer(Int64(member))
+            w.literal(#","apply":"#)
+        }
+        operations.append(contentsOf: text)
+        operations.append(.closeBrace)
+    }
+
+    /// `{"t":µs,"advance":true}`.
+    public mutating func recordAdvance(to time: Timestamp) {
+        guard admit(48) else { return }
+        appendJSON(to: &operations, bound: 48) { w in
+            w.literal(#"{"t":"#)
+            w.integer(time.microseconds)
+            w.literal(#","advance":true}"#)
+        }
+    }
+
+    /// `{"frame":true}`, and the frame's encoded bytes into the digest.
+    public mutating func recordFrame(_ encoded: UnsafeRawBufferPointer) {
+        guard admit(16) else { return }
+        operations.append(contentsOf: #"{"frame":true}"#.utf8)
+        frames.add(encoded)
+    }
+
+    /// Appends the trace's JSON (docs/TRACE.md) to `buffer`.
+    public func encodeTrace(into buffer: inout [UInt8]) {
+        appendJSON(to: &buffer, bound: 256 + 6 * header.preset.utf8.count) { w in
+            w.literal(#"{"format":"refreshkit.trace.v1","preset":"#)
+            w.string(header.preset)
+            w.literal(#","viewport":{"w":"#)
+            w.exact(header.viewport.width)
+            w.literal(#","h":"#)
+            w.exact(header.viewport.height)
+            w.literal(#"},"dpr":"#)
+            w.exact(header.devicePixelRatio)
+            w.literal(#","seed":"#)
+            w.digits(header.seed)
+            w.literal(#","start":"#)
+            w.integer(header.start.microseconds)
+            w.literal(#","ops":["#)
+        }
+        buffer.append(contentsOf: operations)
+        appendJSON(to: &buffer, bound: 96) { w in
+            if !operations.isEmpty { w.byte(.newline) }
+            w.literal(#"],"frames":"#)
+            w.digits(frames.count)
+            w.literal(#","digest":""#)
+            for index in 0..<16 {
+                let nibble = UInt8((frames.value >> UInt64(60 - 4 * index)) & 0xF)
+                w.byte(nibble < 10 ? .digit0 &+ nibble : 0x61 &+ nibble &- 10)
+            }
+            w.literal(#"","truncated":"#)
+            w.bool(truncated)
+            w.byte(.closeBrace)
+        }
+    }
+
+    /// Appends the `trace` message, `{"type":"trace","trace":TRACE}`, to `buffer`.
+    public func encodeMessage(into buffer: inout [UInt8]) {
+        buffer.append(contentsOf: #"{"type":"trace","trace":"#.utf8)
+        encodeTrace(into: &buffer)
+        buffer.append(.closeBrace)
+    }
+
+    /// The trace's JSON.
+    public func json() -> [UInt8] {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(operations.count + 512)
+        encodeTrace(into: &buffer)
+        return buffer
+    }
+}

@@ -1,0 +1,83 @@
+import RefreshKit
+
+/// Replays a recorded ``Trace`` headlessly: a fresh session with the trace's start, then every operation in
+/// order through ``TracedSession`` (the path the server takes), decoding each recorded message with
+/// ``MessageDecoder``. The engine is deterministic, so the frames come out byte for byte as they were sent,
+/// which the frame digest checks.
+public struct TraceReplay: Sendable {
+    /// What the replay produced.
+    public struct Result: Sendable {
+        /// The session after the last operation.
+        public var session: Session
+        /// Every event, in order.
+        public var events: [Event]
+        /// The frames produced, and their digest.
+        public var frames: FrameDigest
+        /// The last frame produced, if any.
+        public var lastFrame: Frame?
+        /// Recorded messages the engine refused (the server refused them too, with an `error`).
+        public var refused: Int
+        /// Whether the replay produced the recording's frames: the same count and digest.
+        public var matches: Bool
+    }
+
+    public let trace: Trace
+    public var decoder: MessageDecoder
+
+    public init(_ trace: Trace, decoder: MessageDecoder = MessageDecoder()) {
+        self.trace = trace
+        self.decoder = decoder
+    }
+
+    /// Runs the replay. `onFrame` sees each frame and its encoded `frame` message.
+    public func run(onFrame: (Frame, ArraySlice<UInt8>) -> Void = { _, _ in }) throws(TraceError) -> Result {
+        var traced: TracedSession
+        do {
+            traced = try TracedSession(header: trace.header, limits: .unlimited)
+        } catch {
+            throw TraceError("the trace's session cannot be created: \(error.message)")
+        }
+        var events: [Event] = []
+        var lastFrame: Frame?
+        var refused = 0
+        var buffer: [UInt8] = []
+        for (index, operation) in trace.operations.enumerated() {
+            switch operation {
+            case .apply(let time, let member, let text):
+                let input = try input(text, index: index)
+                let result: Swift.Result<Void, SessionError> = text.withUnsafeBytes { bytes in
+                    Swift.Result { () throws(SessionError) in
+                        try traced.apply(input, text: bytes, member: member, at: time)
+                    }
+                }
+                if case .failure = result { refused += 1 }
+            case .advance(let time):
+                traced.advance(to: time)
+            case .frame:
+                buffer.removeAll(keepingCapacity: true)
+                let frame = traced.frame(into: &buffer)
+                lastFrame = frame
+                onFrame(frame, buffer[...])
+            }
+            events.append(contentsOf: traced.takeEvents())
+        }
+        let frames = traced.recorder.frames
+        return Result(
+            session: traced.session, events: events, frames: frames, lastFrame: lastFrame, refused: refused,
+            matches: frames == trace.frames)
+    }
+
+    private func input(_ text: [UInt8], index: Int) throws(TraceError) -> Input {
+        let decoded: Swift.Result<ClientMessage, WireError> = text.withUnsafeBytes { bytes in
+            Swift.Result { () throws(WireError) in try decoder.decode(bytes) }
+        }
+        switch decoded {
+        case .success(.input(let input)):
+            return input
+        case .success:
+            throw TraceError("ops[\(index)] applies a message that is not an input (hello, ping or trace)")
+        case .failure(let error):
+            throw TraceError("ops[\(index)]: the recorded message does not decode: \(error.description)")
+        }
+    }
+}

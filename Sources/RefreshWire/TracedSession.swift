@@ -1,0 +1,72 @@
+import RefreshKit
+
+/// A ``Session`` that records every call made on it (``TraceRecorder``), and the one place where a page
+/// message becomes a session input: the server drives its sessions through this type, and ``TraceReplay``
+/// drives a fresh one through the same calls, so a replay makes exactly the calls the server made.
+///
+/// Several pages (members) may drive one session. Their pointers are kept apart: a touch's pointer id is
+/// namespaced by its member (``pointer(_:member:)``) before the engine sees it, and the engine follows only
+/// the pointer that started a drag until it lifts, so a second device cannot take over a drag in progress.
+public struct TracedSession: Sendable {
+    public private(set) var session: Session
+    public private(set) var recorder: TraceRecorder
+    private let encoder = MessageEncoder()
+
+    /// A new session as `header` describes it, recording within `limits`.
+    public init(header: TraceHeader, limits: TraceLimits = .init()) throws(SessionError) {
+        session = try Session(
+            viewport: header.viewport, devicePixelRatio: header.devicePixelRatio, preset: header.preset,
+            seed: header.seed, time: header.start)
+        recorder = TraceRecorder(header: header, limits: limits)
+    }
+
+    /// Applies a page message's input at `time` and records the message's `text` (exactly as received; it
+    /// must be the text `input` was decoded from). Throws, changing nothing but the recording, when the
+    /// engine refuses the input.
+    public mutating func apply(
+        _ input: Input, text: UnsafeRawBufferPointer, member: Int, at time: Timestamp
+    ) throws(SessionError) {
+        recorder.recordApply(text, member: member, at: time)
+        try session.apply(Self.namespaced(input, member: member), at: time)
+    }
+
+    /// Moves the session to `time` (``Session/advance(to:)``), recorded.
+    public mutating func advance(to time: Timestamp) {
+        recorder.recordAdvance(to: time)
+        session.advance(to: time)
+    }
+
+    /// Produces the session's next frame, appends its `frame` message to `buffer` and records it (the
+    /// encoded bytes go into the digest).
+    @discardableResult
+    public mutating func frame(into buffer: inout [UInt8]) -> Frame {
+        let frame = session.frame()
+        let start = buffer.count
+        encoder.encode(frame, into: &buffer)
+        buffer.withUnsafeBytes { bytes in
+            recorder.recordFrame(UnsafeRawBufferPointer(rebasing: bytes[start...]))
+        }
+        return frame
+    }
+
+    /// Stops the recording (``TraceRecorder/stop()``); the session goes on.
+    public mutating func stopRecording() {
+        recorder.stop()
+    }
+
+    /// The session's events since the last call (not recorded: reading them changes nothing).
+    public mutating func takeEvents() -> [Event] { session.takeEvents() }
+
+    /// The engine's pointer id for `member`'s pointer `pointer`: the member in the high 32 bits, the page's
+    /// id (truncated to 32 bits) in the low ones.
+    public static func pointer(_ pointer: Int, member: Int) -> Int {
+        (member << 32) | (pointer & 0xFFFF_FFFF)
+    }
+
+    /// `input` with a touch's pointer namespaced by `member`.
+    public static func namespaced(_ input: Input, member: Int) -> Input {
+        guard case .touch(var touch) = input else { return input }
+        touch.pointer = pointer(touch.pointer, member: member)
+        return .touch(touch)
+    }
+}

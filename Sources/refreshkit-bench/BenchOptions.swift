@@ -1,0 +1,96 @@
+import Foundation
+
+/// `refreshkit-bench` options: `--name value` pairs and `--skip-…` flags.
+struct BenchOptions {
+    var root = FileManager.default.currentDirectoryPath
+    var output = "bench/results.json"
+    var binDirectory = ""
+    var webRoot = "web"
+    var levels = [100, 500, 1000, 2000]
+    var rate = 60.0
+    var warmup = 2.0
+    var duration = 8.0
+    var idleSessions = 5000
+    var idleDuration = 5.0
+    var engineSteps = 400_000
+    var serverLogLevel = "warning"
+    /// Extra arguments for `refreshkit serve` (e.g. connection limits added by hardening work).
+    var serverArguments: [String] = []
+    var python = ".venv/bin/python"
+    /// Run only the engine's step loop this many times (for a profiler), print the time, and exit.
+    var profileSteps: Int?
+    var skipEngine = false
+    var skipServer = false
+    var skipEcho = false
+    var skipIdle = false
+    var skipPage = false
+    var logDirectory = ""
+
+    static let usage = """
+        usage: refreshkit-bench [--out bench/results.json] [--levels 100,500,1000,2000] [--rate 60]
+                                [--warmup 2] [--duration 8] [--idle-sessions 5000] [--idle-duration 5]
+                                [--engine-steps 400000] [--server-arg ARG]... [--server-log-level warning]
+                                [--bin-dir DIR] [--web-root web] [--python .venv/bin/python]
+                                [--skip-engine] [--skip-server] [--skip-echo] [--skip-idle] [--skip-page]
+                                [--profile-engine STEPS]   (only the engine's step loop, for callgrind/perf)
+        Engine micro-benchmarks, then refreshkit serve and lws-echo under refreshkit-load at each level, the
+        idle cost, and the page in headless Chromium. Prints a table; writes the figures as JSON.
+        """
+
+    static func parse(_ arguments: [String]) throws -> BenchOptions {
+        var options = BenchOptions()
+        var rest = arguments[...]
+        func value(_ name: String) throws -> String {
+            guard let next = rest.popFirst() else { throw BenchError("\(name) needs a value") }
+            return next
+        }
+        func number(_ name: String) throws -> Double {
+            let text = try value(name)
+            guard let parsed = Double(text), parsed.isFinite, parsed >= 0 else {
+                throw BenchError("\(name): '\(text)' is not a non-negative number")
+            }
+            return parsed
+        }
+        while let name = rest.popFirst() {
+            switch name {
+            case "--out": options.output = try value(name)
+            case "--bin-dir": options.binDirectory = try value(name)
+            case "--web-root": options.webRoot = try value(name)
+            case "--levels":
+                options.levels = try value(name).split(separator: ",").map {
+                    guard let level = Int($0), level > 0 else { throw BenchError("--levels: e.g. 100,500,1000") }
+                    return level
+                }
+            case "--rate": options.rate = try number(name)
+            case "--warmup": options.warmup = try number(name)
+            case "--duration": options.duration = try number(name)
+            case "--idle-sessions": options.idleSessions = Int(try number(name))
+            case "--idle-duration": options.idleDuration = try number(name)
+            case "--engine-steps": options.engineSteps = max(1000, Int(try number(name)))
+            case "--server-arg": options.serverArguments.append(try value(name))
+            case "--server-log-level": options.serverLogLevel = try value(name)
+            case "--python": options.python = try value(name)
+            case "--profile-engine": options.profileSteps = max(1, Int(try number(name)))
+            case "--skip-engine": options.skipEngine = true
+            case "--skip-server": options.skipServer = true
+            case "--skip-echo": options.skipEcho = true
+            case "--skip-idle": options.skipIdle = true
+            case "--skip-page": options.skipPage = true
+            case "-h", "--help": throw BenchError(usage)
+            default: throw BenchError("unknown argument '\(name)'\n\(usage)")
+            }
+        }
+        if options.binDirectory.isEmpty {
+            // Beside this executable (the same build directory).
+            let me =
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0]
+            options.binDirectory = URL(fileURLWithPath: me).deletingLastPathComponent().path
+        }
+        options.logDirectory = NSTemporaryDirectory() + "refreshkit-bench-\(getpid())"
+        try FileManager.default.createDirectory(atPath: options.logDirectory, withIntermediateDirectories: true)
+        return options
+    }
+
+    func binary(_ name: String) -> String { binDirectory + "/" + name }
+}

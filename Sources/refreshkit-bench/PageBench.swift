@@ -1,0 +1,42 @@
+import Foundation
+
+/// The page's cost: bench/page_bench.py (Playwright + Debian's Chromium) against a fresh server.
+struct PageBench {
+    let options: BenchOptions
+    let serverBench: ServerBench
+
+    func run() -> [String: Any] {
+        let python = options.python.hasPrefix("/") ? options.python : options.root + "/" + options.python
+        let script = options.root + "/bench/page_bench.py"
+        guard FileManager.default.isExecutableFile(atPath: python), FileManager.default.fileExists(atPath: script)
+        else {
+            return unavailable("no \(options.python) (run `make test-deps`) or no bench/page_bench.py")
+        }
+        let target: ServerBench.Target
+        do { target = try serverBench.startTarget(.refreshkit, label: "page") } catch {
+            return unavailable("server did not start: \(error)")
+        }
+        defer { target.process.stop() }
+        let log = options.logDirectory + "/page.log"
+        do {
+            let process = try Subprocess(
+                name: "page_bench", executable: python,
+                arguments: [script, "--url", "http://127.0.0.1:\(target.port)/"],
+                workingDirectory: options.root, log: log)
+            guard process.wait(timeout: 120) else { return unavailable("page_bench.py timed out (log: \(log))") }
+            let text = process.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let line = text.split(separator: "\n").last,
+                let result = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+            else {
+                return unavailable("page_bench.py printed no result (exit \(process.exitCode); log: \(log))")
+            }
+            return result
+        } catch {
+            return unavailable("could not run page_bench.py: \(error)")
+        }
+    }
+
+    private func unavailable(_ why: String) -> [String: Any] {
+        ["ms_per_frame": NSNull(), "fps": NSNull(), "note": why]
+    }
+}

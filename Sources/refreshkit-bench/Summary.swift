@@ -1,0 +1,235 @@
+import CLibWebSockets
+import Foundation
+
+/// The machine the figures come from.
+enum Machine {
+    static func describe(root: String) -> [String: Any] {
+        var name = utsname()
+        uname(&name)
+        func field<T>(_ value: T) -> String {
+            withUnsafeBytes(of: value) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        }
+        let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+            .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
+        let meminfo = (try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8)) ?? ""
+        let memory =
+            meminfo.split(separator: "\n").first { $0.hasPrefix("MemTotal:") }
+            .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0
+        let swift =
+            run("/usr/bin/env", ["swift", "--version"], in: root)?.split(separator: "\n").first
+            .map(String.init) ?? "unknown"
+        let commit =
+            run("/usr/bin/env", ["git", "rev-parse", "--short", "HEAD"], in: root)?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
+        let dirty = !(run("/usr/bin/env", ["git", "status", "--porcelain", "--untracked-files=no"], in: root) ?? "")
+            .trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        let load = ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "")
+            .split(separator: " ").prefix(3).joined(separator: " ")
+        errno = 0
+        let niceness = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        return [
+            "load_average_at_start": load,
+            "nice": niceness,
+            "cpu": model ?? "unknown",
+            "cores": sysconf(Int32(_SC_NPROCESSORS_ONLN)),
+            "memory_mb": memory / 1024,
+            "kernel": "\(field(name.sysname)) \(field(name.release)) \(field(name.machine))",
+            "swift": swift,
+            "libwebsockets": String(cString: lws_get_library_version()),
+            "build": "swift build -c release",
+            "git_commit": commit + (dirty ? " (with uncommitted changes)" : ""),
+            "topology": "server, load generator and echo server share the same cores over loopback",
+        ]
+    }
+
+    private static func run(_ executable: String, _ arguments: [String], in directory: String) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
+    }
+}
+
+/// From the raw generator outputs to the figures the issue names, and the table.
+enum Summary {
+    static func double(_ run: [String: Any]?, _ key: String) -> Double? {
+        (run?[key] as? NSNumber)?.doubleValue
+    }
+
+    static func latency(_ run: [String: Any]) -> [String: Any] {
+        var out: [String: Any] = [:]
+        for (name, key) in [
+            ("p50", "latency_p50_ms"), ("p90", "latency_p90_ms"), ("p99", "latency_p99_ms"),
+            ("p999", "latency_p999_ms"), ("max", "latency_max_ms"), ("mean", "latency_mean_ms"),
+        ] {
+            out[name] = run[key] ?? NSNull()
+        }
+        out["samples"] = run["latency_samples"] ?? 0
+        return out
+    }
+
+    static func server(frames: [Int: [String: Any]], echo: [Int: [String: Any]], idle: [String: Any]?) -> [String: Any]
+    {
+        var server: [String: Any] = [:]
+        func byLevel(_ runs: [Int: [String: Any]], _ value: ([String: Any]) -> Any?) -> [String: Any] {
+            var out: [String: Any] = [:]
+            for (level, run) in runs { out["\(level)"] = value(run) ?? NSNull() }
+            return out
+        }
+        server["latency_ms"] = byLevel(frames, latency)
+        server["echo_latency_ms"] = byLevel(echo, latency)
+        server["cpu_percent"] = byLevel(frames) { $0["server_cpu_percent"] }
+        server["echo_cpu_percent"] = byLevel(echo) { $0["server_cpu_percent"] }
+        server["load_generator_cpu_percent"] = byLevel(frames) { $0["client_cpu_percent"] }
+        server["frames_per_sec"] = byLevel(frames) { $0["frames_per_sec"] }
+        server["inputs_per_sec"] = byLevel(frames) { $0["inputs_per_sec"] }
+        server["inputs_unanswered"] = byLevel(frames) { $0["inputs_unanswered"] }
+        server["cpu_us_per_frame"] = byLevel(frames) { run -> Any? in
+            guard let cpu = double(run, "server_cpu_seconds"), let fps = double(run, "frames_per_sec"),
+                let window = double(run, "window_s"), fps > 0, window > 0
+            else { return nil }
+            return (cpu / (fps * window) * 1e6 * 10).rounded() / 10
+        }
+        server["p99_ratio_to_echo"] = byLevel(frames) { run -> Any? in
+            guard let level = double(run, "sessions").map(Int.init), let ours = double(run, "latency_p99_ms"),
+                let floor = double(echo[level], "latency_p99_ms"), floor > 0
+            else { return nil }
+            return (ours / floor * 100).rounded() / 100
+        }
+        // Bytes per moving frame: the average over every level's frames.
+        let moving = frames.values.reduce((0.0, 0.0, 0.0)) { sum, run in
+            let count = double(run, "moving_frames") ?? 0
+            return (
+                sum.0 + count, sum.1 + count * (double(run, "bytes_per_moving_frame") ?? 0),
+                sum.2 + count * (double(run, "wire_bytes_per_moving_frame") ?? 0)
+            )
+        }
+        server["bytes_per_frame"] = moving.0 > 0 ? ((moving.1 / moving.0) * 10).rounded() / 10 : NSNull()
+        server["wire_bytes_per_frame"] = moving.0 > 0 ? ((moving.2 / moving.0) * 10).rounded() / 10 : NSNull()
+        if let largest = frames.keys.max(), let run = frames[largest], let rss = double(run, "server_rss_bytes"),
+            let base = double(run, "server_baseline_rss_bytes")
+        {
+            server["rss_bytes_per_session"] = ((rss - base) / Double(largest)).rounded()
+            server["rss_bytes_per_session_at"] = largest
+        }
+        if let idle {
+            server["idle_cpu_percent"] = idle["server_cpu_percent"] ?? NSNull()
+            server["idle_connections"] = idle["ready_sessions"] ?? NSNull()
+            server["idle_bytes_received"] = idle["bytes"] ?? NSNull()
+            server["idle_messages_received"] = idle["messages"] ?? NSNull()
+            server["idle_window_s"] = idle["window_s"] ?? NSNull()
+            if let rss = double(idle, "server_rss_bytes"), let base = double(idle, "server_baseline_rss_bytes"),
+                let count = double(idle, "ready_sessions"), count > 0
+            {
+                server["idle_rss_bytes_per_session"] = ((rss - base) / count).rounded()
+            }
+        }
+        var runs: [String: Any] = [:]
+        runs["refreshkit"] = byLevel(frames) { $0 }
+        runs["echo"] = byLevel(echo) { $0 }
+        runs["idle"] = idle ?? NSNull()
+        server["runs"] = runs
+        return server
+    }
+
+    // MARK: - The table
+
+    static func table(
+        results: [String: Any], engine: EngineBench.Result?, frames: [Int: [String: Any]],
+        echo: [Int: [String: Any]], idle: [String: Any]?
+    ) -> String {
+        var lines: [String] = []
+        let machine = results["machine"] as? [String: Any] ?? [:]
+        lines.append(
+            "RefreshKit bench · \(machine["cpu"] ?? "?") × \(machine["cores"] ?? "?") · \(machine["kernel"] ?? "?") · "
+                + "\(machine["swift"] ?? "?") · lws \(machine["libwebsockets"] ?? "?") · "
+                + "git \(machine["git_commit"] ?? "?")"
+        )
+        lines.append("")
+        if let e = engine {
+            lines.append("engine (one core, one dragged session)")
+            lines.append(
+                "  steps/s \(fmt(e.stepsPerSecond / 1e6, 2)) M  "
+                    + "(target ≥ 2 M: \(e.stepsPerSecond >= 2e6 ? "met" : "NOT met"))"
+                    + "   ns/step \(fmt(e.nanosecondsPerStep, 0))")
+            lines.append(
+                "  ns: apply \(fmt(e.nanosecondsPerApply, 0)) · advance \(fmt(e.nanosecondsPerAdvance, 0)) · frame() "
+                    + "\(fmt(e.nanosecondsPerFrame, 0)) · encode \(fmt(e.nanosecondsPerEncode, 0)) · decode touch "
+                    + "\(fmt(e.nanosecondsPerDecode, 0))")
+            lines.append(
+                "  frame \(fmt(e.bytesPerFrame, 0)) B · session \(e.sessionInlineBytes) B inline + "
+                    + "\(fmt(e.heapBytesPerSession, 0)) B heap (RSS \(fmt(e.rssBytesPerSession, 0)) B)")
+            lines.append("")
+        }
+        if !frames.isEmpty {
+            lines.append("server: input → frame latency, ms (echo = the same load against bare lws)")
+            lines.append(
+                pad("sessions", 9) + pad("p50", 8) + pad("p99", 8) + pad("p99.9", 8) + pad("max", 8)
+                    + pad("echo p99", 10)
+                    + pad("ratio", 7) + pad("cpu%", 7) + pad("echo%", 7) + pad("gen%", 7) + pad("frames/s", 10)
+                    + pad("B/frame", 8))
+            for level in frames.keys.sorted() {
+                let run = frames[level]!
+                let floor = echo[level]
+                let ratio = double(run, "latency_p99_ms").flatMap { ours in
+                    double(floor, "latency_p99_ms").map { ours / $0 }
+                }
+                lines.append(
+                    pad("\(level)", 9) + pad(ms(run, "latency_p50_ms"), 8) + pad(ms(run, "latency_p99_ms"), 8)
+                        + pad(ms(run, "latency_p999_ms"), 8) + pad(ms(run, "latency_max_ms"), 8)
+                        + pad(ms(floor, "latency_p99_ms"), 10) + pad(ratio.map { fmt($0, 2) } ?? "–", 7)
+                        + pad(num(run, "server_cpu_percent", 1), 7) + pad(num(floor, "server_cpu_percent", 1), 7)
+                        + pad(num(run, "client_cpu_percent", 1), 7) + pad(num(run, "frames_per_sec", 0), 10)
+                        + pad(num(run, "bytes_per_moving_frame", 0), 8))
+            }
+            lines.append(
+                "  targets: p99 ≤ 2 ms at 1000 sessions, ≤ 1.5× echo; ≤ 120 B per moving frame. "
+                    + "cpu% = server (100 = one core), gen% = load generator.")
+            lines.append("")
+        }
+        if let idle {
+            lines.append(
+                "idle: \(idle["ready_sessions"] ?? "?") connections, "
+                    + "server cpu \(num(idle, "server_cpu_percent", 2)) % "
+                    + "over \(num(idle, "window_s", 1)) s, \(idle["bytes"] ?? "?") bytes / \(idle["messages"] ?? "?") "
+                    + "messages received by the clients in that window")
+            lines.append("")
+        }
+        if let page = results["page"] as? [String: Any] {
+            let msPerFrame = (page["ms_per_frame"] as? NSNumber).map { fmt($0.doubleValue, 2) } ?? "–"
+            let fps = (page["fps"] as? NSNumber).map { fmt($0.doubleValue, 1) } ?? "–"
+            lines.append(
+                "page (10 000 rows, flinging): \(msPerFrame) ms of JS per frame, \(fps) fps (target ≤ 4 ms)"
+                    + ((page["note"] as? String).map { " — \($0)" } ?? ""))
+        }
+        if let notes = results["notes"] as? [String], !notes.isEmpty {
+            lines.append("")
+            lines += notes.map { "note: \($0)" }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+
+    private static func fmt(_ value: Double, _ decimals: Int) -> String {
+        String(format: "%.\(decimals)f", value)
+    }
+
+    private static func ms(_ run: [String: Any]?, _ key: String) -> String {
+        double(run, key).map { fmt($0, 2) } ?? "–"
+    }
+
+    private static func num(_ run: [String: Any]?, _ key: String, _ decimals: Int) -> String {
+        double(run, key).map { fmt($0, decimals) } ?? "–"
+    }
+}

@@ -1,0 +1,149 @@
+import CLibWebSockets
+import Foundation
+
+// refreshkit-bench: the figures of `make bench`. Not pass/fail: it prints a table and writes bench/results.json
+// (docs/PERFORMANCE.md explains each figure and how it is measured).
+
+let options: BenchOptions
+do {
+    options = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("refreshkit-bench: \(error)\n".utf8))
+    exit(2)
+}
+signal(SIGPIPE, SIG_IGN)
+raiseFileLimit()
+
+if let steps = options.profileSteps {
+    do {
+        let seconds = try EngineBench().profile(count: steps)
+        print("\(steps) steps in \(seconds) s: \(Int(Double(steps) / seconds)) steps/s")
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("refreshkit-bench: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+func say(_ text: String) {
+    FileHandle.standardError.write(Data("[bench] \(text)\n".utf8))
+}
+
+/// 5 000 idle connections need ~10 000 descriptors (server + generator); children inherit the limit.
+func raiseFileLimit() {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+    if limit.rlim_cur < limit.rlim_max {
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+}
+
+let started = Date()
+var results: [String: Any] = [:]
+var notes: [String] = []
+results["machine"] = Machine.describe(root: options.root)
+results["generated_at"] = ISO8601DateFormatter().string(from: started)
+if let load = Double(((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "").prefix { $0 != " " }),
+    load > 0.5
+{
+    let warning = "the machine was busy when the bench started (1-minute load average \(load)): figures are pessimistic"
+    say(warning)
+    notes.append(warning)
+}
+results["workload"] = [
+    "levels": options.levels, "input_rate_hz": options.rate, "warmup_s": options.warmup,
+    "duration_s": options.duration, "idle_sessions": options.idleSessions, "idle_duration_s": options.idleDuration,
+    "server_log_level": options.serverLogLevel, "server_arguments": options.serverArguments,
+    "drag": "touch start, then touch move ±5 px at the input rate, direction flipped every 30 moves",
+    "latency": "client send of an input → receipt of the first frame whose t ≥ that send (same CLOCK_MONOTONIC); "
+        + "echo: send → receipt of its echo",
+]
+
+// MARK: - Engine
+
+var engine: EngineBench.Result?
+if !options.skipEngine {
+    say("engine: \(options.engineSteps) steps × 5 runs on one core…")
+    do {
+        let result = try EngineBench(steps: options.engineSteps).run()
+        engine = result
+        results["engine"] = [
+            "steps_per_sec": result.stepsPerSecond.rounded(),
+            "ns_per_step": round1(result.nanosecondsPerStep),
+            "ns_per_apply": round1(result.nanosecondsPerApply),
+            "ns_per_advance": round1(result.nanosecondsPerAdvance),
+            "ns_per_frame_build": round1(result.nanosecondsPerFrame),
+            "ns_per_frame_encode": round1(result.nanosecondsPerEncode),
+            "ns_per_touch_decode": round1(result.nanosecondsPerDecode),
+            "bytes_per_frame": round1(result.bytesPerFrame),
+            "session_inline_bytes": result.sessionInlineBytes,
+            "session_heap_bytes": result.heapBytesPerSession.rounded(),
+            "bytes_per_session": (Double(result.sessionInlineBytes) + result.heapBytesPerSession).rounded(),
+            "rss_bytes_per_session": result.rssBytesPerSession.rounded(),
+            "steps_per_sec_runs": result.runs.map { $0.rounded() },
+        ]
+    } catch {
+        say("engine bench failed: \(error)")
+        notes.append("engine bench failed: \(error)")
+    }
+}
+
+// MARK: - Server
+
+let serverBench = ServerBench(options: options)
+var frameRuns: [Int: [String: Any]] = [:]
+var echoRuns: [Int: [String: Any]] = [:]
+var idleRun: [String: Any]?
+if !options.skipServer {
+    for level in options.levels {
+        say("server: \(level) sessions × \(Int(options.rate)) Hz, \(options.warmup) s warm-up + \(options.duration) s…")
+        do { frameRuns[level] = try serverBench.load(.refreshkit, sessions: level) } catch {
+            say("refreshkit at \(level): \(error)")
+            notes.append("refreshkit at \(level) sessions: \(error)")
+        }
+        if !options.skipEcho {
+            say("echo floor: \(level) sessions…")
+            do { echoRuns[level] = try serverBench.load(.echo, sessions: level) } catch {
+                say("echo at \(level): \(error)")
+                notes.append("echo at \(level) sessions: \(error)")
+            }
+        }
+    }
+    if !options.skipIdle {
+        say("idle: \(options.idleSessions) connections that say hello and then nothing, \(options.idleDuration) s…")
+        do { idleRun = try serverBench.load(.refreshkit, sessions: options.idleSessions, idle: true) } catch {
+            say("idle: \(error)")
+            notes.append("idle run: \(error)")
+        }
+    }
+    results["server"] = Summary.server(frames: frameRuns, echo: echoRuns, idle: idleRun)
+}
+
+// MARK: - Page
+
+if !options.skipPage {
+    say("page: 10 000 rows, flinging in headless Chromium…")
+    results["page"] = PageBench(options: options, serverBench: serverBench).run()
+} else {
+    results["page"] = ["ms_per_frame": NSNull(), "fps": NSNull(), "note": "skipped (--skip-page)"]
+}
+
+results["notes"] = notes
+results["elapsed_s"] = round1(Date().timeIntervalSince(started))
+
+// MARK: - Output
+
+do {
+    let data = try JSONSerialization.data(withJSONObject: results, options: [.prettyPrinted, .sortedKeys])
+    let url = URL(fileURLWithPath: options.output, relativeTo: URL(fileURLWithPath: options.root))
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try (data + Data("\n".utf8)).write(to: url)
+    print(Summary.table(results: results, engine: engine, frames: frameRuns, echo: echoRuns, idle: idleRun))
+    print("wrote \(options.output) (logs in \(options.logDirectory))")
+} catch {
+    say("could not write \(options.output): \(error)")
+    exit(1)
+}
+
+func round1(_ value: Double) -> Double { (value * 10).rounded() / 10 }

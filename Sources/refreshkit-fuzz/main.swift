@@ -1,0 +1,155 @@
+// libFuzzer target for the wire decoder and the session behind it (docs/HARDENING.md, "Fuzzing").
+//
+// Built only with `swift build -c release --sanitize=fuzzer --product refreshkit-fuzz` (scripts/fuzz.sh,
+// `make fuzz`): libFuzzer then provides `main` and calls `LLVMFuzzerTestOneInput` for every input. In an
+// ordinary build this executable does nothing.
+//
+// One input is a conversation: lines (split at `\n`) are WebSocket messages as a page would send them,
+// each arriving a few milliseconds after the previous one. Every line goes through `MessageDecoder` like
+// the server's; a `hello` opens a session; inputs are applied at the arrival time, and the session is
+// advanced and asked for its frame after every message. Invariants (a violation aborts, which libFuzzer
+// reports with the input):
+// - the decoder never crashes, and every refusal is a `WireError` with a known code and a short message;
+// - nothing a client sends makes a number of a frame non-finite, or a progress leave 0…1;
+// - frame sequence numbers increase by one, frame time is the session's time, segments never end before
+//   they start, events are never from the future;
+// - every frame the encoder writes is valid JSON (the decoder's own grammar check accepts it).
+
+import RefreshKit
+import RefreshWire
+
+private let decoder = MessageDecoder()
+private let encoder = MessageEncoder()
+private let codes: Set<String> = [
+    "bad_json", "bad_message", "unknown_type", "missing_field", "bad_field", "out_of_range", "unknown_command",
+]
+private let maxMessages = 64
+private let maxMessageBytes = 16 * 1024
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    guard let data, count > 0 else { return 0 }
+    let bytes = UnsafeBufferPointer(start: data, count: count)
+    var conversation = Conversation()
+    var start = 0
+    var messages = 0
+    while start <= bytes.count && messages < maxMessages {
+        let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+        let line = UnsafeBufferPointer(rebasing: bytes[start..<min(end, start + maxMessageBytes)])
+        conversation.receive(UnsafeRawBufferPointer(line))
+        messages += 1
+        start = end + 1
+    }
+    conversation.finish()
+    return 0
+}
+
+private func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+    if !condition {
+        fatalError("invariant violated: \(message())")
+    }
+}
+
+private struct Conversation {
+    var session: Session?
+    var lastSequence: UInt64?
+    /// The server's clock, µs: each message arrives a little after the previous one.
+    var now = Timestamp(microseconds: 1_000_000)
+
+    mutating func receive(_ text: UnsafeRawBufferPointer) {
+        now = now.advanced(byMicroseconds: 1000 + Int64(text.count % 40) * 997)
+        let message: ClientMessage
+        do {
+            message = try decoder.decode(text)
+        } catch {
+            check(codes.contains(error.code), "unknown decoder code \(error.code)")
+            check(!error.message.isEmpty && error.message.utf8.count < 600, "error message: \(error.message)")
+            return
+        }
+        switch message {
+        case .hello(let hello):
+            check(hello.viewport.width.isFinite && hello.viewport.height.isFinite && hello.dpr.isFinite, "hello")
+            do {
+                session = try Session(
+                    viewport: hello.viewport, devicePixelRatio: hello.dpr, preset: hello.preset ?? "ios",
+                    seed: hello.seed ?? 1, time: now)
+                lastSequence = nil
+            } catch {
+                check(!error.code.isEmpty, "empty session error code")
+            }
+        case .input(let input):
+            guard session != nil else { return }
+            do {
+                try session!.apply(input, at: now)
+            } catch {
+                check(!error.code.isEmpty && !error.message.isEmpty, "session error without code or message")
+            }
+        case .ping(let t):
+            check(t.isFinite, "ping t \(t)")
+        case .trace:
+            break
+        }
+        observe()
+    }
+
+    /// After the conversation: time runs on until nothing is scheduled (bounded), as the tick would.
+    mutating func finish() {
+        for _ in 0..<200 {
+            guard let deadline = session?.nextDeadline else { break }
+            now = max(now, deadline)
+            session!.advance(to: now)
+            observe()
+        }
+    }
+
+    private mutating func observe() {
+        guard session != nil else { return }
+        session!.advance(to: now)
+        let events = session!.takeEvents()
+        for event in events {
+            check(event.time <= session!.now, "an event from the future: \(event)")
+        }
+        let frame = session!.frame()
+        if let lastSequence { check(frame.sequence == lastSequence + 1, "sequence \(frame.sequence) after \(lastSequence)") }
+        lastSequence = frame.sequence
+        check(frame.time == session!.now, "frame time \(frame.time) is not the session's \(session!.now)")
+        for value in Self.numbers(of: frame) { check(value.isFinite, "a non-finite number in \(frame)") }
+        for edge in frame.edges { check((0...1).contains(edge.progress), "progress \(edge.progress)") }
+        for segment in frame.horizontalMotion + frame.verticalMotion {
+            if let end = segment.end { check(end >= segment.start, "segment ends before it starts: \(segment)") }
+        }
+        var encoded: [UInt8] = []
+        encoder.encode(frame, into: &encoded)
+        let reparsed = encoded.withUnsafeBytes { bytes -> String? in
+            do throws(WireError) {
+                _ = try decoder.decode(bytes)
+                return nil
+            } catch {
+                return error.code
+            }
+        }
+        // A frame is not a page message: the decoder must get past the JSON grammar and refuse its type.
+        check(reparsed == "unknown_type", "the encoded frame is not valid JSON (\(reparsed ?? "accepted"))")
+    }
+
+    private static func numbers(of frame: Frame) -> [Double] {
+        var numbers = [
+            frame.offset.x, frame.offset.y, frame.velocity.x, frame.velocity.y, frame.contentSize.width,
+            frame.contentSize.height, frame.viewport.width, frame.viewport.height, frame.insets.top,
+            frame.insets.left, frame.insets.bottom, frame.insets.right, frame.feed.rowHeight,
+        ]
+        for segment in frame.horizontalMotion + frame.verticalMotion {
+            numbers += [segment.position, segment.velocity, segment.decayConstant, segment.target]
+            if let spring = segment.spring { numbers += [spring.mass, spring.stiffness, spring.damping] }
+        }
+        for edge in frame.edges {
+            numbers += [edge.distance, edge.progress, edge.velocity, edge.scale]
+            for rect in [edge.control, edge.view] {
+                numbers += [rect.origin.x, rect.origin.y, rect.size.width, rect.size.height]
+            }
+            if let cycle = edge.cycle { numbers += [cycle.duration, cycle.delay] }
+            if let exit = edge.exit { numbers.append(exit.duration) }
+        }
+        return numbers
+    }
+}

@@ -1,0 +1,637 @@
+import CLibWebSockets
+import Foundation
+import Synchronization
+
+/// One client connection and its drag.
+final class LoadConnection {
+    enum State { case waiting, connecting, open, closed, failed }
+
+    let index: Int
+    var state = State.waiting
+    var wsi: OpaquePointer?
+    /// The first frame (or, against the echo server, the hello's echo) arrived.
+    var ready = false
+    var helloSent = false
+    var inputDue = false
+    var inputsSent = 0
+    /// Send times (µs, CLOCK_MONOTONIC) of inputs not answered yet, oldest first.
+    var pending = TimeQueue()
+
+    // The message being received (it may come in several callbacks).
+    var inMessage = false
+    var messageBytes = 0
+    var messageKind = MessageKind.other
+    var messageTime: Int64 = 0
+    var messageMoving = false
+
+    init(index: Int) {
+        self.index = index
+    }
+}
+
+enum MessageKind { case frame, event, welcome, error, pong, other }
+
+/// A bounded FIFO of timestamps (a per-connection ring, no allocation after the first).
+struct TimeQueue {
+    private var storage = [Int64](repeating: 0, count: 64)
+    private var head = 0
+    private(set) var count = 0
+
+    var first: Int64? { count > 0 ? storage[head] : nil }
+
+    /// Appends `time`; when full, the oldest is dropped and returned.
+    mutating func append(_ time: Int64) -> Int64? {
+        var dropped: Int64?
+        if count == storage.count { dropped = removeFirst() }
+        storage[(head + count) % storage.count] = time
+        count += 1
+        return dropped
+    }
+
+    @discardableResult
+    mutating func removeFirst() -> Int64? {
+        guard count > 0 else { return nil }
+        let value = storage[head]
+        head = (head + 1) % storage.count
+        count -= 1
+        return value
+    }
+
+    func all() -> [Int64] { (0..<count).map { storage[(head + $0) % storage.count] } }
+}
+
+/// Wakes `lws_service` every `period` µs from its own thread with `lws_cancel_service`, the one lws call
+/// that is safe from another thread. lws 4.1.6 turns a sub-millisecond timer into a busy `poll(…, 0)`
+/// loop, so a 1 kHz `lws_sul` would spin a core that the server needs; a pipe write per millisecond does
+/// not.
+final class Ticker: @unchecked Sendable {
+    private let context: OpaquePointer
+    private let period: Int64
+    private let stopped = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// `context` is only ever passed to `lws_cancel_service`.
+    init(context: OpaquePointer, periodMicroseconds: Int64) {
+        self.context = context
+        period = periodMicroseconds
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            var next = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &next)
+            while !stopped.load(ordering: .acquiring) {
+                var nanoseconds = Int(next.tv_nsec) + Int(period) * 1000
+                next.tv_sec += nanoseconds / 1_000_000_000
+                nanoseconds %= 1_000_000_000
+                next.tv_nsec = nanoseconds
+                _ = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, nil)
+                lws_cancel_service(context)
+            }
+            finished.signal()
+        }
+        thread.name = "load-ticker"
+        thread.start()
+    }
+
+    /// Returns once the thread will never touch the context again.
+    func stop() {
+        stopped.store(true, ordering: .releasing)
+        finished.wait()
+    }
+}
+
+/// The load generator: one lws client context on this thread, `sessions` connections, inputs at `rate`
+/// Hz per session with the sessions' phases spread evenly over the period.
+final class LoadGenerator {
+    enum Phase { case connecting, warmup, measuring, draining, done }
+
+    let options: Options
+    private(set) var phase = Phase.connecting
+    private var context: OpaquePointer?
+    private var connections: [LoadConnection] = []
+    private var strings: [UnsafeMutablePointer<CChar>] = []
+    /// address, host header, origin, path, subprotocol: allocated once, freed in deinit.
+    private lazy var connectStrings = (
+        address: cString(options.host), host: cString("\(options.host):\(options.port)"),
+        origin: cString("http://\(options.host):\(options.port)"), path: cString(options.path),
+        subprotocol: cString(options.subprotocol)
+    )
+    private var sendBuffer = [UInt8](repeating: 0, count: Int(RK_LWS_PRE) + 512)
+
+    // Schedule.
+    private let period: Int64
+    private var scheduleOrigin: Int64 = 0
+    private var cursor = 0
+    private var round: Int64 = 0
+    private var connectDeadline: Int64 = 0
+    private var launched = 0
+    /// Connections that became ready, and those that failed or closed before they did.
+    private var readyCount = 0
+    private var lostBeforeReady = 0
+    private var phaseEnd: Int64 = 0
+
+    // The measured window.
+    private(set) var windowStart = Int64.max
+    private(set) var windowEnd = Int64.max
+    private var serverBefore: ProcessSample?
+    private(set) var serverAfter: ProcessSample?
+    private var clientCPUBefore = 0.0
+    private(set) var clientCPUSeconds = 0.0
+
+    // Results (counters reset when the window opens).
+    private(set) var latency = Histogram()
+    private(set) var inputsSent = 0
+    private(set) var inputsLate = 0
+    private(set) var inputsSkippedNotReady = 0
+    private(set) var inputsDropped = 0
+    private(set) var frames = 0
+    private(set) var framesAnswering = 0
+    private(set) var movingFrames = 0
+    private(set) var movingFrameBytes = 0
+    private(set) var movingFrameWireBytes = 0
+    private(set) var messages = 0
+    private(set) var bytes = 0
+    private(set) var events = 0
+    private(set) var errors = 0
+    private(set) var connectFailures = 0
+    private(set) var closedEarly = 0
+    private(set) var clockSkewMicroseconds: Int64?
+    private(set) var failure: String?
+    private var loggedProblems = 0
+
+    init(options: Options) {
+        self.options = options
+        period = Int64((1_000_000 / Swift.max(options.rate, 0.001)).rounded())
+        connections = (0..<options.sessions).map { LoadConnection(index: $0) }
+    }
+
+    deinit {
+        for string in strings { free(string) }
+    }
+
+    private func cString(_ text: String) -> UnsafeMutablePointer<CChar> {
+        let pointer = strdup(text)!
+        strings.append(pointer)
+        return pointer
+    }
+
+    // MARK: - Running
+
+    /// Connects, warms up, measures, drains and closes. - Returns: `false` on a fatal problem.
+    func run() -> Bool {
+        var protocols = [lws_protocols(), lws_protocols()]
+        protocols[0].name = UnsafePointer(cString(options.subprotocol))
+        protocols[0].callback = loadProtocolCallback
+        protocols[0].per_session_data_size = 0
+        protocols[0].rx_buffer_size = 16 * 1024
+        let protocolList = UnsafeMutablePointer<lws_protocols>.allocate(capacity: protocols.count)
+        protocolList.initialize(from: protocols, count: protocols.count)
+        defer { protocolList.deallocate() }
+
+        var info = lws_context_creation_info()
+        info.port = CONTEXT_PORT_NO_LISTEN
+        info.protocols = UnsafePointer(protocolList)
+        info.user = Unmanaged.passUnretained(self).toOpaque()
+        info.gid = -1
+        info.uid = -1
+        // No fd_limit_per_thread: setting it makes lws 4.1.6 find the wsi of each ready fd by a linear scan
+        // (`max_fds_unrelated_to_ulimit`); the default, a table sized by `ulimit -n`, is O(1).
+        lws_set_log_level(LLL_ERR, nil)
+        guard let context = lws_create_context(&info) else {
+            failure = "lws_create_context failed"
+            return false
+        }
+        self.context = context
+        let ticker = Ticker(context: context, periodMicroseconds: options.idle ? 50_000 : 1_000)
+        ticker.start()
+
+        let start = lws_now_usecs()
+        connectDeadline = start + Int64(options.connectTimeout * 1_000_000)
+        var ok = true
+        while phase != .done {
+            advance(now: lws_now_usecs())
+            if phase == .done { break }
+            if lws_service(context, 0) < 0 {
+                failure = "lws_service failed"
+                ok = false
+                break
+            }
+        }
+        ticker.stop()
+        lws_context_destroy(context)
+        self.context = nil
+        return ok && failure == nil
+    }
+
+    /// Everything time-driven, between two `lws_service` calls.
+    private func advance(now: Int64) {
+        switch phase {
+        case .connecting:
+            connectMore()
+            if readyCount + lostBeforeReady == connections.count || now >= connectDeadline {
+                connectFailures = connections.count - readyCount
+                if readyCount == 0 {
+                    failure = "no session became ready (server down, or wrong --mode?)"
+                    phase = .done
+                    return
+                }
+                let elapsed = (now - connectDeadline) / 1000 + Int64(options.connectTimeout * 1000)
+                log("\(readyCount)/\(connections.count) sessions ready after \(elapsed) ms")
+                scheduleOrigin = now + 20_000
+                phaseEnd = scheduleOrigin + Int64(options.warmup * 1_000_000)
+                phase = .warmup
+            }
+        case .warmup:
+            scheduleInputs(now: now)
+            if now >= phaseEnd { openWindow(now: now) }
+        case .measuring:
+            scheduleInputs(now: now)
+            if now >= phaseEnd { closeWindow(now: now) }
+        case .draining:
+            let waiting = connections.contains { $0.state == .open && $0.pending.count > 0 }
+            if !waiting || now >= phaseEnd { phase = .done }
+        case .done:
+            return
+        }
+    }
+
+    private func connectMore() {
+        guard let context else { return }
+        var inFlight = launched - readyCount - lostBeforeReady
+        let (address, host, origin, path, subprotocol) = connectStrings
+        while launched < connections.count && inFlight < options.connectBatch {
+            let connection = connections[launched]
+            launched += 1
+            var info = lws_client_connect_info()
+            info.context = context
+            info.address = UnsafePointer(address)
+            info.port = Int32(options.port)
+            info.path = UnsafePointer(path)
+            info.host = UnsafePointer(host)
+            info.origin = UnsafePointer(origin)
+            info.protocol = UnsafePointer(subprotocol)
+            info.userdata = Unmanaged.passUnretained(connection).toOpaque()
+            connection.state = .connecting
+            withUnsafeMutablePointer(to: &connection.wsi) { slot in
+                info.pwsi = slot
+                if lws_client_connect_via_info(&info) == nil {
+                    connection.state = .failed
+                    lostBeforeReady += 1
+                    problem("connect \(connection.index) failed to start")
+                }
+            }
+            inFlight += 1
+        }
+    }
+
+    /// Marks every session whose next input is due: session `i` sends at origin + i·period/N + k·period.
+    private func scheduleInputs(now: Int64) {
+        guard !options.idle else { return }
+        let count = Int64(connections.count)
+        while true {
+            let due = scheduleOrigin + Int64(cursor) * period / count + round * period
+            if due > now { break }
+            let connection = connections[cursor]
+            if connection.state == .open && connection.ready {
+                if connection.inputDue {
+                    inputsLate += 1  // the previous one has not been written yet: the client is behind
+                } else {
+                    connection.inputDue = true
+                    if let wsi = connection.wsi { lws_callback_on_writable(wsi) }
+                }
+            } else if phase == .measuring {
+                inputsSkippedNotReady += 1
+            }
+            cursor += 1
+            if cursor == connections.count {
+                cursor = 0
+                round += 1
+            }
+        }
+    }
+
+    private func openWindow(now: Int64) {
+        latency = Histogram()
+        inputsSent = 0
+        inputsLate = 0
+        inputsSkippedNotReady = 0
+        inputsDropped = 0
+        frames = 0
+        framesAnswering = 0
+        movingFrames = 0
+        movingFrameBytes = 0
+        movingFrameWireBytes = 0
+        messages = 0
+        bytes = 0
+        events = 0
+        errors = 0
+        closedEarly = 0
+        windowStart = now
+        if let pid = options.serverPID { serverBefore = ProcessSample.read(pid: pid) }
+        clientCPUBefore = ProcessSample.selfCPUSeconds()
+        phaseEnd = now + Int64(options.duration * 1_000_000)
+        phase = .measuring
+    }
+
+    private func closeWindow(now: Int64) {
+        windowEnd = now
+        if let pid = options.serverPID { serverAfter = ProcessSample.read(pid: pid) }
+        clientCPUSeconds = ProcessSample.selfCPUSeconds() - clientCPUBefore
+        phaseEnd = now + 500_000
+        phase = .draining
+    }
+
+    private func inWindow(_ time: Int64) -> Bool { time >= windowStart && time < windowEnd }
+
+    // MARK: - Callbacks (on this thread, inside lws_service)
+
+    func handle(
+        wsi: OpaquePointer, reason: lws_callback_reasons, user: UnsafeMutableRawPointer?,
+        input: UnsafeMutableRawPointer?, length: Int
+    ) -> Int32 {
+        guard let user else { return 0 }
+        let connection = Unmanaged<LoadConnection>.fromOpaque(user).takeUnretainedValue()
+        switch reason {
+        case LWS_CALLBACK_CLIENT_ESTABLISHED:
+            connection.state = .open
+            connection.wsi = wsi
+            lws_callback_on_writable(wsi)
+        case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+            if !connection.ready && connection.state != .failed && connection.state != .closed { lostBeforeReady += 1 }
+            connection.state = .failed
+            connection.wsi = nil
+            let text = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "?"
+            problem("connection \(connection.index) failed: \(text)")
+        case LWS_CALLBACK_CLIENT_CLOSED:
+            if !connection.ready && connection.state != .failed && connection.state != .closed { lostBeforeReady += 1 }
+            if phase != .done && phase != .draining {
+                closedEarly += 1
+                problem("connection \(connection.index) closed by the server")
+            }
+            connection.state = .closed
+            connection.wsi = nil
+        case LWS_CALLBACK_CLIENT_WRITEABLE:
+            return writeable(connection, wsi: wsi)
+        case LWS_CALLBACK_CLIENT_RECEIVE:
+            receive(connection, wsi: wsi, input: input, length: length)
+        default:
+            break
+        }
+        return 0
+    }
+
+    private func writeable(_ connection: LoadConnection, wsi: OpaquePointer) -> Int32 {
+        let pre = Int(RK_LWS_PRE)
+        var length = 0
+        var isInput = false
+        if !connection.helloSent {
+            connection.helloSent = true
+            length = put(#"{"type":"hello","viewport":{"w":390,"h":844},"dpr":3}"#, at: pre)
+            if options.mode == .echo { _ = connection.pending.append(0) }  // its echo is not an input
+        } else if connection.inputDue {
+            connection.inputDue = false
+            isInput = true
+            length = touchMessage(for: connection, at: pre, now: lws_now_usecs())
+        } else {
+            return 0
+        }
+        let sent = lws_now_usecs()
+        let written = sendBuffer.withUnsafeMutableBytes { raw in
+            lws_write(wsi, raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + pre, length, LWS_WRITE_TEXT)
+        }
+        if written < 0 {
+            problem("write failed on connection \(connection.index)")
+            return -1
+        }
+        if isInput {
+            connection.inputsSent += 1
+            if inWindow(sent) { inputsSent += 1 }
+            if let dropped = connection.pending.append(sent), inWindow(dropped) { inputsDropped += 1 }
+        }
+        if connection.inputDue { lws_callback_on_writable(wsi) }
+        return 0
+    }
+
+    /// `touch start` first, then `touch move`s of ±step px, flipping direction every few moves so the
+    /// content keeps moving inside the first page (never pulling past an edge). `t` is our monotonic ms.
+    private func touchMessage(for connection: LoadConnection, at offset: Int, now: Int64) -> Int {
+        var at = offset
+        if connection.inputsSent == 0 {
+            at += put(#"{"type":"touch","phase":"start","dx":0,"dy":0,"t":"#, at: at)
+        } else {
+            let move = connection.inputsSent - 1
+            let up = (move / options.movesPerDirection) % 2 == 0
+            at += put(
+                up ? #"{"type":"touch","phase":"move","dx":0,"dy":-"# : #"{"type":"touch","phase":"move","dx":0,"dy":"#,
+                at: at)
+            at += putNumber(Int64((options.step * 1000).rounded()), decimals: 3, at: at)
+            at += put(#","t":"#, at: at)
+        }
+        at += putNumber(now, decimals: 3, at: at)
+        at += put("}", at: at)
+        return at - offset
+    }
+
+    private func put(_ text: StaticString, at offset: Int) -> Int {
+        let count = text.utf8CodeUnitCount
+        sendBuffer.withUnsafeMutableBufferPointer { buffer in
+            (buffer.baseAddress! + offset).update(from: text.utf8Start, count: count)
+        }
+        return count
+    }
+
+    /// Writes `value / 10^decimals` as a decimal number (value ≥ 0).
+    private func putNumber(_ value: Int64, decimals: Int, at offset: Int) -> Int {
+        var digits: [UInt8] = []
+        var rest = value
+        var place = 0
+        repeat {
+            if place == decimals && decimals > 0 { digits.append(UInt8(ascii: ".")) }
+            digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+            place += 1
+        } while rest > 0 || place <= decimals
+        for (i, byte) in digits.reversed().enumerated() { sendBuffer[offset + i] = byte }
+        return digits.count
+    }
+
+    private func receive(_ connection: LoadConnection, wsi: OpaquePointer, input: UnsafeMutableRawPointer?, length: Int)
+    {
+        let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
+        if !connection.inMessage {
+            connection.inMessage = true
+            connection.messageBytes = 0
+            classify(chunk, into: connection)
+        }
+        connection.messageBytes += length
+        guard lws_remaining_packet_payload(wsi) == 0, lws_is_final_fragment(wsi) != 0 else { return }
+        connection.inMessage = false
+        let now = lws_now_usecs()
+        let size = connection.messageBytes
+        let counted = phase == .measuring
+        if counted {
+            messages += 1
+            bytes += size
+        }
+        if options.mode == .echo {
+            markReady(connection)
+            if let sent = connection.pending.removeFirst(), inWindow(sent) { latency.record(now - sent) }
+            return
+        }
+        switch connection.messageKind {
+        case .frame:
+            markReady(connection)
+            var answered = false
+            while let sent = connection.pending.first, sent <= connection.messageTime {
+                connection.pending.removeFirst()
+                answered = true
+                if inWindow(sent) { latency.record(now - sent) }
+            }
+            if counted {
+                frames += 1
+                if answered { framesAnswering += 1 }
+                if connection.messageMoving {
+                    movingFrames += 1
+                    movingFrameBytes += size
+                    movingFrameWireBytes += size + (size < 126 ? 2 : size < 65536 ? 4 : 10)
+                }
+            }
+        case .event:
+            if counted { events += 1 }
+        case .welcome:
+            if clockSkewMicroseconds == nil { clockSkewMicroseconds = connection.messageTime - now }
+        case .error:
+            if counted { errors += 1 }
+            let text = String(decoding: chunk.prefix(200), as: UTF8.self)
+            problem("error from the server on connection \(connection.index): \(text)")
+        case .pong, .other:
+            break
+        }
+    }
+
+    private func markReady(_ connection: LoadConnection) {
+        guard !connection.ready else { return }
+        connection.ready = true
+        readyCount += 1
+    }
+
+    /// Reads only what the measurement needs from the start of a message: its type, a frame's `t` (µs)
+    /// and whether its `phase` is not `idle`, a welcome's `serverT`.
+    private func classify(_ chunk: UnsafeRawBufferPointer, into connection: LoadConnection) {
+        connection.messageKind = .other
+        connection.messageMoving = false
+        guard options.mode == .frames else { return }
+        let prefix: [UInt8] = Array(#"{"type":""#.utf8)
+        guard chunk.count > prefix.count + 2, chunk.starts(with: prefix) else { return }
+        let first = chunk[prefix.count]
+        let second = chunk[prefix.count + 1]
+        switch (first, second) {
+        case (UInt8(ascii: "f"), _):
+            connection.messageKind = .frame
+            connection.messageTime = Self.milliseconds(after: #","t":"#, in: chunk) ?? Int64.max
+            if let phase = Self.index(of: #""phase":""#, in: chunk), phase < chunk.count {
+                connection.messageMoving = chunk[phase] != UInt8(ascii: "i")
+            }
+        case (UInt8(ascii: "e"), UInt8(ascii: "v")): connection.messageKind = .event
+        case (UInt8(ascii: "e"), _): connection.messageKind = .error
+        case (UInt8(ascii: "w"), _):
+            connection.messageKind = .welcome
+            connection.messageTime = Self.milliseconds(after: #""serverT":"#, in: chunk) ?? 0
+        case (UInt8(ascii: "p"), _): connection.messageKind = .pong
+        default: break
+        }
+    }
+
+    /// The index just past the first occurrence of `needle` in `chunk`.
+    private static func index(of needle: StaticString, in chunk: UnsafeRawBufferPointer) -> Int? {
+        let n = needle.utf8CodeUnitCount
+        let bytes = UnsafeBufferPointer(start: needle.utf8Start, count: n)
+        guard chunk.count >= n else { return nil }
+        var i = 0
+        while i + n <= chunk.count {
+            if chunk[i] == bytes[0] {
+                var j = 1
+                while j < n && chunk[i + j] == bytes[j] { j += 1 }
+                if j == n { return i + n }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// A non-negative decimal number of milliseconds after `key`, as whole microseconds.
+    private static func milliseconds(after key: StaticString, in chunk: UnsafeRawBufferPointer) -> Int64? {
+        guard var i = index(of: key, in: chunk) else { return nil }
+        var whole: Int64 = 0
+        var fraction: Int64 = 0
+        var fractionDigits = 0
+        var sawDigit = false
+        while i < chunk.count, (48...57).contains(chunk[i]) {
+            whole = whole * 10 + Int64(chunk[i] - 48)
+            sawDigit = true
+            i += 1
+        }
+        if i < chunk.count, chunk[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < chunk.count, (48...57).contains(chunk[i]) {
+                if fractionDigits < 3 {
+                    fraction = fraction * 10 + Int64(chunk[i] - 48)
+                    fractionDigits += 1
+                }
+                i += 1
+            }
+        }
+        guard sawDigit else { return nil }
+        while fractionDigits < 3 {
+            fraction *= 10
+            fractionDigits += 1
+        }
+        return whole * 1000 + fraction
+    }
+
+    // MARK: - Reporting
+
+    /// Inputs sent in the window that never got their frame (or echo).
+    var inputsUnanswered: Int {
+        connections.reduce(0) { $0 + $1.pending.all().filter { self.inWindow($0) }.count } + inputsDropped
+    }
+
+    var readySessions: Int { readyCount }
+
+    /// The server's CPU time over the window (needs `--server-pid`).
+    var serverCPUSeconds: Double? {
+        guard let before = serverBefore, let after = serverAfter else { return nil }
+        return after.cpuSeconds - before.cpuSeconds
+    }
+
+    /// The part of ``serverCPUSeconds`` spent in the kernel.
+    var serverSystemSeconds: Double? {
+        guard let before = serverBefore, let after = serverAfter else { return nil }
+        return after.systemSeconds - before.systemSeconds
+    }
+
+    private func problem(_ text: String) {
+        loggedProblems += 1
+        if loggedProblems <= 5 { log(text) }
+        if loggedProblems == 6 { log("(further problems not shown)") }
+    }
+
+    func log(_ text: String) {
+        FileHandle.standardError.write(Data("refreshkit-load: \(text)\n".utf8))
+    }
+}
+
+// MARK: - The C entry point (runs on the generator's thread, inside lws_service)
+
+private func loadProtocolCallback(
+    _ wsi: OpaquePointer?,
+    _ reason: lws_callback_reasons,
+    _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?,
+    _ length: Int
+) -> Int32 {
+    guard let wsi, let context = lws_get_context(wsi), let owner = lws_context_user(context) else { return 0 }
+    let generator = Unmanaged<LoadGenerator>.fromOpaque(owner).takeUnretainedValue()
+    return generator.handle(wsi: wsi, reason: reason, user: user, input: input, length: length)
+}

@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// CPU time and memory of a process, read from /proc (Linux).
+struct ProcessSample {
+    /// utime + stime of every thread, seconds.
+    var cpuSeconds: Double
+    /// stime alone (time in the kernel: syscalls, the network stack).
+    var systemSeconds: Double
+    /// Resident set size now and at its peak, bytes.
+    var rssBytes: Int
+    var peakRSSBytes: Int
+    var threads: Int
+
+    static func read(pid: Int32) -> ProcessSample? {
+        guard let stat = readFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return nil }
+        // Fields after "comm)": state is field 3, so utime (14) and stime (15) are at offsets 11 and 12.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 17, let user = Double(fields[11]), let system = Double(fields[12]),
+            let threads = Int(fields[17])
+        else { return nil }
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        var rss = 0
+        var peak = 0
+        if let status = readFile("/proc/\(pid)/status") {
+            for line in status.split(separator: "\n") {
+                if line.hasPrefix("VmRSS:") { rss = kilobytes(line) * 1024 }
+                if line.hasPrefix("VmHWM:") { peak = kilobytes(line) * 1024 }
+            }
+        }
+        return ProcessSample(
+            cpuSeconds: (user + system) / ticks, systemSeconds: system / ticks, rssBytes: rss, peakRSSBytes: peak,
+            threads: threads)
+    }
+
+    /// This process's own CPU time (getrusage), seconds.
+    static func selfCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1_000_000 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    private static func kilobytes(_ line: Substring) -> Int {
+        Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "0") ?? 0
+    }
+
+    private static func readFile(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { _ = Glibc.close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < 1 << 20 {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,99 @@
+/// The generator's result as one JSON object (hand-written: a flat set of numbers).
+struct Report {
+    let generator: LoadGenerator
+
+    init(_ generator: LoadGenerator) {
+        self.generator = generator
+    }
+
+    func json() -> String {
+        let g = generator
+        let o = g.options
+        let window =
+            g.windowEnd == Int64.max || g.windowStart == Int64.max
+            ? 0 : Double(g.windowEnd - g.windowStart) / 1_000_000
+        var fields: [(String, String)] = [
+            ("mode", quoted(o.idle ? "idle" : o.mode.rawValue)),
+            ("sessions", "\(o.sessions)"),
+            ("ready_sessions", "\(g.readySessions)"),
+            ("rate_hz", number(o.rate)),
+            ("window_s", number(window)),
+            ("inputs_sent", "\(g.inputsSent)"),
+            ("inputs_per_sec", number(window > 0 ? Double(g.inputsSent) / window : 0)),
+            ("inputs_unanswered", "\(g.inputsUnanswered)"),
+            ("inputs_late", "\(g.inputsLate)"),
+            ("inputs_skipped_not_ready", "\(g.inputsSkippedNotReady)"),
+            ("latency_samples", "\(g.latency.total)"),
+        ]
+        for (name, fraction) in [("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("p999", 0.999)] {
+            fields.append(("latency_\(name)_ms", milliseconds(g.latency.percentile(fraction))))
+        }
+        fields.append(("latency_max_ms", milliseconds(g.latency.total > 0 ? g.latency.maximum : nil)))
+        fields.append(("latency_mean_ms", g.latency.mean.map { number($0 / 1000) } ?? "null"))
+        fields += [
+            ("messages", "\(g.messages)"),
+            ("bytes", "\(g.bytes)"),
+            ("frames", "\(g.frames)"),
+            ("frames_per_sec", number(window > 0 ? Double(g.frames) / window : 0)),
+            ("frames_answering_input", "\(g.framesAnswering)"),
+            ("moving_frames", "\(g.movingFrames)"),
+            (
+                "bytes_per_moving_frame",
+                g.movingFrames > 0 ? number(Double(g.movingFrameBytes) / Double(g.movingFrames)) : "null"
+            ),
+            (
+                "wire_bytes_per_moving_frame",
+                g.movingFrames > 0 ? number(Double(g.movingFrameWireBytes) / Double(g.movingFrames)) : "null"
+            ),
+            ("events", "\(g.events)"),
+            ("errors", "\(g.errors)"),
+            ("connect_failures", "\(g.connectFailures)"),
+            ("closed_early", "\(g.closedEarly)"),
+            ("clock_skew_ms", g.clockSkewMicroseconds.map { number(Double($0) / 1000) } ?? "null"),
+            ("client_cpu_percent", number(window > 0 ? 100 * g.clientCPUSeconds / window : 0)),
+        ]
+        if let after = g.serverAfter {
+            fields.append(("server_rss_bytes", "\(after.rssBytes)"))
+            fields.append(("server_peak_rss_bytes", "\(after.peakRSSBytes)"))
+            fields.append(("server_threads", "\(after.threads)"))
+        }
+        if let cpu = g.serverCPUSeconds, window > 0 {
+            fields.append(("server_cpu_seconds", number(cpu)))
+            fields.append(("server_cpu_percent", number(100 * cpu / window)))
+            if let system = g.serverSystemSeconds {
+                fields.append(("server_sys_cpu_percent", number(100 * system / window)))
+            }
+        }
+        fields.append(("failure", g.failure.map(quoted) ?? "null"))
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    private func milliseconds(_ microseconds: Int64?) -> String {
+        microseconds.map { number(Double($0) / 1000) } ?? "null"
+    }
+
+    private func number(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        let scaled = (value * 1000).rounded() / 1000
+        return scaled == scaled.rounded() && abs(scaled) < 1e15 ? String(Int64(scaled)) : "\(scaled)"
+    }
+
+    private func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20: out += "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: Swift.max(0, width - count)) + self
+    }
+}

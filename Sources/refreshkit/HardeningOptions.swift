@@ -1,0 +1,45 @@
+import ArgumentParser
+import RefreshServer
+
+/// `refreshkit serve`'s options against hostile clients (docs/HARDENING.md).
+struct HardeningOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "An origin allowed to open the WebSocket besides the server's own (repeatable).",
+            valueName: "scheme://host[:port]"))
+    var allowOrigin: [String] = []
+
+    @Option(help: "WebSockets held at once; one more is refused with 503.")
+    var maxConnections = HardeningConfiguration().maxConnections
+
+    @Option(help: "WebSockets one peer address may hold at once (loopback is exempt unless --limit-loopback).")
+    var maxConnectionsPerAddress = HardeningConfiguration().maxConnectionsPerAddress
+
+    @Flag(help: "Apply --max-connections-per-address to loopback peers too.")
+    var limitLoopback = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Messages per second one connection may send (bursts of twice that); a flood is closed with 1008.",
+            valueName: "messages/s"))
+    var rateLimit = HardeningConfiguration().messagesPerSecond
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds without a pong before a WebSocket is dropped; it is pinged after half of it.",
+            valueName: "seconds"))
+    var idleTimeout = 20
+
+    @Flag(help: .hidden)
+    var echoProtocol = false
+
+    /// Sets the hardening part of `configuration` (and the ping/hang-up times from --idle-timeout).
+    func apply(to configuration: inout ServerConfiguration) {
+        configuration.hardening = HardeningConfiguration(
+            maxConnections: maxConnections, maxConnectionsPerAddress: maxConnectionsPerAddress,
+            limitLoopback: limitLoopback, messagesPerSecond: rateLimit, allowedOrigins: allowOrigin,
+            echoProtocol: echoProtocol)
+        configuration.hangupSeconds = idleTimeout
+        configuration.pingIntervalSeconds = max(1, idleTimeout / 2)
+    }
+}

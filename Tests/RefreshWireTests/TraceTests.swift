@@ -1,0 +1,252 @@
+import Foundation
+import RefreshKit
+import RefreshWire
+import Testing
+
+/// Drives a ``TracedSession`` the way the server does: messages decoded and applied at their receive times,
+/// a 60 Hz tick while something moves or waits, a frame after every change; and keeps every frame's bytes.
+private struct Driver {
+    var traced: TracedSession
+    var frames: [[UInt8]] = []
+    var events: [Event] = []
+    var now: Int64
+    let decoder = MessageDecoder()
+
+    init(preset: String = "ios", seed: UInt64 = 7, start: Int64 = 5_000_000_000, limits: TraceLimits = .init()) throws {
+        now = start
+        traced = try TracedSession(
+            header: TraceHeader(
+                preset: preset, viewport: Size(width: 390, height: 844), devicePixelRatio: 3, seed: seed,
+                start: Timestamp(microseconds: start)),
+            limits: limits)
+        frame()
+    }
+
+    mutating func frame() {
+        var buffer: [UInt8] = []
+        traced.frame(into: &buffer)
+        frames.append(buffer)
+        events += traced.takeEvents()
+    }
+
+    /// Receives `text` from `member` at the current time.
+    mutating func receive(_ text: String, member: Int = 0) throws {
+        let bytes = Array(text.utf8)
+        guard case .input(let input) = try decoder.decode(text) else {
+            Issue.record("not an input: \(text)")
+            return
+        }
+        try bytes.withUnsafeBytes { raw in
+            try traced.apply(input, text: raw, member: member, at: Timestamp(microseconds: now))
+        }
+        frame()
+    }
+
+    /// Lets `milliseconds` pass with the server's tick (60 Hz while active, else at each deadline).
+    mutating func wait(milliseconds: Int64) {
+        let end = now + milliseconds * 1000
+        while now < end {
+            let session = traced.session
+            var next = end
+            if session.isActive { next = min(next, now + 16_667) }
+            if let deadline = session.nextDeadline?.microseconds, deadline > now { next = min(next, deadline) }
+            now = next
+            if session.isActive || (session.nextDeadline.map { $0.microseconds <= now } ?? false) {
+                traced.advance(to: Timestamp(microseconds: now))
+                frame()
+            }
+        }
+    }
+
+    /// A finger drag of `dy` in `steps` moves, 16 ms apart (page time `t` from `pageTime`).
+    mutating func drag(dy: Double, steps: Int = 12, pageTime: Double = 1000, member: Int = 0, id: Int = 1) throws {
+        var t = pageTime
+        try receive(#"{"type":"touch","phase":"start","dx":0,"dy":0,"t":\#(t),"id":\#(id)}"#, member: member)
+        for _ in 0..<steps {
+            wait(milliseconds: 16)
+            t += 16.25
+            try receive(
+                #"{"type":"touch","phase":"move","dx":0,"dy":\#(dy / Double(steps)),"t":\#(t),"id":\#(id)}"#,
+                member: member)
+        }
+        wait(milliseconds: 16)
+        t += 16.25
+        try receive(#"{"type":"touch","phase":"end","dx":0,"dy":0,"t":\#(t),"id":\#(id)}"#, member: member)
+    }
+
+    var json: [UInt8] { traced.recorder.json() }
+}
+
+/// A session with a pull-to-refresh, a second member's touch, a wheel, a configure and a load-more.
+private func recordedScenario(limits: TraceLimits = .init()) throws -> Driver {
+    var driver = try Driver(limits: limits)
+    try driver.receive(#"{"type":"configure","feed":{"latencyMs":400}}"#)
+    try driver.drag(dy: 300)
+    driver.wait(milliseconds: 100)
+    // Another device touches while nobody drags, then drags down a little.
+    try driver.drag(dy: 40, steps: 4, pageTime: 88_000.5, member: 1, id: 1)
+    driver.wait(milliseconds: 1_500)
+    try driver.receive(#"{"type":"wheel","dx":0,"dy":120,"mode":0,"t":3000}"#)
+    driver.wait(milliseconds: 300)
+    try driver.receive(#"{"type":"command","name":"scrollToEdge","edge":"bottom"}"#)
+    driver.wait(milliseconds: 2_000)
+    try driver.receive(#"{"type":"resize","viewport":{"w":400,"h":700}}"#)
+    driver.wait(milliseconds: 500)
+    return driver
+}
+
+@Suite("Traces: record, export, replay")
+struct TraceTests {
+    @Test func replayGivesTheSameFramesByteForByte() throws {
+        let driver = try recordedScenario()
+        let json = driver.json
+        let trace = try Trace(json: json)
+        #expect(trace.header.preset == "ios" && trace.header.seed == 7 && trace.header.devicePixelRatio == 3)
+        #expect(trace.header.start == Timestamp(microseconds: 5_000_000_000))
+        #expect(!trace.truncated)
+        #expect(trace.frames.count == UInt64(driver.frames.count))
+
+        var replayed: [[UInt8]] = []
+        let result = try TraceReplay(trace).run { _, bytes in replayed.append(Array(bytes)) }
+        #expect(result.matches)
+        #expect(result.frames == driver.traced.recorder.frames)
+        #expect(replayed == driver.frames)
+        #expect(result.events == driver.events)
+        #expect(result.session == driver.traced.session)
+        // The scenario did what it claims: a refresh ran and finished, and new rows came in.
+        let transitions = result.events.filter { $0.name == .transition && $0.edge == .top }.compactMap(\.to)
+        #expect(transitions.contains(.refreshing) && transitions.contains(.finishing))
+        #expect(result.events.contains { $0.name == .feedLoaded })
+    }
+
+    @Test func aMutatedTraceGivesADifferentDigest() throws {
+        let driver = try recordedScenario()
+        var text = String(decoding: driver.json, as: UTF8.self)
+        let original = #""dy":25.0,"#
+        #expect(text.contains(original))
+        text = text.replacingOccurrences(of: original, with: #""dy":25.5,"#)
+        let mutated = try Trace(json: Array(text.utf8))
+        let result = try TraceReplay(mutated).run()
+        #expect(!result.matches)
+        #expect(result.frames.value != mutated.frames.value)
+        #expect(result.frames.count == mutated.frames.count)  // same operations, different frames
+    }
+
+    @Test func theExportIsJSONThatFoundationReads() throws {
+        let driver = try recordedScenario()
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(driver.json)) as? [String: Any])
+        #expect(object["format"] as? String == "refreshkit.trace.v1")
+        let ops = try #require(object["ops"] as? [[String: Any]])
+        #expect(ops.count == driver.traced.recorder.operationCount)
+        let apply = try #require(ops.first { $0["apply"] != nil })
+        #expect((apply["apply"] as? [String: Any])?["type"] as? String == "configure")
+        #expect(apply["member"] as? Int == 0)
+        #expect(ops.contains { $0["member"] as? Int == 1 })
+        #expect(object["digest"] as? String == driver.traced.recorder.frames.hex)
+        #expect(object["truncated"] as? Bool == false)
+    }
+
+    @Test func theTraceMessageWrapsTheTrace() throws {
+        let driver = try Driver()
+        var message: [UInt8] = []
+        driver.traced.recorder.encodeMessage(into: &message)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(message)) as? [String: Any])
+        #expect(object["type"] as? String == "trace")
+        #expect((object["trace"] as? [String: Any])?["frames"] as? Int == 1)
+    }
+
+    @Test func aTruncatedTraceStillReplaysWhatItRecorded() throws {
+        let driver = try recordedScenario(limits: TraceLimits(maxOperations: 40))
+        let recorder = driver.traced.recorder
+        #expect(recorder.truncated && recorder.operationCount == 40)
+        #expect(recorder.frames.count < UInt64(driver.frames.count))
+        let trace = try Trace(json: driver.json)
+        #expect(trace.truncated && trace.operations.count == 40)
+        let result = try TraceReplay(trace).run()
+        #expect(result.matches)
+
+        let bytesBound = try recordedScenario(limits: TraceLimits(maxBytes: 2_000))
+        #expect(bytesBound.traced.recorder.truncated && bytesBound.traced.recorder.byteCount <= 2_000)
+        #expect(try TraceReplay(Trace(json: bytesBound.json)).run().matches)
+
+        let off = try recordedScenario(limits: TraceLimits(maxOperations: 0))
+        let empty = try Trace(json: off.json)
+        #expect(empty.truncated && empty.operations.isEmpty && empty.frames.count == 0)
+        #expect(try TraceReplay(empty).run().matches)
+    }
+
+    @Test func oneMemberOwnsADragUntilItLifts() throws {
+        var driver = try Driver()
+        try driver.receive(#"{"type":"touch","phase":"start","dx":0,"dy":0,"t":100,"id":1}"#, member: 0)
+        try driver.receive(#"{"type":"touch","phase":"move","dx":0,"dy":30,"t":116,"id":1}"#, member: 0)
+        let pulled = driver.traced.session.scroll.offset.y
+        // The other device has the same pointer id: it is another pointer all the same, and is ignored.
+        try driver.receive(#"{"type":"touch","phase":"start","dx":0,"dy":0,"t":5000,"id":1}"#, member: 1)
+        try driver.receive(#"{"type":"touch","phase":"move","dx":0,"dy":-200,"t":5016,"id":1}"#, member: 1)
+        try driver.receive(#"{"type":"touch","phase":"end","dx":0,"dy":0,"t":5032,"id":1}"#, member: 1)
+        #expect(driver.traced.session.scroll.offset.y == pulled)
+        #expect(driver.traced.session.scroll.phase == .dragging)
+        try driver.receive(#"{"type":"touch","phase":"move","dx":0,"dy":30,"t":132,"id":1}"#, member: 0)
+        #expect(driver.traced.session.scroll.offset.y < pulled)
+        try driver.receive(#"{"type":"touch","phase":"end","dx":0,"dy":0,"t":148,"id":1}"#, member: 0)
+        #expect(driver.traced.session.scroll.phase != .dragging)
+        #expect(TracedSession.pointer(1, member: 1) != TracedSession.pointer(1, member: 0))
+    }
+
+    @Test func unreadableTracesAreRefusedClearly() {
+        func error(_ text: String) -> String? {
+            do {
+                _ = try Trace(json: Array(text.utf8))
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        #expect(error("[]")?.contains("not an object") == true)
+        #expect(error(#"{"format":"other"}"#)?.contains("format") == true)
+        #expect(error("{") != nil)
+        let head = #"{"format":"refreshkit.trace.v1","preset":"ios","viewport":{"w":390,"h":844},"dpr":3,"seed":1,"#
+        let tail = #","frames":0,"digest":"cbf29ce484222325","truncated":false}"#
+        #expect(error(head + #""start":0,"ops":[]"# + tail) == nil)
+        #expect(error(head + #""start":0.5,"ops":[]"# + tail)?.contains("start") == true)
+        #expect(error(head + #""start":0,"ops":[{"t":1}]"# + tail)?.contains("ops[0]") == true)
+        #expect(error(head + #""start":0,"ops":[{"apply":{}}]"# + tail)?.contains("ops[0]") == true)
+        // An operation that does not decode is reported with its index when replayed.
+        let badApply = try? Trace(
+            json: Array((head + #""start":0,"ops":[{"t":1,"apply":{"type":"touch"}}]"# + tail).utf8))
+        #expect(badApply != nil)
+        if let badApply {
+            #expect(throws: TraceError.self) { try TraceReplay(badApply).run() }
+        }
+    }
+
+    @Test func seedsAboveTwoToThe53AreKeptExactly() throws {
+        let header = TraceHeader(
+            preset: "gv", viewport: Size(width: 320.5, height: 600), devicePixelRatio: 2.625, seed: .max,
+            start: Timestamp(microseconds: -12))
+        let recorder = TraceRecorder(header: header)
+        let trace = try Trace(json: recorder.json())
+        #expect(trace.header == header)
+    }
+
+    @Test func helloSeedAndTraceDecode() throws {
+        #expect(try decode(#"{"type":"trace"}"#) == .trace)
+        let hello = try decode(#"{"type":"hello","viewport":{"w":1,"h":1},"dpr":1,"seed":42}"#)
+        #expect(hello == .hello(Hello(viewport: Size(width: 1, height: 1), dpr: 1, seed: 42)))
+        expectError(#"{"type":"hello","viewport":{"w":1,"h":1},"dpr":1,"seed":-1}"#, "out_of_range", ref: "hello")
+        expectError(#"{"type":"hello","viewport":{"w":1,"h":1},"dpr":1,"seed":1.5}"#, "bad_field", ref: "hello")
+    }
+
+    @Test func welcomeCarriesMemberResumedAndNotice() throws {
+        let session = try Session(viewport: Size(width: 390, height: 844), time: .zero)
+        let welcome = Welcome(
+            session: "s", token: "t", preset: "ios", presets: ["ios"], configuration: session.configuration,
+            serverTime: .zero, member: 2, resumed: true, notice: "session_expired")
+        let object = try foundationObject { encoder, buffer in encoder.encode(welcome, into: &buffer) }
+        #expect(object["member"] as? Int == 2)
+        #expect(object["resumed"] as? Bool == true)
+        #expect(object["notice"] as? String == "session_expired")
+        let room = try foundationObject { encoder, buffer in encoder.encodeRoom(members: 3, member: 1, into: &buffer) }
+        #expect(room["type"] as? String == "room" && room["members"] as? Int == 3 && room["member"] as? Int == 1)
+    }
+}

@@ -1,0 +1,154 @@
+// The debug panel's shell: a right-hand column on wide screens (open by default), a bottom drawer on phones
+// (closed by default); the Debug button and `d` toggle it. It routes the server's messages to its sections
+// and keeps the JS cost low: canvases are drawn on animation frames while open, text at most every 100 ms.
+import { el, readStateColours, section, setText } from './dom.js';
+import { Figures } from './figures.js';
+import { Plot } from './plot.js';
+import { Timeline } from './timeline.js';
+import { EventLog } from './eventLog.js';
+import { FramePane } from './framePane.js';
+import { Params } from './params.js';
+import { libraryFor } from './seedNames.js';
+
+export const WIDE_QUERY = '(min-width: 900px)';
+const TEXT_MS = 100;
+
+export class Panel {
+  /**
+   * @param {HTMLElement} root  the <aside id="panel">
+   * @param {object} o
+   * @param {(open: boolean) => void} [o.onToggle]
+   * @param {(msg: object) => boolean} [o.send]       sends a message to the server (configure)
+   * @param {object} [o.connection]                     the Connection (clock, bytesIn, messagesIn)
+   * @param {() => string|null} [o.presetOf]           the preset the page is showing
+   */
+  constructor(root, { onToggle, send = () => false, connection = null, presetOf = () => null } = {}) {
+    this.root = root;
+    this.onToggle = onToggle;
+    this.connection = connection;
+    this.presetOf = presetOf;
+    this.frame = null;
+    this.lastText = -Infinity;
+    this.welcomed = false;
+
+    const roleOf = (edge) => this.params.roleOf(edge);
+    this.figures = new Figures();
+    this.timeline = new Timeline({ roleOf, presetOf: () => this.presetOf() });
+    this.plot = new Plot(this.timeline.log);
+    this.log = new EventLog({ roleOf, presetOf: () => this.presetOf() });
+    this.framePane = new FramePane();
+    this.params = new Params({ send });
+
+    this.presetEl = root.querySelector('[data-panel-preset]') || el('span');
+    let body = root.querySelector('[data-panel-body]');
+    if (!body) {
+      body = el('div', 'panel-body');
+      body.dataset.panelBody = '';
+      root.append(body);
+    }
+    this.seqBadge = el('span', 'panel-summary-extra');
+    body.replaceChildren(
+      section('Connection', 'connection', this.figures.root),
+      section('Motion', 'motion', this.plot.root),
+      section('Edges', 'edges', this.timeline.root),
+      section('Events', 'events', this.log.root),
+      section('Frame', 'frame', this.framePane.root, { extra: this.seqBadge }),
+      section('Parameters', 'params', this.params.root),
+    );
+    this.params.updateNote();
+
+    this.colours = readStateColours();
+    const dark = window.matchMedia('(prefers-color-scheme: dark)');
+    dark.addEventListener?.('change', () => {
+      this.colours = readStateColours();
+    });
+
+    // layout: column on wide screens (open by default), drawer on phones (closed by default)
+    this.wide = window.matchMedia(WIDE_QUERY);
+    const applyLayout = () => {
+      document.body.dataset.panelLayout = this.wide.matches ? 'column' : 'drawer';
+      this.toggle(this.wide.matches);
+    };
+    this.wide.addEventListener?.('change', applyLayout);
+    applyLayout();
+
+    // Escape closes the drawer (the column stays: it is part of the layout)
+    window.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && this.open && !this.wide.matches && !e.defaultPrevented) {
+        const t = e.target;
+        if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT')) return;
+        this.toggle(false);
+      }
+    });
+  }
+
+  get open() {
+    return !this.root.hidden;
+  }
+
+  toggle(force) {
+    const open = typeof force === 'boolean' ? force : !this.open;
+    this.root.hidden = !open;
+    document.body.dataset.panel = open ? 'open' : 'closed';
+    this.lastText = -Infinity;
+    this.onToggle?.(open);
+    return open;
+  }
+
+  /** Every server message (before the app handles it); `tRecv` is the page time it arrived. */
+  onMessage(msg, tRecv) {
+    switch (msg.type) {
+      case 'welcome':
+        this.welcomed = true;
+        this.figures.onWelcome();
+        if (msg.config) this.params.setConfig(msg.config, { source: 'welcome', preset: msg.preset });
+        break;
+      case 'config': // {type: "config", config: {…}, preset?}: sent after an accepted configure, if the server does
+        if (msg.config) this.params.setConfig(msg.config, { source: 'config', preset: msg.preset ?? this.presetOf() });
+        break;
+      case 'frame':
+        this.frame = msg;
+        this.figures.onFrame(msg, tRecv);
+        break;
+      case 'event':
+        this.addEvent(msg);
+        break;
+      case 'error':
+        if (msg.ref === 'configure') this.params.onError(msg);
+        break;
+      default:
+        break;
+    }
+  }
+
+  addEvent(ev) {
+    this.timeline.add(ev);
+    this.log.add(ev);
+  }
+
+  /** Every animation frame. */
+  tick(now, serverNow, frame = this.frame) {
+    if (frame) this.frame = frame;
+    this.plot.sample(this.frame, serverNow);
+    if (!this.open) return;
+    this.plot.draw(serverNow, this.colours);
+    this.timeline.draw(this.frame, serverNow, this.colours);
+    if (now - this.lastText < TEXT_MS) return;
+    this.lastText = now;
+    const preset = this.presetOf();
+    if (this.welcomed && preset && preset !== this.params.preset) this.params.presetChanged(preset);
+    const lib = libraryFor(preset);
+    setText(this.presetEl, preset ? `${preset}${lib ? ` · ${lib}` : ''}` : '');
+    if (this.connection) this.figures.render(now, this.connection);
+    this.timeline.render(this.frame, serverNow);
+    this.log.render();
+    this.framePane.render(this.frame, serverNow);
+    setText(this.seqBadge, this.frame ? `seq ${this.frame.seq}` : '');
+    this.params.tick(now, this.connection?.clock?.rtt);
+  }
+
+  /** The old entry point (frame, extra text, page time): kept for callers that have no server time. */
+  update(frame, _extra, now) {
+    this.tick(now, this.connection ? this.connection.serverNow(now) : now, frame);
+  }
+}

@@ -1,0 +1,250 @@
+// Sharing a session between devices (docs/PROTOCOL.md, "Sessions"): the session id lives in the URL
+// (`/?s=ID`, so a reload rejoins and the link lets another device in), the member token in sessionStorage
+// (per tab and per session, so a reload resumes the same member), and a "Share" popover shows the link,
+// how many devices are connected, and the trace controls (js/trace.js).
+// The pure helpers at the top are unit tested with node.
+
+const TOKEN_KEY = 'refreshkit.token.';
+const NOTICE_MS = 10000;
+
+/** The session id a URL asks to join (`?s=ID`), or null. Ids are the server's hex; anything else is ignored. */
+export function sessionFromUrl(href) {
+  let url;
+  try {
+    url = new URL(href);
+  } catch {
+    return null;
+  }
+  const id = url.searchParams.get('s');
+  return id && /^[0-9a-f]{16,64}$/.test(id) ? id : null;
+}
+
+/** The share link of session `id` for a page served at `origin`. */
+export function shareUrl(origin, id) {
+  return `${origin}/?s=${id}`;
+}
+
+/** `href` with `?s=ID` set (other parameters kept): what history.replaceState puts in the address bar. */
+export function urlWithSession(href, id) {
+  const url = new URL(href);
+  url.searchParams.set('s', id);
+  return url.toString();
+}
+
+/** The words for a welcome's notice, or null. */
+export function noticeText(notice) {
+  switch (notice) {
+    case 'session_expired':
+      return 'That session has ended — this is a new one.';
+    default:
+      return typeof notice === 'string' && notice ? notice : null;
+  }
+}
+
+/** "1 device" / "3 devices". */
+export function membersText(n) {
+  return n === 1 ? '1 device connected' : `${n} devices connected`;
+}
+
+/** Tokens per session id in sessionStorage (per tab); every access tolerates a storage that throws. */
+export class TokenStore {
+  constructor(storage) {
+    this.storage = storage;
+  }
+
+  get(session) {
+    try {
+      return session ? this.storage?.getItem(TOKEN_KEY + session) ?? null : null;
+    } catch {
+      return null;
+    }
+  }
+
+  set(session, token) {
+    try {
+      if (!session) return;
+      if (token) this.storage?.setItem(TOKEN_KEY + session, token);
+      else this.storage?.removeItem(TOKEN_KEY + session);
+    } catch {
+      // private mode or a full storage: the page still works, it just joins as a new member after a reload
+    }
+  }
+}
+
+/**
+ * The page's side of sharing. `initial` gives the connection its first hello fields; `onWelcome`,
+ * `onRoom`, `onTokenChange` keep the URL, the storage and the popover current; `notify` shows a notice.
+ */
+export class Share {
+  constructor({ doc = document, win = window, storage = safeSessionStorage(), insertBefore } = {}) {
+    this.doc = doc;
+    this.win = win;
+    this.tokens = new TokenStore(storage);
+    this.session = sessionFromUrl(win.location.href);
+    this.member = null;
+    this.members = 0;
+    this.noticeTimer = 0;
+    this.buildUi(insertBefore);
+  }
+
+  /** `{session, token}` for the first hello: join (or resume, after a reload) the session in the URL. */
+  get initial() {
+    return { session: this.session, token: this.tokens.get(this.session) };
+  }
+
+  get url() {
+    return this.session ? shareUrl(this.win.location.origin, this.session) : null;
+  }
+
+  onTokenChange(session, token) {
+    this.tokens.set(session, token);
+  }
+
+  onWelcome(msg) {
+    if (typeof msg.session !== 'string') return;
+    this.session = msg.session;
+    this.member = Number.isInteger(msg.member) ? msg.member : null;
+    this.tokens.set(msg.session, typeof msg.token === 'string' ? msg.token : null);
+    try {
+      this.win.history.replaceState(this.win.history.state, '', urlWithSession(this.win.location.href, msg.session));
+    } catch {
+      // a sandboxed frame may refuse: the share link still works
+    }
+    const text = noticeText(msg.notice);
+    if (text) this.notify(text, 'warning');
+    this.render();
+  }
+
+  onRoom(msg) {
+    if (Number.isInteger(msg.members)) this.members = msg.members;
+    if (Number.isInteger(msg.member)) this.member = msg.member;
+    this.render();
+  }
+
+  onError(msg) {
+    if (msg.code === 'bad_token') this.notify('Rejoined the shared session as a new device.', 'info');
+    if (msg.code === 'session_full') this.notify('That session has too many devices connected.', 'warning');
+  }
+
+  /** Shows `text` under the bar for a while (role=status: screen readers hear it). */
+  notify(text, kind = 'info') {
+    const el = this.noticeEl;
+    if (!el) return;
+    el.textContent = text;
+    el.dataset.kind = kind;
+    el.hidden = false;
+    this.win.clearTimeout(this.noticeTimer);
+    this.noticeTimer = this.win.setTimeout(() => {
+      el.hidden = true;
+    }, NOTICE_MS);
+  }
+
+  // ---------------------------------------------------------------- the popover
+
+  buildUi(insertBefore) {
+    const d = this.doc;
+    if (!d?.createElement) return;
+    const button = d.createElement('button');
+    button.type = 'button';
+    button.id = 'share-toggle';
+    button.className = 'button button-plain';
+    button.textContent = 'Share';
+    button.title = 'Share this session with another device';
+    button.setAttribute('aria-expanded', 'false');
+    button.setAttribute('aria-controls', 'share');
+    const pop = d.createElement('section');
+    pop.id = 'share';
+    pop.className = 'share';
+    pop.hidden = true;
+    pop.setAttribute('aria-label', 'Share this session');
+    pop.innerHTML = `
+      <h2 class="share-title">Share this session</h2>
+      <p class="share-hint">Open the link on another device: it shows the same list, and either device can drive it.</p>
+      <p class="share-link-row"><a class="share-link" id="share-link" href="/" target="_blank" rel="noopener"></a></p>
+      <p class="share-actions">
+        <button type="button" class="button button-tinted" id="share-copy">Copy link</button>
+        <span class="share-members" id="share-members"></span>
+      </p>
+      <h3 class="share-subtitle">Input trace</h3>
+      <p class="share-actions">
+        <button type="button" class="button button-plain" id="trace-export">Export trace</button>
+        <button type="button" class="button button-plain" id="trace-load">Load trace…</button>
+        <input type="file" id="trace-file" accept="application/json,.json" hidden>
+      </p>`;
+    const notice = d.createElement('p');
+    notice.id = 'notice';
+    notice.className = 'notice';
+    notice.setAttribute('role', 'status');
+    notice.hidden = true;
+
+    const anchor = insertBefore || d.getElementById('debug-toggle');
+    anchor?.parentNode?.insertBefore(button, anchor);
+    d.body.appendChild(pop);
+    d.querySelector('.bar')?.after(notice);
+    this.button = button;
+    this.pop = pop;
+    this.noticeEl = notice;
+    this.linkEl = pop.querySelector('#share-link');
+    this.membersEl = pop.querySelector('#share-members');
+
+    button.addEventListener('click', () => this.toggle());
+    pop.querySelector('#share-copy').addEventListener('click', () => this.copy());
+    d.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && !pop.hidden) {
+        this.toggle(false);
+        button.focus();
+      }
+    });
+    d.addEventListener('pointerdown', (e) => {
+      if (!pop.hidden && !pop.contains(e.target) && e.target !== button) this.toggle(false);
+    });
+    this.render();
+  }
+
+  toggle(open = this.pop?.hidden) {
+    if (!this.pop) return;
+    this.pop.hidden = !open;
+    this.button.setAttribute('aria-expanded', String(open));
+    if (open) this.render();
+  }
+
+  render() {
+    if (!this.linkEl) return;
+    const url = this.url;
+    this.linkEl.textContent = url ?? 'Connecting…';
+    this.linkEl.href = url ?? '/';
+    this.membersEl.textContent = this.members > 0 ? membersText(this.members) : '';
+    this.button.dataset.members = String(this.members);
+  }
+
+  async copy() {
+    const url = this.url;
+    if (!url) return;
+    let copied = false;
+    try {
+      // only in a secure context (https or localhost); elsewhere the link is selected for a manual copy
+      if (this.win.navigator?.clipboard?.writeText) {
+        await this.win.navigator.clipboard.writeText(url);
+        copied = true;
+      }
+    } catch {
+      copied = false;
+    }
+    if (!copied) {
+      const range = this.doc.createRange();
+      range.selectNodeContents(this.linkEl);
+      const sel = this.win.getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+    }
+    this.notify(copied ? 'Link copied.' : 'Select and copy the link to share it.', 'info');
+  }
+}
+
+function safeSessionStorage() {
+  try {
+    return globalThis.sessionStorage ?? null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,182 @@
+// Input traces (docs/TRACE.md): export the session's recording as a JSON file, and play one back by
+// opening a fresh session with the trace's start (preset, viewport, dpr, seed) and re-sending each
+// recorded message at its recorded time. Playback is visual: it runs on this page's clock and the network,
+// so it is not bit-identical — `refreshkit replay` is the exact one.
+// The pure helpers at the top are unit tested with node.
+
+export const TRACE_FORMAT = 'refreshkit.trace.v1';
+const REQUEST_TIMEOUT_MS = 15000;
+const MESSAGE_PREFIX = '{"type":"trace","trace":';
+
+/** The trace's own JSON out of the raw `trace` message, byte for byte when it has the server's layout. */
+export function traceText(raw, msg) {
+  if (typeof raw === 'string' && raw.startsWith(MESSAGE_PREFIX) && raw.endsWith('}')) {
+    return raw.slice(MESSAGE_PREFIX.length, -1);
+  }
+  return JSON.stringify(msg?.trace ?? null);
+}
+
+/** The download's file name: a short prefix of the id only (the full id would let the file's reader in). */
+export function traceFileName(session, date = new Date()) {
+  const id = typeof session === 'string' && session ? session.slice(0, 8) : 'session';
+  const stamp = date.toISOString().replace(/[:]/g, '').replace(/\..*$/, '');
+  return `refreshkit-trace-${id}-${stamp}.json`;
+}
+
+/** Checks a parsed trace enough to play it back; returns an error sentence, or null. */
+export function traceProblem(trace) {
+  if (!trace || typeof trace !== 'object') return 'not a JSON object';
+  if (trace.format !== TRACE_FORMAT) return `not a ${TRACE_FORMAT} trace`;
+  if (!trace.viewport || !(trace.viewport.w > 0) || !(trace.viewport.h > 0)) return 'no viewport';
+  if (!(trace.dpr > 0)) return 'no dpr';
+  if (!Number.isFinite(trace.start)) return 'no start time';
+  if (!Array.isArray(trace.ops)) return 'no ops';
+  return null;
+}
+
+/**
+ * The messages to send, with their delays (ms after the session opens): each recorded `apply` at its time
+ * since the trace's start. Touch pointers of other members are kept apart (member · 65536 + id), since the
+ * playback sends everything as one member.
+ */
+export function playbackPlan(trace) {
+  const plan = [];
+  for (const op of trace.ops) {
+    if (!op || typeof op !== 'object' || !op.apply || typeof op.apply !== 'object') continue;
+    if (!Number.isFinite(op.t)) continue;
+    const message = { ...op.apply };
+    const member = Number.isInteger(op.member) ? op.member : 0;
+    if (message.type === 'touch' && member !== 0) message.id = member * 65536 + (Number.isInteger(message.id) ? message.id : 0);
+    plan.push({ delay: Math.max(0, (op.t - trace.start) / 1000), message });
+  }
+  return plan;
+}
+
+/** The hello fields that recreate the trace's session. */
+export function playbackHello(trace) {
+  const hello = { viewport: { w: trace.viewport.w, h: trace.viewport.h }, dpr: trace.dpr };
+  if (typeof trace.preset === 'string') hello.preset = trace.preset;
+  if (Number.isSafeInteger(trace.seed) && trace.seed >= 0) hello.seed = trace.seed;
+  return hello;
+}
+
+/**
+ * Wires "Export trace" and "Load trace…" (the buttons js/share.js puts in the Share popover) to the
+ * connection. `notify(text, kind)` reports progress.
+ */
+export class TraceTools {
+  constructor({ conn, notify = () => {}, doc = document, win = window } = {}) {
+    this.conn = conn;
+    this.notify = notify;
+    this.doc = doc;
+    this.win = win;
+    this.waiting = [];
+    this.playback = null; // {plan, timers, sent, fired, armed, done}
+    this.lastExport = null;
+    doc.getElementById?.('trace-export')?.addEventListener('click', () => {
+      this.download().catch((err) => this.notify(`Export failed: ${err.message}`, 'warning'));
+    });
+    const file = doc.getElementById?.('trace-file');
+    doc.getElementById?.('trace-load')?.addEventListener('click', () => file?.click());
+    file?.addEventListener('change', async () => {
+      const chosen = file.files?.[0];
+      file.value = '';
+      if (!chosen) return;
+      try {
+        this.play(await chosen.text());
+      } catch (err) {
+        this.notify(`Cannot play that trace: ${err.message}`, 'warning');
+      }
+    });
+  }
+
+  /** Every server message passes here (app.js); `trace` replies resolve the pending requests. */
+  onMessage(msg, raw) {
+    if (msg.type === 'trace') {
+      const text = traceText(raw, msg);
+      for (const w of this.waiting.splice(0)) {
+        this.win.clearTimeout(w.timer);
+        w.resolve(text);
+      }
+    } else if (msg.type === 'welcome' && this.playback && !this.playback.armed) {
+      this.startPlayback();
+    }
+  }
+
+  /** The session's trace as JSON text (a Promise). */
+  request() {
+    return new Promise((resolve, reject) => {
+      if (!this.conn.send({ type: 'trace' })) {
+        reject(new Error('not connected'));
+        return;
+      }
+      const entry = { resolve, timer: 0 };
+      entry.timer = this.win.setTimeout(() => {
+        this.waiting = this.waiting.filter((w) => w !== entry);
+        reject(new Error('the server did not answer'));
+      }, REQUEST_TIMEOUT_MS);
+      this.waiting.push(entry);
+    });
+  }
+
+  /** Requests the trace and saves it as a file. Resolves to the file name. */
+  async download() {
+    const text = await this.request();
+    const name = traceFileName(this.conn.session);
+    const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+    const a = this.doc.createElement('a');
+    a.href = url;
+    a.download = name;
+    a.hidden = true;
+    this.doc.body.appendChild(a);
+    a.click();
+    a.remove();
+    this.win.setTimeout(() => URL.revokeObjectURL(url), 60000);
+    this.lastExport = { name, bytes: text.length };
+    this.notify(`Trace exported: ${name}`, 'info');
+    return name;
+  }
+
+  /** Plays back a trace (its JSON text): a fresh session, then its messages at their times. */
+  play(text) {
+    const trace = typeof text === 'string' ? JSON.parse(text) : text;
+    const problem = traceProblem(trace);
+    if (problem) throw new Error(problem);
+    this.stop();
+    const plan = playbackPlan(trace);
+    this.playback = { plan, timers: [], sent: 0, fired: 0, armed: false, done: false };
+    this.notify(`Playing back a trace: ${plan.length} messages…`, 'info');
+    this.conn.restart({ hello: playbackHello(trace) });
+  }
+
+  startPlayback() {
+    const pb = this.playback;
+    pb.armed = true;
+    for (const step of pb.plan) {
+      pb.timers.push(this.win.setTimeout(() => {
+        if (this.playback !== pb) return;
+        if (this.conn.send(step.message)) pb.sent += 1;
+        pb.fired += 1;
+        this.maybeFinish(pb);
+      }, step.delay));
+    }
+    this.maybeFinish(pb);
+  }
+
+  maybeFinish(pb) {
+    if (pb.done || pb.fired < pb.plan.length) return;
+    pb.done = true;
+    this.notify(`Trace played back: ${pb.sent} of ${pb.plan.length} messages sent.`, 'info');
+  }
+
+  stop() {
+    if (!this.playback) return;
+    for (const id of this.playback.timers) this.win.clearTimeout(id);
+    this.playback = null;
+  }
+
+  get state() {
+    const pb = this.playback;
+    return pb ? { messages: pb.plan.length, sent: pb.sent, done: pb.done, armed: pb.armed } : null;
+  }
+}
