@@ -542,8 +542,18 @@ final class ServiceLoop {
             return
         }
         registry.account(room)
+        if case .configure = input { announceConfiguration(of: room) }
         broadcast(room.takeEvents(), in: room)
         armTick(for: room.session, now: now.microseconds)
+    }
+
+    /// After an accepted `configure`: every member gets the whole new configuration (`config`).
+    private func announceConfiguration(of room: Room) {
+        var message: [UInt8] = []
+        encoder.encodeConfig(preset: room.session.presetName, configuration: room.session.configuration, into: &message)
+        for connection in room.connections where !connection.closing {
+            enqueue(.encoded(message), on: connection)
+        }
     }
 
     /// `trace`: the room's recording so far, as one `trace` message.

@@ -88,6 +88,20 @@ public struct MessageEncoder: Sendable {
         appendJSON(to: &buffer, bound: bound) { w in writeWelcome(welcome, to: &w) }
     }
 
+    /// Appends a `config` message to `buffer`: the session's whole configuration after an accepted
+    /// `configure` (a preset switch included), in the shape of `welcome.config`, so every page's panel and
+    /// indicators follow it.
+    public func encodeConfig(preset: String, configuration: SessionConfiguration, into buffer: inout [UInt8]) {
+        let bound = 512 + configuration.edges.count * 1536 + 6 * (preset.utf8.count + configuration.springName.utf8.count)
+        appendJSON(to: &buffer, bound: bound) { w in
+            w.literal(#"{"type":"config","preset":"#)
+            w.string(preset)
+            w.literal(#","config":"#)
+            appendConfiguration(configuration, to: &w)
+            w.byte(.closeBrace)
+        }
+    }
+
     /// Appends a `room` message to `buffer`: how many devices share the session now, and which member the
     /// receiving connection is.
     public func encodeRoom(members: Int, member: Int, into buffer: inout [UInt8]) {

@@ -103,3 +103,22 @@ def test_a_failing_load_shows_failed_and_a_retry_loads(server):
             frame, _ = await recv_until(ws, lambda m: m["type"] == "frame" and m["feed"]["count"] == 40)
             assert frame["feed"]["count"] == 40
     run(scenario)
+
+
+def test_an_accepted_configure_is_echoed_as_the_whole_config(server):
+    async def scenario():
+        async with ws_connect(server) as ws:
+            welcome, _ = await hello(ws)
+            assert welcome["config"]["edges"]["top"]["triggerDistance"] == 100
+            await send_json(ws, {"type": "configure", "edges": {"top": {"triggerDistance": 80}}})
+            config, _ = await recv_until(ws, lambda m: m["type"] == "config")
+            assert config["preset"] == "ios"
+            assert config["config"]["edges"]["top"]["triggerDistance"] == 80
+            await send_json(ws, {"type": "configure", "preset": "jh"})
+            config, _ = await recv_until(ws, lambda m: m["type"] == "config")
+            assert config["preset"] == "jh" and config["config"]["edges"]["top"]["endsOnCycleBoundary"] is True
+            # A refused configure changes nothing and echoes no config.
+            await send_json(ws, {"type": "configure", "edges": {"top": {"triggerDistance": -5}}})
+            error, before = await recv_until(ws, lambda m: m["type"] == "error")
+            assert error["ref"] == "configure" and not any(m["type"] == "config" for m in before)
+    run(scenario)

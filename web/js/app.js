@@ -78,7 +78,18 @@ function handleMessage(msg, tRecv, raw) {
   switch (msg.type) {
     case 'welcome':
       app.welcome = msg;
+      app.config = msg.config;
       setPresets(Array.isArray(msg.presets) ? msg.presets : [], msg.preset);
+      app.dirty = true;
+      break;
+    case 'config':
+      // An accepted configure, from this page or another device in the session: follow it.
+      app.config = msg.config;
+      if (typeof msg.preset === 'string' && msg.preset !== app.confirmedPreset) {
+        presetSelect.value = msg.preset;
+        usePreset(msg.preset);
+        app.confirmedPreset = msg.preset;
+      }
       app.dirty = true;
       break;
     case 'frame':
@@ -273,7 +284,7 @@ function loop(ts) {
 
 /** The indicator slot depth of an edge: its configured height when the server told us, else 60 px. */
 function slotFor(edge) {
-  const h = app.welcome?.config?.edges?.[edge]?.height;
+  const h = app.config?.edges?.[edge]?.height;
   return Number.isFinite(h) && h > 0 ? h : DEFAULT_SLOT;
 }
 
