@@ -92,7 +92,8 @@ public struct MessageEncoder: Sendable {
     /// `configure` (a preset switch included), in the shape of `welcome.config`, so every page's panel and
     /// indicators follow it.
     public func encodeConfig(preset: String, configuration: SessionConfiguration, into buffer: inout [UInt8]) {
-        let bound = 512 + configuration.edges.count * 1536 + 6 * (preset.utf8.count + configuration.springName.utf8.count)
+        let bound =
+            512 + configuration.edges.count * 1536 + 6 * (preset.utf8.count + configuration.springName.utf8.count)
         appendJSON(to: &buffer, bound: bound) { w in
             w.literal(#"{"type":"config","preset":"#)
             w.string(preset)

@@ -136,7 +136,8 @@ public struct EdgeControl: Hashable, Sendable {
         state = next
     }
 
-    private func emit(_ name: Event.Name, cause: Cause, at time: Timestamp, value: Double? = nil, events: inout [Event]) {
+    private func emit(_ name: Event.Name, cause: Cause, at time: Timestamp, value: Double? = nil, events: inout [Event])
+    {
         events.append(Event(name, edge: edge, cause: cause, time: time, value: value))
     }
 

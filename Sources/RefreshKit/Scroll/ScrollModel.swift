@@ -282,7 +282,10 @@ public struct ScrollModel: Hashable, Sendable {
                 continue
             }
             setMotion(
-                [MotionSegment.spring(from: offset[axis], velocity: current, to: target[axis], at: now, physics: physics)],
+                [
+                    MotionSegment.spring(
+                        from: offset[axis], velocity: current, to: target[axis], at: now, physics: physics)
+                ],
                 axis)
         }
         phase = horizontalMotion.isEmpty && verticalMotion.isEmpty ? .idle : .animating

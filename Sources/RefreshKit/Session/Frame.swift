@@ -64,7 +64,9 @@ public struct CycleFrame: Hashable, Sendable {
     public var delay: Double
     public var kind: EdgeConfiguration.AnimationCycle.Kind
 
-    public init(index: Int, start: Timestamp, duration: Double, delay: Double, kind: EdgeConfiguration.AnimationCycle.Kind) {
+    public init(
+        index: Int, start: Timestamp, duration: Double, delay: Double, kind: EdgeConfiguration.AnimationCycle.Kind
+    ) {
         self.index = index
         self.start = start
         self.duration = duration

@@ -31,7 +31,8 @@ public struct Session: Hashable, Sendable {
     ) throws(SessionError) {
         guard let found = Preset.named(preset) else {
             throw SessionError(
-                code: "unknown_preset", message: "no preset named '\(preset)'; known: \(Preset.names.joined(separator: ", "))")
+                code: "unknown_preset",
+                message: "no preset named '\(preset)'; known: \(Preset.names.joined(separator: ", "))")
         }
         try Validation.viewport(viewport)
         try Validation.check(devicePixelRatio, in: 0.1...16, "dpr")
@@ -224,7 +225,8 @@ public struct Session: Hashable, Sendable {
     private mutating func complete(_ result: Pager.Result) {
         switch result {
         case .loaded(let request, let items, let hasMore):
-            events.append(Event(.feedLoaded, edge: request.edge, cause: .feedCompleted, time: now, value: Double(items)))
+            events.append(
+                Event(.feedLoaded, edge: request.edge, cause: .feedCompleted, time: now, value: Double(items)))
             scroll.setContentSize(contentSize)
             if request.kind == .nextPage && items > 0 {
                 // New rows at the end: a footer still in view (short content) may ask for the next page.
@@ -284,7 +286,8 @@ public struct Session: Hashable, Sendable {
     private mutating func run(_ command: Command) {
         switch command.name {
         case .refresh, .retry, .loadMore:
-            let edge = command.edge ?? (command.name == .refresh ? .top : command.name == .loadMore ? .bottom : failedEdge)
+            let edge =
+                command.edge ?? (command.name == .refresh ? .top : command.name == .loadMore ? .bottom : failedEdge)
             startProgrammatically(edge, animated: command.animated)
         case .finish:
             let edges = command.edge.map { [$0] } ?? Edge.allCases
@@ -322,7 +325,8 @@ public struct Session: Hashable, Sendable {
     /// content rests at that edge, and only then (never yanks a user who scrolled away).
     private mutating func startProgrammatically(_ edge: Edge, animated: Bool) {
         let wasAtEdge = abs(pull(edge).distance) <= 1 && scroll.phase == .idle
-        let action = controls[Self.index(edge)].start(cause: .command, canStart: canStart(edge), at: now, events: &events)
+        let action = controls[Self.index(edge)].start(
+            cause: .command, canStart: canStart(edge), at: now, events: &events)
         perform(action, for: edge)
         syncLayers()
         if action == .request && wasAtEdge {
@@ -335,7 +339,8 @@ public struct Session: Hashable, Sendable {
 
     private mutating func snapIntoBounds() {
         guard !scroll.isDragging, !scroll.isWheeling else { return }
-        let target = Point(x: scroll.bounds(.horizontal).clamp(scroll.offset.x), y: scroll.bounds(.vertical).clamp(scroll.offset.y))
+        let target = Point(
+            x: scroll.bounds(.horizontal).clamp(scroll.offset.x), y: scroll.bounds(.vertical).clamp(scroll.offset.y))
         if target != scroll.offset { scroll.scroll(to: target, animated: false) }
     }
 

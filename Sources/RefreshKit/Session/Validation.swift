@@ -10,7 +10,8 @@ enum Validation {
             size.width <= maximumViewport, size.height <= maximumViewport
         else {
             throw .outOfRange(
-                "viewport must be positive and at most \(Int(maximumViewport)) px on each side, got \(size.width)×\(size.height)")
+                "viewport must be positive and at most \(Int(maximumViewport)) px on each side, got \(size.width)×\(size.height)"
+            )
         }
     }
 
@@ -33,7 +34,8 @@ enum Validation {
     /// Throws unless `value` lies in `range`.
     static func check(_ value: Double, in range: ClosedRange<Double>, _ name: String) throws(SessionError) {
         guard value.isFinite, range.contains(value) else {
-            throw .outOfRange("\(name) must be between \(format(range.lowerBound)) and \(format(range.upperBound)), got \(value)")
+            throw .outOfRange(
+                "\(name) must be between \(format(range.lowerBound)) and \(format(range.upperBound)), got \(value)")
         }
     }
 

@@ -17,7 +17,9 @@ import Testing
         try driver.drag(dy: Self.travel(for: top.triggerDistance - 0.5), steps: 10, release: false)
         #expect(driver.state(.top) == .pulling)
         // Just past it: armed, and started now (while dragging) or on release.
-        try driver.drag(dy: Self.travel(for: top.triggerDistance + 1) - Self.travel(for: top.triggerDistance - 0.5), steps: 1, release: false)
+        try driver.drag(
+            dy: Self.travel(for: top.triggerDistance + 1) - Self.travel(for: top.triggerDistance - 0.5), steps: 1,
+            release: false)
         switch top.trigger {
         case .whileDragging:
             #expect(driver.state(.top) == .refreshing)

@@ -70,7 +70,8 @@ import Testing
         for step in stride(from: Int64(0), through: 2_000_000, by: 50_000) {
             let t = Timestamp(microseconds: start + step)
             let a = BallisticPlanner.evaluate(chain, at: t)
-            let b = BallisticPlanner.evaluate(chain, at: Timestamp(microseconds: start + (step / 4_167) * 4_167 + step % 4_167))
+            let b = BallisticPlanner.evaluate(
+                chain, at: Timestamp(microseconds: start + (step / 4_167) * 4_167 + step % 4_167))
             #expect(a.position == b.position)
         }
     }

@@ -16,7 +16,6 @@ import Testing
         return driver
     }
 
-
     @Test func reachingTheEndLoadsPagesUntilNoMoreData() throws {
         var driver = try driver()
         #expect(driver.session.pager.count == 20)

@@ -26,7 +26,11 @@ import Testing
         driver.wait(700)
         #expect(abs(driver.offset.x - -50) < 1e-9)
         driver.settle()
-        #expect(driver.transitions(.left) == ["disabled→idle", "idle→pulling", "pulling→armed", "armed→refreshing", "refreshing→finishing", "finishing→idle"])
+        #expect(
+            driver.transitions(.left) == [
+                "disabled→idle", "idle→pulling", "pulling→armed", "armed→refreshing", "refreshing→finishing",
+                "finishing→idle",
+            ])
         #expect(driver.offset.x == 0)
     }
 

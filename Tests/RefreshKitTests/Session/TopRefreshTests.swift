@@ -30,8 +30,14 @@ import Testing
         #expect(driver.state(.top) == .idle)
         #expect(driver.offset.y == 0)
         #expect(driver.session.pager.newestLoadedID == newestBefore + 3)
-        #expect(driver.transitions(.top) == ["idle→pulling", "pulling→armed", "armed→refreshing", "refreshing→finishing", "finishing→idle"])
-        #expect(driver.names(.top).filter { $0 != .cycleStarted && $0 != .cycleEnded } == [.armed, .willStart, .didStart, .feedLoaded, .willEnd, .didEnd])
+        #expect(
+            driver.transitions(.top) == [
+                "idle→pulling", "pulling→armed", "armed→refreshing", "refreshing→finishing", "finishing→idle",
+            ])
+        #expect(
+            driver.names(.top).filter { $0 != .cycleStarted && $0 != .cycleEnded } == [
+                .armed, .willStart, .didStart, .feedLoaded, .willEnd, .didEnd,
+            ])
     }
 
     @Test func aPullShortOfTheThresholdSpringsBackWithoutRefreshing() throws {
