@@ -11,7 +11,8 @@ struct BenchOptions {
     var warmup = 2.0
     var duration = 8.0
     var idleSessions = 5000
-    var idleDuration = 5.0
+    /// Longer than the server's 10 s ping interval, so the window holds a whole ping/pong cycle.
+    var idleDuration = 12.0
     var engineSteps = 400_000
     var serverLogLevel = "warning"
     /// Extra arguments for `refreshkit serve` (e.g. connection limits added by hardening work).
@@ -28,7 +29,7 @@ struct BenchOptions {
 
     static let usage = """
         usage: refreshkit-bench [--out bench/results.json] [--levels 100,500,1000,2000] [--rate 60]
-                                [--warmup 2] [--duration 8] [--idle-sessions 5000] [--idle-duration 5]
+                                [--warmup 2] [--duration 8] [--idle-sessions 5000] [--idle-duration 12]
                                 [--engine-steps 400000] [--server-arg ARG]... [--server-log-level warning]
                                 [--bin-dir DIR] [--web-root web] [--python .venv/bin/python]
                                 [--skip-engine] [--skip-server] [--skip-echo] [--skip-idle] [--skip-page]

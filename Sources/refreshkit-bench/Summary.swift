@@ -28,9 +28,12 @@ enum Machine {
             .split(separator: " ").prefix(3).joined(separator: " ")
         errno = 0
         let niceness = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        let autogroup = ((try? String(contentsOfFile: "/proc/self/autogroup", encoding: .utf8)) ?? "")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         return [
             "load_average_at_start": load,
             "nice": niceness,
+            "autogroup": autogroup,
             "cpu": model ?? "unknown",
             "cores": sysconf(Int32(_SC_NPROCESSORS_ONLN)),
             "memory_mb": memory / 1024,
@@ -125,6 +128,7 @@ enum Summary {
             server["idle_connections"] = idle["ready_sessions"] ?? NSNull()
             server["idle_bytes_received"] = idle["bytes"] ?? NSNull()
             server["idle_messages_received"] = idle["messages"] ?? NSNull()
+
             server["idle_window_s"] = idle["window_s"] ?? NSNull()
             if let rss = double(idle, "server_rss_bytes"), let base = double(idle, "server_baseline_rss_bytes"),
                 let count = double(idle, "ready_sessions"), count > 0
@@ -200,7 +204,7 @@ enum Summary {
                 "idle: \(idle["ready_sessions"] ?? "?") connections, "
                     + "server cpu \(num(idle, "server_cpu_percent", 2)) % "
                     + "over \(num(idle, "window_s", 1)) s, \(idle["bytes"] ?? "?") bytes / \(idle["messages"] ?? "?") "
-                    + "messages received by the clients in that window")
+                    + "messages received by the clients in that window (lws keep-alive pings not counted)")
             lines.append("")
         }
         if let page = results["page"] as? [String: Any] {

@@ -111,10 +111,11 @@ final class LoadGenerator {
     private var context: OpaquePointer?
     private var connections: [LoadConnection] = []
     private var strings: [UnsafeMutablePointer<CChar>] = []
-    /// address, host header, origin, path, subprotocol: allocated once, freed in deinit.
+    /// address, host header, origin, path, subprotocol: allocated once, freed in deinit. lws 4.1.6's client
+    /// writes `Origin: http://` + origin, so the origin is given without its scheme.
     private lazy var connectStrings = (
         address: cString(options.host), host: cString("\(options.host):\(options.port)"),
-        origin: cString("http://\(options.host):\(options.port)"), path: cString(options.path),
+        origin: cString("\(options.host):\(options.port)"), path: cString(options.path),
         subprotocol: cString(options.subprotocol)
     )
     private var sendBuffer = [UInt8](repeating: 0, count: Int(RK_LWS_PRE) + 512)
