@@ -76,8 +76,11 @@ public struct ScrollModel: Hashable, Sendable {
 
     /// When the running animation comes to rest.
     public var motionEnd: Timestamp? {
-        let ends = [horizontalMotion, verticalMotion].compactMap { BallisticPlanner.settleTime(of: $0) }
-        return ends.max()
+        let horizontal = BallisticPlanner.settleTime(of: horizontalMotion)
+        let vertical = BallisticPlanner.settleTime(of: verticalMotion)
+        guard let horizontal else { return vertical }
+        guard let vertical else { return horizontal }
+        return max(horizontal, vertical)
     }
 
     private func displayed(raw: Double, axis: Axis) -> Double {

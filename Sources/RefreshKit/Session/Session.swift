@@ -145,6 +145,8 @@ public struct Session: Hashable, Sendable {
     /// end, feed answer and control timer that falls due, each at its own exact time.
     public mutating func advance(to time: Timestamp) {
         let target = max(time, now)
+        // Nothing moves and nothing is due at this very instant: observing again would change nothing.
+        if target == now && !(nextDeadline.map { $0 <= now } ?? false) { return }
         var steps = 0
         while let deadline = nextDeadline, deadline <= target, steps < Self.maximumStepsPerAdvance {
             step(to: deadline)
@@ -181,12 +183,17 @@ public struct Session: Hashable, Sendable {
     /// The next time something scheduled happens: a gesture's idle end, a feed answer, a control timer,
     /// or the moment the running animation comes to rest.
     public var nextDeadline: Timestamp? {
-        var deadlines: [Timestamp] = controls.compactMap(\.nextDeadline)
-        if let end = scroll.wheelDeadline { deadlines.append(end) }
-        if let due = pager.running?.due { deadlines.append(due) }
-        if let end = scroll.motionEnd { deadlines.append(end) }
+        // Called on every input and tick: a fold, no array.
+        func earlier(_ a: Timestamp?, _ b: Timestamp?) -> Timestamp? {
+            guard let a else { return b }
+            guard let b else { return a }
+            return min(a, b)
+        }
+        var earliest = earlier(scroll.wheelDeadline, pager.running?.due)
+        earliest = earlier(earliest, scroll.motionEnd)
+        for control in controls { earliest = earlier(earliest, control.nextDeadline) }
         // Anything already due (a 0 s exit, a 0 ms feed answer) is due now, never in the past.
-        return deadlines.min().map { max($0, now) }
+        return earliest.map { max($0, now) }
     }
 
     // MARK: - Controls and the feed
@@ -194,8 +201,7 @@ public struct Session: Hashable, Sendable {
     /// Whether `edge`'s request would be accepted now: never two requests at once, a refresh wins over a
     /// load-more, and a load-more needs another page.
     private func canStart(_ edge: Edge) -> Bool {
-        let role = configuration.edge(edge).role
-        switch role {
+        switch controls[Self.index(edge)].configuration.role {
         case .refresh:
             return pager.running?.kind != .refresh
         case .loadMore:
@@ -271,7 +277,7 @@ public struct Session: Hashable, Sendable {
             case .animating: .momentum
             case .idle: .still
             }
-        for edge in Edge.allCases {
+        for edge in Edge.allCases where controls[Self.index(edge)].state != .disabled {
             let pull = pull(edge)
             let action = controls[Self.index(edge)].observe(
                 distance: pull.distance, velocity: pull.velocity, motion: motion, canStart: canStart(edge), at: now,
