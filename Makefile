@@ -75,8 +75,9 @@ soak: release test-deps
 asan: deps test-deps
 	swift build -c debug --sanitize=address --scratch-path .build-asan --product refreshkit
 	swift test --sanitize=address --scratch-path .build-asan --filter 'RefreshServerTests|RefreshWireTests'
-	REFRESHKIT_SANITIZER=address ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 REFRESHKIT_BIN=$(abspath .build-asan/debug/refreshkit) \
-		$(VENV)/bin/python -m pytest -q $(SANITIZER_TESTS)
+	REFRESHKIT_SANITIZER=address ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+		LSAN_OPTIONS=suppressions=$(abspath scripts/sanitizers/lsan.supp) \
+		REFRESHKIT_BIN=$(abspath .build-asan/debug/refreshkit) $(VENV)/bin/python -m pytest -q $(SANITIZER_TESTS)
 
 tsan: deps test-deps
 	swift build -c debug --sanitize=thread --scratch-path .build-tsan --product refreshkit

@@ -119,8 +119,8 @@ def write_markdown(path, args, groups, totals, behaviours, notable, failed) -> N
         out += ["## Cases not plainly OK", "", "| case | behaviour | close | close code |", "|---|---|---|---|"]
         out += [f"| {case} | {behaviour} | {close} | {code} |" for case, behaviour, close, code in notable]
         out += ["", "- " + NON_STRICT_NOTE,
-                "- INFORMATIONAL cases have no pass/fail (7.1.6: a large message then close; 7.13.*: close codes "
-                "outside the registered ranges, which lws answers with 1002).", ""]
+                "- INFORMATIONAL cases have no pass/fail (7.1.6: a large message right before the close; 7.13.*: "
+                "close codes 5000 and 65535, outside every range RFC 6455 defines, which lws echoes back).", ""]
     out += ["## Excluded cases", "", "| case | why |", "|---|---|"]
     for case in args.excluded.split() + ["12.*", "13.*"]:
         out.append(f"| {case} | {EXCLUSIONS.get(case, 'excluded by AUTOBAHN_EXCLUDES')} |")

@@ -3,7 +3,7 @@
 # target with `swift build --sanitize=fuzzer` and runs a fixed number of inputs, starting from the seed
 # conversations in scripts/fuzz/corpus (copied: the corpus it grows is thrown away). Prints the count.
 #
-#   scripts/fuzz.sh            # 300 000 inputs (make fuzz)
+#   scripts/fuzz.sh            # 300 000 inputs (make fuzz runs 1 000 000)
 #   scripts/fuzz.sh 2000000    # longer
 #   FUZZ_SEED=7 scripts/fuzz.sh
 #

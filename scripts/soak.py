@@ -166,13 +166,16 @@ def main() -> int:
     parser.add_argument("--binary", default=os.environ.get("REFRESHKIT_BIN", str(ROOT / ".build/release/refreshkit")))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", help="also write the summary here")
+    parser.add_argument("--server-arg", action="append", default=[],
+                        help="an extra argument for `refreshkit serve` (repeatable), e.g. --server-arg=--trace-limit=0")
     args = parser.parse_args()
 
     binary = Path(args.binary)
     if not binary.is_absolute():
         binary = ROOT / binary
     server = subprocess.Popen(
-        [str(binary), "serve", "--host", "127.0.0.1", "--port", "0", "--web-root", "web", "--log-level", "notice"],
+        [str(binary), "serve", "--host", "127.0.0.1", "--port", "0", "--web-root", "web", "--log-level", "notice",
+         *args.server_arg],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     stderr_lines: list[str] = []
     threading.Thread(target=lambda: stderr_lines.extend(line.rstrip() for line in server.stderr), daemon=True).start()
@@ -244,7 +247,8 @@ def main() -> int:
 
     growth = rss["end"] - rss["warm"]
     summary = {
-        "clients": args.clients, "seconds": args.seconds, "elapsed_s": round(time.monotonic() - started, 1),
+        "clients": args.clients, "seconds": args.seconds, "server_args": args.server_arg,
+        "elapsed_s": round(time.monotonic() - started, 1),
         "rss_kib": rss, "rss_samples_kib": samples, "rss_growth_after_warmup_kib": growth,
         "connections": totals["connections"], "messages_sent": totals["sent"],
         "messages_received": totals["received"], "error_replies": totals["errors"],

@@ -58,6 +58,9 @@ final class Connection {
     var rateLimiter = RateLimiter(ratePerSecond: 300, burst: 600, closeAfterSeconds: 3)
     var pageClock = TimestampGuard()
 
+    /// When application traffic last confirmed the connection to lws (µs, lws's clock).
+    var lastValidityConfirmation: Int64 = .min / 2
+
     // Counters, logged when the connection closes.
     var messagesReceived: UInt64 = 0
     var framesSent: UInt64 = 0

@@ -60,7 +60,8 @@ struct OriginPolicy: Sendable, Equatable {
             }
             var port = defaultPort
             if let portText {
-                guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy(\.isNumber), let value = Int(portText),
+                guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy(\.isNumber),
+                    let value = Int(portText),
                     (1...65535).contains(value)
                 else { return nil }
                 port = value

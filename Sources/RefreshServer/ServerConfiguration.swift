@@ -58,7 +58,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         maxSessions: Int = 10_000,
         maxMembersPerSession: Int = 16,
         traceLimits: TraceLimits = TraceLimits(),
-        maxTraceBytesTotal: Int = 256 << 20,
+        maxTraceBytesTotal: Int = 64 << 20,
         hardening: HardeningConfiguration = HardeningConfiguration()
     ) {
         self.host = host

@@ -27,7 +27,8 @@ public struct TraceLimits: Hashable, Sendable {
     /// Bytes of operation text (the page's messages included) recorded at most.
     public var maxBytes: Int
 
-    public init(maxOperations: Int = 200_000, maxBytes: Int = 8 << 20) {
+    /// The defaults keep minutes of dragging (a bug report's worth) while bounding what one session holds.
+    public init(maxOperations: Int = 50_000, maxBytes: Int = 2 << 20) {
         self.maxOperations = maxOperations
         self.maxBytes = maxBytes
     }

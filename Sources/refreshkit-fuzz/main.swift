@@ -110,7 +110,9 @@ private struct Conversation {
             check(event.time <= session!.now, "an event from the future: \(event)")
         }
         let frame = session!.frame()
-        if let lastSequence { check(frame.sequence == lastSequence + 1, "sequence \(frame.sequence) after \(lastSequence)") }
+        if let lastSequence {
+            check(frame.sequence == lastSequence + 1, "sequence \(frame.sequence) after \(lastSequence)")
+        }
         lastSequence = frame.sequence
         check(frame.time == session!.now, "frame time \(frame.time) is not the session's \(session!.now)")
         for value in Self.numbers(of: frame) { check(value.isFinite, "a non-finite number in \(frame)") }

@@ -52,7 +52,10 @@ struct OriginPolicyTests {
     }
 
     @Test func invalidAllowOriginValuesAreReported() {
-        #expect(OriginPolicy.invalidOrigins(["https://ok.example", "nope", "http://x:1/path"]) == ["nope", "http://x:1/path"])
+        #expect(
+            OriginPolicy.invalidOrigins(["https://ok.example", "nope", "http://x:1/path"]) == [
+                "nope", "http://x:1/path",
+            ])
     }
 
     @Test func theMachineKnowsItsOwnNames() {

@@ -35,9 +35,12 @@ struct StaticPathPolicyTests {
     }
 
     @Test func nulBytesAndControlCharactersAreBadRequests() {
-        #expect(policy.decide(path: Array("/index.html".utf8) + [0] + Array(".js".utf8), hasBody: false, resolve: Self.resolve)
-            == .refuse(status: 400, reason: "NUL byte in the path"))
-        #expect(decide("/index\u{01}.html") == .refuse(status: 400, reason: "control character or backslash in the path"))
+        #expect(
+            policy.decide(
+                path: Array("/index.html".utf8) + [0] + Array(".js".utf8), hasBody: false, resolve: Self.resolve)
+                == .refuse(status: 400, reason: "NUL byte in the path"))
+        #expect(
+            decide("/index\u{01}.html") == .refuse(status: 400, reason: "control character or backslash in the path"))
         #expect(decide("/..\\secret") == .refuse(status: 400, reason: "control character or backslash in the path"))
     }
 
@@ -48,8 +51,9 @@ struct StaticPathPolicyTests {
     }
 
     @Test func invalidUTF8IsABadRequest() {
-        #expect(policy.decide(path: [0x2F, 0xC0, 0xAE], hasBody: false, resolve: Self.resolve)
-            == .refuse(status: 400, reason: "the path is not UTF-8"))
+        #expect(
+            policy.decide(path: [0x2F, 0xC0, 0xAE], hasBody: false, resolve: Self.resolve)
+                == .refuse(status: 400, reason: "the path is not UTF-8"))
     }
 
     @Test func requestsWithABodyAreRefused() {

@@ -32,7 +32,9 @@ struct TimestampGuardTests {
         _ = clock.check(pageTime: 10_000, serverTime: 0)
         let verdict = clock.check(pageTime: 5000, serverTime: 10)
         #expect(verdict == .backwards(milliseconds: 5000))
-        #expect(clock.message(for: verdict, field: "touch.t") == "touch.t went backwards by 5000 ms (at most 1000 ms is tolerated)")
+        #expect(
+            clock.message(for: verdict, field: "touch.t")
+                == "touch.t went backwards by 5000 ms (at most 1000 ms is tolerated)")
         // A refused sample does not move the reference.
         #expect(clock.check(pageTime: 10_016, serverTime: 16_000) == .accept)
     }
