@@ -115,7 +115,7 @@ private struct Conversation {
         }
         lastSequence = frame.sequence
         check(frame.time == session!.now, "frame time \(frame.time) is not the session's \(session!.now)")
-        for value in Self.numbers(of: frame) { check(value.isFinite, "a non-finite number in \(frame)") }
+        for value in frame.allNumbers { check(value.isFinite, "a non-finite number in \(frame)") }
         for edge in frame.edges { check((0...1).contains(edge.progress), "progress \(edge.progress)") }
         for segment in frame.horizontalMotion + frame.verticalMotion {
             if let end = segment.end { check(end >= segment.start, "segment ends before it starts: \(segment)") }
@@ -132,26 +132,5 @@ private struct Conversation {
         }
         // A frame is not a page message: the decoder must get past the JSON grammar and refuse its type.
         check(reparsed == "unknown_type", "the encoded frame is not valid JSON (\(reparsed ?? "accepted"))")
-    }
-
-    private static func numbers(of frame: Frame) -> [Double] {
-        var numbers = [
-            frame.offset.x, frame.offset.y, frame.velocity.x, frame.velocity.y, frame.contentSize.width,
-            frame.contentSize.height, frame.viewport.width, frame.viewport.height, frame.insets.top,
-            frame.insets.left, frame.insets.bottom, frame.insets.right, frame.feed.rowHeight,
-        ]
-        for segment in frame.horizontalMotion + frame.verticalMotion {
-            numbers += [segment.position, segment.velocity, segment.decayConstant, segment.target]
-            if let spring = segment.spring { numbers += [spring.mass, spring.stiffness, spring.damping] }
-        }
-        for edge in frame.edges {
-            numbers += [edge.distance, edge.progress, edge.velocity, edge.scale]
-            for rect in [edge.control, edge.view] {
-                numbers += [rect.origin.x, rect.origin.y, rect.size.width, rect.size.height]
-            }
-            if let cycle = edge.cycle { numbers += [cycle.duration, cycle.delay] }
-            if let exit = edge.exit { numbers.append(exit.duration) }
-        }
-        return numbers
     }
 }

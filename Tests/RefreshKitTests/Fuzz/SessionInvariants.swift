@@ -112,7 +112,7 @@ struct SessionInvariants {
         }
         lastSequence = frame.sequence
         if frame.time != session.now { problems.append("frame time \(frame.time) is not now \(session.now)") }
-        if !Self.numbers(of: frame).allSatisfy(\.isFinite) { problems.append("a non-finite number in \(frame)") }
+        if !frame.isFinite { problems.append("a non-finite number in \(frame)") }
         for edge in frame.edges {
             if !(0...1).contains(edge.progress) {
                 problems.append("\(edge.edge).progress \(edge.progress) outside 0…1")
@@ -128,25 +128,4 @@ struct SessionInvariants {
         if frame.contentSize.height < 0 || frame.contentSize.width < 0 { problems.append("negative content size") }
     }
 
-    /// Every number a frame carries (names are only worked out when one is wrong).
-    private static func numbers(of frame: Frame) -> [Double] {
-        var numbers = [
-            frame.offset.x, frame.offset.y, frame.velocity.x, frame.velocity.y, frame.contentSize.width,
-            frame.contentSize.height, frame.viewport.width, frame.viewport.height, frame.insets.top,
-            frame.insets.left, frame.insets.bottom, frame.insets.right, frame.feed.rowHeight,
-        ]
-        for segment in frame.horizontalMotion + frame.verticalMotion {
-            numbers += [segment.position, segment.velocity, segment.decayConstant, segment.target]
-            if let spring = segment.spring { numbers += [spring.mass, spring.stiffness, spring.damping] }
-        }
-        for edge in frame.edges {
-            numbers += [edge.distance, edge.progress, edge.velocity, edge.scale]
-            for rect in [edge.control, edge.view] {
-                numbers += [rect.origin.x, rect.origin.y, rect.size.width, rect.size.height]
-            }
-            if let cycle = edge.cycle { numbers += [cycle.duration, cycle.delay] }
-            if let exit = edge.exit { numbers.append(exit.duration) }
-        }
-        return numbers
-    }
 }
