@@ -261,7 +261,7 @@ public struct MessageDecoder: Sendable {
             let p = try r.members(of: physics, PhysicsField.self)
             var physicsPatch = ConfigurationPatch.PhysicsPatch()
             physicsPatch.decelerationRate = try r.number(p[.decelerationRate], "configure.physics.decelerationRate")
-            physicsPatch.spring = try r.enumeration(p[.spring], "configure.physics.spring", SpringName.self)?.rawValue
+            physicsPatch.spring = try r.oneOf(p[.spring], "configure.physics.spring", Spring.presetNames)
             physicsPatch.rubberBand = try r.number(p[.rubberBand], "configure.physics.rubberBand")
             patch.physics = physicsPatch
         }
@@ -329,11 +329,6 @@ private enum FeedField: String, CaseIterable {
 
 private enum PhysicsField: String, CaseIterable {
     case decelerationRate, spring, rubberBand
-}
-
-/// The bounce springs PROTOCOL.md documents for `configure.physics.spring`.
-private enum SpringName: String, CaseIterable {
-    case ios, pop, critical, fast
 }
 
 // MARK: - Fields
@@ -465,6 +460,16 @@ private struct FieldReader {
             if let value = E.allCases.first(where: { text.equals(string, string: $0.rawValue) }) { return value }
         }
         throw badField("\(name()) must be one of \(allowed(E.self))")
+    }
+
+    /// A string that must be one of `values` (names the engine owns, such as ``Spring/presetNames``).
+    func oneOf(_ position: Int?, _ name: @autoclosure () -> String, _ values: [String]) throws(WireError) -> String? {
+        guard let position, text.kind(at: position) != .null else { return nil }
+        if text.kind(at: position) == .string {
+            let string = text.string(at: position)
+            if let value = values.first(where: { text.equals(string, string: $0) }) { return value }
+        }
+        throw badField("\(name()) must be one of \(values.joined(separator: ", "))")
     }
 
     /// `touch.phase`, compared byte-wise: this is the hot path.

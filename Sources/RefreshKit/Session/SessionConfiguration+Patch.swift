@@ -36,7 +36,8 @@ extension SessionConfiguration {
             }
             if let spring = physics.spring {
                 guard Spring.named(spring) != nil else {
-                    throw .outOfRange("physics.spring must be one of ios, pop, critical, fast; got '\(spring)'")
+                    throw .outOfRange(
+                        "physics.spring must be one of \(Spring.presetNames.joined(separator: ", ")); got '\(spring)'")
                 }
                 result.springName = spring
             }
