@@ -14,6 +14,7 @@ need_pkg() { # need_pkg CHECK-COMMAND DEBIAN-PACKAGE
 
 need_pkg "command -v pkg-config" pkg-config
 need_pkg "pkg-config --exists libwebsockets" libwebsockets-dev
+need_pkg "pkg-config --exists libuv" libuv1-dev  # a dependency of libwebsockets-dev; the event loop (ServiceLoop)
 if [ "${want[0]}" = test ]; then
     need_pkg "command -v chromium" chromium
     need_pkg "command -v node" nodejs

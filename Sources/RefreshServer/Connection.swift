@@ -58,8 +58,13 @@ final class Connection {
     var rateLimiter = RateLimiter(ratePerSecond: 300, burst: 600, closeAfterSeconds: 3)
     var pageClock = TimestampGuard()
 
-    /// When application traffic last confirmed the connection to lws (µs, lws's clock).
-    var lastValidityConfirmation: Int64 = .min / 2
+    // Liveness (Keepalive.swift).
+    /// When the peer was last heard from: a message or a pong (µs, lws's clock).
+    var lastHeard: Int64
+    /// A ping is to be written at the next `SERVER_WRITEABLE`.
+    var pingDue = false
+    /// A ping went out since ``lastHeard``.
+    var pinged = false
 
     // Counters, logged when the connection closes.
     var messagesReceived: UInt64 = 0
@@ -69,16 +74,23 @@ final class Connection {
     var messagesDropped: UInt64 = 0
     var decodeErrors: UInt64 = 0
 
-    init(id: UInt64, wsi: OpaquePointer, peer: String) {
+    init(id: UInt64, wsi: OpaquePointer, peer: String, now: Int64) {
         self.id = id
         self.wsi = wsi
         self.peer = peer
+        lastHeard = now
         sendBuffer = [UInt8](repeating: 0, count: Int(RK_LWS_PRE))
         sendBuffer.reserveCapacity(Int(RK_LWS_PRE) + 4096)
     }
 
     /// Whether a `SERVER_WRITEABLE` would write anything.
-    var hasPendingOutput: Bool { !outbox.isEmpty || framePending }
+    var hasPendingOutput: Bool { pingDue || !outbox.isEmpty || framePending }
+
+    /// The peer spoke (a message or a pong): it is alive.
+    func heard(at now: Int64) {
+        lastHeard = now
+        pinged = false
+    }
 
     /// Marks the session's frame as due; counts a frame that replaces one not yet sent.
     func markFramePending() {

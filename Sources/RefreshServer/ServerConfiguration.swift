@@ -41,6 +41,16 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var maxTraceBytesTotal: Int
     /// Connection limits, rate limit, Origin policy (docs/HARDENING.md).
     public var hardening: HardeningConfiguration
+    /// What waits for the sockets.
+    public var eventLoop: EventLoop
+
+    /// The event loop lws runs on.
+    public enum EventLoop: String, Sendable, Hashable, CaseIterable {
+        /// libuv (epoll on Linux): a wake-up costs what is ready, not what is open. The default.
+        case libuv
+        /// lws's built-in `poll()`: every wake-up scans every descriptor (kept to compare, docs/PERFORMANCE.md).
+        case poll
+    }
 
     public init(
         host: String = "0.0.0.0",
@@ -59,7 +69,8 @@ public struct ServerConfiguration: Sendable, Hashable {
         maxMembersPerSession: Int = 16,
         traceLimits: TraceLimits = TraceLimits(),
         maxTraceBytesTotal: Int = 64 << 20,
-        hardening: HardeningConfiguration = HardeningConfiguration()
+        hardening: HardeningConfiguration = HardeningConfiguration(),
+        eventLoop: EventLoop = .libuv
     ) {
         self.host = host
         self.port = port
@@ -78,6 +89,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         self.traceLimits = traceLimits
         self.maxTraceBytesTotal = maxTraceBytesTotal
         self.hardening = hardening
+        self.eventLoop = eventLoop
     }
 
     /// The limits a value must respect; the command line shows these messages as they are.
@@ -137,6 +149,8 @@ public enum ServerError: Error, Hashable, Sendable, CustomStringConvertible {
     case listenFailed(host: String, port: Int)
     /// ``Server/start()`` was called twice.
     case alreadyStarted
+    /// libuv could not set up an event loop (``ServerConfiguration/EventLoop/libuv``).
+    case eventLoopFailed
 
     public var description: String {
         switch self {
@@ -145,6 +159,7 @@ public enum ServerError: Error, Hashable, Sendable, CustomStringConvertible {
         case .listenFailed(let host, let port):
             "could not listen on \(host):\(port) (address in use, or no such address or interface)"
         case .alreadyStarted: "the server was already started"
+        case .eventLoopFailed: "libuv could not create an event loop (try --event-loop poll)"
         }
     }
 }

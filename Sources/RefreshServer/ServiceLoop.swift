@@ -20,6 +20,8 @@ final class ServiceLoop {
 
     /// The lws context, from ``create()`` until ``destroy()``.
     private(set) var context: OpaquePointer?
+    /// The libuv loop lws runs on (`nil` on lws's poll loop), from ``create()`` until ``destroy()``.
+    private var uvLoop: UnsafeMutablePointer<uv_loop_t>?
     /// The port actually bound.
     private(set) var port = 0
 
@@ -48,6 +50,12 @@ final class ServiceLoop {
     private var ticks: UInt64 = 0
     private var ticksSkipped: UInt64 = 0
 
+    // Liveness: one sweep a second over every connection while there are any (Keepalive.swift).
+    private let keepalive: Keepalive
+    private let keepaliveSweep: UnsafeMutablePointer<rk_tick_t>
+    private var keepaliveArmed = false
+    private static let keepaliveSweepMicroseconds: Int64 = 1_000_000
+
     // Shutdown.
     private let shutdownWake: UnsafeMutablePointer<rk_tick_t>
     private var shuttingDown = false
@@ -63,6 +71,10 @@ final class ServiceLoop {
         tick.initialize(to: rk_tick_t())
         shutdownWake = .allocate(capacity: 1)
         shutdownWake.initialize(to: rk_tick_t())
+        keepalive = Keepalive(
+            pingIntervalSeconds: configuration.pingIntervalSeconds, hangupSeconds: configuration.hangupSeconds)
+        keepaliveSweep = .allocate(capacity: 1)
+        keepaliveSweep.initialize(to: rk_tick_t())
     }
 
     deinit {
@@ -70,6 +82,8 @@ final class ServiceLoop {
         tick.deallocate()
         shutdownWake.deinitialize(count: 1)
         shutdownWake.deallocate()
+        keepaliveSweep.deinitialize(count: 1)
+        keepaliveSweep.deallocate()
     }
 
     private var owner: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
@@ -120,10 +134,9 @@ final class ServiceLoop {
         mount.extra_mimetypes = UnsafePointer(mimeTypes)
         let mounts = resources.allocate(mount)
 
-        var retry = lws_retry_bo_t()
-        retry.secs_since_valid_ping = UInt16(configuration.pingIntervalSeconds)
-        retry.secs_since_valid_hangup = UInt16(configuration.hangupSeconds)
-        let retryPolicy = resources.allocate(retry)
+        // Zero: lws's own ping/hang-up (its "validity" timers) stays off; see Keepalive.swift for why and
+        // for what replaces it. lws would otherwise apply its default policy.
+        let retryPolicy = resources.allocate(lws_retry_bo_t())
 
         var info = lws_context_creation_info()
         info.port = Int32(configuration.port)
@@ -145,15 +158,39 @@ final class ServiceLoop {
             info.iface = resources.string(name)
         }
 
-        guard let context = lws_create_context(&info) else {
+        var foreignLoop: UnsafeMutableRawPointer?
+        if configuration.eventLoop == .libuv {
+            // Our own loop, which lws joins: `run()` can then return after each turn (lws's own uv loop
+            // would keep lws_service inside uv_run until the context dies).
+            guard let loop = rk_uv_loop_create() else { throw .eventLoopFailed }
+            uvLoop = loop
+            foreignLoop = UnsafeMutableRawPointer(loop)
+            info.options |= rk_opt_libuv()
+        }
+        let joinsForeignLoop = foreignLoop != nil
+        let created = withUnsafeMutablePointer(to: &foreignLoop) { slot in
+            if joinsForeignLoop { info.foreign_loops = slot }
+            return lws_create_context(&info)
+        }
+        guard let context = created else {
+            uvLoop = nil  // not run again, for the reason given below
+            throw .listenFailed(host: configuration.host, port: configuration.port)
+        }
+        // On a foreign loop lws 4.1.6 returns a context even when the listener could not be bound
+        // (FAIL_UPON_UNABLE_TO_BIND is only honoured on its own loop): no listening vhost = no server.
+        guard let vhost = lws_get_vhost_by_name(context, "default"), lws_get_vhost_listen_port(vhost) > 0 else {
+            // Destroying that half-made context unloads lws's uv plugin while handles it opened on our
+            // loop still wait for their close callbacks (in the plugin): running the loop again would
+            // jump into unmapped code. The loop (a few hundred bytes and an epoll descriptor) is left.
+            lws_context_destroy(context)
+            uvLoop = nil
             throw .listenFailed(host: configuration.host, port: configuration.port)
         }
         self.context = context
-        if let vhost = lws_get_vhost_by_name(context, "default") {
-            port = Int(lws_get_vhost_listen_port(vhost))
-        }
+        port = Int(lws_get_vhost_listen_port(vhost))
         tick.pointee.owner = owner
         shutdownWake.pointee.owner = owner
+        keepaliveSweep.pointee.owner = owner
         shareBase = Self.shareBase(host: configuration.host, port: port)
         gatekeeper.start(webRoot: webRoot, port: port, host: configuration.host)
         logger.debug(
@@ -170,7 +207,11 @@ final class ServiceLoop {
                 if !shuttingDown { beginShutdown() }
                 if connections.isEmpty || lws_now_usecs() >= shutdownDeadline { return true }
             }
-            if lws_service(context, 0) < 0 {
+            if let uvLoop {
+                // One turn: whatever is ready (sockets, lws's timers, the wake-up pipe of
+                // lws_cancel_service), then back here to look at the stop flag.
+                uv_run(uvLoop, UV_RUN_ONCE)
+            } else if lws_service(context, 0) < 0 {
                 logger.error("lws_service failed; stopping")
                 return false
             }
@@ -183,11 +224,13 @@ final class ServiceLoop {
         shuttingDown = true  // `CLOSED` callbacks from here on only let go of their rooms
         lws_sul_cancel(&tick.pointee.sul)
         lws_sul_cancel(&shutdownWake.pointee.sul)
+        lws_sul_cancel(&keepaliveSweep.pointee.sul)
+        keepaliveArmed = false
         tickArmedAt = nil
-        if let context {
-            lws_context_destroy(context)
-            self.context = nil
-        }
+        // On libuv this runs the loop until lws has closed everything (CLOSED callbacks arrive in it).
+        rk_uv_destroy(context, uvLoop)
+        context = nil
+        uvLoop = nil
         connections.removeAll()
         registry.removeAll()
         resources.releaseAll()
@@ -232,11 +275,15 @@ final class ServiceLoop {
             return receive(connection, input: input, length: length)
         case LWS_CALLBACK_SERVER_WRITEABLE:
             guard let connection = Self.connection(in: user), !connection.closeIssued else { return 0 }
-            if connection.closeRequested {
-                connection.closeIssued = true
-                return -1
-            }
+            if connection.closeRequested { return issueClose(connection) }
             return writeable(connection)
+        case LWS_CALLBACK_RECEIVE_PONG:
+            Self.connection(in: user)?.heard(at: lws_now_usecs())
+            return 0
+        case LWS_CALLBACK_TIMER:
+            // Only ever armed by issueClose: now lws sends the close frame with the reason given.
+            guard let connection = Self.connection(in: user), connection.closeIssued else { return 0 }
+            return -1
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
             if let connection = Self.connection(in: user) {
                 logger.debug("peer closed", metadata: ["connection": "\(connection.id)"])
@@ -262,10 +309,11 @@ final class ServiceLoop {
             guard let text = lws_get_peer_simple(wsi, buffer.baseAddress, buffer.count) else { return "?" }
             return String(cString: text)
         }
-        let connection = Connection(id: nextConnectionID, wsi: wsi, peer: peer)
+        let connection = Connection(id: nextConnectionID, wsi: wsi, peer: peer, now: lws_now_usecs())
         nextConnectionID += 1
         connections[connection.id] = connection
         gatekeeper.opened(connection)
+        armKeepaliveSweep()
         user.storeBytes(of: Unmanaged.passRetained(connection).toOpaque(), as: UnsafeMutableRawPointer?.self)
         logger.info("connection opened", metadata: ["connection": "\(connection.id)", "peer": "\(peer)"])
         if shuttingDown {
@@ -354,14 +402,7 @@ final class ServiceLoop {
     /// One complete text message.
     private func process(_ text: UnsafeRawBufferPointer, on connection: Connection) {
         connection.messagesReceived &+= 1
-        // Application traffic proves the peer is alive. lws 4.1.6 re-sorts one timer list of every
-        // connection on each confirmation (27 % of the server's CPU at 1 000 dragging sessions, see
-        // docs/PERFORMANCE.md), so confirm at most once a second: the ping interval is many seconds.
-        let now = lws_now_usecs()
-        if now - connection.lastValidityConfirmation >= 1_000_000 {
-            connection.lastValidityConfirmation = now
-            lws_validity_confirmed(connection.wsi)
-        }
+        connection.heard(at: lws_now_usecs())  // application traffic proves the peer is alive
         if connection.closing { return }
         guard screened(connection) else { return }
         let message: ClientMessage
@@ -609,6 +650,20 @@ final class ServiceLoop {
         if connection.sendBuffer.count > pre {
             connection.sendBuffer.removeSubrange(pre...)
         }
+        if connection.pingDue {
+            // A control frame of its own, before anything queued (lws interleaves it correctly only
+            // between messages, which is where every write here is).
+            connection.pingDue = false
+            connection.pinged = true
+            // A payload, because lws 4.1.6 does not report an empty pong (RECEIVE_PONG) to the protocol.
+            connection.sendBuffer.append(contentsOf: Array("alive?".utf8))
+            let written = connection.sendBuffer.withUnsafeMutableBufferPointer {
+                lws_write(connection.wsi, $0.baseAddress! + pre, $0.count - pre, LWS_WRITE_PING)
+            }
+            if written < 0 { return -1 }
+            if connection.hasPendingOutput || connection.closing { lws_callback_on_writable(connection.wsi) }
+            return 0
+        }
         if let message = connection.outbox.removeFirst() {
             switch message {
             case .welcome(let welcome): encoder.encode(welcome, into: &connection.sendBuffer)
@@ -631,8 +686,7 @@ final class ServiceLoop {
             return room.withFrameMessage { write($0, on: connection) }
         } else if connection.closing {
             closeWithReason(connection, LWS_CLOSE_STATUS_GOINGAWAY, "server shutting down")
-            connection.closeIssued = true
-            return -1
+            return issueClose(connection)
         } else {
             return 0  // a spurious WRITEABLE: nothing to say
         }
@@ -643,6 +697,19 @@ final class ServiceLoop {
             connection.sendBuffer.reserveCapacity(pre + 4096)
         }
         return result
+    }
+
+    /// Starts lws's close handshake with the reason set by ``closeWithReason(_:_:_:)``, from a WRITEABLE.
+    ///
+    /// Not by returning -1 here: lws handles that as "close and handled", and Debian's lws 4.1.6 is built
+    /// with `_DEBUG`, where on libuv that path at once closes a second time ("uv repeat test"), which finds
+    /// the close frame still waiting to be sent, drops it and kills the socket (the peer sees 1006). A
+    /// timeout would not do either (lws marks a timed-out socket unusable). The connection's hrtimer does:
+    /// its callback returning -1 closes through the polite path on every event loop.
+    private func issueClose(_ connection: Connection) -> Int32 {
+        connection.closeIssued = true
+        lws_set_timer_usecs(connection.wsi, 0)
+        return 0
     }
 
     /// `lws_write`s the message in `buffer` after its `LWS_PRE` bytes of headroom (lws copies what the
@@ -662,13 +729,47 @@ final class ServiceLoop {
         return 0
     }
 
-    /// Sets the close frame's code and reason; the next WRITEABLE returns -1 and lws sends the close.
+    /// Sets the close frame's code and reason; the next WRITEABLE issues the close (``issueClose(_:)``).
     private func closeWithReason(_ connection: Connection, _ status: lws_close_status, _ text: String) {
         connection.closeRequested = true
         var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBufferPointer { buffer in
             lws_close_reason(connection.wsi, status, buffer.baseAddress, buffer.count)
         }
+    }
+
+    // MARK: - Liveness
+
+    private func armKeepaliveSweep() {
+        guard !keepaliveArmed, !shuttingDown, let context else { return }
+        keepaliveArmed = true
+        lws_sul_schedule(context, 0, &keepaliveSweep.pointee.sul, keepaliveCallback, Self.keepaliveSweepMicroseconds)
+    }
+
+    /// Pings the connections that went quiet and hangs up those whose ping went unanswered; re-arms while
+    /// any connection is open. O(connections) once a second: 5 000 connections cost well under 0.1 ms.
+    fileprivate func sweepKeepalive() {
+        keepaliveArmed = false
+        let now = lws_now_usecs()
+        for connection in connections.values where !connection.closeIssued {
+            switch keepalive.verdict(lastHeard: connection.lastHeard, pinged: connection.pinged, now: now) {
+            case .fine:
+                break
+            case .ping:
+                connection.pingDue = true
+                lws_callback_on_writable(connection.wsi)
+            case .hangUp:
+                logger.info(
+                    "no answer to ping; hanging up",
+                    metadata: [
+                        "connection": "\(connection.id)", "quietSeconds": "\((now - connection.lastHeard) / 1_000_000)",
+                    ])
+                connection.closeIssued = true
+                // The peer is not listening: no close handshake, just the socket (at the next timeout check).
+                lws_set_timeout(connection.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+            }
+        }
+        if !connections.isEmpty { armKeepaliveSweep() }
     }
 
     // MARK: - The tick
@@ -854,6 +955,11 @@ private func refreshKitProtocolCallback(
 private func tickCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
     guard let owner = rk_tick_owner(sul) else { return }
     Unmanaged<ServiceLoop>.fromOpaque(owner).takeUnretainedValue().onTick()
+}
+
+private func keepaliveCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
+    guard let raw = rk_tick_owner(sul) else { return }
+    Unmanaged<ServiceLoop>.fromOpaque(raw).takeUnretainedValue().sweepKeepalive()
 }
 
 /// Only wakes `lws_service` so ``ServiceLoop/run()`` can see the shutdown deadline has passed.

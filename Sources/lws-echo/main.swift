@@ -5,7 +5,7 @@ import Foundation
 // `refreshkit serve`, but each complete text message is written straight back: no decoding, no session, no
 // encoding. `refreshkit-load --mode echo` against it measures what the server costs over bare lws.
 //
-//   lws-echo [--host 127.0.0.1] [--port 0] [--protocol refreshkit.v1] [--max-seconds 900]
+//   lws-echo [--host 127.0.0.1] [--port 0] [--protocol refreshkit.v1] [--max-seconds 900] [--event-loop uv|poll]
 //
 // Prints `listening on http://HOST:PORT` when ready; SIGTERM/SIGINT end it, and so does --max-seconds.
 
@@ -82,6 +82,7 @@ var host = "127.0.0.1"
 var port = 0
 var subprotocol = "refreshkit.v1"
 var maxSeconds = 900
+var eventLoop = "uv"
 var arguments = Array(CommandLine.arguments.dropFirst())
 while !arguments.isEmpty {
     let name = arguments.removeFirst()
@@ -95,6 +96,7 @@ while !arguments.isEmpty {
     case "--port": port = Int(value) ?? -1
     case "--protocol": subprotocol = value
     case "--max-seconds": maxSeconds = Int(value) ?? 900
+    case "--event-loop" where value == "uv" || value == "poll": eventLoop = value
     default:
         FileHandle.standardError.write(Data("lws-echo: unknown argument \(name)\n".utf8))
         exit(2)
@@ -134,6 +136,14 @@ info.pt_serv_buf_size = 16 * 1024
 info.gid = -1
 info.uid = -1
 info.options = rk_opt_validate_utf8() | rk_opt_fail_upon_unable_to_bind() | rk_opt_disable_ipv6()
+// The same event loop as the server's (ServiceLoop): libuv's epoll by default, lws's poll() on request.
+let loop: UnsafeMutablePointer<uv_loop_t>? = eventLoop == "uv" ? rk_uv_loop_create() : nil
+let foreignLoops = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 1)
+foreignLoops.initialize(to: loop.map { UnsafeMutableRawPointer($0) })
+if loop != nil {
+    info.options |= rk_opt_libuv()
+    info.foreign_loops = foreignLoops
+}
 lws_set_log_level(LLL_ERR, nil)
 guard let context = lws_create_context(&info) else {
     FileHandle.standardError.write(Data("lws-echo: could not listen on \(host):\(port)\n".utf8))
@@ -141,5 +151,9 @@ guard let context = lws_create_context(&info) else {
 }
 let bound = lws_get_vhost_by_name(context, "default").map { Int(lws_get_vhost_listen_port($0)) } ?? port
 FileHandle.standardOutput.write(Data("listening on http://\(host):\(bound)\n".utf8))
-while lws_service(context, 0) >= 0 {}
-lws_context_destroy(context)
+if let loop {
+    uv_run(loop, UV_RUN_DEFAULT)
+} else {
+    while lws_service(context, 0) >= 0 {}
+}
+rk_uv_destroy(context, loop)

@@ -1,6 +1,5 @@
 import CLibWebSockets
 import Foundation
-import Synchronization
 
 /// One client connection and its drag.
 final class LoadConnection {
@@ -60,49 +59,12 @@ struct TimeQueue {
     func all() -> [Int64] { (0..<count).map { storage[(head + $0) % storage.count] } }
 }
 
-/// Wakes `lws_service` every `period` µs from its own thread with `lws_cancel_service`, the one lws call
-/// that is safe from another thread. lws 4.1.6 turns a sub-millisecond timer into a busy `poll(…, 0)`
-/// loop, so a 1 kHz `lws_sul` would spin a core that the server needs; a pipe write per millisecond does
-/// not.
-final class Ticker: @unchecked Sendable {
-    private let context: OpaquePointer
-    private let period: Int64
-    private let stopped = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
-
-    /// `context` is only ever passed to `lws_cancel_service`.
-    init(context: OpaquePointer, periodMicroseconds: Int64) {
-        self.context = context
-        period = periodMicroseconds
-    }
-
-    func start() {
-        let thread = Thread { [self] in
-            var next = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &next)
-            while !stopped.load(ordering: .acquiring) {
-                var nanoseconds = Int(next.tv_nsec) + Int(period) * 1000
-                next.tv_sec += nanoseconds / 1_000_000_000
-                nanoseconds %= 1_000_000_000
-                next.tv_nsec = nanoseconds
-                _ = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, nil)
-                lws_cancel_service(context)
-            }
-            finished.signal()
-        }
-        thread.name = "load-ticker"
-        thread.start()
-    }
-
-    /// Returns once the thread will never touch the context again.
-    func stop() {
-        stopped.store(true, ordering: .releasing)
-        finished.wait()
-    }
-}
-
 /// The load generator: one lws client context on this thread, `sessions` connections, inputs at `rate`
 /// Hz per session with the sessions' phases spread evenly over the period.
+///
+/// lws runs on a libuv loop of ours (epoll: lws's own poll() scans every descriptor on each wake-up, which
+/// at 1 000 connections made the generator, not the server, the bottleneck), and a 1 ms libuv timer drives
+/// the schedule. (On lws's poll loop a 1 kHz `lws_sul` busy-spins in `poll(…, 0)`; a uv timer does not.)
 final class LoadGenerator {
     enum Phase { case connecting, warmup, measuring, draining, done }
 
@@ -198,34 +160,46 @@ final class LoadGenerator {
         info.uid = -1
         // No fd_limit_per_thread: setting it makes lws 4.1.6 find the wsi of each ready fd by a linear scan
         // (`max_fds_unrelated_to_ulimit`); the default, a table sized by `ulimit -n`, is O(1).
+        guard let loop = rk_uv_loop_create() else {
+            failure = "libuv: uv_loop_init failed"
+            return false
+        }
+        var foreignLoop: UnsafeMutableRawPointer? = UnsafeMutableRawPointer(loop)
+        info.options |= rk_opt_libuv()
         lws_set_log_level(LLL_ERR, nil)
-        guard let context = lws_create_context(&info) else {
-            failure = "lws_create_context failed"
+        let created = withUnsafeMutablePointer(to: &foreignLoop) { slot in
+            info.foreign_loops = slot
+            return lws_create_context(&info)
+        }
+        guard let context = created else {
+            failure = "lws_create_context failed"  // the loop is not run again: see ServiceLoop.create
             return false
         }
         self.context = context
-        let ticker = Ticker(context: context, periodMicroseconds: options.idle ? 50_000 : 1_000)
-        ticker.start()
+        let timer = UnsafeMutablePointer<uv_timer_t>.allocate(capacity: 1)
+        defer { timer.deallocate() }
+        uv_timer_init(loop, timer)
+        timer.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        uv_timer_start(timer, scheduleTimerCallback, 0, options.idle ? 50 : 1)
 
         let start = lws_now_usecs()
         connectDeadline = start + Int64(options.connectTimeout * 1_000_000)
-        var ok = true
         while phase != .done {
-            advance(now: lws_now_usecs())
-            if phase == .done { break }
-            if lws_service(context, 0) < 0 {
-                failure = "lws_service failed"
-                ok = false
-                break
-            }
+            uv_run(loop, UV_RUN_ONCE)
         }
-        ticker.stop()
-        lws_context_destroy(context)
+        uv_timer_stop(timer)
+        uv_close(UnsafeMutableRawPointer(timer).assumingMemoryBound(to: uv_handle_t.self), nil)
+        rk_uv_destroy(context, loop)  // completes the timer's close too, before it is deallocated
         self.context = nil
-        return ok && failure == nil
+        return failure == nil
     }
 
-    /// Everything time-driven, between two `lws_service` calls.
+    /// The schedule's heartbeat (every millisecond; 50 ms for idle connections).
+    fileprivate func onTimer() {
+        advance(now: lws_now_usecs())
+    }
+
+    /// Everything time-driven.
     private func advance(now: Int64) {
         switch phase {
         case .connecting:
@@ -623,7 +597,12 @@ final class LoadGenerator {
     }
 }
 
-// MARK: - The C entry point (runs on the generator's thread, inside lws_service)
+// MARK: - The C entry points (they run on the generator's thread, inside uv_run)
+
+private func scheduleTimerCallback(_ timer: UnsafeMutablePointer<uv_timer_t>?) {
+    guard let owner = timer?.pointee.data else { return }
+    Unmanaged<LoadGenerator>.fromOpaque(owner).takeUnretainedValue().onTimer()
+}
 
 private func loadProtocolCallback(
     _ wsi: OpaquePointer?,

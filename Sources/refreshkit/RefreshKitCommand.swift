@@ -58,6 +58,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Operations each session's input trace records at most (0: record nothing).")
     var traceLimit = TraceLimits().maxOperations
 
+    @Option(help: "libuv (epoll; the default) or poll (lws's own loop, which scans every socket on each wake-up).")
+    var eventLoop: ServerConfiguration.EventLoop = .libuv
+
     @OptionGroup(title: "Hardening")
     var hardening: HardeningOptions
 
@@ -65,7 +68,7 @@ struct Serve: ParsableCommand {
         var configuration = ServerConfiguration(
             host: host, port: port, webRoot: webRoot, defaultPreset: preset, maxMessageBytes: maxMessageBytes,
             tickRate: tickRate, seed: seed, sessionGraceSeconds: sessionGrace,
-            traceLimits: TraceLimits(maxOperations: traceLimit))
+            traceLimits: TraceLimits(maxOperations: traceLimit), eventLoop: eventLoop)
         hardening.apply(to: &configuration)
         return configuration
     }
@@ -169,3 +172,5 @@ enum SignalWatcher {
         thread.start()
     }
 }
+
+extension ServerConfiguration.EventLoop: ExpressibleByArgument {}

@@ -27,6 +27,7 @@ def test_unknown_preset_lists_the_presets():
     (["--web-root", "no/such/folder"], "does not exist"),
     (["--max-message-bytes", "10"], "max message bytes"),
     (["--log-level", "loud"], "log-level"),
+    (["--event-loop", "select"], "Please provide one of 'libuv' and 'poll'"),
 ])
 def test_invalid_options_are_refused(args, message):
     result = serve("--host", "127.0.0.1", *args)
