@@ -43,7 +43,11 @@ final class Room {
         frameBuffer.reserveCapacity(Int(RK_LWS_PRE) + 4096)
     }
 
-    var session: Session { traced.session }
+    /// Read in place: a plain getter would copy the whole `Session` (and retain everything in it) on every
+    /// `room.session.isActive`, several times per input.
+    var session: Session {
+        _read { yield traced.session }
+    }
 
     /// The connections of the members connected now.
     var connections: [Connection] { members.values.compactMap(\.connection) }
