@@ -50,31 +50,41 @@ private func echoCallback(
         if connection.outbox.count - connection.head >= EchoServer.maxQueued { return -1 }  // not reading: drop it
         connection.outbox.append(connection.partial)
         connection.partial.removeAll(keepingCapacity: true)
+        // Straight back when the socket takes it, as `refreshkit serve` writes its frames (writeFrameNow):
+        // the floor uses the same shortcut, so the ratio compares like with like.
+        if connection.outbox.count - connection.head == 1 && lws_send_pipe_choked(wsi) == 0 {
+            return writeNext(connection, wsi)
+        }
         lws_callback_on_writable(wsi)
     case LWS_CALLBACK_SERVER_WRITEABLE:
         guard let raw = user?.load(as: UnsafeMutableRawPointer?.self) else { return 0 }
-        let connection = Unmanaged<EchoConnection>.fromOpaque(raw).takeUnretainedValue()
-        guard connection.head < connection.outbox.count else { return 0 }
-        let message = connection.outbox[connection.head]
-        connection.head += 1
-        if connection.head == connection.outbox.count {
-            connection.outbox.removeAll(keepingCapacity: true)
-            connection.head = 0
-        }
-        let pre = Int(RK_LWS_PRE)
-        if connection.buffer.count < pre + message.count {
-            connection.buffer = [UInt8](repeating: 0, count: pre + message.count)
-        }
-        let written = connection.buffer.withUnsafeMutableBytes { raw in
-            let start = raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + pre
-            message.withUnsafeBufferPointer { start.update(from: $0.baseAddress!, count: message.count) }
-            return lws_write(wsi, start, message.count, LWS_WRITE_TEXT)
-        }
-        if written < 0 { return -1 }
-        if connection.head < connection.outbox.count { lws_callback_on_writable(wsi) }
+        return writeNext(Unmanaged<EchoConnection>.fromOpaque(raw).takeUnretainedValue(), wsi)
     default:
         break
     }
+    return 0
+}
+
+/// Writes the oldest queued message; asks for WRITEABLE again when more are waiting.
+private func writeNext(_ connection: EchoConnection, _ wsi: OpaquePointer) -> Int32 {
+    guard connection.head < connection.outbox.count else { return 0 }
+    let message = connection.outbox[connection.head]
+    connection.head += 1
+    if connection.head == connection.outbox.count {
+        connection.outbox.removeAll(keepingCapacity: true)
+        connection.head = 0
+    }
+    let pre = Int(RK_LWS_PRE)
+    if connection.buffer.count < pre + message.count {
+        connection.buffer = [UInt8](repeating: 0, count: pre + message.count)
+    }
+    let written = connection.buffer.withUnsafeMutableBytes { raw in
+        let start = raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + pre
+        message.withUnsafeBufferPointer { start.update(from: $0.baseAddress!, count: message.count) }
+        return lws_write(wsi, start, message.count, LWS_WRITE_TEXT)
+    }
+    if written < 0 { return -1 }
+    if connection.head < connection.outbox.count { lws_callback_on_writable(wsi) }
     return 0
 }
 

@@ -273,7 +273,15 @@ final class LoadGenerator {
                     inputsLate += 1  // the previous one has not been written yet: the client is behind
                 } else {
                     connection.inputDue = true
-                    if let wsi = connection.wsi { lws_callback_on_writable(wsi) }
+                    // Written now when the socket takes it (as the server writes its frames): no
+                    // "tell me when writable" round, which costs two epoll_ctl calls per input.
+                    if let wsi = connection.wsi {
+                        if lws_send_pipe_choked(wsi) != 0 {
+                            lws_callback_on_writable(wsi)
+                        } else if writeable(connection, wsi: wsi) < 0 {
+                            lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+                        }
+                    }
                 }
             } else if phase == .measuring {
                 inputsSkippedNotReady += 1
