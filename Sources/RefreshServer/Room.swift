@@ -3,7 +3,8 @@ import RefreshKit
 import RefreshWire
 
 /// One session and the devices that share it: its id (the share link's `?s=`), the recorded session, the
-/// members admitted so far with their tokens, and the last frame, encoded once and sent to every member.
+/// members admitted so far with their tokens, and the last frame: encoded once as a `frame` message for every
+/// member that takes whole frames, and once per base as a `delta` for the members that take deltas.
 ///
 /// Owned by the service thread, like ``Connection``. A room with no connected member lives until
 /// ``expiresAt`` (the session grace period), so a page that drops can resume it.
@@ -35,12 +36,22 @@ final class Room {
     private var frameVersion: UInt64 = 0
     /// `LWS_PRE` bytes, then the `frame` message of the session's latest frame.
     private(set) var frameBuffer: [UInt8]
+    /// The session's latest frame (the one in ``frameBuffer``).
+    private(set) var frame: Frame?
+    /// `LWS_PRE` bytes, then the `delta` from frame `deltaKey.base` to frame `deltaKey.frame`. Members that
+    /// take deltas usually hold the same base (they were written the same frames), so the first of them
+    /// encodes it and the others reuse it.
+    private var deltaBuffer: [UInt8]
+    private var deltaKey: (base: UInt64, frame: UInt64)?
+    private let encoder = MessageEncoder()
 
     init(id: String, traced: TracedSession) {
         self.id = id
         self.traced = traced
         frameBuffer = [UInt8](repeating: 0, count: Int(RK_LWS_PRE))
         frameBuffer.reserveCapacity(Int(RK_LWS_PRE) + 4096)
+        deltaBuffer = [UInt8](repeating: 0, count: Int(RK_LWS_PRE))
+        deltaBuffer.reserveCapacity(Int(RK_LWS_PRE) + 1024)
     }
 
     var session: Session { traced.session }
@@ -78,6 +89,7 @@ final class Room {
     func attach(_ connection: Connection, member number: Int) -> Connection? {
         let previous = members[number]?.connection
         members[number]?.connection = connection
+        connection.frameBase = nil  // it holds none of this room's frames: the next one is whole
         expiresAt = nil
         return previous
     }
@@ -136,13 +148,26 @@ final class Room {
     func prepareFrame() {
         guard frameVersion != version else { return }
         frameBuffer.removeSubrange(Int(RK_LWS_PRE)...)
-        traced.frame(into: &frameBuffer)
+        frame = traced.frame(into: &frameBuffer)
         frameVersion = version
     }
 
-    /// Calls `body` with ``frameBuffer`` (mutable, for `lws_write`'s in-place header).
-    func withFrameMessage<R>(_ body: (UnsafeMutableRawBufferPointer) -> R) -> R {
-        frameBuffer.withUnsafeMutableBytes(body)
+    /// Calls `body` with the message that brings `connection` to the latest frame (mutable, for `lws_write`'s
+    /// in-place header), and takes note that the connection holds that frame from now on: the `frame` message
+    /// for a connection that takes whole frames or holds none yet, else the `delta` from the frame it holds.
+    /// Call ``prepareFrame()`` first.
+    func withFrameMessage<R>(for connection: Connection, _ body: (UnsafeMutableRawBufferPointer) -> R) -> R {
+        guard connection.frameFormat == .delta, let frame else { return frameBuffer.withUnsafeMutableBytes(body) }
+        defer { connection.frameBase = frame }
+        guard let base = connection.frameBase else { return frameBuffer.withUnsafeMutableBytes(body) }
+        if deltaKey?.base != base.sequence || deltaKey?.frame != frame.sequence {
+            // A sequence number names one frame of this session, and a connection's base is always one of
+            // this room's frames (attach clears it), so equal keys mean equal bytes.
+            deltaBuffer.removeSubrange(Int(RK_LWS_PRE)...)
+            encoder.encodeDelta(frame, from: base, into: &deltaBuffer)
+            deltaKey = (base.sequence, frame.sequence)
+        }
+        return deltaBuffer.withUnsafeMutableBytes(body)
     }
 
     /// The `trace` message: `{"type":"trace","trace":{…}}` (docs/TRACE.md).
