@@ -348,4 +348,46 @@ struct FrameDeltaTests {
         }
         #expect(!small.contains("distance"), "\(small)")
     }
+
+    /// Writes `web/test/fixtures/deltas.json`, the vectors the page's own test (`web/test/delta.test.js`)
+    /// applies with the page's code: a whole frame, then for every second frame of a real session its delta
+    /// from the one before (as a page that was written every other frame holds it) and its whole frame. Only
+    /// when asked: `REFRESHKIT_WRITE_FIXTURES=1 swift test --filter writeThePageFixture`.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["REFRESHKIT_WRITE_FIXTURES"] != nil))
+    func writeThePageFixture() throws {
+        var session = try RandomSession(seed: 1)  // jh: animation cycles while refreshing
+        session.send(#"{"type":"configure","feed":{"latencyMs":300}}"#)
+        session.drag(dx: 0, dy: -15, steps: 8)  // scroll the content
+        session.wait(milliseconds: 300)
+        session.send(#"{"type":"command","name":"scrollToEdge","edge":"top","animated":false}"#)
+        session.drag(dx: 0, dy: 40, steps: 10)  // pull to refresh
+        session.wait(milliseconds: 1200)
+        session.send(#"{"type":"configure","insets":{"top":44}}"#)
+        session.send(#"{"type":"configure","edges":{"left":{"enabled":true}}}"#)
+        session.drag(dx: 20, dy: 0, steps: 4)  // pull the left edge
+        session.wait(milliseconds: 400)
+        session.send(#"{"type":"command","name":"scrollToEdge","edge":"bottom","animated":false}"#)
+        session.wait(milliseconds: 500)
+        let frames = session.frames.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+        func text(_ write: (MessageEncoder, inout [UInt8]) -> Void) -> String {
+            var buffer: [UInt8] = []
+            write(MessageEncoder(), &buffer)
+            return String(decoding: buffer, as: UTF8.self)
+        }
+        func quoted(_ json: String) -> String {
+            "\"" + json.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        var out = "{\"first\":\(quoted(text { $0.encode(frames[0], into: &$1) })),\"steps\":[\n"
+        for (i, (base, frame)) in zip(frames, frames.dropFirst()).enumerated() {
+            let delta = text { $0.encodeDelta(frame, from: base, into: &$1) }
+            let whole = text { $0.encode(frame, into: &$1) }
+            out += (i > 0 ? ",\n" : "") + "{\"delta\":\(quoted(delta)),\"frame\":\(quoted(whole))}"
+        }
+        out += "\n]}\n"
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../web/test/fixtures/deltas.json")
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(out.utf8).write(to: url)
+    }
 }
