@@ -16,13 +16,18 @@ extension MessageEncoder {
     /// not sent and one it would show always is. Like the `frame` encoding, it allocates nothing
     /// once `buffer` has grown.
     public func encodeDelta(_ frame: Frame, from base: Frame, into buffer: inout [UInt8]) {
-        let segments = frame.horizontalMotion.count + frame.verticalMotion.count
-        let bound = 1024 + frame.edges.count * 1024 + segments * 512
-        appendJSON(to: &buffer, bound: bound) { w in writeDelta(frame, from: base, to: &w) }
+        let changes = FrameChanges(from: base, to: frame)
+        // A delta is usually under 200 bytes: reserving a whole frame's worth (and zeroing it) would cost as
+        // much as writing it. A low estimate only costs a second attempt (appendJSON).
+        var bound = 384 + frame.edges.count * 160
+        if !changes.isDisjoint(with: .segment) {
+            bound += (frame.horizontalMotion.count + frame.verticalMotion.count) * 512
+        }
+        if changes.contains(.edgesReplaced) { bound += frame.edges.count * 1024 }
+        appendJSON(to: &buffer, bound: bound) { w in writeDelta(frame, from: base, changes, to: &w) }
     }
 
-    private func writeDelta(_ frame: Frame, from base: Frame, to w: inout JSONWriter) {
-        let changes = FrameChanges(from: base, to: frame)
+    private func writeDelta(_ frame: Frame, from base: Frame, _ changes: FrameChanges, to w: inout JSONWriter) {
         w.literal(#"{"type":"delta","seq":"#)
         w.digits(frame.sequence)
         w.literal(#","t":"#)
