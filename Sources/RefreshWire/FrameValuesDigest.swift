@@ -14,6 +14,7 @@ extension FrameDigest {
     /// 8 to a word, little-endian, zero-padded; an optional member as 0 (absent) or 1 followed by its value; an
     /// array as its count followed by its elements.
     public mutating func add(_ frame: Frame) {
+        assert(kind == .values, "the values of a frame added to a digest of text")
         mix(frame.sequence)
         time(frame.time)
         number(frame.offset.x, 3)

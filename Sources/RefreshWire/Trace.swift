@@ -78,6 +78,7 @@ public struct FrameDigest: Hashable, Sendable {
 
     /// Adds one frame's encoded bytes (a ``Kind/text`` digest).
     public mutating func add(_ bytes: UnsafeRawBufferPointer) {
+        assert(kind == .text, "the text of a frame added to a digest of values")
         var hash = value
         for byte in bytes {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
