@@ -8,8 +8,9 @@ import RefreshWire
 ///
 /// Two scripted sessions at 60 Hz, driven like the server drives one (a frame after each input, a tick and a
 /// frame every period while something moves): the engine bench's own drag (the content scrolled up and back,
-/// lifted with some velocity every 240 moves), and pulls of the top edge (150 px down and back, released: a
-/// refresh when it armed). Deterministic: the same figures on every machine.
+/// lifted with some velocity every 240 moves), and pulls of the top edge (45 moves of 5 px down, released at
+/// the deepest point: a spring back, or a refresh when it armed, then 2 s to settle). Deterministic: the same
+/// figures on every machine.
 struct FrameBytes {
     struct Split {
         var frames = 0
@@ -41,18 +42,17 @@ struct FrameBytes {
         var bytes = FrameBytes()
         // The bench's drag: 2 400 inputs.
         try bytes.run((0..<2400).map { i in { time in EngineBench.input(i, at: time) } })
-        // Pulls of the top edge: start, 30 moves down, 30 up, lift, then a second of ticks; 10 times.
+        // Pulls of the top edge: start, 45 moves down, lift, then 2 s of ticks; 10 times.
         var script: [((Int64) -> Input)?] = []
         for _ in 0..<10 {
             script.append { .touch(TouchInput(phase: .start, pageTime: Double($0) / 1000)) }
-            for move in 0..<60 {
-                let dy: Double = move < 30 ? 5 : -5
+            for _ in 0..<45 {
                 script.append {
-                    .touch(TouchInput(phase: .move, delta: Point(x: 0, y: dy), pageTime: Double($0) / 1000))
+                    .touch(TouchInput(phase: .move, delta: Point(x: 0, y: 5), pageTime: Double($0) / 1000))
                 }
             }
             script.append { .touch(TouchInput(phase: .end, pageTime: Double($0) / 1000)) }
-            script += Array(repeating: nil, count: 60)
+            script += Array(repeating: nil, count: 120)
         }
         try bytes.run(script)
         return bytes
