@@ -62,10 +62,14 @@ public struct FrameDigest: Hashable, Sendable {
         case values
     }
 
+    /// What this digest is taken over; a replay checks a trace with a digest of the trace's kind.
     public let kind: Kind
+    /// The hash so far (the starting value when no frame was added).
     public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    /// Frames added.
     public private(set) var count: UInt64 = 0
 
+    /// An empty digest of `kind`: of frames' values (what new recordings use), or of their text.
     public init(kind: Kind = .values) {
         self.kind = kind
     }
