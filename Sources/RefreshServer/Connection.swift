@@ -41,6 +41,12 @@ final class Connection {
     /// of that moment (latest state wins; a slow client just receives fewer, fresher frames, and never
     /// holds back the other members).
     var framePending = false
+    /// How the page wants its frames (`hello.frames`): whole `frame` messages, or `delta`s after the first.
+    var frameFormat = FrameFormat.full
+    /// For a delta connection: the frame the page holds (the last frame or delta written to it), the base of
+    /// its next delta. Nil until it has been written a whole frame since it joined its room
+    /// (``Room/attach(_:member:)``), so the first frame after a `welcome` is always whole.
+    var frameBase: Frame?
     /// Set once the client was told it is `lagging`, cleared when the outbox drains.
     var lagReported = false
     /// `LWS_PRE` bytes of headroom, then the message being written; reused for every write.

@@ -3,7 +3,8 @@ import RefreshKit
 import RefreshWire
 
 /// One session and the devices that share it: its id (the share link's `?s=`), the recorded session, the
-/// members admitted so far with their tokens, and the last frame, encoded once and sent to every member.
+/// members admitted so far with their tokens, and the last frame: encoded once as a `frame` message for every
+/// member that takes whole frames, and once per base as a `delta` for the members that take deltas.
 ///
 /// Owned by the service thread, like ``Connection``. A room with no connected member lives until
 /// ``expiresAt`` (the session grace period), so a page that drops can resume it.
@@ -33,14 +34,27 @@ final class Room {
     /// Bumped by every change of the session; the cached frame is current when it matches.
     private var version: UInt64 = 1
     private var frameVersion: UInt64 = 0
-    /// `LWS_PRE` bytes, then the `frame` message of the session's latest frame.
-    private(set) var frameBuffer: [UInt8]
+    /// The session's latest frame.
+    private(set) var frame: Frame?
+    /// `LWS_PRE` bytes, then the `frame` message of frame `frameBufferSequence`: written when a member first
+    /// needs the latest frame whole (a member that takes whole frames, or a delta member's first frame), so a
+    /// room whose members all take deltas never writes one.
+    private var frameBuffer: [UInt8]
+    private var frameBufferSequence: UInt64?
+    /// `LWS_PRE` bytes, then the `delta` from frame `deltaKey.base` to frame `deltaKey.frame`. Members that
+    /// take deltas usually hold the same base (they were written the same frames), so the first of them
+    /// encodes it and the others reuse it.
+    private var deltaBuffer: [UInt8]
+    private var deltaKey: (base: UInt64, frame: UInt64)?
+    private let encoder = MessageEncoder()
 
     init(id: String, traced: TracedSession) {
         self.id = id
         self.traced = traced
         frameBuffer = [UInt8](repeating: 0, count: Int(RK_LWS_PRE))
         frameBuffer.reserveCapacity(Int(RK_LWS_PRE) + 4096)
+        deltaBuffer = [UInt8](repeating: 0, count: Int(RK_LWS_PRE))
+        deltaBuffer.reserveCapacity(Int(RK_LWS_PRE) + 1024)
     }
 
     /// Read in place: a plain getter would copy the whole `Session` (and retain everything in it) on every
@@ -82,6 +96,7 @@ final class Room {
     func attach(_ connection: Connection, member number: Int) -> Connection? {
         let previous = members[number]?.connection
         members[number]?.connection = connection
+        connection.frameBase = nil  // it holds none of this room's frames: the next one is whole
         expiresAt = nil
         return previous
     }
@@ -135,18 +150,43 @@ final class Room {
 
     func stopRecording() { traced.stopRecording() }
 
-    /// Makes ``frameBuffer`` hold the session's current frame, producing (and recording) a new one only when
-    /// the session changed since the last.
-    func prepareFrame() {
-        guard frameVersion != version else { return }
-        frameBuffer.removeSubrange(Int(RK_LWS_PRE)...)
-        traced.frame(into: &frameBuffer)
+    /// Makes ``frame`` the session's current frame, producing (and recording) a new one only when the session
+    /// changed since the last.
+    @discardableResult
+    func prepareFrame() -> Frame {
+        if let frame, frameVersion == version { return frame }
+        let next = traced.frame()
+        frame = next
         frameVersion = version
+        return next
     }
 
-    /// Calls `body` with ``frameBuffer`` (mutable, for `lws_write`'s in-place header).
-    func withFrameMessage<R>(_ body: (UnsafeMutableRawBufferPointer) -> R) -> R {
-        frameBuffer.withUnsafeMutableBytes(body)
+    /// Calls `body` with the message that brings `connection` to the latest frame (mutable, for `lws_write`'s
+    /// in-place header), and takes note that the connection holds that frame from now on: the `frame` message
+    /// for a connection that takes whole frames or holds none yet, else the `delta` from the frame it holds.
+    func withFrameMessage<R>(for connection: Connection, _ body: (UnsafeMutableRawBufferPointer) -> R) -> R {
+        let frame = prepareFrame()
+        guard connection.frameFormat == .delta else { return withWholeFrame(frame, body) }
+        defer { connection.frameBase = frame }
+        guard let base = connection.frameBase else { return withWholeFrame(frame, body) }
+        if deltaKey?.base != base.sequence || deltaKey?.frame != frame.sequence {
+            // A sequence number names one frame of this session, and a connection's base is always one of
+            // this room's frames (attach clears it), so equal keys mean equal bytes.
+            deltaBuffer.removeSubrange(Int(RK_LWS_PRE)...)
+            encoder.encodeDelta(frame, from: base, into: &deltaBuffer)
+            deltaKey = (base.sequence, frame.sequence)
+        }
+        return deltaBuffer.withUnsafeMutableBytes(body)
+    }
+
+    /// Calls `body` with the `frame` message of `frame` (the latest), encoding it if it is not yet.
+    private func withWholeFrame<R>(_ frame: Frame, _ body: (UnsafeMutableRawBufferPointer) -> R) -> R {
+        if frameBufferSequence != frame.sequence {
+            frameBuffer.removeSubrange(Int(RK_LWS_PRE)...)
+            encoder.encode(frame, into: &frameBuffer)
+            frameBufferSequence = frame.sequence
+        }
+        return frameBuffer.withUnsafeMutableBytes(body)
     }
 
     /// The `trace` message: `{"type":"trace","trace":{…}}` (docs/TRACE.md).

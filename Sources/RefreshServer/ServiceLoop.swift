@@ -517,6 +517,7 @@ final class ServiceLoop {
             lws_callback_on_writable(previous.wsi)
         }
         _ = room.attach(connection, member: member.number)
+        connection.frameFormat = hello.frames
         connection.room = room
         connection.member = member.number
         room.advance(to: now)  // a room nobody was connected to did not tick
@@ -694,12 +695,13 @@ final class ServiceLoop {
             if connection.outbox.isEmpty { connection.lagReported = false }
             connection.messagesSent &+= 1
         } else if connection.framePending, let room = connection.room {
-            // The room's frame, encoded once for every member, written from the room's own buffer.
+            // The room's frame, encoded once for every member (a delta once per base), written from the room's
+            // own buffers.
             connection.framePending = false
             room.prepareFrame()
             registry.account(room)
             connection.framesSent &+= 1
-            return room.withFrameMessage { write($0, on: connection) }
+            return room.withFrameMessage(for: connection) { write($0, on: connection) }
         } else if connection.closing {
             closeWithReason(connection, LWS_CLOSE_STATUS_GOINGAWAY, "server shutting down")
             return issueClose(connection)

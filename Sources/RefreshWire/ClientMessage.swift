@@ -12,7 +12,7 @@ public enum ClientMessage: Hashable, Sendable {
     case trace
 }
 
-/// `hello {viewport:{w,h}, dpr, preset?, session?, token?, seed?}`.
+/// `hello {viewport:{w,h}, dpr, preset?, session?, token?, seed?, frames?}`.
 public struct Hello: Hashable, Sendable {
     /// The page's viewport, CSS px: finite, `0 < w, h ≤` ``DecodingLimits/maxViewport``.
     public var viewport: Size
@@ -25,10 +25,12 @@ public struct Hello: Hashable, Sendable {
     public var token: String?
     /// Seeds a new session's simulated feed (an integer in 0…2⁵³); the server's own seed when absent.
     public var seed: UInt64?
+    /// How this connection wants its frames (`frames`); whole `frame` messages when absent.
+    public var frames: FrameFormat
 
     public init(
         viewport: Size, dpr: Double, preset: String? = nil, session: String? = nil, token: String? = nil,
-        seed: UInt64? = nil
+        seed: UInt64? = nil, frames: FrameFormat = .full
     ) {
         self.viewport = viewport
         self.dpr = dpr
@@ -36,6 +38,7 @@ public struct Hello: Hashable, Sendable {
         self.session = session
         self.token = token
         self.seed = seed
+        self.frames = frames
     }
 }
 

@@ -177,7 +177,8 @@ public struct MessageDecoder: Sendable {
             preset: try r.string(fields[.preset], "hello.preset"),
             session: try r.string(fields[.session], "hello.session"),
             token: try r.string(fields[.token], "hello.token"),
-            seed: try seed(r, fields[.seed])
+            seed: try seed(r, fields[.seed]),
+            frames: try r.enumeration(fields[.frames], "hello.frames", FrameFormat.self) ?? .full
         )
     }
 
@@ -302,7 +303,7 @@ public struct MessageDecoder: Sendable {
 // MARK: - Field names of the rarer messages
 
 private enum HelloField: String, CaseIterable {
-    case viewport, dpr, preset, session, token, seed
+    case viewport, dpr, preset, session, token, seed, frames
 }
 
 private enum CommandField: String, CaseIterable {

@@ -279,7 +279,7 @@ public struct MessageEncoder: Sendable {
 
     /// `[segment, …]`. A segment's `t1` is written when it has one; a spring without parameters is written
     /// without `mass`, `stiffness` and `damping`.
-    private func appendChain(_ chain: [MotionSegment], to w: inout JSONWriter) {
+    func appendChain(_ chain: [MotionSegment], to w: inout JSONWriter) {
         w.byte(.openBracket)
         for (i, segment) in chain.enumerated() {
             if i > 0 { w.byte(.comma) }
@@ -320,7 +320,7 @@ public struct MessageEncoder: Sendable {
         w.byte(.closeBracket)
     }
 
-    private func appendEdge(_ edge: EdgeFrame, to w: inout JSONWriter) {
+    func appendEdge(_ edge: EdgeFrame, to w: inout JSONWriter) {
         w.literal(#"{"edge":"#)
         w.plainString(edge.edge.rawValue)
         w.literal(#","state":"#)

@@ -47,26 +47,60 @@ public enum TraceOperation: Hashable, Sendable {
     case frame
 }
 
-/// The running digest of a session's frames: 64-bit FNV-1a over the encoded bytes of every frame, in order,
-/// and their count. Two runs that produce the same frames, byte for byte, have the same digest.
+/// The running digest of a session's frames, and their count. Two runs that produce the same frames have
+/// the same digest. There are two kinds (docs/TRACE.md, "digest"):
+/// - ``Kind/values`` (what the server records): a 64-bit hash of every frame's values as its `frame` message
+///   writes them (``add(_:)-(Frame)``), so recording a frame needs no JSON;
+/// - ``Kind/text`` (traces recorded before it, which carry no `digestOf`): 64-bit FNV-1a over the encoded
+///   bytes of every frame, in order.
 public struct FrameDigest: Hashable, Sendable {
+    /// What the digest is taken over.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        /// The encoded `frame` messages' bytes.
+        case text
+        /// The values the `frame` messages write.
+        case values
+    }
+
+    /// What this digest is taken over; a replay checks a trace with a digest of the trace's kind.
+    public let kind: Kind
+    /// The hash so far (the starting value when no frame was added).
     public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    /// Frames added.
     public private(set) var count: UInt64 = 0
 
-    public init() {}
+    /// An empty digest of `kind`: of frames' values (what new recordings use), or of their text.
+    public init(kind: Kind = .values) {
+        self.kind = kind
+    }
 
-    init(value: UInt64, count: UInt64) {
+    init(kind: Kind, value: UInt64, count: UInt64) {
+        self.kind = kind
         self.value = value
         self.count = count
     }
 
-    /// Adds one frame's encoded bytes.
+    /// Adds one frame's encoded bytes (a ``Kind/text`` digest).
     public mutating func add(_ bytes: UnsafeRawBufferPointer) {
+        assert(kind == .text, "the text of a frame added to a digest of values")
         var hash = value
         for byte in bytes {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
         }
         value = hash
+        count &+= 1
+    }
+
+    /// Continues a ``Kind/values`` digest with one word of a frame's canonical form.
+    @inline(__always)
+    mutating func mix(_ word: UInt64) {
+        // FNV-1a's step on a whole word, then the high half folded down: a multiplication only carries
+        // differences upwards, so without the fold the low bits would never see the high ones.
+        let hash = (value ^ word) &* 0x0000_0100_0000_01b3
+        value = hash ^ (hash >> 32)
+    }
+
+    mutating func countFrame() {
         count &+= 1
     }
 
@@ -166,6 +200,16 @@ public struct Trace: Hashable, Sendable {
         else {
             throw TraceError("\"digest\" must be a string of hex digits")
         }
+        // Traces recorded before value digests have no "digestOf": theirs is over the frames' text.
+        var digestKind = FrameDigest.Kind.text
+        if let position = fields["digestOf"] {
+            guard text.kind(at: position) == .string,
+                let kind = FrameDigest.Kind(rawValue: text.makeString(text.string(at: position)))
+            else {
+                throw TraceError("\"digestOf\" must be \"values\" or \"text\"")
+            }
+            digestKind = kind
+        }
         let truncated = fields["truncated"].map { text.byte($0) == .t } ?? false
         guard let opsPosition = fields["ops"], text.kind(at: opsPosition) == .array else {
             throw TraceError("\"ops\" must be an array")
@@ -185,7 +229,8 @@ public struct Trace: Hashable, Sendable {
             header: TraceHeader(
                 preset: preset, viewport: Size(width: w, height: h), devicePixelRatio: dpr, seed: seed,
                 start: Timestamp(microseconds: start)),
-            operations: operations, frames: FrameDigest(value: digest, count: UInt64(frames)), truncated: truncated)
+            operations: operations, frames: FrameDigest(kind: digestKind, value: digest, count: UInt64(frames)),
+            truncated: truncated)
     }
 
     private static func operation(_ text: JSONText, _ position: Int, index: Int) throws(TraceError) -> TraceOperation {

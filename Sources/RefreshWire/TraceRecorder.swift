@@ -2,8 +2,9 @@ import RefreshKit
 
 /// Records a session's input trace as it happens: every `apply` (the page's message text exactly as
 /// received, and the member that sent it), every `advance(to:)` and every `frame()`, in order, with their
-/// engine times; and the running ``FrameDigest`` of the frames. Replaying the operations through a fresh
-/// session gives the same frames, byte for byte (``TraceReplay``).
+/// engine times; and the running ``FrameDigest`` of the frames (of their values, unless a replay of an older
+/// trace asks for the digest of their text). Replaying the operations through a fresh session gives the same
+/// frames, byte for byte (``TraceReplay``).
 ///
 /// The operations are kept as the JSON text they are exported as, so recording costs one append and
 /// exporting is a concatenation. Memory is bounded by ``TraceLimits``: at the limit the recorder stops
@@ -15,15 +16,18 @@ public struct TraceRecorder: Sendable {
     /// Operations recorded so far.
     public private(set) var operationCount = 0
     /// The frames recorded so far and their digest.
-    public private(set) var frames = FrameDigest()
+    public private(set) var frames: FrameDigest
     /// The recording reached a limit and stopped.
     public private(set) var truncated: Bool
     /// The `ops` array's elements so far, each on its own line after a comma (none before the first).
     private var operations: [UInt8] = []
 
-    public init(header: TraceHeader, limits: TraceLimits = .init()) {
+    /// `digest` is what the frames' digest is taken over: their values for a new recording; a replay takes
+    /// the kind of the trace it replays.
+    public init(header: TraceHeader, limits: TraceLimits = .init(), digest: FrameDigest.Kind = .values) {
         self.header = header
         self.limits = limits
+        frames = FrameDigest(kind: digest)
         truncated = limits.maxOperations <= 0 || limits.maxBytes <= 0
     }
 
@@ -73,11 +77,23 @@ public struct TraceRecorder: Sendable {
         }
     }
 
-    /// `{"frame":true}`, and the frame's encoded bytes into the digest.
-    public mutating func recordFrame(_ encoded: UnsafeRawBufferPointer) {
+    /// `{"frame":true}`, and the frame into the digest. `encoded` is its `frame` message when the caller has
+    /// it (a ``FrameDigest/Kind/text`` digest is taken over it; without it the frame is encoded here).
+    public mutating func recordFrame(_ frame: Frame, encoded: UnsafeRawBufferPointer? = nil) {
         guard admit(16) else { return }
         operations.append(contentsOf: #"{"frame":true}"#.utf8)
-        frames.add(encoded)
+        switch frames.kind {
+        case .values:
+            frames.add(frame)
+        case .text:
+            if let encoded {
+                frames.add(encoded)
+            } else {
+                var bytes: [UInt8] = []
+                MessageEncoder().encode(frame, into: &bytes)
+                bytes.withUnsafeBytes { frames.add($0) }
+            }
+        }
     }
 
     /// Appends the trace's JSON (docs/TRACE.md) to `buffer`.
@@ -107,7 +123,9 @@ public struct TraceRecorder: Sendable {
                 let nibble = UInt8((frames.value >> UInt64(60 - 4 * index)) & 0xF)
                 w.byte(nibble < 10 ? .digit0 &+ nibble : 0x61 &+ nibble &- 10)
             }
-            w.literal(#"","truncated":"#)
+            w.literal(#"","digestOf":"#)
+            w.plainString(frames.kind.rawValue)
+            w.literal(#","truncated":"#)
             w.bool(truncated)
             w.byte(.closeBrace)
         }

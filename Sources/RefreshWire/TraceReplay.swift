@@ -33,7 +33,7 @@ public struct TraceReplay: Sendable {
     public func run(onFrame: (Frame, ArraySlice<UInt8>) -> Void = { _, _ in }) throws(TraceError) -> Result {
         var traced: TracedSession
         do {
-            traced = try TracedSession(header: trace.header, limits: .unlimited)
+            traced = try TracedSession(header: trace.header, limits: .unlimited, digest: trace.frames.kind)
         } catch {
             throw TraceError("the trace's session cannot be created: \(error.message)")
         }

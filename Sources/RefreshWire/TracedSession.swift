@@ -12,12 +12,15 @@ public struct TracedSession: Sendable {
     public private(set) var recorder: TraceRecorder
     private let encoder = MessageEncoder()
 
-    /// A new session as `header` describes it, recording within `limits`.
-    public init(header: TraceHeader, limits: TraceLimits = .init()) throws(SessionError) {
+    /// A new session as `header` describes it, recording within `limits`, its frames' digest of kind
+    /// `digest` (their values, unless replaying a trace whose digest is of their text).
+    public init(header: TraceHeader, limits: TraceLimits = .init(), digest: FrameDigest.Kind = .values)
+        throws(SessionError)
+    {
         session = try Session(
             viewport: header.viewport, devicePixelRatio: header.devicePixelRatio, preset: header.preset,
             seed: header.seed, time: header.start)
-        recorder = TraceRecorder(header: header, limits: limits)
+        recorder = TraceRecorder(header: header, limits: limits, digest: digest)
     }
 
     /// Applies a page message's input at `time` and records the message's `text` (exactly as received; it
@@ -36,15 +39,22 @@ public struct TracedSession: Sendable {
         session.advance(to: time)
     }
 
-    /// Produces the session's next frame, appends its `frame` message to `buffer` and records it (the
-    /// encoded bytes go into the digest).
+    /// Produces the session's next frame and records it, without encoding it (a value digest needs no text):
+    /// the server encodes a whole `frame` message only for the members that need one.
+    public mutating func frame() -> Frame {
+        let frame = session.frame()
+        recorder.recordFrame(frame)
+        return frame
+    }
+
+    /// Produces the session's next frame, appends its `frame` message to `buffer` and records it.
     @discardableResult
     public mutating func frame(into buffer: inout [UInt8]) -> Frame {
         let frame = session.frame()
         let start = buffer.count
         encoder.encode(frame, into: &buffer)
         buffer.withUnsafeBytes { bytes in
-            recorder.recordFrame(UnsafeRawBufferPointer(rebasing: bytes[start...]))
+            recorder.recordFrame(frame, encoded: UnsafeRawBufferPointer(rebasing: bytes[start...]))
         }
         return frame
     }

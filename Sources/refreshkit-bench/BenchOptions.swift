@@ -15,6 +15,8 @@ struct BenchOptions {
     var idleDuration = 12.0
     var engineSteps = 400_000
     var serverLogLevel = "warning"
+    /// What the load generator's sessions ask for in `hello`: `delta` (as the page does) or `full` frames.
+    var frames = "delta"
     /// Extra arguments for `refreshkit serve` (e.g. connection limits added by hardening work).
     var serverArguments: [String] = []
     var python = ".venv/bin/python"
@@ -31,7 +33,7 @@ struct BenchOptions {
         usage: refreshkit-bench [--out bench/results.json] [--levels 100,500,1000,2000] [--rate 60]
                                 [--warmup 2] [--duration 8] [--idle-sessions 5000] [--idle-duration 12]
                                 [--engine-steps 400000] [--server-arg ARG]... [--server-log-level warning]
-                                [--bin-dir DIR] [--web-root web] [--python .venv/bin/python]
+                                [--bin-dir DIR] [--web-root web] [--python .venv/bin/python] [--frames delta|full]
                                 [--skip-engine] [--skip-server] [--skip-echo] [--skip-idle] [--skip-page]
                                 [--profile-engine STEPS]   (only the engine's step loop, for callgrind/perf)
         Engine micro-benchmarks, then refreshkit serve and lws-echo under refreshkit-load at each level, the
@@ -71,6 +73,9 @@ struct BenchOptions {
             case "--server-arg": options.serverArguments.append(try value(name))
             case "--server-log-level": options.serverLogLevel = try value(name)
             case "--python": options.python = try value(name)
+            case "--frames":
+                options.frames = try value(name)
+                guard ["delta", "full"].contains(options.frames) else { throw BenchError("--frames: delta or full") }
             case "--profile-engine": options.profileSteps = max(1, Int(try number(name)))
             case "--skip-engine": options.skipEngine = true
             case "--skip-server": options.skipServer = true

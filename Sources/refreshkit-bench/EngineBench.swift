@@ -6,8 +6,10 @@ import RefreshWire
 /// Engine micro-benchmarks: one session being dragged, on one core, no I/O.
 ///
 /// A *step* is what the server does per input: `apply(touch move)` (which first advances the session to the
-/// input's time), `advance(to:)` half a period later (the tick between two inputs), `frame()`, and the
-/// frame's JSON encoding into a reused buffer, plus `takeEvents()` with the events encoded too. The drag
+/// input's time), `advance(to:)` half a period later (the tick between two inputs), `frame()`, and the JSON
+/// the page receives for it, encoded into a reused buffer: the `delta` from the previous frame (the page asks
+/// for deltas), plus `takeEvents()` with the events encoded too. The whole `frame` encoding, which the server
+/// still makes once per room for the trace digest and for pages that take whole frames, is timed apart. The drag
 /// moves 5 px per 16.667 ms, flips direction every 30 moves, and lifts and touches down again every 240
 /// steps (a release with some velocity, then a grab that interrupts the motion).
 struct EngineBench {
@@ -17,9 +19,22 @@ struct EngineBench {
         var nanosecondsPerApply: Double
         var nanosecondsPerAdvance: Double
         var nanosecondsPerFrame: Double
+        /// The step's encoding: the `delta` from the previous frame.
         var nanosecondsPerEncode: Double
+        /// The whole `frame` message, alone.
+        var nanosecondsPerFullEncode: Double
+        /// The whole `frame` message and the FNV-1a digest of its text: what recording a frame cost before
+        /// value digests.
+        var nanosecondsPerFullEncodeAndDigest: Double
+        /// The digest of the frame's values: what recording a frame costs (TracedSession.frame()).
+        var nanosecondsPerValueDigest: Double
         var nanosecondsPerDecode: Double
+        /// Bytes of the step's deltas, per frame.
         var bytesPerFrame: Double
+        /// Bytes of the same frames as whole `frame` messages.
+        var fullBytesPerFrame: Double
+        /// Bytes per moving frame by what the list does (scripted sessions, deterministic).
+        var frameBytes: FrameBytes
         var sessionInlineBytes: Int
         var heapBytesPerSession: Double
         var rssBytesPerSession: Double
@@ -56,6 +71,7 @@ struct EngineBench {
         var frames = 0
         // One untimed run warms caches and the allocator.
         _ = try timedSteps(count: steps / 4, bytes: &bytes, frames: &frames)
+        let fullBytes = try Self.fullBytes(count: 10_000)
         for _ in 0..<runs {
             bytes = 0
             frames = 0
@@ -69,10 +85,12 @@ struct EngineBench {
         return Result(
             stepsPerSecond: median, nanosecondsPerStep: 1e9 / median,
             nanosecondsPerApply: parts.apply, nanosecondsPerAdvance: parts.advance, nanosecondsPerFrame: parts.frame,
-            nanosecondsPerEncode: parts.encode, nanosecondsPerDecode: parts.decode,
-            bytesPerFrame: frames > 0 ? Double(bytes) / Double(frames) : 0,
-            sessionInlineBytes: MemoryLayout<Session>.size, heapBytesPerSession: memory.heap,
-            rssBytesPerSession: memory.rss, runs: perRun)
+            nanosecondsPerEncode: parts.encode, nanosecondsPerFullEncode: parts.fullEncode,
+            nanosecondsPerFullEncodeAndDigest: parts.digest, nanosecondsPerValueDigest: parts.valueDigest,
+            nanosecondsPerDecode: parts.decode,
+            bytesPerFrame: frames > 0 ? Double(bytes) / Double(frames) : 0, fullBytesPerFrame: fullBytes,
+            frameBytes: try FrameBytes.measure(), sessionInlineBytes: MemoryLayout<Session>.size,
+            heapBytesPerSession: memory.heap, rssBytesPerSession: memory.rss, runs: perRun)
     }
 
     /// Only the full step loop, `count` times, for a profiler (`valgrind --tool=callgrind`, `perf record`).
@@ -89,6 +107,7 @@ struct EngineBench {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(8192)
         var time: Int64 = 1_000_000
+        var base = session.frame()  // the whole frame the page got first
         let start = Clock.now()
         for i in 0..<count {
             time += Self.period
@@ -97,18 +116,41 @@ struct EngineBench {
             buffer.removeAll(keepingCapacity: true)
             for event in session.takeEvents() { encoder.encode(event, into: &buffer) }
             let eventBytes = buffer.count
-            encoder.encode(session.frame(), into: &buffer)
+            let frame = session.frame()
+            encoder.encodeDelta(frame, from: base, into: &buffer)
+            base = frame
             bytes &+= buffer.count - eventBytes
             frames &+= 1
         }
         return Clock.seconds(since: start)
     }
 
+    /// Bytes per whole `frame` message over the first `count` frames of the drag (untimed).
+    private static func fullBytes(count: Int) throws -> Double {
+        var session = try Session(viewport: viewport, time: Timestamp(microseconds: 1_000_000))
+        let encoder = MessageEncoder()
+        var buffer: [UInt8] = []
+        var time: Int64 = 1_000_000
+        var bytes = 0
+        for i in 0..<count {
+            time += period
+            try session.apply(input(i, at: time), at: Timestamp(microseconds: time))
+            session.advance(to: Timestamp(microseconds: time + period / 2))
+            _ = session.takeEvents()
+            buffer.removeAll(keepingCapacity: true)
+            encoder.encode(session.frame(), into: &buffer)
+            bytes += buffer.count
+        }
+        return Double(bytes) / Double(count)
+    }
+
     /// Each part of the step, ns per call: the same drag run with more and more of the step (apply; + advance;
     /// + frame(); + encode), each loop timed as a whole, the parts taken as differences (timing each call would
-    /// mostly measure the clock). Encoding and decoding are also timed on their own.
+    /// mostly measure the clock). Encoding (the delta, the whole frame, the whole frame and its digest) and
+    /// decoding are also timed on their own.
     private func timedParts(count: Int) throws -> (
-        apply: Double, advance: Double, frame: Double, encode: Double, decode: Double
+        apply: Double, advance: Double, frame: Double, encode: Double, fullEncode: Double, digest: Double,
+        valueDigest: Double, decode: Double
     ) {
         var checksum = 0
         var frames: [Frame] = []
@@ -119,6 +161,7 @@ struct EngineBench {
             var buffer: [UInt8] = []
             buffer.reserveCapacity(8192)
             var time: Int64 = 1_000_000
+            var base = session.frame()
             let start = Clock.now()
             for i in 0..<count {
                 time += Self.period
@@ -130,7 +173,8 @@ struct EngineBench {
                     checksum &+= Int(frame.sequence)
                     if stages >= 4 {
                         buffer.removeAll(keepingCapacity: true)
-                        encoder.encode(frame, into: &buffer)
+                        encoder.encodeDelta(frame, from: base, into: &buffer)
+                        base = frame
                         checksum &+= buffer.count
                     } else if frames.count < 1024 {
                         frames.append(frame)
@@ -141,17 +185,40 @@ struct EngineBench {
         }
         var perStage = [Double](repeating: 0, count: 5)
         for stages in 1...4 { perStage[stages] = try loop(stages: stages) }
-        // Encoding alone: 1 024 varied frames over and over.
+        // Encoding alone: 1 024 consecutive frames over and over, as deltas (each from the one before), whole,
+        // and whole with the trace's digest.
         let encoder = MessageEncoder()
         var buffer: [UInt8] = []
         buffer.reserveCapacity(8192)
         var mark = Clock.now()
         for i in 0..<count {
             buffer.removeAll(keepingCapacity: true)
-            encoder.encode(frames[i % frames.count], into: &buffer)
+            let k = i % (frames.count - 1)
+            encoder.encodeDelta(frames[k + 1], from: frames[k], into: &buffer)
             checksum &+= buffer.count
         }
         let encode = Clock.seconds(since: mark) / Double(count) * 1e9
+        mark = Clock.now()
+        for i in 0..<count {
+            buffer.removeAll(keepingCapacity: true)
+            encoder.encode(frames[i % frames.count], into: &buffer)
+            checksum &+= buffer.count
+        }
+        let fullEncode = Clock.seconds(since: mark) / Double(count) * 1e9
+        var digest = FrameDigest(kind: .text)
+        mark = Clock.now()
+        for i in 0..<count {
+            buffer.removeAll(keepingCapacity: true)
+            encoder.encode(frames[i % frames.count], into: &buffer)
+            buffer.withUnsafeBytes { digest.add($0) }
+        }
+        checksum &+= Int(truncatingIfNeeded: digest.value)
+        let fullEncodeAndDigest = Clock.seconds(since: mark) / Double(count) * 1e9
+        var values = FrameDigest(kind: .values)
+        mark = Clock.now()
+        for i in 0..<count { values.add(frames[i % frames.count]) }
+        checksum &+= Int(truncatingIfNeeded: values.value)
+        let valueDigest = Clock.seconds(since: mark) / Double(count) * 1e9
         // Decoding the touch messages a page sends.
         let decoder = MessageDecoder()
         let messages = (0..<64).map { i in
@@ -167,7 +234,7 @@ struct EngineBench {
         if checksum == 42 { print("") }  // keeps the optimizer from dropping the work
         return (
             perStage[1], Swift.max(0, perStage[2] - perStage[1]), Swift.max(0, perStage[3] - perStage[2]), encode,
-            decode
+            fullEncode, fullEncodeAndDigest, valueDigest, decode
         )
     }
 

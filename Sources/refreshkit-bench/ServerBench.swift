@@ -59,6 +59,7 @@ struct ServerBench {
             "--mode", kind == .echo ? "echo" : "frames", "--server-pid", "\(target.process.pid)",
         ]
         if idle { arguments.append("--idle") }
+        if kind == .refreshkit { arguments += ["--frames", options.frames] }
         let log = options.logDirectory + "/\(label)-\(kind.rawValue)-load.log"
         let generator = try Subprocess(
             name: "refreshkit-load", executable: options.binary("refreshkit-load"), arguments: arguments,

@@ -166,11 +166,23 @@ enum Summary {
                     + "   ns/step \(fmt(e.nanosecondsPerStep, 0))")
             lines.append(
                 "  ns: apply \(fmt(e.nanosecondsPerApply, 0)) · advance \(fmt(e.nanosecondsPerAdvance, 0)) · frame() "
-                    + "\(fmt(e.nanosecondsPerFrame, 0)) · encode \(fmt(e.nanosecondsPerEncode, 0)) · decode touch "
+                    + "\(fmt(e.nanosecondsPerFrame, 0)) · encode delta \(fmt(e.nanosecondsPerEncode, 0)) · decode touch "
                     + "\(fmt(e.nanosecondsPerDecode, 0))")
             lines.append(
-                "  frame \(fmt(e.bytesPerFrame, 0)) B · session \(e.sessionInlineBytes) B inline + "
-                    + "\(fmt(e.heapBytesPerSession, 0)) B heap (RSS \(fmt(e.rssBytesPerSession, 0)) B)")
+                "  per room frame: trace digest of its values \(fmt(e.nanosecondsPerValueDigest, 0)) ns (was: whole "
+                    + "frame + digest of its text \(fmt(e.nanosecondsPerFullEncodeAndDigest, 0))); whole frame, for "
+                    + "members that take them, \(fmt(e.nanosecondsPerFullEncode, 0)) ns")
+            lines.append(
+                "  delta \(fmt(e.bytesPerFrame, 0)) B (whole \(fmt(e.fullBytesPerFrame, 0)) B) · session "
+                    + "\(e.sessionInlineBytes) B inline + \(fmt(e.heapBytesPerSession, 0)) B heap (RSS "
+                    + "\(fmt(e.rssBytesPerSession, 0)) B)")
+            let b = e.frameBytes
+            func part(_ name: String, _ s: FrameBytes.Split) -> String {
+                "\(name) \(fmt(s.delta, 0)) B (whole \(fmt(s.full, 0)), \(s.frames) frames)"
+            }
+            lines.append(
+                "  B per moving frame as deltas: " + part("scrolling", b.scrolling) + " · " + part("pulling", b.pulling)
+                    + " · " + part("animating", b.animating) + " · " + part("all", b.all))
             lines.append("")
         }
         if !frames.isEmpty {

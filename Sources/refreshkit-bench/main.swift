@@ -55,6 +55,7 @@ results["workload"] = [
     "levels": options.levels, "input_rate_hz": options.rate, "warmup_s": options.warmup,
     "duration_s": options.duration, "idle_sessions": options.idleSessions, "idle_duration_s": options.idleDuration,
     "server_log_level": options.serverLogLevel, "server_arguments": options.serverArguments,
+    "frames": options.frames,
     "drag": "touch start, then touch move ±5 px at the input rate, direction flipped every 30 moves",
     "latency": "client send of an input → receipt of the first frame whose t ≥ that send (same CLOCK_MONOTONIC); "
         + "echo: send → receipt of its echo",
@@ -75,8 +76,16 @@ if !options.skipEngine {
             "ns_per_advance": round1(result.nanosecondsPerAdvance),
             "ns_per_frame_build": round1(result.nanosecondsPerFrame),
             "ns_per_frame_encode": round1(result.nanosecondsPerEncode),
+            "ns_per_full_frame_encode": round1(result.nanosecondsPerFullEncode),
+            "ns_per_full_frame_encode_and_text_digest": round1(result.nanosecondsPerFullEncodeAndDigest),
+            "ns_per_frame_value_digest": round1(result.nanosecondsPerValueDigest),
             "ns_per_touch_decode": round1(result.nanosecondsPerDecode),
             "bytes_per_frame": round1(result.bytesPerFrame),
+            "full_bytes_per_frame": round1(result.fullBytesPerFrame),
+            "bytes_per_moving_frame": [
+                "scrolling": split(result.frameBytes.scrolling), "pulling": split(result.frameBytes.pulling),
+                "animating": split(result.frameBytes.animating), "all": split(result.frameBytes.all),
+            ],
             "session_inline_bytes": result.sessionInlineBytes,
             "session_heap_bytes": result.heapBytesPerSession.rounded(),
             "bytes_per_session": (Double(result.sessionInlineBytes) + result.heapBytesPerSession).rounded(),
@@ -147,3 +156,7 @@ do {
 }
 
 func round1(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+
+func split(_ split: FrameBytes.Split) -> [String: Any] {
+    ["frames": split.frames, "full": round1(split.full), "delta": round1(split.delta)]
+}

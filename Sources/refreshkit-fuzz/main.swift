@@ -13,7 +13,8 @@
 // - nothing a client sends makes a number of a frame non-finite, or a progress leave 0…1;
 // - frame sequence numbers increase by one, frame time is the session's time, segments never end before
 //   they start, events are never from the future;
-// - every frame the encoder writes is valid JSON (the decoder's own grammar check accepts it).
+// - every frame the encoder writes is valid JSON (the decoder's own grammar check accepts it), and so is the
+//   delta from the frame before it (docs/PROTOCOL.md, "delta").
 
 import RefreshKit
 import RefreshWire
@@ -53,6 +54,8 @@ private func check(_ condition: Bool, _ message: @autoclosure () -> String) {
 private struct Conversation {
     var session: Session?
     var lastSequence: UInt64?
+    /// The previous frame of the session: the base of the next delta.
+    var lastFrame: Frame?
     /// The server's clock, µs: each message arrives a little after the previous one.
     var now = Timestamp(microseconds: 1_000_000)
 
@@ -74,6 +77,7 @@ private struct Conversation {
                     viewport: hello.viewport, devicePixelRatio: hello.dpr, preset: hello.preset ?? "ios",
                     seed: hello.seed ?? 1, time: now)
                 lastSequence = nil
+                lastFrame = nil
             } catch {
                 check(!error.code.isEmpty, "empty session error code")
             }
@@ -122,7 +126,20 @@ private struct Conversation {
         }
         var encoded: [UInt8] = []
         encoder.encode(frame, into: &encoded)
-        let reparsed = encoded.withUnsafeBytes { bytes -> String? in
+        // A frame is not a page message: the decoder must get past the JSON grammar and refuse its type.
+        check(refusal(encoded) == "unknown_type", "the encoded frame is not valid JSON (\(refusal(encoded) ?? "-"))")
+        if let lastFrame {
+            encoded.removeAll()
+            encoder.encodeDelta(frame, from: lastFrame, into: &encoded)
+            check(
+                refusal(encoded) == "unknown_type", "the encoded delta is not valid JSON (\(refusal(encoded) ?? "-"))")
+        }
+        lastFrame = frame
+    }
+
+    /// The decoder's error code for `message`, nil when it accepts it.
+    private func refusal(_ message: [UInt8]) -> String? {
+        message.withUnsafeBytes { bytes -> String? in
             do throws(WireError) {
                 _ = try decoder.decode(bytes)
                 return nil
@@ -130,7 +147,5 @@ private struct Conversation {
                 return error.code
             }
         }
-        // A frame is not a page message: the decoder must get past the JSON grammar and refuse its type.
-        check(reparsed == "unknown_type", "the encoded frame is not valid JSON (\(reparsed ?? "accepted"))")
     }
 }

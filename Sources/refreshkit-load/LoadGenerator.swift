@@ -22,6 +22,8 @@ final class LoadConnection {
     var messageKind = MessageKind.other
     var messageTime: Int64 = 0
     var messageMoving = false
+    /// Whether the latest frame's `phase` is not `idle`: a delta carries `phase` only when it changed.
+    var phaseMoving = false
 
     init(index: Int) {
         self.index = index
@@ -370,7 +372,10 @@ final class LoadGenerator {
         var isInput = false
         if !connection.helloSent {
             connection.helloSent = true
-            length = put(#"{"type":"hello","viewport":{"w":390,"h":844},"dpr":3}"#, at: pre)
+            length =
+                options.frames == .delta
+                ? put(#"{"type":"hello","viewport":{"w":390,"h":844},"dpr":3,"frames":"delta"}"#, at: pre)
+                : put(#"{"type":"hello","viewport":{"w":390,"h":844},"dpr":3}"#, at: pre)
             if options.mode == .echo { _ = connection.pending.append(0) }  // its echo is not an input
         } else if connection.inputDue {
             connection.inputDue = false
@@ -499,8 +504,9 @@ final class LoadGenerator {
         readyCount += 1
     }
 
-    /// Reads only what the measurement needs from the start of a message: its type, a frame's `t` (µs)
-    /// and whether its `phase` is not `idle`, a welcome's `serverT`.
+    /// Reads only what the measurement needs from the start of a message: its type, a frame's or a delta's
+    /// `t` (µs) and whether its `phase` is not `idle` (a delta without `phase` has the phase of the frame
+    /// before it), a welcome's `serverT`.
     private func classify(_ chunk: UnsafeRawBufferPointer, into connection: LoadConnection) {
         connection.messageKind = .other
         connection.messageMoving = false
@@ -510,12 +516,13 @@ final class LoadGenerator {
         let first = chunk[prefix.count]
         let second = chunk[prefix.count + 1]
         switch (first, second) {
-        case (UInt8(ascii: "f"), _):
+        case (UInt8(ascii: "f"), _), (UInt8(ascii: "d"), _):
             connection.messageKind = .frame
             connection.messageTime = Self.milliseconds(after: #","t":"#, in: chunk) ?? Int64.max
             if let phase = Self.index(of: #""phase":""#, in: chunk), phase < chunk.count {
-                connection.messageMoving = chunk[phase] != UInt8(ascii: "i")
+                connection.phaseMoving = chunk[phase] != UInt8(ascii: "i")
             }
+            connection.messageMoving = connection.phaseMoving
         case (UInt8(ascii: "e"), UInt8(ascii: "v")): connection.messageKind = .event
         case (UInt8(ascii: "e"), _): connection.messageKind = .error
         case (UInt8(ascii: "w"), _):

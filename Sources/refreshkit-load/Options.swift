@@ -9,6 +9,13 @@ struct Options {
         case echo
     }
 
+    /// What the sessions ask for in `hello` (docs/PROTOCOL.md, "delta"): whole frames, or deltas after the
+    /// first. Deltas by default, as the page does.
+    enum Frames: String {
+        case full
+        case delta
+    }
+
     var host = "127.0.0.1"
     var port = 0
     var path = "/"
@@ -18,6 +25,7 @@ struct Options {
     var duration = 10.0
     var warmup = 2.0
     var mode = Mode.frames
+    var frames = Frames.delta
     /// Sessions send `hello` and then nothing (the idle-cost measurement).
     var idle = false
     /// The server's pid: its CPU (utime + stime) and RSS are read from /proc over the measured window.
@@ -31,7 +39,8 @@ struct Options {
 
     static let usage = """
         usage: refreshkit-load --url ws://127.0.0.1:PORT/ [--protocol refreshkit.v1] [--sessions N] [--rate HZ]
-                               [--duration S] [--warmup S] [--mode frames|echo] [--idle] [--server-pid PID]
+                               [--duration S] [--warmup S] [--mode frames|echo] [--frames delta|full] [--idle]
+                               [--server-pid PID]
                                [--connect-timeout S] [--connect-batch N] [--step PX] [--moves-per-direction N]
         Opens N WebSocket sessions on loopback, drags each at HZ, prints one JSON object on stdout.
         """
@@ -78,6 +87,10 @@ struct Options {
                 let text = try value(name)
                 guard let mode = Mode(rawValue: text) else { throw Failure(description: "--mode: frames or echo") }
                 options.mode = mode
+            case "--frames":
+                let text = try value(name)
+                guard let frames = Frames(rawValue: text) else { throw Failure(description: "--frames: delta or full") }
+                options.frames = frames
             case "--idle": options.idle = true
             case "--server-pid": options.serverPID = Int32(try integer(name))
             case "--connect-timeout": options.connectTimeout = try number(name)

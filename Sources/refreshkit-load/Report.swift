@@ -14,6 +14,7 @@ struct Report {
             ? 0 : Double(g.windowEnd - g.windowStart) / 1_000_000
         var fields: [(String, String)] = [
             ("mode", quoted(o.idle ? "idle" : o.mode.rawValue)),
+            ("frames", quoted(o.frames.rawValue)),
             ("sessions", "\(o.sessions)"),
             ("ready_sessions", "\(g.readySessions)"),
             ("rate_hz", number(o.rate)),

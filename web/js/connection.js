@@ -3,7 +3,10 @@
 // Sessions (docs/PROTOCOL.md, "Sessions"): a hello with `session` and `token` resumes this page's member;
 // `bad_token`, or a close with 4001 (the member was resumed by another connection), drops the token and
 // joins the session as a new member instead.
+// Frames come as deltas (docs/PROTOCOL.md, "delta"): a whole `frame` after each welcome, then `delta`s that
+// are applied here, so every listener gets whole `frame` messages as before.
 import { ClockSync, backoffDelay, socketUrl } from './clock.js';
+import { applyDelta } from './delta.js';
 
 export const PROTOCOL = 'refreshkit.v1';
 /** The close code of a connection whose member was resumed on another connection. */
@@ -16,7 +19,8 @@ export class Connection {
   /**
    * @param {object} o
    * @param {() => object} o.hello      builds the hello message (viewport, dpr, preset…)
-   * @param {(msg: object, tRecv: number, raw: string) => void} o.onMessage  every server message except pong (and its text)
+   * @param {(msg: object, tRecv: number, raw: string) => void} o.onMessage  every server message except pong (and its
+   *   text); a `delta` arrives as the whole `frame` it makes
    * @param {(status: object) => void} o.onStatus  {state: connecting|connected|reconnecting, retryAt?, attempt}
    * @param {string?} o.session  a session to join (or resume, with `token`) on the first hello
    * @param {(session: string, token: string?) => void} o.onTokenChange  the member token was issued or dropped
@@ -45,6 +49,8 @@ export class Connection {
     this.stopped = false;
     this.bytesIn = 0;    // characters of every text message received (≈ bytes: the JSON is ASCII); the debug panel's figures
     this.messagesIn = 0;
+    this.frame = null;   // the frame the next delta applies to: null until a whole frame came on this connection
+    this.deltasIn = 0;
   }
 
   get connected() {
@@ -97,6 +103,7 @@ export class Connection {
       return;
     }
     this.ws = ws;
+    this.frame = null;
     ws.onopen = () => {
       if (ws !== this.ws) return;
       this.sendHello();
@@ -131,7 +138,19 @@ export class Connection {
         if (!this.clock.synced) this.clock.roughFromWelcome(msg.serverT, tRecv);
         this.welcomed = true;
         this.attempt = 0;
+        this.frame = null; // the server sends a whole frame next
         this.setState('connected');
+      }
+      if (msg.type === 'frame') {
+        this.frame = msg;
+      } else if (msg.type === 'delta') {
+        if (!this.frame) {
+          console.warn('refreshkit: a delta with no frame to apply it to');
+          return;
+        }
+        msg = applyDelta(this.frame, msg);
+        this.frame = msg;
+        this.deltasIn += 1;
       }
       if (msg.type === 'error' && msg.code === 'bad_token' && !this.welcomed) {
         // not this session's token (any more): join it as a new member
@@ -158,7 +177,7 @@ export class Connection {
   }
 
   sendHello() {
-    const hello = { type: 'hello', ...this.buildHello(), ...(this.helloOnce ?? {}) };
+    const hello = { type: 'hello', frames: 'delta', ...this.buildHello(), ...(this.helloOnce ?? {}) };
     if (this.session) hello.session = this.session;
     if (this.token) hello.token = this.token;
     this.sendRaw(hello);

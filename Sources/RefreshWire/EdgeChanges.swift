@@ -1,0 +1,127 @@
+import RefreshKit
+
+/// What a `delta` must carry for one entry of `edges` (PROTOCOL.md, "delta"): the members whose written
+/// text differs, except `distance` and `velocity`, which are carried only when they did not **follow the
+/// scroll** (see ``follows(from:to:baseOffset:offset:velocity:)``).
+struct EdgeChanges: OptionSet {
+    let rawValue: UInt32
+
+    static let state = EdgeChanges(rawValue: 1 << 0)
+    /// `distance` must be written: it did not follow the offset.
+    static let distance = EdgeChanges(rawValue: 1 << 1)
+    static let progress = EdgeChanges(rawValue: 1 << 2)
+    /// `velocity` must be written: it is not the frame's velocity seen from the edge.
+    static let velocity = EdgeChanges(rawValue: 1 << 3)
+    static let controlX = EdgeChanges(rawValue: 1 << 4)
+    static let controlY = EdgeChanges(rawValue: 1 << 5)
+    static let controlWidth = EdgeChanges(rawValue: 1 << 6)
+    static let controlHeight = EdgeChanges(rawValue: 1 << 7)
+    static let viewX = EdgeChanges(rawValue: 1 << 8)
+    static let viewY = EdgeChanges(rawValue: 1 << 9)
+    static let viewWidth = EdgeChanges(rawValue: 1 << 10)
+    static let viewHeight = EdgeChanges(rawValue: 1 << 11)
+    static let scale = EdgeChanges(rawValue: 1 << 12)
+    /// The cycle ended (`"cycle":null`).
+    static let cycleRemoved = EdgeChanges(rawValue: 1 << 13)
+    /// A cycle began where there was none: written whole.
+    static let cycleAdded = EdgeChanges(rawValue: 1 << 14)
+    static let cycleIndex = EdgeChanges(rawValue: 1 << 15)
+    static let cycleStart = EdgeChanges(rawValue: 1 << 16)
+    static let cycleDuration = EdgeChanges(rawValue: 1 << 17)
+    static let cycleDelay = EdgeChanges(rawValue: 1 << 18)
+    static let cycleKind = EdgeChanges(rawValue: 1 << 19)
+    static let exitRemoved = EdgeChanges(rawValue: 1 << 20)
+    static let exitAdded = EdgeChanges(rawValue: 1 << 21)
+    static let exitStart = EdgeChanges(rawValue: 1 << 22)
+    static let exitDuration = EdgeChanges(rawValue: 1 << 23)
+
+    static let control: EdgeChanges = [.controlX, .controlY, .controlWidth, .controlHeight]
+    static let view: EdgeChanges = [.viewX, .viewY, .viewWidth, .viewHeight]
+    static let cyclePatch: EdgeChanges = [.cycleIndex, .cycleStart, .cycleDuration, .cycleDelay, .cycleKind]
+    static let exitPatch: EdgeChanges = [.exitStart, .exitDuration]
+
+    init(rawValue: UInt32) {
+        self.rawValue = rawValue
+    }
+
+    /// The changes of one edge entry from `base` to `edge` (the same edge), in a frame whose offset went from
+    /// `baseOffset` to `offset` and whose velocity is now `velocity`.
+    init(from base: EdgeFrame, to edge: EdgeFrame, baseOffset: Point, offset: Point, velocity: Point) {
+        typealias W = WrittenNumber
+        var c: EdgeChanges = []
+        if base.state != edge.state { c.insert(.state) }
+        let follow = Self.follows(from: base, to: edge, baseOffset: baseOffset, offset: offset, velocity: velocity)
+        if !follow.distance { c.insert(.distance) }
+        if !W.same(base.progress, edge.progress, 6) { c.insert(.progress) }
+        if !follow.velocity { c.insert(.velocity) }
+        if !W.same(base.control.origin.x, edge.control.origin.x, 3) { c.insert(.controlX) }
+        if !W.same(base.control.origin.y, edge.control.origin.y, 3) { c.insert(.controlY) }
+        if !W.same(base.control.size.width, edge.control.size.width, 3) { c.insert(.controlWidth) }
+        if !W.same(base.control.size.height, edge.control.size.height, 3) { c.insert(.controlHeight) }
+        if !W.same(base.view.origin.x, edge.view.origin.x, 3) { c.insert(.viewX) }
+        if !W.same(base.view.origin.y, edge.view.origin.y, 3) { c.insert(.viewY) }
+        if !W.same(base.view.size.width, edge.view.size.width, 3) { c.insert(.viewWidth) }
+        if !W.same(base.view.size.height, edge.view.size.height, 3) { c.insert(.viewHeight) }
+        if !W.same(base.scale, edge.scale, 6) { c.insert(.scale) }
+        switch (base.cycle, edge.cycle) {
+        case (nil, nil): break
+        case (_?, nil): c.insert(.cycleRemoved)
+        case (nil, _?): c.insert(.cycleAdded)
+        case (let b?, let e?):
+            if b.index != e.index { c.insert(.cycleIndex) }
+            if b.start != e.start { c.insert(.cycleStart) }
+            if !W.same(b.duration, e.duration, 6) { c.insert(.cycleDuration) }
+            if !W.same(b.delay, e.delay, 6) { c.insert(.cycleDelay) }
+            if b.kind != e.kind { c.insert(.cycleKind) }
+        }
+        switch (base.exit, edge.exit) {
+        case (nil, nil): break
+        case (_?, nil): c.insert(.exitRemoved)
+        case (nil, _?): c.insert(.exitAdded)
+        case (let b?, let e?):
+            if b.start != e.start { c.insert(.exitStart) }
+            if !W.same(b.duration, e.duration, 6) { c.insert(.exitDuration) }
+        }
+        self = c
+    }
+
+    /// The follow rule (PROTOCOL.md, "delta"). An edge's `distance` and `velocity` are the scroll position
+    /// and velocity seen from that edge, so while the content scrolls they change in every frame, for every
+    /// edge, by exactly what `offset` and `velocity` already say. A delta leaves them out when the page can
+    /// work them out, exactly, from the frame it builds:
+    /// - `distance` follows when, in written units (1/1000 px), `distance = base.distance − Δoffset` for a
+    ///   leading edge (top, left) and `base.distance + Δoffset` for a trailing one (bottom, right), where
+    ///   `Δoffset` is the change of the offset along the edge's axis;
+    /// - `velocity` follows when it is the frame's velocity along the axis, negated for a leading edge.
+    ///
+    /// Every value involved must be within ``WrittenNumber/followLimit`` so that the page's arithmetic in
+    /// `Double`s is exact; otherwise the value is written.
+    static func follows(
+        from base: EdgeFrame, to edge: EdgeFrame, baseOffset: Point, offset: Point, velocity: Point
+    ) -> (distance: Bool, velocity: Bool) {
+        typealias W = WrittenNumber
+        let axis = edge.edge.axis
+        let leading = edge.edge.isLeading
+        var distance = false
+        if let was = W.followable(base.distance), let now = W.followable(edge.distance),
+            let from = W.followable(baseOffset[axis]), let to = W.followable(offset[axis])
+        {
+            distance = now == (leading ? was - (to - from) : was + (to - from))
+        }
+        var follows = false
+        if let speed = W.followable(velocity[axis]), let pull = W.scaled(edge.velocity, 3) {
+            follows = pull == (leading ? -speed : speed)
+        }
+        return (distance, follows)
+    }
+
+    /// The edge's bit in a set of edges.
+    static func index(_ edge: Edge) -> Int {
+        switch edge {
+        case .top: 0
+        case .bottom: 1
+        case .left: 2
+        case .right: 3
+        }
+    }
+}

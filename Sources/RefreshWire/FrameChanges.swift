@@ -1,0 +1,86 @@
+import RefreshKit
+
+/// What a `delta` must carry to turn one frame into the next (PROTOCOL.md, "delta"): the frame-level
+/// members whose written text differs. Computed before anything is written, so the delta opens an object
+/// only when it has a member to put in it.
+struct FrameChanges: OptionSet {
+    let rawValue: UInt32
+
+    static let offsetX = FrameChanges(rawValue: 1 << 0)
+    static let offsetY = FrameChanges(rawValue: 1 << 1)
+    static let velocityX = FrameChanges(rawValue: 1 << 2)
+    static let velocityY = FrameChanges(rawValue: 1 << 3)
+    static let phase = FrameChanges(rawValue: 1 << 4)
+    /// The horizontal motion chain is written differently (or appeared, or ended).
+    static let segmentX = FrameChanges(rawValue: 1 << 5)
+    static let segmentY = FrameChanges(rawValue: 1 << 6)
+    static let contentWidth = FrameChanges(rawValue: 1 << 7)
+    static let contentHeight = FrameChanges(rawValue: 1 << 8)
+    static let viewportWidth = FrameChanges(rawValue: 1 << 9)
+    static let viewportHeight = FrameChanges(rawValue: 1 << 10)
+    static let insetTop = FrameChanges(rawValue: 1 << 11)
+    static let insetLeft = FrameChanges(rawValue: 1 << 12)
+    static let insetBottom = FrameChanges(rawValue: 1 << 13)
+    static let insetRight = FrameChanges(rawValue: 1 << 14)
+    /// The edge set changed (other edges, another order): `edges` is written whole, as an array.
+    static let edgesReplaced = FrameChanges(rawValue: 1 << 15)
+    static let feedCount = FrameChanges(rawValue: 1 << 16)
+    static let feedHasMore = FrameChanges(rawValue: 1 << 17)
+    static let feedLoading = FrameChanges(rawValue: 1 << 18)
+    static let feedNewest = FrameChanges(rawValue: 1 << 19)
+    static let feedRowHeight = FrameChanges(rawValue: 1 << 20)
+
+    static let offset: FrameChanges = [.offsetX, .offsetY]
+    static let velocity: FrameChanges = [.velocityX, .velocityY]
+    static let segment: FrameChanges = [.segmentX, .segmentY]
+    static let contentSize: FrameChanges = [.contentWidth, .contentHeight]
+    static let viewport: FrameChanges = [.viewportWidth, .viewportHeight]
+    static let insets: FrameChanges = [.insetTop, .insetLeft, .insetBottom, .insetRight]
+    static let feed: FrameChanges = [.feedCount, .feedHasMore, .feedLoading, .feedNewest, .feedRowHeight]
+
+    /// The frame-level changes from `base` to `frame`. Edges are only checked for being the same set in the
+    /// same order (each entry's own changes are ``EdgeChanges``).
+    init(from base: Frame, to frame: Frame) {
+        var c: FrameChanges = []
+        typealias W = WrittenNumber
+        if !W.same(base.offset.x, frame.offset.x, 3) { c.insert(.offsetX) }
+        if !W.same(base.offset.y, frame.offset.y, 3) { c.insert(.offsetY) }
+        if !W.same(base.velocity.x, frame.velocity.x, 3) { c.insert(.velocityX) }
+        if !W.same(base.velocity.y, frame.velocity.y, 3) { c.insert(.velocityY) }
+        if base.phase != frame.phase { c.insert(.phase) }
+        if !W.same(base.horizontalMotion, frame.horizontalMotion) { c.insert(.segmentX) }
+        if !W.same(base.verticalMotion, frame.verticalMotion) { c.insert(.segmentY) }
+        if !W.same(base.contentSize.width, frame.contentSize.width, 3) { c.insert(.contentWidth) }
+        if !W.same(base.contentSize.height, frame.contentSize.height, 3) { c.insert(.contentHeight) }
+        if !W.same(base.viewport.width, frame.viewport.width, 3) { c.insert(.viewportWidth) }
+        if !W.same(base.viewport.height, frame.viewport.height, 3) { c.insert(.viewportHeight) }
+        if !W.same(base.insets.top, frame.insets.top, 3) { c.insert(.insetTop) }
+        if !W.same(base.insets.left, frame.insets.left, 3) { c.insert(.insetLeft) }
+        if !W.same(base.insets.bottom, frame.insets.bottom, 3) { c.insert(.insetBottom) }
+        if !W.same(base.insets.right, frame.insets.right, 3) { c.insert(.insetRight) }
+        if !Self.patchable(base.edges, frame.edges) { c.insert(.edgesReplaced) }
+        if base.feed.count != frame.feed.count { c.insert(.feedCount) }
+        if base.feed.hasMore != frame.feed.hasMore { c.insert(.feedHasMore) }
+        if base.feed.loading != frame.feed.loading { c.insert(.feedLoading) }
+        if base.feed.newestID != frame.feed.newestID { c.insert(.feedNewest) }
+        if !W.same(base.feed.rowHeight, frame.feed.rowHeight, 3) { c.insert(.feedRowHeight) }
+        self = c
+    }
+
+    init(rawValue: UInt32) {
+        self.rawValue = rawValue
+    }
+
+    /// Whether `edges` can be patched entry by entry, keyed by edge name: the same edges in the same order,
+    /// each at most once (so a name says which entry it patches).
+    static func patchable(_ base: [EdgeFrame], _ edges: [EdgeFrame]) -> Bool {
+        guard base.count == edges.count, edges.count <= Edge.allCases.count else { return false }
+        var seen: UInt8 = 0
+        for (b, e) in zip(base, edges) {
+            let bit = UInt8(1) << UInt8(EdgeChanges.index(e.edge))
+            guard b.edge == e.edge, seen & bit == 0 else { return false }
+            seen |= bit
+        }
+        return true
+    }
+}

@@ -1,0 +1,247 @@
+import RefreshKit
+
+extension MessageEncoder {
+    /// Appends the `delta` message that turns `base` into `frame` (PROTOCOL.md, "delta").
+    ///
+    /// `base` is the frame the receiving connection holds: the last `frame` it received, with every `delta`
+    /// since applied. The delta has `type`, `seq` and `t`, then, with JSON Merge Patch semantics (RFC 7386),
+    /// only what the frame's text would show changed: an object member per changed value (`"offset":{"y":…}`),
+    /// an array (a motion chain) whole, `null` for what ended. `edges` is patched entry by entry, keyed by
+    /// edge name (`"edges":{"top":{…}}`), unless the edge set changed, when it is written whole as an array.
+    /// An entry's `distance` and `velocity` are left out when they followed the scroll
+    /// (``EdgeChanges/follows(from:to:baseOffset:offset:velocity:)``).
+    ///
+    /// Applying the delta to `base` gives exactly the JSON value of `frame`'s `frame` message: numbers are
+    /// compared as they are written, rounded (``WrittenNumber``), so a change the text would not show is
+    /// not sent and one it would show always is. Like the `frame` encoding, it allocates nothing
+    /// once `buffer` has grown.
+    public func encodeDelta(_ frame: Frame, from base: Frame, into buffer: inout [UInt8]) {
+        let changes = FrameChanges(from: base, to: frame)
+        // A delta is usually under 200 bytes: reserving a whole frame's worth (and zeroing it) would cost as
+        // much as writing it. A low estimate only costs a second attempt (appendJSON).
+        var bound = 384 + frame.edges.count * 160
+        if !changes.isDisjoint(with: .segment) {
+            bound += (frame.horizontalMotion.count + frame.verticalMotion.count) * 512
+        }
+        if changes.contains(.edgesReplaced) { bound += frame.edges.count * 1024 }
+        appendJSON(to: &buffer, bound: bound) { w in writeDelta(frame, from: base, changes, to: &w) }
+    }
+
+    private func writeDelta(_ frame: Frame, from base: Frame, _ changes: FrameChanges, to w: inout JSONWriter) {
+        w.literal(#"{"type":"delta","seq":"#)
+        w.digits(frame.sequence)
+        w.literal(#","t":"#)
+        w.milliseconds(frame.time)
+
+        var open = false
+        if changes.contains(.offsetX) { member(&open, #","offset":{"x":"#, #","x":"#, &w, frame.offset.x, 3) }
+        if changes.contains(.offsetY) { member(&open, #","offset":{"y":"#, #","y":"#, &w, frame.offset.y, 3) }
+        close(open, &w)
+        open = false
+        if changes.contains(.velocityX) { member(&open, #","velocity":{"x":"#, #","x":"#, &w, frame.velocity.x, 3) }
+        if changes.contains(.velocityY) { member(&open, #","velocity":{"y":"#, #","y":"#, &w, frame.velocity.y, 3) }
+        close(open, &w)
+        if changes.contains(.phase) {
+            w.literal(#","phase":"#)
+            w.plainString(frame.phase.rawValue)
+        }
+        if !changes.isDisjoint(with: .segment) { writeSegmentPatch(frame, changes, to: &w) }
+
+        open = false
+        if changes.contains(.contentWidth) {
+            member(&open, #","contentSize":{"w":"#, #","w":"#, &w, frame.contentSize.width, 3)
+        }
+        if changes.contains(.contentHeight) {
+            member(&open, #","contentSize":{"h":"#, #","h":"#, &w, frame.contentSize.height, 3)
+        }
+        close(open, &w)
+        open = false
+        if changes.contains(.viewportWidth) {
+            member(&open, #","viewport":{"w":"#, #","w":"#, &w, frame.viewport.width, 3)
+        }
+        if changes.contains(.viewportHeight) {
+            member(&open, #","viewport":{"h":"#, #","h":"#, &w, frame.viewport.height, 3)
+        }
+        close(open, &w)
+        open = false
+        let insets = frame.insets
+        if changes.contains(.insetTop) { member(&open, #","insets":{"top":"#, #","top":"#, &w, insets.top, 3) }
+        if changes.contains(.insetLeft) { member(&open, #","insets":{"left":"#, #","left":"#, &w, insets.left, 3) }
+        if changes.contains(.insetBottom) {
+            member(&open, #","insets":{"bottom":"#, #","bottom":"#, &w, insets.bottom, 3)
+        }
+        if changes.contains(.insetRight) {
+            member(&open, #","insets":{"right":"#, #","right":"#, &w, insets.right, 3)
+        }
+        close(open, &w)
+
+        if changes.contains(.edgesReplaced) {
+            w.literal(#","edges":["#)
+            for (i, edge) in frame.edges.enumerated() {
+                if i > 0 { w.byte(.comma) }
+                appendEdge(edge, to: &w)
+            }
+            w.byte(.closeBracket)
+        } else {
+            writeEdgesPatch(frame, from: base, to: &w)
+        }
+
+        if !changes.isDisjoint(with: .feed) {
+            let feed = frame.feed
+            open = false
+            if changes.contains(.feedCount) {
+                opening(&open, #","feed":{"count":"#, #","count":"#, &w)
+                w.integer(Int64(feed.count))
+            }
+            if changes.contains(.feedHasMore) {
+                opening(&open, #","feed":{"hasMore":"#, #","hasMore":"#, &w)
+                w.bool(feed.hasMore)
+            }
+            if changes.contains(.feedLoading) {
+                opening(&open, #","feed":{"loading":"#, #","loading":"#, &w)
+                w.bool(feed.loading)
+            }
+            if changes.contains(.feedNewest) {
+                opening(&open, #","feed":{"newest":"#, #","newest":"#, &w)
+                w.integer(Int64(feed.newestID))
+            }
+            if changes.contains(.feedRowHeight) {
+                member(&open, #","feed":{"rowHeight":"#, #","rowHeight":"#, &w, feed.rowHeight, 3)
+            }
+            close(open, &w)
+        }
+        w.byte(.closeBrace)
+    }
+
+    /// `"segment":null` when the motion ended, else `"segment":{…}` with each changed axis: its chain whole,
+    /// or `null` when that axis stopped.
+    private func writeSegmentPatch(_ frame: Frame, _ changes: FrameChanges, to w: inout JSONWriter) {
+        guard !frame.horizontalMotion.isEmpty || !frame.verticalMotion.isEmpty else {
+            w.literal(#","segment":null"#)
+            return
+        }
+        w.literal(#","segment":{"#)
+        if changes.contains(.segmentX) {
+            w.literal(#""x":"#)
+            if frame.horizontalMotion.isEmpty { w.literal("null") } else { appendChain(frame.horizontalMotion, to: &w) }
+            if changes.contains(.segmentY) { w.byte(.comma) }
+        }
+        if changes.contains(.segmentY) {
+            w.literal(#""y":"#)
+            if frame.verticalMotion.isEmpty { w.literal("null") } else { appendChain(frame.verticalMotion, to: &w) }
+        }
+        w.byte(.closeBrace)
+    }
+
+    /// `"edges":{"top":{…},…}` with the entries that changed (the same edges as `base`, in the same order).
+    private func writeEdgesPatch(_ frame: Frame, from base: Frame, to w: inout JSONWriter) {
+        var open = false
+        for (b, edge) in zip(base.edges, frame.edges) {
+            let changes = EdgeChanges(
+                from: b, to: edge, baseOffset: base.offset, offset: frame.offset, velocity: frame.velocity)
+            guard !changes.isEmpty else { continue }
+            if open { w.byte(.comma) } else { w.literal(#","edges":{"#) }
+            open = true
+            w.plainString(edge.edge.rawValue)
+            w.byte(.colon)
+            writeEdgePatch(edge, changes, to: &w)
+        }
+        close(open, &w)
+    }
+
+    private func writeEdgePatch(_ edge: EdgeFrame, _ changes: EdgeChanges, to w: inout JSONWriter) {
+        var open = false
+        if changes.contains(.state) {
+            opening(&open, #"{"state":"#, #","state":"#, &w)
+            w.plainString(edge.state.rawValue)
+        }
+        if changes.contains(.distance) { member(&open, #"{"distance":"#, #","distance":"#, &w, edge.distance, 3) }
+        if changes.contains(.progress) { member(&open, #"{"progress":"#, #","progress":"#, &w, edge.progress, 6) }
+        if changes.contains(.velocity) { member(&open, #"{"velocity":"#, #","velocity":"#, &w, edge.velocity, 3) }
+        if !changes.isDisjoint(with: .control) {
+            opening(&open, #"{"control":"#, #","control":"#, &w)
+            writeRectPatch(edge.control, changes.rawValue >> 4, to: &w)
+        }
+        if !changes.isDisjoint(with: .view) {
+            opening(&open, #"{"view":"#, #","view":"#, &w)
+            writeRectPatch(edge.view, changes.rawValue >> 8, to: &w)
+        }
+        if changes.contains(.scale) { member(&open, #"{"scale":"#, #","scale":"#, &w, edge.scale, 6) }
+        if changes.contains(.cycleRemoved) {
+            opening(&open, #"{"cycle":null"#, #","cycle":null"#, &w)
+        } else if let cycle = edge.cycle, !changes.isDisjoint(with: [.cycleAdded, .cyclePatch]) {
+            let all = changes.contains(.cycleAdded)
+            var inner = false
+            opening(&open, #"{"cycle":"#, #","cycle":"#, &w)
+            if all || changes.contains(.cycleIndex) {
+                opening(&inner, #"{"index":"#, #","index":"#, &w)
+                w.integer(Int64(cycle.index))
+            }
+            if all || changes.contains(.cycleStart) {
+                opening(&inner, #"{"t0":"#, #","t0":"#, &w)
+                w.milliseconds(cycle.start)
+            }
+            if all || changes.contains(.cycleDuration) {
+                member(&inner, #"{"duration":"#, #","duration":"#, &w, cycle.duration, 6)
+            }
+            if all || changes.contains(.cycleDelay) { member(&inner, #"{"delay":"#, #","delay":"#, &w, cycle.delay, 6) }
+            if all || changes.contains(.cycleKind) {
+                opening(&inner, #"{"kind":"#, #","kind":"#, &w)
+                w.plainString(cycle.kind.rawValue)
+            }
+            close(inner, &w)
+        }
+        if changes.contains(.exitRemoved) {
+            opening(&open, #"{"exit":null"#, #","exit":null"#, &w)
+        } else if let exit = edge.exit, !changes.isDisjoint(with: [.exitAdded, .exitPatch]) {
+            let all = changes.contains(.exitAdded)
+            var inner = false
+            opening(&open, #"{"exit":"#, #","exit":"#, &w)
+            if all || changes.contains(.exitStart) {
+                opening(&inner, #"{"t0":"#, #","t0":"#, &w)
+                w.milliseconds(exit.start)
+            }
+            if all || changes.contains(.exitDuration) {
+                member(&inner, #"{"duration":"#, #","duration":"#, &w, exit.duration, 6)
+            }
+            close(inner, &w)
+        }
+        close(open, &w)
+    }
+
+    /// `{"x":…,"y":…,"w":…,"h":…}` with the members whose bits (x, y, w, h = bits 0…3 of `bits`) are set.
+    private func writeRectPatch(_ rect: Rect, _ bits: UInt32, to w: inout JSONWriter) {
+        var open = false
+        if bits & 1 != 0 { member(&open, #"{"x":"#, #","x":"#, &w, rect.origin.x, 3) }
+        if bits & 2 != 0 { member(&open, #"{"y":"#, #","y":"#, &w, rect.origin.y, 3) }
+        if bits & 4 != 0 { member(&open, #"{"w":"#, #","w":"#, &w, rect.size.width, 3) }
+        if bits & 8 != 0 { member(&open, #"{"h":"#, #","h":"#, &w, rect.size.height, 3) }
+        close(open, &w)
+    }
+
+    // MARK: Objects written member by member
+
+    /// Starts a member of an object opened by its first member: `first` (the opening and the first key, e.g.
+    /// `,"offset":{"y":`) when nothing was written yet, else `next` (`,"y":`).
+    @inline(__always)
+    private func opening(_ open: inout Bool, _ first: StaticString, _ next: StaticString, _ w: inout JSONWriter) {
+        w.literal(open ? next : first)
+        open = true
+    }
+
+    /// A number member (``opening(_:_:_:_:)``, then `value` with `decimals` decimals).
+    @inline(__always)
+    private func member(
+        _ open: inout Bool, _ first: StaticString, _ next: StaticString, _ w: inout JSONWriter, _ value: Double,
+        _ decimals: Int
+    ) {
+        opening(&open, first, next, &w)
+        w.fixed(value, decimals: decimals)
+    }
+
+    /// Closes an object that was opened.
+    @inline(__always)
+    private func close(_ open: Bool, _ w: inout JSONWriter) {
+        if open { w.byte(.closeBrace) }
+    }
+}

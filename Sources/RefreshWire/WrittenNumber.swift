@@ -1,0 +1,72 @@
+import RefreshKit
+
+/// Numbers as the frame writer spells them (``JSONWriter/fixed(_:decimals:)``): `value` rounded to
+/// `decimals` places, i.e. the integer `(value · 10^decimals).rounded()` in fixed notation, when it is below
+/// 9·10¹⁵ in magnitude (beyond that, or for a NaN or an infinity, the writer spells the value another way).
+///
+/// A delta compares numbers this way rather than as `Double`s, so a change the text cannot show (a drift in
+/// the 10th decimal) is never sent, and a change it does show always is. `WrittenNumberTests` checks that
+/// this agrees with the writer's text.
+enum WrittenNumber {
+    /// The scaled integer `fixed(value, decimals)` writes, or nil when it writes `value` another way.
+    @inline(__always)
+    static func scaled(_ value: Double, _ decimals: Int) -> Int64? {
+        let rounded = (value * powersOfTen[decimals]).rounded()
+        guard abs(rounded) < 9e15 else { return nil }  // also false for NaN
+        return rounded == 0 ? 0 : Int64(rounded)
+    }
+
+    /// Whether `a` and `b` are written as the same text with `decimals` decimals. Conservative: two values
+    /// written another way (out of range, non-finite) count as the same only when they are equal.
+    @inline(__always)
+    static func same(_ a: Double, _ b: Double, _ decimals: Int) -> Bool {
+        if a == b { return true }
+        guard let x = scaled(a, decimals), let y = scaled(b, decimals) else { return false }
+        return x == y
+    }
+
+    /// Whether two rectangles are written alike (3 decimals each).
+    @inline(__always)
+    static func same(_ a: Rect, _ b: Rect) -> Bool {
+        same(a.origin.x, b.origin.x, 3) && same(a.origin.y, b.origin.y, 3) && same(a.size.width, b.size.width, 3)
+            && same(a.size.height, b.size.height, 3)
+    }
+
+    /// Whether two motion chains are written alike: the same kinds and times, and every number the writer
+    /// writes for each kind the same once rounded.
+    static func same(_ a: [MotionSegment], _ b: [MotionSegment]) -> Bool {
+        guard a.count == b.count else { return false }
+        for (x, y) in zip(a, b) {
+            guard x.kind == y.kind, x.start == y.start, x.end == y.end, same(x.position, y.position, 3) else {
+                return false
+            }
+            switch x.kind {
+            case .hold:
+                continue
+            case .decay:
+                guard same(x.velocity, y.velocity, 3), same(x.decayConstant, y.decayConstant, 6) else { return false }
+            case .spring:
+                guard same(x.velocity, y.velocity, 3), same(x.target, y.target, 3) else { return false }
+                switch (x.spring, y.spring) {
+                case (nil, nil): continue
+                case (let p?, let q?):
+                    guard same(p.mass, q.mass, 6), same(p.stiffness, q.stiffness, 6), same(p.damping, q.damping, 6)
+                    else { return false }
+                default: return false
+                }
+            }
+        }
+        return true
+    }
+
+    /// The largest scaled magnitude the follow rule (PROTOCOL.md, "delta") uses: the sum of three such
+    /// values is still an integer a `Double` holds exactly, so the page's arithmetic on them is exact.
+    static let followLimit: Int64 = 1_000_000_000_000_000
+
+    /// The scaled (1/1000 px) value of a length, when the follow rule may use it.
+    @inline(__always)
+    static func followable(_ value: Double) -> Int64? {
+        guard let scaled = scaled(value, 3), scaled.magnitude <= followLimit else { return nil }
+        return scaled
+    }
+}

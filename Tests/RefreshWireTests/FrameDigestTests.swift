@@ -1,0 +1,115 @@
+import Foundation
+import RefreshKit
+import RefreshWire
+import Testing
+
+/// The frames' digest of a trace: over their values as written (what the server records), or over their text
+/// (traces recorded before, which still replay).
+@Suite("Frame digests")
+struct FrameDigestTests {
+    private func valueDigest(_ frame: Frame) -> UInt64 {
+        var digest = FrameDigest(kind: .values)
+        digest.add(frame)
+        return digest.value
+    }
+
+    private func text(_ frame: Frame) -> [UInt8] {
+        var bytes: [UInt8] = []
+        MessageEncoder().encode(frame, into: &bytes)
+        return bytes
+    }
+
+    /// Two frames have the same value digest exactly when their `frame` messages are the same text: a change the
+    /// text shows is a change of digest, a change it hides is none.
+    @Test func theValueDigestSeesWhatTheTextShows() {
+        var g = SeededGenerator(seed: 31)
+        var compared = 0
+        var alike = 0
+        for _ in 0..<3000 {
+            let a = RandomValues.frame(&g)
+            var b = a
+            switch g.int(below: 8) {
+            case 0: b.offset.y += 0.0001  // usually hidden by the rounding, sometimes across it
+            case 1: b.offset.y = b.offset.y.nextUp
+            case 2 where !b.edges.isEmpty: b.edges[0].progress += 4e-7
+            case 3 where !b.edges.isEmpty: b.edges[0].cycle = b.edges[0].cycle == nil ? a.edges.first?.cycle : nil
+            case 4: b.verticalMotion = b.verticalMotion.isEmpty ? [RandomValues.segment(&g)] : []
+            case 5: b.phase = g.element(of: ScrollPhase.allCases)
+            case 6: b.feed.hasMore.toggle()
+            default: b = RandomValues.frame(&g)
+            }
+            let sameText = text(a) == text(b)
+            #expect(sameText == (valueDigest(a) == valueDigest(b)), "\(a)\n\(b)")
+            compared += 1
+            if sameText { alike += 1 }
+        }
+        #expect(alike > 100 && alike < compared - 100)  // both sides of the property were exercised
+    }
+
+    @Test func theOrderAndTheCountOfFramesMatter() throws {
+        var g = SeededGenerator(seed: 5)
+        let a = RandomValues.frame(&g)
+        let b = RandomValues.frame(&g)
+        var ab = FrameDigest()
+        ab.add(a)
+        ab.add(b)
+        var ba = FrameDigest()
+        ba.add(b)
+        ba.add(a)
+        #expect(ab.kind == .values && ab.count == 2 && ab != ba)
+    }
+
+    /// A trace recorded before value digests (no `digestOf`, a digest of the frames' text) replays against its
+    /// own kind of digest.
+    @Test func aTraceWithATextDigestStillReplays() throws {
+        let header = TraceHeader(
+            preset: "jh", viewport: Size(width: 390, height: 844), devicePixelRatio: 3, seed: 4,
+            start: Timestamp(microseconds: 1_000_000))
+        var traced = try TracedSession(header: header, digest: .text)
+        var now: Int64 = 1_000_000
+        var messages = [#"{"type":"touch","phase":"start","dx":0,"dy":0,"t":10,"id":1}"#]
+        for i in 1...20 {
+            messages.append(#"{"type":"touch","phase":"move","dx":0,"dy":9,"t":\#(10 + 16 * i),"id":1}"#)
+        }
+        messages.append(#"{"type":"touch","phase":"end","dx":0,"dy":0,"t":400,"id":1}"#)
+        var texts: [[UInt8]] = []
+        for message in messages {
+            now += 16_000
+            guard case .input(let input) = try decode(message) else { return }
+            try Array(message.utf8).withUnsafeBytes {
+                try traced.apply(input, text: $0, member: 0, at: Timestamp(microseconds: now))
+            }
+            var bytes: [UInt8] = []
+            traced.frame(into: &bytes)
+            texts.append(bytes)
+        }
+        // The digest is FNV-1a over the messages' bytes, as docs/TRACE.md says.
+        var expected: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in texts.joined() { expected = (expected ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        #expect(traced.recorder.frames.value == expected)
+
+        let json = String(decoding: traced.recorder.json(), as: UTF8.self)
+        #expect(json.contains(#","digestOf":"text","#))
+        let old = json.replacingOccurrences(of: #","digestOf":"text""#, with: "")
+        let trace = try Trace(json: Array(old.utf8))
+        #expect(trace.frames.kind == .text)
+        let result = try TraceReplay(trace).run()
+        #expect(result.matches && result.frames.count == UInt64(messages.count))
+        // The same trace as a value-digest recording does not match a text digest, and the other way round.
+        let mislabelled = try Trace(
+            json: Array(json.replacingOccurrences(of: #""digestOf":"text""#, with: #""digestOf":"values""#).utf8))
+        #expect(try !TraceReplay(mislabelled).run().matches)
+    }
+
+    @Test func anUnknownDigestKindIsRefused() {
+        let text =
+            #"{"format":"refreshkit.trace.v1","preset":"ios","viewport":{"w":390,"h":844},"dpr":3,"seed":1,"start":0,"#
+            + #""ops":[],"frames":0,"digest":"cbf29ce484222325","digestOf":"md5","truncated":false}"#
+        #expect(throws: TraceError.self) { try Trace(json: Array(text.utf8)) }
+        do {
+            _ = try Trace(json: Array(text.utf8))
+        } catch {
+            #expect(error.message.contains("digestOf"))
+        }
+    }
+}
