@@ -109,14 +109,17 @@ public struct EdgeControl: Hashable, Sendable {
         }
     }
 
+    /// Whether a timer of this control may be running: only a refresh underway has one.
+    var hasTimer: Bool { state == .refreshing || state == .finishing }
+
     /// The next time a timer of this control fires, if any.
     public var nextDeadline: Timestamp? {
         switch state {
         case .refreshing:
-            var deadlines: [Timestamp] = []
-            if let cycle { deadlines.append(cycleEnd(cycle.start)) }
-            if pendingFinish != nil, let visibleUntil { deadlines.append(visibleUntil) }
-            return deadlines.min()
+            // The earlier of the cycle's end and a waiting finish's gate (no array: asked on every step).
+            let cycleDeadline = cycle.map { cycleEnd($0.start) }
+            guard pendingFinish != nil, let visibleUntil else { return cycleDeadline }
+            return cycleDeadline.map { min($0, visibleUntil) } ?? visibleUntil
         case .finishing:
             return exitStart?.advanced(bySeconds: exitDuration)
         default:

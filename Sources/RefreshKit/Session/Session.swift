@@ -60,7 +60,7 @@ public struct Session: Hashable, Sendable {
     /// The control of `edge`.
     public func control(_ edge: Edge) -> EdgeControl { controls[Self.index(edge)] }
 
-    private static func index(_ edge: Edge) -> Int { Edge.allCases.firstIndex(of: edge)! }
+    private static func index(_ edge: Edge) -> Int { edge.index }
 
     private var contentSize: Size {
         Size(width: scroll.viewport.width, height: Double(pager.count) * configuration.feed.rowHeight)
@@ -146,9 +146,9 @@ public struct Session: Hashable, Sendable {
     public mutating func advance(to time: Timestamp) {
         let target = max(time, now)
         // Nothing moves and nothing is due at this very instant: observing again would change nothing.
-        if target == now && !(nextDeadline.map { $0 <= now } ?? false) { return }
+        if target == now && !(earliestDeadline().map { $0 <= now } ?? false) { return }
         var steps = 0
-        while let deadline = nextDeadline, deadline <= target, steps < Self.maximumStepsPerAdvance {
+        while let deadline = earliestDeadline(), deadline <= target, steps < Self.maximumStepsPerAdvance {
             step(to: deadline)
             steps += 1
         }
@@ -182,8 +182,13 @@ public struct Session: Hashable, Sendable {
 
     /// The next time something scheduled happens: a gesture's idle end, a feed answer, a control timer,
     /// or the moment the running animation comes to rest.
-    public var nextDeadline: Timestamp? {
-        // Called on every input and tick: a fold, no array.
+    public var nextDeadline: Timestamp? { earliestDeadline() }
+
+    /// ``nextDeadline``, inlined where the session advances: called on every input and tick, it folds the
+    /// few candidates without an array and reads the controls in place (a call would copy the session).
+    @inline(__always)
+    private func earliestDeadline() -> Timestamp? {
+        @inline(__always)
         func earlier(_ a: Timestamp?, _ b: Timestamp?) -> Timestamp? {
             guard let a else { return b }
             guard let b else { return a }
@@ -191,7 +196,9 @@ public struct Session: Hashable, Sendable {
         }
         var earliest = earlier(scroll.wheelDeadline, pager.running?.due)
         earliest = earlier(earliest, scroll.motionEnd)
-        for control in controls { earliest = earlier(earliest, control.nextDeadline) }
+        for index in controls.indices where controls[index].hasTimer {
+            earliest = earlier(earliest, controls[index].nextDeadline)
+        }
         // Anything already due (a 0 s exit, a 0 ms feed answer) is due now, never in the past.
         return earliest.map { max($0, now) }
     }
@@ -200,6 +207,7 @@ public struct Session: Hashable, Sendable {
 
     /// Whether `edge`'s request would be accepted now: never two requests at once, a refresh wins over a
     /// load-more, and a load-more needs another page.
+    @inline(__always)
     private func canStart(_ edge: Edge) -> Bool {
         switch controls[Self.index(edge)].configuration.role {
         case .refresh:
@@ -255,12 +263,16 @@ public struct Session: Hashable, Sendable {
 
     /// Each control's inset layer, pushed into the scroll model (which absorbs the change without a jump).
     private mutating func syncLayers() {
-        for control in controls where scroll.insets.controls[control.edge] != control.layer {
-            scroll.setInsetLayer(control.layer, for: control.edge)
+        // By index: `for control in controls` would copy every control.
+        for index in controls.indices {
+            let layer = controls[index].layer
+            let edge = controls[index].edge
+            if scroll.insets.controls[edge] != layer { scroll.setInsetLayer(layer, for: edge) }
         }
     }
 
     /// The displayed pull beyond `edge`'s rest position (without its own layer), and its velocity.
+    @inline(__always)
     func pull(_ edge: Edge) -> (distance: Double, velocity: Double) {
         let range = scroll.bounds(excluding: edge)
         let position = scroll.offset[edge.axis]
@@ -277,12 +289,15 @@ public struct Session: Hashable, Sendable {
             case .animating: .momentum
             case .idle: .still
             }
-        for edge in Edge.allCases where controls[Self.index(edge)].state != .disabled {
+        // The controls are in `Edge.allCases` order; each is observed where it lies.
+        for index in controls.indices where controls[index].state != .disabled {
+            let edge = controls[index].edge
             let pull = pull(edge)
-            let action = controls[Self.index(edge)].observe(
-                distance: pull.distance, velocity: pull.velocity, motion: motion, canStart: canStart(edge), at: now,
+            let canStart = canStart(edge)
+            let action = controls[index].observe(
+                distance: pull.distance, velocity: pull.velocity, motion: motion, canStart: canStart, at: now,
                 events: &events)
-            perform(action, for: edge)
+            if action != .none { perform(action, for: edge) }
         }
         syncLayers()
     }
