@@ -15,6 +15,9 @@ public struct Session: Hashable, Sendable {
     public private(set) var devicePixelRatio: Double
     private var sequence: UInt64 = 0
     private var events: [Event] = []
+    /// The edges of the last frame: their array's storage is reused by the next frame once the host has
+    /// let go of the last one, so that producing a frame does not allocate.
+    private var frameEdges = Scratch<[EdgeFrame]>([])
     /// A safety net for the deadline loop in ``advance(to:)``: no real trace comes near it.
     private static let maximumStepsPerAdvance = 100_000
 
@@ -417,35 +420,65 @@ public struct Session: Hashable, Sendable {
     /// The frame at the session's current time; each call gets the next sequence number.
     public mutating func frame() -> Frame {
         sequence += 1
+        // Refilled in place: once the host has dropped the previous frame the storage is unique again, and
+        // no frame allocates.
+        frameEdges.value.removeAll(keepingCapacity: true)
+        for index in controls.indices where controls[index].configuration.enabled || controls[index].state != .disabled
+        {
+            frameEdges.value.append(edgeFrame(index))
+        }
         return Frame(
             sequence: sequence, time: now, offset: scroll.offset, velocity: scroll.velocity, phase: scroll.phase,
             horizontalMotion: scroll.horizontalMotion, verticalMotion: scroll.verticalMotion,
             contentSize: scroll.contentSize, viewport: scroll.viewport, insets: scroll.insets.combined,
-            edges: controls.filter { $0.configuration.enabled || $0.state != .disabled }.map(edgeFrame),
+            edges: frameEdges.value,
             feed: FeedFrame(
                 count: pager.count, hasMore: pager.hasMore, loading: pager.running != nil,
                 newestID: pager.newestLoadedID, rowHeight: configuration.feed.rowHeight))
     }
 
-    private func edgeFrame(_ control: EdgeControl) -> EdgeFrame {
+    @inline(__always)
+    private func edgeFrame(_ index: Int) -> EdgeFrame {
+        let edge = controls[index].edge
+        let configuration = controls[index].configuration
+        let distance = controls[index].distance
+        let progress = controls[index].progress
         let geometry = EdgeGeometry(
-            edge: control.edge, configuration: control.configuration, distance: control.distance,
-            progress: control.progress, viewport: scroll.viewport,
-            baseInset: scroll.insets.excluding(control.edge)[control.edge])
+            edge: edge, configuration: configuration, distance: distance, progress: progress,
+            viewport: scroll.viewport, baseInset: scroll.insets.excluding(edge)[edge])
+        let exitDuration = controls[index].exitDuration
         return EdgeFrame(
-            edge: control.edge, state: control.state, distance: control.distance, progress: control.progress,
-            velocity: control.pullVelocity, control: geometry.control, view: geometry.view, scale: geometry.scale,
-            cycle: control.cycle.map {
+            edge: edge, state: controls[index].state, distance: distance, progress: progress,
+            velocity: controls[index].pullVelocity, control: geometry.control, view: geometry.view,
+            scale: geometry.scale,
+            cycle: controls[index].cycle.map {
                 CycleFrame(
-                    index: $0.index, start: $0.start, duration: control.configuration.cycle.duration,
-                    delay: control.configuration.cycle.delay, kind: control.configuration.cycle.kind)
+                    index: $0.index, start: $0.start, duration: configuration.cycle.duration,
+                    delay: configuration.cycle.delay, kind: configuration.cycle.kind)
             },
-            exit: control.exitStart.map { ExitFrame(start: $0, duration: control.exitDuration) })
+            exit: controls[index].exitStart.map { ExitFrame(start: $0, duration: exitDuration) })
     }
 
     /// The events that happened since the last call, oldest first.
     public mutating func takeEvents() -> [Event] {
+        // Most steps have none: hand out the empty array rather than share (and then replace) the buffer.
+        guard !events.isEmpty else { return [] }
         defer { events.removeAll(keepingCapacity: true) }
         return events
     }
+}
+
+/// Storage a session reuses from one call to the next, not part of its state: every scratch value equals
+/// every other and hashes to nothing, so two sessions in the same state are equal whatever they produced
+/// before.
+struct Scratch<Value: Sendable>: Hashable, Sendable {
+    var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    static func == (_: Self, _: Self) -> Bool { true }
+
+    func hash(into _: inout Hasher) {}
 }
