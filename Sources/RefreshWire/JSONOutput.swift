@@ -9,7 +9,7 @@ func appendJSON(to buffer: inout [UInt8], bound: Int, _ body: (inout JSONWriter)
     let start = buffer.count
     var room = Swift.max(bound, 64)
     while true {
-        buffer.append(contentsOf: repeatElement(0, count: room))
+        appendZeros(room, to: &buffer)
         let written: Int? = buffer.withUnsafeMutableBufferPointer { all in
             var writer = JSONWriter(start: all.baseAddress! + start, capacity: room)
             body(&writer)
@@ -24,28 +24,50 @@ func appendJSON(to buffer: inout [UInt8], bound: Int, _ body: (inout JSONWriter)
     }
 }
 
+/// Zeros to grow a buffer by, copied in one go: appending `repeatElement(0, count:)` goes element by
+/// element, which cost more than writing a whole frame's numbers.
+private let zeros = [UInt8](repeating: 0, count: 4096)
+
+@inline(__always)
+private func appendZeros(_ count: Int, to buffer: inout [UInt8]) {
+    var left = count
+    while left > 0 {
+        let chunk = Swift.min(left, zeros.count)
+        buffer.append(contentsOf: zeros[..<chunk])
+        left -= chunk
+    }
+}
+
 /// Writes JSON tokens into a fixed piece of memory. A write that does not fit sets ``overflowed`` and
 /// writes nothing; nothing is ever written outside the memory.
 struct JSONWriter {
     private let start: UnsafeMutablePointer<UInt8>
-    private let capacity: Int
-    private(set) var count = 0
+    /// Where the next byte goes.
+    private var next: UnsafeMutablePointer<UInt8>
+    /// The end of the memory; brought back to `next` by an overflow, so that no later write fits either.
+    private var end: UnsafeMutablePointer<UInt8>
     private(set) var overflowed = false
 
     init(start: UnsafeMutablePointer<UInt8>, capacity: Int) {
         self.start = start
-        self.capacity = capacity
+        next = start
+        end = start + capacity
     }
 
-    /// The place for the next `n` bytes, or nil (and ``overflowed``) when they do not fit.
+    /// The bytes written so far.
+    var count: Int { next - start }
+
+    /// The place for the next `n` bytes, or nil (and ``overflowed``) when they do not fit. One comparison:
+    /// every token goes through here.
     @inline(__always)
     private mutating func claim(_ n: Int) -> UnsafeMutablePointer<UInt8>? {
-        guard !overflowed, n <= capacity - count else {
+        guard n <= end - next else {
             overflowed = true
+            end = next
             return nil
         }
-        defer { count += n }
-        return start + count
+        defer { next += n }
+        return next
     }
 
     @inline(__always)
@@ -106,20 +128,60 @@ struct JSONWriter {
     /// Writes the decimal digits of `value`, zero-padded on the left to `width` (at most 20).
     @inline(__always)
     mutating func digits(_ value: UInt64, width: Int = 1) {
-        var count = 1
-        var rest = value
-        while rest >= 10 {
-            rest /= 10
-            count += 1
-        }
-        count = Swift.max(count, width)
+        let count = Swift.max(Self.decimalLength(value), width)
         guard let target = claim(count) else { return }
-        rest = value
-        var i = count - 1
-        while i >= 0 {
-            target[i] = .digit0 &+ UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
-            i -= 1
+        Self.write(value, digits: count, to: target)
+    }
+
+    /// The number of decimal digits of `value` (1 for 0).
+    @inline(__always)
+    private static func decimalLength(_ value: UInt64) -> Int {
+        var length = 1
+        var rest = value
+        while rest >= 100 {
+            rest /= 100
+            length += 2
+        }
+        return rest >= 10 ? length + 1 : length
+    }
+
+    /// Writes the last `count` decimal digits of `value` (zero-padded) to `target`, two at a time from a
+    /// table of the hundred pairs: half the divisions of a digit-by-digit loop.
+    @inline(__always)
+    private static func write(_ value: UInt64, digits count: Int, to target: UnsafeMutablePointer<UInt8>) {
+        let pairs = digitPairs.utf8Start
+        var rest = value
+        var end = count
+        while end >= 2 {
+            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+            rest /= 100
+            end -= 2
+            target[end] = pairs[pair]
+            target[end + 1] = pairs[pair + 1]
+        }
+        if end == 1 { target[0] = .digit0 &+ UInt8(truncatingIfNeeded: rest % 10) }
+    }
+
+    /// "00", "01", … "99" (a literal: its bytes are a constant in the binary).
+    private static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    }
+
+    /// 10^`decimals` (`decimals` ≤ 22), exact; a constant where `decimals` is one.
+    @inline(__always)
+    private static func powerOfTen(_ decimals: Int) -> Double {
+        switch decimals {
+        case 0: 1e0
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        default: powersOfTen[decimals]
         }
     }
 
@@ -134,7 +196,7 @@ struct JSONWriter {
     /// `-12345, 3` → `-12.345`, `1500, 3` → `1.5`, `2000, 3` → `2`, `0, 3` → `0`.
     @inline(__always)
     mutating func scaled(_ scaled: Int64, decimals: Int) {
-        let unit = UInt64(powersOfTen[decimals])
+        let unit = UInt64(Self.powerOfTen(decimals))
         let magnitude = scaled.magnitude
         if scaled < 0 { byte(.minus) }
         digits(magnitude / unit)
@@ -152,14 +214,36 @@ struct JSONWriter {
     /// Writes `value` rounded to `decimals` (0…9) decimal places: `0.1 + 0.2` → `0.3`, `2.0` → `2`,
     /// `-0.0001` → `0`. Non-finite values are written as `0`; magnitudes beyond 9·10¹⁵ / 10^decimals, as
     /// ``exact(_:)`` writes them.
-    @inline(__always)
     mutating func fixed(_ value: Double, decimals: Int) {
-        let rounded = (value * powersOfTen[decimals]).rounded()
-        guard abs(rounded) < 9e15 else {  // also false for NaN
+        // The encoder's two precisions get their own copy of the body, where 10^decimals is a constant (the
+        // divisions by it become multiplications).
+        switch decimals {
+        case 3: fixed(value, constantDecimals: 3)
+        case 6: fixed(value, constantDecimals: 6)
+        default: fixed(value, constantDecimals: decimals)
+        }
+    }
+
+    /// ``fixed(_:decimals:)``'s body. The rounding is `rounded()`'s (to nearest, ties away from zero), done
+    /// on the integer part instead of through libm: `x − Int64(x)` is exact (it is the fraction of a
+    /// double), so comparing it with ½ picks the same integer, bit for bit.
+    @inline(__always)
+    private mutating func fixed(_ value: Double, constantDecimals decimals: Int) {
+        let x = value * Self.powerOfTen(decimals)
+        // Beyond 2⁵² every double is an integer, so this is the same test as on the rounded value; false for
+        // NaN and infinities.
+        guard abs(x) < 9e15 else {
             exact(value)
             return
         }
-        scaled(rounded == 0 ? 0 : Int64(rounded), decimals: decimals)
+        var integer = Int64(x)  // toward zero
+        let fraction = x - Double(integer)
+        if fraction >= 0.5 {
+            integer += 1
+        } else if fraction <= -0.5 {
+            integer -= 1
+        }
+        scaled(integer, decimals: decimals)
     }
 
     /// Writes `value` so that a correct JSON parser reads back exactly the same `Double`: the fewest
