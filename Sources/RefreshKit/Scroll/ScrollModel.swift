@@ -89,16 +89,22 @@ public struct ScrollModel: Hashable, Sendable {
         return max(horizontal, vertical)
     }
 
+    // The geometry helpers below are inlined: called from mutating code, a method call would be handed a copy
+    // of the whole model (about 1 KB with the finger's velocity rings).
+
+    @inline(__always)
     private func displayed(raw: Double, axis: Axis) -> Double {
         let range = bounds(axis)
         return physics.rubberBand.clamp(raw, lower: range.lower, upper: range.upper, dimension: viewport[axis])
     }
 
+    @inline(__always)
     private func raw(displayed: Double, axis: Axis) -> Double {
         let range = bounds(axis)
         return physics.rubberBand.unclamp(displayed, lower: range.lower, upper: range.upper, dimension: viewport[axis])
     }
 
+    @inline(__always)
     private func rawOffset() -> Point {
         Point(x: raw(displayed: offset.x, axis: .horizontal), y: raw(displayed: offset.y, axis: .vertical))
     }

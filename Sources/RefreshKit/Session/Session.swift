@@ -185,25 +185,38 @@ public struct Session: Hashable, Sendable {
 
     /// The next time something scheduled happens: a gesture's idle end, a feed answer, a control timer,
     /// or the moment the running animation comes to rest.
-    public var nextDeadline: Timestamp? { earliestDeadline() }
+    public var nextDeadline: Timestamp? {
+        Self.earliestDeadline(
+            wheel: scroll.wheelDeadline, feed: pager.running?.due, motion: scroll.motionEnd, controls: controls,
+            now: now)
+    }
 
-    /// ``nextDeadline``, inlined where the session advances: called on every input and tick, it folds the
-    /// few candidates without an array and reads the controls in place (a call would copy the session).
-    @inline(__always)
-    private func earliestDeadline() -> Timestamp? {
-        @inline(__always)
+    /// ``nextDeadline`` from the few values it depends on. Static, so that calling it from mutating code
+    /// copies nothing (a method would be handed a copy of the whole session); it folds the candidates
+    /// without an array and asks only the controls that have a timer. Called on every input and tick.
+    private static func earliestDeadline(
+        wheel: Timestamp?, feed: Timestamp?, motion: Timestamp?, controls: [EdgeControl], now: Timestamp
+    ) -> Timestamp? {
         func earlier(_ a: Timestamp?, _ b: Timestamp?) -> Timestamp? {
             guard let a else { return b }
             guard let b else { return a }
             return min(a, b)
         }
-        var earliest = earlier(scroll.wheelDeadline, pager.running?.due)
-        earliest = earlier(earliest, scroll.motionEnd)
+        var earliest = earlier(wheel, feed)
+        earliest = earlier(earliest, motion)
         for index in controls.indices where controls[index].hasTimer {
             earliest = earlier(earliest, controls[index].nextDeadline)
         }
         // Anything already due (a 0 s exit, a 0 ms feed answer) is due now, never in the past.
         return earliest.map { max($0, now) }
+    }
+
+    /// ``nextDeadline`` for ``advance(to:)``: `mutating` only so that it reads the session in place (a
+    /// method that is not inlined gets a copy of `self`, 1.4 KB, when called from mutating code).
+    private mutating func earliestDeadline() -> Timestamp? {
+        Self.earliestDeadline(
+            wheel: scroll.wheelDeadline, feed: pager.running?.due, motion: scroll.motionEnd, controls: controls,
+            now: now)
     }
 
     // MARK: - Controls and the feed
