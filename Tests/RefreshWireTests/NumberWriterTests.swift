@@ -14,10 +14,14 @@ import Testing
         let scale = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9][decimals]
         let rounded = (value * scale).rounded()
         guard abs(rounded) < 9e15 else { return nil }
-        let scaled = rounded == 0 ? 0 : Int64(rounded)
-        let unit = UInt64(scale)
-        var text = scaled < 0 ? "-" : ""
-        text += String(scaled.magnitude / unit)
+        return reference(rounded == 0 ? 0 : Int64(rounded), decimals: decimals)
+    }
+
+    /// `scaled / 10^decimals` as `scaled(_:decimals:)` wrote it before: integer digits, then the fraction's
+    /// with its trailing zeros trimmed.
+    static func reference(_ scaled: Int64, decimals: Int) -> String {
+        let unit = (0..<decimals).reduce(UInt64(1)) { value, _ in value * 10 }
+        var text = (scaled < 0 ? "-" : "") + String(scaled.magnitude / unit)
         var fraction = scaled.magnitude % unit
         guard fraction != 0 else { return text }
         var width = decimals
@@ -26,9 +30,11 @@ import Testing
             width -= 1
         }
         let digits = String(fraction)
-        return text + "." + String(repeating: "0", count: width - digits.count) + digits
+        text += "." + String(repeating: "0", count: width - digits.count) + digits
+        return text
     }
 
+    /// What `body` appends to an array (with room to spare).
     static func written(_ body: (inout JSONWriter) -> Void) -> String {
         var buffer: [UInt8] = []
         appendJSON(to: &buffer, bound: 64, body)
@@ -56,13 +62,29 @@ import Testing
         return values
     }
 
+    /// What `body` writes into exactly `capacity` bytes, or nil if it overflowed.
+    static func written(capacity: Int, _ body: (inout JSONWriter) -> Void) -> String? {
+        var memory = [UInt8](repeating: 0, count: capacity)
+        let count: Int? = memory.withUnsafeMutableBufferPointer { all in
+            var writer = JSONWriter(start: all.baseAddress!, capacity: capacity)
+            body(&writer)
+            return writer.overflowed ? nil : writer.count
+        }
+        return count.map { String(decoding: memory[..<$0], as: UTF8.self) }
+    }
+
     @Test(arguments: [0, 1, 3, 6, 9])
     func fixedMatchesRoundedThenDigits(decimals: Int) {
         var mismatches: [String] = []
         for value in Self.values(decimals: decimals) {
-            let actual = Self.written { $0.fixed(value, decimals: decimals) }
             let expected = Self.reference(value, decimals: decimals) ?? Self.written { $0.exact(value) }
-            if actual != expected && mismatches.count < 10 { mismatches.append("\(value): \(actual) ≠ \(expected)") }
+            // With room to spare (the grouped path), and in exactly the room it needs (byte by byte).
+            let roomy = Self.written { $0.fixed(value, decimals: decimals) }
+            let tight = Self.written(capacity: expected.utf8.count) { $0.fixed(value, decimals: decimals) }
+            let short = Self.written(capacity: expected.utf8.count - 1) { $0.fixed(value, decimals: decimals) }
+            if (roomy != expected || tight != expected || short != nil) && mismatches.count < 10 {
+                mismatches.append("\(value): \(roomy), \(tight ?? "overflow"), \(short ?? "overflow") ≠ \(expected)")
+            }
         }
         #expect(mismatches.isEmpty, "\(mismatches)")
     }
@@ -89,6 +111,12 @@ import Testing
             #expect(Self.written { $0.digits(value, width: width) } == expected)
             let signed = Int64(bitPattern: value)
             #expect(Self.written { $0.integer(signed) } == String(signed))
+        }
+        for microseconds in samples.map({ Int64(bitPattern: $0) }) + [.min, .max, 0, -1, 999, -999_999] {
+            let expected = Self.reference(microseconds, decimals: 3)
+            #expect(Self.written { $0.milliseconds(Timestamp(microseconds: microseconds)) } == expected)
+            #expect(Self.written(capacity: expected.utf8.count) { $0.scaled(microseconds, decimals: 3) } == expected)
+            #expect(Self.written { $0.scaled(microseconds, decimals: 6) } == Self.reference(microseconds, decimals: 6))
         }
         #expect(Self.written { $0.milliseconds(Timestamp(microseconds: 81_234_500)) } == "81234.5")
         #expect(Self.written { $0.milliseconds(Timestamp(microseconds: -1_001)) } == "-1.001")
