@@ -103,11 +103,14 @@ public struct VelocityTracker: Hashable, Sendable {
     /// ``velocity(atLift:)``, computed where the tracker lies: `mutating` only so that the ring is read in
     /// place rather than copied first. A drag calls it for both axes on every pointer move (the frame shows
     /// the velocity while dragging).
-    mutating func releaseVelocity(atLift liftTime: Double) -> Double {
+    ///
+    /// `regular`, when given, is ``hasRegularIntervals`` as already known (the intervals are the times',
+    /// and a drag's two trackers record the same times).
+    mutating func releaseVelocity(atLift liftTime: Double, regular: Bool? = nil) -> Double {
         let found: Double? = history.withWindow { window in
             guard window.count > 0 else { return nil }
             if liftTime - window[window.count - 1].time > Self.stoppedInterval { return nil }
-            if Self.hasRegularIntervals(window), let weighted = Self.iosWeightedVelocity(window) {
+            if regular ?? Self.hasRegularIntervals(window), let weighted = Self.iosWeightedVelocity(window) {
                 return weighted
             }
             return Self.leastSquaresVelocity(window) ?? 0
@@ -123,6 +126,11 @@ public struct VelocityTracker: Hashable, Sendable {
     public var hasRegularIntervals: Bool {
         var history = history
         return history.withWindow(Self.hasRegularIntervals)
+    }
+
+    /// ``hasRegularIntervals``, read in place (`mutating` only for that).
+    mutating func intervalsAreRegular() -> Bool {
+        history.withWindow(Self.hasRegularIntervals)
     }
 
     private static func hasRegularIntervals(_ window: Window) -> Bool {

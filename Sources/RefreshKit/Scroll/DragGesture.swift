@@ -43,6 +43,11 @@ struct DragGesture: Hashable, Sendable {
 struct FingerVelocity: Hashable, Sendable {
     private var horizontal = VelocityTracker()
     private var vertical = VelocityTracker()
+    /// Whether both trackers hold the same sample times, so that whether their intervals are regular is
+    /// one question, not two. They are given the same times; only a non-finite position, which one tracker
+    /// drops and the other keeps, sets them apart. A cache (equal whatever its value): it changes the
+    /// work, never the result.
+    private var sameTimes = Scratch(true)
 
     /// Starts over with the finger at rest at `pageTime`.
     mutating func begin(at pageTime: Double) {
@@ -54,10 +59,12 @@ struct FingerVelocity: Hashable, Sendable {
     mutating func reset() {
         horizontal.reset()
         vertical.reset()
+        sameTimes.value = true
     }
 
     /// Records the finger's total translation at `pageTime`.
     mutating func add(_ translation: Point, at pageTime: Double) {
+        if !translation.x.isFinite || !translation.y.isFinite { sameTimes.value = false }
         horizontal.add(position: translation.x, time: pageTime)
         vertical.add(position: translation.y, time: pageTime)
     }
@@ -69,9 +76,10 @@ struct FingerVelocity: Hashable, Sendable {
     /// every move.
     mutating func releaseVelocity(pageTime: Double, lastPageTime: Double) -> Point {
         let lift = max(pageTime, lastPageTime)
+        let regular = sameTimes.value ? horizontal.intervalsAreRegular() : nil
         return Point(
-            x: -horizontal.releaseVelocity(atLift: lift),
-            y: -vertical.releaseVelocity(atLift: lift)
+            x: -horizontal.releaseVelocity(atLift: lift, regular: regular),
+            y: -vertical.releaseVelocity(atLift: lift, regular: regular)
         )
     }
 }
