@@ -323,7 +323,15 @@ public struct EdgeControl: Hashable, Sendable {
     // MARK: - Time
 
     /// Runs the timers that fall due at or before `time`.
+    @inline(__always)
     public mutating func advance(to time: Timestamp, fingerDown: Bool, events: inout [Event]) {
+        // Inlined where the session steps: a control without a refresh underway has no timer, and only
+        // its clock moves.
+        if hasTimer { runTimers(until: time, fingerDown: fingerDown, events: &events) }
+        clock = max(clock, time)
+    }
+
+    private mutating func runTimers(until time: Timestamp, fingerDown: Bool, events: inout [Event]) {
         while let deadline = nextDeadline, deadline <= time {
             // Due timers fire in order at their own times; one that became overdue (a configure shortened
             // it) fires at the control's clock, so no event is ever stamped in the past.
@@ -331,7 +339,6 @@ public struct EdgeControl: Hashable, Sendable {
             clock = at
             fire(at: at, fingerDown: fingerDown, events: &events)
         }
-        clock = max(clock, time)
     }
 
     /// A load added rows at this edge: a footer still in view may fire again (a short list fills up).

@@ -82,38 +82,34 @@ public struct Session: Hashable, Sendable {
     /// Applies one input at `time` (moving the session forward to it first). Throws, and changes nothing,
     /// when the input is out of range.
     public mutating func apply(_ input: Input, at time: Timestamp) throws(SessionError) {
-        var reconfigured: (configuration: SessionConfiguration, preset: String?)?
+        // One switch: each input is checked (before anything changes), then the session moves to `time`,
+        // then the input is applied.
         switch input {
-        case .resize(let size):
-            try Validation.viewport(size)
-        case .configure(let patch):
-            reconfigured = try configuration.applying(patch)
         case .touch(let touch):
             try Validation.finite(touch.delta, "touch")
             try Validation.pageTime(touch.pageTime, "touch")
+            advance(to: time)
+            handle(scroll.touch(touch))
         case .wheel(let wheel):
             try Validation.finite(wheel.delta, "wheel")
             try Validation.pageTime(wheel.pageTime, "wheel")
-        case .command(let command):
-            try Validation.command(command)
-        }
-        advance(to: time)
-        switch input {
-        case .touch(let touch):
-            handle(scroll.touch(touch))
-        case .wheel(let wheel):
+            advance(to: time)
             handle(scroll.wheel(wheel))
         case .resize(let size):
+            try Validation.viewport(size)
+            advance(to: time)
             scroll.setViewport(size)
             scroll.setContentSize(contentSize)
             observe()
         case .command(let command):
+            try Validation.command(command)
+            advance(to: time)
             run(command)
-        case .configure:
-            if let reconfigured {
-                if let preset = reconfigured.preset { presetName = preset }
-                configure(reconfigured.configuration)
-            }
+        case .configure(let patch):
+            let reconfigured = try configuration.applying(patch)
+            advance(to: time)
+            if let preset = reconfigured.preset { presetName = preset }
+            configure(reconfigured.configuration)
         }
         // What the input made due at once (an exit of 0 s, a feed answering in 0 ms) happens now, not at
         // the next unrelated input.
@@ -433,13 +429,20 @@ public struct Session: Hashable, Sendable {
     /// The frame at the session's current time; each call gets the next sequence number.
     public mutating func frame() -> Frame {
         sequence += 1
-        // Refilled in place: once the host has dropped the previous frame the storage is unique again, and
-        // no frame allocates.
-        frameEdges.value.removeAll(keepingCapacity: true)
+        // Overwritten in place: once the host has dropped the previous frame the storage is unique again,
+        // and no frame allocates.
+        var count = 0
         for index in controls.indices where controls[index].configuration.enabled || controls[index].state != .disabled
         {
-            frameEdges.value.append(edgeFrame(index))
+            let edge = edgeFrame(index)
+            if count < frameEdges.value.count {
+                frameEdges.value[count] = edge
+            } else {
+                frameEdges.value.append(edge)
+            }
+            count += 1
         }
+        if count < frameEdges.value.count { frameEdges.value.removeLast(frameEdges.value.count - count) }
         return Frame(
             sequence: sequence, time: now, offset: scroll.offset, velocity: scroll.velocity, phase: scroll.phase,
             horizontalMotion: scroll.horizontalMotion, verticalMotion: scroll.verticalMotion,
