@@ -209,12 +209,13 @@ public struct ScrollModel: Hashable, Sendable {
 
     /// Applies one wheel event at the model's current time.
     public mutating func wheel(_ input: WheelInput) -> GestureOutcome {
+        // The gestures are changed in place through `!`, not copied out and stored back: this runs on every
+        // wheel event.
         guard !isDragging else { return .ignored }
         let delta = pixels(input)
-        if var swallowed = swallowedWheel {
-            if now < swallowed.deadline && !swallowed.isNewPush(delta) {
-                swallowed.add(delta, at: now)
-                swallowedWheel = swallowed
+        if let deadline = swallowedWheel?.deadline {
+            if now < deadline && !swallowedWheel!.isNewPush(delta) {
+                swallowedWheel!.add(delta, at: now)
                 return .ignored
             }
             swallowedWheel = nil
@@ -226,24 +227,21 @@ public struct ScrollModel: Hashable, Sendable {
             phase = .wheel
             outcome = .began
         }
-        guard var gesture = wheel else { return .ignored }
-        gesture.add(delta, at: now)
-        if gesture.isMomentum {
+        wheel!.add(delta, at: now)
+        let raw = wheel!.raw
+        if wheel!.isMomentum {
             // The fingers are off the trackpad. Overscrolled: let go now (spring back or refresh). In range:
             // coast with the OS's momentum but stop at the edge, swallowing what would overscroll.
             let overscrolled = !bounds(.horizontal).contains(offset.x) || !bounds(.vertical).contains(offset.y)
-            if overscrolled { return endWheel(swallowing: gesture) }
-            let target = Point(x: bounds(.horizontal).clamp(gesture.raw.x), y: bounds(.vertical).clamp(gesture.raw.y))
-            let hitEdge = target != gesture.raw
+            if overscrolled { return endWheelSwallowing() }
+            let target = Point(x: bounds(.horizontal).clamp(raw.x), y: bounds(.vertical).clamp(raw.y))
+            let hitEdge = target != raw
             offset = target
-            gesture.raw = target
-            wheel = gesture
-            if hitEdge { return endWheel(swallowing: gesture) }
+            wheel!.raw = target
+            if hitEdge { return endWheelSwallowing() }
             return outcome
         }
-        wheel = gesture
-        offset = Point(
-            x: displayed(raw: gesture.raw.x, axis: .horizontal), y: displayed(raw: gesture.raw.y, axis: .vertical))
+        offset = Point(x: displayed(raw: raw.x, axis: .horizontal), y: displayed(raw: raw.y, axis: .vertical))
         return outcome
     }
 
@@ -255,8 +253,9 @@ public struct ScrollModel: Hashable, Sendable {
         return .released(velocity: .zero)
     }
 
-    private mutating func endWheel(swallowing gesture: WheelGesture) -> GestureOutcome {
-        swallowedWheel = gesture
+    /// Ends the running wheel gesture, whose momentum is swallowed from now on.
+    private mutating func endWheelSwallowing() -> GestureOutcome {
+        swallowedWheel = wheel
         return endWheel()
     }
 
