@@ -153,8 +153,8 @@ public struct ScrollModel: Hashable, Sendable {
 
     /// Applies one pointer sample at the model's current time.
     public mutating func touch(_ input: TouchInput) -> GestureOutcome {
-        // The drag (with its velocity trackers) is changed in place through `drag!`, never copied out and
-        // stored back: this runs on every pointer move.
+        // The drag is changed in place through `drag!` (its velocity trackers through `fingerVelocity`), never
+        // copied out and stored back: this runs on every pointer move.
         switch input.phase {
         case .start:
             if let pointer = drag?.pointer, pointer != input.pointer { return .ignored }

@@ -483,18 +483,3 @@ public struct Session: Hashable, Sendable {
         return events
     }
 }
-
-/// Storage a session reuses from one call to the next, not part of its state: every scratch value equals
-/// every other and hashes to nothing, so two sessions in the same state are equal whatever they produced
-/// before.
-struct Scratch<Value: Sendable>: Hashable, Sendable {
-    var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    static func == (_: Self, _: Self) -> Bool { true }
-
-    func hash(into _: inout Hasher) {}
-}
