@@ -80,6 +80,17 @@ public enum Edge: String, Hashable, Sendable, CaseIterable, Codable {
 
     /// `true` for the edges at the start of an axis (top, left): pulling there makes the offset negative.
     public var isLeading: Bool { self == .top || self == .left }
+
+    /// The position of this edge in ``allCases``: the session keeps one control per edge in that order and
+    /// finds it by this index (no search, no hashing of the raw value).
+    var index: Int {
+        switch self {
+        case .top: 0
+        case .bottom: 1
+        case .left: 2
+        case .right: 3
+        }
+    }
 }
 
 /// Space around the content, per edge, in CSS pixels (UIScrollView's `contentInset`).

@@ -30,7 +30,15 @@ public struct VelocityTracker: Hashable, Sendable {
     }
 
     /// The most recent samples, oldest first, strictly increasing in time; at most ``historySize``.
-    public private(set) var samples: [Sample] = []
+    ///
+    /// A copy for inspection: the tracker keeps its samples in a fixed ring of its own, so recording a
+    /// sample and estimating a velocity on every pointer move never allocate.
+    public var samples: [Sample] {
+        var history = history
+        return history.withWindow { window in (0..<window.count).map { window[$0] } }
+    }
+
+    private var history = History()
 
     /// Release speeds are clamped to this magnitude, px/s (Flutter `kMaxFlingVelocity` = 8000,
     /// physics.md §3.1).
@@ -65,22 +73,19 @@ public struct VelocityTracker: Hashable, Sendable {
     /// as the newest replaces it, since it is the more recent report of that instant.
     public mutating func add(position: Double, time: Double) {
         guard position.isFinite, time.isFinite else { return }
-        if let newest = samples.last {
+        if let newest = history.newest() {
             if time < newest.time { return }
             if time == newest.time {
-                samples[samples.count - 1].position = position
+                history.replaceNewest(Sample(time: newest.time, position: position))
                 return
             }
         }
-        samples.append(Sample(time: time, position: position))
-        if samples.count > Self.historySize {
-            samples.removeFirst(samples.count - Self.historySize)
-        }
+        history.append(Sample(time: time, position: position))
     }
 
     /// Forgets every sample (a new gesture begins).
     public mutating func reset() {
-        samples.removeAll()
+        history.removeAll()
     }
 
     /// The release velocity in px/s for a finger lifted at page time `liftTime` (ms).
@@ -91,15 +96,26 @@ public struct VelocityTracker: Hashable, Sendable {
     ///   least-squares estimate (0 if neither has enough samples).
     /// - Then clamped to ``maxVelocity`` and reported as 0 below ``minVelocity``.
     public func velocity(atLift liftTime: Double) -> Double {
-        guard let newest = samples.last else { return 0 }
-        if liftTime - newest.time > Self.stoppedInterval { return 0 }
-        let estimate: Double
-        if hasRegularIntervals, let weighted = iosWeightedVelocity {
-            estimate = weighted
-        } else {
-            estimate = leastSquaresVelocity ?? 0
+        var tracker = self
+        return tracker.releaseVelocity(atLift: liftTime)
+    }
+
+    /// ``velocity(atLift:)``, computed where the tracker lies: `mutating` only so that the ring is read in
+    /// place rather than copied first. A drag calls it for both axes on every pointer move (the frame shows
+    /// the velocity while dragging).
+    ///
+    /// `regular`, when given, is ``hasRegularIntervals`` as already known (the intervals are the times',
+    /// and a drag's two trackers record the same times).
+    mutating func releaseVelocity(atLift liftTime: Double, regular: Bool? = nil) -> Double {
+        let found: Double? = history.withWindow { window in
+            guard window.count > 0 else { return nil }
+            if liftTime - window[window.count - 1].time > Self.stoppedInterval { return nil }
+            if regular ?? Self.hasRegularIntervals(window), let weighted = Self.iosWeightedVelocity(window) {
+                return weighted
+            }
+            return Self.leastSquaresVelocity(window) ?? 0
         }
-        guard estimate.isFinite else { return 0 }
+        guard let estimate = found, estimate.isFinite else { return 0 }
         let speed = Swift.min(estimate.magnitude, maxVelocity)
         if speed < minVelocity { return 0 }
         return estimate < 0 ? -speed : speed
@@ -108,15 +124,39 @@ public struct VelocityTracker: Hashable, Sendable {
     /// Whether the last (up to four) sample intervals look like a steady stream: none shorter than 2 ms, none
     /// longer than twice their median, none a stop of more than 40 ms (physics.md §5.2 item 4).
     public var hasRegularIntervals: Bool {
-        let recent = samples.suffix(5)
-        let intervals = zip(recent.dropFirst(), recent).map { $0.time - $1.time }
-        guard !intervals.isEmpty else { return false }
-        let sorted = intervals.sorted()
-        let middle = sorted.count / 2
-        let median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-        return intervals.allSatisfy { interval in
+        var history = history
+        return history.withWindow(Self.hasRegularIntervals)
+    }
+
+    /// ``hasRegularIntervals``, read in place (`mutating` only for that).
+    mutating func intervalsAreRegular() -> Bool {
+        history.withWindow(Self.hasRegularIntervals)
+    }
+
+    private static func hasRegularIntervals(_ window: Window) -> Bool {
+        let recent = Swift.min(window.count, 5)
+        guard recent >= 2 else { return false }
+        // The (up to four) intervals, oldest first, and their median by min/max: the same values a sort
+        // would put in the middle (the intervals are positive and finite: times strictly increase).
+        let first = window.count - recent
+        func interval(_ index: Int) -> Double {
+            index < recent - 1 ? window[first + index + 1].time - window[first + index].time : 0
+        }
+        let (i0, i1, i2, i3) = (interval(0), interval(1), interval(2), interval(3))
+        let median: Double
+        switch recent - 1 {
+        case 1: median = i0
+        case 2: median = (i0 + i1) / 2
+        case 3: median = Swift.max(Swift.min(i0, i1), Swift.min(Swift.max(i0, i1), i2))
+        default:
+            let lowerMiddle = Swift.max(Swift.min(i0, i1), Swift.min(i2, i3))
+            let upperMiddle = Swift.min(Swift.max(i0, i1), Swift.max(i2, i3))
+            median = (lowerMiddle + upperMiddle) / 2
+        }
+        func regular(_ interval: Double) -> Bool {
             interval >= Self.minimumRegularInterval && interval <= 2 * median && interval <= Self.stoppedInterval
         }
+        return regular(i0) && (recent < 3 || regular(i1)) && (recent < 4 || regular(i2)) && (recent < 5 || regular(i3))
     }
 
     /// Flutter's `IOSScrollViewFlingVelocityTracker` estimate in px/s, unclamped; `nil` with fewer than
@@ -125,11 +165,18 @@ public struct VelocityTracker: Hashable, Sendable {
     /// On a decelerating finger it reports the speed of about 16 ms before the last sample, like a
     /// UIScrollView (physics.md §5.1: 1408 against 1080 px/s in row 32).
     public var iosWeightedVelocity: Double? {
-        guard samples.count >= 4 else { return nil }
-        let last = Array(samples.suffix(4))
+        var history = history
+        return history.withWindow(Self.iosWeightedVelocity)
+    }
+
+    private static func iosWeightedVelocity(_ window: Window) -> Double? {
+        guard window.count >= 4 else { return nil }
+        let first = window.count - 4
         func segment(_ index: Int) -> Double {
-            let elapsed = last[index + 1].time - last[index].time
-            return elapsed > 0 ? (last[index + 1].position - last[index].position) / (elapsed / 1000) : 0
+            let older = window[first + index]
+            let newer = window[first + index + 1]
+            let elapsed = newer.time - older.time
+            return elapsed > 0 ? (newer.position - older.position) / (elapsed / 1000) : 0
         }
         let weights = Self.iosWeights
         return weights.oldest * segment(0) + weights.middle * segment(1) + weights.newest * segment(2)
@@ -141,52 +188,182 @@ public struct VelocityTracker: Hashable, Sendable {
     /// Walking back from the newest sample, it stops at a sample older than ``horizon`` or across an interval
     /// longer than ``stoppedInterval``.
     public var leastSquaresVelocity: Double? {
-        guard let newest = samples.last else { return nil }
-        var points: [(u: Double, x: Double)] = []
-        var previousTime = newest.time
-        for sample in samples.reversed() {
-            let age = newest.time - sample.time
-            if age > Self.horizon || previousTime - sample.time > Self.stoppedInterval { break }
-            previousTime = sample.time
-            // Time scaled to [−1, 0] and position relative to the newest keep the normal matrix well conditioned.
-            points.append((u: -age / Self.horizon, x: sample.position - newest.position))
+        var history = history
+        return history.withWindow(Self.leastSquaresVelocity)
+    }
+
+    private static func leastSquaresVelocity(_ window: Window) -> Double? {
+        guard window.count > 0 else { return nil }
+        let newest = window[window.count - 1]
+        // The fit's rows on the stack: u (time scaled to [−1, 0]), x (position relative to the newest), and
+        // the three columns of the design matrix. Relative values keep the normal matrix well conditioned.
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 5 * History.capacity) { rows in
+            let u = rows.baseAddress!
+            let x = u + History.capacity
+            var count = 0
+            var previousTime = newest.time
+            for index in stride(from: window.count - 1, through: 0, by: -1) {
+                let sample = window[index]
+                let age = newest.time - sample.time
+                if age > Self.horizon || previousTime - sample.time > Self.stoppedInterval { break }
+                previousTime = sample.time
+                u[count] = -age / Self.horizon
+                x[count] = sample.position - newest.position
+                count += 1
+            }
+            guard count >= Self.minimumFitSampleCount,
+                let slope = quadraticFitSlope(u: u, x: x, count: count, columns: x + History.capacity)
+            else { return nil }
+            // dx/du per unit of `horizon` ms → px/s.
+            return slope / Self.horizon * 1000
         }
-        guard points.count >= Self.minimumFitSampleCount,
-            let slope = Self.quadraticFitSlope(points)
-        else { return nil }
-        // dx/du per unit of `horizon` ms → px/s.
-        return slope / Self.horizon * 1000
     }
 
     /// The linear coefficient `a1` of the least-squares fit `x ≈ a0 + a1·u + a2·u²`, by a QR decomposition
     /// (modified Gram–Schmidt, as Flutter's `lsq_solver.dart` does); `nil` when the columns are dependent.
-    private static func quadraticFitSlope(_ points: [(u: Double, x: Double)]) -> Double? {
-        let count = points.count
-        var columns: [[Double]] = [
-            points.map { _ in 1 },
-            points.map { $0.u },
-            points.map { $0.u * $0.u },
-        ]
-        var upper = [[Double]](repeating: [0, 0, 0], count: 3)
+    /// `columns` is scratch room for three columns of `History.capacity` rows.
+    private static func quadraticFitSlope(
+        u: UnsafeMutablePointer<Double>, x: UnsafeMutablePointer<Double>, count: Int,
+        columns: UnsafeMutablePointer<Double>
+    ) -> Double? {
+        func column(_ j: Int) -> UnsafeMutablePointer<Double> { columns + j * History.capacity }
+        for row in 0..<count {
+            column(0)[row] = 1
+            column(1)[row] = u[row]
+            column(2)[row] = u[row] * u[row]
+        }
+        var upper = (SIMD4<Double>(), SIMD4<Double>(), SIMD4<Double>())
+        func setUpper(_ i: Int, _ j: Int, _ value: Double) {
+            switch i {
+            case 0: upper.0[j] = value
+            case 1: upper.1[j] = value
+            default: upper.2[j] = value
+            }
+        }
         for j in 0..<3 {
+            let cj = column(j)
             for i in 0..<j {
+                let ci = column(i)
                 var dot = 0.0
-                for row in 0..<count { dot += columns[i][row] * columns[j][row] }
-                upper[i][j] = dot
-                for row in 0..<count { columns[j][row] -= dot * columns[i][row] }
+                for row in 0..<count { dot += ci[row] * cj[row] }
+                setUpper(i, j, dot)
+                for row in 0..<count { cj[row] -= dot * ci[row] }
             }
             var squares = 0.0
-            for row in 0..<count { squares += columns[j][row] * columns[j][row] }
+            for row in 0..<count { squares += cj[row] * cj[row] }
             let norm = squares.squareRoot()
             guard norm > 1e-10 else { return nil }
-            upper[j][j] = norm
-            for row in 0..<count { columns[j][row] /= norm }
+            setUpper(j, j, norm)
+            for row in 0..<count { cj[row] /= norm }
         }
-        var projected = [0.0, 0.0, 0.0]
+        var projected = SIMD4<Double>()
         for j in 0..<3 {
-            for row in 0..<count { projected[j] += columns[j][row] * points[row].x }
+            let cj = column(j)
+            for row in 0..<count { projected[j] += cj[row] * x[row] }
         }
-        let a2 = projected[2] / upper[2][2]
-        return (projected[1] - upper[1][2] * a2) / upper[1][1]
+        let a2 = projected[2] / upper.2[2]
+        return (projected[1] - upper.1[2] * a2) / upper.1[1]
+    }
+
+    // MARK: - Equality
+
+    /// Trackers are equal when they hold the same samples in the same order and the same limits (where
+    /// in the ring the samples sit does not matter).
+    public static func == (a: VelocityTracker, b: VelocityTracker) -> Bool {
+        guard a.minVelocity == b.minVelocity, a.maxVelocity == b.maxVelocity else { return false }
+        var (first, second) = (a.history, b.history)
+        return first.withWindow { first in
+            second.withWindow { second in
+                guard first.count == second.count else { return false }
+                for index in 0..<first.count where first[index] != second[index] { return false }
+                return true
+            }
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(minVelocity)
+        hasher.combine(maxVelocity)
+        var history = history
+        history.withWindow { window in
+            hasher.combine(window.count)
+            for index in 0..<window.count { hasher.combine(window[index]) }
+        }
+    }
+
+    // MARK: - The ring
+
+    /// The samples of a ``History`` as a read-only sequence, oldest first (index 0).
+    struct Window {
+        let base: UnsafeRawPointer
+        let oldest: Int
+        let count: Int
+
+        subscript(index: Int) -> Sample {
+            let slot = oldest + index
+            let wrapped = slot >= History.capacity ? slot - History.capacity : slot
+            return base.load(fromByteOffset: wrapped * MemoryLayout<Sample>.stride, as: Sample.self)
+        }
+    }
+
+    /// The last ``historySize`` samples in a ring stored inline: no heap storage, so recording a sample
+    /// never allocates and copying a tracker (inside a copied session) is a plain copy of bytes.
+    struct History: Sendable {
+        static let capacity = VelocityTracker.historySize
+        private typealias Slots = (
+            Sample, Sample, Sample, Sample, Sample, Sample, Sample, Sample, Sample, Sample,
+            Sample, Sample, Sample, Sample, Sample, Sample, Sample, Sample, Sample, Sample
+        )
+        private static let empty = Sample(time: 0, position: 0)
+        private var slots: Slots = (
+            empty, empty, empty, empty, empty, empty, empty, empty, empty, empty,
+            empty, empty, empty, empty, empty, empty, empty, empty, empty, empty
+        )
+        /// The slot of the oldest sample.
+        private var oldest = 0
+        private(set) var count = 0
+
+        init() {
+            assert(MemoryLayout<Slots>.size == Self.capacity * MemoryLayout<Sample>.stride, "one slot per sample kept")
+        }
+
+        mutating func newest() -> Sample? {
+            count == 0 ? nil : withWindow { $0[$0.count - 1] }
+        }
+
+        /// Lends the samples to `body`. `mutating` (it changes nothing) so that the ring is read where it
+        /// lies: a `let` of this size would be copied to be addressed.
+        mutating func withWindow<Result>(_ body: (Window) -> Result) -> Result {
+            let (oldest, count) = (oldest, count)
+            return withUnsafeBytes(of: &slots) { body(Window(base: $0.baseAddress!, oldest: oldest, count: count)) }
+        }
+
+        private mutating func store(_ sample: Sample, at slot: Int) {
+            withUnsafeMutableBytes(of: &slots) {
+                $0.storeBytes(of: sample, toByteOffset: slot * MemoryLayout<Sample>.stride, as: Sample.self)
+            }
+        }
+
+        /// Adds `sample` as the newest, dropping the oldest when the ring is full.
+        mutating func append(_ sample: Sample) {
+            if count < Self.capacity {
+                let slot = oldest + count
+                store(sample, at: slot >= Self.capacity ? slot - Self.capacity : slot)
+                count += 1
+            } else {
+                store(sample, at: oldest)
+                oldest = oldest + 1 == Self.capacity ? 0 : oldest + 1
+            }
+        }
+
+        mutating func replaceNewest(_ sample: Sample) {
+            let slot = oldest + count - 1
+            store(sample, at: slot >= Self.capacity ? slot - Self.capacity : slot)
+        }
+
+        mutating func removeAll() {
+            oldest = 0
+            count = 0
+        }
     }
 }

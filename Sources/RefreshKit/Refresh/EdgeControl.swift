@@ -109,14 +109,17 @@ public struct EdgeControl: Hashable, Sendable {
         }
     }
 
+    /// Whether a timer of this control may be running: only a refresh underway has one.
+    var hasTimer: Bool { state == .refreshing || state == .finishing }
+
     /// The next time a timer of this control fires, if any.
     public var nextDeadline: Timestamp? {
         switch state {
         case .refreshing:
-            var deadlines: [Timestamp] = []
-            if let cycle { deadlines.append(cycleEnd(cycle.start)) }
-            if pendingFinish != nil, let visibleUntil { deadlines.append(visibleUntil) }
-            return deadlines.min()
+            // The earlier of the cycle's end and a waiting finish's gate (no array: asked on every step).
+            let cycleDeadline = cycle.map { cycleEnd($0.start) }
+            guard pendingFinish != nil, let visibleUntil else { return cycleDeadline }
+            return cycleDeadline.map { min($0, visibleUntil) } ?? visibleUntil
         case .finishing:
             return exitStart?.advanced(bySeconds: exitDuration)
         default:
@@ -320,7 +323,15 @@ public struct EdgeControl: Hashable, Sendable {
     // MARK: - Time
 
     /// Runs the timers that fall due at or before `time`.
+    @inline(__always)
     public mutating func advance(to time: Timestamp, fingerDown: Bool, events: inout [Event]) {
+        // Inlined where the session steps: a control without a refresh underway has no timer, and only
+        // its clock moves.
+        if hasTimer { runTimers(until: time, fingerDown: fingerDown, events: &events) }
+        clock = max(clock, time)
+    }
+
+    private mutating func runTimers(until time: Timestamp, fingerDown: Bool, events: inout [Event]) {
         while let deadline = nextDeadline, deadline <= time {
             // Due timers fire in order at their own times; one that became overdue (a configure shortened
             // it) fires at the control's clock, so no event is ever stamped in the past.
@@ -328,7 +339,6 @@ public struct EdgeControl: Hashable, Sendable {
             clock = at
             fire(at: at, fingerDown: fingerDown, events: &events)
         }
-        clock = max(clock, time)
     }
 
     /// A load added rows at this edge: a footer still in view may fire again (a short list fills up).

@@ -13,37 +13,73 @@ struct DragGesture: Hashable, Sendable {
     var translation: Point = .zero
     /// The page time of the latest sample, ms.
     var lastPageTime: Double
-    var horizontalTracker = VelocityTracker()
-    var verticalTracker = VelocityTracker()
 
-    init(pointer: Int, anchor: Point, pageTime: Double) {
+    /// A drag starting at `pageTime`; `velocity` starts over with the finger at rest there.
+    init(pointer: Int, anchor: Point, pageTime: Double, velocity: inout FingerVelocity) {
         self.pointer = pointer
         self.anchor = anchor
         self.lastPageTime = pageTime
-        horizontalTracker.add(position: 0, time: pageTime)
-        verticalTracker.add(position: 0, time: pageTime)
+        velocity.begin(at: pageTime)
     }
 
     /// The raw offset the finger asks for: the anchor moved against the finger.
     var rawOffset: Point { Point(x: anchor.x - translation.x, y: anchor.y - translation.y) }
 
-    /// Adds one finger movement sampled at `pageTime`.
-    mutating func move(by delta: Point, pageTime: Double) {
+    /// Adds one finger movement sampled at `pageTime`, and records it in `velocity`.
+    mutating func move(by delta: Point, pageTime: Double, velocity: inout FingerVelocity) {
         translation.x += delta.x
         translation.y += delta.y
         // Samples must go forward in page time for the velocity estimate; equal times are merged.
         lastPageTime = max(lastPageTime, pageTime)
-        horizontalTracker.add(position: translation.x, time: lastPageTime)
-        verticalTracker.add(position: translation.y, time: lastPageTime)
+        velocity.add(translation, at: lastPageTime)
+    }
+}
+
+/// The finger's velocity estimators of a drag, one per axis.
+///
+/// They live beside the drag in the scroll model rather than inside it: their rings take about 700 bytes,
+/// and the drag's few fields are read on every move (an optional that large is copied to be looked at).
+/// Empty while no finger is down, so that equal scroll models stay equal.
+struct FingerVelocity: Hashable, Sendable {
+    private var horizontal = VelocityTracker()
+    private var vertical = VelocityTracker()
+    /// Whether both trackers hold the same sample times, so that whether their intervals are regular is
+    /// one question, not two. They are given the same times; only a non-finite position, which one tracker
+    /// drops and the other keeps, sets them apart. A cache (equal whatever its value): it changes the
+    /// work, never the result.
+    private var sameTimes = Scratch(true)
+
+    /// Starts over with the finger at rest at `pageTime`.
+    mutating func begin(at pageTime: Double) {
+        reset()
+        horizontal.add(position: 0, time: pageTime)
+        vertical.add(position: 0, time: pageTime)
     }
 
-    /// The content's velocity (px/s of offset) if the finger lifted at `pageTime`: the finger's velocity,
-    /// reversed, since the content follows the finger.
-    func releaseVelocity(pageTime: Double) -> Point {
+    mutating func reset() {
+        horizontal.reset()
+        vertical.reset()
+        sameTimes.value = true
+    }
+
+    /// Records the finger's total translation at `pageTime`.
+    mutating func add(_ translation: Point, at pageTime: Double) {
+        if !translation.x.isFinite || !translation.y.isFinite { sameTimes.value = false }
+        horizontal.add(position: translation.x, time: pageTime)
+        vertical.add(position: translation.y, time: pageTime)
+    }
+
+    /// The content's velocity (px/s of offset) if the finger lifted at `pageTime` (never before the newest
+    /// sample, at `lastPageTime`): the finger's velocity, reversed, since the content follows the finger.
+    ///
+    /// `mutating` (it changes nothing) so that the trackers are read in place, not copied: this runs on
+    /// every move.
+    mutating func releaseVelocity(pageTime: Double, lastPageTime: Double) -> Point {
         let lift = max(pageTime, lastPageTime)
+        let regular = sameTimes.value ? horizontal.intervalsAreRegular() : nil
         return Point(
-            x: -horizontalTracker.velocity(atLift: lift),
-            y: -verticalTracker.velocity(atLift: lift)
+            x: -horizontal.releaseVelocity(atLift: lift, regular: regular),
+            y: -vertical.releaseVelocity(atLift: lift, regular: regular)
         )
     }
 }

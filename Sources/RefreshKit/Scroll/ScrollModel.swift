@@ -29,6 +29,8 @@ public struct ScrollModel: Hashable, Sendable {
     public private(set) var horizontalMotion: [MotionSegment] = []
     public private(set) var verticalMotion: [MotionSegment] = []
     private(set) var drag: DragGesture?
+    /// The running drag's velocity estimators (empty without one).
+    private var fingerVelocity = FingerVelocity()
     private(set) var wheel: WheelGesture?
     /// After a wheel gesture ended on momentum, the rest of that momentum is swallowed until an idle gap
     /// (each swallowed event pushes the gap forward) or a clearly new push.
@@ -56,17 +58,21 @@ public struct ScrollModel: Hashable, Sendable {
     // MARK: - Geometry
 
     /// The resting range of the offset along `axis` with every inset layer.
+    @inline(__always)
     public func bounds(_ axis: Axis) -> ScrollBounds {
         ScrollBounds(axis: axis, viewport: viewport, content: contentSize, insets: insets.combined)
     }
 
     /// The resting range along `edge`'s axis without `edge`'s own control layer: what it measures from.
+    @inline(__always)
     public func bounds(excluding edge: Edge) -> ScrollBounds {
         ScrollBounds(axis: edge.axis, viewport: viewport, content: contentSize, insets: insets.excluding(edge))
     }
 
     /// Whether a finger holds the content.
-    public var isDragging: Bool { drag != nil }
+    ///
+    /// Stored with the drag rather than derived from it: the session asks on every step.
+    public private(set) var isDragging = false
 
     /// Whether a wheel gesture is under way.
     public var isWheeling: Bool { wheel != nil }
@@ -83,16 +89,22 @@ public struct ScrollModel: Hashable, Sendable {
         return max(horizontal, vertical)
     }
 
+    // The geometry helpers below are inlined: called from mutating code, a method call would be handed a copy
+    // of the whole model (about 1 KB with the finger's velocity rings).
+
+    @inline(__always)
     private func displayed(raw: Double, axis: Axis) -> Double {
         let range = bounds(axis)
         return physics.rubberBand.clamp(raw, lower: range.lower, upper: range.upper, dimension: viewport[axis])
     }
 
+    @inline(__always)
     private func raw(displayed: Double, axis: Axis) -> Double {
         let range = bounds(axis)
         return physics.rubberBand.unclamp(displayed, lower: range.lower, upper: range.upper, dimension: viewport[axis])
     }
 
+    @inline(__always)
     private func rawOffset() -> Point {
         Point(x: raw(displayed: offset.x, axis: .horizontal), y: raw(displayed: offset.y, axis: .vertical))
     }
@@ -141,32 +153,38 @@ public struct ScrollModel: Hashable, Sendable {
 
     /// Applies one pointer sample at the model's current time.
     public mutating func touch(_ input: TouchInput) -> GestureOutcome {
+        // The drag is changed in place through `drag!` (its velocity trackers through `fingerVelocity`), never
+        // copied out and stored back: this runs on every pointer move.
         switch input.phase {
         case .start:
-            if let drag, drag.pointer != input.pointer { return .ignored }
+            if let pointer = drag?.pointer, pointer != input.pointer { return .ignored }
             beginDrag(input)
             return .began
         case .move:
-            if drag == nil {
+            if !isDragging {
                 // A move without a start (the start was lost, or the page reconnected mid-gesture) begins
                 // a drag rather than being dropped.
                 beginDrag(input)
             }
-            guard var drag, drag.pointer == input.pointer else { return .ignored }
-            drag.move(by: input.delta, pageTime: input.pageTime)
-            self.drag = drag
+            guard drag?.pointer == input.pointer else { return .ignored }
+            drag!.move(by: input.delta, pageTime: input.pageTime, velocity: &fingerVelocity)
             followFinger()
-            velocity = drag.releaseVelocity(pageTime: drag.lastPageTime)
+            let lastPageTime = drag!.lastPageTime
+            velocity = fingerVelocity.releaseVelocity(pageTime: lastPageTime, lastPageTime: lastPageTime)
             return .moved
         case .end, .cancel:
-            guard var drag, drag.pointer == input.pointer else { return .ignored }
+            guard drag?.pointer == input.pointer else { return .ignored }
             if input.delta != .zero {
-                drag.move(by: input.delta, pageTime: input.pageTime)
-                self.drag = drag
+                drag!.move(by: input.delta, pageTime: input.pageTime, velocity: &fingerVelocity)
                 followFinger()
             }
-            let release = input.phase == .end ? drag.releaseVelocity(pageTime: input.pageTime) : .zero
+            let lastPageTime = drag!.lastPageTime
+            let release =
+                input.phase == .end
+                ? fingerVelocity.releaseVelocity(pageTime: input.pageTime, lastPageTime: lastPageTime) : .zero
             self.drag = nil
+            isDragging = false
+            fingerVelocity.reset()
             phase = .animating
             return .released(velocity: release)
         }
@@ -176,13 +194,14 @@ public struct ScrollModel: Hashable, Sendable {
         // Catching a moving list stops it where it is, like UIScrollView.
         stopMotion()
         wheel = nil
-        drag = DragGesture(pointer: input.pointer, anchor: rawOffset(), pageTime: input.pageTime)
+        drag = DragGesture(
+            pointer: input.pointer, anchor: rawOffset(), pageTime: input.pageTime, velocity: &fingerVelocity)
+        isDragging = true
         phase = .dragging
     }
 
     private mutating func followFinger() {
-        guard let drag else { return }
-        let raw = drag.rawOffset
+        guard let raw = drag?.rawOffset else { return }
         offset = Point(x: displayed(raw: raw.x, axis: .horizontal), y: displayed(raw: raw.y, axis: .vertical))
     }
 
@@ -190,12 +209,13 @@ public struct ScrollModel: Hashable, Sendable {
 
     /// Applies one wheel event at the model's current time.
     public mutating func wheel(_ input: WheelInput) -> GestureOutcome {
-        guard drag == nil else { return .ignored }
+        // The gestures are changed in place through `!`, not copied out and stored back: this runs on every
+        // wheel event.
+        guard !isDragging else { return .ignored }
         let delta = pixels(input)
-        if var swallowed = swallowedWheel {
-            if now < swallowed.deadline && !swallowed.isNewPush(delta) {
-                swallowed.add(delta, at: now)
-                swallowedWheel = swallowed
+        if let deadline = swallowedWheel?.deadline {
+            if now < deadline && !swallowedWheel!.isNewPush(delta) {
+                swallowedWheel!.add(delta, at: now)
                 return .ignored
             }
             swallowedWheel = nil
@@ -207,24 +227,21 @@ public struct ScrollModel: Hashable, Sendable {
             phase = .wheel
             outcome = .began
         }
-        guard var gesture = wheel else { return .ignored }
-        gesture.add(delta, at: now)
-        if gesture.isMomentum {
+        wheel!.add(delta, at: now)
+        let raw = wheel!.raw
+        if wheel!.isMomentum {
             // The fingers are off the trackpad. Overscrolled: let go now (spring back or refresh). In range:
             // coast with the OS's momentum but stop at the edge, swallowing what would overscroll.
             let overscrolled = !bounds(.horizontal).contains(offset.x) || !bounds(.vertical).contains(offset.y)
-            if overscrolled { return endWheel(swallowing: gesture) }
-            let target = Point(x: bounds(.horizontal).clamp(gesture.raw.x), y: bounds(.vertical).clamp(gesture.raw.y))
-            let hitEdge = target != gesture.raw
+            if overscrolled { return endWheelSwallowing() }
+            let target = Point(x: bounds(.horizontal).clamp(raw.x), y: bounds(.vertical).clamp(raw.y))
+            let hitEdge = target != raw
             offset = target
-            gesture.raw = target
-            wheel = gesture
-            if hitEdge { return endWheel(swallowing: gesture) }
+            wheel!.raw = target
+            if hitEdge { return endWheelSwallowing() }
             return outcome
         }
-        wheel = gesture
-        offset = Point(
-            x: displayed(raw: gesture.raw.x, axis: .horizontal), y: displayed(raw: gesture.raw.y, axis: .vertical))
+        offset = Point(x: displayed(raw: raw.x, axis: .horizontal), y: displayed(raw: raw.y, axis: .vertical))
         return outcome
     }
 
@@ -236,8 +253,9 @@ public struct ScrollModel: Hashable, Sendable {
         return .released(velocity: .zero)
     }
 
-    private mutating func endWheel(swallowing gesture: WheelGesture) -> GestureOutcome {
-        swallowedWheel = gesture
+    /// Ends the running wheel gesture, whose momentum is swallowed from now on.
+    private mutating func endWheelSwallowing() -> GestureOutcome {
+        swallowedWheel = wheel
         return endWheel()
     }
 
@@ -254,7 +272,7 @@ public struct ScrollModel: Hashable, Sendable {
     /// Starts the closed-form motion after a release (decay, then a spring at an edge), from the current
     /// offset with `velocity`, towards the current bounds.
     public mutating func settle(velocity release: Point) {
-        guard drag == nil, wheel == nil else { return }
+        guard !isDragging, wheel == nil else { return }
         commandTarget = nil
         for axis in Axis.allCases {
             let range = bounds(axis)
@@ -268,7 +286,7 @@ public struct ScrollModel: Hashable, Sendable {
 
     /// Animates to `target` with the bounce spring (commands: scroll to an edge, page up/down).
     public mutating func scroll(to target: Point, animated: Bool) {
-        guard drag == nil else { return }
+        guard !isDragging else { return }
         wheel = nil
         guard animated else {
             stopMotion()
@@ -328,11 +346,10 @@ public struct ScrollModel: Hashable, Sendable {
         let before = (horizontal: bounds(.horizontal), vertical: bounds(.vertical))
         change(&self)
         let after = (horizontal: bounds(.horizontal), vertical: bounds(.vertical))
-        if var drag {
+        if let translation = drag?.translation {
             // Re-base the finger's anchor against the new bounds so the displayed offset holds.
             let raw = rawOffset()
-            drag.anchor = Point(x: raw.x + drag.translation.x, y: raw.y + drag.translation.y)
-            self.drag = drag
+            drag!.anchor = Point(x: raw.x + translation.x, y: raw.y + translation.y)
         } else if var gesture = wheel {
             gesture.raw = rawOffset()
             wheel = gesture

@@ -13,7 +13,7 @@ struct WheelGesture: Hashable, Sendable {
     var raw: Point
     var lastEvent: Timestamp
     /// Magnitudes of the latest deltas, newest last (at most `momentumRun + 1`).
-    private var magnitudes: [Double] = []
+    private var magnitudes = RecentMagnitudes()
     /// Momentum was detected: the fingers are off the trackpad and the OS is coasting.
     private(set) var isMomentum = false
 
@@ -32,7 +32,6 @@ struct WheelGesture: Hashable, Sendable {
         lastEvent = time
         let magnitude = max(abs(delta.x), abs(delta.y))
         magnitudes.append(magnitude)
-        if magnitudes.count > Self.momentumRun + 1 { magnitudes.removeFirst() }
         if !isMomentum { isMomentum = Self.looksLikeMomentum(magnitudes) }
     }
 
@@ -42,12 +41,66 @@ struct WheelGesture: Hashable, Sendable {
         return magnitude > max(2, 2 * (magnitudes.last ?? 0))
     }
 
-    private static func looksLikeMomentum(_ magnitudes: [Double]) -> Bool {
+    private static func looksLikeMomentum(_ magnitudes: RecentMagnitudes) -> Bool {
         guard magnitudes.count == momentumRun + 1 else { return false }
         for index in 1..<magnitudes.count {
             guard magnitudes[index - 1] > 0 else { return false }
             if !momentumFactors.contains(magnitudes[index] / magnitudes[index - 1]) { return false }
         }
         return true
+    }
+}
+
+/// The last `WheelGesture.momentumRun + 1` magnitudes, newest last, stored inline: a wheel event then
+/// records one without an array to retain, copy or release.
+struct RecentMagnitudes: Hashable, Sendable {
+    // Equality and hashing look at the first `count` values only.
+    private var values: (Double, Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0, 0)
+    private(set) var count = 0
+
+    static let capacity = WheelGesture.momentumRun + 1
+
+    /// Adds `value` as the newest, dropping the oldest when full.
+    mutating func append(_ value: Double) {
+        if count < Self.capacity {
+            self[count] = value
+            count += 1
+        } else {
+            values = (values.1, values.2, values.3, values.4, values.5, value)
+        }
+    }
+
+    var last: Double? { count == 0 ? nil : self[count - 1] }
+
+    subscript(index: Int) -> Double {
+        get {
+            switch index {
+            case 0: values.0
+            case 1: values.1
+            case 2: values.2
+            case 3: values.3
+            case 4: values.4
+            default: values.5
+            }
+        }
+        set {
+            switch index {
+            case 0: values.0 = newValue
+            case 1: values.1 = newValue
+            case 2: values.2 = newValue
+            case 3: values.3 = newValue
+            case 4: values.4 = newValue
+            default: values.5 = newValue
+            }
+        }
+    }
+
+    static func == (a: Self, b: Self) -> Bool {
+        a.count == b.count && (0..<a.count).allSatisfy { a[$0] == b[$0] }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for index in 0..<count { hasher.combine(self[index]) }
     }
 }

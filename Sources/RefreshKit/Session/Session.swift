@@ -15,6 +15,9 @@ public struct Session: Hashable, Sendable {
     public private(set) var devicePixelRatio: Double
     private var sequence: UInt64 = 0
     private var events: [Event] = []
+    /// The edges of the last frame: their array's storage is reused by the next frame once the host has
+    /// let go of the last one, so that producing a frame does not allocate.
+    private var frameEdges = Scratch<[EdgeFrame]>([])
     /// A safety net for the deadline loop in ``advance(to:)``: no real trace comes near it.
     private static let maximumStepsPerAdvance = 100_000
 
@@ -60,7 +63,7 @@ public struct Session: Hashable, Sendable {
     /// The control of `edge`.
     public func control(_ edge: Edge) -> EdgeControl { controls[Self.index(edge)] }
 
-    private static func index(_ edge: Edge) -> Int { Edge.allCases.firstIndex(of: edge)! }
+    private static func index(_ edge: Edge) -> Int { edge.index }
 
     private var contentSize: Size {
         Size(width: scroll.viewport.width, height: Double(pager.count) * configuration.feed.rowHeight)
@@ -79,38 +82,34 @@ public struct Session: Hashable, Sendable {
     /// Applies one input at `time` (moving the session forward to it first). Throws, and changes nothing,
     /// when the input is out of range.
     public mutating func apply(_ input: Input, at time: Timestamp) throws(SessionError) {
-        var reconfigured: (configuration: SessionConfiguration, preset: String?)?
+        // One switch: each input is checked (before anything changes), then the session moves to `time`,
+        // then the input is applied.
         switch input {
-        case .resize(let size):
-            try Validation.viewport(size)
-        case .configure(let patch):
-            reconfigured = try configuration.applying(patch)
         case .touch(let touch):
             try Validation.finite(touch.delta, "touch")
             try Validation.pageTime(touch.pageTime, "touch")
+            advance(to: time)
+            handle(scroll.touch(touch))
         case .wheel(let wheel):
             try Validation.finite(wheel.delta, "wheel")
             try Validation.pageTime(wheel.pageTime, "wheel")
-        case .command(let command):
-            try Validation.command(command)
-        }
-        advance(to: time)
-        switch input {
-        case .touch(let touch):
-            handle(scroll.touch(touch))
-        case .wheel(let wheel):
+            advance(to: time)
             handle(scroll.wheel(wheel))
         case .resize(let size):
+            try Validation.viewport(size)
+            advance(to: time)
             scroll.setViewport(size)
             scroll.setContentSize(contentSize)
             observe()
         case .command(let command):
+            try Validation.command(command)
+            advance(to: time)
             run(command)
-        case .configure:
-            if let reconfigured {
-                if let preset = reconfigured.preset { presetName = preset }
-                configure(reconfigured.configuration)
-            }
+        case .configure(let patch):
+            let reconfigured = try configuration.applying(patch)
+            advance(to: time)
+            if let preset = reconfigured.preset { presetName = preset }
+            configure(reconfigured.configuration)
         }
         // What the input made due at once (an exit of 0 s, a feed answering in 0 ms) happens now, not at
         // the next unrelated input.
@@ -146,9 +145,9 @@ public struct Session: Hashable, Sendable {
     public mutating func advance(to time: Timestamp) {
         let target = max(time, now)
         // Nothing moves and nothing is due at this very instant: observing again would change nothing.
-        if target == now && !(nextDeadline.map { $0 <= now } ?? false) { return }
+        if target == now && !(earliestDeadline().map { $0 <= now } ?? false) { return }
         var steps = 0
-        while let deadline = nextDeadline, deadline <= target, steps < Self.maximumStepsPerAdvance {
+        while let deadline = earliestDeadline(), deadline <= target, steps < Self.maximumStepsPerAdvance {
             step(to: deadline)
             steps += 1
         }
@@ -183,23 +182,44 @@ public struct Session: Hashable, Sendable {
     /// The next time something scheduled happens: a gesture's idle end, a feed answer, a control timer,
     /// or the moment the running animation comes to rest.
     public var nextDeadline: Timestamp? {
-        // Called on every input and tick: a fold, no array.
+        Self.earliestDeadline(
+            wheel: scroll.wheelDeadline, feed: pager.running?.due, motion: scroll.motionEnd, controls: controls,
+            now: now)
+    }
+
+    /// ``nextDeadline`` from the few values it depends on. Static, so that calling it from mutating code
+    /// copies nothing (a method would be handed a copy of the whole session); it folds the candidates
+    /// without an array and asks only the controls that have a timer. Called on every input and tick.
+    private static func earliestDeadline(
+        wheel: Timestamp?, feed: Timestamp?, motion: Timestamp?, controls: [EdgeControl], now: Timestamp
+    ) -> Timestamp? {
         func earlier(_ a: Timestamp?, _ b: Timestamp?) -> Timestamp? {
             guard let a else { return b }
             guard let b else { return a }
             return min(a, b)
         }
-        var earliest = earlier(scroll.wheelDeadline, pager.running?.due)
-        earliest = earlier(earliest, scroll.motionEnd)
-        for control in controls { earliest = earlier(earliest, control.nextDeadline) }
+        var earliest = earlier(wheel, feed)
+        earliest = earlier(earliest, motion)
+        for index in controls.indices where controls[index].hasTimer {
+            earliest = earlier(earliest, controls[index].nextDeadline)
+        }
         // Anything already due (a 0 s exit, a 0 ms feed answer) is due now, never in the past.
         return earliest.map { max($0, now) }
+    }
+
+    /// ``nextDeadline`` for ``advance(to:)``: `mutating` only so that it reads the session in place (a
+    /// method that is not inlined gets a copy of `self`, 1.4 KB, when called from mutating code).
+    private mutating func earliestDeadline() -> Timestamp? {
+        Self.earliestDeadline(
+            wheel: scroll.wheelDeadline, feed: pager.running?.due, motion: scroll.motionEnd, controls: controls,
+            now: now)
     }
 
     // MARK: - Controls and the feed
 
     /// Whether `edge`'s request would be accepted now: never two requests at once, a refresh wins over a
     /// load-more, and a load-more needs another page.
+    @inline(__always)
     private func canStart(_ edge: Edge) -> Bool {
         switch controls[Self.index(edge)].configuration.role {
         case .refresh:
@@ -255,12 +275,16 @@ public struct Session: Hashable, Sendable {
 
     /// Each control's inset layer, pushed into the scroll model (which absorbs the change without a jump).
     private mutating func syncLayers() {
-        for control in controls where scroll.insets.controls[control.edge] != control.layer {
-            scroll.setInsetLayer(control.layer, for: control.edge)
+        // By index: `for control in controls` would copy every control.
+        for index in controls.indices {
+            let layer = controls[index].layer
+            let edge = controls[index].edge
+            if scroll.insets.controls[edge] != layer { scroll.setInsetLayer(layer, for: edge) }
         }
     }
 
     /// The displayed pull beyond `edge`'s rest position (without its own layer), and its velocity.
+    @inline(__always)
     func pull(_ edge: Edge) -> (distance: Double, velocity: Double) {
         let range = scroll.bounds(excluding: edge)
         let position = scroll.offset[edge.axis]
@@ -277,12 +301,15 @@ public struct Session: Hashable, Sendable {
             case .animating: .momentum
             case .idle: .still
             }
-        for edge in Edge.allCases where controls[Self.index(edge)].state != .disabled {
+        // The controls are in `Edge.allCases` order; each is observed where it lies.
+        for index in controls.indices where controls[index].state != .disabled {
+            let edge = controls[index].edge
             let pull = pull(edge)
-            let action = controls[Self.index(edge)].observe(
-                distance: pull.distance, velocity: pull.velocity, motion: motion, canStart: canStart(edge), at: now,
+            let canStart = canStart(edge)
+            let action = controls[index].observe(
+                distance: pull.distance, velocity: pull.velocity, motion: motion, canStart: canStart, at: now,
                 events: &events)
-            perform(action, for: edge)
+            if action != .none { perform(action, for: edge) }
         }
         syncLayers()
     }
@@ -402,34 +429,56 @@ public struct Session: Hashable, Sendable {
     /// The frame at the session's current time; each call gets the next sequence number.
     public mutating func frame() -> Frame {
         sequence += 1
+        // Overwritten in place: once the host has dropped the previous frame the storage is unique again,
+        // and no frame allocates.
+        var count = 0
+        for index in controls.indices where controls[index].configuration.enabled || controls[index].state != .disabled
+        {
+            let edge = edgeFrame(index)
+            if count < frameEdges.value.count {
+                frameEdges.value[count] = edge
+            } else {
+                frameEdges.value.append(edge)
+            }
+            count += 1
+        }
+        if count < frameEdges.value.count { frameEdges.value.removeLast(frameEdges.value.count - count) }
         return Frame(
             sequence: sequence, time: now, offset: scroll.offset, velocity: scroll.velocity, phase: scroll.phase,
             horizontalMotion: scroll.horizontalMotion, verticalMotion: scroll.verticalMotion,
             contentSize: scroll.contentSize, viewport: scroll.viewport, insets: scroll.insets.combined,
-            edges: controls.filter { $0.configuration.enabled || $0.state != .disabled }.map(edgeFrame),
+            edges: frameEdges.value,
             feed: FeedFrame(
                 count: pager.count, hasMore: pager.hasMore, loading: pager.running != nil,
                 newestID: pager.newestLoadedID, rowHeight: configuration.feed.rowHeight))
     }
 
-    private func edgeFrame(_ control: EdgeControl) -> EdgeFrame {
+    @inline(__always)
+    private func edgeFrame(_ index: Int) -> EdgeFrame {
+        let edge = controls[index].edge
+        let configuration = controls[index].configuration
+        let distance = controls[index].distance
+        let progress = controls[index].progress
         let geometry = EdgeGeometry(
-            edge: control.edge, configuration: control.configuration, distance: control.distance,
-            progress: control.progress, viewport: scroll.viewport,
-            baseInset: scroll.insets.excluding(control.edge)[control.edge])
+            edge: edge, configuration: configuration, distance: distance, progress: progress,
+            viewport: scroll.viewport, baseInset: scroll.insets.excluding(edge)[edge])
+        let exitDuration = controls[index].exitDuration
         return EdgeFrame(
-            edge: control.edge, state: control.state, distance: control.distance, progress: control.progress,
-            velocity: control.pullVelocity, control: geometry.control, view: geometry.view, scale: geometry.scale,
-            cycle: control.cycle.map {
+            edge: edge, state: controls[index].state, distance: distance, progress: progress,
+            velocity: controls[index].pullVelocity, control: geometry.control, view: geometry.view,
+            scale: geometry.scale,
+            cycle: controls[index].cycle.map {
                 CycleFrame(
-                    index: $0.index, start: $0.start, duration: control.configuration.cycle.duration,
-                    delay: control.configuration.cycle.delay, kind: control.configuration.cycle.kind)
+                    index: $0.index, start: $0.start, duration: configuration.cycle.duration,
+                    delay: configuration.cycle.delay, kind: configuration.cycle.kind)
             },
-            exit: control.exitStart.map { ExitFrame(start: $0, duration: control.exitDuration) })
+            exit: controls[index].exitStart.map { ExitFrame(start: $0, duration: exitDuration) })
     }
 
     /// The events that happened since the last call, oldest first.
     public mutating func takeEvents() -> [Event] {
+        // Most steps have none: hand out the empty array rather than share (and then replace) the buffer.
+        guard !events.isEmpty else { return [] }
         defer { events.removeAll(keepingCapacity: true) }
         return events
     }
