@@ -636,12 +636,13 @@ final class ServiceLoop {
 
     /// Writes the pending frame at once when it is the only thing to send and the socket takes it: the
     /// frame leaves in the same turn of the loop as the input that made it, instead of after a round of
-    /// "tell me when writable" (two `epoll_ctl`s and one more wake-up per frame). A socket with anything
-    /// buffered, or full, waits for WRITEABLE as before, so a slow reader still gets the latest frame only.
+    /// "tell me when writable" (two `epoll_ctl`s and one more wake-up per frame). When lws still holds part
+    /// of an earlier message (the kernel took only some of it: a slow reader), the frame waits for WRITEABLE
+    /// as before, so lws never holds more than one partial message and a slow reader gets the latest frame.
     /// - Returns: whether the frame was written (or the connection is being closed).
     private func writeFrameNow(_ connection: Connection) -> Bool {
         guard connection.framePending, connection.outbox.isEmpty, !connection.pingDue, !connection.closeRequested,
-            lws_send_pipe_choked(connection.wsi) == 0
+            lws_partial_buffered(connection.wsi) == 0
         else { return false }
         if writeable(connection) < 0 {
             connection.closeIssued = true

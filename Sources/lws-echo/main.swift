@@ -52,7 +52,7 @@ private func echoCallback(
         connection.partial.removeAll(keepingCapacity: true)
         // Straight back when the socket takes it, as `refreshkit serve` writes its frames (writeFrameNow):
         // the floor uses the same shortcut, so the ratio compares like with like.
-        if connection.outbox.count - connection.head == 1 && lws_send_pipe_choked(wsi) == 0 {
+        if connection.outbox.count - connection.head == 1 && lws_partial_buffered(wsi) == 0 {
             return writeNext(connection, wsi)
         }
         lws_callback_on_writable(wsi)

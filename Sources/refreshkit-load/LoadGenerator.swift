@@ -278,7 +278,7 @@ final class LoadGenerator {
                     // Written now when the socket takes it (as the server writes its frames): no
                     // "tell me when writable" round, which costs two epoll_ctl calls per input.
                     if let wsi = connection.wsi {
-                        if lws_send_pipe_choked(wsi) != 0 {
+                        if lws_partial_buffered(wsi) != 0 {
                             lws_callback_on_writable(wsi)
                         } else if writeable(connection, wsi: wsi) < 0 {
                             lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
