@@ -53,11 +53,11 @@ final class Connection {
     var sendBuffer: [UInt8]
     /// Shutting down: flush the outbox, then close with 1001.
     var closing = false
-    /// A close code and reason are set: the next `SERVER_WRITEABLE` returns -1 so lws sends the close
-    /// frame. Everything that arrives meanwhile is read and dropped. (Returning -1 from `RECEIVE`
+    /// A close code and reason are set: the next `SERVER_WRITEABLE` issues the close (`issueClose`), and
+    /// lws sends the close frame. Everything that arrives meanwhile is read and dropped. (Returning -1 from `RECEIVE`
     /// instead can leave lws 4.1.6's parser mid-frame, and it then drops the socket without the close.)
     var closeRequested = false
-    /// The -1 was returned; lws owns the close from here.
+    /// The close was issued (or the connection is being killed); lws owns the close from here.
     var closeIssued = false
 
     // Screening (Gatekeeper.swift): the message rate and the page clock of this connection.
