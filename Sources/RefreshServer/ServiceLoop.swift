@@ -644,10 +644,7 @@ final class ServiceLoop {
         guard connection.framePending, connection.outbox.isEmpty, !connection.pingDue, !connection.closeRequested,
             lws_partial_buffered(connection.wsi) == 0
         else { return false }
-        if writeable(connection) < 0 {
-            connection.closeIssued = true
-            lws_set_timeout(connection.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
-        }
+        if writeable(connection) < 0 { drop(connection) }
         return true
     }
 
@@ -731,6 +728,13 @@ final class ServiceLoop {
         return 0
     }
 
+    /// Closes the socket without a close handshake (the peer is not listening, or a write failed), at lws's
+    /// next timeout check: safe from any callback, including another connection's.
+    private func drop(_ connection: Connection) {
+        connection.closeIssued = true
+        lws_set_timeout(connection.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+    }
+
     /// `lws_write`s the message in `buffer` after its `LWS_PRE` bytes of headroom (lws copies what the
     /// socket does not take at once, so the buffer may be reused as soon as this returns).
     private func write(_ buffer: UnsafeMutableRawBufferPointer, on connection: Connection) -> Int32 {
@@ -783,9 +787,7 @@ final class ServiceLoop {
                     metadata: [
                         "connection": "\(connection.id)", "quietSeconds": "\((now - connection.lastHeard) / 1_000_000)",
                     ])
-                connection.closeIssued = true
-                // The peer is not listening: no close handshake, just the socket (at the next timeout check).
-                lws_set_timeout(connection.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+                drop(connection)
             }
         }
         if !connections.isEmpty { armKeepaliveSweep() }
@@ -982,5 +984,6 @@ private func keepaliveCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_
     Unmanaged<ServiceLoop>.fromOpaque(raw).takeUnretainedValue().sweepKeepalive()
 }
 
-/// Only wakes `lws_service` so ``ServiceLoop/run()`` can see the shutdown deadline has passed.
+/// Only wakes the loop (`uv_run` or `lws_service`) so ``ServiceLoop/run()`` can see the shutdown deadline has
+/// passed.
 private func shutdownWakeCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {}

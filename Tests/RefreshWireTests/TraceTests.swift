@@ -46,12 +46,9 @@ private struct Driver {
     mutating func wait(milliseconds: Int64) {
         let end = now + milliseconds * 1000
         while now < end {
-            let session = traced.session
-            var next = end
-            if session.isActive { next = min(next, now + 16_667) }
-            if let deadline = session.nextDeadline?.microseconds, deadline > now { next = min(next, deadline) }
-            now = next
-            if session.isActive || (session.nextDeadline.map { $0.microseconds <= now } ?? false) {
+            let tick = nextServerTick(of: traced.session, after: now, until: end)
+            now = tick.time
+            if tick.due {
                 traced.advance(to: Timestamp(microseconds: now))
                 frame()
             }
