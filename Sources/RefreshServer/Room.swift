@@ -15,16 +15,33 @@ final class Room {
         let token: String
         /// The connection that is this member now, if any.
         var connection: Connection?
-        /// Pointers down (the page's ids) and the page time of their latest sample: cancelled when the
-        /// member's connection goes, so a vanished finger never holds a drag.
-        var pointersDown: [Int: Double] = [:]
+        /// Pointers down (the page's ids) and the page time of their latest sample, in the order they went
+        /// down: cancelled when the member's connection goes, so a vanished finger never holds a drag. A
+        /// small array, not a dictionary: it is updated on every touch move and rarely holds more than two.
+        var pointersDown: [(pointer: Int, pageTime: Double)] = []
+
+        /// Notes pointer `pointer`'s latest sample (`pageTime`), or that it lifted (`nil`).
+        mutating func track(pointer: Int, pageTime: Double?) {
+            let index = pointersDown.firstIndex { $0.pointer == pointer }
+            switch (index, pageTime) {
+            case (let index?, let time?): pointersDown[index].pageTime = time
+            case (nil, let time?): pointersDown.append((pointer, time))
+            case (let index?, nil): pointersDown.remove(at: index)
+            case (nil, nil): break
+            }
+        }
         /// When the member was last detached (µs), to forget the oldest first when the room is full.
         var detachedAt: Int64 = 0
     }
 
     let id: String
     private(set) var traced: TracedSession
-    private(set) var members: [Int: Member] = [:]
+    /// The members by number (ascending: numbers only grow). An array: a room has a handful, and one is
+    /// looked up on every input.
+    private(set) var members: [Member] = []
+    /// The connections of the members connected now, kept as members attach and detach: every frame goes
+    /// to each of them.
+    private(set) var connections: [Connection] = []
     private var nextMember = 0
     /// While no member is connected: when the room is freed (µs, server clock).
     var expiresAt: Int64?
@@ -63,10 +80,26 @@ final class Room {
         _read { yield traced.session }
     }
 
-    /// The connections of the members connected now.
-    var connections: [Connection] { members.values.compactMap(\.connection) }
+    var connectedCount: Int { connections.count }
 
-    var connectedCount: Int { members.values.reduce(0) { $0 + ($1.connection == nil ? 0 : 1) } }
+    /// Whether the session moves by itself (``Session/isActive``).
+    var isMoving: Bool { traced.isActive }
+
+    /// The session's next deadline (``Session/nextDeadline``).
+    var nextDeadline: Timestamp? { traced.nextDeadline }
+
+    /// Member `number`, if the room still knows it.
+    func member(_ number: Int) -> Member? {
+        index(of: number).map { members[$0] }
+    }
+
+    private func index(of number: Int) -> Int? {
+        members.firstIndex { $0.number == number }
+    }
+
+    private func rebuildConnections() {
+        connections = members.compactMap(\.connection)
+    }
 
     // MARK: - Members
 
@@ -75,27 +108,31 @@ final class Room {
     func addMember(limit: Int) -> Member? {
         if members.count >= limit {
             guard
-                let oldest = members.values.filter({ $0.connection == nil }).min(by: { $0.detachedAt < $1.detachedAt })
+                let oldest = members.indices.filter({ members[$0].connection == nil }).min(by: {
+                    members[$0].detachedAt < members[$1].detachedAt
+                })
             else { return nil }
-            members[oldest.number] = nil
+            members.remove(at: oldest)
         }
         let member = Member(number: nextMember, token: RandomIdentifier.make128())
         nextMember += 1
-        members[member.number] = member
+        members.append(member)
         return member
     }
 
     /// The member whose token is `token` (compared in constant time), if any.
     func member(token: String) -> Member? {
         var found: Member?
-        for member in members.values where RandomIdentifier.equal(member.token, token) { found = member }
+        for member in members where RandomIdentifier.equal(member.token, token) { found = member }
         return found
     }
 
     /// Makes `connection` member `number`'s connection. - Returns: the connection it replaces, if any.
     func attach(_ connection: Connection, member number: Int) -> Connection? {
-        let previous = members[number]?.connection
-        members[number]?.connection = connection
+        guard let index = index(of: number) else { return nil }
+        let previous = members[index].connection
+        members[index].connection = connection
+        rebuildConnections()
         connection.frameBase = nil  // it holds none of this room's frames: the next one is whole
         expiresAt = nil
         return previous
@@ -105,12 +142,12 @@ final class Room {
     /// each, applied and recorded like any message). - Returns: whether the session changed.
     @discardableResult
     func detach(member number: Int, at time: Timestamp, decoder: MessageDecoder) -> Bool {
-        guard var member = members[number] else { return false }
-        member.connection = nil
-        member.detachedAt = time.microseconds
-        let pointers = member.pointersDown.sorted { $0.key < $1.key }
-        member.pointersDown = [:]
-        members[number] = member
+        guard let index = index(of: number) else { return false }
+        let pointers = members[index].pointersDown.sorted { $0.pointer < $1.pointer }
+        members[index].connection = nil
+        members[index].detachedAt = time.microseconds
+        members[index].pointersDown = []
+        rebuildConnections()
         var changed = false
         for (pointer, pageTime) in pointers {
             let text = #"{"type":"touch","phase":"cancel","dx":0,"dy":0,"t":\#(pageTime),"id":\#(pointer)}"#
@@ -133,10 +170,10 @@ final class Room {
     {
         try traced.apply(input, text: text, member: number, at: time)
         version &+= 1
-        if case .touch(let touch) = input {
+        if case .touch(let touch) = input, let index = index(of: number) {
             switch touch.phase {
-            case .start, .move: members[number]?.pointersDown[touch.pointer] = touch.pageTime
-            case .end, .cancel: members[number]?.pointersDown[touch.pointer] = nil
+            case .start, .move: members[index].track(pointer: touch.pointer, pageTime: touch.pageTime)
+            case .end, .cancel: members[index].track(pointer: touch.pointer, pageTime: nil)
             }
         }
     }
@@ -151,21 +188,19 @@ final class Room {
     func stopRecording() { traced.stopRecording() }
 
     /// Makes ``frame`` the session's current frame, producing (and recording) a new one only when the session
-    /// changed since the last.
-    @discardableResult
-    func prepareFrame() -> Frame {
-        if let frame, frameVersion == version { return frame }
-        let next = traced.frame()
-        frame = next
+    /// changed since the last. Returns nothing: a `Frame` holds arrays, and every copy retains them.
+    func prepareFrame() {
+        guard frame == nil || frameVersion != version else { return }
+        frame = traced.frame()
         frameVersion = version
-        return next
     }
 
     /// Calls `body` with the message that brings `connection` to the latest frame (mutable, for `lws_write`'s
     /// in-place header), and takes note that the connection holds that frame from now on: the `frame` message
     /// for a connection that takes whole frames or holds none yet, else the `delta` from the frame it holds.
     func withFrameMessage<R>(for connection: Connection, _ body: (UnsafeMutableRawBufferPointer) -> R) -> R {
-        let frame = prepareFrame()
+        prepareFrame()
+        let frame = self.frame!
         guard connection.frameFormat == .delta else { return withWholeFrame(frame, body) }
         defer { connection.frameBase = frame }
         guard let base = connection.frameBase else { return withWholeFrame(frame, body) }

@@ -508,7 +508,7 @@ final class ServiceLoop {
                 leaveRoom(connection, reason: "hello again")
             }
         }
-        if let previous = room.members[member.number]?.connection, previous !== connection {
+        if let previous = room.member(member.number)?.connection, previous !== connection {
             // The same member on a new connection (the old one is half-open, or a copy of the page): the
             // newer wins; the older is told why, so it does not take the member back.
             previous.room = nil
@@ -529,7 +529,7 @@ final class ServiceLoop {
         enqueue(.welcome(welcome), on: connection)
         broadcast(room.takeEvents(), in: room)
         announceMembers(of: room)
-        armTick(for: room.session, now: now.microseconds)
+        armTick(for: room, now: now.microseconds)
     }
 
     /// Takes `connection` out of its room: its pointers are lifted, the others are told, and a room left
@@ -538,7 +538,7 @@ final class ServiceLoop {
         guard let room = connection.room else { return }
         connection.room = nil
         // While shutting down (and inside lws_context_destroy) nothing is scheduled or sent any more.
-        guard !shuttingDown, room.members[connection.member]?.connection === connection else { return }
+        guard !shuttingDown, room.member(connection.member)?.connection === connection else { return }
         let now = Self.now()
         room.detach(member: connection.member, at: now, decoder: decoder)
         registry.account(room)
@@ -551,7 +551,7 @@ final class ServiceLoop {
         if room.connectedCount > 0 {
             broadcast(room.takeEvents(), in: room)
             announceMembers(of: room)
-            armTick(for: room.session, now: now.microseconds)
+            armTick(for: room, now: now.microseconds)
             return
         }
         _ = room.takeEvents()  // nobody to tell; the frames will show where things are
@@ -594,7 +594,7 @@ final class ServiceLoop {
         registry.account(room)
         if case .configure = input { announceConfiguration(of: room) }
         broadcast(room.takeEvents(), in: room)
-        armTick(for: room.session, now: now.microseconds)
+        armTick(for: room, now: now.microseconds)
     }
 
     /// After an accepted `configure`: every member gets the whole new configuration (`config`).
@@ -803,10 +803,10 @@ final class ServiceLoop {
 
     /// After an input or a hello: make sure the timer fires soon enough for `session`. Moves the timer
     /// only earlier; the tick itself recomputes the full schedule.
-    private func armTick(for session: Session, now: Int64) {
+    private func armTick(for room: Room, now: Int64) {
         guard !shuttingDown else { return }
         var due: Int64?
-        if session.isActive {
+        if room.isMoving {
             if !ticking {
                 ticking = true
                 tickOrigin = now
@@ -814,7 +814,7 @@ final class ServiceLoop {
             }
             due = tickDeadline(tickIndex)
         }
-        if let deadline = session.nextDeadline?.microseconds {
+        if let deadline = room.nextDeadline?.microseconds {
             due = min(due ?? deadline, max(deadline, now))
         }
         guard let due else { return }
@@ -855,16 +855,14 @@ final class ServiceLoop {
                 }
                 continue
             }
-            let due =
-                room.session.isActive
-                || (room.session.nextDeadline.map { $0.microseconds <= nowMicroseconds } ?? false)
+            let due = room.isMoving || (room.nextDeadline.map { $0.microseconds <= nowMicroseconds } ?? false)
             if due {
                 room.advance(to: now)
                 registry.account(room)
                 broadcast(room.takeEvents(), in: room)
             }
-            if room.session.isActive { anyActive = true }
-            if let deadline = room.session.nextDeadline?.microseconds {
+            if room.isMoving { anyActive = true }
+            if let deadline = room.nextDeadline?.microseconds {
                 // A deadline the session left in the past would spin the timer: wait one period.
                 let effective = deadline > nowMicroseconds ? deadline : nowMicroseconds + tickPeriodMicroseconds
                 earliestDeadline = min(earliestDeadline ?? effective, effective)

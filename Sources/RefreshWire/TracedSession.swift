@@ -11,6 +11,12 @@ public struct TracedSession: Sendable {
     public private(set) var session: Session
     public private(set) var recorder: TraceRecorder
     private let encoder = MessageEncoder()
+    /// ``Session/isActive`` as of the last `apply` or `advance` (the only calls that move the session).
+    /// Stored, because a host asks after every input and a computed property read from another module
+    /// is handed a copy of the whole session (kilobytes, and a retain of everything in it).
+    public private(set) var isActive = false
+    /// ``Session/nextDeadline`` as of the last `apply` or `advance`, stored like ``isActive``.
+    public private(set) var nextDeadline: Timestamp?
 
     /// A new session as `header` describes it, recording within `limits`, its frames' digest of kind
     /// `digest` (their values, unless replaying a trace whose digest is of their text).
@@ -21,6 +27,7 @@ public struct TracedSession: Sendable {
             viewport: header.viewport, devicePixelRatio: header.devicePixelRatio, preset: header.preset,
             seed: header.seed, time: header.start)
         recorder = TraceRecorder(header: header, limits: limits, digest: digest)
+        noteSchedule()
     }
 
     /// Applies a page message's input at `time` and records the message's `text` (exactly as received; it
@@ -30,6 +37,7 @@ public struct TracedSession: Sendable {
         _ input: Input, text: UnsafeRawBufferPointer, member: Int, at time: Timestamp
     ) throws(SessionError) {
         recorder.recordApply(text, member: member, at: time)
+        defer { noteSchedule() }  // a refused input may still have advanced the session to `time`
         try session.apply(Self.namespaced(input, member: member), at: time)
     }
 
@@ -37,6 +45,12 @@ public struct TracedSession: Sendable {
     public mutating func advance(to time: Timestamp) {
         recorder.recordAdvance(to: time)
         session.advance(to: time)
+        noteSchedule()
+    }
+
+    private mutating func noteSchedule() {
+        isActive = session.isActive
+        nextDeadline = session.nextDeadline
     }
 
     /// Produces the session's next frame and records it, without encoding it (a value digest needs no text):

@@ -23,6 +23,9 @@ private struct Driver {
     }
 
     mutating func frame() {
+        // The schedule a host reads without copying the session must be the session's own.
+        #expect(traced.isActive == traced.session.isActive)
+        #expect(traced.nextDeadline == traced.session.nextDeadline)
         var buffer: [UInt8] = []
         traced.frame(into: &buffer)
         frames.append(buffer)
