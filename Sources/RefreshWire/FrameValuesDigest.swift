@@ -139,15 +139,19 @@ extension FrameDigest {
         var text = text
         text.withUTF8 { utf8 in
             mix(UInt64(utf8.count))
-            var word: UInt64 = 0
-            for (i, byte) in utf8.enumerated() {
-                word |= UInt64(byte) << UInt64(8 * (i % 8))
-                if i % 8 == 7 {
-                    mix(word)
-                    word = 0
-                }
+            guard let base = utf8.baseAddress else { return }
+            // Whole words are loaded as such (the little-endian order the definition gives them); only the
+            // tail is put together byte by byte. Every string here is an enum's short raw value, digested a
+            // few times per frame.
+            var i = 0
+            while i + 8 <= utf8.count {
+                mix(UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)))
+                i += 8
             }
-            if utf8.count % 8 != 0 { mix(word) }
+            guard i < utf8.count else { return }
+            var word: UInt64 = 0
+            for k in 0..<(utf8.count - i) { word |= UInt64(base[i + k]) << UInt64(8 * k) }
+            mix(word)
         }
     }
 }

@@ -119,6 +119,16 @@ struct TraceTests {
         #expect(result.events.contains { $0.name == .feedLoaded })
     }
 
+    /// The digest's definition (docs/TRACE.md) is a format: traces exported by earlier servers carry digests
+    /// of it, so a faster implementation must give the same words. Pinned on a scenario that digests every
+    /// kind of value (strings longer and shorter than a word, motion chains, cycles, exits, absent members).
+    @Test func theValuesDigestOfAScenarioIsPinned() throws {
+        let driver = try recordedScenario()
+        #expect(driver.traced.recorder.frames.kind == .values)
+        #expect(driver.traced.recorder.frames.count == 142)
+        #expect(driver.traced.recorder.frames.hex == "3c8e5dae0f0bb46f")
+    }
+
     @Test func aMutatedTraceGivesADifferentDigest() throws {
         let driver = try recordedScenario()
         var text = String(decoding: driver.json, as: UTF8.self)
