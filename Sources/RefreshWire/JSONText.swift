@@ -204,7 +204,7 @@ extension JSONText {
     }
 
     /// Validates an RFC 8259 number at `index`: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-    private func scanNumber(at index: Int) throws(WireError) -> Int {
+    func scanNumber(at index: Int) throws(WireError) -> Int {
         var i = index
         if byte(i) == .minus { i += 1 }
         let first = byte(i)

@@ -27,6 +27,12 @@ public struct MessageDecoder: Sendable {
 
     /// Decodes one message from its UTF-8 text.
     public func decode(_ text: UnsafeRawBufferPointer) throws(WireError) -> ClientMessage {
+        if let touch = plainTouch(text) { return .input(.touch(touch)) }
+        return try decodeAnySpelling(text)
+    }
+
+    /// ``decode(_:)`` without the page-spelling shortcut (``plainTouch(_:)``): every message, every error.
+    func decodeAnySpelling(_ text: UnsafeRawBufferPointer) throws(WireError) -> ClientMessage {
         let json = JSONText(text)
         let outline = try json.validate(maxDepth: limits.maxDepth)
         guard outline.isObject else {

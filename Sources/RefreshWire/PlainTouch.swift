@@ -1,0 +1,70 @@
+import RefreshKit
+
+/// The page's own spelling of a touch, read in one pass.
+///
+/// A page sends a touch message for every pointer sample, up to 120 a second, and always spells it the same
+/// way (`JSON.stringify` of an object literal): `{"type":"touch","phase":P,"dx":N,"dy":N,"t":N,"id":N}`, no
+/// whitespace, no escapes, members in that order, `id` optional. Such a message is validated and read here
+/// in one pass, without the general decoder's outline and member walks (a third of the server's own work
+/// per touch). Anything else — another spelling, an extra member, a value the general path would refuse —
+/// returns nil, and the general decoder reads the message: it alone reports errors, so the two paths
+/// cannot disagree on what a client is told. `PlainTouchTests` checks that they agree on every input.
+extension MessageDecoder {
+    /// The touch in `text` when it is spelled exactly as the page spells it and its values are in range;
+    /// nil otherwise (not an error: the general path then decides).
+    func plainTouch(_ text: UnsafeRawBufferPointer) -> TouchInput? {
+        guard limits.maxDepth >= 1 else { return nil }  // the general path refuses any object then
+        let json = JSONText(text)
+        var reader = PlainReader(json: json)
+        guard reader.expect(#"{"type":"touch","phase":""#) else { return nil }
+        let phase: TouchPhase
+        if reader.expect(#"move","dx":"#) {
+            phase = .move
+        } else if reader.expect(#"start","dx":"#) {
+            phase = .start
+        } else if reader.expect(#"end","dx":"#) {
+            phase = .end
+        } else if reader.expect(#"cancel","dx":"#) {
+            phase = .cancel
+        } else {
+            return nil
+        }
+        guard let dx = reader.number(), reader.expect(#","dy":"#), let dy = reader.number(),
+            reader.expect(#","t":"#), let t = reader.number()
+        else { return nil }
+        var pointer = 0
+        if reader.expect(#","id":"#) {
+            // An integral number up to 2⁵³ in magnitude, as the general path's `integer` accepts.
+            guard let id = reader.number(), id.rounded(.towardZero) == id, abs(id) <= 9_007_199_254_740_992
+            else { return nil }
+            pointer = Int(id)
+        }
+        guard reader.expect("}"), reader.index == json.count else { return nil }
+        guard abs(dx) <= limits.maxDelta, abs(dy) <= limits.maxDelta, abs(t) <= limits.maxTime else { return nil }
+        return TouchInput(phase: phase, delta: Point(x: dx, y: dy), pageTime: t, pointer: pointer)
+    }
+}
+
+/// A cursor over text that must match exactly.
+private struct PlainReader {
+    let json: JSONText
+    var index = 0
+
+    /// Consumes `literal` when the text continues with it.
+    mutating func expect(_ literal: StaticString) -> Bool {
+        let n = literal.utf8CodeUnitCount
+        guard index + n <= json.count, json.memoryEquals(index, literal.utf8Start, n) else { return false }
+        index += n
+        return true
+    }
+
+    /// Consumes a number token (RFC 8259's grammar, checked like the validator does) and returns its finite
+    /// value, read exactly like the general path reads it.
+    mutating func number() -> Double? {
+        guard let end = try? json.scanNumber(at: index), let value = json.number(at: index), value.isFinite else {
+            return nil
+        }
+        index = end
+        return value
+    }
+}
