@@ -46,7 +46,11 @@ struct EdgeChanges: OptionSet {
 
     /// The changes of one edge entry from `base` to `edge` (the same edge), in a frame whose offset went from
     /// `baseOffset` to `offset` and whose velocity is now `velocity`.
-    init(from base: EdgeFrame, to edge: EdgeFrame, baseOffset: Point, offset: Point, velocity: Point) {
+    ///
+    /// The entries are borrowed, not copied (an initializer would otherwise take its own copy of each).
+    init(
+        from base: borrowing EdgeFrame, to edge: borrowing EdgeFrame, baseOffset: Point, offset: Point, velocity: Point
+    ) {
         typealias W = WrittenNumber
         var c: EdgeChanges = []
         if base.state != edge.state { c.insert(.state) }

@@ -40,7 +40,10 @@ struct FrameChanges: OptionSet {
 
     /// The frame-level changes from `base` to `frame`. Edges are only checked for being the same set in the
     /// same order (each entry's own changes are ``EdgeChanges``).
-    init(from base: Frame, to frame: Frame) {
+    ///
+    /// Both frames are borrowed: an initializer takes its arguments as its own, which would copy (retain) and
+    /// then destroy (release) every array of both frames on every delta.
+    init(from base: borrowing Frame, to frame: borrowing Frame) {
         var c: FrameChanges = []
         typealias W = WrittenNumber
         if !W.same(base.offset.x, frame.offset.x, 3) { c.insert(.offsetX) }

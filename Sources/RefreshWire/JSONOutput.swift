@@ -290,24 +290,15 @@ struct JSONWriter {
         }
     }
 
-    /// ``fixed(_:decimals:)``'s body. The rounding is `rounded()`'s (to nearest, ties away from zero), done
-    /// on the integer part instead of through libm: `x − Int64(x)` is exact (it is the fraction of a
-    /// double), so comparing it with ½ picks the same integer, bit for bit.
+    /// ``fixed(_:decimals:)``'s body: the integer ``WrittenNumber`` compares, so a delta's comparisons and
+    /// the text agree by construction.
     @inline(__always)
     private mutating func fixed(_ value: Double, constantDecimals decimals: Int) {
-        let x = value * Self.powerOfTen(decimals)
-        // Beyond 2⁵² every double is an integer, so this is the same test as on the rounded value; false for
-        // NaN and infinities.
-        guard abs(x) < 9e15 else {
+        guard let scaled = WrittenNumber.scaled(value, decimals) else {
             exact(value)
             return
         }
-        let truncated = Int64(x)  // toward zero
-        let fraction = x - Double(truncated)
-        // Without branches: the values are noisy, a branch on the fraction would be mispredicted often.
-        let up: Int64 = fraction >= 0.5 ? 1 : 0
-        let down: Int64 = fraction <= -0.5 ? 1 : 0
-        scaled(truncated &+ up &- down, decimals: decimals)
+        self.scaled(scaled, decimals: decimals)
     }
 
     /// Writes `value` so that a correct JSON parser reads back exactly the same `Double`: the fewest
