@@ -4,8 +4,21 @@ import RefreshKit
 /// (no uniqueness or capacity check per token), and the unused part of the reservation is dropped. If
 /// `body` needed more than `bound` after all, the attempt is discarded and made again with more room, so a
 /// low estimate costs time, never correctness.
+///
+/// Up to ``smallJSONBound`` bytes are written on the stack and appended in one copy: growing the buffer
+/// by the bound in zeros and cutting it back cost more than writing a small message.
 @inline(__always)
 func appendJSON(to buffer: inout [UInt8], bound: Int, _ body: (inout JSONWriter) -> Void) {
+    if bound <= smallJSONBound {
+        let appended = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: smallJSONBound) { scratch in
+            var writer = JSONWriter(start: scratch.baseAddress!, capacity: smallJSONBound)
+            body(&writer)
+            guard !writer.overflowed else { return false }
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<writer.count]))
+            return true
+        }
+        if appended { return }
+    }
     let start = buffer.count
     var room = Swift.max(bound, 64)
     while true {
@@ -23,6 +36,9 @@ func appendJSON(to buffer: inout [UInt8], bound: Int, _ body: (inout JSONWriter)
         room *= 2
     }
 }
+
+/// The largest message ``appendJSON(to:bound:_:)`` writes on the stack first (a delta, an event).
+let smallJSONBound = 1024
 
 /// Zeros to grow a buffer by, copied in one go: appending `repeatElement(0, count:)` goes element by
 /// element, which cost more than writing a whole frame's numbers.

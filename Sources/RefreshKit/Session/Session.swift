@@ -157,6 +157,18 @@ public struct Session: Hashable, Sendable {
     /// end, feed answer and control timer that falls due, each at its own exact time.
     public mutating func advance(to time: Timestamp) {
         let target = max(time, now)
+        if observedQuietly.value && nothingDue(by: target) {
+            // What stepping would do here, without looking for deadlines there are none of; at the same
+            // instant, not even the clocks move.
+            guard target > now else { return }
+            now = target
+            scroll.advance(to: target)
+            let fingerDown = scroll.isDragging
+            for index in controls.indices {
+                controls[index].advance(to: target, fingerDown: fingerDown, events: &events)
+            }
+            return
+        }
         // Nothing moves and nothing is due at this very instant: observing again would change nothing.
         if target == now && !(earliestDeadline().map { $0 <= now } ?? false) { return }
         var steps = 0
@@ -188,6 +200,18 @@ public struct Session: Hashable, Sendable {
         if !moved && observedQuietly.value { return }
         syncLayers()
         observe()
+    }
+
+    /// Whether nothing moves by itself and nothing is scheduled up to `time`: no animation, no wheel gesture
+    /// to end, no feed answer due, no control timer. Then stepping to `time` only moves the clock.
+    @inline(__always)
+    private func nothingDue(by time: Timestamp) -> Bool {
+        guard scroll.phase != .animating, scroll.wheelDeadline == nil, scroll.horizontalMotion.isEmpty,
+            scroll.verticalMotion.isEmpty
+        else { return false }
+        if let due = pager.running?.due, due <= time { return false }
+        for index in controls.indices where controls[index].hasTimer { return false }
+        return true
     }
 
     /// Whether the content moves by itself (an animation runs): the host ticks the session periodically
