@@ -2,7 +2,7 @@ import RefreshKit
 
 /// What a `delta` must carry for one entry of `edges` (PROTOCOL.md, "delta"): the members whose written
 /// text differs, except `distance` and `velocity`, which are carried only when they did not **follow the
-/// scroll** (see ``follows(from:to:baseOffset:offset:velocity:)``).
+/// scroll** (see ``follows(from:to:scroll:)``).
 struct EdgeChanges: OptionSet {
     let rawValue: UInt32
 
@@ -44,13 +44,16 @@ struct EdgeChanges: OptionSet {
         self.rawValue = rawValue
     }
 
-    /// The changes of one edge entry from `base` to `edge` (the same edge), in a frame whose offset went from
-    /// `baseOffset` to `offset` and whose velocity is now `velocity`.
-    init(from base: EdgeFrame, to edge: EdgeFrame, baseOffset: Point, offset: Point, velocity: Point) {
+    /// The changes of one edge entry from `base` to `edge` (the same edge), in a frame that scrolled by
+    /// `scroll` along the edge's axis.
+    ///
+    /// Inlined where the entries lie: called, it would be handed its own copy of each (about 160 bytes).
+    @inline(__always)
+    init(from base: borrowing EdgeFrame, to edge: borrowing EdgeFrame, scroll: FollowedScroll) {
         typealias W = WrittenNumber
         var c: EdgeChanges = []
         if base.state != edge.state { c.insert(.state) }
-        let follow = Self.follows(from: base, to: edge, baseOffset: baseOffset, offset: offset, velocity: velocity)
+        let follow = Self.follows(from: base, to: edge, scroll: scroll)
         if !follow.distance { c.insert(.distance) }
         if !W.same(base.progress, edge.progress, 6) { c.insert(.progress) }
         if !follow.velocity { c.insert(.velocity) }
@@ -96,20 +99,22 @@ struct EdgeChanges: OptionSet {
     ///
     /// Every value involved must be within ``WrittenNumber/followLimit`` so that the page's arithmetic in
     /// `Double`s is exact; otherwise the value is written.
-    static func follows(
-        from base: EdgeFrame, to edge: EdgeFrame, baseOffset: Point, offset: Point, velocity: Point
-    ) -> (distance: Bool, velocity: Bool) {
+    ///
+    /// `scroll` is the frame's scroll along the edge's axis.
+    @inline(__always)
+    static func follows(from base: EdgeFrame, to edge: EdgeFrame, scroll: FollowedScroll) -> (
+        distance: Bool, velocity: Bool
+    ) {
         typealias W = WrittenNumber
-        let axis = edge.edge.axis
-        let leading = edge.edge.isLeading
+        let leading = edge.edge == .top || edge.edge == .left
         var distance = false
-        if let was = W.followable(base.distance), let now = W.followable(edge.distance),
-            let from = W.followable(baseOffset[axis]), let to = W.followable(offset[axis])
+        if let change = scroll.offsetChange, let was = W.followable(base.distance),
+            let now = W.followable(edge.distance)
         {
-            distance = now == (leading ? was - (to - from) : was + (to - from))
+            distance = now == (leading ? was - change : was + change)
         }
         var follows = false
-        if let speed = W.followable(velocity[axis]), let pull = W.scaled(edge.velocity, 3) {
+        if let speed = scroll.velocity, let pull = W.scaled(edge.velocity, 3) {
             follows = pull == (leading ? -speed : speed)
         }
         return (distance, follows)

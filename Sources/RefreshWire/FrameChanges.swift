@@ -40,7 +40,10 @@ struct FrameChanges: OptionSet {
 
     /// The frame-level changes from `base` to `frame`. Edges are only checked for being the same set in the
     /// same order (each entry's own changes are ``EdgeChanges``).
-    init(from base: Frame, to frame: Frame) {
+    ///
+    /// Both frames are borrowed: an initializer takes its arguments as its own, which would copy (retain) and
+    /// then destroy (release) every array of both frames on every delta.
+    init(from base: borrowing Frame, to frame: borrowing Frame) {
         var c: FrameChanges = []
         typealias W = WrittenNumber
         if !W.same(base.offset.x, frame.offset.x, 3) { c.insert(.offsetX) }
@@ -74,11 +77,13 @@ struct FrameChanges: OptionSet {
     /// Whether `edges` can be patched entry by entry, keyed by edge name: the same edges in the same order,
     /// each at most once (so a name says which entry it patches).
     static func patchable(_ base: [EdgeFrame], _ edges: [EdgeFrame]) -> Bool {
-        guard base.count == edges.count, edges.count <= Edge.allCases.count else { return false }
+        guard base.count == edges.count, edges.count <= 4 else { return false }  // four edges at most
         var seen: UInt8 = 0
-        for (b, e) in zip(base, edges) {
-            let bit = UInt8(1) << UInt8(EdgeChanges.index(e.edge))
-            guard b.edge == e.edge, seen & bit == 0 else { return false }
+        // By index, reading only `edge`: `zip` would copy every entry out of both arrays.
+        for i in edges.indices {
+            let edge = edges[i].edge
+            let bit = UInt8(1) << UInt8(EdgeChanges.index(edge))
+            guard base[i].edge == edge, seen & bit == 0 else { return false }
             seen |= bit
         }
         return true

@@ -9,7 +9,7 @@ extension MessageEncoder {
     /// an array (a motion chain) whole, `null` for what ended. `edges` is patched entry by entry, keyed by
     /// edge name (`"edges":{"top":{…}}`), unless the edge set changed, when it is written whole as an array.
     /// An entry's `distance` and `velocity` are left out when they followed the scroll
-    /// (``EdgeChanges/follows(from:to:baseOffset:offset:velocity:)``).
+    /// (``EdgeChanges/follows(from:to:scroll:)``).
     ///
     /// Applying the delta to `base` gives exactly the JSON value of `frame`'s `frame` message: numbers are
     /// compared as they are written, rounded (``WrittenNumber``), so a change the text would not show is
@@ -136,15 +136,25 @@ extension MessageEncoder {
     /// `"edges":{"top":{…},…}` with the entries that changed (the same edges as `base`, in the same order).
     private func writeEdgesPatch(_ frame: Frame, from base: Frame, to w: inout JSONWriter) {
         var open = false
-        for (b, edge) in zip(base.edges, frame.edges) {
-            let changes = EdgeChanges(
-                from: b, to: edge, baseOffset: base.offset, offset: frame.offset, velocity: frame.velocity)
-            guard !changes.isEmpty else { continue }
-            if open { w.byte(.comma) } else { w.literal(#","edges":{"#) }
-            open = true
-            w.plainString(edge.edge.rawValue)
-            w.byte(.colon)
-            writeEdgePatch(edge, changes, to: &w)
+        var scroll: FollowedScroll?
+        // Through buffer pointers: an array's subscript would copy each entry (about 200 bytes) out.
+        base.edges.withUnsafeBufferPointer { bases in
+            frame.edges.withUnsafeBufferPointer { edges in
+                for i in 0..<min(bases.count, edges.count) {
+                    let axis: Axis = edges[i].edge == .top || edges[i].edge == .bottom ? .vertical : .horizontal
+                    if scroll?.axis != axis {
+                        scroll = FollowedScroll(
+                            axis: axis, baseOffset: base.offset, offset: frame.offset, velocity: frame.velocity)
+                    }
+                    let changes = EdgeChanges(from: bases[i], to: edges[i], scroll: scroll!)
+                    guard !changes.isEmpty else { continue }
+                    if open { w.byte(.comma) } else { w.literal(#","edges":{"#) }
+                    open = true
+                    w.plainString(edges[i].edge.rawValue)
+                    w.byte(.colon)
+                    writeEdgePatch(edges[i], changes, to: &w)
+                }
+            }
         }
         close(open, &w)
     }

@@ -4,8 +4,21 @@ import RefreshKit
 /// (no uniqueness or capacity check per token), and the unused part of the reservation is dropped. If
 /// `body` needed more than `bound` after all, the attempt is discarded and made again with more room, so a
 /// low estimate costs time, never correctness.
+///
+/// Up to ``smallJSONBound`` bytes are written on the stack and appended in one copy: growing the buffer
+/// by the bound in zeros and cutting it back cost more than writing a small message.
 @inline(__always)
 func appendJSON(to buffer: inout [UInt8], bound: Int, _ body: (inout JSONWriter) -> Void) {
+    if bound <= smallJSONBound {
+        let appended = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: smallJSONBound) { scratch in
+            var writer = JSONWriter(start: scratch.baseAddress!, capacity: smallJSONBound)
+            body(&writer)
+            guard !writer.overflowed else { return false }
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<writer.count]))
+            return true
+        }
+        if appended { return }
+    }
     let start = buffer.count
     var room = Swift.max(bound, 64)
     while true {
@@ -23,6 +36,9 @@ func appendJSON(to buffer: inout [UInt8], bound: Int, _ body: (inout JSONWriter)
         room *= 2
     }
 }
+
+/// The largest message ``appendJSON(to:bound:_:)`` writes on the stack first (a delta, an event).
+let smallJSONBound = 1024
 
 /// Zeros to grow a buffer by, copied in one go: appending `repeatElement(0, count:)` goes element by
 /// element, which cost more than writing a whole frame's numbers.
@@ -290,24 +306,15 @@ struct JSONWriter {
         }
     }
 
-    /// ``fixed(_:decimals:)``'s body. The rounding is `rounded()`'s (to nearest, ties away from zero), done
-    /// on the integer part instead of through libm: `x − Int64(x)` is exact (it is the fraction of a
-    /// double), so comparing it with ½ picks the same integer, bit for bit.
+    /// ``fixed(_:decimals:)``'s body: the integer ``WrittenNumber`` compares, so a delta's comparisons and
+    /// the text agree by construction.
     @inline(__always)
     private mutating func fixed(_ value: Double, constantDecimals decimals: Int) {
-        let x = value * Self.powerOfTen(decimals)
-        // Beyond 2⁵² every double is an integer, so this is the same test as on the rounded value; false for
-        // NaN and infinities.
-        guard abs(x) < 9e15 else {
+        guard let scaled = WrittenNumber.scaled(value, decimals) else {
             exact(value)
             return
         }
-        let truncated = Int64(x)  // toward zero
-        let fraction = x - Double(truncated)
-        // Without branches: the values are noisy, a branch on the fraction would be mispredicted often.
-        let up: Int64 = fraction >= 0.5 ? 1 : 0
-        let down: Int64 = fraction <= -0.5 ? 1 : 0
-        scaled(truncated &+ up &- down, decimals: decimals)
+        self.scaled(scaled, decimals: decimals)
     }
 
     /// Writes `value` so that a correct JSON parser reads back exactly the same `Double`: the fewest

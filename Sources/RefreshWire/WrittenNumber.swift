@@ -9,11 +9,32 @@ import RefreshKit
 /// this agrees with the writer's text.
 enum WrittenNumber {
     /// The scaled integer `fixed(value, decimals)` writes, or nil when it writes `value` another way.
+    ///
+    /// The rounding is `rounded()`'s (to nearest, ties away from zero), done on the integer part instead of
+    /// through libm: `x − Int64(x)` is exact (it is the fraction of a double), so comparing it with ½ picks
+    /// the same integer, bit for bit.
     @inline(__always)
     static func scaled(_ value: Double, _ decimals: Int) -> Int64? {
-        let rounded = (value * powersOfTen[decimals]).rounded()
-        guard abs(rounded) < 9e15 else { return nil }  // also false for NaN
-        return rounded == 0 ? 0 : Int64(rounded)
+        let x = value * powerOfTen(decimals)
+        // Beyond 2⁵² every double is an integer, so this is the same test as on the rounded value; false for
+        // NaN and infinities.
+        guard abs(x) < 9e15 else { return nil }
+        let truncated = Int64(x)  // toward zero
+        let fraction = x - Double(truncated)
+        // Without branches: the values are noisy, a branch on the fraction would be mispredicted often.
+        let up: Int64 = fraction >= 0.5 ? 1 : 0
+        let down: Int64 = fraction <= -0.5 ? 1 : 0
+        return truncated &+ up &- down
+    }
+
+    /// 10^`decimals` (`decimals` ≤ 22), exact; a constant where `decimals` is one.
+    @inline(__always)
+    static func powerOfTen(_ decimals: Int) -> Double {
+        switch decimals {
+        case 3: 1e3
+        case 6: 1e6
+        default: powersOfTen[decimals]
+        }
     }
 
     /// Whether `a` and `b` are written as the same text with `decimals` decimals. Conservative: two values

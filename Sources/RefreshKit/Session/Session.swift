@@ -15,9 +15,16 @@ public struct Session: Hashable, Sendable {
     public private(set) var devicePixelRatio: Double
     private var sequence: UInt64 = 0
     private var events: [Event] = []
-    /// The edges of the last frame: their array's storage is reused by the next frame once the host has
-    /// let go of the last one, so that producing a frame does not allocate.
+    /// The edges of the last two frames, used in turn: a host keeps the frame it sent last (the base of the
+    /// next delta) until it has the next one, so the array of the frame before that is free again, and
+    /// producing a frame neither allocates nor frees.
     private var frameEdges = Scratch<[EdgeFrame]>([])
+    private var spareEdges = Scratch<[EdgeFrame]>([])
+    /// Whether the latest ``observe()`` was a fixed point, and nothing but the clock moved since: the
+    /// controls asked for nothing and changed nothing, no layer moved, and no control waits on the clock
+    /// (a failed footer's back-off). Observing again would then see the same scroll view and do nothing,
+    /// so a step that only moves the clock skips it.
+    private var observedQuietly = Scratch(false)
     /// A safety net for the deadline loop in ``advance(to:)``: no real trace comes near it.
     private static let maximumStepsPerAdvance = 100_000
 
@@ -89,25 +96,31 @@ public struct Session: Hashable, Sendable {
             try Validation.finite(touch.delta, "touch")
             try Validation.pageTime(touch.pageTime, "touch")
             advance(to: time)
+            // The input changes the session (or is ignored, and then the next step observes anyway).
+            observedQuietly.value = false
             handle(scroll.touch(touch))
         case .wheel(let wheel):
             try Validation.finite(wheel.delta, "wheel")
             try Validation.pageTime(wheel.pageTime, "wheel")
             advance(to: time)
+            observedQuietly.value = false
             handle(scroll.wheel(wheel))
         case .resize(let size):
             try Validation.viewport(size)
             advance(to: time)
+            observedQuietly.value = false
             scroll.setViewport(size)
             scroll.setContentSize(contentSize)
             observe()
         case .command(let command):
             try Validation.command(command)
             advance(to: time)
+            observedQuietly.value = false
             run(command)
         case .configure(let patch):
             let reconfigured = try configuration.applying(patch)
             advance(to: time)
+            observedQuietly.value = false
             if let preset = reconfigured.preset { presetName = preset }
             configure(reconfigured.configuration)
         }
@@ -144,6 +157,18 @@ public struct Session: Hashable, Sendable {
     /// end, feed answer and control timer that falls due, each at its own exact time.
     public mutating func advance(to time: Timestamp) {
         let target = max(time, now)
+        if observedQuietly.value && nothingDue(by: target) {
+            // What stepping would do here, without looking for deadlines there are none of; at the same
+            // instant, not even the clocks move.
+            guard target > now else { return }
+            now = target
+            scroll.advance(to: target)
+            let fingerDown = scroll.isDragging
+            for index in controls.indices {
+                controls[index].advance(to: target, fingerDown: fingerDown, events: &events)
+            }
+            return
+        }
         // Nothing moves and nothing is due at this very instant: observing again would change nothing.
         if target == now && !(earliestDeadline().map { $0 <= now } ?? false) { return }
         var steps = 0
@@ -156,19 +181,37 @@ public struct Session: Hashable, Sendable {
 
     private mutating func step(to time: Timestamp) {
         now = time
+        // Whether anything but the clock may move: an animation, a gesture's end, a feed answer, a timer.
+        var moved = scroll.phase == .animating
         scroll.advance(to: time)
         if let end = scroll.wheelDeadline, end <= time {
             handle(scroll.endWheel())
+            moved = true
         }
         if let result = pager.resolve(at: time) {
             complete(result)
+            moved = true
         }
         let fingerDown = scroll.isDragging
         for index in controls.indices {
+            if controls[index].hasTimer { moved = true }
             controls[index].advance(to: time, fingerDown: fingerDown, events: &events)
         }
+        if !moved && observedQuietly.value { return }
         syncLayers()
         observe()
+    }
+
+    /// Whether nothing moves by itself and nothing is scheduled up to `time`: no animation, no wheel gesture
+    /// to end, no feed answer due, no control timer. Then stepping to `time` only moves the clock.
+    @inline(__always)
+    private func nothingDue(by time: Timestamp) -> Bool {
+        guard scroll.phase != .animating, scroll.wheelDeadline == nil, scroll.horizontalMotion.isEmpty,
+            scroll.verticalMotion.isEmpty
+        else { return false }
+        if let due = pager.running?.due, due <= time { return false }
+        for index in controls.indices where controls[index].hasTimer { return false }
+        return true
     }
 
     /// Whether the content moves by itself (an animation runs): the host ticks the session periodically
@@ -274,13 +317,20 @@ public struct Session: Hashable, Sendable {
     }
 
     /// Each control's inset layer, pushed into the scroll model (which absorbs the change without a jump).
-    private mutating func syncLayers() {
+    /// - Returns: whether a layer was pushed.
+    @discardableResult
+    private mutating func syncLayers() -> Bool {
+        var pushed = false
         // By index: `for control in controls` would copy every control.
         for index in controls.indices {
             let layer = controls[index].layer
             let edge = controls[index].edge
-            if scroll.insets.controls[edge] != layer { scroll.setInsetLayer(layer, for: edge) }
+            if scroll.insets.controls[edge] != layer {
+                scroll.setInsetLayer(layer, for: edge)
+                pushed = true
+            }
         }
+        return pushed
     }
 
     /// The displayed pull beyond `edge`'s rest position (without its own layer), and its velocity.
@@ -301,6 +351,9 @@ public struct Session: Hashable, Sendable {
             case .animating: .momentum
             case .idle: .still
             }
+        // A control that changes state says so with an event; a failed one may retry later with the same pull.
+        let eventCount = events.count
+        var quiet = true
         // The controls are in `Edge.allCases` order; each is observed where it lies.
         for index in controls.indices where controls[index].state != .disabled {
             let edge = controls[index].edge
@@ -309,9 +362,14 @@ public struct Session: Hashable, Sendable {
             let action = controls[index].observe(
                 distance: pull.distance, velocity: pull.velocity, motion: motion, canStart: canStart, at: now,
                 events: &events)
-            if action != .none { perform(action, for: edge) }
+            if action != .none {
+                perform(action, for: edge)
+                quiet = false
+            }
+            if controls[index].state == .failed { quiet = false }
         }
-        syncLayers()
+        let pushed = syncLayers()
+        observedQuietly.value = quiet && !pushed && events.count == eventCount
     }
 
     // MARK: - Commands
@@ -429,8 +487,9 @@ public struct Session: Hashable, Sendable {
     /// The frame at the session's current time; each call gets the next sequence number.
     public mutating func frame() -> Frame {
         sequence += 1
-        // Overwritten in place: once the host has dropped the previous frame the storage is unique again,
-        // and no frame allocates.
+        // Overwritten in place: the spare array is unique again once the host has dropped the frame before
+        // last, and no frame allocates.
+        swap(&frameEdges.value, &spareEdges.value)
         var count = 0
         for index in controls.indices where controls[index].configuration.enabled || controls[index].state != .disabled
         {
