@@ -17,68 +17,73 @@ enum OutgoingMessage {
 /// One WebSocket connection and the room (session) it is a member of. Owned by the service thread (the
 /// only thread that ever touches it); lws's per-session data holds a retained pointer to it from
 /// `ESTABLISHED` to `CLOSED`.
+///
+/// Its stored properties are `@exclusivity(unchecked)`, like ``Room``'s: one thread uses them, never with
+/// overlapping accesses (no callback re-enters the code that holds one), and the runtime's access checks
+/// on these two classes cost about 1 700 instructions per frame, 8 % of the server's own work (callgrind,
+/// docs/PERFORMANCE.md).
 final class Connection {
     let id: UInt64
     let wsi: OpaquePointer
     let peer: String
 
     /// The room, once `hello` was admitted; and which of its members this connection is.
-    var room: Room?
-    var member = 0
+    @exclusivity(unchecked) var room: Room?
+    @exclusivity(unchecked) var member = 0
 
     // Receiving.
     /// The bytes of a message that arrived in several `RECEIVE` callbacks.
-    var receiveBuffer: [UInt8] = []
+    @exclusivity(unchecked) var receiveBuffer: [UInt8] = []
     /// Bytes of the current message so far (counted even when not stored, e.g. binary).
-    var receivedBytes = 0
-    var inMessage = false
-    var messageIsBinary = false
+    @exclusivity(unchecked) var receivedBytes = 0
+    @exclusivity(unchecked) var inMessage = false
+    @exclusivity(unchecked) var messageIsBinary = false
 
     // Sending.
     /// Control replies and events, oldest first; bounded by `maxQueuedMessages`.
-    var outbox = RingBuffer<OutgoingMessage>()
+    @exclusivity(unchecked) var outbox = RingBuffer<OutgoingMessage>()
     /// The single pending frame: when set, the next write with an empty outbox sends the room's frame as
     /// of that moment (latest state wins; a slow client just receives fewer, fresher frames, and never
     /// holds back the other members).
-    var framePending = false
+    @exclusivity(unchecked) var framePending = false
     /// How the page wants its frames (`hello.frames`): whole `frame` messages, or `delta`s after the first.
-    var frameFormat = FrameFormat.full
+    @exclusivity(unchecked) var frameFormat = FrameFormat.full
     /// For a delta connection: the frame the page holds (the last frame or delta written to it), the base of
     /// its next delta. Nil until it has been written a whole frame since it joined its room
     /// (``Room/attach(_:member:)``), so the first frame after a `welcome` is always whole.
-    var frameBase: Frame?
+    @exclusivity(unchecked) var frameBase: Frame?
     /// Set once the client was told it is `lagging`, cleared when the outbox drains.
-    var lagReported = false
+    @exclusivity(unchecked) var lagReported = false
     /// `LWS_PRE` bytes of headroom, then the message being written; reused for every write.
-    var sendBuffer: [UInt8]
+    @exclusivity(unchecked) var sendBuffer: [UInt8]
     /// Shutting down: flush the outbox, then close with 1001.
-    var closing = false
+    @exclusivity(unchecked) var closing = false
     /// A close code and reason are set: the next `SERVER_WRITEABLE` issues the close (`issueClose`), and
     /// lws sends the close frame. Everything that arrives meanwhile is read and dropped. (Returning -1 from `RECEIVE`
     /// instead can leave lws 4.1.6's parser mid-frame, and it then drops the socket without the close.)
-    var closeRequested = false
+    @exclusivity(unchecked) var closeRequested = false
     /// The close was issued (or the connection is being killed); lws owns the close from here.
-    var closeIssued = false
+    @exclusivity(unchecked) var closeIssued = false
 
     // Screening (Gatekeeper.swift): the message rate and the page clock of this connection.
-    var rateLimiter = RateLimiter(ratePerSecond: 300, burst: 600, closeAfterSeconds: 3)
-    var pageClock = TimestampGuard()
+    @exclusivity(unchecked) var rateLimiter = RateLimiter(ratePerSecond: 300, burst: 600, closeAfterSeconds: 3)
+    @exclusivity(unchecked) var pageClock = TimestampGuard()
 
     // Liveness (Keepalive.swift).
     /// When the peer was last heard from: a message or a pong (µs, lws's clock).
-    var lastHeard: Int64
+    @exclusivity(unchecked) var lastHeard: Int64
     /// A ping is to be written at the next `SERVER_WRITEABLE`.
-    var pingDue = false
+    @exclusivity(unchecked) var pingDue = false
     /// A ping went out since ``lastHeard``.
-    var pinged = false
+    @exclusivity(unchecked) var pinged = false
 
     // Counters, logged when the connection closes.
-    var messagesReceived: UInt64 = 0
-    var framesSent: UInt64 = 0
-    var messagesSent: UInt64 = 0
-    var framesCoalesced: UInt64 = 0
-    var messagesDropped: UInt64 = 0
-    var decodeErrors: UInt64 = 0
+    @exclusivity(unchecked) var messagesReceived: UInt64 = 0
+    @exclusivity(unchecked) var framesSent: UInt64 = 0
+    @exclusivity(unchecked) var messagesSent: UInt64 = 0
+    @exclusivity(unchecked) var framesCoalesced: UInt64 = 0
+    @exclusivity(unchecked) var messagesDropped: UInt64 = 0
+    @exclusivity(unchecked) var decodeErrors: UInt64 = 0
 
     init(id: UInt64, wsi: OpaquePointer, peer: String, now: Int64) {
         self.id = id

@@ -7,7 +7,8 @@ import RefreshWire
 /// member that takes whole frames, and once per base as a `delta` for the members that take deltas.
 ///
 /// Owned by the service thread, like ``Connection``. A room with no connected member lives until
-/// ``expiresAt`` (the session grace period), so a page that drops can resume it.
+/// ``expiresAt`` (the session grace period), so a page that drops can resume it. Its stored properties skip
+/// the runtime's exclusivity checks, for the reason ``Connection`` gives.
 final class Room {
     /// A device admitted to the room. Its token lets it resume; its number namespaces its pointers.
     struct Member {
@@ -35,34 +36,35 @@ final class Room {
     }
 
     let id: String
-    private(set) var traced: TracedSession
+    @exclusivity(unchecked) private(set) var traced: TracedSession
     /// The members by number (ascending: numbers only grow). An array: a room has a handful, and one is
     /// looked up on every input.
-    private(set) var members: [Member] = []
+    @exclusivity(unchecked) private(set) var members: [Member] = []
     /// The connections of the members connected now, kept as members attach and detach: every frame goes
     /// to each of them.
-    private(set) var connections: [Connection] = []
-    private var nextMember = 0
+    @exclusivity(unchecked) private(set) var connections: [Connection] = []
+    @exclusivity(unchecked) private var nextMember = 0
     /// While no member is connected: when the room is freed (µs, server clock).
-    var expiresAt: Int64?
+    @exclusivity(unchecked) var expiresAt: Int64?
     /// Trace bytes already counted against the server's budget (``SessionRegistry/account(_:)``).
-    var accountedTraceBytes = 0
+    @exclusivity(unchecked) var accountedTraceBytes = 0
 
-    /// Bumped by every change of the session; the cached frame is current when it matches.
-    private var version: UInt64 = 1
-    private var frameVersion: UInt64 = 0
+    /// Bumped by every change of the session; the cached frame is current when it matches (it starts
+    /// behind, so the first ``prepareFrame()`` makes one).
+    @exclusivity(unchecked) private var version: UInt64 = 1
+    @exclusivity(unchecked) private var frameVersion: UInt64 = 0
     /// The session's latest frame.
-    private(set) var frame: Frame?
+    @exclusivity(unchecked) private(set) var frame: Frame?
     /// `LWS_PRE` bytes, then the `frame` message of frame `frameBufferSequence`: written when a member first
     /// needs the latest frame whole (a member that takes whole frames, or a delta member's first frame), so a
     /// room whose members all take deltas never writes one.
-    private var frameBuffer: [UInt8]
-    private var frameBufferSequence: UInt64?
+    @exclusivity(unchecked) private var frameBuffer: [UInt8]
+    @exclusivity(unchecked) private var frameBufferSequence: UInt64?
     /// `LWS_PRE` bytes, then the `delta` from frame `deltaKey.base` to frame `deltaKey.frame`. Members that
     /// take deltas usually hold the same base (they were written the same frames), so the first of them
     /// encodes it and the others reuse it.
-    private var deltaBuffer: [UInt8]
-    private var deltaKey: (base: UInt64, frame: UInt64)?
+    @exclusivity(unchecked) private var deltaBuffer: [UInt8]
+    @exclusivity(unchecked) private var deltaKey: (base: UInt64, frame: UInt64)?
     private let encoder = MessageEncoder()
 
     init(id: String, traced: TracedSession) {
@@ -190,7 +192,7 @@ final class Room {
     /// Makes ``frame`` the session's current frame, producing (and recording) a new one only when the session
     /// changed since the last. Returns nothing: a `Frame` holds arrays, and every copy retains them.
     func prepareFrame() {
-        guard frame == nil || frameVersion != version else { return }
+        guard frameVersion != version else { return }
         frame = traced.frame()
         frameVersion = version
     }
