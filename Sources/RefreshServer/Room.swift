@@ -193,7 +193,13 @@ final class Room {
     /// changed since the last. Returns nothing: a `Frame` holds arrays, and every copy retains them.
     func prepareFrame() {
         guard frameVersion != version else { return }
-        frame = traced.frame()
+        // The update from the previous frame is what the members that took it need, and what the recording
+        // digests: made once, here. Without a previous frame it is the whole frame, which no delta key names.
+        let base = frame?.sequence
+        deltaBuffer.removeSubrange(Int(RK_LWS_PRE)...)
+        let next = traced.frame(appendingUpdateTo: &deltaBuffer)
+        deltaKey = base.map { ($0, next.sequence) }
+        frame = next
         frameVersion = version
     }
 

@@ -48,10 +48,13 @@ public enum TraceOperation: Hashable, Sendable {
 }
 
 /// The running digest of a session's frames, and their count. Two runs that produce the same frames have
-/// the same digest. There are two kinds (docs/TRACE.md, "digest"):
-/// - ``Kind/values`` (what the server records): a 64-bit hash of every frame's values as its `frame` message
-///   writes them (``add(_:)-(Frame)``), so recording a frame needs no JSON;
-/// - ``Kind/text`` (traces recorded before it, which carry no `digestOf`): 64-bit FNV-1a over the encoded
+/// the same digest. There are three kinds (docs/TRACE.md, "digest"):
+/// - ``Kind/deltas`` (what the server records): a 64-bit hash of the messages that bring a page from each
+///   frame to the next — the `delta`s, the first frame's whole `frame` message — which the server makes
+///   for its pages anyway (``addUpdate(_:)``);
+/// - ``Kind/values`` (recorded by the servers before it): a 64-bit hash of every frame's values as its
+///   `frame` message writes them (``add(_:)-(Frame)``);
+/// - ``Kind/text`` (traces recorded before that, which carry no `digestOf`): 64-bit FNV-1a over the encoded
 ///   bytes of every frame, in order.
 public struct FrameDigest: Hashable, Sendable {
     /// What the digest is taken over.
@@ -60,6 +63,8 @@ public struct FrameDigest: Hashable, Sendable {
         case text
         /// The values the `frame` messages write.
         case values
+        /// The messages that bring a page from each frame to the next.
+        case deltas
     }
 
     /// What this digest is taken over; a replay checks a trace with a digest of the trace's kind.
@@ -69,8 +74,8 @@ public struct FrameDigest: Hashable, Sendable {
     /// Frames added.
     public private(set) var count: UInt64 = 0
 
-    /// An empty digest of `kind`: of frames' values (what new recordings use), or of their text.
-    public init(kind: Kind = .values) {
+    /// An empty digest of `kind` (new recordings digest ``Kind/deltas``).
+    public init(kind: Kind) {
         self.kind = kind
     }
 
@@ -88,6 +93,27 @@ public struct FrameDigest: Hashable, Sendable {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
         }
         value = hash
+        count &+= 1
+    }
+
+    /// Adds one frame by the message that brings a page holding the previous frame to it (a ``Kind/deltas``
+    /// digest): its `delta` from the previous frame, or the whole `frame` message for the first frame. The
+    /// words are the message's length, then its bytes 8 to a word, little-endian, zero-padded, mixed like
+    /// ``Kind/values`` words. The deltas determine the frames (a page rebuilds each frame from them, exactly),
+    /// so two runs with the same deltas have the same frames, and the other way round.
+    public mutating func addUpdate(_ message: UnsafeRawBufferPointer) {
+        assert(kind == .deltas, "an update message added to a digest of another kind")
+        mix(UInt64(message.count))
+        var i = 0
+        while i + 8 <= message.count {
+            mix(UInt64(littleEndian: message.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+            i += 8
+        }
+        if i < message.count {
+            var word: UInt64 = 0
+            for k in 0..<(message.count - i) { word |= UInt64(message[i + k]) << UInt64(8 * k) }
+            mix(word)
+        }
         count &+= 1
     }
 
@@ -206,7 +232,7 @@ public struct Trace: Hashable, Sendable {
             guard text.kind(at: position) == .string,
                 let kind = FrameDigest.Kind(rawValue: text.makeString(text.string(at: position)))
             else {
-                throw TraceError("\"digestOf\" must be \"values\" or \"text\"")
+                throw TraceError("\"digestOf\" must be \"deltas\", \"values\" or \"text\"")
             }
             digestKind = kind
         }

@@ -2,8 +2,8 @@ import RefreshKit
 
 /// Records a session's input trace as it happens: every `apply` (the page's message text exactly as
 /// received, and the member that sent it), every `advance(to:)` and every `frame()`, in order, with their
-/// engine times; and the running ``FrameDigest`` of the frames (of their values, unless a replay of an older
-/// trace asks for the digest of their text). Replaying the operations through a fresh session gives the same
+/// engine times; and the running ``FrameDigest`` of the frames (of the deltas between them, unless a replay
+/// of an older trace asks for another kind). Replaying the operations through a fresh session gives the same
 /// frames, byte for byte (``TraceReplay``).
 ///
 /// The operations are kept as the JSON text they are exported as, so recording costs one append and
@@ -22,9 +22,9 @@ public struct TraceRecorder: Sendable {
     /// The `ops` array's elements so far, each on its own line after a comma (none before the first).
     private var operations: [UInt8] = []
 
-    /// `digest` is what the frames' digest is taken over: their values for a new recording; a replay takes
-    /// the kind of the trace it replays.
-    public init(header: TraceHeader, limits: TraceLimits = .init(), digest: FrameDigest.Kind = .values) {
+    /// `digest` is what the frames' digest is taken over: the deltas between them for a new recording; a
+    /// replay takes the kind of the trace it replays.
+    public init(header: TraceHeader, limits: TraceLimits = .init(), digest: FrameDigest.Kind = .deltas) {
         self.header = header
         self.limits = limits
         frames = FrameDigest(kind: digest)
@@ -77,12 +77,19 @@ public struct TraceRecorder: Sendable {
         }
     }
 
-    /// `{"frame":true}`, and the frame into the digest. `encoded` is its `frame` message when the caller has
-    /// it (a ``FrameDigest/Kind/text`` digest is taken over it; without it the frame is encoded here).
-    public mutating func recordFrame(_ frame: Frame, encoded: UnsafeRawBufferPointer? = nil) {
+    /// `{"frame":true}`, and the frame into the digest, which takes what its kind says: the frame's values;
+    /// its `frame` message (`encoded` when the caller has it, else encoded here); or `update`, the message
+    /// that brings a page holding the previous frame to this one (``FrameDigest/addUpdate(_:)``; required
+    /// for that kind: only the caller knows the previous frame).
+    public mutating func recordFrame(
+        _ frame: Frame, encoded: UnsafeRawBufferPointer? = nil, update: UnsafeRawBufferPointer? = nil
+    ) {
         guard admit(16) else { return }
         operations.append(contentsOf: #"{"frame":true}"#.utf8)
         switch frames.kind {
+        case .deltas:
+            guard let update else { preconditionFailure("a digest of deltas needs each frame's update message") }
+            frames.addUpdate(update)
         case .values:
             frames.add(frame)
         case .text:

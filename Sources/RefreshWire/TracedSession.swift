@@ -11,6 +11,10 @@ public struct TracedSession: Sendable {
     public private(set) var session: Session
     public private(set) var recorder: TraceRecorder
     private let encoder = MessageEncoder()
+    /// The latest frame: the base of the next frame's update message (``frame(appendingUpdateTo:)``).
+    private var latest: Frame?
+    /// Where an update message is made when the caller wants none (a recording that digests deltas).
+    private var scratch: [UInt8] = []
     /// ``Session/isActive`` as of the last `apply` or `advance` (the only calls that move the session).
     /// Stored, because a host asks after every input and a computed property read from another module
     /// is handed a copy of the whole session (kilobytes, and a retain of everything in it).
@@ -19,8 +23,8 @@ public struct TracedSession: Sendable {
     public private(set) var nextDeadline: Timestamp?
 
     /// A new session as `header` describes it, recording within `limits`, its frames' digest of kind
-    /// `digest` (their values, unless replaying a trace whose digest is of their text).
-    public init(header: TraceHeader, limits: TraceLimits = .init(), digest: FrameDigest.Kind = .values)
+    /// `digest` (the deltas between them, unless replaying a trace whose digest is of another kind).
+    public init(header: TraceHeader, limits: TraceLimits = .init(), digest: FrameDigest.Kind = .deltas)
         throws(SessionError)
     {
         session = try Session(
@@ -53,24 +57,66 @@ public struct TracedSession: Sendable {
         nextDeadline = session.nextDeadline
     }
 
-    /// Produces the session's next frame and records it, without encoding it (a value digest needs no text):
-    /// the server encodes a whole `frame` message only for the members that need one.
+    /// Produces the session's next frame and records it.
     public mutating func frame() -> Frame {
         let frame = session.frame()
-        recorder.recordFrame(frame)
+        if recorder.frames.kind == .deltas {
+            scratch.removeAll(keepingCapacity: true)
+            appendUpdate(to: frame, into: &scratch)
+            scratch.withUnsafeBytes { recorder.recordFrame(frame, update: $0) }
+        } else {
+            recorder.recordFrame(frame)
+        }
+        latest = frame
         return frame
     }
 
-    /// Produces the session's next frame, appends its `frame` message to `buffer` and records it.
+    /// Produces the session's next frame, appends the message that brings a page holding the previous frame
+    /// to it — the `delta` from the previous frame, or the whole `frame` message for the first — to
+    /// `buffer`, and records it. What a host sends every page that takes deltas and is up to date; a
+    /// recording that digests deltas takes these very bytes, so it costs no encoding of its own.
+    @discardableResult
+    public mutating func frame(appendingUpdateTo buffer: inout [UInt8]) -> Frame {
+        let frame = session.frame()
+        let start = buffer.count
+        appendUpdate(to: frame, into: &buffer)
+        buffer.withUnsafeBytes { bytes in
+            let update = UnsafeRawBufferPointer(rebasing: bytes[start...])
+            switch recorder.frames.kind {
+            case .deltas: recorder.recordFrame(frame, update: update)
+            case .text, .values: recorder.recordFrame(frame)
+            }
+        }
+        latest = frame
+        return frame
+    }
+
+    /// Produces the session's next frame, appends its whole `frame` message to `buffer` and records it.
     @discardableResult
     public mutating func frame(into buffer: inout [UInt8]) -> Frame {
         let frame = session.frame()
         let start = buffer.count
         encoder.encode(frame, into: &buffer)
-        buffer.withUnsafeBytes { bytes in
-            recorder.recordFrame(frame, encoded: UnsafeRawBufferPointer(rebasing: bytes[start...]))
+        if recorder.frames.kind == .deltas {
+            scratch.removeAll(keepingCapacity: true)
+            appendUpdate(to: frame, into: &scratch)
+            scratch.withUnsafeBytes { recorder.recordFrame(frame, update: $0) }
+        } else {
+            buffer.withUnsafeBytes { bytes in
+                recorder.recordFrame(frame, encoded: UnsafeRawBufferPointer(rebasing: bytes[start...]))
+            }
         }
+        latest = frame
         return frame
+    }
+
+    /// Appends the message that brings a page holding ``latest`` to `frame`.
+    private func appendUpdate(to frame: Frame, into buffer: inout [UInt8]) {
+        if let latest {
+            encoder.encodeDelta(frame, from: latest, into: &buffer)
+        } else {
+            encoder.encode(frame, into: &buffer)
+        }
     }
 
     /// Stops the recording (``TraceRecorder/stop()``); the session goes on.

@@ -26,8 +26,10 @@ struct EngineBench {
         /// The whole `frame` message and the FNV-1a digest of its text: what recording a frame cost before
         /// value digests.
         var nanosecondsPerFullEncodeAndDigest: Double
-        /// The digest of the frame's values: what recording a frame costs (TracedSession.frame()).
+        /// The digest of the frame's values: what recording a frame cost before delta digests.
         var nanosecondsPerValueDigest: Double
+        /// The digest of the frame's delta (the server encodes it anyway): what recording a frame costs.
+        var nanosecondsPerDeltaDigest: Double
         var nanosecondsPerDecode: Double
         /// Bytes of the step's deltas, per frame.
         var bytesPerFrame: Double
@@ -87,6 +89,7 @@ struct EngineBench {
             nanosecondsPerApply: parts.apply, nanosecondsPerAdvance: parts.advance, nanosecondsPerFrame: parts.frame,
             nanosecondsPerEncode: parts.encode, nanosecondsPerFullEncode: parts.fullEncode,
             nanosecondsPerFullEncodeAndDigest: parts.digest, nanosecondsPerValueDigest: parts.valueDigest,
+            nanosecondsPerDeltaDigest: parts.deltaDigest,
             nanosecondsPerDecode: parts.decode,
             bytesPerFrame: frames > 0 ? Double(bytes) / Double(frames) : 0, fullBytesPerFrame: fullBytes,
             frameBytes: try FrameBytes.measure(), sessionInlineBytes: MemoryLayout<Session>.size,
@@ -150,7 +153,7 @@ struct EngineBench {
     /// decoding are also timed on their own.
     private func timedParts(count: Int) throws -> (
         apply: Double, advance: Double, frame: Double, encode: Double, fullEncode: Double, digest: Double,
-        valueDigest: Double, decode: Double
+        valueDigest: Double, deltaDigest: Double, decode: Double
     ) {
         var checksum = 0
         var frames: [Frame] = []
@@ -219,6 +222,16 @@ struct EngineBench {
         for i in 0..<count { values.add(frames[i % frames.count]) }
         checksum &+= Int(truncatingIfNeeded: values.value)
         let valueDigest = Clock.seconds(since: mark) / Double(count) * 1e9
+        let deltas = (0..<(frames.count - 1)).map { k in
+            var bytes: [UInt8] = []
+            encoder.encodeDelta(frames[k + 1], from: frames[k], into: &bytes)
+            return bytes
+        }
+        var updates = FrameDigest(kind: .deltas)
+        mark = Clock.now()
+        for i in 0..<count { deltas[i % deltas.count].withUnsafeBytes { updates.addUpdate($0) } }
+        checksum &+= Int(truncatingIfNeeded: updates.value)
+        let deltaDigest = Clock.seconds(since: mark) / Double(count) * 1e9
         // Decoding the touch messages a page sends.
         let decoder = MessageDecoder()
         let messages = (0..<64).map { i in
@@ -234,7 +247,7 @@ struct EngineBench {
         if checksum == 42 { print("") }  // keeps the optimizer from dropping the work
         return (
             perStage[1], Swift.max(0, perStage[2] - perStage[1]), Swift.max(0, perStage[3] - perStage[2]), encode,
-            fullEncode, fullEncodeAndDigest, valueDigest, decode
+            fullEncode, fullEncodeAndDigest, valueDigest, deltaDigest, decode
         )
     }
 

@@ -169,9 +169,10 @@ enum Summary {
                     + "\(fmt(e.nanosecondsPerFrame, 0)) · encode delta \(fmt(e.nanosecondsPerEncode, 0)) · decode touch "
                     + "\(fmt(e.nanosecondsPerDecode, 0))")
             lines.append(
-                "  per room frame: trace digest of its values \(fmt(e.nanosecondsPerValueDigest, 0)) ns (was: whole "
-                    + "frame + digest of its text \(fmt(e.nanosecondsPerFullEncodeAndDigest, 0))); whole frame, for "
-                    + "members that take them, \(fmt(e.nanosecondsPerFullEncode, 0)) ns")
+                "  per room frame: trace digest of its delta \(fmt(e.nanosecondsPerDeltaDigest, 0)) ns (was: of its "
+                    + "values \(fmt(e.nanosecondsPerValueDigest, 0)), whole frame + digest of its text "
+                    + "\(fmt(e.nanosecondsPerFullEncodeAndDigest, 0))); whole frame, for members that take them, "
+                    + "\(fmt(e.nanosecondsPerFullEncode, 0)) ns")
             lines.append(
                 "  delta \(fmt(e.bytesPerFrame, 0)) B (whole \(fmt(e.fullBytesPerFrame, 0)) B) · session "
                     + "\(e.sessionInlineBytes) B inline + \(fmt(e.heapBytesPerSession, 0)) B heap (RSS "

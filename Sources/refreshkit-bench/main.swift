@@ -79,6 +79,7 @@ if !options.skipEngine {
             "ns_per_full_frame_encode": round1(result.nanosecondsPerFullEncode),
             "ns_per_full_frame_encode_and_text_digest": round1(result.nanosecondsPerFullEncodeAndDigest),
             "ns_per_frame_value_digest": round1(result.nanosecondsPerValueDigest),
+            "ns_per_frame_delta_digest": round1(result.nanosecondsPerDeltaDigest),
             "ns_per_touch_decode": round1(result.nanosecondsPerDecode),
             "bytes_per_frame": round1(result.bytesPerFrame),
             "full_bytes_per_frame": round1(result.fullBytesPerFrame),

@@ -50,10 +50,10 @@ struct FrameDigestTests {
         var g = SeededGenerator(seed: 5)
         let a = RandomValues.frame(&g)
         let b = RandomValues.frame(&g)
-        var ab = FrameDigest()
+        var ab = FrameDigest(kind: .values)
         ab.add(a)
         ab.add(b)
-        var ba = FrameDigest()
+        var ba = FrameDigest(kind: .values)
         ba.add(b)
         ba.add(a)
         #expect(ab.kind == .values && ab.count == 2 && ab != ba)
@@ -99,6 +99,85 @@ struct FrameDigestTests {
         let mislabelled = try Trace(
             json: Array(json.replacingOccurrences(of: #""digestOf":"text""#, with: #""digestOf":"values""#).utf8))
         #expect(try !TraceReplay(mislabelled).run().matches)
+    }
+
+    /// The drag of `aTraceWithATextDigestStillReplays`, recorded with a digest of `kind`; `produce` makes each
+    /// frame (one of TracedSession's three ways) and returns the bytes it appended, if any.
+    private func recordDrag(
+        _ kind: FrameDigest.Kind, produce: (inout TracedSession, inout [UInt8]) -> Void
+    ) throws -> (traced: TracedSession, messages: [[UInt8]]) {
+        let header = TraceHeader(
+            preset: "gv", viewport: Size(width: 390, height: 844), devicePixelRatio: 2, seed: 9,
+            start: Timestamp(microseconds: 2_000_000))
+        var traced = try TracedSession(header: header, digest: kind)
+        var now: Int64 = 2_000_000
+        var texts = [#"{"type":"touch","phase":"start","dx":0,"dy":0,"t":10,"id":1}"#]
+        for i in 1...30 { texts.append(#"{"type":"touch","phase":"move","dx":0,"dy":7,"t":\#(10 + 16 * i),"id":1}"#) }
+        texts.append(#"{"type":"touch","phase":"end","dx":0,"dy":0,"t":600,"id":1}"#)
+        var messages: [[UInt8]] = []
+        for text in texts {
+            now += 16_000
+            guard case .input(let input) = try decode(text) else { throw TraceError("not an input") }
+            try Array(text.utf8).withUnsafeBytes {
+                try traced.apply(input, text: $0, member: 0, at: Timestamp(microseconds: now))
+            }
+            var bytes: [UInt8] = []
+            produce(&traced, &bytes)
+            messages.append(bytes)
+        }
+        for _ in 0..<40 {  // the spring back and the refresh
+            now += 16_667
+            traced.advance(to: Timestamp(microseconds: now))
+            var bytes: [UInt8] = []
+            produce(&traced, &bytes)
+            messages.append(bytes)
+        }
+        return (traced, messages)
+    }
+
+    /// The server's digest: over the messages a page that takes deltas receives, as docs/TRACE.md says.
+    @Test func theDeltasDigestIsOverTheMessagesAPageReceives() throws {
+        let (traced, messages) = try recordDrag(.deltas) { traced, bytes in traced.frame(appendingUpdateTo: &bytes) }
+        #expect(String(decoding: messages[0], as: UTF8.self).hasPrefix(#"{"type":"frame","#))
+        #expect(messages.dropFirst().allSatisfy { String(decoding: $0, as: UTF8.self).hasPrefix(#"{"type":"delta","#) })
+        var expected: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ word: UInt64) {
+            let hash = (expected ^ word) &* 0x0000_0100_0000_01b3
+            expected = hash ^ (hash >> 32)
+        }
+        for message in messages {
+            mix(UInt64(message.count))
+            for start in stride(from: 0, to: message.count, by: 8) {
+                var word: UInt64 = 0
+                for (k, byte) in message[start..<min(start + 8, message.count)].enumerated() {
+                    word |= UInt64(byte) << UInt64(8 * k)
+                }
+                mix(word)
+            }
+        }
+        #expect(traced.recorder.frames.kind == .deltas && traced.recorder.frames.count == UInt64(messages.count))
+        #expect(traced.recorder.frames.value == expected)
+        // However the frames are produced (the replay encodes whole ones), the digest is the same.
+        let plain = try recordDrag(.deltas) { traced, _ in _ = traced.frame() }
+        let whole = try recordDrag(.deltas) { traced, bytes in traced.frame(into: &bytes) }
+        #expect(plain.traced.recorder.frames == traced.recorder.frames)
+        #expect(whole.traced.recorder.frames == traced.recorder.frames)
+    }
+
+    /// Traces of every kind replay against their own kind, and not against another.
+    @Test func everyDigestKindReplays() throws {
+        for kind in FrameDigest.Kind.allCases {
+            let (traced, _) = try recordDrag(kind) { traced, bytes in traced.frame(appendingUpdateTo: &bytes) }
+            let json = String(decoding: traced.recorder.json(), as: UTF8.self)
+            #expect(json.contains(#","digestOf":"\#(kind.rawValue)","#))
+            let result = try TraceReplay(try Trace(json: Array(json.utf8))).run()
+            #expect(result.matches, "\(kind)")
+            for other in FrameDigest.Kind.allCases where other != kind {
+                let relabelled = json.replacingOccurrences(
+                    of: #""digestOf":"\#(kind.rawValue)""#, with: #""digestOf":"\#(other.rawValue)""#)
+                #expect(try !TraceReplay(try Trace(json: Array(relabelled.utf8))).run().matches, "\(kind) as \(other)")
+            }
+        }
     }
 
     @Test func anUnknownDigestKindIsRefused() {

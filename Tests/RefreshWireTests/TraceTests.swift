@@ -12,13 +12,16 @@ private struct Driver {
     var now: Int64
     let decoder = MessageDecoder()
 
-    init(preset: String = "ios", seed: UInt64 = 7, start: Int64 = 5_000_000_000, limits: TraceLimits = .init()) throws {
+    init(
+        preset: String = "ios", seed: UInt64 = 7, start: Int64 = 5_000_000_000, limits: TraceLimits = .init(),
+        digest: FrameDigest.Kind = .deltas
+    ) throws {
         now = start
         traced = try TracedSession(
             header: TraceHeader(
                 preset: preset, viewport: Size(width: 390, height: 844), devicePixelRatio: 3, seed: seed,
                 start: Timestamp(microseconds: start)),
-            limits: limits)
+            limits: limits, digest: digest)
         frame()
     }
 
@@ -78,8 +81,8 @@ private struct Driver {
 }
 
 /// A session with a pull-to-refresh, a second member's touch, a wheel, a configure and a load-more.
-private func recordedScenario(limits: TraceLimits = .init()) throws -> Driver {
-    var driver = try Driver(limits: limits)
+private func recordedScenario(limits: TraceLimits = .init(), digest: FrameDigest.Kind = .deltas) throws -> Driver {
+    var driver = try Driver(limits: limits, digest: digest)
     try driver.receive(#"{"type":"configure","feed":{"latencyMs":400}}"#)
     try driver.drag(dy: 300)
     driver.wait(milliseconds: 100)
@@ -119,14 +122,15 @@ struct TraceTests {
         #expect(result.events.contains { $0.name == .feedLoaded })
     }
 
-    /// The digest's definition (docs/TRACE.md) is a format: traces exported by earlier servers carry digests
-    /// of it, so a faster implementation must give the same words. Pinned on a scenario that digests every
-    /// kind of value (strings longer and shorter than a word, motion chains, cycles, exits, absent members).
-    @Test func theValuesDigestOfAScenarioIsPinned() throws {
-        let driver = try recordedScenario()
-        #expect(driver.traced.recorder.frames.kind == .values)
+    /// The digests' definitions (docs/TRACE.md) are a format: traces exported by earlier servers carry them,
+    /// so a faster implementation must give the same words. Pinned on a scenario that digests every kind of
+    /// value (strings longer and shorter than a word, motion chains, cycles, exits, absent members).
+    @Test(arguments: [(FrameDigest.Kind.values, "3c8e5dae0f0bb46f"), (.deltas, "3c520f840ea32313")])
+    func theDigestOfAScenarioIsPinned(kind: FrameDigest.Kind, hex: String) throws {
+        let driver = try recordedScenario(digest: kind)
+        #expect(driver.traced.recorder.frames.kind == kind)
         #expect(driver.traced.recorder.frames.count == 142)
-        #expect(driver.traced.recorder.frames.hex == "3c8e5dae0f0bb46f")
+        #expect(driver.traced.recorder.frames.hex == hex)
     }
 
     @Test func aMutatedTraceGivesADifferentDigest() throws {
