@@ -64,6 +64,8 @@ final class Connection {
     @exclusivity(unchecked) var closeRequested = false
     /// The close was issued (or the connection is being killed); lws owns the close from here.
     @exclusivity(unchecked) var closeIssued = false
+    /// Until lws delivers `CLOSED`: after it the `wsi` is gone and nothing may be written.
+    @exclusivity(unchecked) var isOpen = true
 
     // Screening (Gatekeeper.swift): the message rate and the page clock of this connection.
     @exclusivity(unchecked) var rateLimiter = RateLimiter(ratePerSecond: 300, burst: 600, closeAfterSeconds: 3)

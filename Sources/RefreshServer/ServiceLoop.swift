@@ -59,6 +59,8 @@ final class ServiceLoop {
     // Shutdown.
     private let shutdownWake: UnsafeMutablePointer<rk_tick_t>
     private var shuttingDown = false
+    /// The room whose frame waits for the end of the read that brought its input (``hold(_:events:)``).
+    private var heldRoom: Room?
     private var shutdownDeadline: Int64 = 0
 
     init(configuration: ServerConfiguration, logger: Logger, stopFlag: StopFlag) {
@@ -215,6 +217,7 @@ final class ServiceLoop {
                 logger.error("lws_service failed; stopping")
                 return false
             }
+            releaseHeldFrame()
         }
     }
 
@@ -227,6 +230,7 @@ final class ServiceLoop {
         lws_sul_cancel(&keepaliveSweep.pointee.sul)
         keepaliveArmed = false
         tickArmedAt = nil
+        heldRoom = nil
         // On libuv this runs the loop until lws has closed everything (CLOSED callbacks arrive in it).
         rk_uv_destroy(context, uvLoop)
         context = nil
@@ -266,12 +270,19 @@ final class ServiceLoop {
         input: UnsafeMutableRawPointer?,
         length: Int
     ) -> Int32 {
+        if heldRoom != nil && reason != LWS_CALLBACK_RECEIVE {
+            // lws moved on from the read that brought the held input: its frame goes first. (A closing
+            // connection's socket is already gone: it is skipped.)
+            if reason == LWS_CALLBACK_CLOSED { Self.connection(in: user)?.isOpen = false }
+            releaseHeldFrame()
+        }
         switch reason {
         case LWS_CALLBACK_ESTABLISHED:
             established(wsi: wsi, user: user)
             return 0
         case LWS_CALLBACK_RECEIVE:
             guard let connection = Self.connection(in: user), !connection.closeRequested else { return 0 }
+            if let held = heldRoom, held !== connection.room { releaseHeldFrame() }
             return receive(connection, input: input, length: length)
         case LWS_CALLBACK_SERVER_WRITEABLE:
             guard let connection = Self.connection(in: user), !connection.closeIssued else { return 0 }
@@ -326,6 +337,7 @@ final class ServiceLoop {
         guard let user, let raw = user.load(as: UnsafeMutableRawPointer?.self) else { return }
         user.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
         let connection = Unmanaged<Connection>.fromOpaque(raw).takeRetainedValue()
+        connection.isOpen = false
         connections[connection.id] = nil
         gatekeeper.closed(connection)
         leaveRoom(connection, reason: "connection closed")
@@ -593,7 +605,7 @@ final class ServiceLoop {
         }
         registry.account(room)
         if case .configure = input { announceConfiguration(of: room) }
-        broadcast(room.takeEvents(), in: room)
+        hold(room, events: room.takeEvents())
         armTick(for: room, now: now.microseconds)
     }
 
@@ -630,6 +642,36 @@ final class ServiceLoop {
         for connection in room.connections where !connection.closing {
             for event in events { enqueue(.event(event), on: connection) }
             connection.markFramePending()
+            if !writeFrameNow(connection) { lws_callback_on_writable(connection.wsi) }
+        }
+    }
+
+    // MARK: - One frame per read
+    //
+    // When the server falls behind, one read brings several queued inputs from the same page, and lws
+    // delivers them one after the other. A frame for each would cost an encoding and a send() (most of a
+    // frame's cost) for states the page replaces before it draws them. So the frame an input makes is held
+    // until lws moves on, to another socket, a timer or the end of the loop's turn, and the inputs behind it
+    // in the same read only update it: one frame per read, the latest state, and the server sheds work
+    // exactly when it has too much. A page that keeps up sends one input per read and sees no difference
+    // but the microseconds of the next socket's read. Frames saved are counted in `framesCoalesced` (logged
+    // when the connection closes).
+
+    /// Queues `events` for every connected member of `room` and holds its frame (see above).
+    private func hold(_ room: Room, events: [Event]) {
+        if let held = heldRoom, held !== room { releaseHeldFrame() }
+        for connection in room.connections where !connection.closing {
+            for event in events { enqueue(.event(event), on: connection) }
+            connection.markFramePending()
+        }
+        heldRoom = room
+    }
+
+    /// Writes the held room's frame to its members (or asks for WRITEABLE when it cannot go now).
+    private func releaseHeldFrame() {
+        guard let room = heldRoom else { return }
+        heldRoom = nil
+        for connection in room.connections where connection.isOpen && connection.framePending {
             if !writeFrameNow(connection) { lws_callback_on_writable(connection.wsi) }
         }
     }
@@ -772,6 +814,7 @@ final class ServiceLoop {
     /// Pings the connections that went quiet and hangs up those whose ping went unanswered; re-arms while
     /// any connection is open. O(connections) once a second: 5 000 connections cost well under 0.1 ms.
     fileprivate func sweepKeepalive() {
+        releaseHeldFrame()
         keepaliveArmed = false
         let now = lws_now_usecs()
         for connection in connections.values where !connection.closeIssued {
@@ -838,6 +881,7 @@ final class ServiceLoop {
     /// and frame for its members; free the rooms whose grace period ran out. (A room nobody is connected to
     /// does not tick: it catches up, exactly, when someone comes back.)
     fileprivate func onTick() {
+        releaseHeldFrame()
         tickArmedAt = nil
         guard !shuttingDown else { return }
         ticks &+= 1
