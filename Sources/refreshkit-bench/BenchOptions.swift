@@ -9,7 +9,10 @@ struct BenchOptions {
     var levels = [100, 500, 1000, 2000]
     var rate = 60.0
     var warmup = 2.0
-    var duration = 8.0
+    var duration = 5.0
+    /// Load runs per level and target, server and echo alternating: one run's p99 at a saturated level
+    /// varies 2–3× on this machine, so the median run of each is reported and their ratio.
+    var rounds = 3
     var idleSessions = 5000
     /// Longer than the server's 10 s ping interval, so the window holds a whole ping/pong cycle.
     var idleDuration = 12.0
@@ -31,13 +34,14 @@ struct BenchOptions {
 
     static let usage = """
         usage: refreshkit-bench [--out bench/results.json] [--levels 100,500,1000,2000] [--rate 60]
-                                [--warmup 2] [--duration 8] [--idle-sessions 5000] [--idle-duration 12]
+                                [--rounds 3] [--warmup 2] [--duration 5] [--idle-sessions 5000] [--idle-duration 12]
                                 [--engine-steps 400000] [--server-arg ARG]... [--server-log-level warning]
                                 [--bin-dir DIR] [--web-root web] [--python .venv/bin/python] [--frames delta|full]
                                 [--skip-engine] [--skip-server] [--skip-echo] [--skip-idle] [--skip-page]
                                 [--profile-engine STEPS]   (only the engine's step loop, for callgrind/perf)
         Engine micro-benchmarks, then refreshkit serve and lws-echo under refreshkit-load at each level, the
-        idle cost, and the page in headless Chromium. Prints a table; writes the figures as JSON.
+        idle cost, and the page in headless Chromium. Each level runs --rounds times, server and echo
+        alternating; the median run (by p99) of each is reported. Prints a table; writes the figures as JSON.
         """
 
     static func parse(_ arguments: [String]) throws -> BenchOptions {
@@ -65,6 +69,9 @@ struct BenchOptions {
                     return level
                 }
             case "--rate": options.rate = try number(name)
+            case "--rounds":
+                options.rounds = Int(try number(name))
+                guard options.rounds >= 1 else { throw BenchError("--rounds: at least 1") }
             case "--warmup": options.warmup = try number(name)
             case "--duration": options.duration = try number(name)
             case "--idle-sessions": options.idleSessions = Int(try number(name))

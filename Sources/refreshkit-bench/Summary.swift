@@ -67,6 +67,27 @@ enum Summary {
         (run?[key] as? NSNumber)?.doubleValue
     }
 
+    /// The run whose p99 is the median of `runs` (the lower middle one for an even count): a whole run, so
+    /// its figures belong together.
+    static func medianRun(_ runs: [[String: Any]]) -> [String: Any]? {
+        let sorted = runs.sorted {
+            (double($0, "latency_p99_ms") ?? .infinity) < (double($1, "latency_p99_ms") ?? .infinity)
+        }
+        return sorted.isEmpty ? nil : sorted[(sorted.count - 1) / 2]
+    }
+
+    /// Every round's p99 per level, in the order they ran: `{"1000": {"refreshkit": […], "echo": […]}}`.
+    static func p99Rounds(frames: [Int: [[String: Any]]], echo: [Int: [[String: Any]]]) -> [String: Any] {
+        var out: [String: Any] = [:]
+        for level in Set(frames.keys).union(echo.keys) {
+            out["\(level)"] = [
+                "refreshkit": (frames[level] ?? []).map { $0["latency_p99_ms"] ?? NSNull() },
+                "echo": (echo[level] ?? []).map { $0["latency_p99_ms"] ?? NSNull() },
+            ]
+        }
+        return out
+    }
+
     static func latency(_ run: [String: Any]) -> [String: Any] {
         var out: [String: Any] = [:]
         for (name, key) in [
@@ -148,7 +169,7 @@ enum Summary {
 
     static func table(
         results: [String: Any], engine: EngineBench.Result?, frames: [Int: [String: Any]],
-        echo: [Int: [String: Any]], idle: [String: Any]?
+        echo: [Int: [String: Any]], idle: [String: Any]?, rounds: ([Int: [[String: Any]]], [Int: [[String: Any]]])
     ) -> String {
         var lines: [String] = []
         let machine = results["machine"] as? [String: Any] ?? [:]
@@ -187,12 +208,17 @@ enum Summary {
             lines.append("")
         }
         if !frames.isEmpty {
-            lines.append("server: input → frame latency, ms (echo = the same load against bare lws)")
+            let count = rounds.0.values.map(\.count).max() ?? 1
+            lines.append(
+                "server: input → frame latency, ms (echo = the same load against bare lws)"
+                    + (count > 1
+                        ? "; \(count) rounds per level, server and echo alternating: the median run (by p99) of "
+                            + "each, the ratio of the two, and every round's p99 min–max" : ""))
             lines.append(
                 pad("sessions", 9) + pad("p50", 8) + pad("p99", 8) + pad("p99.9", 8) + pad("max", 8)
                     + pad("echo p99", 10)
                     + pad("ratio", 7) + pad("cpu%", 7) + pad("echo%", 7) + pad("gen%", 7) + pad("frames/s", 10)
-                    + pad("B/frame", 8))
+                    + pad("B/frame", 8) + pad("p99 runs", 16) + "echo p99 runs")
             for level in frames.keys.sorted() {
                 let run = frames[level]!
                 let floor = echo[level]
@@ -205,7 +231,8 @@ enum Summary {
                         + pad(ms(floor, "latency_p99_ms"), 10) + pad(ratio.map { fmt($0, 2) } ?? "–", 7)
                         + pad(num(run, "server_cpu_percent", 1), 7) + pad(num(floor, "server_cpu_percent", 1), 7)
                         + pad(num(run, "client_cpu_percent", 1), 7) + pad(num(run, "frames_per_sec", 0), 10)
-                        + pad(num(run, "bytes_per_moving_frame", 0), 8))
+                        + pad(num(run, "bytes_per_moving_frame", 0), 8)
+                        + pad(spread(rounds.0[level]), 16) + spread(rounds.1[level]))
             }
             lines.append(
                 "  targets: p99 ≤ 2 ms at 1000 sessions, ≤ 1.5× echo; ≤ 120 B per moving frame. "
@@ -232,6 +259,13 @@ enum Summary {
             lines += notes.map { "note: \($0)" }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `min–max` of the runs' p99, ms.
+    private static func spread(_ runs: [[String: Any]]?) -> String {
+        let values = (runs ?? []).compactMap { double($0, "latency_p99_ms") }
+        guard let low = values.min(), let high = values.max() else { return "–" }
+        return values.count == 1 ? fmt(low, 2) : "\(fmt(low, 2))–\(fmt(high, 2))"
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {

@@ -53,7 +53,8 @@ if let load = Double(((try? String(contentsOfFile: "/proc/loadavg", encoding: .u
 }
 results["workload"] = [
     "levels": options.levels, "input_rate_hz": options.rate, "warmup_s": options.warmup,
-    "duration_s": options.duration, "idle_sessions": options.idleSessions, "idle_duration_s": options.idleDuration,
+    "duration_s": options.duration, "rounds": options.rounds, "idle_sessions": options.idleSessions,
+    "idle_duration_s": options.idleDuration,
     "server_log_level": options.serverLogLevel, "server_arguments": options.serverArguments,
     "frames": options.frames,
     "drag": "touch start, then touch move ±5 px at the input rate, direction flipped every 30 moves",
@@ -104,21 +105,31 @@ if !options.skipEngine {
 let serverBench = ServerBench(options: options)
 var frameRuns: [Int: [String: Any]] = [:]
 var echoRuns: [Int: [String: Any]] = [:]
+/// Every round's run, per level: the table shows the median one and the spread.
+var frameRounds: [Int: [[String: Any]]] = [:]
+var echoRounds: [Int: [[String: Any]]] = [:]
 var idleRun: [String: Any]?
 if !options.skipServer {
     for level in options.levels {
-        say("server: \(level) sessions × \(Int(options.rate)) Hz, \(options.warmup) s warm-up + \(options.duration) s…")
-        do { frameRuns[level] = try serverBench.load(.refreshkit, sessions: level) } catch {
-            say("refreshkit at \(level): \(error)")
-            notes.append("refreshkit at \(level) sessions: \(error)")
-        }
-        if !options.skipEcho {
-            say("echo floor: \(level) sessions…")
-            do { echoRuns[level] = try serverBench.load(.echo, sessions: level) } catch {
-                say("echo at \(level): \(error)")
-                notes.append("echo at \(level) sessions: \(error)")
+        for round in 1...options.rounds {
+            let of = options.rounds > 1 ? " (round \(round) of \(options.rounds))" : ""
+            say(
+                "server: \(level) sessions × \(Int(options.rate)) Hz, \(options.warmup) s warm-up + \(options.duration) s\(of)…"
+            )
+            do { frameRounds[level, default: []].append(try serverBench.load(.refreshkit, sessions: level)) } catch {
+                say("refreshkit at \(level): \(error)")
+                notes.append("refreshkit at \(level) sessions: \(error)")
+            }
+            if !options.skipEcho {
+                say("echo floor: \(level) sessions\(of)…")
+                do { echoRounds[level, default: []].append(try serverBench.load(.echo, sessions: level)) } catch {
+                    say("echo at \(level): \(error)")
+                    notes.append("echo at \(level) sessions: \(error)")
+                }
             }
         }
+        frameRuns[level] = Summary.medianRun(frameRounds[level] ?? [])
+        echoRuns[level] = Summary.medianRun(echoRounds[level] ?? [])
     }
     if !options.skipIdle {
         say("idle: \(options.idleSessions) connections that say hello and then nothing, \(options.idleDuration) s…")
@@ -127,7 +138,10 @@ if !options.skipServer {
             notes.append("idle run: \(error)")
         }
     }
-    results["server"] = Summary.server(frames: frameRuns, echo: echoRuns, idle: idleRun)
+    var server = Summary.server(frames: frameRuns, echo: echoRuns, idle: idleRun)
+    server["rounds"] = options.rounds
+    server["p99_rounds_ms"] = Summary.p99Rounds(frames: frameRounds, echo: echoRounds)
+    results["server"] = server
 }
 
 // MARK: - Page
@@ -149,7 +163,10 @@ do {
     let url = URL(fileURLWithPath: options.output, relativeTo: URL(fileURLWithPath: options.root))
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     try (data + Data("\n".utf8)).write(to: url)
-    print(Summary.table(results: results, engine: engine, frames: frameRuns, echo: echoRuns, idle: idleRun))
+    print(
+        Summary.table(
+            results: results, engine: engine, frames: frameRuns, echo: echoRuns, idle: idleRun,
+            rounds: (frameRounds, echoRounds)))
     print("wrote \(options.output) (logs in \(options.logDirectory))")
 } catch {
     say("could not write \(options.output): \(error)")
