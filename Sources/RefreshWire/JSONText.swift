@@ -380,10 +380,26 @@ extension JSONText {
         }
     }
 
+    /// Whether the `n` bytes at `index` are those at `other`. Eight at a time: a touch message is mostly
+    /// literal keys (about 60 bytes), and a byte loop over them was a third of reading one (callgrind).
     @inline(__always)
     func memoryEquals(_ index: Int, _ other: UnsafePointer<UInt8>, _ n: Int) -> Bool {
         guard let base = bytes.baseAddress, index + n <= count else { return n == 0 }
-        for k in 0..<n where base.load(fromByteOffset: index + k, as: UInt8.self) != other[k] { return false }
+        let text = base + index
+        let literal = UnsafeRawPointer(other)
+        var k = 0
+        while k + 8 <= n {
+            guard
+                text.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+                    == literal.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+            else { return false }
+            k += 8
+        }
+        while k < n {
+            guard text.load(fromByteOffset: k, as: UInt8.self) == literal.load(fromByteOffset: k, as: UInt8.self)
+            else { return false }
+            k += 1
+        }
         return true
     }
 
