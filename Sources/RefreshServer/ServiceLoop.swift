@@ -270,10 +270,9 @@ final class ServiceLoop {
         input: UnsafeMutableRawPointer?,
         length: Int
     ) -> Int32 {
-        if heldRoom != nil && reason != LWS_CALLBACK_RECEIVE {
-            // lws moved on from the read that brought the held input: its frame goes first. (A closing
-            // connection's socket is already gone: it is skipped.)
-            if reason == LWS_CALLBACK_CLOSED { Self.connection(in: user)?.isOpen = false }
+        // lws moved on from the read that brought the held input: its frame goes first. (`CLOSED` releases
+        // it itself, once the closing connection is marked: its socket is gone.)
+        if heldRoom != nil && reason != LWS_CALLBACK_RECEIVE && reason != LWS_CALLBACK_CLOSED {
             releaseHeldFrame()
         }
         switch reason {
@@ -338,6 +337,7 @@ final class ServiceLoop {
         user.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
         let connection = Unmanaged<Connection>.fromOpaque(raw).takeRetainedValue()
         connection.isOpen = false
+        releaseHeldFrame()
         connections[connection.id] = nil
         gatekeeper.closed(connection)
         leaveRoom(connection, reason: "connection closed")
@@ -639,9 +639,21 @@ final class ServiceLoop {
 
     /// Queues `events` for every connected member, and the room's next frame.
     private func broadcast(_ events: [Event], in room: Room) {
+        queue(events, in: room)
+        writeFrames(of: room)
+    }
+
+    /// Queues `events` and marks the room's frame pending for every connected member.
+    private func queue(_ events: [Event], in room: Room) {
         for connection in room.connections where !connection.closing {
             for event in events { enqueue(.event(event), on: connection) }
             connection.markFramePending()
+        }
+    }
+
+    /// Writes the room's pending frame to its members now, or asks for WRITEABLE where it cannot go yet.
+    private func writeFrames(of room: Room) {
+        for connection in room.connections where connection.isOpen && !connection.closing {
             if !writeFrameNow(connection) { lws_callback_on_writable(connection.wsi) }
         }
     }
@@ -657,23 +669,19 @@ final class ServiceLoop {
     // but the microseconds of the next socket's read. Frames saved are counted in `framesCoalesced` (logged
     // when the connection closes).
 
-    /// Queues `events` for every connected member of `room` and holds its frame (see above).
+    /// Queues `events` for every connected member of `room` and holds its frame (see above). An input of
+    /// another room comes from another socket's read, and `handle` released the held frame before it.
     private func hold(_ room: Room, events: [Event]) {
-        if let held = heldRoom, held !== room { releaseHeldFrame() }
-        for connection in room.connections where !connection.closing {
-            for event in events { enqueue(.event(event), on: connection) }
-            connection.markFramePending()
-        }
+        assert(heldRoom == nil || heldRoom === room, "a held frame outlived its read")
+        queue(events, in: room)
         heldRoom = room
     }
 
-    /// Writes the held room's frame to its members (or asks for WRITEABLE when it cannot go now).
+    /// Writes the held room's frame.
     private func releaseHeldFrame() {
         guard let room = heldRoom else { return }
         heldRoom = nil
-        for connection in room.connections where connection.isOpen && connection.framePending {
-            if !writeFrameNow(connection) { lws_callback_on_writable(connection.wsi) }
-        }
+        writeFrames(of: room)
     }
 
     /// Writes the pending frame at once when it is the only thing to send and the socket takes it: the

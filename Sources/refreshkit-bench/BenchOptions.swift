@@ -70,8 +70,11 @@ struct BenchOptions {
                 }
             case "--rate": options.rate = try number(name)
             case "--rounds":
-                options.rounds = Int(try number(name))
-                guard options.rounds >= 1 else { throw BenchError("--rounds: at least 1") }
+                let text = try value(name)
+                guard let rounds = Int(text), rounds >= 1 else {
+                    throw BenchError("--rounds: '\(text)' is not a whole number of at least 1")
+                }
+                options.rounds = rounds
             case "--warmup": options.warmup = try number(name)
             case "--duration": options.duration = try number(name)
             case "--idle-sessions": options.idleSessions = Int(try number(name))

@@ -103,12 +103,13 @@ if !options.skipEngine {
 // MARK: - Server
 
 let serverBench = ServerBench(options: options)
-var frameRuns: [Int: [String: Any]] = [:]
-var echoRuns: [Int: [String: Any]] = [:]
-/// Every round's run, per level: the table shows the median one and the spread.
+/// Every round's run, per level: the figures are the median run's, the table adds the spread.
 var frameRounds: [Int: [[String: Any]]] = [:]
 var echoRounds: [Int: [[String: Any]]] = [:]
 var idleRun: [String: Any]?
+/// The median run (by p99) of each level's rounds.
+var frameRuns: [Int: [String: Any]] { frameRounds.compactMapValues(Summary.medianRun) }
+var echoRuns: [Int: [String: Any]] { echoRounds.compactMapValues(Summary.medianRun) }
 if !options.skipServer {
     for level in options.levels {
         for round in 1...options.rounds {
@@ -128,8 +129,6 @@ if !options.skipServer {
                 }
             }
         }
-        frameRuns[level] = Summary.medianRun(frameRounds[level] ?? [])
-        echoRuns[level] = Summary.medianRun(echoRounds[level] ?? [])
     }
     if !options.skipIdle {
         say("idle: \(options.idleSessions) connections that say hello and then nothing, \(options.idleDuration) s…")
