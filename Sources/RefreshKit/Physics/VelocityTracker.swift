@@ -101,24 +101,80 @@ public struct VelocityTracker: Hashable, Sendable {
     }
 
     /// ``velocity(atLift:)``, computed where the tracker lies: `mutating` only so that the ring is read in
-    /// place rather than copied first. A drag calls it for both axes on every pointer move (the frame shows
-    /// the velocity while dragging).
-    ///
-    /// `regular`, when given, is ``hasRegularIntervals`` as already known (the intervals are the times',
-    /// and a drag's two trackers record the same times).
-    mutating func releaseVelocity(atLift liftTime: Double, regular: Bool? = nil) -> Double {
+    /// place rather than copied first.
+    mutating func releaseVelocity(atLift liftTime: Double) -> Double {
         let found: Double? = history.withWindow { window in
             guard window.count > 0 else { return nil }
             if liftTime - window[window.count - 1].time > Self.stoppedInterval { return nil }
-            if regular ?? Self.hasRegularIntervals(window), let weighted = Self.iosWeightedVelocity(window) {
+            if Self.hasRegularIntervals(window), let weighted = Self.iosWeightedVelocity(window) {
                 return weighted
             }
             return Self.leastSquaresVelocity(window) ?? 0
         }
+        return clamped(found)
+    }
+
+    /// A raw estimate as a release velocity: 0 for none (or a non-finite one), clamped to ``maxVelocity``,
+    /// 0 below ``minVelocity``.
+    @inline(__always)
+    private func clamped(_ found: Double?) -> Double {
         guard let estimate = found, estimate.isFinite else { return 0 }
         let speed = Swift.min(estimate.magnitude, maxVelocity)
         if speed < minVelocity { return 0 }
         return estimate < 0 ? -speed : speed
+    }
+
+    /// ``releaseVelocity(atLift:)`` of two trackers that hold the same sample times (a drag's two axes), bit
+    /// for bit, in one pass: the times are read and checked once, and each segment's duration is divided
+    /// once for both. A drag asks this on every pointer move.
+    static func releaseVelocities(
+        _ first: inout VelocityTracker, _ second: inout VelocityTracker, atLift liftTime: Double
+    ) -> (Double, Double) {
+        let found: (Double, Double)?? = first.history.withWindow { a in
+            second.history.withWindow { b in
+                assert(a.count == b.count, "the trackers hold the same times")
+                // A drag's first few moves take the general path.
+                guard a.count >= 5 else { return nil }
+                let last = a.count - 1
+                if liftTime - a[last].time > Self.stoppedInterval { return .some(nil) }
+                // The newest five samples, oldest first: the four intervals of the regularity check
+                // (``hasRegularIntervals(_:)`` with five samples), and the three segments of the estimate.
+                let (s0, s1, s2, s3, s4) = (a[last - 4], a[last - 3], a[last - 2], a[last - 1], a[last])
+                let (i0, i1, i2, i3) = (s1.time - s0.time, s2.time - s1.time, s3.time - s2.time, s4.time - s3.time)
+                let lowerMiddle = Swift.max(Swift.min(i0, i1), Swift.min(i2, i3))
+                let upperMiddle = Swift.min(Swift.max(i0, i1), Swift.max(i2, i3))
+                let median = (lowerMiddle + upperMiddle) / 2
+                func regular(_ interval: Double) -> Bool {
+                    interval >= Self.minimumRegularInterval && interval <= 2 * median
+                        && interval <= Self.stoppedInterval
+                }
+                guard regular(i0) && regular(i1) && regular(i2) && regular(i3) else {
+                    return .some((Self.leastSquaresVelocity(a) ?? 0, Self.leastSquaresVelocity(b) ?? 0))
+                }
+                // ``iosWeightedVelocity(_:)`` of each, over the newest four samples.
+                let (q1, q2, q3, q4) = (
+                    b[last - 3].position, b[last - 2].position, b[last - 1].position, b[last].position
+                )
+                func segment(_ elapsed: Double, _ da: Double, _ db: Double) -> (Double, Double) {
+                    guard elapsed > 0 else { return (0, 0) }
+                    let seconds = elapsed / 1000
+                    return (da / seconds, db / seconds)
+                }
+                let v0 = segment(i1, s2.position - s1.position, q2 - q1)
+                let v1 = segment(i2, s3.position - s2.position, q3 - q2)
+                let v2 = segment(i3, s4.position - s3.position, q4 - q3)
+                let w = Self.iosWeights
+                return .some(
+                    (
+                        w.oldest * v0.0 + w.middle * v1.0 + w.newest * v2.0,
+                        w.oldest * v0.1 + w.middle * v1.1 + w.newest * v2.1
+                    ))
+            }
+        }
+        guard let found else {
+            return (first.releaseVelocity(atLift: liftTime), second.releaseVelocity(atLift: liftTime))
+        }
+        return (first.clamped(found?.0), second.clamped(found?.1))
     }
 
     /// Whether the last (up to four) sample intervals look like a steady stream: none shorter than 2 ms, none
@@ -126,11 +182,6 @@ public struct VelocityTracker: Hashable, Sendable {
     public var hasRegularIntervals: Bool {
         var history = history
         return history.withWindow(Self.hasRegularIntervals)
-    }
-
-    /// ``hasRegularIntervals``, read in place (`mutating` only for that).
-    mutating func intervalsAreRegular() -> Bool {
-        history.withWindow(Self.hasRegularIntervals)
     }
 
     private static func hasRegularIntervals(_ window: Window) -> Bool {

@@ -331,6 +331,14 @@ public struct EdgeControl: Hashable, Sendable {
         clock = max(clock, time)
     }
 
+    /// Moves the control's clock to `time`, when it has no timer (``advance(to:fingerDown:events:)`` without
+    /// the look for one).
+    @inline(__always)
+    mutating func moveClock(to time: Timestamp) {
+        assert(!hasTimer, "a control with a timer must advance")
+        clock = max(clock, time)
+    }
+
     private mutating func runTimers(until time: Timestamp, fingerDown: Bool, events: inout [Event]) {
         while let deadline = nextDeadline, deadline <= time {
             // Due timers fire in order at their own times; one that became overdue (a configure shortened

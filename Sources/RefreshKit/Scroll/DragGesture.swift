@@ -43,8 +43,8 @@ struct DragGesture: Hashable, Sendable {
 struct FingerVelocity: Hashable, Sendable {
     private var horizontal = VelocityTracker()
     private var vertical = VelocityTracker()
-    /// Whether both trackers hold the same sample times, so that whether their intervals are regular is
-    /// one question, not two. They are given the same times; only a non-finite position, which one tracker
+    /// Whether both trackers hold the same sample times, so that their velocities are worked out in one
+    /// pass (``VelocityTracker/releaseVelocities(_:_:atLift:)``). They are given the same times; only a non-finite position, which one tracker
     /// drops and the other keeps, sets them apart. A cache (equal whatever its value): it changes the
     /// work, never the result.
     private var sameTimes = Scratch(true)
@@ -76,10 +76,10 @@ struct FingerVelocity: Hashable, Sendable {
     /// every move.
     mutating func releaseVelocity(pageTime: Double, lastPageTime: Double) -> Point {
         let lift = max(pageTime, lastPageTime)
-        let regular = sameTimes.value ? horizontal.intervalsAreRegular() : nil
-        return Point(
-            x: -horizontal.releaseVelocity(atLift: lift, regular: regular),
-            y: -vertical.releaseVelocity(atLift: lift, regular: regular)
-        )
+        guard sameTimes.value else {
+            return Point(x: -horizontal.releaseVelocity(atLift: lift), y: -vertical.releaseVelocity(atLift: lift))
+        }
+        let (x, y) = VelocityTracker.releaseVelocities(&horizontal, &vertical, atLift: lift)
+        return Point(x: -x, y: -y)
     }
 }

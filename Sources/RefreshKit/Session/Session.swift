@@ -163,10 +163,8 @@ public struct Session: Hashable, Sendable {
             guard target > now else { return }
             now = target
             scroll.advance(to: target)
-            let fingerDown = scroll.isDragging
-            for index in controls.indices {
-                controls[index].advance(to: target, fingerDown: fingerDown, events: &events)
-            }
+            // `nothingDue` found no control with a timer: only their clocks move.
+            for index in controls.indices { controls[index].moveClock(to: target) }
             return
         }
         // Nothing moves and nothing is due at this very instant: observing again would change nothing.
@@ -368,8 +366,17 @@ public struct Session: Hashable, Sendable {
             }
             if controls[index].state == .failed { quiet = false }
         }
-        let pushed = syncLayers()
-        observedQuietly.value = quiet && !pushed && events.count == eventCount
+        // A layer follows its control's state (``EdgeControl/layer``), and every change of state is an
+        // event: an observation that asked for nothing and said nothing moved no layer, and skips looking.
+        let unchanged = quiet && events.count == eventCount
+        let pushed = unchanged ? false : syncLayers()
+        assert(!unchanged || layersInSync, "a control changed its layer without an event")
+        observedQuietly.value = unchanged && !pushed
+    }
+
+    /// Whether the scroll model holds every control's current layer (for assertions).
+    private var layersInSync: Bool {
+        controls.allSatisfy { scroll.insets.controls[$0.edge] == $0.layer }
     }
 
     // MARK: - Commands
