@@ -49,24 +49,27 @@ struct EdgeChanges: OptionSet {
     ///
     /// Inlined where the entries lie: called, it would be handed its own copy of each (about 160 bytes).
     @inline(__always)
-    init(from base: borrowing EdgeFrame, to edge: borrowing EdgeFrame, scroll: FollowedScroll) {
+    init(from basePointer: UnsafePointer<EdgeFrame>, to edgePointer: UnsafePointer<EdgeFrame>, scroll: FollowedScroll) {
         typealias W = WrittenNumber
+        // Read through the pointers, field by field: a copy of each entry (about 160 bytes) costs as much as
+        // comparing it.
+        let (base, edge) = (basePointer, edgePointer)
         var c: EdgeChanges = []
-        if base.state != edge.state { c.insert(.state) }
+        if base.pointee.state != edge.pointee.state { c.insert(.state) }
         let follow = Self.follows(from: base, to: edge, scroll: scroll)
         if !follow.distance { c.insert(.distance) }
-        if !W.same(base.progress, edge.progress, 6) { c.insert(.progress) }
+        if !W.same(base.pointee.progress, edge.pointee.progress, 6) { c.insert(.progress) }
         if !follow.velocity { c.insert(.velocity) }
-        if !W.same(base.control.origin.x, edge.control.origin.x, 3) { c.insert(.controlX) }
-        if !W.same(base.control.origin.y, edge.control.origin.y, 3) { c.insert(.controlY) }
-        if !W.same(base.control.size.width, edge.control.size.width, 3) { c.insert(.controlWidth) }
-        if !W.same(base.control.size.height, edge.control.size.height, 3) { c.insert(.controlHeight) }
-        if !W.same(base.view.origin.x, edge.view.origin.x, 3) { c.insert(.viewX) }
-        if !W.same(base.view.origin.y, edge.view.origin.y, 3) { c.insert(.viewY) }
-        if !W.same(base.view.size.width, edge.view.size.width, 3) { c.insert(.viewWidth) }
-        if !W.same(base.view.size.height, edge.view.size.height, 3) { c.insert(.viewHeight) }
-        if !W.same(base.scale, edge.scale, 6) { c.insert(.scale) }
-        switch (base.cycle, edge.cycle) {
+        if !W.same(base.pointee.control.origin.x, edge.pointee.control.origin.x, 3) { c.insert(.controlX) }
+        if !W.same(base.pointee.control.origin.y, edge.pointee.control.origin.y, 3) { c.insert(.controlY) }
+        if !W.same(base.pointee.control.size.width, edge.pointee.control.size.width, 3) { c.insert(.controlWidth) }
+        if !W.same(base.pointee.control.size.height, edge.pointee.control.size.height, 3) { c.insert(.controlHeight) }
+        if !W.same(base.pointee.view.origin.x, edge.pointee.view.origin.x, 3) { c.insert(.viewX) }
+        if !W.same(base.pointee.view.origin.y, edge.pointee.view.origin.y, 3) { c.insert(.viewY) }
+        if !W.same(base.pointee.view.size.width, edge.pointee.view.size.width, 3) { c.insert(.viewWidth) }
+        if !W.same(base.pointee.view.size.height, edge.pointee.view.size.height, 3) { c.insert(.viewHeight) }
+        if !W.same(base.pointee.scale, edge.pointee.scale, 6) { c.insert(.scale) }
+        switch (base.pointee.cycle, edge.pointee.cycle) {
         case (nil, nil): break
         case (_?, nil): c.insert(.cycleRemoved)
         case (nil, _?): c.insert(.cycleAdded)
@@ -77,7 +80,7 @@ struct EdgeChanges: OptionSet {
             if !W.same(b.delay, e.delay, 6) { c.insert(.cycleDelay) }
             if b.kind != e.kind { c.insert(.cycleKind) }
         }
-        switch (base.exit, edge.exit) {
+        switch (base.pointee.exit, edge.pointee.exit) {
         case (nil, nil): break
         case (_?, nil): c.insert(.exitRemoved)
         case (nil, _?): c.insert(.exitAdded)
@@ -102,19 +105,19 @@ struct EdgeChanges: OptionSet {
     ///
     /// `scroll` is the frame's scroll along the edge's axis.
     @inline(__always)
-    static func follows(from base: EdgeFrame, to edge: EdgeFrame, scroll: FollowedScroll) -> (
-        distance: Bool, velocity: Bool
-    ) {
+    static func follows(from base: UnsafePointer<EdgeFrame>, to edge: UnsafePointer<EdgeFrame>, scroll: FollowedScroll)
+        -> (distance: Bool, velocity: Bool)
+    {
         typealias W = WrittenNumber
-        let leading = edge.edge == .top || edge.edge == .left
+        let leading = edge.pointee.edge == .top || edge.pointee.edge == .left
         var distance = false
-        if let change = scroll.offsetChange, let was = W.followable(base.distance),
-            let now = W.followable(edge.distance)
+        if let change = scroll.offsetChange, let was = W.followable(base.pointee.distance),
+            let now = W.followable(edge.pointee.distance)
         {
             distance = now == (leading ? was - change : was + change)
         }
         var follows = false
-        if let speed = scroll.velocity, let pull = W.scaled(edge.velocity, 3) {
+        if let speed = scroll.velocity, let pull = W.scaled(edge.pointee.velocity, 3) {
             follows = pull == (leading ? -speed : speed)
         }
         return (distance, follows)

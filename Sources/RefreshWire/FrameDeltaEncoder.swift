@@ -146,7 +146,7 @@ extension MessageEncoder {
                         scroll = FollowedScroll(
                             axis: axis, baseOffset: base.offset, offset: frame.offset, velocity: frame.velocity)
                     }
-                    let changes = EdgeChanges(from: bases[i], to: edges[i], scroll: scroll!)
+                    let changes = EdgeChanges(from: bases.baseAddress! + i, to: edges.baseAddress! + i, scroll: scroll!)
                     guard !changes.isEmpty else { continue }
                     if open { w.byte(.comma) } else { w.literal(#","edges":{"#) }
                     open = true

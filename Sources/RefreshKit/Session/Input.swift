@@ -10,7 +10,10 @@ public enum Input: Hashable, Sendable {
     /// An explicit request: start or finish a refresh, load more, retry.
     case command(Command)
     /// A partial change of the configuration (a preset, edge parameters, the simulated feed).
-    case configure(ConfigurationPatch)
+    ///
+    /// Boxed: a patch is about 200 bytes, and inline it would make every input that size, copied on every
+    /// touch and wheel event the host passes along. Configuring is rare.
+    indirect case configure(ConfigurationPatch)
 }
 
 /// The phase of a touch sample, following Pointer Events.
