@@ -98,13 +98,17 @@ public struct Session: Hashable, Sendable {
             advance(to: time)
             // The input changes the session (or is ignored, and then the next step observes anyway).
             observedQuietly.value = false
+            let eventCount = events.count
             handle(scroll.touch(touch))
+            if movedOnly(since: eventCount) { return }
         case .wheel(let wheel):
             try Validation.finite(wheel.delta, "wheel")
             try Validation.pageTime(wheel.pageTime, "wheel")
             advance(to: time)
             observedQuietly.value = false
+            let eventCount = events.count
             handle(scroll.wheel(wheel))
+            if movedOnly(since: eventCount) { return }
         case .resize(let size):
             try Validation.viewport(size)
             advance(to: time)
@@ -127,6 +131,17 @@ public struct Session: Hashable, Sendable {
         // What the input made due at once (an exit of 0 s, a feed answering in 0 ms) happens now, not at
         // the next unrelated input.
         advance(to: now)
+    }
+
+    /// Whether the gesture input just handled only moved the content: it said nothing (no event since
+    /// `eventCount`) and the controls, observing it, asked for nothing. Then it made nothing due, and
+    /// everything due by now already ran, so ``apply(_:at:)`` need not look again. (Every request, timer
+    /// and motion starts with an event: a state change, a gesture's beginning or end.)
+    @inline(__always)
+    private mutating func movedOnly(since eventCount: Int) -> Bool {
+        guard observedQuietly.value && events.count == eventCount else { return false }
+        assert(earliestDeadline().map { $0 > now } ?? true, "a quiet move made something due")
+        return true
     }
 
     private mutating func handle(_ outcome: ScrollModel.GestureOutcome) {
