@@ -58,22 +58,21 @@ final class Room {
     /// `LWS_PRE` bytes, then the `frame` message of frame `frameBufferSequence`: written when a member first
     /// needs the latest frame whole (a member that takes whole frames, or a delta member's first frame), so a
     /// room whose members all take deltas never writes one.
-    @exclusivity(unchecked) private var frameBuffer: [UInt8]
+    @exclusivity(unchecked) private var frameBuffer: MessageBuffer
     @exclusivity(unchecked) private var frameBufferSequence: UInt64?
     /// `LWS_PRE` bytes, then the `delta` from frame `deltaKey.base` to frame `deltaKey.frame`. Members that
     /// take deltas usually hold the same base (they were written the same frames), so the first of them
     /// encodes it and the others reuse it.
-    @exclusivity(unchecked) private var deltaBuffer: [UInt8]
+    @exclusivity(unchecked) private var deltaBuffer: MessageBuffer
     @exclusivity(unchecked) private var deltaKey: (base: UInt64, frame: UInt64)?
     private let encoder = MessageEncoder()
 
     init(id: String, traced: TracedSession) {
         self.id = id
         self.traced = traced
-        frameBuffer = [UInt8](repeating: 0, count: Int(RK_LWS_PRE))
-        frameBuffer.reserveCapacity(Int(RK_LWS_PRE) + 4096)
-        deltaBuffer = [UInt8](repeating: 0, count: Int(RK_LWS_PRE))
-        deltaBuffer.reserveCapacity(Int(RK_LWS_PRE) + 1024)
+        // The whole frame's memory is taken when a member first needs one; a delta's on the first frame.
+        frameBuffer = MessageBuffer(headroom: Int(RK_LWS_PRE), capacity: 0)
+        deltaBuffer = MessageBuffer(headroom: Int(RK_LWS_PRE), capacity: 1024)
     }
 
     /// Read in place: a plain getter would copy the whole `Session` (and retain everything in it) on every
@@ -196,7 +195,7 @@ final class Room {
         // The update from the previous frame is what the members that took it need, and what the recording
         // digests: made once, here. Without a previous frame it is the whole frame, which no delta key names.
         let base = frame?.sequence
-        deltaBuffer.removeSubrange(Int(RK_LWS_PRE)...)
+        deltaBuffer.removeAll()
         let next = traced.frame(appendingUpdateTo: &deltaBuffer)
         deltaKey = base.map { ($0, next.sequence) }
         frame = next
@@ -215,21 +214,21 @@ final class Room {
         if deltaKey?.base != base.sequence || deltaKey?.frame != frame.sequence {
             // A sequence number names one frame of this session, and a connection's base is always one of
             // this room's frames (attach clears it), so equal keys mean equal bytes.
-            deltaBuffer.removeSubrange(Int(RK_LWS_PRE)...)
+            deltaBuffer.removeAll()
             encoder.encodeDelta(frame, from: base, into: &deltaBuffer)
             deltaKey = (base.sequence, frame.sequence)
         }
-        return deltaBuffer.withUnsafeMutableBytes(body)
+        return deltaBuffer.withUnsafeMutableBytesIncludingHeadroom(body)
     }
 
     /// Calls `body` with the `frame` message of `frame` (the latest), encoding it if it is not yet.
     private func withWholeFrame<R>(_ frame: Frame, _ body: (UnsafeMutableRawBufferPointer) -> R) -> R {
         if frameBufferSequence != frame.sequence {
-            frameBuffer.removeSubrange(Int(RK_LWS_PRE)...)
+            frameBuffer.removeAll()
             encoder.encode(frame, into: &frameBuffer)
             frameBufferSequence = frame.sequence
         }
-        return frameBuffer.withUnsafeMutableBytes(body)
+        return frameBuffer.withUnsafeMutableBytesIncludingHeadroom(body)
     }
 
     /// The `trace` message: `{"type":"trace","trace":{…}}` (docs/TRACE.md).

@@ -17,14 +17,27 @@ extension MessageEncoder {
     /// once `buffer` has grown.
     public func encodeDelta(_ frame: Frame, from base: Frame, into buffer: inout [UInt8]) {
         let changes = FrameChanges(from: base, to: frame)
-        // A delta is usually under 200 bytes: reserving a whole frame's worth (and zeroing it) would cost as
-        // much as writing it. A low estimate only costs a second attempt (appendJSON).
+        let bound = Self.deltaBound(frame, changes)
+        appendJSON(to: &buffer, bound: bound) { w in writeDelta(frame, from: base, changes, to: &w) }
+    }
+
+    /// The same `delta`, appended to a ``MessageBuffer``: what a host that sends a delta per input uses.
+    public func encodeDelta(_ frame: Frame, from base: Frame, into buffer: inout MessageBuffer) {
+        let changes = FrameChanges(from: base, to: frame)
+        let bound = Self.deltaBound(frame, changes)
+        buffer.appendJSON(bound: bound) { w in writeDelta(frame, from: base, changes, to: &w) }
+    }
+
+    /// The room a delta is written in. A delta is usually under 200 bytes: reserving a whole frame's worth
+    /// (and zeroing it) would cost as much as writing it. A low estimate only costs a second attempt.
+    @inline(__always)
+    private static func deltaBound(_ frame: Frame, _ changes: FrameChanges) -> Int {
         var bound = 384 + frame.edges.count * 160
         if !changes.isDisjoint(with: .segment) {
             bound += (frame.horizontalMotion.count + frame.verticalMotion.count) * 512
         }
         if changes.contains(.edgesReplaced) { bound += frame.edges.count * 1024 }
-        appendJSON(to: &buffer, bound: bound) { w in writeDelta(frame, from: base, changes, to: &w) }
+        return bound
     }
 
     private func writeDelta(_ frame: Frame, from base: Frame, _ changes: FrameChanges, to w: inout JSONWriter) {

@@ -45,7 +45,7 @@ let smallJSONBound = 1024
 private let zeros = [UInt8](repeating: 0, count: 4096)
 
 @inline(__always)
-private func appendZeros(_ count: Int, to buffer: inout [UInt8]) {
+func appendZeros(_ count: Int, to buffer: inout [UInt8]) {
     var left = count
     while left > 0 {
         let chunk = Swift.min(left, zeros.count)

@@ -62,16 +62,30 @@ public struct MessageEncoder: Sendable {
 
     /// Appends a `frame` message to `buffer`.
     public func encode(_ frame: Frame, into buffer: inout [UInt8]) {
+        appendJSON(to: &buffer, bound: Self.frameBound(frame)) { w in writeFrame(frame, to: &w) }
+    }
+
+    /// Appends a `frame` message to `buffer`.
+    public func encode(_ frame: Frame, into buffer: inout MessageBuffer) {
+        buffer.appendJSON(bound: Self.frameBound(frame)) { w in writeFrame(frame, to: &w) }
+    }
+
+    private static func frameBound(_ frame: Frame) -> Int {
         let segments = frame.horizontalMotion.count + frame.verticalMotion.count
-        let bound = 1024 + frame.edges.count * 1024 + segments * 512
-        appendJSON(to: &buffer, bound: bound) { w in writeFrame(frame, to: &w) }
+        return 1024 + frame.edges.count * 1024 + segments * 512
     }
 
     /// Appends an `event` message to `buffer`.
     public func encode(_ event: Event, into buffer: inout [UInt8]) {
-        let bound = 256
-        appendJSON(to: &buffer, bound: bound) { w in writeEvent(event, to: &w) }
+        appendJSON(to: &buffer, bound: Self.eventBound) { w in writeEvent(event, to: &w) }
     }
+
+    /// Appends an `event` message to `buffer`.
+    public func encode(_ event: Event, into buffer: inout MessageBuffer) {
+        buffer.appendJSON(bound: Self.eventBound) { w in writeEvent(event, to: &w) }
+    }
+
+    private static let eventBound = 256
 
     /// Appends an `error` message to `buffer`.
     public func encode(_ error: WireError, into buffer: inout [UInt8]) {

@@ -14,7 +14,7 @@ public struct TracedSession: Sendable {
     /// The latest frame: the base of the next frame's update message (``frame(appendingUpdateTo:)``).
     private var latest: Frame?
     /// Where an update message is made when the caller wants none (a recording that digests deltas).
-    private var scratch: [UInt8] = []
+    private var scratch = MessageBuffer(capacity: 0)
     /// ``Session/isActive`` as of the last `apply` or `advance` (the only calls that move the session).
     /// Stored, because a host asks after every input and a computed property read from another module
     /// is handed a copy of the whole session (kilobytes, and a retain of everything in it).
@@ -61,7 +61,7 @@ public struct TracedSession: Sendable {
     public mutating func frame() -> Frame {
         let frame = session.frame()
         if recorder.frames.kind == .deltas {
-            scratch.removeAll(keepingCapacity: true)
+            scratch.removeAll()
             appendUpdate(to: frame, into: &scratch)
             scratch.withUnsafeBytes { recorder.recordFrame(frame, update: $0) }
         } else {
@@ -76,7 +76,7 @@ public struct TracedSession: Sendable {
     /// `buffer`, and records it. What a host sends every page that takes deltas and is up to date; a
     /// recording that digests deltas takes these very bytes, so it costs no encoding of its own.
     @discardableResult
-    public mutating func frame(appendingUpdateTo buffer: inout [UInt8]) -> Frame {
+    public mutating func frame(appendingUpdateTo buffer: inout MessageBuffer) -> Frame {
         let frame = session.frame()
         let start = buffer.count
         appendUpdate(to: frame, into: &buffer)
@@ -98,7 +98,7 @@ public struct TracedSession: Sendable {
         let start = buffer.count
         encoder.encode(frame, into: &buffer)
         if recorder.frames.kind == .deltas {
-            scratch.removeAll(keepingCapacity: true)
+            scratch.removeAll()
             appendUpdate(to: frame, into: &scratch)
             scratch.withUnsafeBytes { recorder.recordFrame(frame, update: $0) }
         } else {
@@ -111,7 +111,7 @@ public struct TracedSession: Sendable {
     }
 
     /// Appends the message that brings a page holding ``latest`` to `frame`.
-    private func appendUpdate(to frame: Frame, into buffer: inout [UInt8]) {
+    private func appendUpdate(to frame: Frame, into buffer: inout MessageBuffer) {
         if let latest {
             encoder.encodeDelta(frame, from: latest, into: &buffer)
         } else {

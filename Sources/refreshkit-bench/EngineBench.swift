@@ -107,8 +107,7 @@ struct EngineBench {
     private func timedSteps(count: Int, bytes: inout Int, frames: inout Int) throws -> Double {
         var session = try Session(viewport: Self.viewport, time: Timestamp(microseconds: 1_000_000))
         let encoder = MessageEncoder()
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(8192)
+        var buffer = MessageBuffer(capacity: 8192)
         var time: Int64 = 1_000_000
         var base = session.frame()  // the whole frame the page got first
         let start = Clock.now()
@@ -116,7 +115,7 @@ struct EngineBench {
             time += Self.period
             try session.apply(Self.input(i, at: time), at: Timestamp(microseconds: time))
             session.advance(to: Timestamp(microseconds: time + Self.period / 2))
-            buffer.removeAll(keepingCapacity: true)
+            buffer.removeAll()
             for event in session.takeEvents() { encoder.encode(event, into: &buffer) }
             let eventBytes = buffer.count
             let frame = session.frame()

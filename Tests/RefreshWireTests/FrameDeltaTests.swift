@@ -161,6 +161,40 @@ struct FrameDeltaTests {
         #expect(deltaBytes * 3 < fullBytes, "deltas \(deltaBytes) B, full frames \(fullBytes) B")
     }
 
+    /// A ``MessageBuffer`` holds exactly the bytes the `[UInt8]` encoders append, from a standing start (no
+    /// memory: every write grows it) and message after message; its headroom is never written, and emptying
+    /// it keeps the headroom.
+    @Test(arguments: [0, 4] as [UInt64])
+    func aMessageBufferHoldsWhatAnArrayDoes(seed: UInt64) throws {
+        var session = try RandomSession(seed: seed)
+        for _ in 0..<20 { session.step() }
+        let frames = session.frames
+        let encoder = MessageEncoder()
+        var buffer = MessageBuffer(headroom: 16, capacity: 0)
+        var expected: [UInt8] = []
+        for (index, (base, frame)) in zip(frames, frames.dropFirst()).enumerated() {
+            if index % 7 == 0 {  // now and then, start over
+                buffer.removeAll()
+                expected.removeAll()
+                #expect(buffer.isEmpty && buffer.count == 0)
+            }
+            encoder.encodeDelta(frame, from: base, into: &expected)
+            encoder.encodeDelta(frame, from: base, into: &buffer)
+            encoder.encode(frame, into: &expected)
+            encoder.encode(frame, into: &buffer)
+            let event = Event(.armed, edge: .top, cause: .drag, time: frame.time)
+            encoder.encode(event, into: &expected)
+            encoder.encode(event, into: &buffer)
+            #expect(buffer.bytes == expected)
+            #expect(buffer.count == expected.count)
+            buffer.withUnsafeBytes { #expect(Array($0) == expected) }
+            buffer.withUnsafeMutableBytesIncludingHeadroom { all in
+                #expect(all.count == 16 + expected.count)
+                #expect(all.prefix(16).allSatisfy { $0 == 0 })
+            }
+        }
+    }
+
     /// Unrelated random frames (every member different, edge sets that change, cycles and exits that come and
     /// go) and small mutations of them (a patch of a few members).
     @Test func deltasBetweenRandomFramesRebuildThem() throws {

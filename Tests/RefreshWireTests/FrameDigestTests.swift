@@ -137,7 +137,7 @@ struct FrameDigestTests {
 
     /// The server's digest: over the messages a page that takes deltas receives, as docs/TRACE.md says.
     @Test func theDeltasDigestIsOverTheMessagesAPageReceives() throws {
-        let (traced, messages) = try recordDrag(.deltas) { traced, bytes in traced.frame(appendingUpdateTo: &bytes) }
+        let (traced, messages) = try recordDrag(.deltas) { traced, bytes in bytes = update(&traced) }
         #expect(String(decoding: messages[0], as: UTF8.self).hasPrefix(#"{"type":"frame","#))
         #expect(messages.dropFirst().allSatisfy { String(decoding: $0, as: UTF8.self).hasPrefix(#"{"type":"delta","#) })
         var expected: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -167,7 +167,7 @@ struct FrameDigestTests {
     /// Traces of every kind replay against their own kind, and not against another.
     @Test func everyDigestKindReplays() throws {
         for kind in FrameDigest.Kind.allCases {
-            let (traced, _) = try recordDrag(kind) { traced, bytes in traced.frame(appendingUpdateTo: &bytes) }
+            let (traced, _) = try recordDrag(kind) { traced, bytes in bytes = update(&traced) }
             let json = String(decoding: traced.recorder.json(), as: UTF8.self)
             #expect(json.contains(#","digestOf":"\#(kind.rawValue)","#))
             let result = try TraceReplay(try Trace(json: Array(json.utf8))).run()
@@ -191,4 +191,11 @@ struct FrameDigestTests {
             #expect(error.message.contains("digestOf"))
         }
     }
+}
+
+/// The message that brings a page holding the previous frame to `traced`'s next one, as the server writes it.
+private func update(_ traced: inout TracedSession) -> [UInt8] {
+    var buffer = MessageBuffer(headroom: 16)
+    traced.frame(appendingUpdateTo: &buffer)
+    return buffer.bytes
 }
