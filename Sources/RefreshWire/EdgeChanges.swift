@@ -47,13 +47,11 @@ struct EdgeChanges: OptionSet {
     /// The changes of one edge entry from `base` to `edge` (the same edge), in a frame that scrolled by
     /// `scroll` along the edge's axis.
     ///
-    /// Inlined where the entries lie: called, it would be handed its own copy of each (about 160 bytes).
+    /// The entries are read through pointers, field by field, where they lie in the frames' arrays: a copy
+    /// of each (about 160 bytes) cost as much as comparing them.
     @inline(__always)
-    init(from basePointer: UnsafePointer<EdgeFrame>, to edgePointer: UnsafePointer<EdgeFrame>, scroll: FollowedScroll) {
+    init(from base: UnsafePointer<EdgeFrame>, to edge: UnsafePointer<EdgeFrame>, scroll: FollowedScroll) {
         typealias W = WrittenNumber
-        // Read through the pointers, field by field: a copy of each entry (about 160 bytes) costs as much as
-        // comparing it.
-        let (base, edge) = (basePointer, edgePointer)
         var c: EdgeChanges = []
         if base.pointee.state != edge.pointee.state { c.insert(.state) }
         let follow = Self.follows(from: base, to: edge, scroll: scroll)

@@ -130,6 +130,7 @@ public struct VelocityTracker: Hashable, Sendable {
     static func releaseVelocities(
         _ first: inout VelocityTracker, _ second: inout VelocityTracker, atLift liftTime: Double
     ) -> (Double, Double) {
+        // nil: the general path; `.some(nil)`: no estimate (the finger stopped); else the two raw estimates.
         let found: (Double, Double)?? = first.history.withWindow { a in
             second.history.withWindow { b in
                 assert(a.count == b.count, "the trackers hold the same times")

@@ -44,9 +44,9 @@ struct FingerVelocity: Hashable, Sendable {
     private var horizontal = VelocityTracker()
     private var vertical = VelocityTracker()
     /// Whether both trackers hold the same sample times, so that their velocities are worked out in one
-    /// pass (``VelocityTracker/releaseVelocities(_:_:atLift:)``). They are given the same times; only a non-finite position, which one tracker
-    /// drops and the other keeps, sets them apart. A cache (equal whatever its value): it changes the
-    /// work, never the result.
+    /// pass (``VelocityTracker/releaseVelocities(_:_:atLift:)``). They are given the same times; only a
+    /// non-finite position, which one tracker drops and the other keeps, sets them apart. A cache (equal
+    /// whatever its value): it changes the work, never the result.
     private var sameTimes = Scratch(true)
 
     /// Starts over with the finger at rest at `pageTime`.
