@@ -70,7 +70,7 @@ final class Room {
     init(id: String, traced: TracedSession) {
         self.id = id
         self.traced = traced
-        // The whole frame's memory is taken when a member first needs one; a delta's on the first frame.
+        // Room for a delta from the start; a whole frame's memory is taken when a member first needs one.
         frameBuffer = MessageBuffer(headroom: Int(RK_LWS_PRE), capacity: 0)
         deltaBuffer = MessageBuffer(headroom: Int(RK_LWS_PRE), capacity: 1024)
     }

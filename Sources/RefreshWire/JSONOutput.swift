@@ -23,17 +23,24 @@ func appendJSON(to buffer: inout [UInt8], bound: Int, _ body: (inout JSONWriter)
     var room = Swift.max(bound, 64)
     while true {
         appendZeros(room, to: &buffer)
-        let written: Int? = buffer.withUnsafeMutableBufferPointer { all in
-            var writer = JSONWriter(start: all.baseAddress! + start, capacity: room)
-            body(&writer)
-            return writer.overflowed ? nil : writer.count
-        }
-        if let written {
+        if let written = writeJSON(into: &buffer, at: start, room: room, body) {
             buffer.removeSubrange((start + written)...)
             return
         }
         buffer.removeSubrange(start...)
         room *= 2
+    }
+}
+
+/// Writes with `body` into the `room` bytes of `storage` at `start` (they must exist). - Returns: how many
+/// bytes it wrote, or nil when they did not fit (then what is there is garbage).
+@inline(__always)
+func writeJSON(into storage: inout [UInt8], at start: Int, room: Int, _ body: (inout JSONWriter) -> Void) -> Int? {
+    storage.withUnsafeMutableBufferPointer { all in
+        precondition(start >= 0 && room >= 0 && start + room <= all.count, "the room lies inside the storage")
+        var writer = JSONWriter(start: all.baseAddress! + start, capacity: room)
+        body(&writer)
+        return writer.overflowed ? nil : writer.count
     }
 }
 

@@ -61,13 +61,7 @@ public struct MessageBuffer: Sendable {
                 // Doubling, so that a stream of growing messages does not grow the memory message by message.
                 appendZeros(Swift.max(room, storage.count), to: &storage)
             }
-            let start = end
-            let written: Int? = storage.withUnsafeMutableBufferPointer { all in
-                var writer = JSONWriter(start: all.baseAddress! + start, capacity: room)
-                body(&writer)
-                return writer.overflowed ? nil : writer.count
-            }
-            if let written {
+            if let written = writeJSON(into: &storage, at: end, room: room, body) {
                 end += written
                 return
             }

@@ -61,9 +61,7 @@ public struct TracedSession: Sendable {
     public mutating func frame() -> Frame {
         let frame = session.frame()
         if recorder.frames.kind == .deltas {
-            scratch.removeAll()
-            appendUpdate(to: frame, into: &scratch)
-            scratch.withUnsafeBytes { recorder.recordFrame(frame, update: $0) }
+            recordUpdate(to: frame)
         } else {
             recorder.recordFrame(frame)
         }
@@ -98,9 +96,7 @@ public struct TracedSession: Sendable {
         let start = buffer.count
         encoder.encode(frame, into: &buffer)
         if recorder.frames.kind == .deltas {
-            scratch.removeAll()
-            appendUpdate(to: frame, into: &scratch)
-            scratch.withUnsafeBytes { recorder.recordFrame(frame, update: $0) }
+            recordUpdate(to: frame)
         } else {
             buffer.withUnsafeBytes { bytes in
                 recorder.recordFrame(frame, encoded: UnsafeRawBufferPointer(rebasing: bytes[start...]))
@@ -108,6 +104,14 @@ public struct TracedSession: Sendable {
         }
         latest = frame
         return frame
+    }
+
+    /// Records `frame` by the update a page holding ``latest`` would get, made in `scratch` (for callers
+    /// that do not send that update themselves).
+    private mutating func recordUpdate(to frame: Frame) {
+        scratch.removeAll()
+        appendUpdate(to: frame, into: &scratch)
+        scratch.withUnsafeBytes { recorder.recordFrame(frame, update: $0) }
     }
 
     /// Appends the message that brings a page holding ``latest`` to `frame`.

@@ -142,14 +142,7 @@ public struct VelocityTracker: Hashable, Sendable {
                 // (``hasRegularIntervals(_:)`` with five samples), and the three segments of the estimate.
                 let (s0, s1, s2, s3, s4) = (a[last - 4], a[last - 3], a[last - 2], a[last - 1], a[last])
                 let (i0, i1, i2, i3) = (s1.time - s0.time, s2.time - s1.time, s3.time - s2.time, s4.time - s3.time)
-                let lowerMiddle = Swift.max(Swift.min(i0, i1), Swift.min(i2, i3))
-                let upperMiddle = Swift.min(Swift.max(i0, i1), Swift.max(i2, i3))
-                let median = (lowerMiddle + upperMiddle) / 2
-                func regular(_ interval: Double) -> Bool {
-                    interval >= Self.minimumRegularInterval && interval <= 2 * median
-                        && interval <= Self.stoppedInterval
-                }
-                guard regular(i0) && regular(i1) && regular(i2) && regular(i3) else {
+                guard Self.intervalsAreRegular(i0, i1, i2, i3, count: 4) else {
                     return .some((Self.leastSquaresVelocity(a) ?? 0, Self.leastSquaresVelocity(b) ?? 0))
                 }
                 // ``iosWeightedVelocity(_:)`` of each, over the newest four samples.
@@ -164,12 +157,7 @@ public struct VelocityTracker: Hashable, Sendable {
                 let v0 = segment(i1, s2.position - s1.position, q2 - q1)
                 let v1 = segment(i2, s3.position - s2.position, q3 - q2)
                 let v2 = segment(i3, s4.position - s3.position, q4 - q3)
-                let w = Self.iosWeights
-                return .some(
-                    (
-                        w.oldest * v0.0 + w.middle * v1.0 + w.newest * v2.0,
-                        w.oldest * v0.1 + w.middle * v1.1 + w.newest * v2.1
-                    ))
+                return .some((Self.weighted(v0.0, v1.0, v2.0), Self.weighted(v0.1, v1.1, v2.1)))
             }
         }
         guard let found else {
@@ -188,15 +176,22 @@ public struct VelocityTracker: Hashable, Sendable {
     private static func hasRegularIntervals(_ window: Window) -> Bool {
         let recent = Swift.min(window.count, 5)
         guard recent >= 2 else { return false }
-        // The (up to four) intervals, oldest first, and their median by min/max: the same values a sort
-        // would put in the middle (the intervals are positive and finite: times strictly increase).
+        // The (up to four) intervals, oldest first (positive and finite: times strictly increase).
         let first = window.count - recent
         func interval(_ index: Int) -> Double {
             index < recent - 1 ? window[first + index + 1].time - window[first + index].time : 0
         }
-        let (i0, i1, i2, i3) = (interval(0), interval(1), interval(2), interval(3))
+        return intervalsAreRegular(interval(0), interval(1), interval(2), interval(3), count: recent - 1)
+    }
+
+    /// The regularity rule of ``hasRegularIntervals`` on the first `count` (1…4) of the intervals given,
+    /// oldest first; their median is taken by min/max, the same values a sort would put in the middle.
+    @inline(__always)
+    private static func intervalsAreRegular(
+        _ i0: Double, _ i1: Double, _ i2: Double, _ i3: Double, count: Int
+    ) -> Bool {
         let median: Double
-        switch recent - 1 {
+        switch count {
         case 1: median = i0
         case 2: median = (i0 + i1) / 2
         case 3: median = Swift.max(Swift.min(i0, i1), Swift.min(Swift.max(i0, i1), i2))
@@ -208,7 +203,7 @@ public struct VelocityTracker: Hashable, Sendable {
         func regular(_ interval: Double) -> Bool {
             interval >= Self.minimumRegularInterval && interval <= 2 * median && interval <= Self.stoppedInterval
         }
-        return regular(i0) && (recent < 3 || regular(i1)) && (recent < 4 || regular(i2)) && (recent < 5 || regular(i3))
+        return regular(i0) && (count < 2 || regular(i1)) && (count < 3 || regular(i2)) && (count < 4 || regular(i3))
     }
 
     /// Flutter's `IOSScrollViewFlingVelocityTracker` estimate in px/s, unclamped; `nil` with fewer than
@@ -230,8 +225,14 @@ public struct VelocityTracker: Hashable, Sendable {
             let elapsed = newer.time - older.time
             return elapsed > 0 ? (newer.position - older.position) / (elapsed / 1000) : 0
         }
+        return weighted(segment(0), segment(1), segment(2))
+    }
+
+    /// The iOS-weighted mix of the last three segments' velocities, oldest first (``iosWeights``).
+    @inline(__always)
+    private static func weighted(_ oldest: Double, _ middle: Double, _ newest: Double) -> Double {
         let weights = Self.iosWeights
-        return weights.oldest * segment(0) + weights.middle * segment(1) + weights.newest * segment(2)
+        return weights.oldest * oldest + weights.middle * middle + weights.newest * newest
     }
 
     /// Flutter's `VelocityTracker` estimate in px/s, unclamped: the slope at the newest sample of a degree-2
