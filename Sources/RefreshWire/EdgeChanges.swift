@@ -53,11 +53,15 @@ struct EdgeChanges: OptionSet {
     init(from base: UnsafePointer<EdgeFrame>, to edge: UnsafePointer<EdgeFrame>, scroll: FollowedScroll) {
         typealias W = WrittenNumber
         var c: EdgeChanges = []
-        if base.pointee.state != edge.pointee.state { c.insert(.state) }
         let follow = Self.follows(from: base, to: edge, scroll: scroll)
         if !follow.distance { c.insert(.distance) }
-        if !W.same(base.pointee.progress, edge.pointee.progress, 6) { c.insert(.progress) }
         if !follow.velocity { c.insert(.velocity) }
+        if Self.othersAreIdentical(base, edge) {
+            self = c
+            return
+        }
+        if base.pointee.state != edge.pointee.state { c.insert(.state) }
+        if !W.same(base.pointee.progress, edge.pointee.progress, 6) { c.insert(.progress) }
         if !W.same(base.pointee.control.origin.x, edge.pointee.control.origin.x, 3) { c.insert(.controlX) }
         if !W.same(base.pointee.control.origin.y, edge.pointee.control.origin.y, 3) { c.insert(.controlY) }
         if !W.same(base.pointee.control.size.width, edge.pointee.control.size.width, 3) { c.insert(.controlWidth) }
@@ -87,6 +91,26 @@ struct EdgeChanges: OptionSet {
             if !W.same(b.duration, e.duration, 6) { c.insert(.exitDuration) }
         }
         self = c
+    }
+
+    /// Whether every member but `distance` and `velocity` holds the same bits in both entries: the usual case
+    /// (while the content scrolls, only those two change), settled in one pass without a branch per member
+    /// instead of a rounded comparison per member. Equal bits are written alike; anything else (even `0` and
+    /// `-0`) goes through the member-by-member comparison.
+    @inline(__always)
+    static func othersAreIdentical(_ base: UnsafePointer<EdgeFrame>, _ edge: UnsafePointer<EdgeFrame>) -> Bool {
+        let (a, b) = (base.pointee, edge.pointee)  // plain values: read in place, not copied
+        var bits = a.progress.bitPattern ^ b.progress.bitPattern
+        bits |= a.control.origin.x.bitPattern ^ b.control.origin.x.bitPattern
+        bits |= a.control.origin.y.bitPattern ^ b.control.origin.y.bitPattern
+        bits |= a.control.size.width.bitPattern ^ b.control.size.width.bitPattern
+        bits |= a.control.size.height.bitPattern ^ b.control.size.height.bitPattern
+        bits |= a.view.origin.x.bitPattern ^ b.view.origin.x.bitPattern
+        bits |= a.view.origin.y.bitPattern ^ b.view.origin.y.bitPattern
+        bits |= a.view.size.width.bitPattern ^ b.view.size.width.bitPattern
+        bits |= a.view.size.height.bitPattern ^ b.view.size.height.bitPattern
+        bits |= a.scale.bitPattern ^ b.scale.bitPattern
+        return bits == 0 && a.state == b.state && a.cycle == b.cycle && a.exit == b.exit
     }
 
     /// The follow rule (PROTOCOL.md, "delta"). An edge's `distance` and `velocity` are the scroll position

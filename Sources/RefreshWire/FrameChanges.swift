@@ -53,6 +53,34 @@ struct FrameChanges: OptionSet {
         if base.phase != frame.phase { c.insert(.phase) }
         if !W.same(base.horizontalMotion, frame.horizontalMotion) { c.insert(.segmentX) }
         if !W.same(base.verticalMotion, frame.verticalMotion) { c.insert(.segmentY) }
+        if !Self.patchable(base.edges, frame.edges) { c.insert(.edgesReplaced) }
+        if !Self.layoutIsIdentical(base, frame) { c.formUnion(Self.layoutChanges(from: base, to: frame)) }
+        self = c
+    }
+
+    /// Whether the members that change least often (sizes, insets, the feed) hold the same bits in both
+    /// frames: one pass without a branch per member settles what is usually so, instead of a rounded
+    /// comparison of each.
+    @inline(__always)
+    private static func layoutIsIdentical(_ base: borrowing Frame, _ frame: borrowing Frame) -> Bool {
+        var bits = base.contentSize.width.bitPattern ^ frame.contentSize.width.bitPattern
+        bits |= base.contentSize.height.bitPattern ^ frame.contentSize.height.bitPattern
+        bits |= base.viewport.width.bitPattern ^ frame.viewport.width.bitPattern
+        bits |= base.viewport.height.bitPattern ^ frame.viewport.height.bitPattern
+        bits |= base.insets.top.bitPattern ^ frame.insets.top.bitPattern
+        bits |= base.insets.left.bitPattern ^ frame.insets.left.bitPattern
+        bits |= base.insets.bottom.bitPattern ^ frame.insets.bottom.bitPattern
+        bits |= base.insets.right.bitPattern ^ frame.insets.right.bitPattern
+        bits |= base.feed.rowHeight.bitPattern ^ frame.feed.rowHeight.bitPattern
+        bits |= UInt64(bitPattern: Int64(base.feed.count ^ frame.feed.count))
+        bits |= UInt64(bitPattern: Int64(base.feed.newestID ^ frame.feed.newestID))
+        return bits == 0 && base.feed.hasMore == frame.feed.hasMore && base.feed.loading == frame.feed.loading
+    }
+
+    /// The changes among the members ``layoutIsIdentical(_:_:)`` looks at, compared as they are written.
+    private static func layoutChanges(from base: borrowing Frame, to frame: borrowing Frame) -> FrameChanges {
+        typealias W = WrittenNumber
+        var c: FrameChanges = []
         if !W.same(base.contentSize.width, frame.contentSize.width, 3) { c.insert(.contentWidth) }
         if !W.same(base.contentSize.height, frame.contentSize.height, 3) { c.insert(.contentHeight) }
         if !W.same(base.viewport.width, frame.viewport.width, 3) { c.insert(.viewportWidth) }
@@ -61,13 +89,12 @@ struct FrameChanges: OptionSet {
         if !W.same(base.insets.left, frame.insets.left, 3) { c.insert(.insetLeft) }
         if !W.same(base.insets.bottom, frame.insets.bottom, 3) { c.insert(.insetBottom) }
         if !W.same(base.insets.right, frame.insets.right, 3) { c.insert(.insetRight) }
-        if !Self.patchable(base.edges, frame.edges) { c.insert(.edgesReplaced) }
         if base.feed.count != frame.feed.count { c.insert(.feedCount) }
         if base.feed.hasMore != frame.feed.hasMore { c.insert(.feedHasMore) }
         if base.feed.loading != frame.feed.loading { c.insert(.feedLoading) }
         if base.feed.newestID != frame.feed.newestID { c.insert(.feedNewest) }
         if !W.same(base.feed.rowHeight, frame.feed.rowHeight, 3) { c.insert(.feedRowHeight) }
-        self = c
+        return c
     }
 
     init(rawValue: UInt32) {
