@@ -26,6 +26,8 @@ struct BenchOptions {
     /// Run only the engine's step loop this many times (for a profiler), print the time, and exit.
     var profileSteps: Int?
     var skipEngine = false
+    /// Skip counting the engine step's instructions under callgrind (about half a minute).
+    var skipInstructions = false
     var skipServer = false
     var skipEcho = false
     var skipIdle = false
@@ -37,9 +39,10 @@ struct BenchOptions {
                                 [--rounds 3] [--warmup 2] [--duration 5] [--idle-sessions 5000] [--idle-duration 12]
                                 [--engine-steps 400000] [--server-arg ARG]... [--server-log-level warning]
                                 [--bin-dir DIR] [--web-root web] [--python .venv/bin/python] [--frames delta|full]
-                                [--skip-engine] [--skip-server] [--skip-echo] [--skip-idle] [--skip-page]
+                                [--skip-engine] [--skip-instructions] [--skip-server] [--skip-echo] [--skip-idle]
+                                [--skip-page]
                                 [--profile-engine STEPS]   (only the engine's step loop, for callgrind/perf)
-        Engine micro-benchmarks, then refreshkit serve and lws-echo under refreshkit-load at each level, the
+        Engine micro-benchmarks (and, with valgrind installed, the step's instruction count), then refreshkit serve and lws-echo under refreshkit-load at each level, the
         idle cost, and the page in headless Chromium. Each level runs --rounds times, server and echo
         alternating; the median run (by p99) of each is reported. Prints a table; writes the figures as JSON.
         """
@@ -88,6 +91,7 @@ struct BenchOptions {
                 guard ["delta", "full"].contains(options.frames) else { throw BenchError("--frames: delta or full") }
             case "--profile-engine": options.profileSteps = max(1, Int(try number(name)))
             case "--skip-engine": options.skipEngine = true
+            case "--skip-instructions": options.skipInstructions = true
             case "--skip-server": options.skipServer = true
             case "--skip-echo": options.skipEcho = true
             case "--skip-idle": options.skipIdle = true

@@ -185,6 +185,14 @@ enum Summary {
                 "  steps/s \(fmt(e.stepsPerSecond / 1e6, 2)) M  "
                     + "(target ≥ 2 M: \(e.stepsPerSecond >= 2e6 ? "met" : "NOT met"))"
                     + "   ns/step \(fmt(e.nanosecondsPerStep, 0))")
+            let figures = results["engine"] as? [String: Any] ?? [:]
+            if let count = figures["instructions_per_step"] as? Double,
+                let rate = figures["instructions_per_ns"] as? Double
+            {
+                lines.append(
+                    "  instructions/step \(fmt(count, 0)) (callgrind; the same on any host) · this host ran the timed "
+                        + "steps at \(fmt(rate, 1)) instructions/ns")
+            }
             lines.append(
                 "  ns: apply \(fmt(e.nanosecondsPerApply, 0)) · advance \(fmt(e.nanosecondsPerAdvance, 0)) · frame() "
                     + "\(fmt(e.nanosecondsPerFrame, 0)) · encode delta \(fmt(e.nanosecondsPerEncode, 0)) · decode touch "

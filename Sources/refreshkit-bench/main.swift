@@ -70,7 +70,7 @@ if !options.skipEngine {
     do {
         let result = try EngineBench(steps: options.engineSteps).run()
         engine = result
-        results["engine"] = [
+        var figures: [String: Any] = [
             "steps_per_sec": result.stepsPerSecond.rounded(),
             "ns_per_step": round1(result.nanosecondsPerStep),
             "ns_per_apply": round1(result.nanosecondsPerApply),
@@ -94,6 +94,26 @@ if !options.skipEngine {
             "rss_bytes_per_session": result.rssBytesPerSession.rounded(),
             "steps_per_sec_runs": result.runs.map { $0.rounded() },
         ]
+        if !options.skipInstructions {
+            say(
+                "engine: instructions per step, counted by callgrind (\(InstructionCount.shortRun) and \(InstructionCount.longRun) steps)…"
+            )
+            do {
+                if let count = try InstructionCount.perStep(
+                    bench: options.binary("refreshkit-bench"), logDirectory: options.logDirectory)
+                {
+                    figures["instructions_per_step"] = count.rounded()
+                    // What this host gave the timed runs: instructions retired per ns (IPC × GHz).
+                    figures["instructions_per_ns"] = round1(count * result.stepsPerSecond / 1e9)
+                } else {
+                    notes.append("valgrind is not installed: engine.instructions_per_step was not counted")
+                }
+            } catch {
+                say("instruction count failed: \(error)")
+                notes.append("instruction count failed: \(error)")
+            }
+        }
+        results["engine"] = figures
     } catch {
         say("engine bench failed: \(error)")
         notes.append("engine bench failed: \(error)")
