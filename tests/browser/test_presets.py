@@ -36,7 +36,9 @@ def test_each_preset_draws_its_indicator(phone, preset):
     wait_until(page, lambda page: page.evaluate("() => document.getElementById('preset').value") == preset,
                timeout=5, what="picker shows the preset")
     time.sleep(0.3)
-    page.evaluate("() => window.refreshkit.send({type: 'configure', feed: {latencyMs: 2500}})")
+    # A long answer keeps the control refreshing well past the drag: presets that start while dragging (ios)
+    # begin their refresh mid-drag, and on a stalled host 2.5 s could run out before the first look.
+    page.evaluate("() => window.refreshkit.send({type: 'configure', feed: {latencyMs: 8000}})")
     time.sleep(0.1)
     start = canvas_point(page, 0.5, 0.25)
     trigger = {"ios": 100, "jh": 60, "ht": 60, "gv": 100, "ms": 30, "iq": 80}[preset]
