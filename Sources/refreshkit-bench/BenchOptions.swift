@@ -26,7 +26,7 @@ struct BenchOptions {
     /// Run only the engine's step loop this many times (for a profiler), print the time, and exit.
     var profileSteps: Int?
     var skipEngine = false
-    /// Skip counting the engine step's instructions under callgrind (about half a minute).
+    /// Skip counting the engine step's instructions under callgrind (about 10 s).
     var skipInstructions = false
     var skipServer = false
     var skipEcho = false
@@ -42,9 +42,10 @@ struct BenchOptions {
                                 [--skip-engine] [--skip-instructions] [--skip-server] [--skip-echo] [--skip-idle]
                                 [--skip-page]
                                 [--profile-engine STEPS]   (only the engine's step loop, for callgrind/perf)
-        Engine micro-benchmarks (and, with valgrind installed, the step's instruction count), then refreshkit serve and lws-echo under refreshkit-load at each level, the
-        idle cost, and the page in headless Chromium. Each level runs --rounds times, server and echo
-        alternating; the median run (by p99) of each is reported. Prints a table; writes the figures as JSON.
+        Engine micro-benchmarks (and, with valgrind installed, the step's instruction count), then refreshkit
+        serve and lws-echo under refreshkit-load at each level, the idle cost, and the page in headless Chromium.
+        Each level runs --rounds times, server and echo alternating; the median run (by p99) of each is
+        reported. Prints a table; writes the figures as JSON.
         """
 
     static func parse(_ arguments: [String]) throws -> BenchOptions {

@@ -148,8 +148,8 @@ struct EngineBench {
 
     /// Each part of the step, ns per call: the same drag run with more and more of the step (apply; + advance;
     /// + frame(); + encode), each loop timed as a whole (the fastest of three), the parts taken as differences
-    /// (timing each call would mostly measure the clock). Encoding (the delta, the whole frame, the whole frame and its digest) and
-    /// decoding are also timed on their own.
+    /// (timing each call would mostly measure the clock). Encoding (the delta, the whole frame, the whole frame
+    /// and its digest) and decoding are also timed on their own.
     private func timedParts(count: Int) throws -> (
         apply: Double, advance: Double, frame: Double, encode: Double, fullEncode: Double, digest: Double,
         valueDigest: Double, deltaDigest: Double, decode: Double

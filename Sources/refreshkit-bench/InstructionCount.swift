@@ -2,7 +2,7 @@ import Foundation
 
 /// The engine step's cost in instructions, counted by callgrind (valgrind), when valgrind is installed.
 ///
-/// Steps per second depend on how busy the host is (on this 2-vCPU VM the same binary measures 1.1–2.0 M
+/// Steps per second depend on how busy the host is (on this 2-vCPU VM the same binary has measured 1.3–2.4 M
 /// from one run to the next); the instruction count of the same binary is the same on any host. The step
 /// loop (`--profile-engine`) runs twice under callgrind, 20 000 and 40 000 steps, and the difference of the
 /// totals ÷ 20 000 leaves start-up and set-up out.

@@ -183,7 +183,8 @@ enum Summary {
             lines.append("engine (one core, one dragged session)")
             lines.append(
                 "  steps/s \(fmt(e.stepsPerSecond / 1e6, 2)) M (median; runs \(fmt((e.runs.min() ?? 0) / 1e6, 2))–"
-                    + "\(fmt((e.runs.max() ?? 0) / 1e6, 2)))  (target ≥ 2 M: \(e.stepsPerSecond >= 2e6 ? "met" : "NOT met"))"
+                    + "\(fmt((e.runs.max() ?? 0) / 1e6, 2)))  "
+                    + "(target ≥ 2 M: \(e.stepsPerSecond >= 2e6 ? "met" : "NOT met"))"
                     + "   ns/step \(fmt(e.nanosecondsPerStep, 0))")
             let figures = results["engine"] as? [String: Any] ?? [:]
             if let count = figures["instructions_per_step"] as? Double,

@@ -95,9 +95,8 @@ if !options.skipEngine {
             "steps_per_sec_runs": result.runs.map { $0.rounded() },
         ]
         if !options.skipInstructions {
-            say(
-                "engine: instructions per step, counted by callgrind (\(InstructionCount.shortRun) and \(InstructionCount.longRun) steps)…"
-            )
+            let runs = "\(InstructionCount.shortRun) and \(InstructionCount.longRun) steps"
+            say("engine: instructions per step, counted by callgrind (\(runs))…")
             do {
                 if let count = try InstructionCount.perStep(
                     bench: options.binary("refreshkit-bench"), logDirectory: options.logDirectory)
