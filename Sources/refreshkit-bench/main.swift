@@ -133,9 +133,8 @@ if !options.skipServer {
     for level in options.levels {
         for round in 1...options.rounds {
             let of = options.rounds > 1 ? " (round \(round) of \(options.rounds))" : ""
-            say(
-                "server: \(level) sessions × \(Int(options.rate)) Hz, \(options.warmup) s warm-up + \(options.duration) s\(of)…"
-            )
+            let window = "\(options.warmup) s warm-up + \(options.duration) s"
+            say("server: \(level) sessions × \(Int(options.rate)) Hz, \(window)\(of)…")
             do { frameRounds[level, default: []].append(try serverBench.load(.refreshkit, sessions: level)) } catch {
                 say("refreshkit at \(level): \(error)")
                 notes.append("refreshkit at \(level) sessions: \(error)")

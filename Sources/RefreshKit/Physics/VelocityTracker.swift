@@ -125,8 +125,8 @@ public struct VelocityTracker: Hashable, Sendable {
     }
 
     /// ``releaseVelocity(atLift:)`` of two trackers that hold the same sample times (a drag's two axes), bit
-    /// for bit, in one pass: the times are read and checked once, and each segment's duration is divided
-    /// once for both. A drag asks this on every pointer move.
+    /// for bit, in one pass: the times are read and checked once for both. A drag asks this on every pointer
+    /// move.
     static func releaseVelocities(
         _ first: inout VelocityTracker, _ second: inout VelocityTracker, atLift liftTime: Double
     ) -> (Double, Double) {
@@ -150,9 +150,7 @@ public struct VelocityTracker: Hashable, Sendable {
                     b[last - 3].position, b[last - 2].position, b[last - 1].position, b[last].position
                 )
                 func segment(_ elapsed: Double, _ da: Double, _ db: Double) -> (Double, Double) {
-                    guard elapsed > 0 else { return (0, 0) }
-                    let seconds = elapsed / 1000
-                    return (da / seconds, db / seconds)
+                    (segmentVelocity(da, over: elapsed), segmentVelocity(db, over: elapsed))
                 }
                 let v0 = segment(i1, s2.position - s1.position, q2 - q1)
                 let v1 = segment(i2, s3.position - s2.position, q3 - q2)
@@ -222,10 +220,15 @@ public struct VelocityTracker: Hashable, Sendable {
         func segment(_ index: Int) -> Double {
             let older = window[first + index]
             let newer = window[first + index + 1]
-            let elapsed = newer.time - older.time
-            return elapsed > 0 ? (newer.position - older.position) / (elapsed / 1000) : 0
+            return segmentVelocity(newer.position - older.position, over: newer.time - older.time)
         }
         return weighted(segment(0), segment(1), segment(2))
+    }
+
+    /// The velocity of one segment, px/s: `distance` px over `elapsed` ms; 0 for a segment of no duration.
+    @inline(__always)
+    private static func segmentVelocity(_ distance: Double, over elapsed: Double) -> Double {
+        elapsed > 0 ? distance / (elapsed / 1000) : 0
     }
 
     /// The iOS-weighted mix of the last three segments' velocities, oldest first (``iosWeights``).
