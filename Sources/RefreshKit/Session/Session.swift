@@ -511,19 +511,28 @@ public struct Session: Hashable, Sendable {
         sequence += 1
         // Overwritten in place: the spare array is unique again once the host has dropped the frame before
         // last, and no frame allocates.
-        swap(&frameEdges.value, &spareEdges.value)
+        // Taken out of `self` (swaps, no reference counting) so that it can be filled while `self` is read.
+        var edges: [EdgeFrame] = []
+        swap(&edges, &spareEdges.value)
+        swap(&spareEdges.value, &frameEdges.value)
         var count = 0
-        for index in controls.indices where controls[index].configuration.enabled || controls[index].state != .disabled
-        {
-            let edge = edgeFrame(index)
-            if count < frameEdges.value.count {
-                frameEdges.value[count] = edge
-            } else {
-                frameEdges.value.append(edge)
+        for index in controls.indices where Self.isShown(controls[index]) { count += 1 }
+        if edges.count != count { Self.resize(&edges, to: count) }
+        // Filled in place, member by member: building each entry and then storing it moved every word twice.
+        // The closures capture locals only (capturing `self` would copy the session).
+        let (viewport, insets) = (scroll.viewport, scroll.insets)
+        controls.withUnsafeBufferPointer { controls in
+            edges.withUnsafeMutableBufferPointer { slots in
+                var slot = 0
+                for control in controls where Self.isShown(control) {
+                    Self.fill(
+                        &slots[slot], from: control, viewport: viewport,
+                        baseInset: insets.excluding(control.edge)[control.edge])
+                    slot += 1
+                }
             }
-            count += 1
         }
-        if count < frameEdges.value.count { frameEdges.value.removeLast(frameEdges.value.count - count) }
+        swap(&frameEdges.value, &edges)
         return Frame(
             sequence: sequence, time: now, offset: scroll.offset, velocity: scroll.velocity, phase: scroll.phase,
             horizontalMotion: scroll.horizontalMotion, verticalMotion: scroll.verticalMotion,
@@ -534,26 +543,51 @@ public struct Session: Hashable, Sendable {
                 newestID: pager.newestLoadedID, rowHeight: configuration.feed.rowHeight))
     }
 
+    /// Whether frames carry an entry for `control`: enabled, or still winding down.
     @inline(__always)
-    private func edgeFrame(_ index: Int) -> EdgeFrame {
-        let edge = controls[index].edge
-        let configuration = controls[index].configuration
-        let distance = controls[index].distance
-        let progress = controls[index].progress
+    private static func isShown(_ control: EdgeControl) -> Bool {
+        control.configuration.enabled || control.state != .disabled
+    }
+
+    /// Grows or shrinks a frame's edge array to `count` entries; only when the set of shown edges changes.
+    private static func resize(_ edges: inout [EdgeFrame], to count: Int) {
+        if edges.count > count {
+            edges.removeLast(edges.count - count)
+        } else {
+            let placeholder = EdgeFrame(edge: .top, state: .disabled, distance: 0, progress: 0, velocity: 0)
+            edges.append(contentsOf: repeatElement(placeholder, count: count - edges.count))
+        }
+    }
+
+    @inline(__always)
+    private static func fill(
+        _ entry: inout EdgeFrame, from control: borrowing EdgeControl, viewport: Size, baseInset: Double
+    ) {
+        let (edge, distance, progress) = (control.edge, control.distance, control.progress)
         let geometry = EdgeGeometry(
-            edge: edge, configuration: configuration, distance: distance, progress: progress,
-            viewport: scroll.viewport, baseInset: scroll.insets.excluding(edge)[edge])
-        let exitDuration = controls[index].exitDuration
-        return EdgeFrame(
-            edge: edge, state: controls[index].state, distance: distance, progress: progress,
-            velocity: controls[index].pullVelocity, control: geometry.control, view: geometry.view,
-            scale: geometry.scale,
-            cycle: controls[index].cycle.map {
-                CycleFrame(
-                    index: $0.index, start: $0.start, duration: configuration.cycle.duration,
-                    delay: configuration.cycle.delay, kind: configuration.cycle.kind)
-            },
-            exit: controls[index].exitStart.map { ExitFrame(start: $0, duration: exitDuration) })
+            edge: edge, configuration: control.configuration, distance: distance, progress: progress,
+            viewport: viewport, baseInset: baseInset)
+        entry.edge = edge
+        entry.state = control.state
+        entry.distance = distance
+        entry.progress = progress
+        entry.velocity = control.pullVelocity
+        entry.control = geometry.control
+        entry.view = geometry.view
+        entry.scale = geometry.scale
+        if let cycle = control.cycle {
+            let animation = control.configuration.cycle
+            entry.cycle = CycleFrame(
+                index: cycle.index, start: cycle.start, duration: animation.duration, delay: animation.delay,
+                kind: animation.kind)
+        } else {
+            entry.cycle = nil
+        }
+        if let start = control.exitStart {
+            entry.exit = ExitFrame(start: start, duration: control.exitDuration)
+        } else {
+            entry.exit = nil
+        }
     }
 
     /// The events that happened since the last call, oldest first.

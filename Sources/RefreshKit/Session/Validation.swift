@@ -15,14 +15,26 @@ enum Validation {
         }
     }
 
-    static func finite(_ delta: Point, _ what: String) throws(SessionError) {
-        guard delta.x.isFinite, delta.y.isFinite, abs(delta.x) <= maximumDelta, abs(delta.y) <= maximumDelta else {
-            throw .outOfRange("\(what) deltas must be finite and at most \(Int(maximumDelta)) px")
-        }
+    // The two checks every move passes: inline, with the error (string interpolation) built out of line.
+    @inline(__always)
+    static func finite(_ delta: Point, _ what: StaticString) throws(SessionError) {
+        // `!(a <= b)` is also true for NaN; infinities exceed the bound.
+        guard abs(delta.x) <= maximumDelta, abs(delta.y) <= maximumDelta else { throw deltaError(what) }
     }
 
-    static func pageTime(_ milliseconds: Double, _ what: String) throws(SessionError) {
-        guard milliseconds.isFinite else { throw .outOfRange("\(what).t must be a finite number of milliseconds") }
+    @inline(never)
+    private static func deltaError(_ what: StaticString) -> SessionError {
+        .outOfRange("\(what) deltas must be finite and at most \(Int(maximumDelta)) px")
+    }
+
+    @inline(__always)
+    static func pageTime(_ milliseconds: Double, _ what: StaticString) throws(SessionError) {
+        guard milliseconds.isFinite else { throw pageTimeError(what) }
+    }
+
+    @inline(never)
+    private static func pageTimeError(_ what: StaticString) -> SessionError {
+        .outOfRange("\(what).t must be a finite number of milliseconds")
     }
 
     static func command(_ command: Command) throws(SessionError) {
