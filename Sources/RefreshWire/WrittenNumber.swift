@@ -55,8 +55,14 @@ enum WrittenNumber {
 
     /// Whether two motion chains are written alike: the same kinds and times, and every number the writer
     /// writes for each kind the same once rounded.
+    @inline(__always)
     static func same(_ a: [MotionSegment], _ b: [MotionSegment]) -> Bool {
+        // Inline for the usual case, no motion in either (a finger holds the content, or it rests).
         guard a.count == b.count else { return false }
+        return a.isEmpty || sameSegments(a, b)
+    }
+
+    private static func sameSegments(_ a: [MotionSegment], _ b: [MotionSegment]) -> Bool {
         for (x, y) in zip(a, b) {
             guard x.kind == y.kind, x.start == y.start, x.end == y.end, same(x.position, y.position, 3) else {
                 return false

@@ -404,6 +404,7 @@ public struct VelocityTracker: Hashable, Sendable {
         }
 
         /// Adds `sample` as the newest, dropping the oldest when the ring is full.
+        @inline(__always)
         mutating func append(_ sample: Sample) {
             if count < Self.capacity {
                 let slot = oldest + count

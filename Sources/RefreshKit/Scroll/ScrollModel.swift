@@ -112,10 +112,15 @@ public struct ScrollModel: Hashable, Sendable {
     // MARK: - Time
 
     /// Evaluates the running animation at `time` (never goes backwards).
+    @inline(__always)
     public mutating func advance(to time: Timestamp) {
         guard time >= now else { return }
         now = time
-        guard phase == .animating else { return }
+        // Inline up to here: most calls come between a finger's moves, where nothing animates.
+        if phase == .animating { evaluateAnimation() }
+    }
+
+    private mutating func evaluateAnimation() {
         for axis in Axis.allCases {
             let chain = motion(axis)
             guard !chain.isEmpty else { continue }
