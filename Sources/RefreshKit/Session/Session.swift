@@ -535,7 +535,10 @@ public struct Session: Hashable, Sendable {
         swap(&frameEdges.value, &edges)
         return Frame(
             sequence: sequence, time: now, offset: scroll.offset, velocity: scroll.velocity, phase: scroll.phase,
-            horizontalMotion: scroll.horizontalMotion, verticalMotion: scroll.verticalMotion,
+            // An empty literal is the shared empty array, with no reference to count (a copy of the model's
+            // empty array would be retained here and released with the frame).
+            horizontalMotion: scroll.horizontalMotion.isEmpty ? [] : scroll.horizontalMotion,
+            verticalMotion: scroll.verticalMotion.isEmpty ? [] : scroll.verticalMotion,
             contentSize: scroll.contentSize, viewport: scroll.viewport, insets: scroll.insets.combined,
             edges: frameEdges.value,
             feed: FeedFrame(
