@@ -68,8 +68,10 @@ public struct EdgeControl: Hashable, Sendable {
     /// Automatic retries of a failed load wait until then (back-off); a command retries at once.
     public private(set) var retryNotBefore: Timestamp?
     private var consecutiveFailures = 0
-    /// The latest time the control was told about: an overdue timer (a configure shortened it) fires now,
-    /// never in the past.
+    /// The latest time the control acted at, or was stepped to while it had a timer: an overdue timer (a
+    /// configure shortened it) fires then, never in the past. A control without a timer need not follow the
+    /// time (the session's quiet steps skip it): every way to a timer (`observe`, `release`, `start`,
+    /// `configure`) moves the clock first.
     private var clock = Timestamp(microseconds: .min)
     /// `onReachEdge` fires when the edge comes into view, not for as long as it stays there: it re-arms
     /// when the edge leaves the view, or when a load added rows (a short list keeps filling the screen).
@@ -328,14 +330,6 @@ public struct EdgeControl: Hashable, Sendable {
         // Inlined where the session steps: a control without a refresh underway has no timer, and only
         // its clock moves.
         if hasTimer { runTimers(until: time, fingerDown: fingerDown, events: &events) }
-        clock = max(clock, time)
-    }
-
-    /// Moves the control's clock to `time`, when it has no timer (``advance(to:fingerDown:events:)`` without
-    /// the look for one).
-    @inline(__always)
-    mutating func moveClock(to time: Timestamp) {
-        assert(!hasTimer, "a control with a timer must advance")
         clock = max(clock, time)
     }
 

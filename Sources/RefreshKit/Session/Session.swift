@@ -178,8 +178,7 @@ public struct Session: Hashable, Sendable {
             guard target > now else { return }
             now = target
             scroll.advance(to: target)
-            // `nothingDue` found no control with a timer: only their clocks move.
-            for index in controls.indices { controls[index].moveClock(to: target) }
+            // No control has a timer (`nothingDue`), so none has anything to do with the time.
             return
         }
         // Nothing moves and nothing is due at this very instant: observing again would change nothing.
