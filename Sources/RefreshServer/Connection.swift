@@ -76,8 +76,9 @@ final class Connection {
     @exclusivity(unchecked) var lastHeard: Int64
     /// A ping is to be written at the next `SERVER_WRITEABLE`.
     @exclusivity(unchecked) var pingDue = false
-    /// A ping went out since ``lastHeard``.
-    @exclusivity(unchecked) var pinged = false
+    /// When the sweep asked for a ping since ``lastHeard`` (µs, lws's clock); the peer's time to answer runs
+    /// from then, even if the ping itself waits behind a full socket.
+    @exclusivity(unchecked) var pingedAt: Int64?
 
     // Counters, logged when the connection closes.
     @exclusivity(unchecked) var messagesReceived: UInt64 = 0
@@ -102,7 +103,7 @@ final class Connection {
     /// The peer spoke (a message or a pong): it is alive.
     func heard(at now: Int64) {
         lastHeard = now
-        pinged = false
+        pingedAt = nil
     }
 
     /// Marks the session's frame as due; counts a frame that replaces one not yet sent.

@@ -7,7 +7,7 @@
 struct Keepalive: Hashable, Sendable {
     /// Quiet this long (µs), a connection is pinged.
     let pingAfter: Int64
-    /// Quiet this long (µs), it is hung up: the ping went unanswered.
+    /// Quiet this long (µs) at the least, it is hung up: the ping went unanswered.
     let hangUpAfter: Int64
 
     init(pingIntervalSeconds: Int, hangupSeconds: Int) {
@@ -15,17 +15,24 @@ struct Keepalive: Hashable, Sendable {
         hangUpAfter = Int64(hangupSeconds) * 1_000_000
     }
 
+    /// How long (µs) a pinged peer has to answer: the hang-up time less the ping interval (at least 1 s, as
+    /// the configuration keeps the interval shorter, in whole seconds).
+    var answerWindow: Int64 { hangUpAfter - pingAfter }
+
     enum Verdict: Hashable, Sendable {
         case fine
         case ping
         case hangUp
     }
 
-    /// What a connection last heard from at `lastHeard` needs at `now`; `pinged`: a ping went out since.
-    func verdict(lastHeard: Int64, pinged: Bool, now: Int64) -> Verdict {
-        let quiet = now - lastHeard
-        if quiet >= hangUpAfter { return .hangUp }
-        if quiet >= pingAfter && !pinged { return .ping }
-        return .fine
+    /// What a connection last heard from at `lastHeard` needs at `now`; `pingedAt`: when it was pinged since
+    /// (nil: not yet).
+    ///
+    /// Only an unanswered ping hangs up. Silence alone never does: a sweep comes about once a second, and one
+    /// that came late (a busy loop) could otherwise find a connection past the hang-up time before any
+    /// sweep had pinged it, and drop a live peer that was never asked.
+    func verdict(lastHeard: Int64, pingedAt: Int64?, now: Int64) -> Verdict {
+        if let pingedAt { return now - pingedAt >= answerWindow ? .hangUp : .fine }
+        return now - lastHeard >= pingAfter ? .ping : .fine
     }
 }

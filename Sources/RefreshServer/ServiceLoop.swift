@@ -719,7 +719,6 @@ final class ServiceLoop {
             // A control frame of its own, before anything queued (lws interleaves it correctly only
             // between messages, which is where every write here is).
             connection.pingDue = false
-            connection.pinged = true
             // A payload, because lws 4.1.6 does not report an empty pong (RECEIVE_PONG) to the protocol.
             connection.sendBuffer.append(contentsOf: Array("alive?".utf8))
             let written = connection.sendBuffer.withUnsafeMutableBufferPointer {
@@ -826,10 +825,11 @@ final class ServiceLoop {
         keepaliveArmed = false
         let now = lws_now_usecs()
         for connection in connections.values where !connection.closeIssued {
-            switch keepalive.verdict(lastHeard: connection.lastHeard, pinged: connection.pinged, now: now) {
+            switch keepalive.verdict(lastHeard: connection.lastHeard, pingedAt: connection.pingedAt, now: now) {
             case .fine:
                 break
             case .ping:
+                connection.pingedAt = now
                 connection.pingDue = true
                 lws_callback_on_writable(connection.wsi)
             case .hangUp:
