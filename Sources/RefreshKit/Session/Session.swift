@@ -508,17 +508,16 @@ public struct Session: Hashable, Sendable {
     /// The frame at the session's current time; each call gets the next sequence number.
     public mutating func frame() -> Frame {
         sequence += 1
-        // Overwritten in place: the spare array is unique again once the host has dropped the frame before
-        // last, and no frame allocates.
-        // Taken out of `self` (swaps, no reference counting) so that it can be filled while `self` is read.
+        // The frame before last's edge array is reused (unique again once the host has dropped that frame, so
+        // no frame allocates), taken out of `self` by swaps (no reference counting) to be filled while `self`
+        // is read, and filled in place, member by member (building each entry and then storing it moved every
+        // word twice). The closures capture locals only: capturing `self` would copy the session.
         var edges: [EdgeFrame] = []
         swap(&edges, &spareEdges.value)
         swap(&spareEdges.value, &frameEdges.value)
         var count = 0
         for index in controls.indices where Self.isShown(controls[index]) { count += 1 }
         if edges.count != count { Self.resize(&edges, to: count) }
-        // Filled in place, member by member: building each entry and then storing it moved every word twice.
-        // The closures capture locals only (capturing `self` would copy the session).
         let (viewport, insets) = (scroll.viewport, scroll.insets)
         controls.withUnsafeBufferPointer { controls in
             edges.withUnsafeMutableBufferPointer { slots in
