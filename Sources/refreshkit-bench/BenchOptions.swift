@@ -25,6 +25,8 @@ struct BenchOptions {
     var python = ".venv/bin/python"
     /// Run only the engine's step loop this many times (for a profiler), print the time, and exit.
     var profileSteps: Int?
+    /// Run only the host path (``HostPathBench``) over this many sessions (for a profiler), and exit.
+    var profileHostSessions: Int?
     var skipEngine = false
     /// Skip counting the engine step's instructions under callgrind (about 10 s).
     var skipInstructions = false
@@ -42,6 +44,7 @@ struct BenchOptions {
                                 [--skip-engine] [--skip-instructions] [--skip-server] [--skip-echo] [--skip-idle]
                                 [--skip-page]
                                 [--profile-engine STEPS]   (only the engine's step loop, for callgrind/perf)
+                                [--profile-host SESSIONS]  (only the host path over SESSIONS sessions, likewise)
         Engine micro-benchmarks (and, with valgrind installed, the step's instruction count), then refreshkit
         serve and lws-echo under refreshkit-load at each level, the idle cost, and the page in headless Chromium.
         Each level runs --rounds times, server and echo alternating; the median run (by p99) of each is
@@ -91,6 +94,7 @@ struct BenchOptions {
                 options.frames = try value(name)
                 guard ["delta", "full"].contains(options.frames) else { throw BenchError("--frames: delta or full") }
             case "--profile-engine": options.profileSteps = max(1, Int(try number(name)))
+            case "--profile-host": options.profileHostSessions = max(1, Int(try number(name)))
             case "--skip-engine": options.skipEngine = true
             case "--skip-instructions": options.skipInstructions = true
             case "--skip-server": options.skipServer = true

@@ -207,6 +207,16 @@ enum Summary {
                 "  delta \(fmt(e.bytesPerFrame, 0)) B (whole \(fmt(e.fullBytesPerFrame, 0)) B) · session "
                     + "\(e.sessionInlineBytes) B inline + \(fmt(e.heapBytesPerSession, 0)) B heap (RSS "
                     + "\(fmt(e.rssBytesPerSession, 0)) B)")
+            if let host = figures["host_path"] as? [String: [String: Double]] {
+                let parts = host.keys.sorted { Int($0) ?? 0 < Int($1) ?? 0 }.map { count in
+                    let figure = host[count] ?? [:]
+                    return "\(count) session\(count == "1" ? "" : "s") \(fmt(figure["ns_per_input"] ?? 0, 0)) ns "
+                        + "(untraced \(fmt(figure["ns_per_input_untraced"] ?? 0, 0)))"
+                }
+                lines.append(
+                    "  host path per input (decode + traced apply + delta, no sockets): "
+                        + parts.joined(separator: " · "))
+            }
             let b = e.frameBytes
             func part(_ name: String, _ s: FrameBytes.Split) -> String {
                 "\(name) \(fmt(s.delta, 0)) B (whole \(fmt(s.full, 0)), \(s.frames) frames)"

@@ -25,6 +25,17 @@ if let steps = options.profileSteps {
     }
 }
 
+if let sessions = options.profileHostSessions {
+    do {
+        let nanoseconds = try HostPathBench().profile(sessions: sessions)
+        print("\(sessions) sessions: \(Int(nanoseconds)) ns per input")
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("refreshkit-bench: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
 func say(_ text: String) {
     FileHandle.standardError.write(Data("[bench] \(text)\n".utf8))
 }
@@ -65,6 +76,7 @@ results["workload"] = [
 // MARK: - Engine
 
 var engine: EngineBench.Result?
+var hostPath: [HostPathBench.Figures] = []
 if !options.skipEngine {
     say("engine: \(options.engineSteps) steps × 5 runs on one core…")
     do {
@@ -112,6 +124,19 @@ if !options.skipEngine {
                 notes.append("instruction count failed: \(error)")
             }
         }
+        say("engine: the host path per input (decode, traced apply, delta), 1 and 1 000 sessions…")
+        let host = try HostPathBench().run(sessionCounts: [1, 1000])
+        figures["host_path"] = Dictionary(
+            uniqueKeysWithValues: host.map {
+                (
+                    "\($0.sessions)",
+                    [
+                        "ns_per_input": round1($0.nanosecondsPerInput),
+                        "ns_per_input_untraced": round1($0.nanosecondsPerInputUntraced),
+                    ]
+                )
+            })
+        hostPath = host
         results["engine"] = figures
     } catch {
         say("engine bench failed: \(error)")
