@@ -234,7 +234,7 @@ final class Room {
     /// The `trace` message: `{"type":"trace","trace":{…}}` (docs/TRACE.md).
     func traceMessage() -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(traced.recorder.byteCount + 512)
+        bytes.reserveCapacity(traced.recorder.jsonByteEstimate + 32)
         traced.recorder.encodeMessage(into: &bytes)
         return bytes
     }

@@ -24,7 +24,8 @@ public struct TraceHeader: Hashable, Sendable {
 public struct TraceLimits: Hashable, Sendable {
     /// Operations recorded at most; 0 records nothing.
     public var maxOperations: Int
-    /// Bytes of operation text (the page's messages included) recorded at most.
+    /// Bytes the recorded operations take at most, in the recorder's compact form (the page's messages
+    /// included, as received, plus about 5 bytes per operation).
     public var maxBytes: Int
 
     /// The defaults keep minutes of dragging (a bug report's worth) while bounding what one session holds.

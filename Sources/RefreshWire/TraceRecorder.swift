@@ -6,10 +6,10 @@ import RefreshKit
 /// of an older trace asks for another kind). Replaying the operations through a fresh session gives the same
 /// frames, byte for byte (``TraceReplay``).
 ///
-/// The operations are kept as the JSON text they are exported as, so recording costs one append and
-/// exporting is a concatenation. Memory is bounded by ``TraceLimits``: at the limit the recorder stops
-/// (operations, frames and digest alike, so what was recorded still replays exactly) and the trace is
-/// marked `truncated`.
+/// The operations are kept as compact binary records (``OperationLog``) and written as JSON only when the
+/// trace is exported: recording runs on every input of every session, exporting almost never. Memory is
+/// bounded by ``TraceLimits``: at the limit the recorder stops (operations, frames and digest alike, so what
+/// was recorded still replays exactly) and the trace is marked `truncated`.
 public struct TraceRecorder: Sendable {
     public let header: TraceHeader
     public let limits: TraceLimits
@@ -19,8 +19,8 @@ public struct TraceRecorder: Sendable {
     public private(set) var frames: FrameDigest
     /// The recording reached a limit and stopped.
     public private(set) var truncated: Bool
-    /// The `ops` array's elements so far, each on its own line after a comma (none before the first).
-    private var operations: [UInt8] = []
+    /// The operations so far.
+    private var operations = OperationLog()
 
     /// `digest` is what the frames' digest is taken over: the deltas between them for a new recording; a
     /// replay takes the kind of the trace it replays.
@@ -31,8 +31,12 @@ public struct TraceRecorder: Sendable {
         truncated = limits.maxOperations <= 0 || limits.maxBytes <= 0
     }
 
-    /// Bytes of operation text recorded.
-    public var byteCount: Int { operations.count }
+    /// Bytes the recorded operations take (compact records: the exported JSON is larger).
+    public var byteCount: Int { operations.byteCount }
+
+    /// About how many bytes the trace's JSON takes (each record's JSON adds at most about 48 bytes to it),
+    /// for reserving room before exporting it.
+    public var jsonByteEstimate: Int { byteCount + 48 * operationCount + 512 + 6 * header.preset.utf8.count }
 
     /// Stops recording now, as if a limit had been reached (the trace is `truncated`): e.g. when the host's
     /// memory budget for all its traces is spent.
@@ -41,40 +45,27 @@ public struct TraceRecorder: Sendable {
     }
 
     /// Whether the next operation is recorded: `needed` more bytes fit.
+    @inline(__always)
     private mutating func admit(_ needed: Int) -> Bool {
         guard !truncated else { return false }
-        if operationCount >= limits.maxOperations || needed > limits.maxBytes - operations.count {
+        if operationCount >= limits.maxOperations || needed > limits.maxBytes - operations.byteCount {
             truncated = true
             return false
         }
         operationCount += 1
-        if !operations.isEmpty { operations.append(.comma) }
-        operations.append(.newline)
         return true
     }
 
     /// `{"t":µs,"member":m,"apply":MESSAGE}`: a page message the decoder accepted, its text as received.
     public mutating func recordApply(_ text: UnsafeRawBufferPointer, member: Int, at time: Timestamp) {
-        guard admit(text.count + 64) else { return }
-        appendJSON(to: &operations, bound: 64) { w in
-            w.literal(#"{"t":"#)
-            w.integer(time.microseconds)
-            w.literal(#","member":"#)
-            w.integer(Int64(member))
-            w.literal(#","apply":"#)
-        }
-        operations.append(contentsOf: text)
-        operations.append(.closeBrace)
+        guard admit(OperationLog.applyBound(text.count)) else { return }
+        operations.appendApply(text, member: member, at: time)
     }
 
     /// `{"t":µs,"advance":true}`.
     public mutating func recordAdvance(to time: Timestamp) {
-        guard admit(48) else { return }
-        appendJSON(to: &operations, bound: 48) { w in
-            w.literal(#"{"t":"#)
-            w.integer(time.microseconds)
-            w.literal(#","advance":true}"#)
-        }
+        guard admit(OperationLog.headBound) else { return }
+        operations.appendAdvance(to: time)
     }
 
     /// `{"frame":true}`, and the frame into the digest, which takes what its kind says: the frame's values;
@@ -84,8 +75,8 @@ public struct TraceRecorder: Sendable {
     public mutating func recordFrame(
         _ frame: Frame, encoded: UnsafeRawBufferPointer? = nil, update: UnsafeRawBufferPointer? = nil
     ) {
-        guard admit(16) else { return }
-        operations.append(contentsOf: #"{"frame":true}"#.utf8)
+        guard admit(1) else { return }
+        operations.appendFrame()
         switch frames.kind {
         case .deltas:
             guard let update else { preconditionFailure("a digest of deltas needs each frame's update message") }
@@ -120,9 +111,39 @@ public struct TraceRecorder: Sendable {
             w.integer(header.start.microseconds)
             w.literal(#","ops":["#)
         }
-        buffer.append(contentsOf: operations)
+        // Each operation on its own line, after a comma from the second on.
+        var first = true
+        operations.forEach { record in
+            let separator: StaticString = first ? "\n" : ",\n"
+            first = false
+            switch record {
+            case .apply(let time, let member, let text):
+                appendJSON(to: &buffer, bound: 64) { w in
+                    w.literal(separator)
+                    w.literal(#"{"t":"#)
+                    w.integer(time.microseconds)
+                    w.literal(#","member":"#)
+                    w.integer(Int64(member))
+                    w.literal(#","apply":"#)
+                }
+                buffer.append(contentsOf: text)
+                buffer.append(.closeBrace)
+            case .advance(let time):
+                appendJSON(to: &buffer, bound: 48) { w in
+                    w.literal(separator)
+                    w.literal(#"{"t":"#)
+                    w.integer(time.microseconds)
+                    w.literal(#","advance":true}"#)
+                }
+            case .frame:
+                appendJSON(to: &buffer, bound: 24) { w in
+                    w.literal(separator)
+                    w.literal(#"{"frame":true}"#)
+                }
+            }
+        }
         appendJSON(to: &buffer, bound: 96) { w in
-            if !operations.isEmpty { w.byte(.newline) }
+            if !first { w.byte(.newline) }
             w.literal(#"],"frames":"#)
             w.digits(frames.count)
             w.literal(#","digest":""#)
@@ -148,7 +169,7 @@ public struct TraceRecorder: Sendable {
     /// The trace's JSON.
     public func json() -> [UInt8] {
         var buffer: [UInt8] = []
-        buffer.reserveCapacity(operations.count + 512)
+        buffer.reserveCapacity(jsonByteEstimate)
         encodeTrace(into: &buffer)
         return buffer
     }
