@@ -27,6 +27,8 @@ struct BenchOptions {
     var profileSteps: Int?
     /// Run only the host path (``HostPathBench``) over this many sessions (for a profiler), and exit.
     var profileHostSessions: Int?
+    /// Inputs for `--profile-host` (``HostPathBench/inputs`` unless given).
+    var profileHostInputs: Int?
     var skipEngine = false
     /// Skip counting the engine step's instructions under callgrind (about 10 s).
     var skipInstructions = false
@@ -44,7 +46,7 @@ struct BenchOptions {
                                 [--skip-engine] [--skip-instructions] [--skip-server] [--skip-echo] [--skip-idle]
                                 [--skip-page]
                                 [--profile-engine STEPS]   (only the engine's step loop, for callgrind/perf)
-                                [--profile-host SESSIONS]  (only the host path over SESSIONS sessions, likewise)
+                                [--profile-host SESSIONS [--profile-inputs N]]  (only the host path, likewise)
         Engine micro-benchmarks (and, with valgrind installed, the step's instruction count), then refreshkit
         serve and lws-echo under refreshkit-load at each level, the idle cost, and the page in headless Chromium.
         Each level runs --rounds times, server and echo alternating; the median run (by p99) of each is
@@ -95,6 +97,7 @@ struct BenchOptions {
                 guard ["delta", "full"].contains(options.frames) else { throw BenchError("--frames: delta or full") }
             case "--profile-engine": options.profileSteps = max(1, Int(try number(name)))
             case "--profile-host": options.profileHostSessions = max(1, Int(try number(name)))
+            case "--profile-inputs": options.profileHostInputs = max(1, Int(try number(name)))
             case "--skip-engine": options.skipEngine = true
             case "--skip-instructions": options.skipInstructions = true
             case "--skip-server": options.skipServer = true

@@ -27,7 +27,9 @@ if let steps = options.profileSteps {
 
 if let sessions = options.profileHostSessions {
     do {
-        let nanoseconds = try HostPathBench().profile(sessions: sessions)
+        var bench = HostPathBench()
+        if let inputs = options.profileHostInputs { bench.inputs = inputs }
+        let nanoseconds = try bench.profile(sessions: sessions)
         print("\(sessions) sessions: \(Int(nanoseconds)) ns per input")
         exit(0)
     } catch {
