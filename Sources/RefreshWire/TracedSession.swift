@@ -53,8 +53,7 @@ public struct TracedSession: Sendable {
     }
 
     private mutating func noteSchedule() {
-        isActive = session.isActive
-        nextDeadline = session.nextDeadline
+        (isActive, nextDeadline) = session.schedule()
     }
 
     /// Produces the session's next frame and records it.
@@ -77,7 +76,7 @@ public struct TracedSession: Sendable {
     public mutating func frame(appendingUpdateTo buffer: inout MessageBuffer) -> Frame {
         let frame = session.frame()
         let start = buffer.count
-        appendUpdate(to: frame, into: &buffer)
+        Self.appendUpdate(to: frame, from: latest, encoder: encoder, into: &buffer)
         buffer.withUnsafeBytes { bytes in
             let update = UnsafeRawBufferPointer(rebasing: bytes[start...])
             switch recorder.frames.kind {
@@ -110,16 +109,18 @@ public struct TracedSession: Sendable {
     /// that do not send that update themselves).
     private mutating func recordUpdate(to frame: Frame) {
         scratch.removeAll()
-        appendUpdate(to: frame, into: &scratch)
+        Self.appendUpdate(to: frame, from: latest, encoder: encoder, into: &scratch)
         scratch.withUnsafeBytes { recorder.recordFrame(frame, update: $0) }
     }
 
-    /// Appends the message that brings a page holding ``latest`` to `frame`.
-    private func appendUpdate(to frame: Frame, into buffer: inout MessageBuffer) {
-        if let latest {
-            encoder.encodeDelta(frame, from: latest, into: &buffer)
-        } else {
-            encoder.encode(frame, into: &buffer)
+    /// Appends the message that brings a page holding `latest` to `frame`. Static, and handed `latest`, so
+    /// that the traced session is not copied to call it (a method would be handed a copy of it).
+    private static func appendUpdate(
+        to frame: Frame, from latest: Frame?, encoder: MessageEncoder, into buffer: inout MessageBuffer
+    ) {
+        switch latest {
+        case .some(let base): encoder.encodeDelta(frame, from: base, into: &buffer)
+        case .none: encoder.encode(frame, into: &buffer)
         }
     }
 

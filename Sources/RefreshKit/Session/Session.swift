@@ -262,6 +262,13 @@ public struct Session: Hashable, Sendable {
         return earliest.map { max($0, now) }
     }
 
+    /// ``isActive`` and ``nextDeadline`` together, as a host reads them after each `apply` or `advance` to
+    /// schedule its next tick. `mutating` only so that the session is read where it lies: the getters, called
+    /// from another module on a session stored in a `var`, are handed a copy of the whole session (1.5 KB).
+    public mutating func schedule() -> (isActive: Bool, nextDeadline: Timestamp?) {
+        (isActive, earliestDeadline())
+    }
+
     /// ``nextDeadline`` for ``advance(to:)``: `mutating` only so that it reads the session in place (a
     /// method that is not inlined gets a copy of `self`, 1.4 KB, when called from mutating code).
     private mutating func earliestDeadline() -> Timestamp? {
