@@ -29,10 +29,13 @@ struct PlainTouchTests {
             + (id.map { #","id":\#($0)"# } ?? "") + "}"
     }
 
-    /// Numbers as JavaScript writes them: integers, fractions, 17-digit `performance.now()` sums, exponents.
+    /// Numbers as JavaScript writes them: integers, fractions, 17-digit `performance.now()` sums, exponents;
+    /// and the edges of the one-pass decimal reading (19 digits and 20, zeros, a negative zero).
     static let numbers = [
         "0", "-5", "5", "12.25", "-0.5", "1108.3000000000002", "1e-7", "-2.5e-8", "123456.125", "1000000",
-        "999999.9999999999",
+        "999999.9999999999", "-0", "0.000", "0.0001", "12345.67890123456789", "12345.678901234567891",
+        "0.0000000000000000001",
+        "-0.30000000000000004",
     ]
 
     @Test func thePagesSpellingTakesTheShortcutAndReadsTheSame() {
@@ -51,7 +54,7 @@ struct PlainTouchTests {
                 }
             }
         }
-        #expect(count == 4 * 11 * 11 * 5)
+        #expect(count == 4 * Self.numbers.count * Self.numbers.count * 5)
     }
 
     @Test func otherSpellingsAndRefusedValuesFallBackToTheGeneralPath() {
