@@ -176,8 +176,8 @@ enum GateAction {
 
 extension ServiceLoop {
     /// Every complete message (text or binary), before it is decoded: the rate limit.
-    func screenMessage(_ connection: Connection) -> GateAction {
-        switch connection.rateLimiter.admit(at: lws_now_usecs()) {
+    func screenMessage(_ connection: Connection, at now: Int64) -> GateAction {
+        switch connection.rateLimiter.admit(at: now) {
         case .accept:
             return .proceed
         case .refuse(let notify):
@@ -204,7 +204,7 @@ extension ServiceLoop {
     }
 
     /// A decoded input, before the session sees it: the page clock of `touch` and `wheel`.
-    func screen(_ input: Input, on connection: Connection) -> GateAction {
+    func screen(_ input: Input, on connection: Connection, at now: Int64) -> GateAction {
         let field: String
         let pageTime: Double
         switch input {
@@ -212,7 +212,7 @@ extension ServiceLoop {
         case .wheel(let wheel): (field, pageTime) = ("wheel.t", wheel.pageTime)
         default: return .proceed
         }
-        let verdict = connection.pageClock.check(pageTime: pageTime, serverTime: lws_now_usecs())
+        let verdict = connection.pageClock.check(pageTime: pageTime, serverTime: now)
         guard let message = connection.pageClock.message(for: verdict, field: field) else { return .proceed }
         let error = WireError(code: WireError.Code.badField, message: message, ref: String(field.prefix { $0 != "." }))
         logger.notice(

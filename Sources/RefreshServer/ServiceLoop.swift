@@ -382,7 +382,7 @@ final class ServiceLoop {
             if complete {
                 connection.inMessage = false
                 connection.messagesReceived &+= 1
-                guard screened(connection) else { return 0 }
+                guard screened(connection, at: lws_now_usecs()) else { return 0 }
                 logger.notice(
                     "rejected a message", metadata: ["connection": "\(connection.id)", "code": "binary_unsupported"])
                 reject(
@@ -414,9 +414,11 @@ final class ServiceLoop {
     /// One complete text message.
     private func process(_ text: UnsafeRawBufferPointer, on connection: Connection) {
         connection.messagesReceived &+= 1
-        connection.heard(at: lws_now_usecs())  // application traffic proves the peer is alive
+        // One reading of the clock for everything the message does (each costs a clock_gettime).
+        let now = lws_now_usecs()
+        connection.heard(at: now)  // application traffic proves the peer is alive
         if connection.closing { return }
-        guard screened(connection) else { return }
+        guard screened(connection, at: now) else { return }
         let message: ClientMessage
         do {
             message = try decoder.decode(text)
@@ -436,10 +438,10 @@ final class ServiceLoop {
             connection.pageClock.reset()
             admit(connection, hello: hello)
         case .input(let input):
-            guard screened(connection, input) else { return }
-            apply(input, text: text, on: connection)
+            guard screened(connection, input, at: now) else { return }
+            apply(input, text: text, on: connection, at: Timestamp(microseconds: now))
         case .ping(let t):
-            enqueue(.pong(t: t, serverTime: Self.now()), on: connection)
+            enqueue(.pong(t: t, serverTime: Timestamp(microseconds: now)), on: connection)
             lws_callback_on_writable(connection.wsi)
         case .trace:
             sendTrace(to: connection)
@@ -448,8 +450,8 @@ final class ServiceLoop {
 
     /// Runs the gatekeeper's screen (the rate limit; with `input`, its page clock) and carries out a refusal.
     /// - Returns: whether the message may be processed.
-    private func screened(_ connection: Connection, _ input: Input? = nil) -> Bool {
-        switch input.map({ screen($0, on: connection) }) ?? screenMessage(connection) {
+    private func screened(_ connection: Connection, _ input: Input? = nil, at now: Int64) -> Bool {
+        switch input.map({ screen($0, on: connection, at: now) }) ?? screenMessage(connection, at: now) {
         case .proceed: return true
         case .drop: return false
         case .reply(let error): reject(connection, error)
@@ -588,14 +590,13 @@ final class ServiceLoop {
             ])
     }
 
-    private func apply(_ input: Input, text: UnsafeRawBufferPointer, on connection: Connection) {
+    private func apply(_ input: Input, text: UnsafeRawBufferPointer, on connection: Connection, at now: Timestamp) {
         guard let room = connection.room else {
             reject(
                 connection,
                 WireError(code: "not_ready", message: "send hello before any input", ref: Self.type(of: input)))
             return
         }
-        let now = Self.now()
         do {
             try room.apply(input, text: text, member: connection.member, at: now)
         } catch {
