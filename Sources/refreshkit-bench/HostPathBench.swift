@@ -25,16 +25,14 @@ struct HostPathBench {
 
     func run(sessionCounts: [Int]) throws -> [Figures] {
         try sessionCounts.map { count in
-            Figures(
-                sessions: count, nanosecondsPerInput: try fastest(sessions: count, traced: true),
-                nanosecondsPerInputUntraced: try fastest(sessions: count, traced: false))
+            // Traced and untraced runs alternate, so that a busy spell of the host weighs on both alike.
+            var (traced, untraced) = (Double.infinity, Double.infinity)
+            for _ in 0..<runs {
+                traced = min(traced, try timed(sessions: count, traced: true))
+                untraced = min(untraced, try timed(sessions: count, traced: false))
+            }
+            return Figures(sessions: count, nanosecondsPerInput: traced, nanosecondsPerInputUntraced: untraced)
         }
-    }
-
-    private func fastest(sessions: Int, traced: Bool) throws -> Double {
-        var best = Double.infinity
-        for _ in 0..<runs { best = min(best, try timed(sessions: sessions, traced: traced)) }
-        return best
     }
 
     /// For a profiler: `inputs` inputs spread over `sessions` sessions, traced.
