@@ -34,8 +34,8 @@ public struct TraceRecorder: Sendable {
     /// Bytes the recorded operations take (compact records: the exported JSON is larger).
     public var byteCount: Int { operations.byteCount }
 
-    /// About how many bytes the trace's JSON takes (each record's JSON adds at most about 48 bytes to it),
-    /// for reserving room before exporting it.
+    /// About how many bytes the trace's JSON takes (a record's JSON is usually under 48 bytes longer than its
+    /// compact form), for reserving room before exporting it.
     public var jsonByteEstimate: Int { byteCount + 48 * operationCount + 512 + 6 * header.preset.utf8.count }
 
     /// Stops recording now, as if a limit had been reached (the trace is `truncated`): e.g. when the host's
@@ -118,7 +118,7 @@ public struct TraceRecorder: Sendable {
             first = false
             switch record {
             case .apply(let time, let member, let text):
-                appendJSON(to: &buffer, bound: 64) { w in
+                appendJSON(to: &buffer, bound: 72) { w in  // 2 + 5 + 20 + 10 + 20 + 9 bytes at most
                     w.literal(separator)
                     w.literal(#"{"t":"#)
                     w.integer(time.microseconds)

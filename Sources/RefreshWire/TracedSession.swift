@@ -76,7 +76,7 @@ public struct TracedSession: Sendable {
     public mutating func frame(appendingUpdateTo buffer: inout MessageBuffer) -> Frame {
         let frame = session.frame()
         let start = buffer.count
-        Self.appendUpdate(to: frame, from: latest, encoder: encoder, into: &buffer)
+        appendUpdate(to: frame, into: &buffer)
         buffer.withUnsafeBytes { bytes in
             let update = UnsafeRawBufferPointer(rebasing: bytes[start...])
             switch recorder.frames.kind {
@@ -109,18 +109,16 @@ public struct TracedSession: Sendable {
     /// that do not send that update themselves).
     private mutating func recordUpdate(to frame: Frame) {
         scratch.removeAll()
-        Self.appendUpdate(to: frame, from: latest, encoder: encoder, into: &scratch)
+        appendUpdate(to: frame, into: &scratch)
         scratch.withUnsafeBytes { recorder.recordFrame(frame, update: $0) }
     }
 
-    /// Appends the message that brings a page holding `latest` to `frame`. Static, and handed `latest`, so
-    /// that the traced session is not copied to call it (a method would be handed a copy of it).
-    private static func appendUpdate(
-        to frame: Frame, from latest: Frame?, encoder: MessageEncoder, into buffer: inout MessageBuffer
-    ) {
-        switch latest {
-        case .some(let base): encoder.encodeDelta(frame, from: base, into: &buffer)
-        case .none: encoder.encode(frame, into: &buffer)
+    /// Appends the message that brings a page holding ``latest`` to `frame`.
+    private func appendUpdate(to frame: Frame, into buffer: inout MessageBuffer) {
+        if let latest {
+            encoder.encodeDelta(frame, from: latest, into: &buffer)
+        } else {
+            encoder.encode(frame, into: &buffer)
         }
     }
 

@@ -16,9 +16,9 @@ struct HostPathBench {
         var nanosecondsPerInputUntraced: Double
     }
 
-    /// Inputs per timed run, whatever the session count, and at most per session (a trace holds about 17 000
-    /// inputs before it fills and stops recording, which would flatter the figure); runs per figure (the
-    /// fastest is kept: a busy host only adds time).
+    /// Inputs per timed run, whatever the session count, and at most per session (a trace holds 25 000 inputs,
+    /// 50 000 operations, before it fills and stops recording, which would flatter the figure); runs per
+    /// figure (the fastest is kept: a busy host only adds time).
     var inputs = 120_000
     var inputsPerSession = 10_000
     var runs = 5
