@@ -596,6 +596,46 @@ extension JSONText {
     }
 }
 
+extension JSONText {
+    /// The page's usual number at `index`, `-?(0|[1-9][0-9]*)(.[0-9]+)?` with at most 19 digits, validated
+    /// and read in one pass, and where it ends; nil for anything else (an exponent, more digits, a malformed
+    /// token), which ``scanNumber(at:)`` and ``number(at:)`` then judge and read. Those make two passes,
+    /// two thirds of decoding a touch; for these tokens they make the same mantissa (< 10¹⁹, so no
+    /// overflow here) and exponent (≥ −19), so ``exactValue(mantissa:exponent:)`` gives the same value.
+    func plainDecimal(at index: Int) -> (value: Double, end: Int)? {
+        var i = index
+        let negative = byte(i) == .minus
+        if negative { i += 1 }
+        guard byte(i).isDigit else { return nil }
+        var mantissa = UInt64(byte(i) &- .digit0)
+        var digits = 1
+        i += 1
+        if mantissa != 0 {
+            while byte(i).isDigit {
+                mantissa = mantissa &* 10 &+ UInt64(byte(i) &- .digit0)
+                digits += 1
+                i += 1
+            }
+        }
+        var exponent = 0
+        if byte(i) == .dot {
+            i += 1
+            guard byte(i).isDigit else { return nil }
+            while byte(i).isDigit {
+                mantissa = mantissa &* 10 &+ UInt64(byte(i) &- .digit0)
+                digits += 1
+                exponent -= 1
+                i += 1
+            }
+        }
+        // A digit here is a leading zero's follower ("01"): not this grammar.
+        guard digits <= 19, !byte(i).isDigit, byte(i) != .e, byte(i) != .capitalE,
+            let value = exactValue(mantissa: mantissa, exponent: exponent)
+        else { return nil }
+        return (negative ? -value : value, i)
+    }
+}
+
 /// `mantissa · 10^exponent` correctly rounded, without allocating, when that is cheap: Clinger's fast path
 /// (mantissa ≤ 2⁵³, |exponent| ≤ 22), else 128-bit integer arithmetic for the 17–19-digit mantissas that
 /// JavaScript's `JSON.stringify` writes for values such as `performance.now()` (`1108.3000000000002`).

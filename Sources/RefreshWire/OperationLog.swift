@@ -21,8 +21,8 @@ struct OperationLog: Sendable {
     private var full: [[UInt8]] = []
     /// The chunk being written: it never grows past the capacity it was made with.
     private var tail: [UInt8] = []
-    /// Bytes held by all records.
-    private(set) var byteCount = 0
+    /// Bytes in the filled chunks.
+    private var fullBytes = 0
     private var lastTime: Int64 = 0
 
     /// A first chunk of 1 KiB (most sessions are short), each next one twice the last, up to 64 KiB.
@@ -40,23 +40,23 @@ struct OperationLog: Sendable {
     /// The bytes an `apply` of `textCount` bytes takes at most.
     static func applyBound(_ textCount: Int) -> Int { headBound + textCount }
 
+    /// Bytes held by all records.
+    var byteCount: Int { fullBytes + tail.count }
+
     mutating func appendApply(_ text: UnsafeRawBufferPointer, member: Int, at time: Timestamp) {
-        let start = reserve(Self.applyBound(text.count))
+        reserve(Self.applyBound(text.count))
         appendHead(Tag.apply, at: time, UInt64(truncatingIfNeeded: member), UInt64(text.count))
         tail.append(contentsOf: text)
-        byteCount += tail.count - start
     }
 
     mutating func appendAdvance(to time: Timestamp) {
-        let start = reserve(Self.headBound)
+        reserve(Self.headBound)
         appendHead(Tag.advance, at: time)
-        byteCount += tail.count - start
     }
 
     mutating func appendFrame() {
-        _ = reserve(1)
+        reserve(1)
         tail.append(Tag.frame)
-        byteCount += 1
     }
 
     /// A record's head: `tag`, Δt, then up to two more numbers (an `apply`'s member and length), in one append.
@@ -75,15 +75,15 @@ struct OperationLog: Sendable {
     }
 
     /// Makes sure `needed` more bytes fit in the tail chunk, starting a new one when they do not.
-    /// - Returns: the tail's count before the record.
-    private mutating func reserve(_ needed: Int) -> Int {
-        if tail.capacity - tail.count < needed {
-            let size = tail.capacity == 0 ? Self.firstChunk : min(2 * tail.capacity, Self.largestChunk)
-            if !tail.isEmpty { full.append(tail) }
-            tail = []
-            tail.reserveCapacity(max(size, needed))
+    private mutating func reserve(_ needed: Int) {
+        guard tail.capacity - tail.count < needed else { return }
+        let size = tail.capacity == 0 ? Self.firstChunk : min(2 * tail.capacity, Self.largestChunk)
+        if !tail.isEmpty {
+            fullBytes += tail.count
+            full.append(tail)
         }
-        return tail.count
+        tail = []
+        tail.reserveCapacity(max(size, needed))
     }
 
     // MARK: - Reading

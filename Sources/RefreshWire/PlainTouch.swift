@@ -61,7 +61,7 @@ private struct PlainReader {
     /// Consumes a number token (RFC 8259's grammar, checked like the validator does) and returns its finite
     /// value, read exactly like the general path reads it.
     mutating func number() -> Double? {
-        if let (value, end) = plainDecimal() {
+        if let (value, end) = json.plainDecimal(at: index) {
             index = end
             return value
         }
@@ -70,48 +70,5 @@ private struct PlainReader {
         }
         index = end
         return value
-    }
-
-    /// The page's usual number, `-?(0|[1-9][0-9]*)(.[0-9]+)?` with at most 19 digits, validated and read in
-    /// one pass (the general path scans it, then reads it again: two thirds of a touch's decoding). Its
-    /// value is exactly the general path's: both make the same mantissa (< 10¹⁹, so no overflow) and
-    /// exponent (≥ −19), and ``exactValue(mantissa:exponent:)`` converts them. Anything else (an exponent,
-    /// more digits, a malformed token) is nil, left to the general path.
-    private func plainDecimal() -> (value: Double, end: Int)? {
-        let bytes = json.bytes
-        var i = index
-        func digit() -> UInt64? {
-            guard i < bytes.count else { return nil }
-            let d = bytes[i] &- .digit0
-            return d < 10 ? UInt64(d) : nil
-        }
-        let negative = i < bytes.count && bytes[i] == .minus
-        if negative { i += 1 }
-        guard let first = digit() else { return nil }
-        var mantissa = first
-        var digits = 1
-        i += 1
-        if first != 0 {
-            while let d = digit() {
-                mantissa = mantissa &* 10 &+ d
-                digits += 1
-                i += 1
-            }
-        }
-        var exponent = 0
-        if i < bytes.count && bytes[i] == .dot {
-            i += 1
-            guard digit() != nil else { return nil }
-            while let d = digit() {
-                mantissa = mantissa &* 10 &+ d
-                digits += 1
-                exponent -= 1
-                i += 1
-            }
-        }
-        guard digits <= 19, i == bytes.count || (bytes[i] != .e && bytes[i] != .capitalE && bytes[i] &- .digit0 >= 10),
-            let value = exactValue(mantissa: mantissa, exponent: exponent)
-        else { return nil }
-        return (negative ? -value : value, i)
     }
 }

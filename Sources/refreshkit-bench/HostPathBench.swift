@@ -82,15 +82,13 @@ struct HostPathBench {
         start.microseconds + Int64(round + 1) * EngineBench.period
     }
 
-    /// The `round`-th input of a drag as the page writes it (the drag of ``EngineBench/input(_:at:)``).
+    /// The `round`-th input of the engine bench's drag (``EngineBench/input(_:at:)``), as the page writes it.
     private static func appendTouchText(_ round: Int, pageTime time: Int64, to text: inout [UInt8]) {
-        let t = "\(time / 1000).\(String(time % 1000 + 1000).dropFirst())"
-        switch round % 240 {
-        case 0: text.append(contentsOf: #"{"type":"touch","phase":"start","dx":0,"dy":0,"t":\#(t)}"#.utf8)
-        case 239: text.append(contentsOf: #"{"type":"touch","phase":"end","dx":0,"dy":0,"t":\#(t)}"#.utf8)
-        default:
-            let dy = ((round % 240 - 1) / 30) % 2 == 0 ? "-5" : "5"
-            text.append(contentsOf: #"{"type":"touch","phase":"move","dx":0,"dy":\#(dy),"t":\#(t)}"#.utf8)
+        guard case .touch(let touch) = EngineBench.input(round, at: time) else {
+            preconditionFailure("the drag is made of touches")
         }
+        let fields =
+            "\"phase\":\"\(touch.phase.rawValue)\",\"dx\":\(touch.delta.x),\"dy\":\(touch.delta.y),\"t\":\(touch.pageTime)"
+        text.append(contentsOf: "{\"type\":\"touch\",\(fields)}".utf8)
     }
 }

@@ -14,10 +14,10 @@ do {
 signal(SIGPIPE, SIG_IGN)
 raiseFileLimit()
 
-if let steps = options.profileSteps {
+/// A profiling mode: runs `body`, prints what it says, and exits (1 with the error on failure).
+func profileAndExit(_ body: () throws -> String) -> Never {
     do {
-        let seconds = try EngineBench().profile(count: steps)
-        print("\(steps) steps in \(seconds) s: \(Int(Double(steps) / seconds)) steps/s")
+        print(try body())
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("refreshkit-bench: \(error)\n".utf8))
@@ -25,16 +25,18 @@ if let steps = options.profileSteps {
     }
 }
 
+if let steps = options.profileSteps {
+    profileAndExit {
+        let seconds = try EngineBench().profile(count: steps)
+        return "\(steps) steps in \(seconds) s: \(Int(Double(steps) / seconds)) steps/s"
+    }
+}
+
 if let sessions = options.profileHostSessions {
-    do {
+    profileAndExit {
         var bench = HostPathBench()
         if let inputs = options.profileHostInputs { bench.inputs = inputs }
-        let nanoseconds = try bench.profile(sessions: sessions)
-        print("\(sessions) sessions: \(Int(nanoseconds)) ns per input")
-        exit(0)
-    } catch {
-        FileHandle.standardError.write(Data("refreshkit-bench: \(error)\n".utf8))
-        exit(1)
+        return "\(sessions) sessions: \(Int(try bench.profile(sessions: sessions))) ns per input"
     }
 }
 
