@@ -88,6 +88,24 @@ enum Summary {
         return out
     }
 
+    /// A process at or above this share of one core is saturated: its queue, not its work, sets the latency.
+    static let saturatedCPUPercent = 85.0
+
+    /// Whether the echo run saturated the echo server or the load generator. Then the floor's p99 measures the
+    /// host's loopback TCP (and the generator), not the transport's floor, and a ratio to it says nothing
+    /// about the server.
+    static func floorSaturated(_ echoRun: [String: Any]) -> Bool {
+        (double(echoRun, "server_cpu_percent") ?? 0) >= saturatedCPUPercent
+            || (double(echoRun, "client_cpu_percent") ?? 0) >= saturatedCPUPercent
+    }
+
+    /// The target process's CPU time per input sent in the window, µs.
+    static func cpuMicrosecondsPerInput(_ run: [String: Any]) -> Double? {
+        guard let cpu = double(run, "server_cpu_seconds"), let inputs = double(run, "inputs_sent"), inputs > 0
+        else { return nil }
+        return (cpu / inputs * 1e6 * 10).rounded() / 10
+    }
+
     static func latency(_ run: [String: Any]) -> [String: Any] {
         var out: [String: Any] = [:]
         for (name, key) in [
@@ -122,6 +140,11 @@ enum Summary {
             else { return nil }
             return (cpu / (fps * window) * 1e6 * 10).rounded() / 10
         }
+        // What the floor costs on this host, per input, against what the server costs: both are CPU time ÷ the
+        // inputs sent in the window, so they compare even when the server answers a backlog with one frame.
+        server["cpu_us_per_input"] = byLevel(frames, cpuMicrosecondsPerInput)
+        server["echo_cpu_us_per_message"] = byLevel(echo, cpuMicrosecondsPerInput)
+        server["floor_saturated"] = byLevel(echo) { floorSaturated($0) }
         server["p99_ratio_to_echo"] = byLevel(frames) { run -> Any? in
             guard let level = double(run, "sessions").map(Int.init), let ours = double(run, "latency_p99_ms"),
                 let floor = double(echo[level], "latency_p99_ms"), floor > 0
@@ -244,10 +267,12 @@ enum Summary {
                 let ratio = double(run, "latency_p99_ms").flatMap { ours in
                     double(floor, "latency_p99_ms").map { ours / $0 }
                 }
+                let saturated = floor.map(floorSaturated) ?? false
                 lines.append(
                     pad("\(level)", 9) + pad(ms(run, "latency_p50_ms"), 8) + pad(ms(run, "latency_p99_ms"), 8)
                         + pad(ms(run, "latency_p999_ms"), 8) + pad(ms(run, "latency_max_ms"), 8)
-                        + pad(ms(floor, "latency_p99_ms"), 10) + pad(ratio.map { fmt($0, 2) } ?? "–", 7)
+                        + pad(ms(floor, "latency_p99_ms"), 10)
+                        + pad(ratio.map { fmt($0, 2) + (saturated ? "*" : "") } ?? "–", 7)
                         + pad(num(run, "server_cpu_percent", 1), 7) + pad(num(floor, "server_cpu_percent", 1), 7)
                         + pad(num(run, "client_cpu_percent", 1), 7) + pad(num(run, "frames_per_sec", 0), 10)
                         + pad(num(run, "bytes_per_moving_frame", 0), 8)
@@ -256,6 +281,13 @@ enum Summary {
             lines.append(
                 "  targets: p99 ≤ 2 ms at 1000 sessions, ≤ 1.5× echo; ≤ 120 B per moving frame. "
                     + "cpu% = server (100 = one core), gen% = load generator.")
+            let saturatedLevels = frames.keys.sorted().filter { echo[$0].map(floorSaturated) ?? false }
+            if !saturatedLevels.isEmpty {
+                lines.append(
+                    "  * the floor itself was saturated (the echo or the generator at ≥ \(fmt(saturatedCPUPercent, 0)) % "
+                        + "of a core in the echo run): there the ratio compares two saturated runs, not the server")
+            }
+            lines += floorCost(frames: frames, echo: echo)
             lines.append("")
         }
         if let idle {
@@ -278,6 +310,31 @@ enum Summary {
             lines += notes.map { "note: \($0)" }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// What one input costs the echo and the server in CPU time at each level, and what that makes of the
+    /// floor's capacity: how many sessions at the bench's rate one core could echo at all.
+    private static func floorCost(frames: [Int: [String: Any]], echo: [Int: [String: Any]]) -> [String] {
+        let levels = frames.keys.sorted().filter { echo[$0] != nil }
+        let costs = levels.compactMap { level -> String? in
+            guard let floor = echo[level].flatMap(cpuMicrosecondsPerInput) else { return nil }
+            let ours = frames[level].flatMap(cpuMicrosecondsPerInput).map { fmt($0, 1) } ?? "–"
+            return "\(level): echo \(fmt(floor, 1)), server \(ours)"
+        }
+        guard !costs.isEmpty else { return [] }
+        var lines = ["  CPU µs per input (the process's CPU time ÷ inputs sent): " + costs.joined(separator: " · ")]
+        // The floor's cost per input falls as the load grows (one wake-up serves more messages) until it
+        // saturates: the busiest level whose floor was not saturated says best how far one core goes.
+        if let level = levels.last(where: { !floorSaturated(echo[$0]!) }) ?? levels.first,
+            let floor = echo[level].flatMap(cpuMicrosecondsPerInput), floor > 0,
+            let rate = double(frames[level], "rate_hz"), rate > 0
+        {
+            let sessions = 1e6 / floor / rate
+            lines.append(
+                "  at \(fmt(floor, 1)) µs per input, one core echoes at most \(fmt(1e6 / floor / 1000, 0)) k inputs/s: "
+                    + "\(fmt(sessions, 0)) sessions × \(fmt(rate, 0)) Hz, with nothing left for the server's own work")
+        }
+        return lines
     }
 
     /// `min–max` of the runs' p99, ms.
