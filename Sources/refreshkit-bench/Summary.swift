@@ -106,6 +106,14 @@ enum Summary {
         return (cpu / inputs * 1e6 * 10).rounded() / 10
     }
 
+    /// The load generator's CPU time per input it sent in the window, µs.
+    static func generatorMicrosecondsPerInput(_ run: [String: Any]) -> Double? {
+        guard let percent = double(run, "client_cpu_percent"), let window = double(run, "window_s"),
+            let inputs = double(run, "inputs_sent"), inputs > 0
+        else { return nil }
+        return (percent / 100 * window / inputs * 1e6 * 10).rounded() / 10
+    }
+
     static func latency(_ run: [String: Any]) -> [String: Any] {
         var out: [String: Any] = [:]
         for (name, key) in [
@@ -144,6 +152,7 @@ enum Summary {
         // inputs sent in the window, so they compare even when the server answers a backlog with one frame.
         server["cpu_us_per_input"] = byLevel(frames, cpuMicrosecondsPerInput)
         server["echo_cpu_us_per_message"] = byLevel(echo, cpuMicrosecondsPerInput)
+        server["load_generator_cpu_us_per_input"] = byLevel(frames, generatorMicrosecondsPerInput)
         server["floor_saturated"] = byLevel(echo) { floorSaturated($0) }
         server["p99_ratio_to_echo"] = byLevel(frames) { run -> Any? in
             guard let level = double(run, "sessions").map(Int.init), let ours = double(run, "latency_p99_ms"),
@@ -319,7 +328,8 @@ enum Summary {
         let costs = levels.compactMap { level -> String? in
             guard let floor = echo[level].flatMap(cpuMicrosecondsPerInput) else { return nil }
             let ours = frames[level].flatMap(cpuMicrosecondsPerInput).map { fmt($0, 1) } ?? "–"
-            return "\(level): echo \(fmt(floor, 1)), server \(ours)"
+            let generator = frames[level].flatMap(generatorMicrosecondsPerInput).map { fmt($0, 1) } ?? "–"
+            return "\(level): echo \(fmt(floor, 1)), server \(ours), generator \(generator)"
         }
         guard !costs.isEmpty else { return [] }
         var lines = ["  CPU µs per input (the process's CPU time ÷ inputs sent): " + costs.joined(separator: " · ")]

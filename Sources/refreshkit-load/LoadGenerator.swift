@@ -429,19 +429,30 @@ final class LoadGenerator {
         return count
     }
 
-    /// Writes `value / 10^decimals` as a decimal number (value ≥ 0).
+    /// Writes `value / 10^decimals` as a decimal number (value ≥ 0), digits straight into the send buffer.
     private func putNumber(_ value: Int64, decimals: Int, at offset: Int) -> Int {
-        var digits: [UInt8] = []
-        var rest = value
-        var place = 0
-        repeat {
-            if place == decimals && decimals > 0 { digits.append(UInt8(ascii: ".")) }
-            digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
+        var digits = 1
+        var rest = value / 10
+        while rest > 0 {
+            digits += 1
             rest /= 10
-            place += 1
-        } while rest > 0 || place <= decimals
-        for (i, byte) in digits.reversed().enumerated() { sendBuffer[offset + i] = byte }
-        return digits.count
+        }
+        digits = Swift.max(digits, decimals + 1)  // 0.005, not .005
+        let count = digits + (decimals > 0 ? 1 : 0)
+        sendBuffer.withUnsafeMutableBufferPointer { buffer in
+            var at = offset + count - 1
+            var rest = value
+            for place in 0..<digits {
+                if place == decimals && decimals > 0 {
+                    buffer[at] = UInt8(ascii: ".")
+                    at -= 1
+                }
+                buffer[at] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                at -= 1
+            }
+        }
+        return count
     }
 
     private func receive(_ connection: LoadConnection, wsi: OpaquePointer, input: UnsafeMutableRawPointer?, length: Int)
