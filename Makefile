@@ -6,7 +6,7 @@ LOG_LEVEL ?= info
 VENV := .venv
 RELEASE_BIN := .build/release/refreshkit
 
-.PHONY: run test build release deps test-deps unit-test page-test server-test browser-test format clean bench
+.PHONY: run test build release deps test-deps unit-test page-test server-test browser-test screenshots format clean bench
 
 run: release
 	$(RELEASE_BIN) serve --host $(HOST) --port $(PORT) --web-root web --preset $(PRESET) --log-level $(LOG_LEVEL)
@@ -38,6 +38,11 @@ server-test: release test-deps
 
 browser-test: release test-deps
 	REFRESHKIT_BIN=$(abspath $(RELEASE_BIN)) $(VENV)/bin/python -m pytest -q tests/browser
+
+# The README's pictures (docs/images) are screenshots the browser tests take; an ordinary run leaves them be.
+screenshots: release test-deps
+	REFRESHKIT_PUBLISH_IMAGES=1 REFRESHKIT_BIN=$(abspath $(RELEASE_BIN)) $(VENV)/bin/python -m pytest -q \
+		tests/browser/test_page.py tests/browser/test_panel.py
 
 format:
 	swift format --in-place --recursive Sources Tests Package.swift

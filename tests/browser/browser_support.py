@@ -1,6 +1,7 @@
 """Helpers for the browser tests (a module of its own: `conftest` is a name tests/server uses too)."""
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from pathlib import Path
@@ -94,6 +95,10 @@ def save_screenshot(page, name: str) -> Path:
 
 
 def publish_image(path: Path, rel: str):
+    """Copies a screenshot over one of the README's pictures, only when asked (`make screenshots`): an
+    ordinary test run leaves the work tree as it found it (the pictures stay in artifacts/screenshots)."""
+    if os.environ.get("REFRESHKIT_PUBLISH_IMAGES") != "1":
+        return
     dest = ROOT / rel
     dest.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(path, dest)
