@@ -51,7 +51,7 @@ final class Connection {
     /// For a delta connection: the frame the page holds (the last frame or delta written to it), the base of
     /// its next delta. Nil until it has been written a whole frame since it joined its room
     /// (``Room/attach(_:member:)``), so the first frame after a `welcome` is always whole.
-    @exclusivity(unchecked) var frameBase: Frame?
+    @exclusivity(unchecked) var frameBase: SharedFrame?
     /// Set once the client was told it is `lagging`, cleared when the outbox drains.
     @exclusivity(unchecked) var lagReported = false
     /// `LWS_PRE` bytes of headroom, then the message being written; reused for every write.

@@ -54,7 +54,7 @@ final class Room {
     @exclusivity(unchecked) private var version: UInt64 = 1
     @exclusivity(unchecked) private var frameVersion: UInt64 = 0
     /// The session's latest frame.
-    @exclusivity(unchecked) private(set) var frame: Frame?
+    @exclusivity(unchecked) private(set) var frame: SharedFrame?
     /// `LWS_PRE` bytes, then the `frame` message of frame `frameBufferSequence`: written when a member first
     /// needs the latest frame whole (a member that takes whole frames, or a delta member's first frame), so a
     /// room whose members all take deltas never writes one.
@@ -196,7 +196,7 @@ final class Room {
         // digests: made once, here. Without a previous frame it is the whole frame, which no delta key names.
         let base = frame?.sequence
         deltaBuffer.removeAll()
-        let next = traced.frame(appendingUpdateTo: &deltaBuffer)
+        let next = SharedFrame(traced.frame(appendingUpdateTo: &deltaBuffer))
         deltaKey = base.map { ($0, next.sequence) }
         frame = next
         frameVersion = version
@@ -207,16 +207,16 @@ final class Room {
     /// for a connection that takes whole frames or holds none yet, else the `delta` from the frame it holds.
     func withFrameMessage<R>(for connection: Connection, _ body: (UnsafeMutableRawBufferPointer) -> R) -> R {
         prepareFrame()
-        let frame = self.frame!
-        guard connection.frameFormat == .delta else { return withWholeFrame(frame, body) }
-        defer { connection.frameBase = frame }
-        guard let base = connection.frameBase else { return withWholeFrame(frame, body) }
-        if deltaKey?.base != base.sequence || deltaKey?.frame != frame.sequence {
+        let latest = frame!  // prepareFrame always leaves one
+        guard connection.frameFormat == .delta else { return withWholeFrame(latest.frame, body) }
+        defer { connection.frameBase = latest }
+        guard let base = connection.frameBase else { return withWholeFrame(latest.frame, body) }
+        if deltaKey?.base != base.sequence || deltaKey?.frame != latest.sequence {
             // A sequence number names one frame of this session, and a connection's base is always one of
             // this room's frames (attach clears it), so equal keys mean equal bytes.
             deltaBuffer.removeAll()
-            encoder.encodeDelta(frame, from: base, into: &deltaBuffer)
-            deltaKey = (base.sequence, frame.sequence)
+            encoder.encodeDelta(latest.frame, from: base.frame, into: &deltaBuffer)
+            deltaKey = (base.sequence, latest.sequence)
         }
         return deltaBuffer.withUnsafeMutableBytesIncludingHeadroom(body)
     }
