@@ -2,12 +2,13 @@ import CLibWebSockets
 
 // lws 4.1.6 fills every client frame's 4-byte mask from `lws_get_random`, which reads /dev/urandom: one more
 // system call per input, about 4 % of the generator's CPU at 1 000 sessions (perf: `read` and
-// `crng_make_state`), on the core the server under test needs. A mask only keeps intermediaries from taking
-// a client's frames for something else (RFC 6455 §10.3); on loopback, against our own server, nothing is in
-// between. So the generator answers lws from a xorshift generator: lws calls `lws_get_random` through its
-// PLT, and the dynamic linker binds that call to the executable's own definition first. (Swift exports an
-// executable's public symbols; `nm -D refreshkit-load` lists it, and `strace -c -e read` shows the reads
-// gone: 49 in a 2 s run of 20 sessions, all at start-up, against one per input before.)
+// `crng_make_state`), on a machine whose cores the generator shares with the server it measures. A mask only
+// keeps intermediaries from taking a client's frames for something else (RFC 6455 §10.3); on loopback,
+// against our own server, nothing is in between. So the generator answers lws from a xorshift generator: lws
+// calls `lws_get_random` through its PLT, and the dynamic linker binds that call to the executable's own
+// definition first. (Swift exports an executable's public symbols: `nm -D refreshkit-load` lists it, and
+// `strace -c -e read` shows the reads gone: 49 in a 2 s run of 20 sessions, all at start-up, against one
+// per input before.)
 
 /// Marsaglia's xorshift64 ("Xorshift RNGs", Journal of Statistical Software 8(14), 2003; shifts 13, 7, 17).
 /// Only the generator's one thread calls it, from inside lws.
