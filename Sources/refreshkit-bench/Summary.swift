@@ -151,7 +151,7 @@ enum Summary {
         // What the floor costs on this host, per input, against what the server costs: both are CPU time ÷ the
         // inputs sent in the window, so they compare even when the server answers a backlog with one frame.
         server["cpu_us_per_input"] = byLevel(frames, cpuMicrosecondsPerInput)
-        server["echo_cpu_us_per_message"] = byLevel(echo, cpuMicrosecondsPerInput)
+        server["echo_cpu_us_per_input"] = byLevel(echo, cpuMicrosecondsPerInput)
         server["load_generator_cpu_us_per_input"] = byLevel(frames, generatorMicrosecondsPerInput)
         server["floor_saturated"] = byLevel(echo) { floorSaturated($0) }
         server["p99_ratio_to_echo"] = byLevel(frames) { run -> Any? in
