@@ -196,7 +196,7 @@ final class Room {
         // digests: made once, here. Without a previous frame it is the whole frame, which no delta key names.
         let base = frame?.sequence
         deltaBuffer.removeAll()
-        let next = SharedFrame(traced.frame(appendingUpdateTo: &deltaBuffer))
+        let next = traced.sharedFrame(appendingUpdateTo: &deltaBuffer)
         deltaKey = base.map { ($0, next.sequence) }
         frame = next
         frameVersion = version

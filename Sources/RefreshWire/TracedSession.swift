@@ -12,7 +12,7 @@ public struct TracedSession: Sendable {
     public private(set) var recorder: TraceRecorder
     private let encoder = MessageEncoder()
     /// The latest frame: the base of the next frame's update message (``frame(appendingUpdateTo:)``).
-    private var latest: Frame?
+    private var latest: SharedFrame?
     /// Where an update message is made when the caller wants none (a recording that digests deltas).
     private var scratch = MessageBuffer(capacity: 0)
     /// ``Session/isActive`` as of the last `apply` or `advance` (the only calls that move the session).
@@ -64,7 +64,7 @@ public struct TracedSession: Sendable {
         } else {
             recorder.recordFrame(frame)
         }
-        latest = frame
+        latest = SharedFrame(frame)
         return frame
     }
 
@@ -74,18 +74,25 @@ public struct TracedSession: Sendable {
     /// recording that digests deltas takes these very bytes, so it costs no encoding of its own.
     @discardableResult
     public mutating func frame(appendingUpdateTo buffer: inout MessageBuffer) -> Frame {
-        let frame = session.frame()
+        sharedFrame(appendingUpdateTo: &buffer).frame
+    }
+
+    /// ``frame(appendingUpdateTo:)``, the frame handed over as the object this session keeps as its latest:
+    /// a host that holds on to frames (a room, its connections' delta bases) takes it without a copy.
+    @discardableResult
+    public mutating func sharedFrame(appendingUpdateTo buffer: inout MessageBuffer) -> SharedFrame {
+        let shared = SharedFrame(session.frame())
         let start = buffer.count
-        appendUpdate(to: frame, into: &buffer)
+        appendUpdate(to: shared.frame, into: &buffer)
         buffer.withUnsafeBytes { bytes in
             let update = UnsafeRawBufferPointer(rebasing: bytes[start...])
             switch recorder.frames.kind {
-            case .deltas: recorder.recordFrame(frame, update: update)
-            case .text, .values: recorder.recordFrame(frame)
+            case .deltas: recorder.recordFrame(shared.frame, update: update)
+            case .text, .values: recorder.recordFrame(shared.frame)
             }
         }
-        latest = frame
-        return frame
+        latest = shared
+        return shared
     }
 
     /// Produces the session's next frame, appends its whole `frame` message to `buffer` and records it.
@@ -101,7 +108,7 @@ public struct TracedSession: Sendable {
                 recorder.recordFrame(frame, encoded: UnsafeRawBufferPointer(rebasing: bytes[start...]))
             }
         }
-        latest = frame
+        latest = SharedFrame(frame)
         return frame
     }
 
@@ -116,7 +123,7 @@ public struct TracedSession: Sendable {
     /// Appends the message that brings a page holding ``latest`` to `frame`.
     private func appendUpdate(to frame: Frame, into buffer: inout MessageBuffer) {
         if let latest {
-            encoder.encodeDelta(frame, from: latest, into: &buffer)
+            encoder.encodeDelta(frame, from: latest.frame, into: &buffer)
         } else {
             encoder.encode(frame, into: &buffer)
         }
