@@ -49,12 +49,10 @@ final class Room {
     /// Trace bytes already counted against the server's budget (``SessionRegistry/account(_:)``).
     @exclusivity(unchecked) var accountedTraceBytes = 0
 
-    /// Bumped by every change of the session; the cached frame is current when it matches (it starts
-    /// behind, so the first ``prepareFrame()`` makes one).
+    /// Bumped by every change of the session; the session's latest frame is current when it matches (it
+    /// starts behind, so the first ``prepareFrame()`` makes one).
     @exclusivity(unchecked) private var version: UInt64 = 1
     @exclusivity(unchecked) private var frameVersion: UInt64 = 0
-    /// The session's latest frame.
-    @exclusivity(unchecked) private(set) var frame: SharedFrame?
     /// `LWS_PRE` bytes, then the `frame` message of frame `frameBufferSequence`: written when a member first
     /// needs the latest frame whole (a member that takes whole frames, or a delta member's first frame), so a
     /// room whose members all take deltas never writes one.
@@ -188,17 +186,16 @@ final class Room {
 
     func stopRecording() { traced.stopRecording() }
 
-    /// Makes ``frame`` the session's current frame, producing (and recording) a new one only when the session
-    /// changed since the last. Returns nothing: a `Frame` holds arrays, and every copy retains them.
+    /// Makes the recorded session's latest frame (``TracedSession/latest``) its current one, producing (and
+    /// recording) a new frame only when the session changed since the last.
     func prepareFrame() {
         guard frameVersion != version else { return }
         // The update from the previous frame is what the members that took it need, and what the recording
         // digests: made once, here. Without a previous frame it is the whole frame, which no delta key names.
-        let base = frame?.sequence
+        let base = traced.latest?.sequence
         deltaBuffer.removeAll()
         let next = traced.sharedFrame(appendingUpdateTo: &deltaBuffer)
         deltaKey = base.map { ($0, next.sequence) }
-        frame = next
         frameVersion = version
     }
 
@@ -207,7 +204,7 @@ final class Room {
     /// for a connection that takes whole frames or holds none yet, else the `delta` from the frame it holds.
     func withFrameMessage<R>(for connection: Connection, _ body: (UnsafeMutableRawBufferPointer) -> R) -> R {
         prepareFrame()
-        let latest = frame!  // prepareFrame always leaves one
+        let latest = traced.latest!  // prepareFrame always leaves one
         guard connection.frameFormat == .delta else { return withWholeFrame(latest.frame, body) }
         defer { connection.frameBase = latest }
         guard let base = connection.frameBase else { return withWholeFrame(latest.frame, body) }

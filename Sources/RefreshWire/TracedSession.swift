@@ -11,8 +11,9 @@ public struct TracedSession: Sendable {
     public private(set) var session: Session
     public private(set) var recorder: TraceRecorder
     private let encoder = MessageEncoder()
-    /// The latest frame: the base of the next frame's update message (``frame(appendingUpdateTo:)``).
-    private var latest: SharedFrame?
+    /// The latest frame: the base of the next frame's update message (``frame(appendingUpdateTo:)``), and
+    /// what a host sends the pages that are up to date.
+    public private(set) var latest: SharedFrame?
     /// Where an update message is made when the caller wants none (a recording that digests deltas).
     private var scratch = MessageBuffer(capacity: 0)
     /// ``Session/isActive`` as of the last `apply` or `advance` (the only calls that move the session).

@@ -103,7 +103,7 @@ enum Summary {
     static func cpuMicrosecondsPerInput(_ run: [String: Any]) -> Double? {
         guard let cpu = double(run, "server_cpu_seconds"), let inputs = double(run, "inputs_sent"), inputs > 0
         else { return nil }
-        return (cpu / inputs * 1e6 * 10).rounded() / 10
+        return round1(cpu / inputs * 1e6)
     }
 
     /// The load generator's CPU time per input it sent in the window, µs.
@@ -111,7 +111,7 @@ enum Summary {
         guard let percent = double(run, "client_cpu_percent"), let window = double(run, "window_s"),
             let inputs = double(run, "inputs_sent"), inputs > 0
         else { return nil }
-        return (percent / 100 * window / inputs * 1e6 * 10).rounded() / 10
+        return round1(percent / 100 * window / inputs * 1e6)
     }
 
     static func latency(_ run: [String: Any]) -> [String: Any] {
@@ -146,7 +146,7 @@ enum Summary {
             guard let cpu = double(run, "server_cpu_seconds"), let fps = double(run, "frames_per_sec"),
                 let window = double(run, "window_s"), fps > 0, window > 0
             else { return nil }
-            return (cpu / (fps * window) * 1e6 * 10).rounded() / 10
+            return round1(cpu / (fps * window) * 1e6)
         }
         // What the floor costs on this host, per input, against what the server costs: both are CPU time ÷ the
         // inputs sent in the window, so they compare even when the server answers a backlog with one frame.
@@ -168,8 +168,8 @@ enum Summary {
                 sum.2 + count * (double(run, "wire_bytes_per_moving_frame") ?? 0)
             )
         }
-        server["bytes_per_frame"] = moving.0 > 0 ? ((moving.1 / moving.0) * 10).rounded() / 10 : NSNull()
-        server["wire_bytes_per_frame"] = moving.0 > 0 ? ((moving.2 / moving.0) * 10).rounded() / 10 : NSNull()
+        server["bytes_per_frame"] = moving.0 > 0 ? round1(moving.1 / moving.0) : NSNull()
+        server["wire_bytes_per_frame"] = moving.0 > 0 ? round1(moving.2 / moving.0) : NSNull()
         if let largest = frames.keys.max(), let run = frames[largest], let rss = double(run, "server_rss_bytes"),
             let base = double(run, "server_baseline_rss_bytes")
         {
@@ -290,8 +290,7 @@ enum Summary {
             lines.append(
                 "  targets: p99 ≤ 2 ms at 1000 sessions, ≤ 1.5× echo; ≤ 120 B per moving frame. "
                     + "cpu% = server (100 = one core), gen% = load generator.")
-            let saturatedLevels = frames.keys.sorted().filter { echo[$0].map(floorSaturated) ?? false }
-            if !saturatedLevels.isEmpty {
+            if frames.keys.contains(where: { echo[$0].map(floorSaturated) ?? false }) {
                 lines.append(
                     "  * the floor itself was saturated (the echo or the generator at ≥ \(fmt(saturatedCPUPercent, 0)) % "
                         + "of a core in the echo run): there the ratio compares two saturated runs, not the server")
@@ -335,7 +334,7 @@ enum Summary {
         var lines = ["  CPU µs per input (the process's CPU time ÷ inputs sent): " + costs.joined(separator: " · ")]
         // The floor's cost per input falls as the load grows (one wake-up serves more messages) until it
         // saturates: the busiest level whose floor was not saturated says best how far one core goes.
-        if let level = levels.last(where: { !floorSaturated(echo[$0]!) }) ?? levels.first,
+        if let level = levels.last(where: { echo[$0].map(floorSaturated) == false }) ?? levels.first,
             let floor = echo[level].flatMap(cpuMicrosecondsPerInput), floor > 0,
             let rate = double(frames[level], "rate_hz"), rate > 0
         {
