@@ -1,0 +1,68 @@
+import CLibWebSockets
+import RefreshKit
+import RefreshWire
+import Testing
+
+@testable import RefreshServer
+
+/// A room's frames as its members receive them: a member that missed frames (its socket was busy while the
+/// others were written) gets the delta from the frame it holds, not the one the others needed.
+@Suite struct RoomTests {
+    /// Never dereferenced: the room only reads a connection's format and base.
+    private var wsi: OpaquePointer { OpaquePointer(bitPattern: 0x10)! }
+
+    private func deltaMember(of room: Room, id: UInt64) throws -> Connection {
+        let connection = Connection(id: id, wsi: wsi, peer: "127.0.0.1", now: 0)
+        connection.frameFormat = .delta
+        let member = try #require(room.addMember(limit: 4))
+        _ = room.attach(connection, member: member.number)
+        connection.member = member.number
+        return connection
+    }
+
+    /// The message `connection` is written now, as text.
+    private func message(_ room: Room, for connection: Connection) -> String {
+        room.withFrameMessage(for: connection) { bytes in
+            String(decoding: UnsafeRawBufferPointer(rebasing: bytes[Int(RK_LWS_PRE)...]), as: UTF8.self)
+        }
+    }
+
+    /// Member 0's finger: `phase`, moving by `dy`, at `time` µs (the page's clock in ms, the same moment).
+    private func touch(_ room: Room, _ phase: TouchPhase, dy: Double, at time: Int64) throws {
+        let pageTime = Double(time) / 1000
+        let text = Array(
+            #"{"type":"touch","phase":"\#(phase.rawValue)","dx":0,"dy":\#(dy),"t":\#(pageTime)}"#.utf8)
+        let input = Input.touch(TouchInput(phase: phase, delta: Point(x: 0, y: dy), pageTime: pageTime, pointer: 0))
+        try text.withUnsafeBytes { try room.apply(input, text: $0, member: 0, at: Timestamp(microseconds: time)) }
+    }
+
+    @Test func aMemberThatMissedFramesGetsTheDeltaFromTheFrameItHolds() throws {
+        let start = Timestamp(microseconds: 1_000_000)
+        let header = TraceHeader(
+            preset: "ios", viewport: Size(width: 390, height: 844), devicePixelRatio: 3, seed: 1, start: start)
+        let room = Room(id: "room", traced: try TracedSession(header: header))
+        let a = try deltaMember(of: room, id: 1)
+        let b = try deltaMember(of: room, id: 2)
+        #expect(message(room, for: a).hasPrefix(#"{"type":"frame""#))
+        #expect(message(room, for: b).hasPrefix(#"{"type":"frame""#))
+        let held = try #require(room.traced.latest)  // what both pages hold now
+
+        try touch(room, .start, dy: 0, at: 1_001_000)
+        try touch(room, .move, dy: -20, at: 1_017_000)
+        _ = message(room, for: a)  // only A is written this frame
+        let aHolds = try #require(room.traced.latest)
+        try touch(room, .move, dy: -20, at: 1_034_000)
+        let toA = message(room, for: a)
+        let toB = message(room, for: b)
+        let latest = try #require(room.traced.latest)
+
+        var expectedA: [UInt8] = []
+        MessageEncoder().encodeDelta(latest.frame, from: aHolds.frame, into: &expectedA)
+        var expectedB: [UInt8] = []
+        MessageEncoder().encodeDelta(latest.frame, from: held.frame, into: &expectedB)
+        #expect(toA == String(decoding: expectedA, as: UTF8.self))
+        #expect(toB == String(decoding: expectedB, as: UTF8.self))
+        #expect(toA != toB, "B missed a frame: its delta spans two moves")
+        #expect(b.frameBase === latest && a.frameBase === latest)
+    }
+}
