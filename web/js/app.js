@@ -1,35 +1,41 @@
 // The page: wires the connection, the input, the renderer, the chrome and the debug panel.
 // The server owns every state; this only sends input and draws the latest frame.
 import { Connection } from './connection.js';
+import { Store } from './store.js';
+import { Predictor, Blend } from './prediction.js';
+import { frameAt } from './edgeFollow.js';
 import { attachInput } from './input.js';
-import { displayedOffset } from './motion.js';
 import { Renderer, readTheme } from './renderer.js';
 import { stylesForPreset, EdgeStateClock } from './indicators/index.js';
 import { DEFAULT_SLOT } from './indicators/geometry.js';
-import { Panel } from './panel.js';
+import { Panel } from './panel/panel.js';
 import { keyAction, isEditable } from './keys.js';
 import { announcementFor, statusText } from './ui.js';
 import { Share } from './share.js';
 import { TraceTools } from './trace.js';
 
-const MAX_EVENTS = 200;
+const DRAW_LOG = 1000;
 const $ = (sel) => document.querySelector(sel);
 
 const params = new URLSearchParams(location.search);
+/** What the page knows of its session: written by the connection, read by everything else. */
+const store = new Store({ preset: params.get('preset') || null });
+/** The page's own inputs, predicted until the server acknowledges them (?predict=0 draws the server's frames only). */
+const predictor = new Predictor({ enabled: params.get('predict') !== '0' });
+const blend = new Blend();
 const app = {
-  frame: null,
-  events: [],
-  errors: [],
-  welcome: null,
-  preset: params.get('preset') || null,
-  styles: stylesForPreset(params.get('preset') || ''),
+  styles: null,
+  stylesPreset: undefined, // the preset `styles` were made for
   stateClock: new EdgeStateClock(),
   status: { state: 'connecting' },
   dirty: true,
   taps: [],
   framesIn: [], // page times of received frames (last second)
-  draws: [],    // page times of draws (last second)
   lastStatusAt: 0,
+  lastLoopAt: null,
+  shown: { x: 0, y: 0 }, // the offset drawn last
+  drawLog: [],           // {t, y} of the last DRAW_LOG draws
+  predictionGap: 0,      // drawn − server offset.y at the last draw
 };
 
 const canvas = $('#list');
@@ -51,14 +57,14 @@ function viewportSize() {
 // ------------------------------------------------------------------ connection
 
 // the session in the URL (?s=ID) is joined, or resumed with this tab's token (js/share.js)
-const share = new Share();
+const share = new Share({ store });
 
 const conn = new Connection({
-  ...share.initial,
+  store,
   onTokenChange: (session, token) => share.onTokenChange(session, token),
   hello: () => {
     const hello = { viewport: viewportSize(), dpr: renderer.dpr };
-    if (app.preset) hello.preset = app.preset;
+    if (store.preset) hello.preset = store.preset;
     return hello;
   },
   onMessage: handleMessage,
@@ -69,7 +75,27 @@ const conn = new Connection({
   },
 });
 
-function handleMessage(msg, tRecv, raw) {
+/** The server time the page draws at, without moving the display clock's slew (js/clock.js). */
+function drawingServerNow(pageNow) {
+  return pageNow + (conn.clock.applied ?? conn.clock.offset);
+}
+
+/**
+ * Changes what the prediction stands on (a frame, a welcome, a refused input) without a jump on screen:
+ * when the page was or is predicting, the difference goes into the blend, which fades it out.
+ */
+function rebase(previousFrame, change) {
+  const now = performance.now();
+  const serverNow = drawingServerNow(now);
+  const before = predictor.target(previousFrame, serverNow, now);
+  const result = change();
+  const after = predictor.target(store.frame, serverNow, now);
+  if (before.predicted || after.predicted) blend.absorb(before, after);
+  app.dirty = true;
+  return result;
+}
+
+function handleMessage(msg, tRecv, raw, previousFrame) {
   if (msg.type === 'welcome') share.onWelcome(msg);
   else if (msg.type === 'room') share.onRoom(msg);
   else if (msg.type === 'error') share.onError(msg);
@@ -77,38 +103,32 @@ function handleMessage(msg, tRecv, raw) {
   panel.onMessage(msg, tRecv);
   switch (msg.type) {
     case 'welcome':
-      app.welcome = msg;
-      app.config = msg.config;
+      rebase(store.frame, () => predictor.onWelcome(msg));
+      predictor.setConfig(store.config);
       setPresets(Array.isArray(msg.presets) ? msg.presets : [], msg.preset);
       app.dirty = true;
       break;
     case 'config':
       // An accepted configure, from this page or another device in the session: follow it.
-      app.config = msg.config;
-      if (typeof msg.preset === 'string' && msg.preset !== app.confirmedPreset) {
-        presetSelect.value = msg.preset;
-        usePreset(msg.preset);
-        app.confirmedPreset = msg.preset;
-      }
+      predictor.setConfig(store.config);
+      if (presetSelect.value !== store.preset && store.preset) presetSelect.value = store.preset;
       app.dirty = true;
       break;
     case 'frame':
-      app.frame = msg;
+      rebase(previousFrame, () => predictor.onFrame(msg, tRecv));
       app.stateClock.update(msg.edges, tRecv);
       app.framesIn.push(tRecv);
       app.dirty = true;
       break;
     case 'event':
-      app.events.push(msg);
-      if (app.events.length > MAX_EVENTS) app.events.splice(0, app.events.length - MAX_EVENTS);
       announce(announcementFor(msg));
       break;
     case 'error':
-      app.errors.push(msg);
-      if (app.errors.length > 20) app.errors.shift();
+      if (Number.isInteger(msg.seq)) rebase(store.frame, () => predictor.onError(msg));
       console.warn(`refreshkit: ${msg.code}: ${msg.message}`);
-      if (msg.ref === 'configure' && msg.code === 'unknown_preset' && app.welcome) {
-        setPresets(app.welcome.presets || [], app.confirmedPreset);
+      if (msg.ref === 'configure' && msg.code === 'unknown_preset' && store.welcome) {
+        store.pickPreset(store.serverPreset);
+        setPresets(store.welcome.presets || [], store.serverPreset);
       }
       break;
     default:
@@ -131,24 +151,25 @@ function setPresets(list, current) {
     return o;
   }));
   presetSelect.disabled = names.length === 0;
-  if (current) {
-    presetSelect.value = current;
-    usePreset(current);
-    app.confirmedPreset = current;
-  }
+  if (current) presetSelect.value = current;
+  app.dirty = true;
 }
 
-function usePreset(name) {
-  app.preset = name;
-  app.styles = stylesForPreset(name);
-  app.dirty = true;
+/** The indicator styles of the preset the store shows (made again only when it changes). */
+function currentStyles() {
+  if (app.stylesPreset !== store.preset) {
+    app.stylesPreset = store.preset;
+    app.styles = stylesForPreset(store.preset || '');
+  }
+  return app.styles;
 }
 
 presetSelect.addEventListener('change', () => {
   const name = presetSelect.value;
   if (!name) return;
   conn.send({ type: 'configure', preset: name });
-  usePreset(name);
+  store.pickPreset(name);
+  app.dirty = true;
   const url = new URL(location.href);
   url.searchParams.set('preset', name);
   history.replaceState(null, '', url);
@@ -163,7 +184,9 @@ const panel = new Panel($('#panel'), {
   onToggle: (open) => debugToggle.setAttribute('aria-pressed', String(open)),
   send: (msg) => conn.send(msg),
   connection: conn,
-  presetOf: () => app.preset,
+  store,
+  predictor,
+  onPredictionToggle: (on) => setPrediction(on),
 });
 debugToggle.addEventListener('click', () => panel.toggle());
 $('#panel [data-panel-close]').addEventListener('click', () => panel.toggle(false));
@@ -212,8 +235,26 @@ function countLastSecond(list, now) {
 
 // ------------------------------------------------------------------ input
 
+/** A touch or wheel message: numbered, predicted (js/prediction.js), sent. */
+function sendInput(msg) {
+  if (!conn.ready) return false;
+  const now = performance.now();
+  predictor.stamp(msg, store.frame, drawingServerNow(now), now);
+  if (conn.send(msg)) return true;
+  predictor.onError({ seq: msg.seq }); // not sent after all: nothing will acknowledge it
+  return false;
+}
+
+/** ?predict=0 and the panel's switch. */
+function setPrediction(on) {
+  if (predictor.enabled === on) return;
+  rebase(store.frame, () => {
+    predictor.enabled = on;
+  });
+}
+
 attachInput(canvas, {
-  send: (msg) => conn.send(msg),
+  send: sendInput,
   onInput: () => {
     app.dirty = true;
   },
@@ -259,15 +300,20 @@ function loop(ts) {
   const now = Number.isFinite(ts) ? ts : performance.now();
   if (pendingResize && conn.send({ type: 'resize', viewport: viewportSize() })) pendingResize = false;
   const serverNow = conn.displayServerNow(now);
-  app.lastServerNow = { page: now, server: serverNow };
-  const frame = app.frame;
-  const shown = displayedOffset(frame, serverNow);
+  const frame = store.frame;
+  const target = predictor.target(frame, serverNow, now);
+  const correction = blend.step(app.lastLoopAt === null ? 0 : now - app.lastLoopAt);
+  app.lastLoopAt = now;
+  const blending = correction.x !== 0 || correction.y !== 0;
+  const shown = { x: target.x + correction.x, y: target.y + correction.y, animating: target.moving || blending };
   const busyEdges = (frame?.edges || []).some((e) => e.state === 'refreshing' || e.state === 'finishing'
     || app.stateClock.age(e.edge, now) < 400);
   if (app.dirty || shown.animating || busyEdges) {
     app.dirty = false;
-    const out = renderer.draw(frame, shown, {
-      styles: app.styles,
+    // a predicted or blended offset: the edges follow it (their states stay the server's)
+    const drawn = target.predicted || blending ? frameAt(frame, shown, store.config) : frame;
+    const out = renderer.draw(drawn, shown, {
+      styles: currentStyles(),
       clock: now,
       serverNow,
       reducedMotion: reducedMotion.matches,
@@ -275,27 +321,29 @@ function loop(ts) {
       slotFor: slotFor,
     });
     app.taps = out.taps;
-    app.shown = shown;
-    app.draws.push(now);
+    app.shown = { x: shown.x, y: shown.y };
+    app.drawLog.push({ t: now, y: shown.y });
+    if (app.drawLog.length > 2 * DRAW_LOG) app.drawLog.splice(0, app.drawLog.length - DRAW_LOG);
+    app.predictionGap = frame ? shown.y - Number(frame.offset?.y ?? 0) : 0;
   }
   updateStatus(now);
-  panel.tick(now, serverNow, frame);
+  panel.tick(now, serverNow, { shown: app.shown, gap: app.predictionGap, target });
 }
 
 /** The indicator slot depth of an edge: its configured height when the server told us, else 60 px. */
 function slotFor(edge) {
-  const h = app.config?.edges?.[edge]?.height;
+  const h = store.config?.edges?.[edge]?.height;
   return Number.isFinite(h) && h > 0 ? h : DEFAULT_SLOT;
 }
 
 // ------------------------------------------------------------------ for tests and tools
 
 window.refreshkit = Object.freeze({
-  get frame() { return app.frame; },
-  get events() { return app.events; },
-  get errors() { return app.errors; },
-  get welcome() { return app.welcome; },
-  get preset() { return app.preset; },
+  get frame() { return store.frame; },
+  get events() { return store.events; },
+  get errors() { return store.errors; },
+  get welcome() { return store.welcome; },
+  get preset() { return store.preset; },
   get state() {
     return {
       connected: conn.connected,
@@ -308,18 +356,25 @@ window.refreshkit = Object.freeze({
   send: (obj) => conn.send(obj),
   // sessions and traces (js/share.js, js/trace.js)
   get session() {
-    return { id: conn.session, member: share.member, members: share.members, url: share.url };
+    return { id: store.session, member: store.member, members: store.members, url: share.url };
   },
   requestTrace: () => traceTools.request(),
   exportTrace: () => traceTools.download(),
   playTrace: (text) => traceTools.play(text),
   get playback() { return traceTools.state; },
   serverNow: () => conn.serverNow(performance.now()),
-  displayedOffset: () => {
-    const pageNow = performance.now();
-    const d = displayedOffset(app.frame, pageNow + (conn.clock.applied ?? conn.clock.offset));
-    return { x: d.x, y: d.y };
-  },
+  /** The offset drawn last, predicted or not. */
+  displayedOffset: () => ({ x: app.shown.x, y: app.shown.y }),
+  // measurement hooks (issue 18): the lag bench and the browser tests
+  /** The last ≤ 1000 draws: t is the requestAnimationFrame time (performance.now), y the drawn offset.y. */
+  drawLog: () => app.drawLog.slice(-DRAW_LOG),
+  /** |predicted − server| px at each acknowledgement of an input (the prediction after it vs that frame). */
+  reconciliationErrors: () => predictor.errors.list(),
+  prediction: () => ({
+    enabled: predictor.enabled, supported: predictor.support, active: predictor.active,
+    pending: predictor.pending.length, lastAck: predictor.lastAck, nextSeq: predictor.nextSeq,
+  }),
+  setPrediction: (on) => setPrediction(!!on),
 });
 
 conn.start();

@@ -3,10 +3,10 @@
 // Sessions (docs/PROTOCOL.md, "Sessions"): a hello with `session` and `token` resumes this page's member;
 // `bad_token`, or a close with 4001 (the member was resumed by another connection), drops the token and
 // joins the session as a new member instead.
-// Frames come as deltas (docs/PROTOCOL.md, "delta"): a whole `frame` after each welcome, then `delta`s that
-// are applied here, so every listener gets whole `frame` messages as before.
+// Every message goes into the page's store (js/store.js), which applies the deltas (docs/PROTOCOL.md, "delta")
+// and holds the session, the token and the frame; listeners get whole `frame` messages.
 import { ClockSync, backoffDelay, socketUrl } from './clock.js';
-import { applyDelta } from './delta.js';
+import { Store } from './store.js';
 
 export const PROTOCOL = 'refreshkit.v1';
 /** The close code of a connection whose member was resumed on another connection. */
@@ -19,15 +19,17 @@ export class Connection {
   /**
    * @param {object} o
    * @param {() => object} o.hello      builds the hello message (viewport, dpr, preset…)
-   * @param {(msg: object, tRecv: number, raw: string) => void} o.onMessage  every server message except pong (and its
-   *   text); a `delta` arrives as the whole `frame` it makes
+   * @param {(msg: object, tRecv: number, raw: string, previousFrame: object?) => void} o.onMessage  every server
+   *   message except pong (and its text, and the frame the store held before it); a `delta` arrives as the whole
+   *   `frame` it makes
    * @param {(status: object) => void} o.onStatus  {state: connecting|connected|reconnecting, retryAt?, attempt}
-   * @param {string?} o.session  a session to join (or resume, with `token`) on the first hello
+   * @param {Store} o.store  the page's store: the session and token of the first hello (join, or resume with
+   *   a token), and where every message goes
    * @param {(session: string, token: string?) => void} o.onTokenChange  the member token was issued or dropped
    */
   constructor({
     hello, onMessage, onStatus, url = socketUrl(location), now = () => performance.now(),
-    session = null, token = null, onTokenChange = null,
+    store = new Store(), onTokenChange = null,
   }) {
     this.url = url;
     this.buildHello = hello;
@@ -36,8 +38,7 @@ export class Connection {
     this.now = now;
     this.clock = new ClockSync(8);
     this.ws = null;
-    this.session = session;
-    this.token = session ? token : null;
+    this.store = store;
     this.onTokenChange = onTokenChange;
     this.helloOnce = null; // extra hello fields for the next connection only (a trace playback)
     this.attempt = 0;
@@ -49,12 +50,23 @@ export class Connection {
     this.stopped = false;
     this.bytesIn = 0;    // characters of every text message received (≈ bytes: the JSON is ASCII); the debug panel's figures
     this.messagesIn = 0;
-    this.frame = null;   // the frame the next delta applies to: null until a whole frame came on this connection
-    this.deltasIn = 0;
+  }
+
+  get session() {
+    return this.store.session;
+  }
+
+  get deltasIn() {
+    return this.store.deltas;
   }
 
   get connected() {
     return this.state === 'connected';
+  }
+
+  /** Whether `send` would send now: welcomed, and the socket open. */
+  get ready() {
+    return this.welcomed && this.ws?.readyState === 1;
   }
 
   start() {
@@ -103,7 +115,7 @@ export class Connection {
       return;
     }
     this.ws = ws;
-    this.frame = null;
+    this.store.connectionOpened();
     ws.onopen = () => {
       if (ws !== this.ws) return;
       this.sendHello();
@@ -130,34 +142,27 @@ export class Connection {
         this.onStatus?.({ state: this.state, attempt: this.attempt, rtt: this.clock.rtt });
         return;
       }
+      const previousFrame = this.store.frame;
+      const out = this.store.receive(msg);
+      if (!out) {
+        console.warn(`refreshkit: a ${msg.type} that could not be used (a delta with no frame to apply it to)`);
+        return;
+      }
+      msg = out;
       if (msg.type === 'welcome') {
-        if (typeof msg.session === 'string') this.session = msg.session;
-        if (typeof msg.token === 'string') this.token = msg.token;
         this.helloOnce = null;
-        if (this.session) this.onTokenChange?.(this.session, this.token);
+        if (this.store.session) this.onTokenChange?.(this.store.session, this.store.token);
         if (!this.clock.synced) this.clock.roughFromWelcome(msg.serverT, tRecv);
         this.welcomed = true;
         this.attempt = 0;
-        this.frame = null; // the server sends a whole frame next
         this.setState('connected');
-      }
-      if (msg.type === 'frame') {
-        this.frame = msg;
-      } else if (msg.type === 'delta') {
-        if (!this.frame) {
-          console.warn('refreshkit: a delta with no frame to apply it to');
-          return;
-        }
-        msg = applyDelta(this.frame, msg);
-        this.frame = msg;
-        this.deltasIn += 1;
       }
       if (msg.type === 'error' && msg.code === 'bad_token' && !this.welcomed) {
         // not this session's token (any more): join it as a new member
         this.dropToken();
         this.sendHello();
       }
-      this.onMessage?.(msg, tRecv, ev.data);
+      this.onMessage?.(msg, tRecv, ev.data, previousFrame);
     };
     ws.onclose = (ev) => {
       if (ws !== this.ws) return;
@@ -178,15 +183,15 @@ export class Connection {
 
   sendHello() {
     const hello = { type: 'hello', frames: 'delta', ...this.buildHello(), ...(this.helloOnce ?? {}) };
-    if (this.session) hello.session = this.session;
-    if (this.token) hello.token = this.token;
+    if (this.store.session) hello.session = this.store.session;
+    if (this.store.token) hello.token = this.store.token;
     this.sendRaw(hello);
   }
 
   dropToken() {
-    if (!this.token) return;
-    this.token = null;
-    if (this.session) this.onTokenChange?.(this.session, null);
+    if (!this.store.token) return;
+    this.store.setToken(this.store.session, null);
+    if (this.store.session) this.onTokenChange?.(this.store.session, null);
   }
 
   /**
@@ -194,8 +199,8 @@ export class Connection {
    * fields (e.g. a trace's preset, viewport, dpr and seed).
    */
   restart({ hello = null } = {}) {
-    this.session = null;
-    this.token = null;
+    this.store.session = null;
+    this.store.token = null;
     this.helloOnce = hello;
     this.attempt = 0;
     const ws = this.ws;

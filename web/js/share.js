@@ -72,28 +72,26 @@ export class TokenStore {
 }
 
 /**
- * The page's side of sharing. `initial` gives the connection its first hello fields; `onWelcome`,
- * `onRoom`, `onTokenChange` keep the URL, the storage and the popover current; `notify` shows a notice.
+ * The page's side of sharing. It puts the session in the URL (`?s=`) and this tab's token for it into the
+ * store (js/store.js) for the first hello; `onWelcome`, `onRoom`, `onTokenChange` keep the URL, the
+ * storage and the popover current from the store; `notify` shows a notice.
  */
 export class Share {
-  constructor({ doc = document, win = window, storage = safeSessionStorage(), insertBefore } = {}) {
+  constructor({ store, doc = document, win = window, storage = safeSessionStorage(), insertBefore } = {}) {
     this.doc = doc;
     this.win = win;
+    this.store = store;
     this.tokens = new TokenStore(storage);
-    this.session = sessionFromUrl(win.location.href);
-    this.member = null;
-    this.members = 0;
+    if (!store.session) {
+      const session = sessionFromUrl(win.location.href);
+      store.setToken(session, this.tokens.get(session));
+    }
     this.noticeTimer = 0;
     this.buildUi(insertBefore);
   }
 
-  /** `{session, token}` for the first hello: join (or resume, after a reload) the session in the URL. */
-  get initial() {
-    return { session: this.session, token: this.tokens.get(this.session) };
-  }
-
   get url() {
-    return this.session ? shareUrl(this.win.location.origin, this.session) : null;
+    return this.store.session ? shareUrl(this.win.location.origin, this.store.session) : null;
   }
 
   onTokenChange(session, token) {
@@ -102,8 +100,6 @@ export class Share {
 
   onWelcome(msg) {
     if (typeof msg.session !== 'string') return;
-    this.session = msg.session;
-    this.member = Number.isInteger(msg.member) ? msg.member : null;
     this.tokens.set(msg.session, typeof msg.token === 'string' ? msg.token : null);
     try {
       this.win.history.replaceState(this.win.history.state, '', urlWithSession(this.win.location.href, msg.session));
@@ -115,9 +111,7 @@ export class Share {
     this.render();
   }
 
-  onRoom(msg) {
-    if (Number.isInteger(msg.members)) this.members = msg.members;
-    if (Number.isInteger(msg.member)) this.member = msg.member;
+  onRoom() {
     this.render();
   }
 
@@ -213,8 +207,9 @@ export class Share {
     const url = this.url;
     this.linkEl.textContent = url ?? 'Connecting…';
     this.linkEl.href = url ?? '/';
-    this.membersEl.textContent = this.members > 0 ? membersText(this.members) : '';
-    this.button.dataset.members = String(this.members);
+    const members = this.store.members;
+    this.membersEl.textContent = members > 0 ? membersText(members) : '';
+    this.button.dataset.members = String(members);
   }
 
   async copy() {

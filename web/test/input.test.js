@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { TouchTracker, wheelMessage, pointerSamples } from '../js/input.js';
 import { keyAction, isEditable } from '../js/keys.js';
 import { announcementFor, statusText } from '../js/ui.js';
-import { describeEvent, describeFrame } from '../js/panel.js';
+import { describeEvent } from '../js/panel/eventLog.js';
+import { describeFrame } from '../js/panel/framePane.js';
 
 test('touch: deltas since the previous sample, page timestamps, one pointer at a time', () => {
   const tr = new TouchTracker();

@@ -12,7 +12,6 @@ import {
 } from '../js/panel/params.js';
 import { describeSegments, describeFrame } from '../js/panel/framePane.js';
 import { sampleMotion, easeRange } from '../js/panel/plot.js';
-import { describeEvent as legacyDescribeEvent, describeFrame as legacyDescribeFrame } from '../js/panel.js';
 
 test('Ring keeps the newest items and evicts the oldest', () => {
   const r = new Ring(3);
@@ -177,7 +176,6 @@ test('event filter: words must all appear; field:value words match one field', (
   assert.equal(clockText(81315.2), '1:21.315');
   assert.equal(clockText(3_723_004), '1:02:03.004');
   assert.equal(describeEvent(ev), 'top pulling → armed (drag)');
-  assert.equal(legacyDescribeEvent, describeEvent);
 });
 
 test('event log model: pause counts what it missed, resume marks it, clear empties', () => {
@@ -261,7 +259,6 @@ test('the frame pane describes fields and the active segment', () => {
   assert.equal(rows.seq, '7');
   assert.equal(rows.offset, '0.0, −40.0');
   assert.equal(rows.top, 'pulling d 40.0 p 0.40');
-  assert.equal(legacyDescribeFrame, describeFrame);
 });
 
 test('the plot samples the displayed motion and its ranges do not twitch', () => {

@@ -8,6 +8,7 @@ import { Timeline } from './timeline.js';
 import { EventLog } from './eventLog.js';
 import { FramePane } from './framePane.js';
 import { Params } from './params.js';
+import { PredictionPane } from './predictionPane.js';
 import { libraryFor } from './seedNames.js';
 
 export const WIDE_QUERY = '(min-width: 900px)';
@@ -20,14 +21,18 @@ export class Panel {
    * @param {(open: boolean) => void} [o.onToggle]
    * @param {(msg: object) => boolean} [o.send]       sends a message to the server (configure)
    * @param {object} [o.connection]                     the Connection (clock, bytesIn, messagesIn)
-   * @param {() => string|null} [o.presetOf]           the preset the page is showing
+   * @param {object} o.store                            the page's store (js/store.js): the frame, the preset
+   * @param {object} [o.predictor]                      the page's Predictor (js/prediction.js)
+   * @param {(on: boolean) => void} [o.onPredictionToggle]  the Predict switch changed
    */
-  constructor(root, { onToggle, send = () => false, connection = null, presetOf = () => null } = {}) {
+  constructor(root, {
+    onToggle, send = () => false, connection = null, store, predictor = null, onPredictionToggle = () => {},
+  } = {}) {
     this.root = root;
     this.onToggle = onToggle;
     this.connection = connection;
-    this.presetOf = presetOf;
-    this.frame = null;
+    this.store = store;
+    this.presetOf = () => store.preset;
     this.lastText = -Infinity;
     this.welcomed = false;
 
@@ -38,6 +43,7 @@ export class Panel {
     this.log = new EventLog({ roleOf, presetOf: () => this.presetOf() });
     this.framePane = new FramePane();
     this.params = new Params({ send });
+    this.prediction = predictor ? new PredictionPane({ predictor, onToggle: onPredictionToggle }) : null;
 
     this.presetEl = root.querySelector('[data-panel-preset]') || el('span');
     let body = root.querySelector('[data-panel-body]');
@@ -47,14 +53,15 @@ export class Panel {
       root.append(body);
     }
     this.seqBadge = el('span', 'panel-summary-extra');
-    body.replaceChildren(
+    body.replaceChildren(...[
       section('Connection', 'connection', this.figures.root),
+      this.prediction && section('Prediction', 'prediction', this.prediction.root),
       section('Motion', 'motion', this.plot.root),
       section('Edges', 'edges', this.timeline.root),
       section('Events', 'events', this.log.root),
       section('Frame', 'frame', this.framePane.root, { extra: this.seqBadge }),
       section('Parameters', 'params', this.params.root),
-    );
+    ].filter(Boolean));
     this.params.updateNote();
 
     this.colours = readStateColours();
@@ -107,7 +114,6 @@ export class Panel {
         if (msg.config) this.params.setConfig(msg.config, { source: 'config', preset: msg.preset ?? this.presetOf() });
         break;
       case 'frame':
-        this.frame = msg;
         this.figures.onFrame(msg, tRecv);
         break;
       case 'event':
@@ -126,13 +132,18 @@ export class Panel {
     this.log.add(ev);
   }
 
-  /** Every animation frame. */
-  tick(now, serverNow, frame = this.frame) {
-    if (frame) this.frame = frame;
-    this.plot.sample(this.frame, serverNow);
+  /**
+   * Every animation frame. `view` is what the page drew: `shown` (the offset) and `gap` (drawn − server
+   * offset y, the prediction's lead).
+   */
+  tick(now, serverNow, view = {}) {
+    const frame = this.store.frame;
+    this.plot.sample(frame, serverNow, view.shown);
+    this.prediction?.sample(serverNow, view.gap);
     if (!this.open) return;
     this.plot.draw(serverNow, this.colours);
-    this.timeline.draw(this.frame, serverNow, this.colours);
+    this.prediction?.draw(serverNow, this.colours);
+    this.timeline.draw(frame, serverNow, this.colours);
     if (now - this.lastText < TEXT_MS) return;
     this.lastText = now;
     const preset = this.presetOf();
@@ -140,15 +151,11 @@ export class Panel {
     const lib = libraryFor(preset);
     setText(this.presetEl, preset ? `${preset}${lib ? ` · ${lib}` : ''}` : '');
     if (this.connection) this.figures.render(now, this.connection);
-    this.timeline.render(this.frame, serverNow);
+    this.prediction?.render(this.connection?.clock);
+    this.timeline.render(frame, serverNow);
     this.log.render();
-    this.framePane.render(this.frame, serverNow);
-    setText(this.seqBadge, this.frame ? `seq ${this.frame.seq}` : '');
+    this.framePane.render(frame, serverNow);
+    setText(this.seqBadge, frame ? `seq ${frame.seq}` : '');
     this.params.tick(now, this.connection?.clock?.rtt);
-  }
-
-  /** The old entry point (frame, extra text, page time): kept for callers that have no server time. */
-  update(frame, _extra, now) {
-    this.tick(now, this.connection ? this.connection.serverNow(now) : now, frame);
   }
 }

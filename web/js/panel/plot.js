@@ -62,11 +62,15 @@ export class Plot {
     this.lastT = -Infinity;
   }
 
-  /** Every animation frame: one sample. */
-  sample(frame, serverNow) {
+  /** Every animation frame: one sample; `shown` (optional) is the offset the page drew, predicted or not. */
+  sample(frame, serverNow, shown = null) {
     if (!frame || !(serverNow > this.lastT)) return;
     this.lastT = serverNow;
     const s = sampleMotion(frame, serverNow);
+    if (shown && Number.isFinite(shown.x) && Number.isFinite(shown.y)) {
+      s.x = shown.x;
+      s.y = shown.y;
+    }
     this.samples.push(serverNow, s.x, s.y, s.vx, s.vy);
     this.samples.dropBefore('t', serverNow - PLOT_WINDOW_MS - 500);
   }
