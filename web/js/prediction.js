@@ -152,12 +152,18 @@ export class Predictor {
       this.ackSeen = true;
       const mine = this.member === null ? undefined : ack[String(this.member)];
       if (Number.isInteger(mine) && mine > this.lastAck) error = this.settle(mine, frame, pageNow);
-    } else if (!this.ackSeen && this.pending.length && pageNow - this.pending[0].sentAt > SUPPORT_TIMEOUT_MS) {
-      this.support = 'no';
-      this.pending = [];
-      this.predictions.clear();
+    } else {
+      this.checkSupport(pageNow);
     }
     return error;
+  }
+
+  /** No `ack` since the welcome, and the oldest input was sent long ago: the server does not acknowledge. */
+  checkSupport(pageNow) {
+    if (this.ackSeen || !this.pending.length || pageNow - this.pending[0].sentAt <= SUPPORT_TIMEOUT_MS) return;
+    this.support = 'no';
+    this.pending = [];
+    this.predictions.clear();
   }
 
   settle(seq, frame, pageNow) {
@@ -192,6 +198,7 @@ export class Predictor {
    */
   stamp(msg, frame, serverNow, pageNow) {
     msg.seq = this.nextSeq++;
+    this.checkSupport(pageNow);
     if (!this.recording) return msg;
     const entry = this.entryFor(msg, frame, pageNow);
     if (!entry) return msg;
@@ -294,7 +301,9 @@ export class Predictor {
     out.moving = out.moving && !out.predicted;
     if (release) {
       // the server has not answered the release yet: keep going with the page's velocity and the decay
-      const tau = Math.min(Math.max(0, pageNow - release.t), MAX_CONTINUATION_MS) / 1000;
+      // from when the page handled the release (the event's own timeStamp may lag behind the clock: it says
+      // when the finger moved, and velocity is measured on it, but the list was drawn at the release then)
+      const tau = Math.min(Math.max(0, pageNow - release.sentAt), MAX_CONTINUATION_MS) / 1000;
       const k = this.decayK;
       x = displayedFor(decayAt(rawFor(x, frame, 'x', c), release.v.x, k, tau).x, frame, 'x', c);
       y = displayedFor(decayAt(rawFor(y, frame, 'y', c), release.v.y, k, tau).x, frame, 'y', c);

@@ -280,3 +280,14 @@ test('the plot samples the displayed motion and its ranges do not twitch', () =>
   const d = easeRange(null, 0, 0, 40); // a minimum span
   assert.ok(d.hi - d.lo >= 40);
 });
+
+test('prediction pane figures: round-trip jitter and quantiles', async () => {
+  const { rttJitter, quantile } = await import('../js/panel/predictionPane.js');
+  assert.equal(rttJitter([]), null);
+  assert.equal(rttJitter([10]), null);
+  assert.equal(rttJitter([10, 14, 12, 12]), 2);
+  assert.equal(quantile([], 0.5), null);
+  assert.equal(quantile([5, 1, 3], 0.5), 3);
+  assert.equal(quantile([1, 2, 3, 4, 5, 6, 7, 8, 9, 100], 0.99), 100);
+  assert.equal(quantile([1, 2, 3, 4], 0), 1);
+});
