@@ -29,14 +29,20 @@ class DelayLink:
         asyncio.set_event_loop(self.loop)
 
         async def main():
-            self.server = await asyncio.start_server(self._accept, sock=self.sock)
+            server = await asyncio.start_server(self._accept, sock=self.sock)
             self.started.set()
-            await self.server.serve_forever()
+            await server.serve_forever()
 
+        self.main = self.loop.create_task(main())
         try:
-            self.loop.run_until_complete(main())
+            self.loop.run_until_complete(self.main)
         except asyncio.CancelledError:
             pass
+        rest = asyncio.all_tasks(self.loop)
+        for task in rest:
+            task.cancel()
+        self.loop.run_until_complete(asyncio.gather(*rest, return_exceptions=True))
+        self.loop.close()
 
     async def _accept(self, client_r, client_w):
         try:
@@ -44,7 +50,11 @@ class DelayLink:
         except OSError:
             client_w.close()
             return
-        await asyncio.gather(self._pipe(client_r, server_w), self._pipe(server_r, client_w), return_exceptions=True)
+        try:
+            await asyncio.gather(self._pipe(client_r, server_w), self._pipe(server_r, client_w))
+        except (asyncio.CancelledError, OSError):  # the link closes; a cancelled handler would be logged as an error
+            client_w.close()
+            server_w.close()
 
     async def _pipe(self, reader, writer):
         queue: asyncio.Queue = asyncio.Queue()
@@ -80,9 +90,5 @@ class DelayLink:
         self.loop.call_soon_threadsafe(begin)
 
     def close(self):
-        def stop():
-            self.server.close()
-            for task in asyncio.all_tasks(self.loop):
-                task.cancel()
-        self.loop.call_soon_threadsafe(stop)
+        self.loop.call_soon_threadsafe(self.main.cancel)
         self.thread.join(5)

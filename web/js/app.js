@@ -2,7 +2,7 @@
 // The server owns every state; this only sends input and draws the latest frame.
 import { Connection } from './connection.js';
 import { Store } from './store.js';
-import { Predictor, Blend } from './prediction.js';
+import { Predictor, DrawnOffset } from './prediction.js';
 import { frameAt } from './edgeFollow.js';
 import { attachInput } from './input.js';
 import { Renderer, readTheme } from './renderer.js';
@@ -22,7 +22,7 @@ const params = new URLSearchParams(location.search);
 const store = new Store({ preset: params.get('preset') || null });
 /** The page's own inputs, predicted until the server acknowledges them (?predict=0 draws the server's frames only). */
 const predictor = new Predictor({ enabled: params.get('predict') !== '0' });
-const blend = new Blend();
+const drawn = new DrawnOffset(predictor);
 const app = {
   styles: null,
   stylesPreset: undefined, // the preset `styles` were made for
@@ -32,7 +32,6 @@ const app = {
   taps: [],
   framesIn: [], // page times of received frames (last second)
   lastStatusAt: 0,
-  lastLoopAt: null,
   shown: { x: 0, y: 0 }, // the offset drawn last
   drawLog: [],           // {t, y} of the last DRAW_LOG draws
   predictionGap: 0,      // drawn − server offset.y at the last draw
@@ -86,11 +85,7 @@ function drawingServerNow(pageNow) {
  */
 function rebase(previousFrame, change) {
   const now = performance.now();
-  const serverNow = drawingServerNow(now);
-  const before = predictor.target(previousFrame, serverNow, now);
-  const result = change();
-  const after = predictor.target(store.frame, serverNow, now);
-  if (before.predicted || after.predicted) blend.absorb(before, after);
+  const result = drawn.rebase(previousFrame, () => store.frame, drawingServerNow(now), now, change);
   app.dirty = true;
   return result;
 }
@@ -301,18 +296,14 @@ function loop(ts) {
   if (pendingResize && conn.send({ type: 'resize', viewport: viewportSize() })) pendingResize = false;
   const serverNow = conn.displayServerNow(now);
   const frame = store.frame;
-  const target = predictor.target(frame, serverNow, now);
-  const correction = blend.step(app.lastLoopAt === null ? 0 : now - app.lastLoopAt);
-  app.lastLoopAt = now;
-  const blending = correction.x !== 0 || correction.y !== 0;
-  const shown = { x: target.x + correction.x, y: target.y + correction.y, animating: target.moving || blending };
+  const shown = drawn.at(frame, serverNow, now);
   const busyEdges = (frame?.edges || []).some((e) => e.state === 'refreshing' || e.state === 'finishing'
     || app.stateClock.age(e.edge, now) < 400);
-  if (app.dirty || shown.animating || busyEdges) {
+  if (app.dirty || shown.moving || busyEdges) {
     app.dirty = false;
     // a predicted or blended offset: the edges follow it (their states stay the server's)
-    const drawn = target.predicted || blending ? frameAt(frame, shown, store.config) : frame;
-    const out = renderer.draw(drawn, shown, {
+    const picture = shown.predicted || shown.blending ? frameAt(frame, shown, store.config) : frame;
+    const out = renderer.draw(picture, shown, {
       styles: currentStyles(),
       clock: now,
       serverNow,
@@ -327,7 +318,7 @@ function loop(ts) {
     app.predictionGap = frame ? shown.y - Number(frame.offset?.y ?? 0) : 0;
   }
   updateStatus(now);
-  panel.tick(now, serverNow, { shown: app.shown, gap: app.predictionGap, target });
+  panel.tick(now, serverNow, { shown: app.shown, gap: app.predictionGap });
 }
 
 /** The indicator slot depth of an edge: its configured height when the server told us, else 60 px. */
@@ -373,6 +364,7 @@ window.refreshkit = Object.freeze({
   prediction: () => ({
     enabled: predictor.enabled, supported: predictor.support, active: predictor.active,
     pending: predictor.pending.length, lastAck: predictor.lastAck, nextSeq: predictor.nextSeq,
+    correction: { x: drawn.blend.x, y: drawn.blend.y }, // drawn − target: what is still being blended away
   }),
   setPrediction: (on) => setPrediction(!!on),
 });

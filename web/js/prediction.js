@@ -372,3 +372,37 @@ export class Blend {
     this.y = 0;
   }
 }
+
+/**
+ * What the page draws: the predictor's target plus the blend's correction. `rebase` wraps every change of
+ * what the prediction stands on (a frame, a welcome, a refused input, the switch), so that it never makes
+ * the content jump: when the page was or is predicting, the difference goes into the blend. Pure.
+ */
+export class DrawnOffset {
+  constructor(predictor, blend = new Blend()) {
+    this.predictor = predictor;
+    this.blend = blend;
+    this.lastAt = null;
+  }
+
+  /** Runs `change()` (which may change the frame from `before` to `after` and the predictor's state). */
+  rebase(before, after, serverNow, pageNow, change) {
+    const from = this.predictor.target(before, serverNow, pageNow);
+    const result = change();
+    const to = this.predictor.target(after(), serverNow, pageNow);
+    if (from.predicted || to.predicted) this.blend.absorb(from, to);
+    return result;
+  }
+
+  /** The offset to draw at page time `pageNow` (one call per display frame). */
+  at(frame, serverNow, pageNow) {
+    const target = this.predictor.target(frame, serverNow, pageNow);
+    const correction = this.blend.step(this.lastAt === null ? 0 : pageNow - this.lastAt);
+    this.lastAt = pageNow;
+    const blending = correction.x !== 0 || correction.y !== 0;
+    return {
+      x: target.x + correction.x, y: target.y + correction.y,
+      moving: target.moving || blending, predicted: target.predicted, blending,
+    };
+  }
+}

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {
   rubberBand, rubberBandInverse, rubberBandClamp, rubberBandUnclamp, scrollBounds, wheelPixels, looksLikeMomentum,
 } from '../js/rubberBand.js';
-import { Predictor, Blend, releaseVelocity, SUPPORT_TIMEOUT_MS } from '../js/prediction.js';
+import { Predictor, Blend, DrawnOffset, releaseVelocity, SUPPORT_TIMEOUT_MS } from '../js/prediction.js';
 import { frameAt, edgeGeometry, layerOf, progressOf } from '../js/edgeFollow.js';
 import { decayAt, DECAY_K_NORMAL } from '../js/motion.js';
 
@@ -317,4 +317,57 @@ test('edge geometry and layers are EdgeGeometry\'s and EdgeControl\'s', () => {
   assert.equal(layerOf({ role: 'loadMore', restingInset: 60, promptingInset: 44 }, 'noMoreData'), 60);
   assert.equal(progressOf(150, 100), 1);
   assert.equal(progressOf(5, 0), 1);
+});
+
+// ---------------------------------------------------------------- a whole fling through a stall, simulated
+
+test('a fling through a 250 ms stall: the list keeps moving, then blends into the server\'s late motion without a jump', () => {
+  const p = predictor();
+  const shown = new DrawnOffset(p);
+  const ONE_WAY = 40, STALL_FROM = 190, STALL_TO = 440, FRAME = 1000 / 60;
+  let frame = { ...serverFrame(0), ack: { 0: 0 } };
+  const inbox = []; // {at, frame}: what the server sends, when it arrives
+  const deliver = (at) => (at >= STALL_FROM && at < STALL_TO ? STALL_TO : at);
+  const inputs = [touch('start', 0, 0)];
+  for (let i = 1; i <= 12; i++) inputs.push(touch('move', -20, i * 16));
+  inputs.push(touch('end', 0, 200));
+  let serverOffset = 0;
+  const draws = [];
+  let next = 0;
+  for (let t = 0; t <= 1500; t += FRAME) {
+    // the page's inputs of this frame: sent now, applied by the server one way later (after the stall)
+    while (next < inputs.length && inputs[next].t <= t) {
+      const msg = { ...inputs[next] };
+      p.stamp(msg, frame, t, t);
+      const applied = deliver(t + ONE_WAY);
+      if (msg.phase === 'move') serverOffset += 20;
+      const f = msg.phase === 'end'
+        ? { ...serverFrame(serverOffset), phase: 'animating', t: applied, ack: { 0: msg.seq },
+          segment: { y: [{ kind: 'decay', t0: applied, t1: applied + 4000, x0: serverOffset, v0: 1250, k: DECAY_K_NORMAL }] } }
+        : { ...serverFrame(serverOffset), phase: 'dragging', t: applied, ack: { 0: msg.seq } };
+      inbox.push({ at: deliver(applied + ONE_WAY), frame: f });
+      next += 1;
+    }
+    while (inbox.length && inbox[0].at <= t) {
+      const { frame: f } = inbox.shift();
+      const before = frame;
+      shown.rebase(before, () => f, t, t, () => {
+        frame = f;
+        p.onFrame(f, t);
+      });
+    }
+    draws.push({ t, y: shown.at(frame, t, t).y });
+  }
+  const steps = draws.slice(1).map((d, i) => d.y - draws[i].y);
+  // the finger moves 20 px per 16 ms and the fling starts at 1250 px/s (≈ 21 px per frame)
+  assert.ok(Math.max(...steps) <= 21 + 6 + 1e-6, `a step of ${Math.max(...steps)} px`);
+  assert.ok(Math.min(...steps) >= -6 - 1e-6, `a step back of ${Math.min(...steps)} px`);
+  const stalled = draws.filter((d) => d.t > 200 && d.t < STALL_TO);
+  assert.ok(new Set(stalled.map((d) => d.y.toFixed(1))).size >= 10, 'the list moves during the stall');
+  // and it ends where the server's motion ends
+  const rest = decayAt(240, 1250, DECAY_K_NORMAL, Infinity).x;
+  const last = draws.at(-1);
+  assert.ok(Math.abs(last.y - decayAt(240, 1250, DECAY_K_NORMAL, (last.t - STALL_TO) / 1000).x) < 0.5, `${last.t}: ${last.y}`);
+  assert.ok(rest > 240);
+  assert.equal(p.pending.length, 0);
 });
