@@ -21,7 +21,7 @@ const params = new URLSearchParams(location.search);
 /** What the page knows of its session: written by the connection, read by everything else. */
 const store = new Store({ preset: params.get('preset') || null });
 /** The page's own inputs, predicted until the server acknowledges them (?predict=0 draws the server's frames only). */
-const predictor = new Predictor({ enabled: params.get('predict') !== '0' });
+const predictor = new Predictor({ enabled: params.get('predict') !== '0', configOf: () => store.config });
 const drawn = new DrawnOffset(predictor);
 const app = {
   styles: null,
@@ -99,13 +99,11 @@ function handleMessage(msg, tRecv, raw, previousFrame) {
   switch (msg.type) {
     case 'welcome':
       rebase(store.frame, () => predictor.onWelcome(msg));
-      predictor.setConfig(store.config);
       setPresets(Array.isArray(msg.presets) ? msg.presets : [], msg.preset);
       app.dirty = true;
       break;
     case 'config':
       // An accepted configure, from this page or another device in the session: follow it.
-      predictor.setConfig(store.config);
       if (presetSelect.value !== store.preset && store.preset) presetSelect.value = store.preset;
       app.dirty = true;
       break;

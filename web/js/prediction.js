@@ -77,16 +77,20 @@ export function releaseVelocity(samples, tLift) {
 }
 
 export class Predictor {
-  /** @param {{enabled?: boolean}} o  enabled: whether the display uses the prediction (?predict=0 and the panel switch) */
-  constructor({ enabled = true } = {}) {
+  /**
+   * @param {{enabled?: boolean, configOf?: () => object|null}} o  enabled: whether the display uses the prediction
+   *   (?predict=0 and the panel switch); configOf: the session's config (welcome.config, config messages), read
+   *   from the page's store (js/store.js) for the rubber band and the deceleration
+   */
+  constructor({ enabled = true, configOf = () => null } = {}) {
     this.enabled = enabled;
+    this.configOf = configOf;
     this.support = 'unknown'; // 'unknown' | 'yes' | 'no': does the server acknowledge inputs?
     this.ackSeen = false;     // a frame or welcome with `ack` came since the last welcome
     this.member = null;
     this.nextSeq = 1;
     this.lastAck = 0;
     this.pending = [];        // {seq, kind: start|move|end|wheel, dx, dy (offset px), t, sentAt, gesture, v?, momentum?}
-    this.config = null;
     this.gesture = null;      // the touch gesture being recorded
     this.wheel = { lastT: -Infinity, magnitudes: [] };
     this.predictions = new Map(); // seq → the offset predicted after it, when it was sent
@@ -102,17 +106,13 @@ export class Predictor {
   }
 
   get rubberBand() {
-    const c = this.config?.physics?.rubberBand;
+    const c = this.configOf()?.physics?.rubberBand;
     return typeof c === 'number' && c > 0 ? c : DEFAULT_RUBBER_BAND;
   }
 
   get decayK() {
-    const r = this.config?.physics?.decelerationRate;
+    const r = this.configOf()?.physics?.decelerationRate;
     return typeof r === 'number' && r > 0 && r < 1 ? 1000 * Math.log(Math.min(Math.max(r, 0.5), 0.9999)) : DECAY_K_NORMAL;
-  }
-
-  setConfig(config) {
-    if (config && typeof config === 'object') this.config = config;
   }
 
   /** Whether inputs are kept until acknowledged (not once the server is known not to acknowledge them). */

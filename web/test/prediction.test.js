@@ -73,8 +73,7 @@ function serverFrame(y, extra = {}) {
 }
 
 function predictor(ack = 0) {
-  const p = new Predictor();
-  p.setConfig(CONFIG);
+  const p = new Predictor({ configOf: () => CONFIG });
   p.onWelcome({ type: 'welcome', member: 0, ack });
   return p;
 }
@@ -135,8 +134,7 @@ test('another member\'s ack is not ours; a refused input (error with seq) leaves
 });
 
 test('without acks (an old server) the page draws the server\'s frames and keeps no pending list', () => {
-  const p = new Predictor();
-  p.setConfig(CONFIG);
+  const p = new Predictor({ configOf: () => CONFIG });
   p.onWelcome({ type: 'welcome', member: 0 });
   const f = serverFrame(0);
   p.stamp(touch('start', 0, 0), f, 0, 0);
