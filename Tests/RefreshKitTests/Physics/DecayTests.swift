@@ -60,7 +60,7 @@ extension PhysicsTests {
 
         @Test("Property: timeToTravel inverts position, and is nil exactly when the distance is unreachable")
         func travelRoundTrip() throws {
-            var random = SplitMix64(seed: 11)
+            var random = SeededGenerator(seed: 11)
             for _ in 0..<2000 {
                 let decay = random.index(2) == 0 ? Decay.normal : Decay.fast
                 let v0 = random.uniform(-8000, 8000)
@@ -82,7 +82,7 @@ extension PhysicsTests {
 
         @Test("Property: timeToStop lands on the threshold; zero when already slower")
         func stopTime() {
-            var random = SplitMix64(seed: 12)
+            var random = SeededGenerator(seed: 12)
             for _ in 0..<1000 {
                 let v0 = random.uniform(-8000, 8000)
                 let threshold = random.uniform(0.1, 50)

@@ -52,7 +52,7 @@ extension PhysicsTests {
 
         @Test("The damping-ratio initialiser and the property agree")
         func ratioRoundTrip() {
-            var random = SplitMix64(seed: 21)
+            var random = SeededGenerator(seed: 21)
             for _ in 0..<500 {
                 let ratio = random.uniform(0.05, 3)
                 let spring = Spring(
