@@ -2,8 +2,8 @@ import Foundation
 import RefreshKit
 import Testing
 
-// Rows 11 and 12 of physics.md §9 also quote the WWDC / pop *discrete* projection (499.0 and 99.0); the engine
-// uses the continuous form only (physics.md §2.1), so only the continuous values are checked. Rows 20–22
+// Rows 11 and 12 of docs/PHYSICS.md §9 also quote the WWDC / pop *discrete* projection (499.0 and 99.0); the engine
+// uses the continuous form only (docs/PHYSICS.md §2.1), so only the continuous values are checked. Rows 20–22
 // concern Flutter's FrictionSimulation (drag 0.135, Newton-iterated timeAtX and its `_finalTime` artefact),
 // which is not ported; rows 17 and 18 concern time-stepped variants that the closed form replaces.
 extension PhysicsTests {

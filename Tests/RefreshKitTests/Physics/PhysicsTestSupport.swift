@@ -6,8 +6,8 @@ import Testing
 
 /// `true` when `actual` is within `relative` of `expected`, relative to the larger magnitude.
 ///
-/// The expected values of physics.md §9 are quoted here at full float64 precision, as printed by re-running
-/// the script of physics.md Appendix A (the table rounds them to 4 or 6 digits).
+/// The expected values of docs/PHYSICS.md §9 are quoted here at full float64 precision, as printed by re-running
+/// the script of docs/PHYSICS.md Appendix A (the table rounds them to 4 or 6 digits).
 func isClose(_ actual: Double, _ expected: Double, relative: Double = 1e-6) -> Bool {
     (actual - expected).magnitude <= relative * max(actual.magnitude, expected.magnitude)
 }

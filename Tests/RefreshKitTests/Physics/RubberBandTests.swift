@@ -5,7 +5,7 @@ extension PhysicsTests {
     @Suite struct RubberBandTests {
         let band = RubberBand()
 
-        // MARK: physics.md §9 vectors
+        // MARK: docs/PHYSICS.md §9 vectors
 
         @Test("Row 1: b(x) for d = 960 (squareb's published values)")
         func row1() {

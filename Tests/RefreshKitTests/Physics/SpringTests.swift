@@ -16,7 +16,7 @@ extension PhysicsTests {
             #expect(isClose(Spring.fast.dampingRatio, 1.3, relative: 1e-12))
         }
 
-        @Test("Response 2π/ω₀ of the presets (physics.md §2.4 table)")
+        @Test("Response 2π/ω₀ of the presets (docs/PHYSICS.md §2.4 table)")
         func responses() {
             #expect(isClose(Spring.ios.response, 0.444, absolute: 5e-4))
             #expect(isClose(Spring.critical.response, 0.628, absolute: 5e-4))
