@@ -1,6 +1,7 @@
-// Client-side prediction with server reconciliation (issue 18), as games do it (G. Gambetta, "Fast-Paced
-// Multiplayer", parts II–III; Valve, "Source Multiplayer Networking": the client applies its own input at
-// once, remembers what the server has not acknowledged, and on every server state re-applies it on top).
+// Client-side prediction with server reconciliation (issue 18; docs/PHYSICS.md §7.3: the drag mapping is path
+// independent, so the page can apply it itself and agree with the server exactly), as games do it (G. Gambetta,
+// "Fast-Paced Multiplayer", parts II–III; Valve, "Source Multiplayer Networking": the client applies its own
+// input at once, remembers what the server has not acknowledged, and on every server state re-applies it).
 //
 // The server stays authoritative. The page only predicts where its OWN drag puts the content:
 // - every touch and wheel message gets `seq` (1, 2, 3… per page load, continued across reconnects);

@@ -97,7 +97,7 @@ export function wheelPixels(msg, viewport) {
   }
 }
 
-/** WheelGesture's momentum rule (xiel/wheel-gestures constants, physics.md §6.3): 6 magnitudes, each 0.60–0.96× the one before. */
+/** WheelGesture's momentum rule (xiel/wheel-gestures constants, docs/PHYSICS.md §6.2): 6 magnitudes, each 0.60–0.96× the one before. */
 export const MOMENTUM_FACTORS = [0.6, 0.96];
 export const MOMENTUM_RUN = 5;
 

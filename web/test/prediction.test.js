@@ -12,7 +12,7 @@ const C = 0.55;
 
 // ---------------------------------------------------------------- the rubber band: the engine's vectors
 
-test('the rubber band gives the engine test vectors (Tests/RefreshKitTests/Physics/RubberBandTests.swift, physics.md §9)', () => {
+test('the rubber band gives the engine test vectors (Tests/RefreshKitTests/Physics/RubberBandTests.swift, docs/PHYSICS.md §9)', () => {
   // row 1: squareb's published values, d = 960
   for (const [x, b] of [[5, 2.7421448974293128], [10, 5.468669083376341], [100, 52.01970443349758],
     [400, 178.9830508474577], [960, 340.6451612903226]]) close(rubberBand(x, C, 960), b);
