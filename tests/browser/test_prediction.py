@@ -3,8 +3,9 @@ link (delay_link.py: 40 ms each way, an 80 ms round trip): the page draws its ow
 still decides every state, a second device's motion is followed without a jump, and a stall at a fling's
 release does not freeze the list.
 
-They need a server that acknowledges inputs (frames carry `ack`, docs/PROTOCOL.md); against one that does
-not, they are skipped (and the page draws the server's frames, which the other browser tests cover)."""
+Those need a server that acknowledges inputs (frames carry `ack`, docs/PROTOCOL.md); against one that does
+not they are skipped, and the last test checks what the page does then: it stops keeping inputs and draws
+the server's frames. The panel's Prediction section and its switch (and `?predict=0`) are checked either way."""
 from __future__ import annotations
 
 import asyncio
@@ -19,7 +20,7 @@ import pytest
 import websockets
 
 from browser_support import ROOT, canvas_point, edge, frame, touch_drag, touch_end, wait_until
-from conftest import PHONE, server_binary
+from conftest import DESKTOP, PHONE, open_page, server_binary
 from delay_link import DelayLink
 
 ONE_WAY_MS = 40
@@ -264,6 +265,53 @@ def test_a_stall_at_a_flings_release_does_not_freeze_the_list(browser, link):
         assert len({round(s["drawn"], 1) for s in samples}) >= 5, samples
         assert all(s1["drawn"] >= s0["drawn"] for s0, s1 in zip(samples, samples[1:])), "it went backwards"
         settle(page)
+        assert page.errors == []
+    finally:
+        context.close()
+
+
+# ---------------------------------------------------------------- against the ordinary server, with or without acks
+
+
+def test_the_panel_shows_the_prediction_and_its_switch_turns_it_off(browser, server):
+    context, page = open_page(browser, server, DESKTOP)
+    try:
+        section = page.locator('[data-section="prediction"]')
+        assert section.is_visible()
+        switch = page.locator("[data-panel-predict]")
+        assert switch.is_checked()
+        assert page.evaluate("() => window.refreshkit.prediction().enabled")
+        page.wait_for_function("() => /ms/.test(document.querySelector('[data-figure=\"link\"] .fig-value').textContent)")
+        switch.uncheck()
+        page.wait_for_function("() => !window.refreshkit.prediction().enabled")
+        switch.check()
+        page.wait_for_function("() => window.refreshkit.prediction().enabled")
+        assert page.errors == []
+    finally:
+        context.close()
+    context, page = open_page(browser, server, DESKTOP, "?predict=0")
+    try:
+        assert not page.evaluate("() => window.refreshkit.prediction().enabled")
+        assert not page.locator("[data-panel-predict]").is_checked()
+    finally:
+        context.close()
+
+
+def test_without_acks_the_page_keeps_no_pending_inputs(browser, server):
+    """Against a server that sends no `ack` (main before the wire's acknowledgements), the page draws the
+    server's frames: once it has seen frames for a second after its first input, it stops keeping inputs."""
+    if server_acknowledges(server.url):
+        pytest.skip("this server acknowledges inputs")
+    context, page = open_page(browser, server, PHONE)
+    try:
+        touch_drag(page, canvas_point(page, 0.5, 0.8), dy=-300, steps=12)  # a fling: frames for over a second
+        page.wait_for_function("() => window.refreshkit.prediction().supported === 'no'")
+        state = page.evaluate("() => window.refreshkit.prediction()")
+        assert state["pending"] == 0 and not state["active"], state
+        touch_drag(page, canvas_point(page, 0.5, 0.8), dy=-100, steps=5)
+        assert page.evaluate("() => window.refreshkit.prediction().pending") == 0
+        settle(page)
+        assert abs(page.evaluate("() => window.refreshkit.displayedOffset().y") - frame(page)["offset"]["y"]) < 1e-9
         assert page.errors == []
     finally:
         context.close()
