@@ -363,6 +363,7 @@ window.refreshkit = Object.freeze({
     enabled: predictor.enabled, supported: predictor.support, active: predictor.active,
     pending: predictor.pending.length, lastAck: predictor.lastAck, nextSeq: predictor.nextSeq,
     correction: { x: drawn.blend.x, y: drawn.blend.y }, // drawn − target: what is still being blended away
+    stalls: predictor.stalls, // frame gaps > 100 ms while inputs were pending
   }),
   setPrediction: (on) => setPrediction(!!on),
 });
