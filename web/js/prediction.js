@@ -33,7 +33,7 @@ export const VELOCITY_WINDOW_MS = 60;
 export const MAX_CONTINUATION_MS = 1500;
 /** WheelGesture.idleGap: a wheel event after this much quiet starts a new gesture (ms). */
 export const WHEEL_IDLE_MS = 120;
-/** A frame gap this long (ms) while inputs are pending counts as a stall. */
+/** Waiting this long (ms) for a frame while an input is pending counts as a stall. */
 export const STALL_MS = 100;
 
 const num = (v, fallback = 0) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
@@ -144,7 +144,9 @@ export class Predictor {
    * Returns the reconciliation error for the newest input it acknowledged (px), or null.
    */
   onFrame(frame, pageNow) {
-    if (this.lastFrameAt !== null && pageNow - this.lastFrameAt > STALL_MS && this.pending.length) this.stalls += 1;
+    // a stall: the page waited that long for a frame while an input was pending (not an idle gap before it)
+    if (this.lastFrameAt !== null && this.pending.length
+      && pageNow - Math.max(this.lastFrameAt, this.pending[0].sentAt) > STALL_MS) this.stalls += 1;
     this.lastFrameAt = pageNow;
     let error = null;
     const ack = frame?.ack;

@@ -120,6 +120,20 @@ test('a drag is predicted at once with the rubber band, and re-applied on the se
   assert.equal(t.y, f.offset.y);
 });
 
+test('stalls: a frame that comes over 100 ms after both the previous one and a pending input', () => {
+  const p = predictor();
+  const f = serverFrame(0, { ack: { 0: 0 } });
+  p.onFrame(f, 0);
+  p.stamp(touch('start', 0, 5000), f, 0, 5000); // long after the last frame: an idle page, not a stall
+  p.onFrame(f, 5050);
+  assert.equal(p.stalls, 0);
+  p.onFrame(f, 5200);
+  assert.equal(p.stalls, 1, '150 ms without a frame while the start waited');
+  p.onFrame({ ...f, ack: { 0: 1 } }, 5400);
+  p.onFrame(f, 5600);
+  assert.equal(p.stalls, 2, 'the gap before the ack counts; after it nothing is pending');
+});
+
 test('another member\'s ack is not ours; a refused input (error with seq) leaves the pending list', () => {
   const p = predictor();
   const f = serverFrame(0, { phase: 'idle' });
