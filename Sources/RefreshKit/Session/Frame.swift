@@ -24,7 +24,8 @@ public struct EdgeFrame: Hashable, Sendable {
     public var control: Rect
     /// The animation view's rectangle in viewport coordinates.
     public var view: Rect
-    /// Vertical (or horizontal) scale of the view for the `stretches` behaviour, 1 otherwise.
+    /// Scale of the view along the pull axis for the `stretches` behaviour (and `fixedTop` until fully
+    /// revealed): the pull over the view's height, not clamped (GVRefreshControl's); 1 otherwise.
     public var scale: Double
     /// The animation cycle running while refreshing, if any.
     public var cycle: CycleFrame?

@@ -573,8 +573,8 @@ public struct Session: Hashable, Sendable {
     ) {
         let (edge, distance, progress) = (control.edge, control.distance, control.progress)
         let geometry = EdgeGeometry(
-            edge: edge, configuration: control.configuration, distance: distance, progress: progress,
-            viewport: viewport, baseInset: baseInset)
+            edge: edge, configuration: control.configuration, distance: distance, viewport: viewport,
+            baseInset: baseInset)
         entry.edge = edge
         entry.state = control.state
         entry.distance = distance

@@ -1,0 +1,56 @@
+import Testing
+
+@testable import RefreshKit
+
+/// The presets' behaviours that issue 20 found off against their libraries (docs/SEEDS.md), each as the
+/// engine's rule on one control and as a session driven the way a user would.
+@Suite struct SeedBehaviourTests {
+    static let t0 = Timestamp(microseconds: 1_000_000)
+
+    /// Observes `control` at `distance` with `motion`, returning the action.
+    @discardableResult
+    static func observe(
+        _ control: inout EdgeControl, _ distance: Double, _ motion: EdgeControl.Motion = .dragging,
+        events: inout [Event]
+    ) -> EdgeControl.Action {
+        control.observe(distance: distance, velocity: 0, motion: motion, canStart: true, at: t0, events: &events)
+    }
+
+    static func feed(pageSize: Int? = nil, totalItems: Int? = nil, rowHeight: Double? = nil) -> Input {
+        var feed = ConfigurationPatch.FeedPatch()
+        feed.pageSize = pageSize
+        feed.totalItems = totalItems
+        feed.rowHeight = rowHeight
+        return .configure(ConfigurationPatch(feed: feed))
+    }
+
+    static func edges(_ edge: Edge, _ change: (inout ConfigurationPatch.EdgePatch) -> Void) -> Input {
+        var patch = ConfigurationPatch.EdgePatch()
+        change(&patch)
+        return .configure(ConfigurationPatch(edges: [edge: patch]))
+    }
+
+    // MARK: - 3. GVRefreshControl's stretches is not clamped
+
+    @Test(arguments: [(50.0, 0.5), (100, 1), (150, 1.5), (0, 0.01)])
+    func stretchesScalesByTheUnclampedPull(distance: Double, scale: Double) {
+        var configuration = Preset.gv.configuration.edge(.top)
+        configuration.viewBehaviour = .stretches
+        let geometry = EdgeGeometry(
+            edge: .top, configuration: configuration, distance: distance, viewport: Size(width: 390, height: 844),
+            baseInset: 0)
+        #expect(abs(geometry.scale - scale) < 1e-12)
+    }
+
+    @Test func fixedTopStretchesThenPinsUnscaled() {
+        let configuration = Preset.gv.configuration.edge(.top)
+        let viewport = Size(width: 390, height: 844)
+        let half = EdgeGeometry(
+            edge: .top, configuration: configuration, distance: 50, viewport: viewport, baseInset: 0)
+        #expect(half.scale == 0.5)
+        let past = EdgeGeometry(
+            edge: .top, configuration: configuration, distance: 150, viewport: viewport, baseInset: 0)
+        #expect(past.scale == 1)
+        #expect(past.view.origin.y == 0)
+    }
+}

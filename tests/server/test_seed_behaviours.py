@@ -1,0 +1,60 @@
+"""The presets behave like their seed libraries (issue 20, "Behaviours that are wrong now"), over the real
+WebSocket: each test drives the real server the way a user would and reads what the frames and events say.
+The library behaviour each test holds the engine to is cited from docs/SEEDS.md (the research notes'
+headings)."""
+from __future__ import annotations
+
+from conftest import hello, recv_until, run, send_json, ws_connect
+
+VIEWPORT_H = 844.0
+
+
+def finger_travel(shown: float, d: float = VIEWPORT_H, c: float = 0.55) -> float:
+    """The finger travel that shows `shown` px of pull: the rubber band's inverse x(b) = b·d/(c·(d − b))."""
+    return shown * d / (c * (d - shown))
+
+
+def edge_of(frame: dict, name: str) -> dict | None:
+    return next((e for e in frame["edges"] if e["edge"] == name), None)
+
+
+def is_frame_where(name: str, test) -> callable:
+    """A predicate: a frame whose `name` edge exists and passes `test`."""
+    def predicate(message: dict) -> bool:
+        if message["type"] != "frame":
+            return False
+        entry = edge_of(message, name)
+        return entry is not None and test(entry, message)
+    return predicate
+
+
+def is_event(name: str, edge: str):
+    return lambda m: m["type"] == "event" and m["name"] == name and m.get("edge") == edge
+
+
+async def synced(ws) -> list[dict]:
+    """Everything the server sent before it answered a ping sent now: every input sent earlier is applied."""
+    await send_json(ws, {"type": "ping", "t": 1})
+    _, before = await recv_until(ws, lambda m: m["type"] == "pong")
+    return before
+
+
+def test_gv_stretches_by_the_unclamped_pull(server):
+    """GVRefreshControl's `stretches` scales the view by its visible percentage, which is not clamped: 1.5 at
+    150 % (docs/SEEDS.md §4.2, Behaviour)."""
+    async def scenario():
+        async with ws_connect(server) as ws:
+            await hello(ws, preset="gv")
+            await send_json(ws, {"type": "configure", "edges": {"top": {"viewBehaviour": "stretches"}}})
+            await recv_until(ws, lambda m: m["type"] == "config")
+            t = 1000.0
+            await send_json(ws, {"type": "touch", "phase": "start", "dx": 0, "dy": 0, "t": t})
+            await send_json(ws, {"type": "touch", "phase": "move", "dx": 0, "dy": finger_travel(50), "t": t + 16})
+            half, _ = await recv_until(ws, is_frame_where("top", lambda e, _: abs(e["distance"] - 50) < 0.01))
+            assert abs(edge_of(half, "top")["scale"] - 0.5) < 1e-3, edge_of(half, "top")
+            await send_json(ws, {"type": "touch", "phase": "move", "dx": 0,
+                                 "dy": finger_travel(150) - finger_travel(50), "t": t + 32})
+            frame, _ = await recv_until(ws, is_frame_where("top", lambda e, _: abs(e["distance"] - 150) < 0.01))
+            assert abs(edge_of(frame, "top")["scale"] - 1.5) < 1e-3, edge_of(frame, "top")
+            await send_json(ws, {"type": "touch", "phase": "end", "dx": 0, "dy": 0, "t": t + 48})
+    run(scenario)
