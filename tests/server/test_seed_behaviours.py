@@ -39,6 +39,35 @@ async def synced(ws) -> list[dict]:
     return before
 
 
+def test_iq_a_fling_that_reaches_the_end_loads_nothing_until_a_drag(server):
+    """IQPullToRefresh's default footer: a fling that reaches the end after the finger lifted does not load
+    more; a later drag at the end does (docs/SEEDS.md §5.3, Load-more state machine). The engine's `fling:
+    ignore` says the same: momentum never starts anything."""
+    async def scenario():
+        async with ws_connect(server) as ws:
+            await hello(ws, preset="iq")
+            # A fast flick upwards: 20 rows (1440 px) on 844 px, the end is 596 px away.
+            t = 1000.0
+            await send_json(ws, {"type": "touch", "phase": "start", "dx": 0, "dy": 0, "t": t})
+            for i in range(6):
+                await send_json(ws, {"type": "touch", "phase": "move", "dx": 0, "dy": -50, "t": t + 8 * (i + 1)})
+            await send_json(ws, {"type": "touch", "phase": "end", "dx": 0, "dy": 0, "t": t + 56})
+            await recv_until(ws, lambda m: m["type"] == "frame" and m["phase"] == "animating")
+            rest, moving = await recv_until(ws, lambda m: m["type"] == "frame" and m["phase"] == "idle")
+            before = moving + await synced(ws)
+            started = [m for m in before if is_event("didStart", "bottom")(m)]
+            assert not started, f"a fling started a load: {started}"
+            # It did reach the end: the content rests on it.
+            assert abs(edge_of(rest, "bottom")["distance"]) < 1, edge_of(rest, "bottom")
+            # A drag at the end starts the load.
+            await send_json(ws, {"type": "touch", "phase": "start", "dx": 0, "dy": 0, "t": t + 2000})
+            await send_json(ws, {"type": "touch", "phase": "move", "dx": 0, "dy": -10, "t": t + 2016})
+            event, _ = await recv_until(ws, is_event("didStart", "bottom"))
+            assert event["cause"] == "reachEdge", event
+            await send_json(ws, {"type": "touch", "phase": "end", "dx": 0, "dy": 0, "t": t + 2032})
+    run(scenario)
+
+
 def test_gv_stretches_by_the_unclamped_pull(server):
     """GVRefreshControl's `stretches` scales the view by its visible percentage, which is not clamped: 1.5 at
     150 % (docs/SEEDS.md §4.2, Behaviour)."""

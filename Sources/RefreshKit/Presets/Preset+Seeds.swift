@@ -1,15 +1,17 @@
 /// The presets: each seed library's documented behaviour and defaults, read from its source (seeds.md),
 /// as values of the one edge model. Their bugs (seeds.md, section (c)) are not reproduced.
 extension Preset {
-    /// The footer every preset with load-more uses unless its library says otherwise.
+    /// The footer every preset with load-more uses unless its library says otherwise: it starts as it comes
+    /// into view, a fling's included.
     static func footer(
         trigger: EdgeConfiguration.Trigger = .onReachEdge, height: Double = 60, prompting: Double = 0,
         strictness: EdgeConfiguration.Strictness = .inclusive, preload: Double = 0
     ) -> EdgeConfiguration {
         EdgeConfiguration(
             role: .loadMore, triggerDistance: height, restingInset: height, promptingInset: prompting,
-            preload: preload, trigger: trigger, strictness: strictness, minimumVisibleDuration: 0.3,
-            exitDuration: 0.2, presentation: .slideDown, anchor: .middle, viewBehaviour: .fixedBottom, height: height)
+            preload: preload, trigger: trigger, strictness: strictness, fling: .trigger,
+            minimumVisibleDuration: 0.3, exitDuration: 0.2, presentation: .slideDown, anchor: .middle,
+            viewBehaviour: .fixedBottom, height: height)
     }
 
     /// UIRefreshControl, as Flutter's CupertinoSliverRefreshControl measured it on iOS: the refresh starts
@@ -99,8 +101,9 @@ extension Preset {
     )
 
     /// IQPullToRefresh with its custom-control defaults: refresh `eligible` at progress ≥ 1 (inclusive) of
-    /// an 80 px length and started on release; the default load-more indicator (60 px) starts as the end
-    /// is reached; insets animate over 0.1 s (seeds.md §5). Paginated by its wrapper's rules.
+    /// an 80 px length and started on release; the default load-more indicator (60 px) starts when a drag
+    /// reaches the end, never a fling (`fling: ignore`); insets animate
+    /// over 0.1 s (docs/SEEDS.md §5.2, §5.3). Paginated by its wrapper's rules.
     public static let iq = Preset(
         name: "iq",
         summary: "IQPullToRefresh: eligible at 80 px (inclusive), release to refresh, reach-end load-more",
@@ -111,7 +114,8 @@ extension Preset {
                 presentation: .background, anchor: .middle, viewBehaviour: .fixedTop, height: 80),
             .bottom: EdgeConfiguration(
                 role: .loadMore, triggerDistance: 60, restingInset: 60, preload: 0, trigger: .onReachEdge,
-                strictness: .inclusive, minimumVisibleDuration: 0.3, startDuration: 0.1, exitDuration: 0.1,
+                strictness: .inclusive, fling: .ignore, minimumVisibleDuration: 0.3, startDuration: 0.1,
+                exitDuration: 0.1,
                 presentation: .background, anchor: .middle, viewBehaviour: .fixedBottom, height: 60),
         ])
     )

@@ -33,9 +33,12 @@ public struct EdgeConfiguration: Hashable, Sendable {
 
     /// What a fling (motion after the finger lifted) may do to this edge.
     public enum FlingPolicy: String, Hashable, Sendable, CaseIterable {
-        /// Momentum never arms or starts a refresh (MS, IQ refresh).
+        /// Momentum never arms or starts a refresh (MS, IQ refresh), and an `onReachEdge` control starts only
+        /// when hands on the content (a drag, a wheel) reach the edge: not a fling, nor the rest it comes to
+        /// (IQ's load-more, docs/SEEDS.md §5.3).
         case ignore
-        /// Momentum that carries the content past the threshold starts it (HT's behaviour, made explicit).
+        /// Momentum that carries the content past the threshold starts it (HT's behaviour, made explicit);
+        /// an `onReachEdge` control starts whatever brings the edge into view (HT AutoTrigger).
         case trigger
     }
 

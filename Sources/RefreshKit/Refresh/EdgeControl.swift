@@ -171,7 +171,11 @@ public struct EdgeControl: Hashable, Sendable {
         switch state {
         case .idle, .pulling, .armed:
             if configuration.trigger == .onReachEdge {
-                if canStart && reachArmed && distance >= -configuration.preload {
+                // `fling: ignore`: only hands on the content reach the edge; momentum, and the rest it comes
+                // to, never start the load. IQPullToRefresh's default footer loads more only from a drag: a
+                // fling that reaches the end does not, a later drag at the end does (docs/SEEDS.md §5.3).
+                let mayReach = handsOn || configuration.fling == .trigger
+                if canStart && reachArmed && mayReach && distance >= -configuration.preload {
                     reachArmed = false
                     return begin(cause: .reachEdge, at: time, events: &events)
                 }

@@ -11,7 +11,7 @@ extension EdgeState {
     /// - `idle → pulling`: `observe` — hands on the content (drag or wheel), or momentum carrying it
     ///   outwards, pull it past the edge; also the first step of arming (`idle` never jumps to `armed`).
     /// - `idle → refreshing`: `start` (a command), or `observe` for an `onReachEdge` trigger once the edge
-    ///   minus its preload comes into view.
+    ///   minus its preload comes into view (under hands, for `fling: ignore`).
     /// - `idle → noMoreData`: `feedReset` — a load-more footer learns the feed has no more pages.
     /// - `pulling → idle`: `observe` — the pull went back to (or behind) the edge.
     /// - `pulling → armed`: `observe` — the pull passed the trigger distance, with hands on the content or a

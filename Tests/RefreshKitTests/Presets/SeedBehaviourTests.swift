@@ -30,6 +30,34 @@ import Testing
         return .configure(ConfigurationPatch(edges: [edge: patch]))
     }
 
+    // MARK: - 2. fling: ignore on a reach-edge footer (IQPullToRefresh loads more only from a drag)
+
+    @Test func anIgnoringReachEdgeControlStartsOnlyUnderHands() {
+        var footer = EdgeControl(edge: .bottom, configuration: Preset.iq.configuration.edge(.bottom))
+        var events: [Event] = []
+        #expect(Self.observe(&footer, 5, .momentum, events: &events) == .none)
+        #expect(Self.observe(&footer, 0, .still, events: &events) == .none)
+        #expect(footer.state == .idle)
+        #expect(Self.observe(&footer, 2, .dragging, events: &events) == .request)
+        var auto = EdgeControl(edge: .bottom, configuration: Preset.ios.configuration.edge(.bottom))
+        #expect(Self.observe(&auto, 5, .momentum, events: &events) == .request)
+    }
+
+    @Test func aFlingToTheEndLoadsForIOSButNotForIQUntilADrag() throws {
+        for (preset, loadsOnFling) in [("iq", false), ("ios", true)] {
+            var driver = try SessionDriver(preset: preset)
+            try driver.drag(dy: -300, steps: 6, stepMs: 8)
+            driver.settle(limitMs: 5000)
+            let started = driver.events.contains { $0.name == .didStart && $0.edge == .bottom }
+            #expect(started == loadsOnFling, "\(preset)")
+            if !loadsOnFling {
+                #expect(abs(driver.session.control(.bottom).distance) < 1, "\(preset): the fling reached the end")
+                try driver.drag(dy: -10, steps: 1, release: false)
+                #expect(driver.state(.bottom) == .refreshing, "\(preset): a drag at the end loads")
+            }
+        }
+    }
+
     // MARK: - 3. GVRefreshControl's stretches is not clamped
 
     @Test(arguments: [(50.0, 0.5), (100, 1), (150, 1.5), (0, 0.01)])
