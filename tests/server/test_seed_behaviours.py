@@ -39,6 +39,36 @@ async def synced(ws) -> list[dict]:
     return before
 
 
+def test_ht_hides_its_footer_while_the_list_fits(server):
+    """HTRefreshView, on a list no taller than the viewport less the app's insets, hides its footer, switches
+    load-more off and gives the bottom inset back (docs/SEEDS.md §3.4, contentSize changes); once the list is
+    taller, the footer and its prompting inset come back."""
+    async def scenario():
+        async with ws_connect(server) as ws:
+            await hello(ws, preset="ht")
+            # 5 rows of 72 px = 360 px on an 844 px viewport: the list fits; more pages exist.
+            await send_json(ws, {"type": "configure", "feed": {"pageSize": 5, "totalItems": 100}})
+            frame, _ = await recv_until(ws, lambda m: m["type"] == "frame" and m["feed"]["count"] == 5)
+            bottom = edge_of(frame, "bottom")
+            assert bottom["state"] == "disabled", bottom
+            assert frame["insets"]["bottom"] == 0, frame["insets"]
+            # A pull up at the end starts nothing.
+            t = 1000.0
+            await send_json(ws, {"type": "touch", "phase": "start", "dx": 0, "dy": 0, "t": t})
+            for i in range(8):
+                await send_json(ws, {"type": "touch", "phase": "move", "dx": 0, "dy": -40, "t": t + 16 * (i + 1)})
+            await send_json(ws, {"type": "touch", "phase": "end", "dx": 0, "dy": 0, "t": t + 400})
+            await recv_until(ws, lambda m: m["type"] == "frame" and m["phase"] == "idle")
+            before = await synced(ws)
+            assert not any(is_event("didStart", "bottom")(m) for m in before), before
+            # A taller list: the footer is back with its prompting inset (44 px in the preset).
+            await send_json(ws, {"type": "configure", "feed": {"pageSize": 20}})
+            frame, _ = await recv_until(ws, lambda m: m["type"] == "frame" and m["feed"]["count"] == 20)
+            assert edge_of(frame, "bottom")["state"] == "idle", edge_of(frame, "bottom")
+            assert frame["insets"]["bottom"] == 44, frame["insets"]
+    run(scenario)
+
+
 def test_iq_a_fling_that_reaches_the_end_loads_nothing_until_a_drag(server):
     """IQPullToRefresh's default footer: a fling that reaches the end after the finger lifted does not load
     more; a later drag at the end does (docs/SEEDS.md §5.3, Load-more state machine). The engine's `fling:

@@ -5,11 +5,12 @@ extension Preset {
     /// into view, a fling's included.
     static func footer(
         trigger: EdgeConfiguration.Trigger = .onReachEdge, height: Double = 60, prompting: Double = 0,
-        strictness: EdgeConfiguration.Strictness = .inclusive, preload: Double = 0
+        strictness: EdgeConfiguration.Strictness = .inclusive, preload: Double = 0,
+        shortContent: EdgeConfiguration.ShortContentPolicy = .enabled
     ) -> EdgeConfiguration {
         EdgeConfiguration(
             role: .loadMore, triggerDistance: height, restingInset: height, promptingInset: prompting,
-            preload: preload, trigger: trigger, strictness: strictness, fling: .trigger,
+            preload: preload, trigger: trigger, strictness: strictness, fling: .trigger, shortContent: shortContent,
             minimumVisibleDuration: 0.3, exitDuration: 0.2, presentation: .slideDown, anchor: .middle,
             viewBehaviour: .fixedBottom, height: height)
     }
@@ -48,7 +49,10 @@ extension Preset {
 
     /// HTRefreshView: all four edges on its fork of MSPullToRefreshController. Top and left refresh on
     /// release strictly past their size and also when a fling's bounce carries them there; the bottom
-    /// footer auto-triggers as it comes into view and keeps a prompting inset (seeds.md §3).
+    /// footer auto-triggers as it comes into view (on every offset change, momentum's included) and keeps a
+    /// prompting inset, and is hidden, with its inset given back, while the list fits the viewport
+    /// (docs/SEEDS.md §3.3, §3.4). The right edge keeps working on a list no wider than the viewport, which
+    /// every list here is: HT's hiding rule would switch it off for good.
     public static let ht = Preset(
         name: "ht",
         summary: "HTRefreshView: four edges, fling may trigger, auto-trigger footer with prompting inset",
@@ -57,7 +61,7 @@ extension Preset {
                 role: .refresh, triggerDistance: 60, restingInset: 60, trigger: .onRelease, strictness: .strict,
                 fling: .trigger, minimumVisibleDuration: 0.25, startDuration: 0.25, exitDuration: 0.25,
                 presentation: .slideDown, anchor: .bottom, viewBehaviour: .fixedBottom, height: 60),
-            .bottom: footer(height: 44, prompting: 44, strictness: .strict),
+            .bottom: footer(height: 44, prompting: 44, strictness: .strict, shortContent: .disabled),
             .left: EdgeConfiguration(
                 role: .refresh, triggerDistance: 60, restingInset: 60, trigger: .onRelease, strictness: .strict,
                 fling: .trigger, minimumVisibleDuration: 0.25, startDuration: 0.25, exitDuration: 0.25, height: 60),

@@ -47,7 +47,9 @@ public struct EdgeConfiguration: Hashable, Sendable {
         /// The edge still works: content short of the viewport rests at the leading edge and can be pulled
         /// from both ends (the bug MSPullToRefreshController documents, fixed).
         case enabled
-        /// The edge control is off while the content fits (HT's footer hiding).
+        /// The edge control is off (`disabled`: no prompting inset, nothing starts it) while the content is no
+        /// longer than the viewport less the app's insets, and back once it is longer (HT's footer hiding,
+        /// docs/SEEDS.md §3.4).
         case disabled
     }
 

@@ -230,6 +230,35 @@ public struct EdgeControl: Hashable, Sendable {
         }
     }
 
+    /// The session measured the content against the viewport: `contentFits` when it is no longer than the
+    /// viewport less the app's insets along this edge's axis.
+    ///
+    /// A control with `shortContent: .disabled` is off while the content fits: `disabled`, so it keeps no
+    /// prompting inset and nothing starts it; it comes back (`idle`, or `noMoreData` when the feed has no
+    /// more pages) once the content outgrows the viewport. HTRefreshView's bottom view does this on every
+    /// content size change: hidden, load-more off and the bottom inset back to the app's (docs/SEEDS.md §3.4,
+    /// HT state machine and callbacks, "contentSize changes"). A load under way finishes first; the control
+    /// switches off at the first observation after it ended.
+    public mutating func observeLayout(contentFits: Bool, hasMore: Bool, at time: Timestamp, events: inout [Event]) {
+        guard configuration.enabled, configuration.shortContent == .disabled else { return }
+        clock = max(clock, time)
+        if contentFits {
+            switch state {
+            case .idle, .pulling, .armed, .noMoreData, .failed:
+                if state == .armed { emit(.disarmed, cause: .layout, at: time, events: &events) }
+                transition(to: .disabled, cause: .layout, at: time, events: &events)
+                reachArmed = true
+            case .refreshing, .finishing, .disabled:
+                break
+            }
+        } else if state == .disabled {
+            transition(to: .idle, cause: .layout, at: time, events: &events)
+            if configuration.role == .loadMore && !hasMore {
+                transition(to: .noMoreData, cause: .layout, at: time, events: &events)
+            }
+        }
+    }
+
     /// The finger lifted, or the wheel gesture ended.
     public mutating func release(canStart: Bool, at time: Timestamp, events: inout [Event]) -> Action {
         clock = max(clock, time)
@@ -392,7 +421,11 @@ public struct EdgeControl: Hashable, Sendable {
     // MARK: - Configuration
 
     /// Replaces the configuration. Switching the edge off ends a running refresh (one end per start).
-    public mutating func configure(_ new: EdgeConfiguration, at time: Timestamp, events: inout [Event]) -> Action {
+    /// `contentFits` is what ``observeLayout(contentFits:hasMore:at:events:)`` is told: a control that
+    /// stays off while the content fits is not switched on only to go off again.
+    public mutating func configure(
+        _ new: EdgeConfiguration, contentFits: Bool = false, at time: Timestamp, events: inout [Event]
+    ) -> Action {
         clock = max(clock, time)
         let wasRefreshing = state == .refreshing
         configuration = new
@@ -412,7 +445,7 @@ public struct EdgeControl: Hashable, Sendable {
             refreshStart = nil
             return action
         }
-        if state == .disabled {
+        if state == .disabled && !(new.shortContent == .disabled && contentFits) {
             transition(to: .idle, cause: .configure, at: time, events: &events)
         }
         return .none

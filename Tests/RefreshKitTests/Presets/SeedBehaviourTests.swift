@@ -30,6 +30,69 @@ import Testing
         return .configure(ConfigurationPatch(edges: [edge: patch]))
     }
 
+    // MARK: - 1. shortContent: disabled (HTRefreshView hides its footer while the list fits)
+
+    @Test func aShortContentDisabledControlIsOffWhileTheContentFits() {
+        var footer = EdgeControl(
+            edge: .bottom,
+            configuration: Preset.footer(height: 44, prompting: 44, shortContent: .disabled))
+        var events: [Event] = []
+        Self.observe(&footer, -100, events: &events)
+        #expect(footer.state == .idle && footer.layer == 44)
+        footer.observeLayout(contentFits: true, hasMore: true, at: Self.t0, events: &events)
+        #expect(footer.state == .disabled)
+        #expect(footer.layer == 0)
+        #expect(footer.start(cause: .command, canStart: true, at: Self.t0, events: &events) == .none)
+        footer.observeLayout(contentFits: false, hasMore: false, at: Self.t0, events: &events)
+        #expect(footer.state == .noMoreData)
+        footer.observeLayout(contentFits: true, hasMore: false, at: Self.t0, events: &events)
+        footer.observeLayout(contentFits: false, hasMore: true, at: Self.t0, events: &events)
+        #expect(footer.state == .idle)
+        #expect(footer.layer == 44)
+        #expect(events.filter { $0.name == .transition }.allSatisfy { $0.from!.canTransition(to: $0.to!) })
+    }
+
+    @Test func aLoadUnderWayFinishesBeforeTheFooterSwitchesOff() {
+        var footer = EdgeControl(edge: .bottom, configuration: Preset.footer(shortContent: .disabled))
+        var events: [Event] = []
+        _ = footer.start(cause: .command, canStart: true, at: Self.t0, events: &events)
+        footer.observeLayout(contentFits: true, hasMore: true, at: Self.t0, events: &events)
+        #expect(footer.state == .refreshing)
+        footer.finish(.cancelled, cause: .command, fingerDown: false, at: Self.t0, events: &events)
+        footer.advance(to: Self.t0.advanced(bySeconds: 1), fingerDown: false, events: &events)
+        #expect(footer.state == .idle)
+        footer.observeLayout(contentFits: true, hasMore: true, at: Self.t0, events: &events)
+        #expect(footer.state == .disabled)
+    }
+
+    @Test func htHidesItsFooterOnAListThatFitsAndBringsItBack() throws {
+        var driver = try SessionDriver(preset: "ht")
+        #expect(driver.state(.bottom) == .idle)
+        try driver.apply(Self.feed(pageSize: 5, totalItems: 100))  // 5 × 72 px on 844 px
+        #expect(driver.state(.bottom) == .disabled)
+        #expect(driver.session.scroll.insets.combined.bottom == 0)
+        try driver.drag(dy: -300, steps: 10)
+        driver.settle()
+        #expect(!driver.events.contains { $0.name == .didStart && $0.edge == .bottom })
+        #expect(driver.session.pager.count == 5)
+        // An app inset counts against the viewport: 11 rows (792 px) fit 844 px, not 844 − 64.
+        try driver.apply(Self.feed(pageSize: 11))
+        #expect(driver.state(.bottom) == .disabled)
+        try driver.apply(.configure(ConfigurationPatch(insets: EdgeInsets(top: 64))))
+        // The footer is back, with its prompt; in view, it loads as HT's AutoTrigger does.
+        #expect(driver.transitions(.bottom).suffix(2) == ["disabled→idle", "idle→refreshing"])
+        #expect(driver.session.scroll.insets.combined.bottom == 44)
+    }
+
+    @Test func aConfigureWhileTheListFitsLeavesTheFooterOff() throws {
+        var driver = try SessionDriver(preset: "ht")
+        try driver.apply(Self.feed(pageSize: 5, totalItems: 100))
+        driver.clearLog()
+        try driver.apply(Self.edges(.bottom) { $0.promptingInset = 30 })
+        #expect(driver.state(.bottom) == .disabled)
+        #expect(driver.transitions(.bottom).isEmpty)
+    }
+
     // MARK: - 2. fling: ignore on a reach-edge footer (IQPullToRefresh loads more only from a drag)
 
     @Test func anIgnoringReachEdgeControlStartsOnlyUnderHands() {
