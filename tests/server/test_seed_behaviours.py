@@ -117,3 +117,35 @@ def test_gv_stretches_by_the_unclamped_pull(server):
             assert abs(edge_of(frame, "top")["scale"] - 1.5) < 1e-3, edge_of(frame, "top")
             await send_json(ws, {"type": "touch", "phase": "end", "dx": 0, "dy": 0, "t": t + 48})
     run(scenario)
+
+
+def test_ht_dragging_footer_engages_past_its_prompt(server):
+    """HTRefreshView's DraggingTrigger footer measures its pull past the bottom inset, which includes the
+    prompting inset (docs/SEEDS.md §3.4, Bottom/Right, DraggingTrigger): with refreshable 60 and prompting
+    60 it engages only more than 60 px past the prompt, not on any pull past the footer."""
+    async def scenario():
+        async with ws_connect(server) as ws:
+            await hello(ws, preset="ht")
+            await send_json(ws, {"type": "configure", "edges": {"bottom": {
+                "trigger": "onRelease", "triggerDistance": 60, "promptingInset": 60, "restingInset": 60,
+                "height": 60}}})
+            await send_json(ws, {"type": "command", "name": "scrollToEdge", "edge": "bottom", "animated": False})
+            # At rest on the end, the footer's 60 px prompt shows: 60 px beyond the list's own end.
+            await recv_until(ws, is_frame_where(
+                "bottom", lambda e, m: abs(e["distance"] - 60) < 1e-3 and m["phase"] == "idle"))
+            t = 1000.0
+            await send_json(ws, {"type": "touch", "phase": "start", "dx": 0, "dy": 0, "t": t})
+            # 40 px past the prompt: pulling, 40/60 of the way.
+            await send_json(ws, {"type": "touch", "phase": "move", "dx": 0, "dy": -finger_travel(40), "t": t + 16})
+            frame, seen = await recv_until(ws, is_frame_where("bottom", lambda e, _: abs(e["distance"] - 100) < 0.01))
+            bottom = edge_of(frame, "bottom")
+            assert bottom["state"] == "pulling", bottom
+            assert abs(bottom["progress"] - 40 / 60) < 1e-3, bottom
+            assert not any(is_event("armed", "bottom")(m) for m in seen), seen
+            # 70 px past the prompt: armed; letting go loads.
+            await send_json(ws, {"type": "touch", "phase": "move", "dx": 0,
+                                 "dy": -(finger_travel(70) - finger_travel(40)), "t": t + 32})
+            await recv_until(ws, is_event("armed", "bottom"))
+            await send_json(ws, {"type": "touch", "phase": "end", "dx": 0, "dy": 0, "t": t + 200})
+            await recv_until(ws, is_event("didStart", "bottom"))
+    run(scenario)

@@ -101,7 +101,8 @@ public struct EdgeConfiguration: Hashable, Sendable {
 
     public var role: Role
     public var enabled: Bool
-    /// Displayed pull distance that arms the control (MS/HT `refreshableInset`).
+    /// Displayed pull distance that arms the control (MS/HT `refreshableInset`), measured past the prompting
+    /// inset.
     public var triggerDistance: Double
     /// Extra inset the content rests on while refreshing (MS/HT `refreshingInset`).
     public var restingInset: Double

@@ -85,17 +85,31 @@ public struct EdgeControl: Hashable, Sendable {
 
     // MARK: - Derived
 
-    /// `distance / triggerDistance` clamped to 0…1.
+    /// How far along the control is towards starting: its pull past its prompting inset
+    /// (``thresholdPull(_:)``) over `triggerDistance`, clamped to 0…1.
     public var progress: Double {
-        guard configuration.triggerDistance > 0 else { return distance > 0 ? 1 : 0 }
-        return min(1, max(0, distance / configuration.triggerDistance))
+        let pull = thresholdPull(distance)
+        guard configuration.triggerDistance > 0 else { return pull > 0 ? 1 : 0 }
+        return min(1, max(0, pull / configuration.triggerDistance))
     }
 
-    /// Whether `distance` is past the trigger distance, with the configured strictness.
-    func isPastTrigger(_ distance: Double) -> Bool {
+    /// The pull a control started by a pull measures against `triggerDistance`: the displayed `distance`
+    /// less the prompting inset the control keeps at rest.
+    ///
+    /// HTRefreshView's dragging footer measures past the bottom inset, which holds its prompting inset
+    /// (docs/SEEDS.md §3.4, HT state machine and callbacks: "measured past `B` (which includes the
+    /// prompt)"), so a footer that shows 60 px of prompt at rest engages only 60 px past it, not on any
+    /// pull past the footer. A refresh control keeps no prompt (``layer``).
+    func thresholdPull(_ distance: Double) -> Double {
+        let prompt = configuration.role == .loadMore ? configuration.promptingInset : 0
+        return distance - prompt
+    }
+
+    /// Whether `pull` is past the trigger distance, with the configured strictness.
+    func isPastTrigger(_ pull: Double) -> Bool {
         switch configuration.strictness {
-        case .strict: distance > configuration.triggerDistance
-        case .inclusive: distance >= configuration.triggerDistance
+        case .strict: pull > configuration.triggerDistance
+        case .inclusive: pull >= configuration.triggerDistance
         }
     }
 
@@ -184,13 +198,14 @@ public struct EdgeControl: Hashable, Sendable {
             // Content coming back on its own (the bounce after a release, the return after a refresh)
             // does not re-enter pulling; only hands, or momentum carrying the content outwards, do.
             if state == .idle && !handsOn && velocity <= 0 { return .none }
-            if distance <= 0 {
+            let pull = thresholdPull(distance)
+            if pull <= 0 {
                 if state == .armed { emit(.disarmed, cause: cause, at: time, events: &events) }
                 transition(to: .idle, cause: cause, at: time, events: &events)
                 return .none
             }
             let mayArm = configuration.trigger != .manual && (handsOn || configuration.fling == .trigger)
-            if mayArm && isPastTrigger(distance) {
+            if mayArm && isPastTrigger(pull) {
                 if state == .idle { transition(to: .pulling, cause: cause, at: time, events: &events) }
                 if state != .armed {
                     transition(to: .armed, cause: cause, at: time, events: &events)
@@ -267,7 +282,7 @@ public struct EdgeControl: Hashable, Sendable {
             action = begin(cause: .release, at: time, events: &events)
         } else if state == .armed {
             emit(.disarmed, cause: .release, at: time, events: &events)
-            transition(to: distance > 0 ? .pulling : .idle, cause: .release, at: time, events: &events)
+            transition(to: thresholdPull(distance) > 0 ? .pulling : .idle, cause: .release, at: time, events: &events)
         } else if state == .refreshing, let outcome = pendingFinish, !configuration.endsOnCycleBoundary,
             mayEnd(at: time, fingerDown: false)
         {

@@ -144,4 +144,24 @@ import Testing
         #expect(past.scale == 1)
         #expect(past.view.origin.y == 0)
     }
+
+    // MARK: - 4. HTRefreshView's dragging footer measures past its prompt
+
+    @Test func aDraggingFooterEngagesOnlyPastItsPrompt() {
+        var configuration = Preset.ht.configuration.edge(.bottom)
+        configuration.trigger = .onRelease
+        (configuration.triggerDistance, configuration.promptingInset, configuration.restingInset) = (60, 60, 60)
+        var footer = EdgeControl(edge: .bottom, configuration: configuration)
+        var events: [Event] = []
+        Self.observe(&footer, 60, events: &events)  // the prompt shows, nothing pulled
+        #expect(footer.state == .idle && footer.progress == 0)
+        Self.observe(&footer, 100, events: &events)
+        #expect(footer.state == .pulling)
+        #expect(abs(footer.progress - 40.0 / 60) < 1e-12)
+        Self.observe(&footer, 120, events: &events)
+        #expect(footer.state == .pulling)  // strict, like HT
+        Self.observe(&footer, 121, events: &events)
+        #expect(footer.state == .armed)
+        #expect(footer.release(canStart: true, at: Self.t0, events: &events) == .request)
+    }
 }
