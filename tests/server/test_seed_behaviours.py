@@ -149,3 +149,35 @@ def test_ht_dragging_footer_engages_past_its_prompt(server):
             await send_json(ws, {"type": "touch", "phase": "end", "dx": 0, "dy": 0, "t": t + 200})
             await recv_until(ws, is_event("didStart", "bottom"))
     run(scenario)
+
+
+def test_iq_preload_counts_on_pull_to_refresh_and_load_more(server):
+    """IQPullToRefresh's `preloadOffset` moves both thresholds: pull-to-refresh is eligible at
+    (pull + preload) / length ≥ 1 (docs/SEEDS.md §5.2), and the load-more progress runs over the footer's
+    length up to `preload` before the end (docs/SEEDS.md §5.3)."""
+    async def scenario():
+        async with ws_connect(server) as ws:
+            await hello(ws, preset="iq")
+            await send_json(ws, {"type": "configure", "edges": {"top": {"preload": 30}, "bottom": {"preload": 100}},
+                                 "feed": {"latencyMs": 50}})
+            await recv_until(ws, lambda m: m["type"] == "config")
+            t = 1000.0
+            await send_json(ws, {"type": "touch", "phase": "start", "dx": 0, "dy": 0, "t": t})
+            await send_json(ws, {"type": "touch", "phase": "move", "dx": 0, "dy": finger_travel(40), "t": t + 16})
+            frame, _ = await recv_until(ws, is_frame_where("top", lambda e, _: abs(e["distance"] - 40) < 0.01))
+            top = edge_of(frame, "top")
+            assert top["state"] == "pulling" and abs(top["progress"] - 70 / 80) < 1e-3, top
+            # 55 px shown: 55 + 30 ≥ 80, eligible.
+            await send_json(ws, {"type": "touch", "phase": "move", "dx": 0,
+                                 "dy": finger_travel(55) - finger_travel(40), "t": t + 32})
+            frame, _ = await recv_until(ws, is_frame_where("top", lambda e, _: abs(e["distance"] - 55) < 0.01))
+            assert edge_of(frame, "top")["state"] == "armed", edge_of(frame, "top")
+            await send_json(ws, {"type": "touch", "phase": "end", "dx": 0, "dy": 0, "t": t + 200})
+            await recv_until(ws, lambda m: is_event("transition", "top")(m) and m["to"] == "idle", timeout=10)
+            await recv_until(ws, lambda m: m["type"] == "frame" and m["phase"] == "idle")
+            # The end is 596 px away; 130 px before it the 60 px footer with a 100 px preload is half way.
+            await send_json(ws, {"type": "command", "name": "scrollBy", "amount": 466, "animated": False})
+            frame, _ = await recv_until(ws, is_frame_where("bottom", lambda e, _: abs(e["distance"] + 130) < 0.01))
+            bottom = edge_of(frame, "bottom")
+            assert bottom["state"] == "idle" and abs(bottom["progress"] - 0.5) < 1e-3, bottom
+    run(scenario)

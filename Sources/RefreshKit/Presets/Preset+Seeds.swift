@@ -106,7 +106,7 @@ extension Preset {
 
     /// IQPullToRefresh with its custom-control defaults: refresh `eligible` at progress ≥ 1 (inclusive) of
     /// an 80 px length and started on release; the default load-more indicator (60 px) starts when a drag
-    /// reaches the end, never a fling (`fling: ignore`); insets animate
+    /// reaches the end, never a fling (`fling: ignore`); `preload` moves both thresholds; insets animate
     /// over 0.1 s (docs/SEEDS.md §5.2, §5.3). Paginated by its wrapper's rules.
     public static let iq = Preset(
         name: "iq",

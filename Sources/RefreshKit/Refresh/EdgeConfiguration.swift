@@ -102,13 +102,14 @@ public struct EdgeConfiguration: Hashable, Sendable {
     public var role: Role
     public var enabled: Bool
     /// Displayed pull distance that arms the control (MS/HT `refreshableInset`), measured past the prompting
-    /// inset.
+    /// inset and `preload` early; for `onReachEdge`, the length its progress counts over before it starts.
     public var triggerDistance: Double
     /// Extra inset the content rests on while refreshing (MS/HT `refreshingInset`).
     public var restingInset: Double
     /// Room kept permanently for a footer prompt (HT `promptingInset`).
     public var promptingInset: Double
-    /// Start this many px before the edge is reached (IQ `preloadOffset`), for `onReachEdge`.
+    /// IQ `preloadOffset`, px: an `onReachEdge` control starts this far before the edge; a control started by
+    /// a pull arms this much earlier (IQ adds it to the pull, docs/SEEDS.md §5.2).
     public var preload: Double
     public var trigger: Trigger
     public var strictness: Strictness

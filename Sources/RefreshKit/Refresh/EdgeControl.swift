@@ -85,24 +85,40 @@ public struct EdgeControl: Hashable, Sendable {
 
     // MARK: - Derived
 
-    /// How far along the control is towards starting: its pull past its prompting inset
-    /// (``thresholdPull(_:)``) over `triggerDistance`, clamped to 0…1.
+    /// How far along the control is towards starting, 0…1, over `triggerDistance`:
+    /// - a control started by a pull counts its pull past its prompting inset, `preload` early
+    ///   (``thresholdPull(_:)``): 1 once it is past the trigger;
+    /// - an `onReachEdge` control counts the last `triggerDistance` before the point where it starts
+    ///   (`preload` before the edge): 1 there. IQPullToRefresh's load-more progress,
+    ///   `clamp((y − (E − L)) / L, 0, 1)` with `E` the trigger offset (docs/SEEDS.md §5.3, Load-more state
+    ///   machine).
     public var progress: Double {
-        let pull = thresholdPull(distance)
-        guard configuration.triggerDistance > 0 else { return pull > 0 ? 1 : 0 }
-        return min(1, max(0, pull / configuration.triggerDistance))
+        let length = configuration.triggerDistance
+        let pull: Double
+        if configuration.trigger == .onReachEdge {
+            // The start point is `distance == -preload`; counted from `length` before it.
+            pull = distance + configuration.preload + length
+            guard length > 0 else { return pull >= 0 ? 1 : 0 }
+        } else {
+            pull = thresholdPull(distance)
+            guard length > 0 else { return pull > 0 ? 1 : 0 }
+        }
+        return min(1, max(0, pull / length))
     }
 
     /// The pull a control started by a pull measures against `triggerDistance`: the displayed `distance`
-    /// less the prompting inset the control keeps at rest.
+    /// less the prompting inset the control keeps at rest, plus `preload`.
     ///
-    /// HTRefreshView's dragging footer measures past the bottom inset, which holds its prompting inset
-    /// (docs/SEEDS.md §3.4, HT state machine and callbacks: "measured past `B` (which includes the
-    /// prompt)"), so a footer that shows 60 px of prompt at rest engages only 60 px past it, not on any
-    /// pull past the footer. A refresh control keeps no prompt (``layer``).
+    /// - HTRefreshView's dragging footer measures past the bottom inset, which holds its prompting inset
+    ///   (docs/SEEDS.md §3.4, HT state machine and callbacks: "measured past `B` (which includes the
+    ///   prompt)"), so a footer that shows 60 px of prompt at rest engages only 60 px past it, not on any
+    ///   pull past the footer. A refresh control keeps no prompt (``layer``).
+    /// - IQPullToRefresh's `preloadOffset` moves its pull-to-refresh threshold too: `progress =
+    ///   clamp((p' + preloadOffset) / L, 0, 1)`, eligible at 1 (docs/SEEDS.md §5.2, Pull-to-refresh state
+    ///   machine).
     func thresholdPull(_ distance: Double) -> Double {
         let prompt = configuration.role == .loadMore ? configuration.promptingInset : 0
-        return distance - prompt
+        return distance - prompt + configuration.preload
     }
 
     /// Whether `pull` is past the trigger distance, with the configured strictness.

@@ -164,4 +164,41 @@ import Testing
         #expect(footer.state == .armed)
         #expect(footer.release(canStart: true, at: Self.t0, events: &events) == .request)
     }
+
+    // MARK: - 5. IQPullToRefresh's preloadOffset on both edges
+
+    @Test func preloadBringsPullToRefreshEligibleEarlier() {
+        var configuration = Preset.iq.configuration.edge(.top)
+        configuration.preload = 30
+        var top = EdgeControl(edge: .top, configuration: configuration)
+        var events: [Event] = []
+        Self.observe(&top, 40, events: &events)
+        #expect(top.state == .pulling)
+        #expect(abs(top.progress - 70.0 / 80) < 1e-12)
+        Self.observe(&top, 49.5, events: &events)
+        #expect(top.state == .pulling)
+        Self.observe(&top, 50, events: &events)  // (50 + 30) / 80 = 1, inclusive
+        #expect(top.state == .armed)
+    }
+
+    @Test func reachEdgeProgressCountsOverTheLengthBeforeThePreloadPoint() {
+        var configuration = Preset.iq.configuration.edge(.bottom)
+        configuration.preload = 100
+        var footer = EdgeControl(edge: .bottom, configuration: configuration)
+        var events: [Event] = []
+        Self.observe(&footer, -200, events: &events)
+        #expect(footer.progress == 0)
+        Self.observe(&footer, -130, events: &events)
+        #expect(abs(footer.progress - 0.5) < 1e-12)
+        #expect(footer.state == .idle)
+        #expect(Self.observe(&footer, -100, events: &events) == .request)
+        #expect(footer.progress == 1)
+    }
+
+    @Test func withoutPreloadOrPromptTheProgressIsUnchanged() {
+        var top = EdgeControl(edge: .top, configuration: Preset.ios.configuration.edge(.top))
+        var events: [Event] = []
+        Self.observe(&top, 25, events: &events)
+        #expect(top.progress == 0.25)
+    }
 }
