@@ -181,3 +181,22 @@ def test_iq_preload_counts_on_pull_to_refresh_and_load_more(server):
             bottom = edge_of(frame, "bottom")
             assert bottom["state"] == "idle" and abs(bottom["progress"] - 0.5) < 1e-3, bottom
     run(scenario)
+
+
+def test_ht_auto_footer_starts_once_it_shows_strictly(server):
+    """HTRefreshView's AutoTrigger footer starts once it has started to show above the list's end, `y + H − C
+    > B − promptingInset`, strictly (docs/SEEDS.md §3.3): with the list's end exactly on the viewport's edge
+    nothing starts; one pixel more and it loads."""
+    async def scenario():
+        async with ws_connect(server) as ws:
+            await hello(ws, preset="ht")
+            # 20 rows of 72 px on 844 px: the list's end meets the viewport's edge 596 px down.
+            await send_json(ws, {"type": "command", "name": "scrollBy", "amount": 596, "animated": False})
+            frame, seen = await recv_until(ws, is_frame_where("bottom", lambda e, _: abs(e["distance"]) < 1e-9))
+            assert edge_of(frame, "bottom")["state"] == "idle", edge_of(frame, "bottom")
+            before = seen + await synced(ws)
+            assert not any(is_event("didStart", "bottom")(m) for m in before), before
+            await send_json(ws, {"type": "command", "name": "scrollBy", "amount": 1, "animated": False})
+            event, _ = await recv_until(ws, is_event("didStart", "bottom"))
+            assert event["cause"] == "reachEdge", event
+    run(scenario)

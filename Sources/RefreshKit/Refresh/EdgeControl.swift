@@ -121,6 +121,17 @@ public struct EdgeControl: Hashable, Sendable {
         return distance - prompt + configuration.preload
     }
 
+    /// Whether an `onReachEdge` control at `distance` has reached its start point, `preload` before the edge,
+    /// with the configured strictness: HTRefreshView's AutoTrigger fires once the footer has started to
+    /// show, `y + H − C > B − promptingInset`, strictly (docs/SEEDS.md §3.3, Forked MS engine); IQ's at
+    /// `progress ≥ 1` (§5.3).
+    func hasReached(_ distance: Double) -> Bool {
+        switch configuration.strictness {
+        case .strict: distance > -configuration.preload
+        case .inclusive: distance >= -configuration.preload
+        }
+    }
+
     /// Whether `pull` is past the trigger distance, with the configured strictness.
     func isPastTrigger(_ pull: Double) -> Bool {
         switch configuration.strictness {
@@ -205,7 +216,7 @@ public struct EdgeControl: Hashable, Sendable {
                 // to, never start the load. IQPullToRefresh's default footer loads more only from a drag: a
                 // fling that reaches the end does not, a later drag at the end does (docs/SEEDS.md §5.3).
                 let mayReach = handsOn || configuration.fling == .trigger
-                if canStart && reachArmed && mayReach && distance >= -configuration.preload {
+                if canStart && reachArmed && mayReach && hasReached(distance) {
                     reachArmed = false
                     return begin(cause: .reachEdge, at: time, events: &events)
                 }

@@ -121,6 +121,15 @@ import Testing
         }
     }
 
+    @Test func aStrictReachEdgeControlStartsOnlyPastItsStartPoint() {
+        var footer = EdgeControl(edge: .bottom, configuration: Preset.ht.configuration.edge(.bottom))
+        var events: [Event] = []
+        #expect(Self.observe(&footer, 0, .still, events: &events) == .none)
+        #expect(Self.observe(&footer, 0.5, .still, events: &events) == .request)
+        var inclusive = EdgeControl(edge: .bottom, configuration: Preset.iq.configuration.edge(.bottom))
+        #expect(Self.observe(&inclusive, 0, .dragging, events: &events) == .request)
+    }
+
     // MARK: - 3. GVRefreshControl's stretches is not clamped
 
     @Test(arguments: [(50.0, 0.5), (100, 1), (150, 1.5), (0, 0.01)])
