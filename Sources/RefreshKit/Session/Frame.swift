@@ -16,7 +16,7 @@ public struct EdgeFrame: Hashable, Sendable {
     public var state: EdgeState
     /// Unclamped displayed pull beyond the edge's rest position, CSS px (negative: scrolled away).
     public var distance: Double
-    /// `distance / triggerDistance`, clamped to 0…1.
+    /// How far the control is towards starting, 0…1 (``EdgeControl/progress``).
     public var progress: Double
     /// Velocity of the pull, px/s, positive while the pull grows.
     public var velocity: Double
