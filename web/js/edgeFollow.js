@@ -2,9 +2,10 @@
 // distance, progress and rectangles follow the predicted offset the way the server's would, and its state
 // stays the server's (the page never shows a state the server did not send). Pure: unit tested with node.
 //
-// distance follows the offset as in docs/PROTOCOL.md's follow rule; progress = distance / triggerDistance
-// clamped to 0…1 (EdgeControl.progress); the rectangles are Sources/RefreshKit/Refresh/EdgeGeometry.swift's,
-// from the base line the server measured (the combined inset without the edge's own layer, EdgeControl.layer).
+// distance follows the offset as in docs/PROTOCOL.md's follow rule; progress is EdgeControl.progress (the pull
+// past the prompting inset, `preload` early, over triggerDistance; an onReachEdge footer's count up to its
+// start), clamped to 0…1; the rectangles are Sources/RefreshKit/Refresh/EdgeGeometry.swift's, from the base
+// line the server measured (the combined inset without the edge's own layer, EdgeControl.layer).
 
 const AXIS = { top: 'y', bottom: 'y', left: 'x', right: 'x' };
 const LEADING = { top: true, left: true, bottom: false, right: false };
@@ -20,10 +21,23 @@ export function layerOf(conf, state) {
   return state === 'refreshing' ? resting : 0;
 }
 
-/** progress = distance / triggerDistance clamped to 0…1 (EdgeControl.progress). */
-export function progressOf(distance, triggerDistance) {
-  if (!(triggerDistance > 0)) return distance > 0 ? 1 : 0;
-  return Math.min(1, Math.max(0, distance / triggerDistance));
+/**
+ * EdgeControl.progress at `distance`: an onReachEdge control counts the last triggerDistance before its start
+ * point (`preload` before the edge); one started by a pull counts its pull past its prompting inset (a
+ * load-more control's; a refresh control keeps none), `preload` early (EdgeControl.thresholdPull). 0…1.
+ */
+export function progressOf(distance, conf) {
+  const length = num(conf?.triggerDistance);
+  const preload = num(conf?.preload);
+  let pull;
+  if (conf?.trigger === 'onReachEdge') {
+    pull = distance + preload + length;
+    if (!(length > 0)) return pull >= 0 ? 1 : 0;
+  } else {
+    pull = distance - (conf?.role === 'loadMore' ? num(conf?.promptingInset) : 0) + preload;
+    if (!(length > 0)) return pull > 0 ? 1 : 0;
+  }
+  return Math.min(1, Math.max(0, pull / length));
 }
 
 function bandRect(edge, start, length, viewport) {
@@ -36,7 +50,7 @@ function bandRect(edge, start, length, viewport) {
 }
 
 /** EdgeGeometry.init: the control and view rectangles and the view's scale. */
-export function edgeGeometry(edge, conf, distance, progress, viewport, baseInset) {
+export function edgeGeometry(edge, conf, distance, viewport, baseInset) {
   const pull = Math.max(0, Number.isFinite(distance) ? distance : 0);
   const height = num(conf.height, 60);
   const contentEdge = baseInset + pull;
@@ -47,10 +61,12 @@ export function edgeGeometry(edge, conf, distance, progress, viewport, baseInset
   if (conf.anchor === 'top') viewStart = controlStart;
   else if (conf.anchor === 'bottom') viewStart = controlStart + controlLength - height;
   else viewStart = controlStart + (controlLength - height) / 2;
+  // GVRefreshControl's visible percentage, the pull over the height, unclamped (docs/SEEDS.md §4.2)
+  const visible = height > 0 ? pull / height : 1;
   let scale = 1;
-  if (conf.viewBehaviour === 'stretches') scale = Math.max(0.01, Math.min(1, progress));
+  if (conf.viewBehaviour === 'stretches') scale = Math.max(0.01, visible);
   else if (conf.viewBehaviour === 'fixedTop') {
-    if (progress < 1) scale = Math.max(0.01, progress);
+    if (visible < 1) scale = Math.max(0.01, visible);
     else viewStart = baseInset;
   } else if (conf.viewBehaviour === 'fixedBottom') viewStart = contentEdge - height;
   return {
@@ -69,10 +85,10 @@ export function followEdge(entry, frame, offset, conf) {
   const distance = LEADING[entry.edge] ? entry.distance - moved : entry.distance + moved;
   const out = { ...entry, distance };
   if (!conf) return out; // no config yet: distance only (the renderer places the rest from it)
-  out.progress = progressOf(distance, num(conf.triggerDistance));
+  out.progress = progressOf(distance, conf);
   const inset = num(frame.insets?.[entry.edge]) - layerOf(conf, entry.state);
   const viewport = { w: num(frame.viewport?.w), h: num(frame.viewport?.h) };
-  Object.assign(out, edgeGeometry(entry.edge, conf, distance, out.progress, viewport, inset));
+  Object.assign(out, edgeGeometry(entry.edge, conf, distance, viewport, inset));
   return out;
 }
 

@@ -318,17 +318,29 @@ test('edges follow the predicted offset like the server\'s (distance, progress, 
 
 test('edge geometry and layers are EdgeGeometry\'s and EdgeControl\'s', () => {
   const conf = { height: 60, presentation: 'slideDown', anchor: 'middle', viewBehaviour: 'stretches' };
-  const g = edgeGeometry('top', conf, 30, 0.3, { w: 390, h: 700 }, 0);
+  const g = edgeGeometry('top', conf, 30, { w: 390, h: 700 }, 0);
   assert.deepEqual(g.control, { x: 0, y: -30, w: 390, h: 60 });
-  assert.equal(g.scale, 0.3);
-  const s = edgeGeometry('bottom', conf, 90, 1, { w: 390, h: 700 }, 10);
+  assert.equal(g.scale, 0.5, 'the pull over the height');
+  const s = edgeGeometry('bottom', conf, 90, { w: 390, h: 700 }, 10);
   assert.deepEqual(s.control, { x: 0, y: 600, w: 390, h: 90 }, 'stretched over the whole gap');
+  assert.equal(s.scale, 1.5, 'unclamped past the height (GVRefreshControl)');
+  const fixedTop = edgeGeometry('top', { ...conf, viewBehaviour: 'fixedTop' }, 90, { w: 390, h: 700 }, 20);
+  assert.deepEqual([fixedTop.scale, fixedTop.view.y], [1, 20], 'fully revealed: pinned to the base line');
   assert.equal(layerOf({ role: 'refresh', restingInset: 60 }, 'refreshing'), 60);
   assert.equal(layerOf({ role: 'refresh', restingInset: 60 }, 'finishing'), 0);
   assert.equal(layerOf({ role: 'loadMore', restingInset: 60, promptingInset: 44 }, 'idle'), 44);
   assert.equal(layerOf({ role: 'loadMore', restingInset: 60, promptingInset: 44 }, 'noMoreData'), 60);
-  assert.equal(progressOf(150, 100), 1);
-  assert.equal(progressOf(5, 0), 1);
+  assert.equal(progressOf(150, { triggerDistance: 100 }), 1);
+  assert.equal(progressOf(40, { triggerDistance: 100 }), 0.4);
+  assert.equal(progressOf(5, { triggerDistance: 0 }), 1);
+  assert.equal(progressOf(-5, { triggerDistance: 0 }), 0);
+  // a load-more footer counts past its prompting inset, preload early (EdgeControl.thresholdPull)
+  assert.equal(progressOf(90, { role: 'loadMore', trigger: 'onRelease', triggerDistance: 60, promptingInset: 60, preload: 0 }), 0.5);
+  assert.equal(progressOf(20, { role: 'refresh', trigger: 'onRelease', triggerDistance: 80, preload: 20 }), 0.5);
+  // an onReachEdge footer counts the last triggerDistance before its start, preload before the edge
+  assert.equal(progressOf(-90, { role: 'loadMore', trigger: 'onReachEdge', triggerDistance: 60, preload: 0 }), 0);
+  assert.equal(progressOf(-30, { role: 'loadMore', trigger: 'onReachEdge', triggerDistance: 60, preload: 0 }), 0.5);
+  assert.equal(progressOf(-30, { role: 'loadMore', trigger: 'onReachEdge', triggerDistance: 60, preload: 30 }), 1);
 });
 
 // ---------------------------------------------------------------- a whole fling through a stall, simulated
