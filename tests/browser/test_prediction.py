@@ -278,6 +278,55 @@ def test_a_stall_at_a_flings_release_does_not_freeze_the_list(browser, link):
 # ---------------------------------------------------------------- against the ordinary server, with or without acks
 
 
+@pytest.mark.parametrize("preset", ["ios", "jh", "ht", "gv", "ms", "iq"])
+def test_the_edges_at_a_predicted_offset_are_the_servers(browser, server, preset):
+    """The page moves the indicators with its predicted offset (js/edgeFollow.js, a port of the engine's follow
+    rule, progress and EdgeGeometry): taken from any frame of a drag to another frame's offset, every edge must
+    be the server's own at that offset, for every preset, at both ends (while states, insets and content stay)."""
+    context, page = open_page(browser, server, PHONE, f"?preset={preset}")
+    try:
+        page.evaluate("""() => {
+            window.__frames = [];
+            const tick = () => {
+                const f = window.refreshkit.frame;
+                if (f.phase === 'dragging' && window.__frames.at(-1) !== f) window.__frames.push(f);
+                requestAnimationFrame(tick);
+            };
+            requestAnimationFrame(tick);
+        }""")
+        touch_drag(page, canvas_point(page, 0.5, 0.1), dy=300, steps=15)  # a pull at the top
+        settle(page)
+        touch_drag(page, canvas_point(page, 0.5, 0.95), dy=-700, steps=25)  # past the end: the footer
+        settle(page)
+        result = page.evaluate("""async () => {
+            const { frameAt } = await import('/js/edgeFollow.js');
+            const frames = window.__frames, config = window.refreshkit.config;
+            const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+            const close = (a, b) => Math.abs((a ?? 1) - (b ?? 1)) <= 0.002;
+            let checked = 0;
+            const wrong = [];
+            for (const f1 of frames) for (const f2 of frames) {
+                if (f1 === f2 || !same(f1.insets, f2.insets) || !same(f1.contentSize, f2.contentSize)
+                    || !same(f1.edges.map(e => e.state), f2.edges.map(e => e.state))) continue;
+                const moved = frameAt(f1, f2.offset, config);
+                f2.edges.forEach((b, k) => {
+                    const a = moved.edges[k];
+                    checked += 1;
+                    const ok = close(a.distance, b.distance) && close(a.progress, b.progress) && close(a.scale, b.scale)
+                        && ['control', 'view'].every(r => !b[r] || ['x', 'y', 'w', 'h'].every(c => close(a[r][c], b[r][c])));
+                    if (!ok && wrong.length < 3) wrong.push({from: f1.seq, to: f2.seq, page: a, server: b});
+                });
+            }
+            return {checked, wrong, frames: frames.length};
+        }""")
+        assert result["frames"] >= 10, result
+        assert result["checked"] >= 100 and not result["wrong"], result
+        assert page.errors == []
+    finally:
+        context.close()
+
+
+
 def test_the_panel_shows_the_prediction_and_its_switch_turns_it_off(browser, server):
     context, page = open_page(browser, server, DESKTOP)
     try:

@@ -333,6 +333,7 @@ window.refreshkit = Object.freeze({
   get errors() { return store.errors; },
   get welcome() { return store.welcome; },
   get preset() { return store.preset; },
+  get config() { return store.config; },
   get state() {
     return {
       connected: conn.connected,
