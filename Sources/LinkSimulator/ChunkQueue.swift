@@ -2,10 +2,13 @@
 /// the end of the stream once the sender closed its side. Bounded: the proxy stops reading from a side
 /// while its queue holds more than `limitBytes` (TCP's flow control then slows the sender).
 public struct ChunkQueue: Sendable {
-    /// A chunk, or the end of the stream (the sender's FIN), with its release time.
+    /// A chunk, the end of the stream (the sender's FIN), or the sender's connection failing (a reset),
+    /// each with its release time: like the segments on a real link, a FIN or RST arrives after the
+    /// bytes sent before it.
     public enum Item: Sendable, Equatable {
         case bytes([UInt8])
         case end
+        case reset
     }
 
     private var items: [(item: Item, release: Double)] = []
@@ -14,7 +17,7 @@ public struct ChunkQueue: Sendable {
     public private(set) var written = 0
     /// Bytes queued and not yet written.
     public private(set) var queuedBytes = 0
-    /// Whether the end of the stream has been queued (nothing may follow it).
+    /// Whether the end of the stream or a reset has been queued (nothing may follow it).
     public private(set) var ended = false
     public let limitBytes: Int
 
@@ -33,7 +36,7 @@ public struct ChunkQueue: Sendable {
         case .bytes(let bytes):
             precondition(!bytes.isEmpty, "an empty chunk is an end of stream")
             queuedBytes += bytes.count
-        case .end:
+        case .end, .reset:
             ended = true
         }
         items.append((item, release))

@@ -20,6 +20,12 @@ struct LinkDirection {
     /// Whether to poll the source for reading: not ended and the queue has room.
     var wantsRead: Bool { !readEnded && !queue.isFull }
 
+    /// Queues a failure of the source's connection, to be passed on after what came before it.
+    mutating func failed(at now: Double) {
+        readEnded = true
+        queue.append(.reset, release: shaper.release(arrival: now, bytes: 0).at)
+    }
+
     /// Queues what was read at `now` (an empty read is the end of the stream).
     mutating func received(_ bytes: [UInt8], at now: Double) {
         let release = shaper.release(arrival: now, bytes: bytes.count)

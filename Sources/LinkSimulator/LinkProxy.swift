@@ -185,7 +185,7 @@ private final class ProxyLoop {
     func service(_ pair: inout Pair, clientEvents: Int16, serverEvents: Int16) -> Bool {
         if pair.connecting {
             guard serverEvents != 0 else {
-                if clientEvents & Int16(POLLIN) != 0 && !read(&pair.up) { return abort(pair, "client") }
+                if clientEvents & Int16(POLLIN) != 0 { read(&pair.up, side: "client", pair.number) }
                 return true
             }
             let code = Socket.pendingError(pair.server)
@@ -196,14 +196,14 @@ private final class ProxyLoop {
             pair.connecting = false
         }
         let readable = Int16(POLLIN | POLLHUP | POLLERR)
-        if clientEvents & readable != 0 && !pair.up.readEnded && !read(&pair.up) {
-            return abort(pair, "client")
+        if clientEvents & readable != 0 && !pair.up.readEnded { read(&pair.up, side: "client", pair.number) }
+        if serverEvents & readable != 0 && !pair.down.readEnded { read(&pair.down, side: "upstream", pair.number) }
+        switch (flush(&pair.up), flush(&pair.down)) {
+        case (.failed(let code), _): return abort(pair, "writing to the upstream: \(String(cString: strerror(code)))")
+        case (_, .failed(let code)): return abort(pair, "writing to the client: \(String(cString: strerror(code)))")
+        case (.reset, _), (_, .reset): return abort(pair, nil)
+        default: break
         }
-        if serverEvents & readable != 0 && !pair.down.readEnded && !read(&pair.down) {
-            return abort(pair, "upstream")
-        }
-        if !flush(&pair.up) { return abort(pair, "upstream") }
-        if !flush(&pair.down) { return abort(pair, "client") }
         if pair.up.finished && pair.down.finished {
             close(pair.client)
             close(pair.server)
@@ -212,19 +212,29 @@ private final class ProxyLoop {
         return true
     }
 
-    /// One read into the direction's queue; false on an error (a reset).
-    func read(_ direction: inout LinkDirection) -> Bool {
+    /// One read into the direction's queue; an error (a reset) is queued too, to be passed on in order.
+    func read(_ direction: inout LinkDirection, side: String, _ number: UInt64) {
         let count = buffer.withUnsafeMutableBytes { Glibc.read(direction.source, $0.baseAddress, $0.count) }
         if count < 0 {
-            return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR
+            guard errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR else { return }
+            log("connection \(number): \(side) failed: \(String(cString: strerror(errno)))")
+            direction.failed(at: now)
+            return
         }
         direction.received(Array(buffer[0..<count]), at: now)
-        return true
+    }
+
+    /// What ``flush(_:)`` came to.
+    enum Flushed {
+        case ok
+        /// Writing to the destination failed (errno).
+        case failed(Int32)
+        /// A reset from the source was released: the pair is to be reset.
+        case reset
     }
 
     /// Writes every released chunk the destination takes; passes on a released end of stream.
-    /// False on a write error.
-    func flush(_ direction: inout LinkDirection) -> Bool {
+    func flush(_ direction: inout LinkDirection) -> Flushed {
         let time = now
         while !direction.finished, let item = direction.queue.released(at: time) {
             switch item {
@@ -232,24 +242,26 @@ private final class ProxyLoop {
                 shutdown(direction.destination, Int32(SHUT_WR))
                 direction.queue.dropHead()
                 direction.finished = true
+            case .reset:
+                return .reset
             case .bytes(let bytes):
                 let offset = direction.queue.written
                 let count = bytes.withUnsafeBytes {
                     send(direction.destination, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
                 }
                 if count < 0 {
-                    return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR
+                    return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? .ok : .failed(errno)
                 }
                 direction.queue.consume(count)
-                if count < bytes.count - offset { return true }  // the socket is full: wait for POLLOUT
+                if count < bytes.count - offset { return .ok }  // the socket is full: wait for POLLOUT
             }
         }
-        return true
+        return .ok
     }
 
-    /// Gives the pair up after an error on one side: both sockets are reset, so each peer sees a failure.
-    func abort(_ pair: Pair, _ side: String?) -> Bool {
-        if let side { log("connection \(pair.number): \(side) failed: \(String(cString: strerror(errno)))") }
+    /// Gives the pair up after an error: both sockets are reset, so each peer sees a failure.
+    func abort(_ pair: Pair, _ why: String?) -> Bool {
+        if let why { log("connection \(pair.number): \(why)") }
         Socket.reset(pair.client)
         Socket.reset(pair.server)
         return false

@@ -40,6 +40,16 @@ struct ChunkQueueTests {
         #expect(queue.isEmpty)
     }
 
+    @Test func aResetWaitsBehindTheBytesSentBeforeIt() {
+        var queue = ChunkQueue()
+        queue.append(.bytes([1, 2]), release: 3)
+        queue.append(.reset, release: 4)
+        #expect(queue.ended)
+        #expect(queue.released(at: 4) == .bytes([1, 2]))
+        queue.consume(2)
+        #expect(queue.released(at: 4) == .reset)
+    }
+
     @Test func itIsFullAboveItsLimit() {
         var queue = ChunkQueue(limitBytes: 1000)
         queue.append(.bytes([UInt8](repeating: 0, count: 1000)), release: 0)
