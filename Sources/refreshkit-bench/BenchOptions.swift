@@ -36,6 +36,10 @@ struct BenchOptions {
     var skipEcho = false
     var skipIdle = false
     var skipPage = false
+    /// Skip the finger-to-content lag (``LagBench``, about 45 s).
+    var skipLag = false
+    /// Seconds of each measured drag in the lag bench.
+    var lagSeconds = 4.0
     var logDirectory = ""
 
     static let usage = """
@@ -44,11 +48,12 @@ struct BenchOptions {
                                 [--engine-steps 400000] [--server-arg ARG]... [--server-log-level warning]
                                 [--bin-dir DIR] [--web-root web] [--python .venv/bin/python] [--frames delta|full]
                                 [--skip-engine] [--skip-instructions] [--skip-server] [--skip-echo] [--skip-idle]
-                                [--skip-page]
+                                [--skip-page] [--skip-lag] [--lag-seconds 4]
                                 [--profile-engine STEPS]   (only the engine's step loop, for callgrind/perf)
                                 [--profile-host SESSIONS [--profile-inputs N]]  (only the host path, likewise)
         Engine micro-benchmarks (and, with valgrind installed, the step's instruction count), then refreshkit
-        serve and lws-echo under refreshkit-load at each level, the idle cost, and the page in headless Chromium.
+        serve and lws-echo under refreshkit-load at each level, the idle cost, the page in headless Chromium, and
+        the finger-to-content lag through `refreshkit link` (loopback, wifi, wifi-powersave; prediction on/off).
         Each level runs --rounds times, server and echo alternating; the median run (by p99) of each is
         reported. Prints a table; writes the figures as JSON.
         """
@@ -104,6 +109,8 @@ struct BenchOptions {
             case "--skip-echo": options.skipEcho = true
             case "--skip-idle": options.skipIdle = true
             case "--skip-page": options.skipPage = true
+            case "--skip-lag": options.skipLag = true
+            case "--lag-seconds": options.lagSeconds = max(1, try number(name))
             case "-h", "--help": throw BenchError(usage)
             default: throw BenchError("unknown argument '\(name)'\n\(usage)")
             }
