@@ -97,7 +97,9 @@ public struct LinkProfile: Sendable, Equatable {
         return nil
     }
 
+    /// At most two decimals, none for whole numbers.
     static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        let rounded = (value * 100).rounded() / 100
+        return rounded == rounded.rounded() && abs(rounded) < 1e15 ? String(Int(rounded)) : String(rounded)
     }
 }

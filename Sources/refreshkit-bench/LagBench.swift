@@ -92,7 +92,8 @@ struct LagBench {
         return lines.joined(separator: "\n")
     }
 
-    private func start(_ label: String, _ arguments: [String], ready: String) throws -> (process: Subprocess, port: Int) {
+    private func start(_ label: String, _ arguments: [String], ready: String) throws -> (process: Subprocess, port: Int)
+    {
         let log = options.logDirectory + "/lag-\(label).log"
         let process = try Subprocess(
             name: label, executable: options.binary("refreshkit"), arguments: arguments,
