@@ -289,6 +289,43 @@ def test_a_reset_arrives_after_the_bytes_sent_before_it():
         upstream.close()
 
 
+def test_a_direction_stops_reading_when_its_queue_is_full():
+    """An upstream that reads nothing: the link holds at most --queue-limit (plus kernel buffers) and
+    then leaves the client's bytes in the client's socket, as a slow network would."""
+    upstream = socket.socket()
+    upstream.bind(("127.0.0.1", 0))
+    upstream.listen(1)
+    accepted: list[socket.socket] = []
+    threading.Thread(target=lambda: accepted.append(upstream.accept()[0]), daemon=True).start()
+    link = RunningLink(upstream.getsockname()[1], "--profile", "lan", "--queue-limit", "1")
+    try:
+        client = socket.create_connection(("127.0.0.1", link.port), timeout=10)
+        client.setblocking(False)
+        chunk = b"x" * 65536
+        sent = 0
+        stuck_since = None
+        while sent < 64 << 20:  # until the client's socket stays full for 0.5 s (or 64 MiB went: a failure)
+            try:
+                sent += client.send(chunk)
+                stuck_since = None
+            except BlockingIOError:
+                stuck_since = stuck_since or time.monotonic()
+                if time.monotonic() - stuck_since > 0.5:
+                    break
+                time.sleep(0.01)
+        assert sent < 24 << 20, f"the link took {sent >> 20} MiB from a client whose upstream reads nothing"
+        rss_kib = int(next(line.split()[1] for line in open(f"/proc/{link.proc.pid}/status")
+                           if line.startswith("VmRSS:")))
+        assert rss_kib < 64 * 1024, rss_kib
+        client.close()
+        assert link.terminate() == 0
+    finally:
+        link.kill()
+        for conn in accepted:
+            conn.close()
+        upstream.close()
+
+
 def test_an_upstream_that_refuses_resets_the_client_and_the_link_keeps_serving():
     link = RunningLink(free_port(), "--profile", "lan")
     try:
