@@ -1,5 +1,5 @@
-/// The presets: each seed library's documented behaviour and defaults, read from its source (seeds.md),
-/// as values of the one edge model. Their bugs (seeds.md, section (c)) are not reproduced.
+/// The presets: each seed library's documented behaviour and defaults, read from its source (docs/SEEDS.md),
+/// as values of the one edge model. Their bugs (docs/SEEDS.md, section (c)) are not reproduced.
 extension Preset {
     /// The footer every preset with load-more uses unless its library says otherwise.
     static func footer(
@@ -14,7 +14,7 @@ extension Preset {
 
     /// UIRefreshControl, as Flutter's CupertinoSliverRefreshControl measured it on iOS: the refresh starts
     /// while the finger is still down, once 100 px are visible, and the content rests 60 px down
-    /// (physics.md §8.1). Load-more starts when the footer comes into view.
+    /// (docs/PHYSICS.md §8.1). Load-more starts when the footer comes into view.
     public static let ios = Preset(
         name: "ios",
         summary: "UIRefreshControl: starts at 100 px while dragging, rests at 60 px; auto load-more footer",
@@ -29,7 +29,7 @@ extension Preset {
 
     /// JHPullToRefreshKit: a top control `height` tall (60 in its demos) that starts on release once the
     /// pull is strictly beyond its height, rests on that height, repeats an animation cycle until the end,
-    /// then plays an exit animation (seeds.md §1). Its pull is measured from the inset here (its own
+    /// then plays an exit animation (docs/SEEDS.md §1). Its pull is measured from the inset here (its own
     /// threshold ignored the inset), and a forced refresh is revealed and never doubled.
     public static let jh = Preset(
         name: "jh",
@@ -46,7 +46,7 @@ extension Preset {
 
     /// HTRefreshView: all four edges on its fork of MSPullToRefreshController. Top and left refresh on
     /// release strictly past their size and also when a fling's bounce carries them there; the bottom
-    /// footer auto-triggers as it comes into view and keeps a prompting inset (seeds.md §3).
+    /// footer auto-triggers as it comes into view and keeps a prompting inset (docs/SEEDS.md §3).
     public static let ht = Preset(
         name: "ht",
         summary: "HTRefreshView: four edges, fling may trigger, auto-trigger footer with prompting inset",
@@ -66,7 +66,7 @@ extension Preset {
     )
 
     /// GVRefreshControl: UIRefreshControl with a height from its data source (100 by default) and a view
-    /// behaviour chosen from the pull progress; UIKit starts it while dragging (seeds.md §4). The default
+    /// behaviour chosen from the pull progress; UIKit starts it while dragging (docs/SEEDS.md §4). The default
     /// behaviour when the data source gives none is `fixedTop`.
     public static let gv = Preset(
         name: "gv",
@@ -81,7 +81,7 @@ extension Preset {
 
     /// MSPullToRefreshController: headless, per-edge refreshable and refreshing insets (30 and 30 in its
     /// demo) on top and bottom, engaged on the first frame after release strictly past the refreshable
-    /// inset; flings never engage; start and finish animate over 0.2 s (seeds.md §2). Short content works
+    /// inset; flings never engage; start and finish animate over 0.2 s (docs/SEEDS.md §2). Short content works
     /// here (the original broke when the content area was smaller than the frame).
     public static let ms = Preset(
         name: "ms",
@@ -100,7 +100,7 @@ extension Preset {
 
     /// IQPullToRefresh with its custom-control defaults: refresh `eligible` at progress ≥ 1 (inclusive) of
     /// an 80 px length and started on release; the default load-more indicator (60 px) starts as the end
-    /// is reached; insets animate over 0.1 s (seeds.md §5). Paginated by its wrapper's rules.
+    /// is reached; insets animate over 0.1 s (docs/SEEDS.md §5). Paginated by its wrapper's rules.
     public static let iq = Preset(
         name: "iq",
         summary: "IQPullToRefresh: eligible at 80 px (inclusive), release to refresh, reach-end load-more",

@@ -1,7 +1,7 @@
 /// How one edge's control behaves: the union of what the five seed libraries offer, as policies.
 ///
 /// Distances are CSS px measured on the *displayed* (rubber-banded), inset-relative offset, as every seed
-/// measures them on `contentOffset` (seeds.md, notation).
+/// measures them on `contentOffset` (docs/SEEDS.md, notation).
 public struct EdgeConfiguration: Hashable, Sendable {
     /// What pulling this edge does.
     public enum Role: String, Hashable, Sendable, CaseIterable {
@@ -117,7 +117,7 @@ public struct EdgeConfiguration: Hashable, Sendable {
     /// Duration of the exit animation (and inset release) when a refresh ends, seconds.
     public var exitDuration: Double
     /// An end waits for the running animation cycle to finish (JHPullToRefreshKit looks at
-    /// `endRefreshing` only at cycle boundaries, seeds.md §1.2).
+    /// `endRefreshing` only at cycle boundaries, docs/SEEDS.md §1.2).
     public var endsOnCycleBoundary: Bool
     public var presentation: Presentation
     public var anchor: Anchor

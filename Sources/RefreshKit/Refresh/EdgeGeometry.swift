@@ -5,11 +5,11 @@
 /// every inset that is not this control's own):
 /// - the control is `height` long, glued to the content edge (`slideDown`) or pinned to the base line
 ///   (`background`); once the pull exceeds `height` it stretches over the whole gap (JHPullToRefreshKit,
-///   seeds.md §1.3);
+///   docs/SEEDS.md §1.3);
 /// - the animation view (`height` long) sits at the top, middle or bottom of the control (JH's anchor);
 /// - GVRefreshControl's behaviours then place and scale it: `stretches` scales it by the progress,
 ///   `fixedTop` pins it to the base line once fully revealed, `fixedBottom` keeps it on the content edge
-///   (seeds.md §4.2).
+///   (docs/SEEDS.md §4.2).
 public struct EdgeGeometry: Hashable, Sendable {
     public var control: Rect
     public var view: Rect
