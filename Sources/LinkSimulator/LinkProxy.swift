@@ -161,7 +161,7 @@ private final class ProxyLoop {
             Socket.noDelay(fd)
             let server: Int32
             do { server = try Socket.connecting(to: proxy.upstream) } catch {
-                log("connection refused to the client: upstream \(error)")
+                log("a client was reset: the upstream could not be reached (\(error))")
                 Socket.reset(fd)
                 continue
             }

@@ -193,7 +193,13 @@ final class ServiceLoop {
         tick.pointee.owner = owner
         shutdownWake.pointee.owner = owner
         keepaliveSweep.pointee.owner = owner
-        shareBase = Self.shareBase(host: configuration.host, port: port)
+        if let publicPort = configuration.hardening.publicPorts.first {
+            // Pages come through a proxy on this machine (`refreshkit link`): share its address, as the
+            // network sees it.
+            shareBase = Self.shareBase(host: "0.0.0.0", port: publicPort)
+        } else {
+            shareBase = Self.shareBase(host: configuration.host, port: port)
+        }
         gatekeeper.start(webRoot: webRoot, port: port, host: configuration.host)
         logger.debug(
             "libwebsockets context created",

@@ -12,7 +12,7 @@ struct HardeningOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "Pages reach this server through a proxy on this machine on this port (`refreshkit link`): its "
-                + "own names on that port are own origins too (repeatable).",
+                + "own names on that port are own origins too, and share links in the log use the first (repeatable).",
             valueName: "port"))
     var publicPort: [Int] = []
 

@@ -162,6 +162,12 @@ def test_a_websocket_through_the_link_works_and_its_round_trip_is_at_least_two_d
     trips, direct_trips = run(scenario)
     assert min(trips) >= 80, trips  # 2 × 40 ms, whatever the jitter
     assert min(trips) > min(direct_trips) + 70, (trips, direct_trips)
+    # The server's log shares the session at the link's port (--public-port), not at its own.
+    deadline = time.monotonic() + 5
+    while not any("share=" in line for line in server.stderr) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    shared = [line for line in server.stderr if "share=" in line]
+    assert shared and all(re.search(rf"share=http://[^ ]+:{link.port}/\?s=", line) for line in shared), shared
 
 
 def test_the_server_refuses_the_links_origin_unless_told_its_port(linked):
@@ -330,8 +336,10 @@ def test_an_upstream_that_refuses_resets_the_client_and_the_link_keeps_serving()
     link = RunningLink(free_port(), "--profile", "lan")
     try:
         for _ in range(2):
-            client = socket.create_connection(("127.0.0.1", link.port), timeout=10)
-            try:  # the link resets the client's connection (or closes it): no bytes come back
+            client = socket.socket()
+            client.settimeout(10)
+            try:  # the link resets the client's connection (even before connect returns) or closes it
+                client.connect(("127.0.0.1", link.port))
                 client.sendall(b"GET / HTTP/1.1\r\n\r\n")
                 assert client.recv(100) == b""
             except (ConnectionResetError, BrokenPipeError):
