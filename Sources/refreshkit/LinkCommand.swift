@@ -93,8 +93,9 @@ struct Link: ParsableCommand {
         SignalWatcher.blockStopSignals()
         signal(SIGPIPE, SIG_IGN)
         let shaped = try shaping()
-        let listenAddress = LinkAddress(listen)!
-        let upstreamAddress = LinkAddress(upstream)!
+        guard let listenAddress = LinkAddress(listen), let upstreamAddress = LinkAddress(upstream) else {
+            throw ValidationError("--listen and --upstream need host:port")
+        }
         let proxy: LinkProxy
         do {
             proxy = try LinkProxy(
