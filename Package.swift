@@ -28,10 +28,15 @@ let package = Package(
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"])]
         ),
+        .systemLibrary(
+            name: "CQREncode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
         .target(
             name: "RefreshServer",
             dependencies: [
-                "RefreshKit", "RefreshWire", "CLibWebSockets",
+                "RefreshKit", "RefreshWire", "CLibWebSockets", "CQREncode",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
