@@ -54,6 +54,9 @@ struct Link: ParsableCommand {
     @Option(help: ArgumentHelp("A direction stops reading while this much waits in it.", valueName: "MiB"))
     var queueLimit = 4
 
+    @Option(help: "Print a QR code of the link's address on the network: auto (on a terminal), always, never.")
+    var qr: QRCodeOutput = .auto
+
     /// The named profile with the flags applied.
     func shaping() throws -> LinkProfile {
         guard var shaped = LinkProfile.named(profile) else {
@@ -110,14 +113,19 @@ struct Link: ParsableCommand {
             proxy.requestStop()
         }
         let shown = LinkAddress(host: Serve.displayHost(listenAddress.host), port: proxy.port)
-        var lines = [
-            "link listening on http://\(Self.urlHost(shown)) → http://\(Self.urlHost(upstreamAddress)) "
-                + "(profile \(shaped.name): \(shaped.summary))"
-        ]
-        if Serve.isWildcard(listenAddress.host) {
-            for address in NetworkInterfaces.lanIPv4Addresses() {
-                lines.append("  on your network: http://\(address):\(proxy.port)")
-            }
+        let network =
+            Serve.isWildcard(listenAddress.host)
+            ? NetworkInterfaces.lanIPv4Addresses().map { "http://\($0):\(proxy.port)" } : []
+        var lines =
+            [
+                "link listening on http://\(Self.urlHost(shown)) → http://\(Self.urlHost(upstreamAddress)) "
+                    + "(profile \(shaped.name): \(shaped.summary))"
+            ] + network.map { "  on your network: \($0)" }
+        let terminal = isatty(STDOUT_FILENO) == 1
+        let local = "http://\(Self.urlHost(shown))"
+        if let link = qr.link(network: network, local: local, terminal: terminal), let code = QRCode(link) {
+            lines.append("  scan to open \(link):")
+            lines += TerminalQRCode(code, colors: terminal).lines.map { "  " + $0 }
         }
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         proxy.run()
