@@ -7,6 +7,7 @@ the server's Origin check when the server is told the link's port (`--public-por
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import signal
 import socket
@@ -23,6 +24,9 @@ from conftest import (ROOT, READY_TIMEOUT_S, STOP_TIMEOUT_S, SUBPROTOCOL, Runnin
                       send_json, server_binary)
 from hostile_support import HandshakeRefused, RawWebSocket
 
+# Sanitizer builds (make asan / make tsan run these tests too) are slower and bigger: wider margins.
+SANITIZED = bool(os.environ.get("REFRESHKIT_SANITIZER"))
+SLACK_MS = 450 if SANITIZED else 150
 LINK_LISTENING = re.compile(r"^link listening on http://127\.0\.0\.1:(\d+) → http://(\S+) \(profile (\S+): (.*)\)$")
 
 
@@ -228,10 +232,10 @@ def test_a_stall_holds_traffic_and_releases_it_in_order(linked):
     assert order == sorted(order) == list(sent), "pongs came back out of order or some were lost"
     trips = [when - sent[t] for t, when in received]
     held = [i for i, trip in enumerate(trips) if trip >= 100]
-    assert max(trips) <= 300 + 150, trips  # held no longer than the stall (plus a busy machine's slack)
+    assert max(trips) <= 300 + SLACK_MS, trips  # held no longer than the stall (plus a busy machine's slack)
     assert len(held) >= 5, trips  # a stall holds everything sent during it …
     release = [received[i][1] for i in held[:5]]
-    assert max(release) - min(release) < 100, trips  # … and lets it go together, in order
+    assert max(release) - min(release) < SLACK_MS, trips  # … and lets it go together, in order
 
 
 def test_the_link_passes_a_half_close_and_the_reply_after_it():
@@ -322,7 +326,7 @@ def test_a_direction_stops_reading_when_its_queue_is_full():
         assert sent < 24 << 20, f"the link took {sent >> 20} MiB from a client whose upstream reads nothing"
         rss_kib = int(next(line.split()[1] for line in open(f"/proc/{link.proc.pid}/status")
                            if line.startswith("VmRSS:")))
-        assert rss_kib < 64 * 1024, rss_kib
+        assert rss_kib < 64 * 1024 * (8 if SANITIZED else 1), rss_kib
         client.close()
         assert link.terminate() == 0
     finally:
