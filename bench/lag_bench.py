@@ -7,14 +7,14 @@ Usage: .venv/bin/python bench/lag_bench.py --target loopback=http://127.0.0.1:P/
 For each target and each of `?predict=1` / `?predict=0`, a fresh phone-sized page with touch (390×844 CSS px)
 loads 1 000 rows, is scrolled to the middle of the list (no rubber band there), and a finger drags it
 steadily upwards through CDP `Input.dispatchTouchEvent` at ~60 Hz, 3 px per move. A capturing listener
-records each move's `timeStamp` and clientY (the pointer moves the page acts on, coalesced ones included;
-`touchmove` is counted too, but Chromium holds it back inside its touch slop). The draws are the page's own `refreshkit.drawLog()`
-(`[{t, y}]`, t the rAF timestamp, y the drawn offset) when it has one; otherwise a rAF loop of our own,
-registered after the page's, samples `refreshkit.displayedOffset()` once per frame (the `draws` field says
-which). The lag of move i is the first draw at or after its timeStamp whose y has reached the offset that
-finger position asks for (the offset at touch start + the finger's travel, within 0.5 px), minus the
-timeStamp. The reconciliation error is `refreshkit.reconciliationErrors()` (px) when the page has it, else
-null. Prints one JSON object.
+records each move's `timeStamp` (when the browser took the event) and clientY: the pointer moves the page
+acts on, coalesced ones included (`touchmove` is counted too, but Chromium holds it back inside its touch
+slop). The draws are the page's own `refreshkit.drawLog()` (`[{t, y}]`, t the rAF timestamp, y the drawn
+offset) when it has one; otherwise a rAF loop of our own, registered after the page's, samples
+`refreshkit.displayedOffset()` once per frame (the `draws` field says which). The lag of move i is the first
+draw at or after its timeStamp whose y has reached the offset that finger position asks for (the offset at
+touch start + the finger's travel, within 0.5 px), minus the timeStamp. The reconciliation error is
+`refreshkit.reconciliationErrors()` (px) when the page has it, else null. Prints one JSON object.
 """
 from __future__ import annotations
 
