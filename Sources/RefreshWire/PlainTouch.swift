@@ -3,16 +3,16 @@ import RefreshKit
 /// The page's own spelling of a touch, read in one pass.
 ///
 /// A page sends a touch message for every pointer sample, up to 120 a second, and always spells it the same
-/// way (`JSON.stringify` of an object literal): `{"type":"touch","phase":P,"dx":N,"dy":N,"t":N,"id":N}`, no
-/// whitespace, no escapes, members in that order, `id` optional. Such a message is validated and read here
+/// way (`JSON.stringify` of an object literal): `{"type":"touch","phase":P,"dx":N,"dy":N,"t":N,"id":N,"seq":N}`,
+/// no whitespace, no escapes, members in that order, `id` and `seq` optional. Such a message is validated and read here
 /// in one pass, without the general decoder's outline and member walks (a third of the server's own work
 /// per touch). Anything else — another spelling, an extra member, a value the general path would refuse —
 /// returns nil, and the general decoder reads the message: it alone reports errors, so the two paths
 /// cannot disagree on what a client is told. `PlainTouchTests` checks that they agree on every input.
 extension MessageDecoder {
-    /// The touch in `text` when it is spelled exactly as the page spells it and its values are in range;
-    /// nil otherwise (not an error: the general path then decides).
-    func plainTouch(_ text: UnsafeRawBufferPointer) -> TouchInput? {
+    /// The touch in `text`, and its `seq`, when it is spelled exactly as the page spells it and its values are
+    /// in range; nil otherwise (not an error: the general path then decides).
+    func plainTouch(_ text: UnsafeRawBufferPointer) -> (TouchInput, seq: UInt64?)? {
         guard limits.maxDepth >= 1 else { return nil }  // the general path refuses any object then
         let json = JSONText(text)
         var reader = PlainReader(json: json)
@@ -39,9 +39,17 @@ extension MessageDecoder {
             else { return nil }
             pointer = Int(id)
         }
+        var seq: UInt64?
+        if reader.expect(#","seq":"#) {
+            // An integral number in 0…2⁵³, as the general path's `sequenceNumber` accepts.
+            guard let value = reader.number(), value.rounded(.towardZero) == value, value >= 0,
+                value <= 9_007_199_254_740_992
+            else { return nil }
+            seq = UInt64(value)
+        }
         guard reader.expect("}"), reader.index == json.count else { return nil }
         guard abs(dx) <= limits.maxDelta, abs(dy) <= limits.maxDelta, abs(t) <= limits.maxTime else { return nil }
-        return TouchInput(phase: phase, delta: Point(x: dx, y: dy), pageTime: t, pointer: pointer)
+        return (TouchInput(phase: phase, delta: Point(x: dx, y: dy), pageTime: t, pointer: pointer), seq)
     }
 }
 

@@ -34,14 +34,14 @@ private struct RandomSession {
     }
 
     mutating func send(_ text: String) {
-        guard case .input(let input)? = try? decoder.decode(text) else {
+        guard case .input(let input, let seq)? = try? decoder.decode(text) else {
             Issue.record("does not decode: \(text)")
             return
         }
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { raw in
             Result { () throws(SessionError) in
-                try traced.apply(input, text: raw, member: 0, at: Timestamp(microseconds: now))
+                try traced.apply(input, seq: seq, text: raw, member: 0, at: Timestamp(microseconds: now))
             }
         }
         frame()
