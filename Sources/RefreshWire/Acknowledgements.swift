@@ -41,6 +41,7 @@ public struct Acknowledgements: Hashable, Sendable {
     public var isEmpty: Bool { count == 0 }
 
     /// The `index`th entry (`0..<count`), in member order.
+    @inline(__always)
     public subscript(index: Int) -> Entry {
         precondition(index >= 0 && index < count, "an acknowledgement index in range")
         switch index {

@@ -167,22 +167,24 @@ extension MessageEncoder {
         var i = 0
         var j = 0
         while i < acks.count || j < base.count {
-            if j == base.count || (i < acks.count && acks[i].member < base[j].member) {
-                opening(&open, #","ack":{"#, ",", &w)  // a member's first entry
-                appendAckEntry(acks[i], to: &w)
-                i += 1
-            } else if i == acks.count || base[j].member < acks[i].member {
-                opening(&open, #","ack":{"#, ",", &w)  // a member's entry was dropped
-                w.byte(.quote)
-                w.digits(UInt64(base[j].member))
-                w.literal(#"":null"#)
-                j += 1
-            } else {
-                if acks[i].seq != base[j].seq {
+            let new = i < acks.count ? acks[i] : nil
+            let old = j < base.count ? base[j] : nil
+            if let new, let old, new.member == old.member {  // the same member: written when its seq changed
+                if new.seq != old.seq {
                     opening(&open, #","ack":{"#, ",", &w)
-                    appendAckEntry(acks[i], to: &w)
+                    appendAckEntry(new, to: &w)
                 }
                 i += 1
+                j += 1
+            } else if let new, old.map({ new.member < $0.member }) ?? true {  // a member's first entry
+                opening(&open, #","ack":{"#, ",", &w)
+                appendAckEntry(new, to: &w)
+                i += 1
+            } else if let old {  // a member's entry was dropped
+                opening(&open, #","ack":{"#, ",", &w)
+                w.byte(.quote)
+                w.digits(UInt64(old.member))
+                w.literal(#"":null"#)
                 j += 1
             }
         }

@@ -41,11 +41,10 @@ extension MessageDecoder {
         }
         var seq: UInt64?
         if reader.expect(#","seq":"#) {
-            // An integral number in 0…2⁵³, as the general path's `sequenceNumber` accepts.
-            guard let value = reader.number(), value.rounded(.towardZero) == value, value >= 0,
-                value <= 9_007_199_254_740_992
-            else { return nil }
-            seq = UInt64(value)
+            // Digits in 0…2⁵³, as `JSON.stringify` writes the page's counter; any other spelling of an integer
+            // the general path's `sequenceNumber` accepts (`5.0`, `4e1`) falls back to it.
+            guard let value = reader.digits(), value <= 9_007_199_254_740_992 else { return nil }
+            seq = value
         }
         guard reader.expect("}"), reader.index == json.count else { return nil }
         guard abs(dx) <= limits.maxDelta, abs(dy) <= limits.maxDelta, abs(t) <= limits.maxTime else { return nil }
@@ -64,6 +63,25 @@ private struct PlainReader {
         guard index + n <= json.count, json.memoryEquals(index, literal.utf8Start, n) else { return false }
         index += n
         return true
+    }
+
+    /// Consumes an integer written as plain digits (RFC 8259's grammar: no leading zero), of at most 16
+    /// digits; nil, consuming nothing, for anything else (a sign, a fraction, an exponent, more digits).
+    mutating func digits() -> UInt64? {
+        var value: UInt64 = 0
+        var end = index
+        while case let digit = json.byte(end) &- .digit0, digit < 10 {
+            value = value &* 10 &+ UInt64(digit)
+            end += 1
+        }
+        let count = end - index
+        guard count >= 1, count <= 16, count == 1 || json.byte(index) != .digit0 else { return nil }
+        switch json.byte(end) {
+        case .dot, .e, .capitalE: return nil
+        default: break
+        }
+        index = end
+        return value
     }
 
     /// Consumes a number token (RFC 8259's grammar, checked like the validator does) and returns its finite

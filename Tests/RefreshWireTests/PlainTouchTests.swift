@@ -46,7 +46,7 @@ struct PlainTouchTests {
             for dx in Self.numbers {
                 for dy in Self.numbers.reversed() {
                     for id in [nil, "0", "1", "17", "-3"] as [String?] {
-                        let seq = [nil, "0", "58", "9007199254740992", "4e1"][(count / 5 + count) % 5]
+                        let seq = [nil, "0", "58", "9007199254740992", "1234567"][(count / 5 + count) % 5]
                         let text = Self.pageMessage(phase, dx: dx, dy: dy, t: "1721.4000000000233", id: id, seq: seq)
                         let (decoded, general, plain) = bothPaths(Array(text.utf8), decoder)
                         #expect(plain != nil, "not taken: \(text)")
@@ -87,6 +87,11 @@ struct PlainTouchTests {
             #"{"type":"touch","phase":"move","dx":1,"dy":2,"t":3,"id":1,"seq":-1}"#,  // refused: negative
             #"{"type":"touch","phase":"move","dx":1,"dy":2,"t":3,"seq":9007199254740994}"#,  // refused: too big
             #"{"type":"touch","phase":"move","dx":1,"dy":2,"t":3,"seq":"5"}"#,  // refused: a string
+            #"{"type":"touch","phase":"move","dx":1,"dy":2,"t":3,"seq":4e1}"#,  // an integer, spelled otherwise
+            #"{"type":"touch","phase":"move","dx":1,"dy":2,"t":3,"seq":5.0}"#,
+            #"{"type":"touch","phase":"move","dx":1,"dy":2,"t":3,"seq":05}"#,  // refused: a leading zero
+            #"{"type":"touch","phase":"move","dx":1,"dy":2,"t":3,"seq":-0}"#,
+            #"{"type":"touch","phase":"move","dx":1,"dy":2,"t":3,"seq":00000000000000012}"#,  // refused: bad JSON
         ]
         for text in fallBack {
             let (decoded, general, plain) = bothPaths(Array(text.utf8), decoder)
