@@ -17,6 +17,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
     ],
     targets: [
         .target(name: "RefreshKit"),
@@ -26,10 +27,15 @@ let package = Package(
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"])]
         ),
+        .systemLibrary(
+            name: "CQREncode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
         .target(
             name: "RefreshServer",
             dependencies: [
-                "RefreshKit", "RefreshWire", "CLibWebSockets",
+                "RefreshKit", "RefreshWire", "CLibWebSockets", "CQREncode",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -46,8 +52,16 @@ let package = Package(
         // `make bench` (docs/PERFORMANCE.md): engine micro-benchmarks and the orchestration, the load
         // generator (lws client API), and the transport's floor (a bare lws echo server).
         .executableTarget(name: "refreshkit-bench", dependencies: ["RefreshKit", "RefreshWire", "CLibWebSockets"]),
-        .executableTarget(name: "refreshkit-load", dependencies: ["CLibWebSockets"]),
-        .executableTarget(name: "lws-echo", dependencies: ["CLibWebSockets"]),
+        .executableTarget(
+            name: "refreshkit-load",
+            dependencies: [
+                "CLibWebSockets",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]),
+        .executableTarget(
+            name: "lws-echo",
+            dependencies: ["CLibWebSockets", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // docs/HARDENING.md: the server's policies (Origin, limits, rate, page clock, static paths), and a
         // libFuzzer target for the decoder and the session (`make fuzz`; it does nothing in an ordinary build).
         .testTarget(

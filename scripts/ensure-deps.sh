@@ -15,10 +15,12 @@ need_pkg() { # need_pkg CHECK-COMMAND DEBIAN-PACKAGE
 need_pkg "command -v pkg-config" pkg-config
 need_pkg "pkg-config --exists libwebsockets" libwebsockets-dev
 need_pkg "pkg-config --exists libuv" libuv1-dev  # a dependency of libwebsockets-dev; the event loop (ServiceLoop)
+need_pkg "pkg-config --exists libqrencode" libqrencode-dev  # the QR code `serve` prints (Sources/CQREncode)
 if [ "${want[0]}" = test ]; then
     need_pkg "command -v chromium" chromium
     need_pkg "command -v node" nodejs
     need_pkg "python3 -c 'import venv, ensurepip'" python3-venv
+    need_pkg "command -v zbarimg" zbar-tools  # reads the QR codes back in tests
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then

@@ -105,7 +105,7 @@ final class LoadGenerator {
     private(set) var clientCPUSeconds = 0.0
 
     // Results (counters reset when the window opens).
-    private(set) var latency = Histogram()
+    private(set) var latency = Latencies()
     private(set) var inputsSent = 0
     private(set) var inputsLate = 0
     private(set) var inputsSkippedNotReady = 0
@@ -297,7 +297,7 @@ final class LoadGenerator {
     }
 
     private func openWindow(now: Int64) {
-        latency = Histogram()
+        latency = Latencies()
         inputsSent = 0
         inputsLate = 0
         inputsSkippedNotReady = 0

@@ -24,12 +24,12 @@ struct Report {
             ("inputs_unanswered", "\(g.inputsUnanswered)"),
             ("inputs_late", "\(g.inputsLate)"),
             ("inputs_skipped_not_ready", "\(g.inputsSkippedNotReady)"),
-            ("latency_samples", "\(g.latency.total)"),
+            ("latency_samples", "\(g.latency.count)"),
         ]
-        for (name, fraction) in [("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("p999", 0.999)] {
-            fields.append(("latency_\(name)_ms", milliseconds(g.latency.percentile(fraction))))
+        for (name, percentile) in [("p50", 50.0), ("p90", 90.0), ("p99", 99.0), ("p999", 99.9)] {
+            fields.append(("latency_\(name)_ms", milliseconds(g.latency.value(atPercentile: percentile))))
         }
-        fields.append(("latency_max_ms", milliseconds(g.latency.total > 0 ? g.latency.maximum : nil)))
+        fields.append(("latency_max_ms", milliseconds(g.latency.maximum)))
         fields.append(("latency_mean_ms", g.latency.mean.map { number($0 / 1000) } ?? "null"))
         fields += [
             ("messages", "\(g.messages)"),

@@ -61,6 +61,13 @@ struct Serve: ParsableCommand {
     @Option(help: "libuv (epoll; the default) or poll (lws's own loop, which scans every socket on each wake-up).")
     var eventLoop: ServerConfiguration.EventLoop = .libuv
 
+    @Option(
+        help: """
+            Print a QR code of the address a phone opens: auto (when the output is a terminal and the server \
+            listens on the network), always, or never.
+            """)
+    var qr: QRCodeOutput = .auto
+
     @OptionGroup(title: "Hardening")
     var hardening: HardeningOptions
 
@@ -113,11 +120,14 @@ struct Serve: ParsableCommand {
             server.requestStop()
         }
 
-        var lines = ["listening on http://\(Self.displayHost(host)):\(server.port)"]
-        if Self.isWildcard(host) {
-            for address in NetworkInterfaces.lanIPv4Addresses() {
-                lines.append("  on your network: http://\(address):\(server.port)")
-            }
+        let local = "http://\(Self.displayHost(host)):\(server.port)"
+        let network =
+            Self.isWildcard(host) ? NetworkInterfaces.lanIPv4Addresses().map { "http://\($0):\(server.port)" } : []
+        var lines = ["listening on \(local)"] + network.map { "  on your network: \($0)" }
+        let terminal = isatty(STDOUT_FILENO) == 1
+        if let link = qr.link(network: network, local: local, terminal: terminal), let code = QRCode(link) {
+            lines.append("  scan to open \(link):")
+            lines += TerminalQRCode(code, colors: terminal).lines.map { "  " + $0 }
         }
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
 
@@ -135,6 +145,21 @@ struct Serve: ParsableCommand {
     }
 
     static func isWildcard(_ host: String) -> Bool { ["0.0.0.0", "::", "[::]"].contains(host) }
+}
+
+/// `--qr`: whether `serve` prints a QR code of the address a phone opens, so that it joins with one scan.
+enum QRCodeOutput: String, CaseIterable, ExpressibleByArgument {
+    case auto, always, never
+
+    /// The link to draw: the first network address; with `always` and none, the local one (a test, a demo on
+    /// one machine). `auto` draws only on a terminal, where a person can point a camera at it.
+    func link(network: [String], local: String, terminal: Bool) -> String? {
+        switch self {
+        case .never: nil
+        case .auto: terminal ? network.first : nil
+        case .always: network.first ?? local
+        }
+    }
 }
 
 /// `--log-level`: swift-log's levels by name.

@@ -402,12 +402,12 @@ struct FrameDeltaTests {
         #expect(!small.contains("distance"), "\(small)")
     }
 
-    /// Writes `web/test/fixtures/deltas.json`, the vectors the page's own test (`web/test/delta.test.js`)
-    /// applies with the page's code: a whole frame, then for every second frame of a real session its delta
-    /// from the one before (as a page that was written every other frame holds it) and its whole frame. Only
-    /// when asked: `REFRESHKIT_WRITE_FIXTURES=1 swift test --filter writeThePageFixture`.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["REFRESHKIT_WRITE_FIXTURES"] != nil))
-    func writeThePageFixture() throws {
+    /// `web/test/fixtures/deltas.json` is what the encoder writes now: the vectors the page's own test
+    /// (`web/test/delta.test.js`) applies with the page's code, a whole frame, then for every second frame of a
+    /// real session its delta from the one before (as a page that was written every other frame holds it) and
+    /// its whole frame. A golden test: it fails when the encoder's output moved away from what the page is tested
+    /// against; `REFRESHKIT_WRITE_FIXTURES=1 swift test --filter thePageFixture` writes the file anew.
+    @Test func thePageFixtureIsWhatTheEncoderWrites() throws {
         var session = try RandomSession(seed: 1)  // jh: animation cycles while refreshing; inputs numbered
         session.send(#"{"type":"configure","feed":{"latencyMs":300}}"#)
         session.drag(dx: 0, dy: -15, steps: 8)  // scroll the content
@@ -443,8 +443,13 @@ struct FrameDeltaTests {
         out += "\n]}\n"
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
             "../../web/test/fixtures/deltas.json")
-        try FileManager.default.createDirectory(
-            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(out.utf8).write(to: url)
+        if ProcessInfo.processInfo.environment["REFRESHKIT_WRITE_FIXTURES"] != nil {
+            try Data(out.utf8).write(to: url)
+        }
+        let committed = try String(contentsOf: url, encoding: .utf8)
+        #expect(
+            committed == out,
+            "web/test/fixtures/deltas.json differs from what the encoder writes now; if the change is meant, run REFRESHKIT_WRITE_FIXTURES=1 swift test --filter thePageFixture and node --test web/test/"
+        )
     }
 }

@@ -59,26 +59,12 @@ func foundationObject(_ write: (MessageEncoder, inout [UInt8]) -> Void) throws -
     return try #require(object as? [String: Any])
 }
 
-/// A small seeded generator (SplitMix64), so every randomised test is reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The engine's seeded generator (SplitMix64), with the draws the randomised tests make, so every one of them
+/// is reproducible.
+extension SeededGenerator {
     /// A value in `range`, from the generator's own bits (independent of the standard library's algorithm).
     mutating func double(in range: ClosedRange<Double>) -> Double {
-        let unit = Double(next() >> 11) / Double(1 << 53)
-        return range.lowerBound + unit * (range.upperBound - range.lowerBound)
+        range.lowerBound + unit() * (range.upperBound - range.lowerBound)
     }
 
     mutating func int(below bound: Int) -> Int {

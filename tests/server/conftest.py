@@ -74,6 +74,11 @@ class RunningServer:
         self.port = int(self.url.rsplit(":", 1)[1])
         self.ws_url = f"ws://127.0.0.1:{self.port}/"
 
+    def error_lines(self) -> list[str]:
+        """Lines logged at `error` or `critical` (swift-log's stream format: `<date> <level> <label>: …`)."""
+        return [line for line in list(self.stderr)
+                if len(line.split(" ", 2)) > 1 and line.split(" ", 2)[1] in ("error", "critical")]
+
     def output(self) -> str:
         return ("stdout:\n" + "\n".join(self.stdout[-20:]) + "\nstderr:\n" + "\n".join(self.stderr[-40:]))
 
@@ -97,11 +102,14 @@ class RunningServer:
 
 @pytest.fixture(scope="session")
 def server():
-    """One server shared by the tests that only talk to it; stopped with SIGTERM, must exit 0."""
+    """One server shared by the tests that only talk to it; stopped with SIGTERM, must exit 0, and must not have
+    logged an error or worse, whatever the tests sent it (checked here, at its teardown, so that the check sees
+    every test that used it, however the run was selected)."""
     srv = RunningServer("--log-level", "info")
     yield srv
     code = srv.terminate()
     assert code == 0, f"server exited with {code}\n" + srv.output()
+    assert not srv.error_lines(), "the shared server logged errors:\n" + "\n".join(srv.error_lines()[:10])
 
 
 @pytest.fixture

@@ -251,6 +251,5 @@ def log_lines(srv, *needles: str) -> list[str]:
 
 
 def error_lines(srv) -> list[str]:
-    """Lines logged at `error` or `critical` (swift-log's stream format: `<date> <level> <label>: …`)."""
-    return [line for line in list(srv.stderr) if len(line.split(" ", 2)) > 1 and line.split(" ", 2)[1] in
-            ("error", "critical")]
+    """Lines logged at `error` or `critical`."""
+    return srv.error_lines()

@@ -529,11 +529,3 @@ def test_a_sustained_flood_is_closed_with_1008(fresh_server):
         assert 1 <= errors <= 20, f"{errors} rate_limited errors (at most about one per second expected)"
     assert log_lines(srv, "1008") or log_lines(srv, "flood")
     assert srv.proc.poll() is None
-
-
-# MARK: - The server log stays clean
-
-
-def test_no_server_errors_were_logged(server):
-    # Runs last in this file (pytest keeps file order): nothing above may make the server log an error.
-    assert not error_lines(server), error_lines(server)[:10]

@@ -1,6 +1,6 @@
 """Scroll physics over the real WebSocket: what the page's inputs do to the authoritative offset.
 
-The expected numbers come from the formulas in physics.md (UIScrollView's rubber band and deceleration),
+The expected numbers come from the formulas in docs/PHYSICS.md (UIScrollView's rubber band and deceleration),
 computed here independently of the Swift engine.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ DECAY_K = 1000 * math.log(0.998)  # 1/s; UIScrollView.DecelerationRate.normal pe
 
 
 def rubber_band(x: float, d: float = VIEWPORT_H, c: float = RUBBER_BAND) -> float:
-    """b(x) = (1 − 1/(x·c/d + 1))·d  (physics.md §1.1)."""
+    """b(x) = (1 − 1/(x·c/d + 1))·d  (docs/PHYSICS.md §1.1)."""
     return (1 - 1 / (x * c / d + 1)) * d
 
 
@@ -40,7 +40,7 @@ def test_a_drag_past_the_top_reads_back_the_rubber_banded_offset(server):
             await touch(ws, "move", 200, 1016.0)
             frame = await frame_where(ws, lambda f: f["offset"]["y"] < -1)
             assert abs(frame["offset"]["y"] - -rubber_band(200)) < 1e-3, frame["offset"]
-            assert abs(frame["offset"]["y"] - -97.3166) < 1e-3  # physics.md §9 row 2
+            assert abs(frame["offset"]["y"] - -97.3166) < 1e-3  # docs/PHYSICS.md §9 row 2
             # Path independence: the same total in other steps lands on the same offset.
             await touch(ws, "move", 37.5, 1032.0)
             await touch(ws, "move", 62.5, 1048.0)
@@ -72,7 +72,7 @@ def test_a_flick_comes_to_rest_at_the_decay_projection(server):
             assert chain[0]["kind"] == "decay", chain
             assert abs(chain[0]["v0"] - 2500) < 1e-6, chain[0]
             assert abs(chain[0]["k"] - DECAY_K) < 1e-6, chain[0]  # the wire keeps 6 decimals
-            projected = released_at - 2500 / DECAY_K  # x0 − v0/k (physics.md §2.1)
+            projected = released_at - 2500 / DECAY_K  # x0 − v0/k (docs/PHYSICS.md §2.1)
             frame = await frame_where(ws, lambda f: f["phase"] == "idle", timeout=10)
             # Within half a device pixel of the projection (dpr 3).
             assert abs(frame["offset"]["y"] - projected) <= 0.5 / 3 + 1e-6, (frame["offset"], projected)

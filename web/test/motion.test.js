@@ -8,7 +8,7 @@ function close(actual, expected, rel = 1e-6, label = '') {
   const tol = Math.max(Math.abs(expected) * rel, 1e-9);
   assert.ok(Math.abs(actual - expected) <= tol, `${label} expected ${expected}, got ${actual}`);
 }
-// physics.md §9 prints its vectors rounded (3 or 4 decimals): the value must round to the printed one.
+// docs/PHYSICS.md §9 prints its vectors rounded (3 or 4 decimals): the value must round to the printed one.
 function close4(actual, expected, label = '') {
   const decimals = (String(expected).split('.')[1] || '').length;
   const scale = 10 ** decimals;
@@ -17,7 +17,7 @@ function close4(actual, expected, label = '') {
 const spring = (extra) => ({ kind: 'spring', t0: 1000, t1: 5000, v0: 0, target: 0, ...extra });
 const ratio = (m, k, z) => z * 2 * Math.sqrt(m * k);
 
-test('critical spring m1 k100 from −100 (physics.md §9 row 27)', () => {
+test('critical spring m1 k100 from −100 (docs/PHYSICS.md §9 row 27)', () => {
   const seg = spring({ x0: -100, mass: 1, stiffness: 100, damping: 20 });
   close4(evaluateSegment(seg, 1100).x, -73.5759, 'x(0.1)');
   close4(evaluateSegment(seg, 1300).x, -19.9148, 'x(0.3)');

@@ -3,7 +3,7 @@ import Foundation
 /// UIScrollView's momentum after the finger lifts: velocity decays exponentially.
 ///
 /// UIKit specifies the deceleration as a rate per millisecond (`UIScrollView.DecelerationRate`, 0.998 normal
-/// and 0.99 fast). This type uses the continuous form of that curve throughout (physics.md §2.1, as b3ll/Motion
+/// and 0.99 fast). This type uses the continuous form of that curve throughout (docs/PHYSICS.md §2.1, as b3ll/Motion
 /// `DecayFunction.swift`, super-ultra/ScrollMechanics `DecelerationTimingParameters.swift` and Flutter
 /// `FrictionSimulation` do): with `k = 1000·ln(rate)` (1/s, negative),
 ///
@@ -22,7 +22,7 @@ public struct Decay: Hashable, Sendable {
         self.rate = rate
     }
 
-    /// `UIScrollView.DecelerationRate.normal` = 0.998 per ms (physics.md §0: quoted by Flutter
+    /// `UIScrollView.DecelerationRate.normal` = 0.998 per ms (docs/PHYSICS.md §0: quoted by Flutter
     /// `scroll_simulation.dart`, Motion `DecayFunction.swift` and pub.dev `IOSUIScrollViewDecelerationRate`).
     public static let normal = Decay(rate: 0.998)
 
@@ -36,14 +36,14 @@ public struct Decay: Hashable, Sendable {
     /// initial velocity; a rate of 1 would never stop.
     public static let maximumRate = 0.9999
 
-    /// `k = 1000·ln(rate)`, in 1/s; negative (physics.md §2.1: −2.0020 for 0.998, −10.0503 for 0.99).
+    /// `k = 1000·ln(rate)`, in 1/s; negative (docs/PHYSICS.md §2.1: −2.0020 for 0.998, −10.0503 for 0.99).
     public var constant: Double {
         let usable = rate.isNaN ? Self.normal.rate : min(max(rate, Self.minimumRate), Self.maximumRate)
         return 1000 * log(usable)
     }
 
     /// The fraction of velocity kept per second, `e^k` (`rate^1000`): Flutter's `drag` for the same curve
-    /// (0.135 in `scroll_simulation.dart`; 0.998¹⁰⁰⁰ = 0.135065, physics.md §9 row 9).
+    /// (0.135 in `scroll_simulation.dart`; 0.998¹⁰⁰⁰ = 0.135065, docs/PHYSICS.md §9 row 9).
     public var dragPerSecond: Double { exp(constant) }
 
     /// The position `t` seconds after starting at `x0` with velocity `v0`: `x0 + v0·(e^{k·t} − 1)/k`.
@@ -58,13 +58,13 @@ public struct Decay: Hashable, Sendable {
         Self.velocity(v0, after: t, constant: constant)
     }
 
-    /// Where the motion comes to rest: `x∞ = x0 − v0/k` (physics.md §2.1; 0.4995·v0 for 0.998).
+    /// Where the motion comes to rest: `x∞ = x0 − v0/k` (docs/PHYSICS.md §2.1; 0.4995·v0 for 0.998).
     public func restingPosition(from x0: Double, velocity v0: Double) -> Double {
         x0 - v0 / constant
     }
 
     /// The time needed to travel `distance` (signed, from the start) with initial velocity `v0`:
-    /// `ln(1 + k·Δ/v0)/k` (physics.md §2.1; ScrollMechanics `duration(to:)`, Flutter `timeAtX`).
+    /// `ln(1 + k·Δ/v0)/k` (docs/PHYSICS.md §2.1; ScrollMechanics `duration(to:)`, Flutter `timeAtX`).
     ///
     /// - Returns: `nil` when the motion never gets that far: the distance lies behind the motion, at or
     ///   beyond the resting position, or the velocity is 0 (and the distance is not).
@@ -80,8 +80,8 @@ public struct Decay: Hashable, Sendable {
     }
 
     /// The time until the speed falls below `threshold`: `ln(threshold/|v0|)/k`, or 0 if it already is
-    /// (physics.md §2.1). The ballistic planner ends a decay there, with the velocity tolerance of
-    /// physics.md §3.1 as threshold.
+    /// (docs/PHYSICS.md §2.1). The ballistic planner ends a decay there, with the velocity tolerance of
+    /// docs/PHYSICS.md §3.1 as threshold.
     ///
     /// A threshold that is not positive is treated as the smallest positive normal number, so the result
     /// stays finite.
@@ -93,7 +93,7 @@ public struct Decay: Hashable, Sendable {
     }
 
     /// The time until the remaining distance to the resting position falls below `remaining`:
-    /// `ln(−k·ε/|v0|)/k` (ScrollMechanics `DecelerationTimingParameters.duration`, physics.md §2.1),
+    /// `ln(−k·ε/|v0|)/k` (ScrollMechanics `DecelerationTimingParameters.duration`, docs/PHYSICS.md §2.1),
     /// or 0 if it already is.
     public func timeUntilRemaining(_ remaining: Double, velocity v0: Double) -> Double {
         let speed = v0.magnitude

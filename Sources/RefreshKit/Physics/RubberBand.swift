@@ -2,21 +2,21 @@
 ///
 /// The displayed overscroll `b` for a raw finger distance `x` past the edge is
 /// `b(x) = (1 − 1/(x·c/d + 1))·d`, where `d` is the viewport dimension along the axis and `c` the
-/// coefficient (physics.md §1.1: Grant Paul's formula, as written up by squareb.wordpress.com 2013 and
+/// coefficient (docs/PHYSICS.md §1.1: Grant Paul's formula, as written up by squareb.wordpress.com 2013 and
 /// re-implemented in super-ultra/ScrollMechanics `ScrollMechanics/Sources/RubberBand.swift` and
 /// b3ll/Motion `Sources/Motion/Utilities/RubberBanding.swift`).
 ///
 /// The mapping is closed form, so a drag computed as `clamp(startOffset − translation)` is path
 /// independent: the same finger position always gives the same offset, whatever the event rate
-/// (physics.md §1.1, §10.4).
+/// (docs/PHYSICS.md §1.1, §10.4).
 ///
 /// Degenerate inputs never produce a non-finite result: a dimension that is not finite and positive,
 /// or a coefficient that is not finite and positive, gives no overscroll at all, and NaN inputs count as 0.
 public struct RubberBand: Hashable, Sendable {
     /// The resistance `c`: the first pixel past the edge moves the content by `c` px.
     ///
-    /// 0.55 is the reverse-engineered UIKit value (physics.md §0, §1.1); Flutter's
-    /// `BouncingScrollPhysics` is equivalent to 0.52 (physics.md §1.2).
+    /// 0.55 is the reverse-engineered UIKit value (docs/PHYSICS.md §0, §1.1); Flutter's
+    /// `BouncingScrollPhysics` is equivalent to 0.52 (docs/PHYSICS.md §1.2).
     public var coefficient: Double = 0.55
 
     /// A rubber band with the given resistance (0.55 by default, UIKit's).
@@ -27,7 +27,7 @@ public struct RubberBand: Hashable, Sendable {
     /// The displayed overscroll for a raw distance `x` past the edge.
     ///
     /// `b(x) = (1 − 1/(x·c/d + 1))·d` for `x ≥ 0`, and `b(−x) = −b(x)`. The result is strictly inside
-    /// `(−d, d)`: the content never overscrolls by a whole viewport (physics.md §1.1).
+    /// `(−d, d)`: the content never overscrolls by a whole viewport (docs/PHYSICS.md §1.1).
     ///
     /// - Parameters:
     ///   - x: How far the finger would have moved the content past the edge, px.
@@ -42,7 +42,7 @@ public struct RubberBand: Hashable, Sendable {
     }
 
     /// The raw finger distance past the edge that displays an overscroll of `b`: the inverse of
-    /// ``offset(forPull:dimension:)``, `x(b) = b·d / (c·(d − b))` (physics.md §1.1).
+    /// ``offset(forPull:dimension:)``, `x(b) = b·d / (c·(d − b))` (docs/PHYSICS.md §1.1).
     ///
     /// `b` is meaningful in `(−d, d)`; larger magnitudes are treated as the largest displayable
     /// overscroll, so the result stays finite.
@@ -56,7 +56,7 @@ public struct RubberBand: Hashable, Sendable {
     /// Clamps `value` into `[lower, upper]` with a rubber band outside it.
     ///
     /// Inside the range the value is returned unchanged; outside, the result is the nearest edge plus the
-    /// rubber-banded distance past it (ScrollMechanics `rubberBandClamp(x, coeff, dim, limits)`, physics.md
+    /// rubber-banded distance past it (ScrollMechanics `rubberBandClamp(x, coeff, dim, limits)`, docs/PHYSICS.md
     /// §1.1). When `upper < lower`, `upper` is taken to be `lower` (content shorter than the viewport).
     ///
     /// - Parameters:
@@ -76,7 +76,7 @@ public struct RubberBand: Hashable, Sendable {
     ///
     /// A drag that begins while the content is overscrolled (say, catching a bounce) starts from
     /// `unclamp(currentOffset)`, so the first move continues from where the content is instead of jumping
-    /// (physics.md §1.1, §10.4).
+    /// (docs/PHYSICS.md §1.1, §10.4).
     public func unclamp(_ displayed: Double, lower: Double, upper: Double, dimension: Double) -> Double {
         let (low, high) = Self.bounds(lower, upper)
         let shown = Self.finite(displayed)

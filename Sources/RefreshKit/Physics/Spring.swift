@@ -3,7 +3,7 @@ import Foundation
 /// A damped spring: mass, stiffness and damping coefficient (Flutter's `SpringDescription`).
 ///
 /// The equation of motion is `m·y'' + c·y' + k·y = 0` for the displacement `y` from the rest position;
-/// ``SpringSolution`` solves it in closed form (physics.md §2.4).
+/// ``SpringSolution`` solves it in closed form (docs/PHYSICS.md §2.4).
 public struct Spring: Hashable, Sendable {
     /// The mass `m` (dimensionless in scrolling terms; only the ratios matter).
     public var mass: Double
@@ -26,8 +26,8 @@ public struct Spring: Hashable, Sendable {
 
     /// A spring given Apple's way, by its response (the undamped period `2π/ω₀`, seconds) and damping
     /// ratio: `k = (2π/response)²·m`, `c = 4π·ζ·m/response` (WWDC18 session 803; Motion
-    /// `configure(response:dampingRatio:)`; physics.md §2.4). Response 0.5 s and ζ = 1 give
-    /// k = 157.91, c = 25.13 (physics.md §9 row 37).
+    /// `configure(response:dampingRatio:)`; docs/PHYSICS.md §2.4). Response 0.5 s and ζ = 1 give
+    /// k = 157.91, c = 25.13 (docs/PHYSICS.md §9 row 37).
     public init(mass: Double = 1, response: Double, dampingRatio: Double) {
         let omega = 2 * Double.pi / response
         self.init(mass: mass, stiffness: omega * omega * mass, damping: 2 * omega * dampingRatio * mass)
@@ -37,8 +37,8 @@ public struct Spring: Hashable, Sendable {
     ///
     /// pop maps both onto Quartz Composer's tension and friction, then onto its own
     /// (`pop/POPAnimationExtras.mm`, `pop/POPMath.mm`, the QC↔POP macros of `POPAnimationPrivate.h`;
-    /// physics.md §2.3). Bounciness 0 and speed 5, as in the pop version of `ole/CustomScrollView`, give
-    /// tension 193.414, friction 26.706, ζ = 0.960 (physics.md §9 row 37).
+    /// docs/PHYSICS.md §2.3). Bounciness 0 and speed 5, as in the pop version of `ole/CustomScrollView`, give
+    /// tension 193.414, friction 26.706, ζ = 0.960 (docs/PHYSICS.md §9 row 37).
     public init(popBounciness bounciness: Double, speed: Double) {
         func normalized(_ value: Double, _ start: Double, _ end: Double) -> Double {
             (value - start) / (end - start)
@@ -73,15 +73,15 @@ public struct Spring: Hashable, Sendable {
         (stiffness / mass).squareRoot()
     }
 
-    /// The response `2π/ω₀` in seconds: Apple's parameter (physics.md §2.4 table).
+    /// The response `2π/ω₀` in seconds: Apple's parameter (docs/PHYSICS.md §2.4 table).
     public var response: Double {
         2 * Double.pi / naturalFrequency
     }
 
-    // MARK: - Presets (physics.md §0, §2.3, §2.4, §3.1)
+    // MARK: - Presets (docs/PHYSICS.md §0, §2.3, §2.4, §3.1)
 
     /// Flutter's default bounce spring, `_kDefaultSpring` in `scroll_physics.dart`: m 0.5, k 100, ζ 1.1
-    /// (c = 15.556; overdamped). The recommended default (physics.md §10.6).
+    /// (c = 15.556; overdamped). The recommended default (docs/PHYSICS.md §10.6).
     public static let ios = Spring(mass: 0.5, stiffness: 100, dampingRatio: 1.1)
 
     /// pop `springBounciness 0, springSpeed 5` (ole/CustomScrollView's pop version), as hard-coded by Motion's

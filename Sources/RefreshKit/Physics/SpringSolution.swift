@@ -2,13 +2,13 @@ import Foundation
 
 /// The closed-form motion of a ``Spring`` released with displacement `y0` and velocity `v0`.
 ///
-/// These are the three solutions of `m·y'' + c·y' + k·y = 0` in physics.md §2.4 (Flutter
+/// These are the three solutions of `m·y'' + c·y' + k·y = 0` in docs/PHYSICS.md §2.4 (Flutter
 /// `packages/flutter/lib/src/physics/spring_simulation.dart`; the same maths as ScrollMechanics
 /// `SpringTimingParameters.swift` and Motion `SpringFunction.swift`), with the under-damped decay rate
 /// written correctly as `r = −c/(2m)` (Flutter's source has `−c/2·m`, right only for m = 1).
 ///
 /// Evaluating at any time is exact up to rounding: no integration, so the result does not depend on the
-/// frame rate (physics.md §10.1). Times are in seconds from the release.
+/// frame rate (docs/PHYSICS.md §10.1). Times are in seconds from the release.
 public struct SpringSolution: Hashable, Sendable {
     /// The three regimes of a damped spring.
     public enum Damping: String, Hashable, Sendable {

@@ -2,9 +2,9 @@
 ///
 /// The tracker is one-dimensional; the scroll model keeps one per axis. Times are the page's clock in
 /// milliseconds (`PointerEvent.timeStamp`), never the server's receive time: jitter on the timestamps
-/// ruins both estimators (physics.md §5.2, rows 30 and 34 of §9).
+/// ruins both estimators (docs/PHYSICS.md §5.2, rows 30 and 34 of §9).
 ///
-/// Two estimators run on the same samples (physics.md §5.1, §5.2 item 4, §10.5):
+/// Two estimators run on the same samples (docs/PHYSICS.md §5.1, §5.2 item 4, §10.5):
 /// - the **iOS-weighted** one of Flutter's `IOSScrollViewFlingVelocityTracker`
 ///   (`packages/flutter/lib/src/gestures/velocity_tracker.dart`): `0.6·v(n−3→n−2) + 0.35·v(n−2→n−1) +
 ///   0.05·v(n−1→n)`, the oldest of the last three segments weighing most. It gives the iOS feel;
@@ -41,11 +41,11 @@ public struct VelocityTracker: Hashable, Sendable {
     private var history = History()
 
     /// Release speeds are clamped to this magnitude, px/s (Flutter `kMaxFlingVelocity` = 8000,
-    /// physics.md §3.1).
+    /// docs/PHYSICS.md §3.1).
     public var maxVelocity: Double
 
     /// Release speeds below this are reported as 0 (no fling), px/s (Flutter
-    /// `BouncingScrollPhysics.minFlingVelocity` = 2 × 50, physics.md §3.1).
+    /// `BouncingScrollPhysics.minFlingVelocity` = 2 × 50, docs/PHYSICS.md §3.1).
     public var minVelocity: Double
 
     /// The number of samples kept (Flutter's ring of 20).
@@ -56,7 +56,7 @@ public struct VelocityTracker: Hashable, Sendable {
     public static let stoppedInterval: Double = 40
     /// The fit needs at least this many samples (`_minSampleSize`).
     public static let minimumFitSampleCount = 3
-    /// Intervals shorter than this signal coalesced or batched samples, ms (physics.md §5.2 item 4).
+    /// Intervals shorter than this signal coalesced or batched samples, ms (docs/PHYSICS.md §5.2 item 4).
     public static let minimumRegularInterval: Double = 2
     /// The iOS-weighted estimator's weights, oldest segment first (`IOSScrollViewFlingVelocityTracker`).
     public static let iosWeights = (oldest: 0.6, middle: 0.35, newest: 0.05)
@@ -91,7 +91,7 @@ public struct VelocityTracker: Hashable, Sendable {
     /// The release velocity in px/s for a finger lifted at page time `liftTime` (ms).
     ///
     /// - 0 when the newest sample is more than 40 ms before the lift: the finger had come to rest
-    ///   (Flutter's rule, decided on the page's clock, physics.md §5.2 item 3).
+    ///   (Flutter's rule, decided on the page's clock, docs/PHYSICS.md §5.2 item 3).
     /// - Otherwise the iOS-weighted estimate if the intervals are regular (``hasRegularIntervals``), else the
     ///   least-squares estimate (0 if neither has enough samples).
     /// - Then clamped to ``maxVelocity`` and reported as 0 below ``minVelocity``.
@@ -165,7 +165,7 @@ public struct VelocityTracker: Hashable, Sendable {
     }
 
     /// Whether the last (up to four) sample intervals look like a steady stream: none shorter than 2 ms, none
-    /// longer than twice their median, none a stop of more than 40 ms (physics.md §5.2 item 4).
+    /// longer than twice their median, none a stop of more than 40 ms (docs/PHYSICS.md §5.2 item 4).
     public var hasRegularIntervals: Bool {
         var history = history
         return history.withWindow(Self.hasRegularIntervals)
@@ -208,7 +208,7 @@ public struct VelocityTracker: Hashable, Sendable {
     /// four samples.
     ///
     /// On a decelerating finger it reports the speed of about 16 ms before the last sample, like a
-    /// UIScrollView (physics.md §5.1: 1408 against 1080 px/s in row 32).
+    /// UIScrollView (docs/PHYSICS.md §5.1: 1408 against 1080 px/s in row 32).
     public var iosWeightedVelocity: Double? {
         var history = history
         return history.withWindow(Self.iosWeightedVelocity)

@@ -1,20 +1,23 @@
-/// The presets: each seed library's documented behaviour and defaults, read from its source (seeds.md),
-/// as values of the one edge model. Their bugs (seeds.md, section (c)) are not reproduced.
+/// The presets: each seed library's documented behaviour and defaults, read from its source (docs/SEEDS.md),
+/// as values of the one edge model. Their bugs (docs/SEEDS.md, section (c)) are not reproduced.
 extension Preset {
-    /// The footer every preset with load-more uses unless its library says otherwise.
+    /// The footer every preset with load-more uses unless its library says otherwise: it starts as it comes
+    /// into view, a fling's included.
     static func footer(
         trigger: EdgeConfiguration.Trigger = .onReachEdge, height: Double = 60, prompting: Double = 0,
-        strictness: EdgeConfiguration.Strictness = .inclusive, preload: Double = 0
+        strictness: EdgeConfiguration.Strictness = .inclusive, preload: Double = 0,
+        shortContent: EdgeConfiguration.ShortContentPolicy = .enabled
     ) -> EdgeConfiguration {
         EdgeConfiguration(
             role: .loadMore, triggerDistance: height, restingInset: height, promptingInset: prompting,
-            preload: preload, trigger: trigger, strictness: strictness, minimumVisibleDuration: 0.3,
-            exitDuration: 0.2, presentation: .slideDown, anchor: .middle, viewBehaviour: .fixedBottom, height: height)
+            preload: preload, trigger: trigger, strictness: strictness, fling: .trigger, shortContent: shortContent,
+            minimumVisibleDuration: 0.3, exitDuration: 0.2, presentation: .slideDown, anchor: .middle,
+            viewBehaviour: .fixedBottom, height: height)
     }
 
     /// UIRefreshControl, as Flutter's CupertinoSliverRefreshControl measured it on iOS: the refresh starts
     /// while the finger is still down, once 100 px are visible, and the content rests 60 px down
-    /// (physics.md §8.1). Load-more starts when the footer comes into view.
+    /// (docs/PHYSICS.md §8.1). Load-more starts when the footer comes into view.
     public static let ios = Preset(
         name: "ios",
         summary: "UIRefreshControl: starts at 100 px while dragging, rests at 60 px; auto load-more footer",
@@ -29,7 +32,7 @@ extension Preset {
 
     /// JHPullToRefreshKit: a top control `height` tall (60 in its demos) that starts on release once the
     /// pull is strictly beyond its height, rests on that height, repeats an animation cycle until the end,
-    /// then plays an exit animation (seeds.md §1). Its pull is measured from the inset here (its own
+    /// then plays an exit animation (docs/SEEDS.md §1). Its pull is measured from the inset here (its own
     /// threshold ignored the inset), and a forced refresh is revealed and never doubled.
     public static let jh = Preset(
         name: "jh",
@@ -46,7 +49,10 @@ extension Preset {
 
     /// HTRefreshView: all four edges on its fork of MSPullToRefreshController. Top and left refresh on
     /// release strictly past their size and also when a fling's bounce carries them there; the bottom
-    /// footer auto-triggers as it comes into view and keeps a prompting inset (seeds.md §3).
+    /// footer auto-triggers as it comes into view (on every offset change, momentum's included) and keeps a
+    /// prompting inset, and is hidden, with its inset given back, while the list fits the viewport
+    /// (docs/SEEDS.md §3.3, §3.4). The right edge keeps working on a list no wider than the viewport, which
+    /// every list here is: HT's hiding rule would switch it off for good.
     public static let ht = Preset(
         name: "ht",
         summary: "HTRefreshView: four edges, fling may trigger, auto-trigger footer with prompting inset",
@@ -55,7 +61,7 @@ extension Preset {
                 role: .refresh, triggerDistance: 60, restingInset: 60, trigger: .onRelease, strictness: .strict,
                 fling: .trigger, minimumVisibleDuration: 0.25, startDuration: 0.25, exitDuration: 0.25,
                 presentation: .slideDown, anchor: .bottom, viewBehaviour: .fixedBottom, height: 60),
-            .bottom: footer(height: 44, prompting: 44, strictness: .strict),
+            .bottom: footer(height: 44, prompting: 44, strictness: .strict, shortContent: .disabled),
             .left: EdgeConfiguration(
                 role: .refresh, triggerDistance: 60, restingInset: 60, trigger: .onRelease, strictness: .strict,
                 fling: .trigger, minimumVisibleDuration: 0.25, startDuration: 0.25, exitDuration: 0.25, height: 60),
@@ -66,7 +72,7 @@ extension Preset {
     )
 
     /// GVRefreshControl: UIRefreshControl with a height from its data source (100 by default) and a view
-    /// behaviour chosen from the pull progress; UIKit starts it while dragging (seeds.md §4). The default
+    /// behaviour chosen from the pull progress; UIKit starts it while dragging (docs/SEEDS.md §4). The default
     /// behaviour when the data source gives none is `fixedTop`.
     public static let gv = Preset(
         name: "gv",
@@ -81,7 +87,7 @@ extension Preset {
 
     /// MSPullToRefreshController: headless, per-edge refreshable and refreshing insets (30 and 30 in its
     /// demo) on top and bottom, engaged on the first frame after release strictly past the refreshable
-    /// inset; flings never engage; start and finish animate over 0.2 s (seeds.md §2). Short content works
+    /// inset; flings never engage; start and finish animate over 0.2 s (docs/SEEDS.md §2). Short content works
     /// here (the original broke when the content area was smaller than the frame).
     public static let ms = Preset(
         name: "ms",
@@ -99,8 +105,9 @@ extension Preset {
     )
 
     /// IQPullToRefresh with its custom-control defaults: refresh `eligible` at progress ≥ 1 (inclusive) of
-    /// an 80 px length and started on release; the default load-more indicator (60 px) starts as the end
-    /// is reached; insets animate over 0.1 s (seeds.md §5). Paginated by its wrapper's rules.
+    /// an 80 px length and started on release; the default load-more indicator (60 px) starts when a drag
+    /// reaches the end, never a fling (`fling: ignore`); `preload` moves both thresholds; insets animate
+    /// over 0.1 s (docs/SEEDS.md §5.2, §5.3). Paginated by its wrapper's rules.
     public static let iq = Preset(
         name: "iq",
         summary: "IQPullToRefresh: eligible at 80 px (inclusive), release to refresh, reach-end load-more",
@@ -111,7 +118,8 @@ extension Preset {
                 presentation: .background, anchor: .middle, viewBehaviour: .fixedTop, height: 80),
             .bottom: EdgeConfiguration(
                 role: .loadMore, triggerDistance: 60, restingInset: 60, preload: 0, trigger: .onReachEdge,
-                strictness: .inclusive, minimumVisibleDuration: 0.3, startDuration: 0.1, exitDuration: 0.1,
+                strictness: .inclusive, fling: .ignore, minimumVisibleDuration: 0.3, startDuration: 0.1,
+                exitDuration: 0.1,
                 presentation: .background, anchor: .middle, viewBehaviour: .fixedBottom, height: 60),
         ])
     )

@@ -1,7 +1,7 @@
 /// How one edge's control behaves: the union of what the five seed libraries offer, as policies.
 ///
 /// Distances are CSS px measured on the *displayed* (rubber-banded), inset-relative offset, as every seed
-/// measures them on `contentOffset` (seeds.md, notation).
+/// measures them on `contentOffset` (docs/SEEDS.md, notation).
 public struct EdgeConfiguration: Hashable, Sendable {
     /// What pulling this edge does.
     public enum Role: String, Hashable, Sendable, CaseIterable {
@@ -33,9 +33,12 @@ public struct EdgeConfiguration: Hashable, Sendable {
 
     /// What a fling (motion after the finger lifted) may do to this edge.
     public enum FlingPolicy: String, Hashable, Sendable, CaseIterable {
-        /// Momentum never arms or starts a refresh (MS, IQ refresh).
+        /// Momentum never arms or starts a refresh (MS, IQ refresh), and an `onReachEdge` control starts only
+        /// when hands on the content (a drag, a wheel) reach the edge: not a fling, nor the rest it comes to
+        /// (IQ's load-more, docs/SEEDS.md §5.3).
         case ignore
-        /// Momentum that carries the content past the threshold starts it (HT's behaviour, made explicit).
+        /// Momentum that carries the content past the threshold starts it (HT's behaviour, made explicit);
+        /// an `onReachEdge` control starts whatever brings the edge into view (HT AutoTrigger).
         case trigger
     }
 
@@ -44,7 +47,9 @@ public struct EdgeConfiguration: Hashable, Sendable {
         /// The edge still works: content short of the viewport rests at the leading edge and can be pulled
         /// from both ends (the bug MSPullToRefreshController documents, fixed).
         case enabled
-        /// The edge control is off while the content fits (HT's footer hiding).
+        /// The edge control is off (`disabled`: no prompting inset, nothing starts it) while the content is no
+        /// longer than the viewport less the app's insets, and back once it is longer (HT's footer hiding,
+        /// docs/SEEDS.md §3.4).
         case disabled
     }
 
@@ -96,13 +101,15 @@ public struct EdgeConfiguration: Hashable, Sendable {
 
     public var role: Role
     public var enabled: Bool
-    /// Displayed pull distance that arms the control (MS/HT `refreshableInset`).
+    /// Displayed pull distance that arms the control (MS/HT `refreshableInset`), measured past the prompting
+    /// inset and `preload` early; for `onReachEdge`, the length its progress counts over before it starts.
     public var triggerDistance: Double
     /// Extra inset the content rests on while refreshing (MS/HT `refreshingInset`).
     public var restingInset: Double
     /// Room kept permanently for a footer prompt (HT `promptingInset`).
     public var promptingInset: Double
-    /// Start this many px before the edge is reached (IQ `preloadOffset`), for `onReachEdge`.
+    /// IQ `preloadOffset`, px: an `onReachEdge` control starts this far before the edge; a control started by
+    /// a pull arms this much earlier (IQ adds it to the pull, docs/SEEDS.md §5.2).
     public var preload: Double
     public var trigger: Trigger
     public var strictness: Strictness
@@ -117,7 +124,7 @@ public struct EdgeConfiguration: Hashable, Sendable {
     /// Duration of the exit animation (and inset release) when a refresh ends, seconds.
     public var exitDuration: Double
     /// An end waits for the running animation cycle to finish (JHPullToRefreshKit looks at
-    /// `endRefreshing` only at cycle boundaries, seeds.md §1.2).
+    /// `endRefreshing` only at cycle boundaries, docs/SEEDS.md §1.2).
     public var endsOnCycleBoundary: Bool
     public var presentation: Presentation
     public var anchor: Anchor

@@ -85,17 +85,58 @@ public struct EdgeControl: Hashable, Sendable {
 
     // MARK: - Derived
 
-    /// `distance / triggerDistance` clamped to 0…1.
+    /// How far along the control is towards starting, 0…1, over `triggerDistance`:
+    /// - a control started by a pull counts its pull past its prompting inset, `preload` early
+    ///   (``thresholdPull(_:)``): 1 once it is past the trigger;
+    /// - an `onReachEdge` control counts the last `triggerDistance` before the point where it starts
+    ///   (`preload` before the edge): 1 there. IQPullToRefresh's load-more progress,
+    ///   `clamp((y − (E − L)) / L, 0, 1)` with `E` the trigger offset (docs/SEEDS.md §5.3, Load-more state
+    ///   machine).
     public var progress: Double {
-        guard configuration.triggerDistance > 0 else { return distance > 0 ? 1 : 0 }
-        return min(1, max(0, distance / configuration.triggerDistance))
+        let length = configuration.triggerDistance
+        let pull: Double
+        if configuration.trigger == .onReachEdge {
+            // The start point is `distance == -preload`; counted from `length` before it.
+            pull = distance + configuration.preload + length
+            guard length > 0 else { return pull >= 0 ? 1 : 0 }
+        } else {
+            pull = thresholdPull(distance)
+            guard length > 0 else { return pull > 0 ? 1 : 0 }
+        }
+        return min(1, max(0, pull / length))
     }
 
-    /// Whether `distance` is past the trigger distance, with the configured strictness.
-    func isPastTrigger(_ distance: Double) -> Bool {
+    /// The pull a control started by a pull measures against `triggerDistance`: the displayed `distance`
+    /// less the prompting inset the control keeps at rest, plus `preload`.
+    ///
+    /// - HTRefreshView's dragging footer measures past the bottom inset, which holds its prompting inset
+    ///   (docs/SEEDS.md §3.4, HT state machine and callbacks: "measured past `B` (which includes the
+    ///   prompt)"), so a footer that shows 60 px of prompt at rest engages only 60 px past it, not on any
+    ///   pull past the footer. A refresh control keeps no prompt (``layer``).
+    /// - IQPullToRefresh's `preloadOffset` moves its pull-to-refresh threshold too: `progress =
+    ///   clamp((p' + preloadOffset) / L, 0, 1)`, eligible at 1 (docs/SEEDS.md §5.2, Pull-to-refresh state
+    ///   machine).
+    func thresholdPull(_ distance: Double) -> Double {
+        let prompt = configuration.role == .loadMore ? configuration.promptingInset : 0
+        return distance - prompt + configuration.preload
+    }
+
+    /// Whether an `onReachEdge` control at `distance` has reached its start point, `preload` before the edge,
+    /// with the configured strictness: HTRefreshView's AutoTrigger fires once the footer has started to
+    /// show, `y + H − C > B − promptingInset`, strictly (docs/SEEDS.md §3.3, Forked MS engine); IQ's at
+    /// `progress ≥ 1` (§5.3).
+    func hasReached(_ distance: Double) -> Bool {
         switch configuration.strictness {
-        case .strict: distance > configuration.triggerDistance
-        case .inclusive: distance >= configuration.triggerDistance
+        case .strict: distance > -configuration.preload
+        case .inclusive: distance >= -configuration.preload
+        }
+    }
+
+    /// Whether `pull` is past the trigger distance, with the configured strictness.
+    func isPastTrigger(_ pull: Double) -> Bool {
+        switch configuration.strictness {
+        case .strict: pull > configuration.triggerDistance
+        case .inclusive: pull >= configuration.triggerDistance
         }
     }
 
@@ -171,7 +212,11 @@ public struct EdgeControl: Hashable, Sendable {
         switch state {
         case .idle, .pulling, .armed:
             if configuration.trigger == .onReachEdge {
-                if canStart && reachArmed && distance >= -configuration.preload {
+                // `fling: ignore`: only hands on the content reach the edge; momentum, and the rest it comes
+                // to, never start the load. IQPullToRefresh's default footer loads more only from a drag: a
+                // fling that reaches the end does not, a later drag at the end does (docs/SEEDS.md §5.3).
+                let mayReach = handsOn || configuration.fling == .trigger
+                if canStart && reachArmed && mayReach && hasReached(distance) {
                     reachArmed = false
                     return begin(cause: .reachEdge, at: time, events: &events)
                 }
@@ -180,13 +225,14 @@ public struct EdgeControl: Hashable, Sendable {
             // Content coming back on its own (the bounce after a release, the return after a refresh)
             // does not re-enter pulling; only hands, or momentum carrying the content outwards, do.
             if state == .idle && !handsOn && velocity <= 0 { return .none }
-            if distance <= 0 {
+            let pull = thresholdPull(distance)
+            if pull <= 0 {
                 if state == .armed { emit(.disarmed, cause: cause, at: time, events: &events) }
                 transition(to: .idle, cause: cause, at: time, events: &events)
                 return .none
             }
             let mayArm = configuration.trigger != .manual && (handsOn || configuration.fling == .trigger)
-            if mayArm && isPastTrigger(distance) {
+            if mayArm && isPastTrigger(pull) {
                 if state == .idle { transition(to: .pulling, cause: cause, at: time, events: &events) }
                 if state != .armed {
                     transition(to: .armed, cause: cause, at: time, events: &events)
@@ -226,6 +272,35 @@ public struct EdgeControl: Hashable, Sendable {
         }
     }
 
+    /// The session measured the content against the viewport: `contentFits` when it is no longer than the
+    /// viewport less the app's insets along this edge's axis.
+    ///
+    /// A control with `shortContent: .disabled` is off while the content fits: `disabled`, so it keeps no
+    /// prompting inset and nothing starts it; it comes back (`idle`, or `noMoreData` when the feed has no
+    /// more pages) once the content outgrows the viewport. HTRefreshView's bottom view does this on every
+    /// content size change: hidden, load-more off and the bottom inset back to the app's (docs/SEEDS.md §3.4,
+    /// HT state machine and callbacks, "contentSize changes"). A load under way finishes first; the control
+    /// switches off at the first observation after it ended.
+    public mutating func observeLayout(contentFits: Bool, hasMore: Bool, at time: Timestamp, events: inout [Event]) {
+        guard configuration.enabled, configuration.shortContent == .disabled else { return }
+        clock = max(clock, time)
+        if contentFits {
+            switch state {
+            case .idle, .pulling, .armed, .noMoreData, .failed:
+                if state == .armed { emit(.disarmed, cause: .layout, at: time, events: &events) }
+                transition(to: .disabled, cause: .layout, at: time, events: &events)
+                reachArmed = true
+            case .refreshing, .finishing, .disabled:
+                break
+            }
+        } else if state == .disabled {
+            transition(to: .idle, cause: .layout, at: time, events: &events)
+            if configuration.role == .loadMore && !hasMore {
+                transition(to: .noMoreData, cause: .layout, at: time, events: &events)
+            }
+        }
+    }
+
     /// The finger lifted, or the wheel gesture ended.
     public mutating func release(canStart: Bool, at time: Timestamp, events: inout [Event]) -> Action {
         clock = max(clock, time)
@@ -234,7 +309,7 @@ public struct EdgeControl: Hashable, Sendable {
             action = begin(cause: .release, at: time, events: &events)
         } else if state == .armed {
             emit(.disarmed, cause: .release, at: time, events: &events)
-            transition(to: distance > 0 ? .pulling : .idle, cause: .release, at: time, events: &events)
+            transition(to: thresholdPull(distance) > 0 ? .pulling : .idle, cause: .release, at: time, events: &events)
         } else if state == .refreshing, let outcome = pendingFinish, !configuration.endsOnCycleBoundary,
             mayEnd(at: time, fingerDown: false)
         {
@@ -388,7 +463,11 @@ public struct EdgeControl: Hashable, Sendable {
     // MARK: - Configuration
 
     /// Replaces the configuration. Switching the edge off ends a running refresh (one end per start).
-    public mutating func configure(_ new: EdgeConfiguration, at time: Timestamp, events: inout [Event]) -> Action {
+    /// `contentFits` is what ``observeLayout(contentFits:hasMore:at:events:)`` is told: a control that
+    /// stays off while the content fits is not switched on only to go off again.
+    public mutating func configure(
+        _ new: EdgeConfiguration, contentFits: Bool = false, at time: Timestamp, events: inout [Event]
+    ) -> Action {
         clock = max(clock, time)
         let wasRefreshing = state == .refreshing
         configuration = new
@@ -408,7 +487,7 @@ public struct EdgeControl: Hashable, Sendable {
             refreshStart = nil
             return action
         }
-        if state == .disabled {
+        if state == .disabled && !(new.shortContent == .disabled && contentFits) {
             transition(to: .idle, cause: .configure, at: time, events: &events)
         }
         return .none

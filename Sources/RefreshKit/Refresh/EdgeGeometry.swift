@@ -5,19 +5,18 @@
 /// every inset that is not this control's own):
 /// - the control is `height` long, glued to the content edge (`slideDown`) or pinned to the base line
 ///   (`background`); once the pull exceeds `height` it stretches over the whole gap (JHPullToRefreshKit,
-///   seeds.md §1.3);
+///   docs/SEEDS.md §1.3);
 /// - the animation view (`height` long) sits at the top, middle or bottom of the control (JH's anchor);
-/// - GVRefreshControl's behaviours then place and scale it: `stretches` scales it by the progress,
-///   `fixedTop` pins it to the base line once fully revealed, `fixedBottom` keeps it on the content edge
-///   (seeds.md §4.2).
+/// - GVRefreshControl's behaviours then place and scale it: `stretches` scales it by the pull over its
+///   `height`, unclamped (1.5 at 150 %), `fixedTop` does the same until fully revealed and then pins it to
+///   the base line unscaled, `fixedBottom` keeps it on the content edge (docs/SEEDS.md §4.2).
 public struct EdgeGeometry: Hashable, Sendable {
     public var control: Rect
     public var view: Rect
     public var scale: Double
 
     public init(
-        edge: Edge, configuration: EdgeConfiguration, distance: Double, progress: Double, viewport: Size,
-        baseInset: Double
+        edge: Edge, configuration: EdgeConfiguration, distance: Double, viewport: Size, baseInset: Double
     ) {
         let pull = max(0, distance.isFinite ? distance : 0)
         let height = configuration.height
@@ -38,12 +37,16 @@ public struct EdgeGeometry: Hashable, Sendable {
         case .middle: viewStart = controlStart + (controlLength - height) / 2
         case .bottom: viewStart = controlStart + controlLength - height
         }
+        // GVRefreshControl's visible percentage, `−y / height`: not clamped, so `stretches` scales past 1 on a
+        // pull longer than the control (docs/SEEDS.md §4.2, Behaviour). Measured here from the rest position,
+        // as every threshold is (GV's ignored the inset, docs/SEEDS.md (c) 1).
+        let visible = height > 0 ? pull / height : 1
         var scale = 1.0
         switch configuration.viewBehaviour {
         case .stretches:
-            scale = max(0.01, min(1, progress))
+            scale = max(0.01, visible)
         case .fixedTop:
-            if progress < 1 { scale = max(0.01, progress) } else { viewStart = baseInset }
+            if visible < 1 { scale = max(0.01, visible) } else { viewStart = baseInset }
         case .fixedBottom:
             viewStart = contentEdge - height
         }

@@ -11,8 +11,9 @@ extension EdgeState {
     /// - `idle → pulling`: `observe` — hands on the content (drag or wheel), or momentum carrying it
     ///   outwards, pull it past the edge; also the first step of arming (`idle` never jumps to `armed`).
     /// - `idle → refreshing`: `start` (a command), or `observe` for an `onReachEdge` trigger once the edge
-    ///   minus its preload comes into view.
-    /// - `idle → noMoreData`: `feedReset` — a load-more footer learns the feed has no more pages.
+    ///   minus its preload comes into view (under hands, for `fling: ignore`).
+    /// - `idle → noMoreData`: `feedReset` — a load-more footer learns the feed has no more pages; or
+    ///   `observeLayout` switching a short-content footer back on when the feed has none.
     /// - `pulling → idle`: `observe` — the pull went back to (or behind) the edge.
     /// - `pulling → armed`: `observe` — the pull passed the trigger distance, with hands on the content or a
     ///   fling the policy lets trigger; never for a `manual` trigger.
@@ -34,8 +35,11 @@ extension EdgeState {
     /// - `failed → armed`: `observe` — a deliberate pull past the trigger retries, once the back-off allows.
     /// - `failed → refreshing`: `start` (a `retry` or `loadMore` command retries at once).
     /// - any enabled state except `refreshing` `→ disabled`: `configure` switched the edge off (a running
-    ///   refresh first ends, `refreshing → finishing`, so that it still has its end).
-    /// - `disabled → idle`: `configure` switched the edge on.
+    ///   refresh first ends, `refreshing → finishing`, so that it still has its end); or, for `idle`,
+    ///   `pulling`, `armed`, `noMoreData` and `failed`, `observeLayout` found the content fits and the edge's
+    ///   `shortContent` policy is `disabled`.
+    /// - `disabled → idle`: `configure` switched the edge on, or `observeLayout` found the content no longer
+    ///   fits (then `idle → noMoreData` when the feed has no more pages).
     public static let legalTransitions: [EdgeState: Set<EdgeState>] = [
         .idle: [.pulling, .refreshing, .noMoreData, .disabled],
         .pulling: [.idle, .armed, .refreshing, .disabled],

@@ -1,10 +1,10 @@
 /// Plans the motion after the finger lifts along one axis as a chain of closed-form segments.
 ///
 /// This is Flutter's `BouncingScrollSimulation` (`packages/flutter/lib/src/widgets/scroll_simulation.dart`,
-/// physics.md §2.3) with the changes recommended in physics.md §10.6: UIKit's continuous decay instead of
+/// docs/PHYSICS.md §2.3) with the changes recommended in docs/PHYSICS.md §10.6: UIKit's continuous decay instead of
 /// Flutter's friction simulation, the transfer velocity capped in both directions, and the switch times
 /// computed in closed form and placed on whole microseconds. The chain is what a frame carries, so the page
-/// can evaluate it at its own vsync times (physics.md §7.2).
+/// can evaluate it at its own vsync times (docs/PHYSICS.md §7.2).
 public enum BallisticPlanner {
     /// The motion from position `x` with velocity `v` at time `t`, for the rest range `[lower, upper]`.
     ///
@@ -51,7 +51,7 @@ public enum BallisticPlanner {
             }
 
         guard let edge else {
-            // Coast until less than half a device pixel remains (physics.md §10.6), not until the speed
+            // Coast until less than half a device pixel remains (docs/PHYSICS.md §10.6), not until the speed
             // falls below the tolerance: that would stop 10 px (at dpr 1) short of the projected rest, and
             // a flick would land visibly short of where iOS puts it.
             let stopping = decay.timeUntilRemaining(0.5 * physics.distanceTolerance, velocity: v)

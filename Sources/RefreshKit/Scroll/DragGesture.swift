@@ -2,7 +2,7 @@
 ///
 /// The offset is a function of the total translation since the drag began, never a sum of per-event
 /// rubber-banded steps, so the same finger position always gives the same offset whatever the event rate
-/// (physics.md §1.1, §10.4). A drag that starts while the content is overscrolled begins from the raw
+/// (docs/PHYSICS.md §1.1, §10.4). A drag that starts while the content is overscrolled begins from the raw
 /// position that the inverse rubber band gives for the displayed offset: no jump.
 struct DragGesture: Hashable, Sendable {
     /// The pointer that owns the drag; samples from other pointers are ignored until it lifts.

@@ -1,6 +1,6 @@
 /// The content inset as separate layers: the app's own inset plus one layer per edge control.
 ///
-/// Every seed loses the app's inset somewhere (seeds.md, weakness 1: MS resets bottom/left/right to 0, JH
+/// Every seed loses the app's inset somewhere (docs/SEEDS.md, weakness 1: MS resets bottom/left/right to 0, JH
 /// ignores insets in its threshold, HT clobbers keyboard insets). Here each control adds and removes only
 /// its own layer, and thresholds are measured from the rest position of everything *else*.
 public struct InsetLayers: Hashable, Sendable {

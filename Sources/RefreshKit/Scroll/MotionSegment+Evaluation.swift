@@ -1,8 +1,8 @@
 /// Closed-form evaluation of a ``MotionSegment`` at any time, and factories for the three kinds.
 ///
 /// Evaluation is a pure function of the segment and the time: no state, no integration, so sampling at
-/// 60, 120 or 240 Hz gives the same value at the same instant (physics.md §10.1). Elapsed time is taken
-/// as an integer difference of microseconds before it becomes seconds (physics.md §10.3).
+/// 60, 120 or 240 Hz gives the same value at the same instant (docs/PHYSICS.md §10.1). Elapsed time is taken
+/// as an integer difference of microseconds before it becomes seconds (docs/PHYSICS.md §10.3).
 extension MotionSegment {
     // MARK: - Evaluation
 
@@ -10,7 +10,7 @@ extension MotionSegment {
     ///
     /// `t` is clamped into `[start, end]`: before its start a segment is at its initial position; after its
     /// end a hold stays at `position`, a decay stays where it stopped, and a spring is **exactly** at its
-    /// `target` (the snap that makes rest positions exact, physics.md §2.3 item 3). A decay segment whose
+    /// `target` (the snap that makes rest positions exact, docs/PHYSICS.md §2.3 item 3). A decay segment whose
     /// `decayConstant` is not negative cannot decelerate and is evaluated as a hold.
     public func position(at t: Timestamp) -> Double {
         switch kind {
@@ -111,7 +111,7 @@ extension MotionSegment {
     }
 
     /// A spring from `x` with velocity `v` to `target` with `physics.spring`, ending (and snapping to `target`)
-    /// once it has settled for good within the physics' distance and velocity tolerances (physics.md §3.1,
+    /// once it has settled for good within the physics' distance and velocity tolerances (docs/PHYSICS.md §3.1,
     /// §10.6). The end is rounded up to a whole microsecond; a start that is already settled gives a spring
     /// that ends where it starts, i.e. an immediate snap.
     public static func spring(

@@ -2,7 +2,7 @@
 ///
 /// After the finger lifts, all motion is a chain of these (decay, then a spring when an edge is crossed,
 /// or a hold). Frames carry the chain so the page can evaluate it at its own vsync time: network jitter
-/// then cannot judder the display (physics.md §7.2, option 1).
+/// then cannot judder the display (docs/PHYSICS.md §7.2, option 1).
 public struct MotionSegment: Hashable, Sendable {
     public enum Kind: String, Hashable, Sendable, CaseIterable {
         /// Stays at `position`.

@@ -3,7 +3,7 @@
 /// `lower = −inset.leading` (the content's top at the viewport's top, below the leading inset) and
 /// `upper = content + inset.trailing − viewport`, never below `lower`: content shorter than the viewport
 /// rests at the leading edge and can still be pulled from both ends (the MSPullToRefreshController
-/// failure with short content is exactly this case, seeds.md §2.2).
+/// failure with short content is exactly this case, docs/SEEDS.md §2.2).
 public struct ScrollBounds: Hashable, Sendable {
     public var lower: Double
     public var upper: Double

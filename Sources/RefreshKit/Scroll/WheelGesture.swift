@@ -1,6 +1,6 @@
 /// A wheel or trackpad stream treated as a gesture. The DOM gives wheel events no start or end, so the
 /// gesture begins with the first event and ends on an idle gap or when the OS's momentum phase is
-/// detected (physics.md §6.2–6.3; no seed handles this: seeds.md weakness 5).
+/// detected (docs/PHYSICS.md §6.2–6.3; no seed handles this: docs/SEEDS.md weakness 5).
 struct WheelGesture: Hashable, Sendable {
     /// No event for this long ends the gesture: between Chromium's 100 ms and Chameleon's 150 ms.
     static let idleGap: Int64 = 120_000

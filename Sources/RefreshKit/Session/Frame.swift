@@ -16,7 +16,7 @@ public struct EdgeFrame: Hashable, Sendable {
     public var state: EdgeState
     /// Unclamped displayed pull beyond the edge's rest position, CSS px (negative: scrolled away).
     public var distance: Double
-    /// `distance / triggerDistance`, clamped to 0…1.
+    /// How far the control is towards starting, 0…1 (``EdgeControl/progress``).
     public var progress: Double
     /// Velocity of the pull, px/s, positive while the pull grows.
     public var velocity: Double
@@ -24,7 +24,8 @@ public struct EdgeFrame: Hashable, Sendable {
     public var control: Rect
     /// The animation view's rectangle in viewport coordinates.
     public var view: Rect
-    /// Vertical (or horizontal) scale of the view for the `stretches` behaviour, 1 otherwise.
+    /// Scale of the view along the pull axis for the `stretches` behaviour (and `fixedTop` until fully
+    /// revealed): the pull over the view's height, not clamped (GVRefreshControl's); 1 otherwise.
     public var scale: Double
     /// The animation cycle running while refreshing, if any.
     public var cycle: CycleFrame?

@@ -31,7 +31,7 @@ public struct TouchInput: Hashable, Sendable {
     /// Finger movement since the previous sample, CSS px, positive down/right.
     public var delta: Point
     /// The page's own timestamp of the sample (`performance.now()`, ms). Velocity is estimated on this
-    /// clock, never on receive times (physics.md §5.2).
+    /// clock, never on receive times (docs/PHYSICS.md §5.2).
     public var pageTime: Double
     /// The pointer that produced the sample; a session follows one pointer at a time.
     public var pointer: Int

@@ -374,7 +374,12 @@ public struct Session: Hashable, Sendable {
         let eventCount = events.count
         var quiet = true
         // The controls are in `Edge.allCases` order; each is observed where it lies.
-        for index in controls.indices where controls[index].state != .disabled {
+        for index in controls.indices {
+            if controls[index].configuration.shortContent == .disabled {
+                let fits = contentFits(controls[index].edge.axis)
+                controls[index].observeLayout(contentFits: fits, hasMore: pager.hasMore, at: now, events: &events)
+            }
+            guard controls[index].state != .disabled else { continue }
             let edge = controls[index].edge
             let pull = pull(edge)
             let canStart = canStart(edge)
@@ -393,6 +398,17 @@ public struct Session: Hashable, Sendable {
         let pushed = unchanged ? false : syncLayers()
         assert(!unchanged || layersInSync, "a control changed its layer without an event")
         observedQuietly.value = unchanged && !pushed
+    }
+
+    /// Whether the content is no longer than the viewport less the app's insets along `axis`: HTRefreshView's
+    /// test for hiding its footer, `C ≤ H − orig.top − orig.bottom` (docs/SEEDS.md §3.4, HT state machine
+    /// and callbacks, "contentSize changes").
+    private func contentFits(_ axis: Axis) -> Bool {
+        let (content, viewport, app) = (contentSize, scroll.viewport, configuration.insets)
+        switch axis {
+        case .vertical: return content.height <= viewport.height - app.top - app.bottom
+        case .horizontal: return content.width <= viewport.width - app.left - app.right
+        }
     }
 
     /// Whether the scroll model holds every control's current layer (for assertions).
@@ -483,7 +499,8 @@ public struct Session: Hashable, Sendable {
             }
         }
         for edge in Edge.allCases {
-            let action = controls[Self.index(edge)].configure(new.edge(edge), at: now, events: &events)
+            let action = controls[Self.index(edge)].configure(
+                new.edge(edge), contentFits: contentFits(edge.axis), at: now, events: &events)
             perform(action, for: edge)
         }
         scroll.setContentSize(contentSize)
@@ -573,8 +590,8 @@ public struct Session: Hashable, Sendable {
     ) {
         let (edge, distance, progress) = (control.edge, control.distance, control.progress)
         let geometry = EdgeGeometry(
-            edge: edge, configuration: control.configuration, distance: distance, progress: progress,
-            viewport: viewport, baseInset: baseInset)
+            edge: edge, configuration: control.configuration, distance: distance, viewport: viewport,
+            baseInset: baseInset)
         entry.edge = edge
         entry.state = control.state
         entry.distance = distance

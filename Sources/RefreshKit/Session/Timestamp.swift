@@ -2,7 +2,7 @@
 ///
 /// The engine never reads a clock: every call that moves it forward is given a `Timestamp`. Integer
 /// microseconds keep replays bit-exact, because elapsed times are computed as integer differences before
-/// they become seconds (physics.md §10.3).
+/// they become seconds (docs/PHYSICS.md §10.3).
 public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Microseconds since an arbitrary origin chosen by the host (the server uses its monotonic clock).
     public var microseconds: Int64

@@ -80,6 +80,8 @@ import Testing
         var session = try Self.session()
         var top = ConfigurationPatch.EdgePatch()
         top.trigger = .onReachEdge
+        // Started by the edge coming into view whatever moved it (`fling: ignore` waits for hands on it).
+        top.fling = .trigger
         try session.apply(.configure(ConfigurationPatch(edges: [.top: top])), at: Self.at(1))
         session.advance(to: Self.at(601))
         let starts = session.takeEvents().filter { $0.name == .didStart && $0.edge == .top }.count

@@ -13,7 +13,7 @@ extension PhysicsTests {
         static let flutterDecay = Decay(rate: pow(0.135, 0.001))
 
         /// A random start: position, velocity, bounds and physics (presets, pixel ratios, transfer caps).
-        static func randomCase(_ random: inout SplitMix64) -> (
+        static func randomCase(_ random: inout SeededGenerator) -> (
             x: Double, v: Double, lower: Double, upper: Double, physics: ScrollPhysics
         ) {
             let lower = random.uniform(-200, 200)
@@ -31,7 +31,7 @@ extension PhysicsTests {
             return (x, v, lower, upper, physics)
         }
 
-        // MARK: physics.md §9 vectors
+        // MARK: docs/PHYSICS.md §9 vectors
 
         @Test("Row 19: default bouncing fling from 0 at 3000 px/s into [0, 500]")
         func row19() throws {
@@ -68,9 +68,9 @@ extension PhysicsTests {
 
         @Test("Rows 23, 24 (Flutter over/under scroll spring): m 1, k 170, ζ 1.1; 500 at −7500 px/s in [0, 1000]")
         func rows23and24() throws {
-            // Flutter caps only positive transfer velocities (physics.md §3.6), so its vector carries −6498.76 px/s
-            // into the spring: an infinite cap reproduces it. Flutter's tolerance (1.5 px, 45 px/s) is not a
-            // pixel ratio; dpr 1 (1 px, 20 px/s) is stricter and the spring still rests well before 2 s.
+            // Flutter caps only positive transfer velocities (docs/PHYSICS.md §3.6), so its vector carries
+            // −6498.76 px/s into the spring: an infinite cap reproduces it. Flutter's tolerance (1.5 px, 45 px/s) is
+            // not a pixel ratio; dpr 1 (1 px, 20 px/s) is stricter and the spring still rests well before 2 s.
             let physics = ScrollPhysics(
                 decay: Self.flutterDecay, spring: Spring(mass: 1, stiffness: 170, dampingRatio: 1.1),
                 maxSpringTransferVelocity: .infinity)
@@ -118,7 +118,7 @@ extension PhysicsTests {
             #expect(isClose(BallisticPlanner.evaluate(chain, at: at(2)).velocity, 7.290000000000001))
             #expect(BallisticPlanner.evaluate(chain, at: at(3)).velocity.magnitude < 1)
             // Flutter asserts x(5) ≈ 300 ± 1. The script's 299.752 is Flutter's snap to the resting position at its
-            // Newton `_finalTime` (4.99 s, physics.md §2.2); the engine instead stops once less than half a device
+            // Newton `_finalTime` (4.99 s, docs/PHYSICS.md §2.2); the engine instead stops once less than half a device
             // pixel (0.5/20 px here) of the travel remains.
             let rest = BallisticPlanner.evaluate(chain, at: at(5)).position
             #expect(isClose(rest, 300, absolute: 1))
@@ -215,7 +215,7 @@ extension PhysicsTests {
 
         @Test("Property: chains are contiguous and continuous at every switch, and rest exactly")
         func continuity() throws {
-            var random = SplitMix64(seed: 41)
+            var random = SeededGenerator(seed: 41)
             for _ in 0..<600 {
                 let c = Self.randomCase(&random)
                 let start = Timestamp(microseconds: Int64(random.uniform(0, 1e12)))
@@ -278,7 +278,7 @@ extension PhysicsTests {
 
         @Test("Property: the same instants give bit-identical states on 60, 120 and 240 Hz grids")
         func frameRateIndependence() {
-            var random = SplitMix64(seed: 42)
+            var random = SeededGenerator(seed: 42)
             for _ in 0..<60 {
                 let c = Self.randomCase(&random)
                 let chain = BallisticPlanner.plan(
@@ -310,7 +310,7 @@ extension PhysicsTests {
 
         @Test("Property: planning twice gives identical chains")
         func deterministic() {
-            var random = SplitMix64(seed: 43)
+            var random = SeededGenerator(seed: 43)
             for _ in 0..<300 {
                 let c = Self.randomCase(&random)
                 let first = BallisticPlanner.plan(

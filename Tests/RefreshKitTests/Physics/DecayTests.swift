@@ -2,8 +2,8 @@ import Foundation
 import RefreshKit
 import Testing
 
-// Rows 11 and 12 of physics.md §9 also quote the WWDC / pop *discrete* projection (499.0 and 99.0); the engine
-// uses the continuous form only (physics.md §2.1), so only the continuous values are checked. Rows 20–22
+// Rows 11 and 12 of docs/PHYSICS.md §9 also quote the WWDC / pop *discrete* projection (499.0 and 99.0); the engine
+// uses the continuous form only (docs/PHYSICS.md §2.1), so only the continuous values are checked. Rows 20–22
 // concern Flutter's FrictionSimulation (drag 0.135, Newton-iterated timeAtX and its `_finalTime` artefact),
 // which is not ported; rows 17 and 18 concern time-stepped variants that the closed form replaces.
 extension PhysicsTests {
@@ -60,7 +60,7 @@ extension PhysicsTests {
 
         @Test("Property: timeToTravel inverts position, and is nil exactly when the distance is unreachable")
         func travelRoundTrip() throws {
-            var random = SplitMix64(seed: 11)
+            var random = SeededGenerator(seed: 11)
             for _ in 0..<2000 {
                 let decay = random.index(2) == 0 ? Decay.normal : Decay.fast
                 let v0 = random.uniform(-8000, 8000)
@@ -82,7 +82,7 @@ extension PhysicsTests {
 
         @Test("Property: timeToStop lands on the threshold; zero when already slower")
         func stopTime() {
-            var random = SplitMix64(seed: 12)
+            var random = SeededGenerator(seed: 12)
             for _ in 0..<1000 {
                 let v0 = random.uniform(-8000, 8000)
                 let threshold = random.uniform(0.1, 50)

@@ -22,7 +22,7 @@ extension PhysicsTests {
             let segment = MotionSegment.decay(from: 100, velocity: 2500, at: t0, decay: .normal, until: at(1))
             #expect(segment.decayConstant == Decay.normal.constant)
             #expect(segment.position(at: at(1)) == segment.target)
-            // physics.md §9 row 14, shifted by the start position.
+            // docs/PHYSICS.md §9 row 14, shifted by the start position.
             #expect(isClose(segment.position(at: at(1)), 1180.087816844074))
             #expect(isClose(segment.velocity(at: at(1)), 337.66130611670843))
             #expect(
@@ -44,7 +44,7 @@ extension PhysicsTests {
         func spring() {
             let segment = MotionSegment.spring(from: -100, velocity: 0, toward: 0, at: t0, spring: .ios, until: at(0.8))
             let solution = SpringSolution(spring: .ios, displacement: -100, velocity: 0)
-            // physics.md §9 row 26.
+            // docs/PHYSICS.md §9 row 26.
             #expect(isClose(segment.position(at: at(0.1)), -60.87453942132851))
             #expect(segment.position(at: at(0.3)) == solution.displacement(at: 0.3))
             #expect(segment.velocity(at: at(0.3)) == solution.velocity(at: 0.3))

@@ -5,7 +5,7 @@ extension PhysicsTests {
     @Suite struct RubberBandTests {
         let band = RubberBand()
 
-        // MARK: physics.md §9 vectors
+        // MARK: docs/PHYSICS.md §9 vectors
 
         @Test("Row 1: b(x) for d = 960 (squareb's published values)")
         func row1() {
@@ -53,7 +53,7 @@ extension PhysicsTests {
             #expect(band.offset(forPull: 0, dimension: 500) == 0)
             let tiny = 1e-6
             #expect(isClose(band.offset(forPull: tiny, dimension: 500) / tiny, 0.55, relative: 1e-6))
-            var random = SplitMix64(seed: 1)
+            var random = SeededGenerator(seed: 1)
             for _ in 0..<500 {
                 let x = random.uniform(0, 5000)
                 let d = random.uniform(1, 2000)
@@ -63,7 +63,7 @@ extension PhysicsTests {
 
         @Test("Property: b is strictly increasing in x")
         func monotone() {
-            var random = SplitMix64(seed: 2)
+            var random = SeededGenerator(seed: 2)
             for _ in 0..<200 {
                 let d = random.uniform(1, 3000)
                 var x = -10 * d
@@ -79,7 +79,7 @@ extension PhysicsTests {
 
         @Test("Property: |b(x)| < d for every x, even huge or infinite")
         func boundedByViewport() {
-            var random = SplitMix64(seed: 3)
+            var random = SeededGenerator(seed: 3)
             for _ in 0..<2000 {
                 let d = random.uniform(0.5, 3000)
                 let x = random.uniform(-1, 1) * Double(sign: .plus, exponent: random.index(1000), significand: 1)
@@ -92,7 +92,7 @@ extension PhysicsTests {
 
         @Test("Property: pull inverts offset")
         func inverse() {
-            var random = SplitMix64(seed: 4)
+            var random = SeededGenerator(seed: 4)
             for _ in 0..<2000 {
                 let d = random.uniform(1, 3000)
                 let x = random.uniform(-20 * d, 20 * d)
@@ -110,7 +110,7 @@ extension PhysicsTests {
 
         @Test("clamp leaves values inside the range unchanged")
         func clampInside() {
-            var random = SplitMix64(seed: 5)
+            var random = SeededGenerator(seed: 5)
             for _ in 0..<1000 {
                 let lower = random.uniform(-500, 500)
                 let upper = lower + random.uniform(0, 5000)
@@ -147,7 +147,7 @@ extension PhysicsTests {
 
         @Test("Property: unclamp(clamp(x)) = x and clamp(unclamp(b)) = b")
         func roundTrip() {
-            var random = SplitMix64(seed: 6)
+            var random = SeededGenerator(seed: 6)
             for _ in 0..<3000 {
                 let lower = random.uniform(-300, 300)
                 let upper = lower + random.uniform(0, 4000)

@@ -80,7 +80,7 @@ extension PhysicsTests {
 
         @Test("Property: solutions satisfy m·y'' + c·y' + k·y = 0, also for m ≠ 1 (Flutter's r bug)")
         func equationOfMotion() {
-            var random = SplitMix64(seed: 31)
+            var random = SeededGenerator(seed: 31)
             for _ in 0..<300 {
                 let spring = Spring(
                     mass: random.uniform(0.2, 3), stiffness: random.uniform(20, 400),
@@ -121,7 +121,7 @@ extension PhysicsTests {
 
         @Test("Property: after settlingTime the spring stays within tolerance, and just before it is not")
         func settlingIsForeverAndTight() {
-            var random = SplitMix64(seed: 32)
+            var random = SeededGenerator(seed: 32)
             let springs: [Spring] = [.ios, .pop, .critical, .fast, Spring(mass: 1, stiffness: 300, dampingRatio: 0.3)]
             for round in 0..<150 {
                 let spring =

@@ -16,7 +16,7 @@ extension PhysicsTests {
             #expect(isClose(Spring.fast.dampingRatio, 1.3, relative: 1e-12))
         }
 
-        @Test("Response 2π/ω₀ of the presets (physics.md §2.4 table)")
+        @Test("Response 2π/ω₀ of the presets (docs/PHYSICS.md §2.4 table)")
         func responses() {
             #expect(isClose(Spring.ios.response, 0.444, absolute: 5e-4))
             #expect(isClose(Spring.critical.response, 0.628, absolute: 5e-4))
@@ -52,7 +52,7 @@ extension PhysicsTests {
 
         @Test("The damping-ratio initialiser and the property agree")
         func ratioRoundTrip() {
-            var random = SplitMix64(seed: 21)
+            var random = SeededGenerator(seed: 21)
             for _ in 0..<500 {
                 let ratio = random.uniform(0.05, 3)
                 let spring = Spring(

@@ -9,7 +9,7 @@ extension PhysicsTests {
             return tracker
         }
 
-        /// 2 px/ms, every 8 ms (physics.md §9 row 30).
+        /// 2 px/ms, every 8 ms (docs/PHYSICS.md §9 row 30).
         var steady: [(time: Double, position: Double)] {
             (0..<10).map { (time: Double($0) * 8, position: 2 * Double($0) * 8) }
         }

@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func thePresetsMatchTheirLibraries() {
-        // JHPullToRefreshKit: `−y > h` (strict) on release, h = 60 in its demos (seeds.md §1.2, §1.5).
+        // JHPullToRefreshKit: `−y > h` (strict) on release, h = 60 in its demos (docs/SEEDS.md §1.2, §1.5).
         #expect(Preset.jh.configuration.edge(.top).strictness == .strict)
         #expect(Preset.jh.configuration.edge(.top).trigger == .onRelease)
         #expect(Preset.jh.configuration.edge(.bottom).enabled == false)
@@ -90,7 +90,7 @@ import Testing
         #expect(Preset.iq.configuration.edge(.top).strictness == .inclusive)
         #expect(Preset.iq.configuration.edge(.top).exitDuration == 0.1)
         #expect(Preset.iq.configuration.edge(.bottom).trigger == .onReachEdge)
-        // UIRefreshControl as Cupertino measured it: 100 px while dragging, 60 px hold (physics.md §8.1).
+        // UIRefreshControl as Cupertino measured it: 100 px while dragging, 60 px hold (docs/PHYSICS.md §8.1).
         #expect(Preset.ios.configuration.edge(.top).triggerDistance == 100)
         #expect(Preset.ios.configuration.edge(.top).restingInset == 60)
     }

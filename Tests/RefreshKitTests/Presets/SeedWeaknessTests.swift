@@ -2,7 +2,7 @@ import Testing
 
 @testable import RefreshKit
 
-/// The weaknesses seeds.md (section c) found in the five libraries, each shown fixed.
+/// The weaknesses docs/SEEDS.md (section c) found in the five libraries, each shown fixed.
 @Suite struct SeedWeaknessTests {
     func driver(preset: String = "ios", appTop: Double = 0, appBottom: Double = 0) throws -> SessionDriver {
         var driver = try SessionDriver(preset: preset)

@@ -31,9 +31,9 @@ import Testing
         for (index, step) in [13.0, 87, 0.5, 49.5, 50].enumerated() {
             _ = scroll.touch(touch(.move, dy: step, at: Double(index + 1) * 8))
         }
-        let expected = -(1 - 1 / (200 * 0.55 / 844 + 1)) * 844  // physics.md §1.1 with d = 844
+        let expected = -(1 - 1 / (200 * 0.55 / 844 + 1)) * 844  // docs/PHYSICS.md §1.1 with d = 844
         #expect(abs(scroll.offset.y - expected) < 1e-9)
-        #expect(abs(scroll.offset.y - -97.3166) < 1e-4)  // physics.md §9 row 2
+        #expect(abs(scroll.offset.y - -97.3166) < 1e-4)  // docs/PHYSICS.md §9 row 2
     }
 
     @Test func aDragThatStartsOverscrolledContinuesWithoutAJump() {
@@ -73,7 +73,7 @@ import Testing
         scroll.scroll(to: Point(x: 0, y: 10_000), animated: false)
         scroll.settle(velocity: Point(x: 0, y: 2500))
         scroll.advance(to: Timestamp(microseconds: 20_000_000))
-        let projected = 10_000 + 2500 / (-1000 * log(0.998))  // x0 − v0/k, physics.md §2.1
+        let projected = 10_000 + 2500 / (-1000 * log(0.998))  // x0 − v0/k, docs/PHYSICS.md §2.1
         #expect(abs(scroll.offset.y - projected) <= 0.5)  // within half a device pixel
         #expect(scroll.phase == .idle)
     }

@@ -3,7 +3,7 @@ import Testing
 @testable import RefreshKit
 
 /// Wheel and trackpad streams: momentum is told from fingers by its decay, and momentum that runs into an
-/// edge is swallowed instead of overscrolling (physics.md §6.2–6.3).
+/// edge is swallowed instead of overscrolling (docs/PHYSICS.md §6.2–6.3).
 @Suite struct WheelGestureTests {
     func model() -> ScrollModel {
         ScrollModel(viewport: Size(width: 390, height: 844), contentSize: Size(width: 390, height: 5000), time: .zero)

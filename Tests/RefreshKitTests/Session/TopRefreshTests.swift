@@ -18,7 +18,7 @@ import Testing
     @Test func aPullPastTheThresholdRefreshesAndDeliversNewRowsOnTop() throws {
         var driver = try releaseDriver()
         let newestBefore = driver.session.pager.newestLoadedID
-        // 206.26 px of finger travel reach the 100 px trigger on an 844 px viewport (physics.md §9 row 35).
+        // 206.26 px of finger travel reach the 100 px trigger on an 844 px viewport (docs/PHYSICS.md §9 row 35).
         try driver.drag(dy: 300, steps: 20, stepMs: 16, release: false)
         #expect(driver.state(.top) == .armed)
         driver.wait(100)  // the finger rests, so the lift carries no fling

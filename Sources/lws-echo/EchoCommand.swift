@@ -1,0 +1,97 @@
+import ArgumentParser
+import CLibWebSockets
+import Foundation
+
+/// `lws-echo`: the transport's floor. The same libwebsockets, the same context settings and subprotocol name as
+/// `refreshkit serve`, but each complete text message is written straight back: no decoding, no session, no
+/// encoding. `refreshkit-load --mode echo` against it measures what the server costs over bare lws.
+@main
+struct EchoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lws-echo",
+        abstract: "A bare libwebsockets echo server: the floor `refreshkit serve` is measured against.",
+        discussion: """
+            Prints 'listening on http://HOST:PORT' when ready; SIGTERM or SIGINT end it, and so does \
+            --max-seconds.
+            """)
+
+    /// lws's event loops, named as `refreshkit serve --event-loop` names them.
+    enum EventLoop: String, CaseIterable, ExpressibleByArgument {
+        case libuv
+        case poll
+    }
+
+    @Option(help: "The address to bind.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The TCP port (0: pick a free one).")
+    var port = 0
+
+    @Option(name: .customLong("protocol"), help: "The WebSocket subprotocol to answer.")
+    var subprotocol = "refreshkit.v1"
+
+    @Option(help: ArgumentHelp("The process ends after this long, whatever happens.", valueName: "seconds"))
+    var maxSeconds = 900
+
+    @Option(help: "libuv (epoll, as refreshkit serve by default) or poll (lws's own loop).")
+    var eventLoop: EventLoop = .libuv
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+        guard maxSeconds >= 1 else { throw ValidationError("--max-seconds must be at least 1") }
+    }
+
+    func run() throws {
+        signal(SIGPIPE, SIG_IGN)
+        alarm(UInt32(maxSeconds))
+
+        // Everything lws points to lives until the process ends.
+        var http = lws_protocols()
+        http.name = UnsafePointer(strdup("http"))
+        http.callback = lws_callback_http_dummy
+        var echo = lws_protocols()
+        echo.name = UnsafePointer(strdup(subprotocol))
+        echo.callback = echoCallback
+        echo.per_session_data_size = MemoryLayout<UnsafeMutableRawPointer?>.size
+        echo.rx_buffer_size = 4096
+        echo.tx_packet_size = 64 * 1024
+        let protocols = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 3)
+        protocols.initialize(from: [http, echo, lws_protocols()], count: 3)
+
+        let retry = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)
+        retry.initialize(to: lws_retry_bo_t())
+        retry.pointee.secs_since_valid_ping = 10
+        retry.pointee.secs_since_valid_hangup = 20
+
+        var info = lws_context_creation_info()
+        info.port = Int32(port)
+        info.iface = UnsafePointer(strdup(host))
+        info.protocols = UnsafePointer(protocols)
+        info.retry_and_idle_policy = UnsafePointer(retry)
+        info.pt_serv_buf_size = 16 * 1024
+        info.gid = -1
+        info.uid = -1
+        info.options = rk_opt_validate_utf8() | rk_opt_fail_upon_unable_to_bind() | rk_opt_disable_ipv6()
+        // The same event loop as the server's (ServiceLoop): libuv's epoll by default, lws's poll() on request.
+        let loop: UnsafeMutablePointer<uv_loop_t>? = eventLoop == .libuv ? rk_uv_loop_create() : nil
+        let foreignLoops = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 1)
+        foreignLoops.initialize(to: loop.map { UnsafeMutableRawPointer($0) })
+        if loop != nil {
+            info.options |= rk_opt_libuv()
+            info.foreign_loops = foreignLoops
+        }
+        lws_set_log_level(LLL_ERR, nil)
+        guard let context = lws_create_context(&info) else {
+            FileHandle.standardError.write(Data("lws-echo: could not listen on \(host):\(port)\n".utf8))
+            throw ExitCode(1)
+        }
+        let bound = lws_get_vhost_by_name(context, "default").map { Int(lws_get_vhost_listen_port($0)) } ?? port
+        FileHandle.standardOutput.write(Data("listening on http://\(host):\(bound)\n".utf8))
+        if let loop {
+            uv_run(loop, UV_RUN_DEFAULT)
+        } else {
+            while lws_service(context, 0) >= 0 {}
+        }
+        rk_uv_destroy(context, loop)
+    }
+}

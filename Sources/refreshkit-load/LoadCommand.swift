@@ -1,0 +1,107 @@
+import ArgumentParser
+import Foundation
+
+/// `refreshkit-load`: N WebSocket sessions on loopback, each dragging at a fixed rate; measures the time from
+/// sending an input to receiving the frame that reflects it (or, against lws-echo, its echo). One JSON object on
+/// stdout; progress and problems on stderr. Bounded: an alarm ends the process if anything hangs.
+@main
+struct LoadCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "refreshkit-load",
+        abstract: "Opens N WebSocket sessions on loopback, drags each at a fixed rate, prints one JSON object.")
+
+    @Option(help: ArgumentHelp("The server: ws://127.0.0.1:PORT/ (loopback only).", valueName: "url"))
+    var url: String
+
+    @Option(name: .customLong("protocol"), help: "The WebSocket subprotocol to ask for.")
+    var subprotocol = "refreshkit.v1"
+
+    @Option(help: "Sessions (connections), 1…100000.")
+    var sessions = 100
+
+    @Option(help: ArgumentHelp("Inputs per second per session.", valueName: "hz"))
+    var rate = 60.0
+
+    @Option(help: ArgumentHelp("Seconds measured, after the warm-up.", valueName: "seconds"))
+    var duration = 10.0
+
+    @Option(help: ArgumentHelp("Seconds of input before measuring.", valueName: "seconds"))
+    var warmup = 2.0
+
+    @Option(
+        help: "frames: latency to the frame that reflects an input (refreshkit serve); echo: to its echo (lws-echo).")
+    var mode: Options.Mode = .frames
+
+    @Option(help: "What the sessions ask for in hello: delta (as the page does) or full frames.")
+    var frames: Options.Frames = .delta
+
+    @Flag(help: "Sessions send hello and then nothing (the idle cost).")
+    var idle = false
+
+    @Option(
+        help: ArgumentHelp("The server's process id: its CPU time and RSS over the measured window.", valueName: "pid"))
+    var serverPid: Int32?
+
+    @Option(help: ArgumentHelp("Seconds allowed for every session to connect.", valueName: "seconds"))
+    var connectTimeout = 60.0
+
+    @Option(help: "Connections that may be in their handshake at once.")
+    var connectBatch = 200
+
+    @Option(help: ArgumentHelp("Finger movement per touch move.", valueName: "px"))
+    var step = 5.0
+
+    @Option(help: "Moves before the drag changes direction.")
+    var movesPerDirection = 30
+
+    func validate() throws {
+        do { _ = try LoopbackURL(url) } catch { throw ValidationError("--url: \(error)") }
+        guard (1...100_000).contains(sessions) else { throw ValidationError("--sessions must be 1…100000") }
+        guard rate.isFinite, rate > 0 || idle else { throw ValidationError("--rate must be > 0") }
+        for (name, value) in [("--duration", duration), ("--warmup", warmup), ("--connect-timeout", connectTimeout)] {
+            guard value.isFinite, (0...3600).contains(value) else {
+                throw ValidationError("\(name) must be 0…3600 seconds")
+            }
+        }
+        guard step.isFinite, step >= 0 else { throw ValidationError("--step must be a non-negative number") }
+        guard connectBatch >= 1, movesPerDirection >= 1 else {
+            throw ValidationError("--connect-batch and --moves-per-direction must be at least 1")
+        }
+    }
+
+    /// The plain values the generator reads.
+    func options() throws -> Options {
+        let address = try LoopbackURL(url)
+        var options = Options()
+        options.port = address.port
+        options.path = address.path
+        options.subprotocol = subprotocol
+        options.sessions = sessions
+        options.rate = rate
+        options.duration = duration
+        options.warmup = warmup
+        options.mode = mode
+        options.frames = frames
+        options.idle = idle
+        options.serverPID = serverPid
+        options.connectTimeout = connectTimeout
+        options.connectBatch = connectBatch
+        options.step = step
+        options.movesPerDirection = movesPerDirection
+        return options
+    }
+
+    func run() throws {
+        let options = try options()
+        signal(SIGPIPE, SIG_IGN)
+        alarm(UInt32(options.connectTimeout + options.warmup + options.duration + 30))
+        let generator = LoadGenerator(options: options)
+        let ok = generator.run()
+        print(Report(generator).json())
+        if let failure = generator.failure { generator.log(failure) }
+        throw ExitCode(ok ? 0 : 1)
+    }
+}
+
+extension Options.Mode: ExpressibleByArgument {}
+extension Options.Frames: ExpressibleByArgument {}
