@@ -29,6 +29,8 @@ struct BenchOptions {
     var profileHostSessions: Int?
     /// Inputs for `--profile-host` (``HostPathBench/inputs`` unless given).
     var profileHostInputs: Int?
+    /// `--profile-host` with the page's touches numbered (`seq`, acknowledged in every frame).
+    var profileHostNumbered = false
     var skipEngine = false
     /// Skip counting the engine step's instructions under callgrind (about 10 s).
     var skipInstructions = false
@@ -50,7 +52,8 @@ struct BenchOptions {
                                 [--skip-engine] [--skip-instructions] [--skip-server] [--skip-echo] [--skip-idle]
                                 [--skip-page] [--skip-lag] [--lag-seconds 4]
                                 [--profile-engine STEPS]   (only the engine's step loop, for callgrind/perf)
-                                [--profile-host SESSIONS [--profile-inputs N]]  (only the host path, likewise)
+                                [--profile-host SESSIONS [--profile-inputs N] [--profile-seq]]  (only the host
+                                 path, likewise; --profile-seq numbers the touches, as the page does)
         Engine micro-benchmarks (and, with valgrind installed, the step's instruction count), then refreshkit
         serve and lws-echo under refreshkit-load at each level, the idle cost, the page in headless Chromium, and
         the finger-to-content lag through `refreshkit link` (loopback, wifi, wifi-powersave; prediction on/off).
@@ -103,6 +106,7 @@ struct BenchOptions {
             case "--profile-engine": options.profileSteps = max(1, Int(try number(name)))
             case "--profile-host": options.profileHostSessions = max(1, Int(try number(name)))
             case "--profile-inputs": options.profileHostInputs = max(1, Int(try number(name)))
+            case "--profile-seq": options.profileHostNumbered = true
             case "--skip-engine": options.skipEngine = true
             case "--skip-instructions": options.skipInstructions = true
             case "--skip-server": options.skipServer = true

@@ -36,6 +36,7 @@ if let sessions = options.profileHostSessions {
     profileAndExit {
         var bench = HostPathBench()
         if let inputs = options.profileHostInputs { bench.inputs = inputs }
+        bench.numbered = options.profileHostNumbered
         return "\(sessions) sessions: \(Int(try bench.profile(sessions: sessions))) ns per input"
     }
 }
