@@ -1,7 +1,8 @@
 """Prediction and reconciliation (issue 18) in real Chromium against the real server, through a delaying
-link (delay_link.py: 40 ms each way, an 80 ms round trip): the page draws its own drag at once, the server
-still decides every state, a second device's motion is followed without a jump, and a stall at a fling's
-release does not freeze the list.
+link (delay_link.py: 40 ms each way, an 80 ms round trip, and a stall on demand): the page draws its own drag
+at once, the server still decides every state, a second device's motion is followed without a jump, and a
+stall at a fling's release does not freeze the list. The drag is also run through `refreshkit link --profile
+wifi` (docs/LINK.md).
 
 Those need a server that acknowledges inputs (frames carry `ack`, docs/PROTOCOL.md); against one that does
 not they are skipped, and the last test checks what the page does then: it stops keeping inputs and draws
@@ -12,9 +13,11 @@ import asyncio
 import json
 import re
 import signal
+import socket
 import statistics
 import subprocess
 import threading
+from types import SimpleNamespace
 
 import pytest
 import websockets
@@ -76,7 +79,7 @@ def server_acknowledges(url: str) -> bool:
 
 
 @pytest.fixture(scope="module")
-def link():
+def delay_link():
     """The real server, reached only through the delaying link (its origin allowed)."""
     holder = DelayLink(target_port=0, delay_ms=ONE_WAY_MS)  # the port is known first, the target set below
     proc, url = start_server("--allow-origin", holder.url)
@@ -94,6 +97,34 @@ def link():
             proc.kill()
 
 
+@pytest.fixture(scope="module")
+def wifi_link():
+    """The real server behind `refreshkit link --profile wifi` (docs/LINK.md: 15 ms + 0–5 ms jitter each way)."""
+    probe = socket.create_server(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    proc, url = start_server("--public-port", str(port))
+    link = subprocess.Popen(
+        [str(server_binary()), "link", "--listen", f"127.0.0.1:{port}", "--upstream", url.split("//", 1)[1],
+         "--profile", "wifi", "--qr", "never"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
+    try:
+        line = link.stdout.readline()
+        if "link listening on" not in line:
+            pytest.fail(f"refreshkit link did not start: {line}", pytrace=False)
+        threading.Thread(target=lambda: [None for _ in link.stdout], daemon=True).start()
+        if not server_acknowledges(url):
+            pytest.skip("this server sends no `ack`")
+        yield SimpleNamespace(url=f"http://127.0.0.1:{port}", one_way_ms=15)
+    finally:
+        for p in (link, proc):
+            p.send_signal(signal.SIGTERM)
+            try:
+                p.wait(15)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+
 def open_linked(browser, link, query=""):
     context = browser.new_context(**PHONE)
     context.set_default_timeout(15_000)
@@ -101,7 +132,12 @@ def open_linked(browser, link, query=""):
     page.errors = []  # type: ignore[attr-defined]
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     page.goto(link.url + "/" + query)
-    page.wait_for_function("() => window.refreshkit && window.refreshkit.frame && window.refreshkit.state.connected")
+    try:
+        page.wait_for_function("() => window.refreshkit && window.refreshkit.frame && window.refreshkit.state.connected")
+    except Exception as error:
+        status = page.evaluate("() => [document.body.dataset.connection, document.getElementById('status-text')?.textContent,"
+                               " window.refreshkit && window.refreshkit.errors]")
+        raise AssertionError(f"the page through the link did not connect: {status}; {page.errors}") from error
     return context, page
 
 
@@ -180,7 +216,11 @@ def drag_lags(browser, link, query):
         context.close()
 
 
-def test_a_touch_drag_is_drawn_within_one_frame_of_the_input(browser, link):
+@pytest.mark.parametrize("which", ["delay_link", "wifi_link"])
+def test_a_touch_drag_is_drawn_within_one_frame_of_the_input(browser, request, which):
+    """Through this file's 80 ms link, and through `refreshkit link --profile wifi`."""
+    link = request.getfixturevalue(which)
+    one_way = getattr(link, "one_way_ms", ONE_WAY_MS)
     predicted, state, errors = drag_lags(browser, link, "")
     assert state["enabled"] and state["supported"] == "yes" and state["pending"] == 0, state
     assert len(predicted) >= 20, predicted
@@ -189,13 +229,14 @@ def test_a_touch_drag_is_drawn_within_one_frame_of_the_input(browser, link):
     assert statistics.median(late) == 0 and max(late) <= 1, predicted
     # the server agrees with the prediction of a plain drag to the wire's rounding
     assert errors and max(errors) <= 0.5, errors
-    # the same drag without prediction waits for the link's round trip (80 ms)
+    # the same drag without prediction waits for the link's round trip
     unpredicted, state, _ = drag_lags(browser, link, "?predict=0")
     assert not state["enabled"]
-    assert statistics.median(ms for _, ms in unpredicted) >= 2 * ONE_WAY_MS, unpredicted
+    assert statistics.median(ms for _, ms in unpredicted) >= 2 * one_way, unpredicted
 
 
-def test_a_pull_refreshes_exactly_when_the_server_says(browser, link):
+def test_a_pull_refreshes_exactly_when_the_server_says(browser, delay_link):
+    link = delay_link
     context, page = open_linked(browser, link, "?preset=jh")  # jh refreshes on release, past 60 px
     try:
         learn(page)
@@ -223,7 +264,8 @@ def test_a_pull_refreshes_exactly_when_the_server_says(browser, link):
         context.close()
 
 
-def test_a_second_device_moving_the_list_is_followed_without_a_jump(browser, link):
+def test_a_second_device_moving_the_list_is_followed_without_a_jump(browser, delay_link):
+    link = delay_link
     ctx_a, a = open_linked(browser, link)
     sid = a.evaluate("() => window.refreshkit.session.id")
     ctx_b, b = open_linked(browser, link, f"?s={sid}")
@@ -251,7 +293,8 @@ def test_a_second_device_moving_the_list_is_followed_without_a_jump(browser, lin
         ctx_a.close()
 
 
-def test_a_stall_at_a_flings_release_does_not_freeze_the_list(browser, link):
+def test_a_stall_at_a_flings_release_does_not_freeze_the_list(browser, delay_link):
+    link = delay_link
     context, page = open_linked(browser, link)
     try:
         learn(page)
