@@ -30,6 +30,8 @@ final class ServiceLoop {
     private let encoder = MessageEncoder()
     /// Origin, connection limits, static paths, rate limits, page clocks (Gatekeeper.swift).
     let gatekeeper: Gatekeeper
+    /// The vital signs at `/metrics` (docs/OPERATIONS.md).
+    let metrics = ServerMetrics()
 
     private var connections: [UInt64: Connection] = [:]
     private var nextConnectionID: UInt64 = 1
@@ -195,9 +197,20 @@ final class ServiceLoop {
         keepaliveSweep.pointee.owner = owner
         shareBase = Self.shareBase(host: configuration.host, port: port)
         gatekeeper.start(webRoot: webRoot, port: port, host: configuration.host)
+        gatekeeper.metricsText = { [unowned self] in metricsPage() }
         logger.debug(
             "libwebsockets context created",
             metadata: ["webRoot": "\(webRoot)", "port": "\(port)", "host": "\(configuration.host)"])
+    }
+
+    /// The metrics page, its gauges set from what the server holds now.
+    private func metricsPage() -> String {
+        let members = registry.rooms.values.reduce(0) { $0 + $1.connectedCount }
+        metrics.snapshot(
+            ServerMetrics.Holdings(
+                connections: connections.count, sessions: registry.rooms.count, members: members,
+                traceBytes: registry.traceBytes))
+        return metrics.text()
     }
 
     /// Services the context until a stop is requested and the connections are closed (or the grace

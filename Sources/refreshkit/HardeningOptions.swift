@@ -9,6 +9,12 @@ struct HardeningOptions: ParsableArguments {
             valueName: "scheme://host[:port]"))
     var allowOrigin: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "An address or network that may read /metrics besides loopback (repeatable).",
+            valueName: "address[/prefix]"))
+    var metricsAllow: [String] = []
+
     @Option(help: "WebSockets held at once; one more is refused with 503.")
     var maxConnections = HardeningConfiguration().maxConnections
 
@@ -38,7 +44,7 @@ struct HardeningOptions: ParsableArguments {
         configuration.hardening = HardeningConfiguration(
             maxConnections: maxConnections, maxConnectionsPerAddress: maxConnectionsPerAddress,
             limitLoopback: limitLoopback, messagesPerSecond: rateLimit, allowedOrigins: allowOrigin,
-            echoProtocol: echoProtocol)
+            echoProtocol: echoProtocol, metricsAllow: metricsAllow)
         configuration.hangupSeconds = idleTimeout
         configuration.pingIntervalSeconds = max(1, idleTimeout / 2)
     }
