@@ -36,7 +36,8 @@ final class Gatekeeper {
     func start(webRoot: String, port: Int, host: String) {
         paths = StaticPathPolicy(root: webRoot)
         origins = OriginPolicy(
-            ownHosts: OriginPolicy.localHosts(bound: host), port: port, allowedOrigins: configuration.allowedOrigins)
+            ownHosts: OriginPolicy.localHosts(bound: host), port: port, publicPorts: configuration.publicPorts,
+            allowedOrigins: configuration.allowedOrigins)
     }
 
     /// A fresh limiter for a new connection.

@@ -14,6 +14,9 @@ public struct HardeningConfiguration: Sendable, Hashable {
     public var floodCloseSeconds: Int
     /// Origins allowed besides the server's own (`https://example.org`, `http://10.0.0.2:3000`).
     public var allowedOrigins: [String]
+    /// Ports on which a proxy on this machine (`refreshkit link`) serves the page: this machine's own
+    /// names on these ports are own origins too.
+    public var publicPorts: [Int]
     /// Also serve `autobahn-echo`, an echo subprotocol made the default for clients that ask for none
     /// (`refreshkit serve --echo-protocol`, for the Autobahn conformance run only).
     public var echoProtocol: Bool
@@ -27,6 +30,7 @@ public struct HardeningConfiguration: Sendable, Hashable {
         messagesPerSecond: Int = 300,
         floodCloseSeconds: Int = 3,
         allowedOrigins: [String] = [],
+        publicPorts: [Int] = [],
         echoProtocol: Bool = false,
         metricsAllow: [String] = []
     ) {
@@ -36,6 +40,7 @@ public struct HardeningConfiguration: Sendable, Hashable {
         self.messagesPerSecond = messagesPerSecond
         self.floodCloseSeconds = floodCloseSeconds
         self.allowedOrigins = allowedOrigins
+        self.publicPorts = publicPorts
         self.echoProtocol = echoProtocol
         self.metricsAllow = metricsAllow
     }
@@ -60,6 +65,9 @@ public struct HardeningConfiguration: Sendable, Hashable {
         if case .failure(let bad) = AddressAllowList.parse(metricsAllow) {
             throw .invalidConfiguration(
                 "--metrics-allow needs an IPv4 or IPv6 address or network (10.0.0.5, 10.0.0.0/8), got '\(bad.entry)'")
+        }
+        if let port = publicPorts.first(where: { !(1...65535).contains($0) }) {
+            throw .invalidConfiguration("--public-port must be between 1 and 65535 (got \(port))")
         }
         let invalid = OriginPolicy.invalidOrigins(allowedOrigins)
         guard invalid.isEmpty else {

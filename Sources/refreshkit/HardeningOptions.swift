@@ -11,6 +11,13 @@ struct HardeningOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
+            "Pages reach this server through a proxy on this machine on this port (`refreshkit link`): its "
+                + "own names on that port are own origins too, and share links in the log use the first (repeatable).",
+            valueName: "port"))
+    var publicPort: [Int] = []
+
+    @Option(
+        help: ArgumentHelp(
             "An address or network that may read /metrics besides loopback (repeatable).",
             valueName: "address[/prefix]"))
     var metricsAllow: [String] = []
@@ -44,7 +51,7 @@ struct HardeningOptions: ParsableArguments {
         configuration.hardening = HardeningConfiguration(
             maxConnections: maxConnections, maxConnectionsPerAddress: maxConnectionsPerAddress,
             limitLoopback: limitLoopback, messagesPerSecond: rateLimit, allowedOrigins: allowOrigin,
-            echoProtocol: echoProtocol, metricsAllow: metricsAllow)
+            publicPorts: publicPort, echoProtocol: echoProtocol, metricsAllow: metricsAllow)
         configuration.hangupSeconds = idleTimeout
         configuration.pingIntervalSeconds = max(1, idleTimeout / 2)
     }
