@@ -141,8 +141,11 @@ public struct EdgeControl: Hashable, Sendable {
     }
 
     /// The inset layer this control holds in its current state.
+    /// A control whose library holds the inset through the exit (``InsetAnimation/returnsAfterExit``) keeps
+    /// its refreshing layer while `finishing`.
     public var layer: Double {
-        switch (configuration.role, state) {
+        let held = state == .finishing && configuration.insetAnimation?.returnsAfterExit == true
+        return switch (configuration.role, held ? EdgeState.refreshing : state) {
         case (_, .disabled): 0
         case (.refresh, .refreshing): configuration.restingInset
         case (.refresh, _): 0
