@@ -116,11 +116,13 @@ extension Preset {
             .top: EdgeConfiguration(
                 role: .refresh, triggerDistance: 30, restingInset: 30, trigger: .onRelease, strictness: .strict,
                 fling: .ignore, minimumVisibleDuration: 0, startDuration: 0.2, exitDuration: 0.2,
-                insetAnimation: msInset, presentation: .slideDown, anchor: .bottom, viewBehaviour: .fixedBottom, height: 30),
+                insetAnimation: msInset, presentation: .slideDown, anchor: .bottom, viewBehaviour: .fixedBottom,
+                height: 30),
             .bottom: EdgeConfiguration(
                 role: .loadMore, triggerDistance: 30, restingInset: 30, trigger: .onRelease, strictness: .strict,
                 fling: .ignore, minimumVisibleDuration: 0, startDuration: 0.2, exitDuration: 0.2,
-                insetAnimation: msInset, presentation: .slideDown, anchor: .top, viewBehaviour: .fixedBottom, height: 30),
+                insetAnimation: msInset, presentation: .slideDown, anchor: .top, viewBehaviour: .fixedBottom, height: 30
+            ),
         ])
     )
 
