@@ -65,6 +65,9 @@ public struct EdgeControl: Hashable, Sendable {
     private var afterExit: EdgeState = .idle
     /// The running exit animation's length, seconds (0 for a finish that is not animated).
     public private(set) var exitDuration: Double = 0
+    /// Whether the latest end was animated (`true` until a finish says otherwise, and again from the next
+    /// start): a control whose inset goes back after its exit gives it back without animation then.
+    public private(set) var exitAnimated = true
     /// Automatic retries of a failed load wait until then (back-off); a command retries at once.
     public private(set) var retryNotBefore: Timestamp?
     private var consecutiveFailures = 0
@@ -340,6 +343,7 @@ public struct EdgeControl: Hashable, Sendable {
         emit(.willStart, cause: cause, at: time, events: &events)
         transition(to: .refreshing, cause: cause, at: time, events: &events)
         refreshStart = time
+        exitAnimated = true
         visibleUntil = time.advanced(bySeconds: configuration.minimumVisibleDuration)
         pendingFinish = nil
         exitStart = nil
@@ -397,6 +401,7 @@ public struct EdgeControl: Hashable, Sendable {
         transition(to: .finishing, cause: cause, at: time, events: &events)
         exitStart = time
         exitDuration = finishAnimated ? configuration.exitDuration : 0
+        exitAnimated = finishAnimated
         finishAnimated = true
     }
 

@@ -352,12 +352,12 @@ public struct ScrollModel: Hashable, Sendable {
 
     /// Changes one edge control's inset layer. With a `timing`, content the change leaves outside its rest
     /// range goes there in exactly that time, on that curve, instead of on the bounce spring: the seed
-    /// library's inset animation (docs/PHYSICS.md §11.3).
+    /// library's inset animation (docs/PHYSICS.md §11.3); a timing of no duration puts it there at once.
     public mutating func setInsetLayer(_ value: Double, for edge: Edge, timing: TimedMove? = nil) {
         var layers = insets
         layers.setLayer(value, for: edge)
         let axis = edge.axis
-        setTiming(timing.flatMap { $0.duration > 0 ? $0 : nil }, axis)
+        setTiming(timing, axis)
         relayout { $0.insets = layers }
         // Nothing was set moving on this axis (a finger holds the content, or it rests inside the new range):
         // the timing has nothing to shape.
@@ -427,6 +427,8 @@ public struct ScrollModel: Hashable, Sendable {
             return chain
         }
         let target = chain[0].target
+        // A move of no duration puts the content there now.
+        guard timing.duration > 0 else { return [.hold(at: target, from: now)] }
         let running = motion(axis)
         if running.count == 1, running[0].kind == .timed, running[0].target == target,
             let end = running[0].end, end > now

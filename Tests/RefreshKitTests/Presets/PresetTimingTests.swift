@@ -132,3 +132,23 @@ import Testing
         #expect(driver.offset.y == 0)
     }
 }
+
+extension PresetTimingTests {
+    @Test(arguments: ["jh", "ms", "ht", "iq"])
+    func aFinishThatIsNotAnimatedPutsTheContentBackAtOnce(_ preset: String) throws {
+        var driver = try SessionDriver(preset: preset)
+        try driver.command(.refresh, edge: .top)
+        driver.wait(600)  // revealed, and past every preset's minimum visible time
+        #expect(driver.state(.top) == .refreshing)
+        try driver.command(.finish, edge: .top, animated: false)
+        // JH's end waits for the running cycle; the others end now.
+        var steps = 0
+        while driver.state(.top) != .idle && steps < 200 {
+            driver.wait(5)
+            steps += 1
+        }
+        #expect(driver.state(.top) == .idle)
+        #expect(driver.offset.y == 0, "\(preset)")
+        #expect(driver.session.scroll.verticalMotion.isEmpty)
+    }
+}
