@@ -8,8 +8,14 @@ RELEASE_BIN := .build/release/refreshkit
 
 .PHONY: run test build release deps test-deps unit-test page-test server-test browser-test screenshots format clean bench
 
+# LINK=wifi (or lan, wifi-powersave, congested): pages reach the server through `refreshkit link` on PORT, a
+# simulated network (docs/LINK.md); the server itself listens on a loopback port of its own.
 run: release
+ifeq ($(LINK),)
 	$(RELEASE_BIN) serve --host $(HOST) --port $(PORT) --web-root web --preset $(PRESET) --log-level $(LOG_LEVEL)
+else
+	scripts/run-with-link.sh $(RELEASE_BIN) $(HOST) $(PORT) $(LINK) --web-root web --preset $(PRESET) --log-level $(LOG_LEVEL)
+endif
 
 deps:
 	@scripts/ensure-deps.sh runtime

@@ -6,7 +6,8 @@ import PackageDescription
 //   RefreshWire     – the JSON protocol `refreshkit.v1`: decoding with validation, lean encoding.
 //   CLibWebSockets  – Debian's libwebsockets 4.1.6 through pkg-config, plus a tiny shim header.
 //   RefreshServer   – one libwebsockets context: static files from web/, the WebSocket, sessions, the tick.
-//   refreshkit      – the command line (`serve`).
+//   LinkSimulator   – `refreshkit link`: a user-space TCP proxy that delays, jitters, loses and stalls (docs/LINK.md).
+//   refreshkit      – the command line (`serve`, `replay`, `link`).
 let package = Package(
     name: "RefreshKit",
     platforms: [.macOS(.v15)],
@@ -39,16 +40,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(name: "LinkSimulator"),
         .executableTarget(
             name: "refreshkit",
             dependencies: [
-                "RefreshKit", "RefreshWire", "RefreshServer",
+                "RefreshKit", "RefreshWire", "RefreshServer", "LinkSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "RefreshKitTests", dependencies: ["RefreshKit"]),
         .testTarget(name: "RefreshWireTests", dependencies: ["RefreshWire", "RefreshKit"]),
+        .testTarget(name: "LinkSimulatorTests", dependencies: ["LinkSimulator"]),
         // `make bench` (docs/PERFORMANCE.md): engine micro-benchmarks and the orchestration, the load
         // generator (lws client API), and the transport's floor (a bare lws echo server).
         .executableTarget(name: "refreshkit-bench", dependencies: ["RefreshKit", "RefreshWire", "CLibWebSockets"]),

@@ -3,6 +3,7 @@
 #ifndef REFRESHKIT_CLIBWEBSOCKETS_HARDENING_SHIM_H
 #define REFRESHKIT_CLIBWEBSOCKETS_HARDENING_SHIM_H
 
+#include <stdlib.h>
 #include <string.h>
 
 /// Writes `status` with a short text/plain `body` (and `Retry-After: retry_after` when not NULL) on an
@@ -25,6 +26,34 @@ static inline int rk_http_refuse(struct lws *wsi, unsigned int status, const cha
     if (length) memcpy(p, body, length);
     p += length;
     return lws_write(wsi, start, (size_t)(p - start), LWS_WRITE_HTTP_HEADERS) < 0 ? -1 : 0;
+}
+
+/// Writes a complete response, `status` with `content_type` and `length` bytes of `body`, with
+/// `Cache-Control: no-store`, on an HTTP connection that has not answered yet (the server's few dynamic answers,
+/// HTTPEndpoints.swift). Returns 0 when written (lws buffers what the socket does not take at once), -1 otherwise.
+/// A `HEAD` request (`send_body` 0) gets the same headers and no body.
+static inline int rk_http_respond(struct lws *wsi, unsigned int status, const char *content_type, const char *body,
+                                  size_t length, int send_body) {
+    size_t size = LWS_PRE + 1024 + (send_body ? length : 0);
+    unsigned char *buffer = malloc(size);
+    if (!buffer) return -1;
+    unsigned char *start = buffer + LWS_PRE, *p = start, *end = buffer + LWS_PRE + 1024;
+    int failed = lws_add_http_header_status(wsi, status, &p, end) ||
+                 lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE, (const unsigned char *)content_type,
+                                              (int)strlen(content_type), &p, end) ||
+                 lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL, (const unsigned char *)"no-store",
+                                              8, &p, end) ||
+                 lws_add_http_header_content_length(wsi, (lws_filepos_t)length, &p, end) ||
+                 lws_finalize_http_header(wsi, &p, end);
+    if (!failed) {
+        if (send_body && length) {
+            memcpy(p, body, length);
+            p += length;
+        }
+        failed = lws_write(wsi, start, (size_t)(p - start), LWS_WRITE_HTTP_HEADERS) < 0;
+    }
+    free(buffer);
+    return failed ? -1 : 0;
 }
 
 #endif

@@ -14,6 +14,7 @@ final class Gatekeeper {
     /// Set by ``start(webRoot:port:host:)`` once the port is bound.
     private(set) var origins: OriginPolicy
     private(set) var paths: StaticPathPolicy
+    let endpoints = HTTPEndpoints()
     private var throttle = LogThrottle()
 
     init(configuration: HardeningConfiguration, logger: Logger) {
@@ -30,7 +31,8 @@ final class Gatekeeper {
     func start(webRoot: String, port: Int, host: String) {
         paths = StaticPathPolicy(root: webRoot)
         origins = OriginPolicy(
-            ownHosts: OriginPolicy.localHosts(bound: host), port: port, allowedOrigins: configuration.allowedOrigins)
+            ownHosts: OriginPolicy.localHosts(bound: host), port: port, publicPorts: configuration.publicPorts,
+            allowedOrigins: configuration.allowedOrigins)
     }
 
     /// A fresh limiter for a new connection.
@@ -98,6 +100,9 @@ final class Gatekeeper {
     func filterHTTP(_ wsi: OpaquePointer, path input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
         let bytes = input.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
         let hasBody = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0
+        if let path = String(validating: bytes, as: UTF8.self), HTTPEndpoints.paths.contains(path) {
+            return answer(wsi, path: path, hasBody: hasBody)
+        }
         switch paths.decide(path: bytes, hasBody: hasBody, resolve: StaticPathPolicy.realPath) {
         case .serve:
             return 0
@@ -117,7 +122,40 @@ final class Gatekeeper {
         }
     }
 
+    /// One of ``HTTPEndpoints``' paths: the response is written whole, and lws closes the connection after it.
+    private func answer(_ wsi: OpaquePointer, path: String, hasBody: Bool) -> Int32 {
+        let request = HTTPEndpoints.Request(path: path, text: Self.queryArgument(wsi, "text"))
+        let response =
+            hasBody
+            ? .refused(405, "only GET and HEAD are answered")
+            : endpoints.respond(to: request) ?? .refused(404, "not found")
+        if let reason = response.refusal, throttle.allow("http") {
+            logger.notice(
+                "HTTP request refused",
+                metadata: [
+                    "peer": "\(Self.peer(of: wsi))", "status": "\(response.status)", "reason": "\(reason)",
+                    "path": "\(path)", "suppressed": "\(throttle.takeSuppressed("http"))",
+                ])
+        }
+        let isHead = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0
+        let written = response.body.withCString { body in
+            rk_http_respond(
+                wsi, UInt32(response.status), response.contentType, body, response.body.utf8.count, isHead ? 0 : 1)
+        }
+        return written == 0 ? 1 : -1
+    }
+
     // MARK: - Helpers
+
+    /// A URL query argument, URL-decoded by lws; nil when absent or longer than 1 KiB.
+    static func queryArgument(_ wsi: OpaquePointer, _ name: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 1024 + name.utf8.count + 2)
+        let count = Int32(buffer.count)
+        return buffer.withUnsafeMutableBufferPointer { storage -> String? in
+            guard let value = lws_get_urlarg_by_name(wsi, name + "=", storage.baseAddress, count) else { return nil }
+            return String(cString: value)
+        }
+    }
 
     static func peer(of wsi: OpaquePointer) -> String {
         var name = [CChar](repeating: 0, count: 64)

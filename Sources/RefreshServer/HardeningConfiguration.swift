@@ -14,6 +14,9 @@ public struct HardeningConfiguration: Sendable, Hashable {
     public var floodCloseSeconds: Int
     /// Origins allowed besides the server's own (`https://example.org`, `http://10.0.0.2:3000`).
     public var allowedOrigins: [String]
+    /// Ports on which a proxy on this machine (`refreshkit link`) serves the page: this machine's own
+    /// names on these ports are own origins too.
+    public var publicPorts: [Int]
     /// Also serve `autobahn-echo`, an echo subprotocol made the default for clients that ask for none
     /// (`refreshkit serve --echo-protocol`, for the Autobahn conformance run only).
     public var echoProtocol: Bool
@@ -25,6 +28,7 @@ public struct HardeningConfiguration: Sendable, Hashable {
         messagesPerSecond: Int = 300,
         floodCloseSeconds: Int = 3,
         allowedOrigins: [String] = [],
+        publicPorts: [Int] = [],
         echoProtocol: Bool = false
     ) {
         self.maxConnections = maxConnections
@@ -33,6 +37,7 @@ public struct HardeningConfiguration: Sendable, Hashable {
         self.messagesPerSecond = messagesPerSecond
         self.floodCloseSeconds = floodCloseSeconds
         self.allowedOrigins = allowedOrigins
+        self.publicPorts = publicPorts
         self.echoProtocol = echoProtocol
     }
 
@@ -52,6 +57,9 @@ public struct HardeningConfiguration: Sendable, Hashable {
         }
         guard (1...3600).contains(floodCloseSeconds) else {
             throw .invalidConfiguration("flood close time must be between 1 and 3600 s (got \(floodCloseSeconds))")
+        }
+        if let port = publicPorts.first(where: { !(1...65535).contains($0) }) {
+            throw .invalidConfiguration("--public-port must be between 1 and 65535 (got \(port))")
         }
         let invalid = OriginPolicy.invalidOrigins(allowedOrigins)
         guard invalid.isEmpty else {

@@ -5,7 +5,9 @@
 #endif
 
 /// Which pages may open a WebSocket: the server's own origin, reached by any of its own names or
-/// addresses (loopback, LAN, host name) on its own port, plus the origins given with `--allow-origin`.
+/// addresses (loopback, LAN, host name) on its own port or on a port given with `--public-port` (pages
+/// that reach it through a proxy on this machine, such as `refreshkit link`), plus the origins given with
+/// `--allow-origin`.
 ///
 /// A browser always sends `Origin` with a WebSocket handshake, so this stops another site open in a
 /// phone's browser from driving sessions on the LAN server (cross-site WebSocket hijacking). Matching the
@@ -81,12 +83,16 @@ struct OriginPolicy: Sendable, Equatable {
     private(set) var ownHosts: Set<String>
     /// The port the page is served on.
     let port: Int
+    /// Ports of this machine's proxies in front of the server (`--public-port`): the page's origin has
+    /// the proxy's port, and the proxy's addresses are this machine's.
+    let publicPorts: Set<Int>
     /// `--allow-origin` values, parsed.
     private(set) var allowed: Set<Origin>
 
-    init(ownHosts: Set<String>, port: Int, allowedOrigins: [String]) {
+    init(ownHosts: Set<String>, port: Int, publicPorts: [Int] = [], allowedOrigins: [String]) {
         self.ownHosts = Set(ownHosts.map { $0.lowercased() })
         self.port = port
+        self.publicPorts = Set(publicPorts)
         allowed = Set(allowedOrigins.compactMap(Origin.init))
     }
 
@@ -102,8 +108,12 @@ struct OriginPolicy: Sendable, Equatable {
             return .refuse(reason: origin == "null" ? "opaque origin (null)" : "malformed origin")
         }
         if allowed.contains(parsed) { return .accept }
-        if parsed.scheme == "http", parsed.port == port, ownHosts.contains(parsed.host) { return .accept }
-        return .refuse(reason: "not this server's origin and not allowed with --allow-origin")
+        if parsed.scheme == "http", parsed.port == port || publicPorts.contains(parsed.port),
+            ownHosts.contains(parsed.host)
+        {
+            return .accept
+        }
+        return .refuse(reason: "not this server's origin and not allowed with --allow-origin or --public-port")
     }
 
     /// This machine's names: `localhost`, its host name (and `<name>.local`), and every interface

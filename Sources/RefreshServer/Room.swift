@@ -152,7 +152,7 @@ final class Room {
             let text = #"{"type":"touch","phase":"cancel","dx":0,"dy":0,"t":\#(pageTime),"id":\#(pointer)}"#
             let bytes = Array(text.utf8)
             let accepted: Bool = bytes.withUnsafeBytes { message in
-                guard case .input(let input)? = try? decoder.decode(message) else { return false }
+                guard case .input(let input, _)? = try? decoder.decode(message) else { return false }
                 return (try? traced.apply(input, text: message, member: number, at: time)) != nil
             }
             changed = changed || accepted
@@ -163,11 +163,13 @@ final class Room {
 
     // MARK: - The session
 
-    /// Applies a member's input (`text` is the message it was decoded from).
-    func apply(_ input: Input, text: UnsafeRawBufferPointer, member number: Int, at time: Timestamp)
+    /// Applies a member's input numbered `seq` (`text` is the message both were decoded from).
+    func apply(
+        _ input: Input, seq: UInt64? = nil, text: UnsafeRawBufferPointer, member number: Int, at time: Timestamp
+    )
         throws(SessionError)
     {
-        try traced.apply(input, text: text, member: number, at: time)
+        try traced.apply(input, seq: seq, text: text, member: number, at: time)
         version &+= 1
         if case .touch(let touch) = input, let index = index(of: number) {
             switch touch.phase {
@@ -183,6 +185,9 @@ final class Room {
     }
 
     func takeEvents() -> [Event] { traced.takeEvents() }
+
+    /// The `seq` of member `number`'s last applied input, if it has an acknowledgement (`welcome.ack`).
+    func acknowledged(member number: Int) -> UInt64? { traced.acknowledgements.seq(of: number) }
 
     func stopRecording() { traced.stopRecording() }
 
@@ -205,21 +210,21 @@ final class Room {
     func withFrameMessage<R>(for connection: Connection, _ body: (UnsafeMutableRawBufferPointer) -> R) -> R {
         prepareFrame()
         let latest = traced.latest!  // prepareFrame always leaves one
-        guard connection.frameFormat == .delta else { return withWholeFrame(latest.frame, body) }
+        guard connection.frameFormat == .delta else { return withWholeFrame(latest, body) }
         defer { connection.frameBase = latest }
-        guard let base = connection.frameBase else { return withWholeFrame(latest.frame, body) }
+        guard let base = connection.frameBase else { return withWholeFrame(latest, body) }
         if deltaKey?.base != base.sequence || deltaKey?.frame != latest.sequence {
             // A sequence number names one frame of this session, and a connection's base is always one of
             // this room's frames (attach clears it), so equal keys mean equal bytes.
             deltaBuffer.removeAll()
-            encoder.encodeDelta(latest.frame, from: base.frame, into: &deltaBuffer)
+            encoder.encodeDelta(latest, from: base, into: &deltaBuffer)
             deltaKey = (base.sequence, latest.sequence)
         }
         return deltaBuffer.withUnsafeMutableBytesIncludingHeadroom(body)
     }
 
     /// Calls `body` with the `frame` message of `frame` (the latest), encoding it if it is not yet.
-    private func withWholeFrame<R>(_ frame: Frame, _ body: (UnsafeMutableRawBufferPointer) -> R) -> R {
+    private func withWholeFrame<R>(_ frame: SharedFrame, _ body: (UnsafeMutableRawBufferPointer) -> R) -> R {
         if frameBufferSequence != frame.sequence {
             frameBuffer.removeAll()
             encoder.encode(frame, into: &frameBuffer)

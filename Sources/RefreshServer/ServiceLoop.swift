@@ -193,7 +193,13 @@ final class ServiceLoop {
         tick.pointee.owner = owner
         shutdownWake.pointee.owner = owner
         keepaliveSweep.pointee.owner = owner
-        shareBase = Self.shareBase(host: configuration.host, port: port)
+        if let publicPort = configuration.hardening.publicPorts.first {
+            // Pages come through a proxy on this machine (`refreshkit link`): share its address, as the
+            // network sees it.
+            shareBase = Self.shareBase(host: "0.0.0.0", port: publicPort)
+        } else {
+            shareBase = Self.shareBase(host: configuration.host, port: port)
+        }
         gatekeeper.start(webRoot: webRoot, port: port, host: configuration.host)
         logger.debug(
             "libwebsockets context created",
@@ -437,9 +443,9 @@ final class ServiceLoop {
         case .hello(let hello):
             connection.pageClock.reset()
             admit(connection, hello: hello)
-        case .input(let input):
-            guard screened(connection, input, at: now) else { return }
-            apply(input, text: text, on: connection, at: Timestamp(microseconds: now))
+        case .input(let input, let seq):
+            guard screened(connection, input, seq: seq, at: now) else { return }
+            apply(input, seq: seq, text: text, on: connection, at: Timestamp(microseconds: now))
         case .ping(let t):
             enqueue(.pong(t: t, serverTime: Timestamp(microseconds: now)), on: connection)
             lws_callback_on_writable(connection.wsi)
@@ -448,13 +454,14 @@ final class ServiceLoop {
         }
     }
 
-    /// Runs the gatekeeper's screen (the rate limit; with `input`, its page clock) and carries out a refusal.
-    /// - Returns: whether the message may be processed.
-    private func screened(_ connection: Connection, _ input: Input? = nil, at now: Int64) -> Bool {
+    /// Runs the gatekeeper's screen (the rate limit; with `input`, its page clock) and carries out a refusal
+    /// (an `error` answering an input numbered `seq` carries it). - Returns: whether the message may be
+    /// processed.
+    private func screened(_ connection: Connection, _ input: Input? = nil, seq: UInt64? = nil, at now: Int64) -> Bool {
         switch input.map({ screen($0, on: connection, at: now) }) ?? screenMessage(connection, at: now) {
         case .proceed: return true
         case .drop: return false
-        case .reply(let error): reject(connection, error)
+        case .reply(let error): reject(connection, error.answering(seq: seq))
         case .close(let status, let reason):
             closeWithReason(connection, status, reason)
             lws_callback_on_writable(connection.wsi)
@@ -539,7 +546,7 @@ final class ServiceLoop {
         let welcome = Welcome(
             session: room.id, token: member.token, preset: room.session.presetName, presets: Preset.names,
             configuration: room.session.configuration, serverTime: now, member: member.number, resumed: resumed,
-            notice: notice)
+            notice: notice, ack: resumed ? room.acknowledged(member: member.number) : nil)
         enqueue(.welcome(welcome), on: connection)
         broadcast(room.takeEvents(), in: room)
         announceMembers(of: room)
@@ -590,17 +597,24 @@ final class ServiceLoop {
             ])
     }
 
-    private func apply(_ input: Input, text: UnsafeRawBufferPointer, on connection: Connection, at now: Timestamp) {
+    /// Applies `input` (numbered `seq` by the page, when it says) from `connection`'s member; a refusal's
+    /// `error` carries the `seq`.
+    private func apply(
+        _ input: Input, seq: UInt64?, text: UnsafeRawBufferPointer, on connection: Connection, at now: Timestamp
+    ) {
         guard let room = connection.room else {
             reject(
                 connection,
-                WireError(code: "not_ready", message: "send hello before any input", ref: Self.type(of: input)))
+                WireError(
+                    code: "not_ready", message: "send hello before any input", ref: Self.type(of: input), seq: seq))
             return
         }
         do {
-            try room.apply(input, text: text, member: connection.member, at: now)
+            try room.apply(input, seq: seq, text: text, member: connection.member, at: now)
         } catch {
-            reject(connection, WireError(code: error.code, message: error.message, ref: Self.type(of: input)))
+            reject(
+                connection,
+                WireError(code: error.code, message: error.message, ref: Self.type(of: input), seq: seq))
             registry.account(room)
             return
         }

@@ -4,8 +4,10 @@ import RefreshKit
 public enum ClientMessage: Hashable, Sendable {
     /// `hello`: the first message of a connection; opens or resumes a session.
     case hello(Hello)
-    /// `touch`, `wheel`, `resize`, `command` or `configure`: something for the session.
-    case input(Input)
+    /// `touch`, `wheel`, `resize`, `command` or `configure`: something for the session; a `touch` or `wheel`
+    /// may carry the page's `seq` for it (an integer in 0…2⁵³), which the frames acknowledge once the session
+    /// applied it (PROTOCOL.md, "Prediction and acknowledgement").
+    case input(Input, seq: UInt64? = nil)
     /// `ping {t}`: clock sync; answer with ``MessageEncoder/encodePong(t:serverTime:into:)``, echoing `t`.
     case ping(t: Double)
     /// `trace {}`: asks for the session's recorded input trace (docs/TRACE.md).

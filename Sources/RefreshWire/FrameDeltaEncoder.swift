@@ -9,30 +9,57 @@ extension MessageEncoder {
     /// an array (a motion chain) whole, `null` for what ended. `edges` is patched entry by entry, keyed by
     /// edge name (`"edges":{"top":{…}}`), unless the edge set changed, when it is written whole as an array.
     /// An entry's `distance` and `velocity` are left out when they followed the scroll
-    /// (``EdgeChanges/follows(from:to:scroll:)``).
+    /// (``EdgeChanges/follows(from:to:scroll:)``). `ack` (`acknowledgements`, against `baseAcknowledgements`,
+    /// the maps the two frames carry) is patched member by member, `null` for a member whose entry was dropped.
     ///
     /// Applying the delta to `base` gives exactly the JSON value of `frame`'s `frame` message: numbers are
     /// compared as they are written, rounded (``WrittenNumber``), so a change the text would not show is
     /// not sent and one it would show always is. Like the `frame` encoding, it allocates nothing
     /// once `buffer` has grown.
-    public func encodeDelta(_ frame: Frame, from base: Frame, into buffer: inout [UInt8]) {
+    public func encodeDelta(
+        _ frame: Frame, acknowledgements: Acknowledgements = Acknowledgements(), from base: Frame,
+        baseAcknowledgements: Acknowledgements = Acknowledgements(), into buffer: inout [UInt8]
+    ) {
         let changes = FrameChanges(from: base, to: frame)
-        let bound = Self.deltaBound(frame, changes)
-        appendJSON(to: &buffer, bound: bound) { w in writeDelta(frame, from: base, changes, to: &w) }
+        let bound = Self.deltaBound(frame, changes, acknowledgements, baseAcknowledgements)
+        appendJSON(to: &buffer, bound: bound) { w in
+            writeDelta(frame, acknowledgements, from: base, baseAcknowledgements, changes, to: &w)
+        }
     }
 
     /// The same `delta`, appended to a ``MessageBuffer``: what a host that sends a delta per input uses.
-    public func encodeDelta(_ frame: Frame, from base: Frame, into buffer: inout MessageBuffer) {
+    public func encodeDelta(
+        _ frame: Frame, acknowledgements: Acknowledgements = Acknowledgements(), from base: Frame,
+        baseAcknowledgements: Acknowledgements = Acknowledgements(), into buffer: inout MessageBuffer
+    ) {
         let changes = FrameChanges(from: base, to: frame)
-        let bound = Self.deltaBound(frame, changes)
-        buffer.appendJSON(bound: bound) { w in writeDelta(frame, from: base, changes, to: &w) }
+        let bound = Self.deltaBound(frame, changes, acknowledgements, baseAcknowledgements)
+        buffer.appendJSON(bound: bound) { w in
+            writeDelta(frame, acknowledgements, from: base, baseAcknowledgements, changes, to: &w)
+        }
+    }
+
+    /// The `delta` between two shared frames (their frames and their `ack` maps).
+    public func encodeDelta(_ shared: SharedFrame, from base: SharedFrame, into buffer: inout [UInt8]) {
+        encodeDelta(
+            shared.frame, acknowledgements: shared.acknowledgements, from: base.frame,
+            baseAcknowledgements: base.acknowledgements, into: &buffer)
+    }
+
+    /// The `delta` between two shared frames (their frames and their `ack` maps).
+    public func encodeDelta(_ shared: SharedFrame, from base: SharedFrame, into buffer: inout MessageBuffer) {
+        encodeDelta(
+            shared.frame, acknowledgements: shared.acknowledgements, from: base.frame,
+            baseAcknowledgements: base.acknowledgements, into: &buffer)
     }
 
     /// The room a delta is written in. A delta is usually under 200 bytes: reserving a whole frame's worth
     /// (and zeroing it) would cost as much as writing it. A low estimate only costs a second attempt.
     @inline(__always)
-    private static func deltaBound(_ frame: Frame, _ changes: FrameChanges) -> Int {
-        var bound = 384 + frame.edges.count * 160
+    private static func deltaBound(
+        _ frame: Frame, _ changes: FrameChanges, _ acknowledgements: Acknowledgements, _ base: Acknowledgements
+    ) -> Int {
+        var bound = 384 + frame.edges.count * 160 + (acknowledgements.count + base.count) * ackEntryBound
         if !changes.isDisjoint(with: .segment) {
             bound += (frame.horizontalMotion.count + frame.verticalMotion.count) * 512
         }
@@ -40,7 +67,11 @@ extension MessageEncoder {
         return bound
     }
 
-    private func writeDelta(_ frame: Frame, from base: Frame, _ changes: FrameChanges, to w: inout JSONWriter) {
+    private func writeDelta(
+        _ frame: Frame, _ acknowledgements: Acknowledgements, from base: Frame,
+        _ baseAcknowledgements: Acknowledgements,
+        _ changes: FrameChanges, to w: inout JSONWriter
+    ) {
         w.literal(#"{"type":"delta","seq":"#)
         w.digits(frame.sequence)
         w.literal(#","t":"#)
@@ -123,7 +154,41 @@ extension MessageEncoder {
             }
             close(open, &w)
         }
+        if !acknowledgements.isEmpty || !baseAcknowledgements.isEmpty {
+            writeAckPatch(acknowledgements, from: baseAcknowledgements, to: &w)
+        }
         w.byte(.closeBrace)
+    }
+
+    /// `"ack":{…}` with each member whose acknowledged `seq` changed, and `null` for each member whose entry
+    /// was dropped (``AcknowledgementTable``); nothing when none changed. Both maps are in member order.
+    private func writeAckPatch(_ acks: Acknowledgements, from base: Acknowledgements, to w: inout JSONWriter) {
+        var open = false
+        var i = 0
+        var j = 0
+        while i < acks.count || j < base.count {
+            let new = i < acks.count ? acks[i] : nil
+            let old = j < base.count ? base[j] : nil
+            if let new, let old, new.member == old.member {  // the same member: written when its seq changed
+                if new.seq != old.seq {
+                    opening(&open, #","ack":{"#, ",", &w)
+                    appendAckEntry(new, to: &w)
+                }
+                i += 1
+                j += 1
+            } else if let new, old.map({ new.member < $0.member }) ?? true {  // a member's first entry
+                opening(&open, #","ack":{"#, ",", &w)
+                appendAckEntry(new, to: &w)
+                i += 1
+            } else if let old {  // a member's entry was dropped
+                opening(&open, #","ack":{"#, ",", &w)
+                w.byte(.quote)
+                w.digits(UInt64(old.member))
+                w.literal(#"":null"#)
+                j += 1
+            }
+        }
+        close(open, &w)
     }
 
     /// `"segment":null` when the motion ended, else `"segment":{…}` with each changed axis: its chain whole,

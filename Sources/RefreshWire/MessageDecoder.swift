@@ -17,7 +17,8 @@ import RefreshKit
 ///   counts) accept any number with an integral value (`2`, `2.0`, `2e0`) up to 2⁵³ in magnitude.
 /// - Strings must be well-formed UTF-8; `\u` escapes must not leave a surrogate unpaired.
 /// - Errors name the field (`"wheel.dy must be a finite number"`) and carry the message's `type` as `ref`.
-///   Fields are checked in the order PROTOCOL.md lists them; the first problem is reported.
+///   Fields are checked in the order PROTOCOL.md lists them; the first problem is reported. A `touch` or
+///   `wheel`'s `seq` is checked last, and an error about its other fields carries it when it is valid.
 public struct MessageDecoder: Sendable {
     public var limits: DecodingLimits
 
@@ -27,7 +28,7 @@ public struct MessageDecoder: Sendable {
 
     /// Decodes one message from its UTF-8 text.
     public func decode(_ text: UnsafeRawBufferPointer) throws(WireError) -> ClientMessage {
-        if let touch = plainTouch(text) { return .input(.touch(touch)) }
+        if let plain = plainTouch(text) { return .input(.touch(plain.0), seq: plain.seq) }
         return try decodeAnySpelling(text)
     }
 
@@ -47,9 +48,11 @@ public struct MessageDecoder: Sendable {
         case 4 where json.equals(type, "ping"):
             return .ping(t: try decodePing(FieldReader(json, limits, "ping"), object))
         case 5 where json.equals(type, "touch"):
-            return .input(.touch(try decodeTouch(FieldReader(json, limits, "touch"), object)))
+            let (touch, seq) = try decodeTouch(FieldReader(json, limits, "touch"), object)
+            return .input(.touch(touch), seq: seq)
         case 5 where json.equals(type, "wheel"):
-            return .input(.wheel(try decodeWheel(FieldReader(json, limits, "wheel"), object)))
+            let (wheel, seq) = try decodeWheel(FieldReader(json, limits, "wheel"), object)
+            return .input(.wheel(wheel), seq: seq)
         case 5 where json.equals(type, "hello"):
             return .hello(try decodeHello(FieldReader(json, limits, "hello"), object))
         case 6 where json.equals(type, "resize"):
@@ -84,8 +87,12 @@ public struct MessageDecoder: Sendable {
         let reader = FieldReader(json, limits, name)
         switch name {
         case "ping": return .ping(t: try decodePing(reader, object))
-        case "touch": return .input(.touch(try decodeTouch(reader, object)))
-        case "wheel": return .input(.wheel(try decodeWheel(reader, object)))
+        case "touch":
+            let (touch, seq) = try decodeTouch(reader, object)
+            return .input(.touch(touch), seq: seq)
+        case "wheel":
+            let (wheel, seq) = try decodeWheel(reader, object)
+            return .input(.wheel(wheel), seq: seq)
         case "hello": return .hello(try decodeHello(reader, object))
         case "resize": return .input(.resize(try decodeResize(reader, object)))
         case "command": return .input(.command(try decodeCommand(reader, object)))
@@ -118,18 +125,21 @@ public struct MessageDecoder: Sendable {
         return try r.time(t, "ping.t")
     }
 
-    private func decodeTouch(_ r: FieldReader, _ object: Int) throws(WireError) -> TouchInput {
+    /// A `touch` and its `seq`. An error about another field carries the `seq` when that is valid.
+    private func decodeTouch(_ r: FieldReader, _ object: Int) throws(WireError) -> (TouchInput, UInt64?) {
         var phase: Int?
         var dx: Int?
         var dy: Int?
         var t: Int?
         var id: Int?
+        var seq: Int?
         try r.text.forEachMember(ofObjectAt: object) { key, value in
             switch key.end - key.start {
             case 1 where r.text.equals(key, "t"): t = value
             case 2 where r.text.equals(key, "dx"): dx = value
             case 2 where r.text.equals(key, "dy"): dy = value
             case 2 where r.text.equals(key, "id"): id = value
+            case 3 where r.text.equals(key, "seq"): seq = value
             case 5 where r.text.equals(key, "phase"): phase = value
             default:
                 if key.escaped {
@@ -137,22 +147,30 @@ public struct MessageDecoder: Sendable {
                     if r.text.equals(key, "dx") { dx = value }
                     if r.text.equals(key, "dy") { dy = value }
                     if r.text.equals(key, "id") { id = value }
+                    if r.text.equals(key, "seq") { seq = value }
                     if r.text.equals(key, "phase") { phase = value }
                 }
             }
         }
-        let touchPhase = try r.touchPhase(phase)
-        let delta = Point(x: try r.delta(dx, "touch.dx"), y: try r.delta(dy, "touch.dy"))
-        let time = try r.time(t, "touch.t")
-        let pointer = try r.integer(id, "touch.id") ?? 0
-        return TouchInput(phase: touchPhase, delta: delta, pageTime: time, pointer: pointer)
+        let sequence = Result { () throws(WireError) in try r.sequenceNumber(seq, "touch.seq") }
+        do throws(WireError) {
+            let touchPhase = try r.touchPhase(phase)
+            let delta = Point(x: try r.delta(dx, "touch.dx"), y: try r.delta(dy, "touch.dy"))
+            let time = try r.time(t, "touch.t")
+            let pointer = try r.integer(id, "touch.id") ?? 0
+            return (TouchInput(phase: touchPhase, delta: delta, pageTime: time, pointer: pointer), try sequence.get())
+        } catch {
+            throw error.answering(seq: try? sequence.get())
+        }
     }
 
-    private func decodeWheel(_ r: FieldReader, _ object: Int) throws(WireError) -> WheelInput {
+    /// A `wheel` and its `seq`. An error about another field carries the `seq` when that is valid.
+    private func decodeWheel(_ r: FieldReader, _ object: Int) throws(WireError) -> (WheelInput, UInt64?) {
         var dx: Int?
         var dy: Int?
         var mode: Int?
         var t: Int?
+        var seq: Int?
         try r.text.forEachMember(ofObjectAt: object) { key, value in
             if r.text.equals(key, "t") {
                 t = value
@@ -162,12 +180,19 @@ public struct MessageDecoder: Sendable {
                 dy = value
             } else if r.text.equals(key, "mode") {
                 mode = value
+            } else if r.text.equals(key, "seq") {
+                seq = value
             }
         }
-        let delta = Point(x: try r.delta(dx, "wheel.dx"), y: try r.delta(dy, "wheel.dy"))
-        let deltaMode = try r.wheelMode(mode)
-        let time = try r.time(t, "wheel.t")
-        return WheelInput(delta: delta, mode: deltaMode, pageTime: time)
+        let sequence = Result { () throws(WireError) in try r.sequenceNumber(seq, "wheel.seq") }
+        do throws(WireError) {
+            let delta = Point(x: try r.delta(dx, "wheel.dx"), y: try r.delta(dy, "wheel.dy"))
+            let deltaMode = try r.wheelMode(mode)
+            let time = try r.time(t, "wheel.t")
+            return (WheelInput(delta: delta, mode: deltaMode, pageTime: time), try sequence.get())
+        } catch {
+            throw error.answering(seq: try? sequence.get())
+        }
     }
 
     private func decodeHello(_ r: FieldReader, _ object: Int) throws(WireError) -> Hello {
@@ -426,6 +451,19 @@ private struct FieldReader {
             throw outOfRange("\(name()) must be at most 9007199254740992 in magnitude")
         }
         return Int(value)
+    }
+
+    /// An input's `seq` (`touch.seq`, `wheel.seq`): an integer in 0…2⁵³; nil when absent or null. Checked
+    /// after the message's other fields.
+    func sequenceNumber(_ position: Int?, _ name: StaticString) throws(WireError) -> UInt64? {
+        guard let position, text.kind(at: position) != .null else { return nil }
+        guard let value = text.number(at: position), value.isFinite, value.rounded(.towardZero) == value else {
+            throw badField("\(name) must be an integer from 0 to 9007199254740992")
+        }
+        guard value >= 0, value <= 9_007_199_254_740_992 else {
+            throw outOfRange("\(name) must be from 0 to 9007199254740992")
+        }
+        return UInt64(value)
     }
 
     /// `true` or `false`; nil when absent or null.

@@ -19,6 +19,9 @@ public struct Welcome: Hashable, Sendable {
     public var resumed: Bool
     /// Something the page should tell its user, e.g. `session_expired` (PROTOCOL.md, "welcome").
     public var notice: String?
+    /// For a resumed member with an `ack` entry: the `seq` of its last input the session applied, written as
+    /// `ack` (PROTOCOL.md, "Prediction and acknowledgement").
+    public var ack: UInt64?
 
     public init(
         session: String,
@@ -29,7 +32,8 @@ public struct Welcome: Hashable, Sendable {
         serverTime: Timestamp,
         member: Int? = nil,
         resumed: Bool = false,
-        notice: String? = nil
+        notice: String? = nil,
+        ack: UInt64? = nil
     ) {
         self.session = session
         self.token = token
@@ -40,6 +44,7 @@ public struct Welcome: Hashable, Sendable {
         self.member = member
         self.resumed = resumed
         self.notice = notice
+        self.ack = ack
     }
 }
 
@@ -60,20 +65,41 @@ public struct Welcome: Hashable, Sendable {
 public struct MessageEncoder: Sendable {
     public init() {}
 
-    /// Appends a `frame` message to `buffer`.
-    public func encode(_ frame: Frame, into buffer: inout [UInt8]) {
-        appendJSON(to: &buffer, bound: Self.frameBound(frame)) { w in writeFrame(frame, to: &w) }
+    /// Appends a `frame` message to `buffer`, with `acknowledgements` as its `ack` (none when empty).
+    public func encode(
+        _ frame: Frame, acknowledgements: Acknowledgements = Acknowledgements(), into buffer: inout [UInt8]
+    ) {
+        appendJSON(to: &buffer, bound: Self.frameBound(frame, acknowledgements)) { w in
+            writeFrame(frame, acknowledgements, to: &w)
+        }
     }
 
-    /// Appends a `frame` message to `buffer`.
-    public func encode(_ frame: Frame, into buffer: inout MessageBuffer) {
-        buffer.appendJSON(bound: Self.frameBound(frame)) { w in writeFrame(frame, to: &w) }
+    /// Appends a `frame` message to `buffer`, with `acknowledgements` as its `ack` (none when empty).
+    public func encode(
+        _ frame: Frame, acknowledgements: Acknowledgements = Acknowledgements(), into buffer: inout MessageBuffer
+    ) {
+        buffer.appendJSON(bound: Self.frameBound(frame, acknowledgements)) { w in
+            writeFrame(frame, acknowledgements, to: &w)
+        }
     }
 
-    private static func frameBound(_ frame: Frame) -> Int {
+    /// Appends the `frame` message of a shared frame (its frame and its `ack`) to `buffer`.
+    public func encode(_ shared: SharedFrame, into buffer: inout [UInt8]) {
+        encode(shared.frame, acknowledgements: shared.acknowledgements, into: &buffer)
+    }
+
+    /// Appends the `frame` message of a shared frame (its frame and its `ack`) to `buffer`.
+    public func encode(_ shared: SharedFrame, into buffer: inout MessageBuffer) {
+        encode(shared.frame, acknowledgements: shared.acknowledgements, into: &buffer)
+    }
+
+    private static func frameBound(_ frame: Frame, _ acknowledgements: Acknowledgements) -> Int {
         let segments = frame.horizontalMotion.count + frame.verticalMotion.count
-        return 1024 + frame.edges.count * 1024 + segments * 512
+        return 1024 + frame.edges.count * 1024 + segments * 512 + acknowledgements.count * ackEntryBound
     }
+
+    /// The most bytes one `ack` entry takes: `"` member (≤ 19 digits) `":` seq (≤ 16 digits) `,`.
+    static let ackEntryBound = 48
 
     /// Appends an `event` message to `buffer`.
     public func encode(_ event: Event, into buffer: inout [UInt8]) {
@@ -89,7 +115,7 @@ public struct MessageEncoder: Sendable {
 
     /// Appends an `error` message to `buffer`.
     public func encode(_ error: WireError, into buffer: inout [UInt8]) {
-        let bound = 64 + 6 * (error.code.utf8.count + error.message.utf8.count + (error.ref?.utf8.count ?? 0))
+        let bound = 96 + 6 * (error.code.utf8.count + error.message.utf8.count + (error.ref?.utf8.count ?? 0))
         appendJSON(to: &buffer, bound: bound) { w in writeError(error, to: &w) }
     }
 
@@ -142,7 +168,7 @@ public struct MessageEncoder: Sendable {
 
     // MARK: Parts
 
-    private func writeFrame(_ frame: Frame, to w: inout JSONWriter) {
+    private func writeFrame(_ frame: Frame, _ acknowledgements: Acknowledgements, to w: inout JSONWriter) {
         w.literal(#"{"type":"frame","seq":"#)
         w.digits(frame.sequence)
         w.literal(#","t":"#)
@@ -193,7 +219,25 @@ public struct MessageEncoder: Sendable {
         w.integer(Int64(frame.feed.newestID))
         w.literal(#","rowHeight":"#)
         w.fixed(frame.feed.rowHeight, decimals: 3)
-        w.literal("}}")
+        w.byte(.closeBrace)
+        if !acknowledgements.isEmpty {
+            w.literal(#","ack":{"#)
+            for index in 0..<acknowledgements.count {
+                if index > 0 { w.byte(.comma) }
+                appendAckEntry(acknowledgements[index], to: &w)
+            }
+            w.byte(.closeBrace)
+        }
+        w.byte(.closeBrace)
+    }
+
+    /// `"member":seq`, the member number as a decimal string key.
+    @inline(__always)
+    func appendAckEntry(_ entry: Acknowledgements.Entry, to w: inout JSONWriter) {
+        w.byte(.quote)
+        w.digits(UInt64(entry.member))
+        w.literal(#"":"#)
+        w.digits(entry.seq)
     }
 
     private func writeEvent(_ event: Event, to w: inout JSONWriter) {
@@ -231,6 +275,10 @@ public struct MessageEncoder: Sendable {
             w.literal(#","ref":"#)
             w.string(ref)
         }
+        if let seq = error.seq {
+            w.literal(#","seq":"#)
+            w.digits(seq)
+        }
         w.byte(.closeBrace)
     }
 
@@ -256,6 +304,10 @@ public struct MessageEncoder: Sendable {
             w.integer(Int64(member))
         }
         if welcome.resumed { w.literal(#","resumed":true"#) }
+        if let ack = welcome.ack {
+            w.literal(#","ack":"#)
+            w.digits(ack)
+        }
         if let notice = welcome.notice {
             w.literal(#","notice":"#)
             w.string(notice)

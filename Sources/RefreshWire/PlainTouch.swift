@@ -3,16 +3,16 @@ import RefreshKit
 /// The page's own spelling of a touch, read in one pass.
 ///
 /// A page sends a touch message for every pointer sample, up to 120 a second, and always spells it the same
-/// way (`JSON.stringify` of an object literal): `{"type":"touch","phase":P,"dx":N,"dy":N,"t":N,"id":N}`, no
-/// whitespace, no escapes, members in that order, `id` optional. Such a message is validated and read here
+/// way (`JSON.stringify` of an object literal): `{"type":"touch","phase":P,"dx":N,"dy":N,"t":N,"id":N,"seq":N}`,
+/// no whitespace, no escapes, members in that order, `id` and `seq` optional. Such a message is validated and read here
 /// in one pass, without the general decoder's outline and member walks (a third of the server's own work
 /// per touch). Anything else — another spelling, an extra member, a value the general path would refuse —
 /// returns nil, and the general decoder reads the message: it alone reports errors, so the two paths
 /// cannot disagree on what a client is told. `PlainTouchTests` checks that they agree on every input.
 extension MessageDecoder {
-    /// The touch in `text` when it is spelled exactly as the page spells it and its values are in range;
-    /// nil otherwise (not an error: the general path then decides).
-    func plainTouch(_ text: UnsafeRawBufferPointer) -> TouchInput? {
+    /// The touch in `text`, and its `seq`, when it is spelled exactly as the page spells it and its values are
+    /// in range; nil otherwise (not an error: the general path then decides).
+    func plainTouch(_ text: UnsafeRawBufferPointer) -> (TouchInput, seq: UInt64?)? {
         guard limits.maxDepth >= 1 else { return nil }  // the general path refuses any object then
         let json = JSONText(text)
         var reader = PlainReader(json: json)
@@ -39,9 +39,16 @@ extension MessageDecoder {
             else { return nil }
             pointer = Int(id)
         }
+        var seq: UInt64?
+        if reader.expect(#","seq":"#) {
+            // Digits in 0…2⁵³, as `JSON.stringify` writes the page's counter; any other spelling of an integer
+            // the general path's `sequenceNumber` accepts (`5.0`, `4e1`) falls back to it.
+            guard let value = reader.digits(), value <= 9_007_199_254_740_992 else { return nil }
+            seq = value
+        }
         guard reader.expect("}"), reader.index == json.count else { return nil }
         guard abs(dx) <= limits.maxDelta, abs(dy) <= limits.maxDelta, abs(t) <= limits.maxTime else { return nil }
-        return TouchInput(phase: phase, delta: Point(x: dx, y: dy), pageTime: t, pointer: pointer)
+        return (TouchInput(phase: phase, delta: Point(x: dx, y: dy), pageTime: t, pointer: pointer), seq)
     }
 }
 
@@ -56,6 +63,25 @@ private struct PlainReader {
         guard index + n <= json.count, json.memoryEquals(index, literal.utf8Start, n) else { return false }
         index += n
         return true
+    }
+
+    /// Consumes an integer written as plain digits (RFC 8259's grammar: no leading zero), of at most 16
+    /// digits; nil, consuming nothing, for anything else (a sign, a fraction, an exponent, more digits).
+    mutating func digits() -> UInt64? {
+        var value: UInt64 = 0
+        var end = index
+        while case let digit = json.byte(end) &- .digit0, digit < 10 {
+            value = value &* 10 &+ UInt64(digit)
+            end += 1
+        }
+        let count = end - index
+        guard count >= 1, count <= 16, count == 1 || json.byte(index) != .digit0 else { return nil }
+        switch json.byte(end) {
+        case .dot, .e, .capitalE: return nil
+        default: break
+        }
+        index = end
+        return value
     }
 
     /// Consumes a number token (RFC 8259's grammar, checked like the validator does) and returns its finite

@@ -9,9 +9,12 @@ import RefreshKit
 /// holder moves on.
 public final class SharedFrame: Sendable {
     public let frame: Frame
+    /// The frame's `ack` map: what the `frame` message writes as `ack` (none when empty).
+    public let acknowledgements: Acknowledgements
 
-    public init(_ frame: Frame) {
+    public init(_ frame: Frame, acknowledgements: Acknowledgements = Acknowledgements()) {
         self.frame = frame
+        self.acknowledgements = acknowledgements
     }
 
     public var sequence: UInt64 { frame.sequence }

@@ -44,10 +44,10 @@ public struct TraceReplay: Sendable {
         for (index, operation) in trace.operations.enumerated() {
             switch operation {
             case .apply(let time, let member, let text):
-                let input = try input(text, index: index)
+                let (input, seq) = try input(text, index: index)
                 let result: Swift.Result<Void, SessionError> = text.withUnsafeBytes { bytes in
                     Swift.Result { () throws(SessionError) in
-                        try traced.apply(input, text: bytes, member: member, at: time)
+                        try traced.apply(input, seq: seq, text: bytes, member: member, at: time)
                     }
                 }
                 if case .failure = result { refused += 1 }
@@ -67,13 +67,14 @@ public struct TraceReplay: Sendable {
             matches: frames == trace.frames)
     }
 
-    private func input(_ text: [UInt8], index: Int) throws(TraceError) -> Input {
+    /// The recorded message's input and its `seq`.
+    private func input(_ text: [UInt8], index: Int) throws(TraceError) -> (Input, UInt64?) {
         let decoded: Swift.Result<ClientMessage, WireError> = text.withUnsafeBytes { bytes in
             Swift.Result { () throws(WireError) in try decoder.decode(bytes) }
         }
         switch decoded {
-        case .success(.input(let input)):
-            return input
+        case .success(.input(let input, let seq)):
+            return (input, seq)
         case .success:
             throw TraceError("ops[\(index)] applies a message that is not an input (hello, ping or trace)")
         case .failure(let error):

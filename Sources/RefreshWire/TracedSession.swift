@@ -7,9 +7,15 @@ import RefreshKit
 /// Several pages (members) may drive one session. Their pointers are kept apart: a touch's pointer id is
 /// namespaced by its member (``pointer(_:member:)``) before the engine sees it, and the engine follows only
 /// the pointer that started a drag until it lifts, so a second device cannot take over a drag in progress.
+///
+/// It also keeps the session's `ack` map (``AcknowledgementTable``): the `seq` of each member's last applied
+/// input, which every frame carries from the first `seq` on. The map follows from the applied messages
+/// alone (their text holds the `seq`), so a replay rebuilds it, and the frames' digest covers it.
 public struct TracedSession: Sendable {
     public private(set) var session: Session
     public private(set) var recorder: TraceRecorder
+    /// Each member's last applied `seq`.
+    public private(set) var acknowledgements = AcknowledgementTable()
     private let encoder = MessageEncoder()
     /// The latest frame: the base of the next frame's update message (``frame(appendingUpdateTo:)``), and
     /// what a host sends the pages that are up to date.
@@ -36,14 +42,16 @@ public struct TracedSession: Sendable {
     }
 
     /// Applies a page message's input at `time` and records the message's `text` (exactly as received; it
-    /// must be the text `input` was decoded from). Throws, changing nothing but the recording, when the
-    /// engine refuses the input.
+    /// must be the text `input` and `seq` were decoded from). Once applied, `seq` (when given) becomes
+    /// `member`'s acknowledgement. Throws, changing nothing but the recording, when the engine refuses the
+    /// input.
     public mutating func apply(
-        _ input: Input, text: UnsafeRawBufferPointer, member: Int, at time: Timestamp
+        _ input: Input, seq: UInt64? = nil, text: UnsafeRawBufferPointer, member: Int, at time: Timestamp
     ) throws(SessionError) {
         recorder.recordApply(text, member: member, at: time)
         defer { noteSchedule() }  // a refused input may still have advanced the session to `time`
         try session.apply(Self.namespaced(input, member: member), at: time)
+        if let seq { acknowledgements.note(seq: seq, member: member) }
     }
 
     /// Moves the session to `time` (``Session/advance(to:)``), recorded.
@@ -59,14 +67,14 @@ public struct TracedSession: Sendable {
 
     /// Produces the session's next frame and records it.
     public mutating func frame() -> Frame {
-        let frame = session.frame()
+        let shared = SharedFrame(session.frame(), acknowledgements: acknowledgements.snapshot())
         if recorder.frames.kind == .deltas {
-            recordUpdate(to: frame)
+            recordUpdate(to: shared)
         } else {
-            recorder.recordFrame(frame)
+            recorder.recordFrame(shared.frame)
         }
-        latest = SharedFrame(frame)
-        return frame
+        latest = shared
+        return shared.frame
     }
 
     /// Produces the session's next frame, appends the message that brings a page holding the previous frame
@@ -82,9 +90,9 @@ public struct TracedSession: Sendable {
     /// a host that holds on to frames (a room, its connections' delta bases) takes it without a copy.
     @discardableResult
     public mutating func sharedFrame(appendingUpdateTo buffer: inout MessageBuffer) -> SharedFrame {
-        let shared = SharedFrame(session.frame())
+        let shared = SharedFrame(session.frame(), acknowledgements: acknowledgements.snapshot())
         let start = buffer.count
-        appendUpdate(to: shared.frame, into: &buffer)
+        appendUpdate(to: shared, into: &buffer)
         buffer.withUnsafeBytes { bytes in
             let update = UnsafeRawBufferPointer(rebasing: bytes[start...])
             switch recorder.frames.kind {
@@ -99,34 +107,34 @@ public struct TracedSession: Sendable {
     /// Produces the session's next frame, appends its whole `frame` message to `buffer` and records it.
     @discardableResult
     public mutating func frame(into buffer: inout [UInt8]) -> Frame {
-        let frame = session.frame()
+        let shared = SharedFrame(session.frame(), acknowledgements: acknowledgements.snapshot())
         let start = buffer.count
-        encoder.encode(frame, into: &buffer)
+        encoder.encode(shared, into: &buffer)
         if recorder.frames.kind == .deltas {
-            recordUpdate(to: frame)
+            recordUpdate(to: shared)
         } else {
             buffer.withUnsafeBytes { bytes in
-                recorder.recordFrame(frame, encoded: UnsafeRawBufferPointer(rebasing: bytes[start...]))
+                recorder.recordFrame(shared.frame, encoded: UnsafeRawBufferPointer(rebasing: bytes[start...]))
             }
         }
-        latest = SharedFrame(frame)
-        return frame
+        latest = shared
+        return shared.frame
     }
 
-    /// Records `frame` by the update a page holding ``latest`` would get, made in `scratch` (for callers
+    /// Records `shared` by the update a page holding ``latest`` would get, made in `scratch` (for callers
     /// that do not send that update themselves).
-    private mutating func recordUpdate(to frame: Frame) {
+    private mutating func recordUpdate(to shared: SharedFrame) {
         scratch.removeAll()
-        appendUpdate(to: frame, into: &scratch)
-        scratch.withUnsafeBytes { recorder.recordFrame(frame, update: $0) }
+        appendUpdate(to: shared, into: &scratch)
+        scratch.withUnsafeBytes { recorder.recordFrame(shared.frame, update: $0) }
     }
 
-    /// Appends the message that brings a page holding ``latest`` to `frame`.
-    private func appendUpdate(to frame: Frame, into buffer: inout MessageBuffer) {
+    /// Appends the message that brings a page holding ``latest`` to `shared`.
+    private func appendUpdate(to shared: SharedFrame, into buffer: inout MessageBuffer) {
         if let latest {
-            encoder.encodeDelta(frame, from: latest.frame, into: &buffer)
+            encoder.encodeDelta(shared, from: latest, into: &buffer)
         } else {
-            encoder.encode(frame, into: &buffer)
+            encoder.encode(shared, into: &buffer)
         }
     }
 

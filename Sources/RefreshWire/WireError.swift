@@ -1,9 +1,12 @@
 import RefreshKit
 
-/// A message the server could not accept, sent back to the page as `{"type":"error","code","message","ref"?}`.
+/// A message the server could not accept, sent back to the page as
+/// `{"type":"error","code","message","ref"?,"seq"?}`.
 ///
 /// `code` is stable and machine-readable (PROTOCOL.md, "error"); `message` is a sentence for people that
-/// names the offending field; `ref` is the offending message's `type`, when it could be read.
+/// names the offending field; `ref` is the offending message's `type`, when it could be read; `seq` is the
+/// refused `touch` or `wheel`'s own `seq`, when it had a valid one (the page drops that input from its
+/// pending ones).
 public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
     /// One of the codes of PROTOCOL.md's error table (``WireError/Code``).
     public var code: String
@@ -11,16 +14,28 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
     /// The `type` of the offending message, when it was readable.
     public var ref: String?
+    /// The `seq` of the refused input, when it had a valid one.
+    public var seq: UInt64?
 
-    public init(code: String, message: String, ref: String? = nil) {
+    public init(code: String, message: String, ref: String? = nil, seq: UInt64? = nil) {
         self.code = code
         self.message = message
         self.ref = ref
+        self.seq = seq
     }
 
-    /// An engine refusal (``SessionError``), passed on to the page with the message type it answers.
-    public init(_ error: SessionError, ref: String? = nil) {
-        self.init(code: error.code, message: error.message, ref: ref)
+    /// An engine refusal (``SessionError``), passed on to the page with the message type it answers and the
+    /// input's `seq`.
+    public init(_ error: SessionError, ref: String? = nil, seq: UInt64? = nil) {
+        self.init(code: error.code, message: error.message, ref: ref, seq: seq)
+    }
+
+    /// The same error, answering an input numbered `seq` (unchanged when `seq` is nil).
+    public func answering(seq: UInt64?) -> WireError {
+        guard let seq else { return self }
+        var error = self
+        error.seq = seq
+        return error
     }
 
     public var description: String {
@@ -60,8 +75,8 @@ extension WireError {
     }
 
     /// The reply to an input that arrives before `hello`.
-    public static func notReady(ref: String?) -> WireError {
-        WireError(code: Code.notReady, message: "send hello first", ref: ref)
+    public static func notReady(ref: String?, seq: UInt64? = nil) -> WireError {
+        WireError(code: Code.notReady, message: "send hello first", ref: ref, seq: seq)
     }
 
     /// The reply to a binary WebSocket frame.

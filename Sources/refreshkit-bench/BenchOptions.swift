@@ -29,6 +29,8 @@ struct BenchOptions {
     var profileHostSessions: Int?
     /// Inputs for `--profile-host` (``HostPathBench/inputs`` unless given).
     var profileHostInputs: Int?
+    /// `--profile-host` with the page's touches numbered (`seq`, acknowledged in every frame).
+    var profileHostNumbered = false
     var skipEngine = false
     /// Skip counting the engine step's instructions under callgrind (about 10 s).
     var skipInstructions = false
@@ -36,6 +38,10 @@ struct BenchOptions {
     var skipEcho = false
     var skipIdle = false
     var skipPage = false
+    /// Skip the finger-to-content lag (``LagBench``, about 45 s).
+    var skipLag = false
+    /// Seconds of each measured drag in the lag bench.
+    var lagSeconds = 4.0
     var logDirectory = ""
 
     static let usage = """
@@ -44,11 +50,13 @@ struct BenchOptions {
                                 [--engine-steps 400000] [--server-arg ARG]... [--server-log-level warning]
                                 [--bin-dir DIR] [--web-root web] [--python .venv/bin/python] [--frames delta|full]
                                 [--skip-engine] [--skip-instructions] [--skip-server] [--skip-echo] [--skip-idle]
-                                [--skip-page]
+                                [--skip-page] [--skip-lag] [--lag-seconds 4]
                                 [--profile-engine STEPS]   (only the engine's step loop, for callgrind/perf)
-                                [--profile-host SESSIONS [--profile-inputs N]]  (only the host path, likewise)
+                                [--profile-host SESSIONS [--profile-inputs N] [--profile-seq]]  (only the host
+                                 path, likewise; --profile-seq numbers the touches, as the page does)
         Engine micro-benchmarks (and, with valgrind installed, the step's instruction count), then refreshkit
-        serve and lws-echo under refreshkit-load at each level, the idle cost, and the page in headless Chromium.
+        serve and lws-echo under refreshkit-load at each level, the idle cost, the page in headless Chromium, and
+        the finger-to-content lag through `refreshkit link` (loopback, wifi, wifi-powersave; prediction on/off).
         Each level runs --rounds times, server and echo alternating; the median run (by p99) of each is
         reported. Prints a table; writes the figures as JSON.
         """
@@ -98,12 +106,15 @@ struct BenchOptions {
             case "--profile-engine": options.profileSteps = max(1, Int(try number(name)))
             case "--profile-host": options.profileHostSessions = max(1, Int(try number(name)))
             case "--profile-inputs": options.profileHostInputs = max(1, Int(try number(name)))
+            case "--profile-seq": options.profileHostNumbered = true
             case "--skip-engine": options.skipEngine = true
             case "--skip-instructions": options.skipInstructions = true
             case "--skip-server": options.skipServer = true
             case "--skip-echo": options.skipEcho = true
             case "--skip-idle": options.skipIdle = true
             case "--skip-page": options.skipPage = true
+            case "--skip-lag": options.skipLag = true
+            case "--lag-seconds": options.lagSeconds = max(1, try number(name))
             case "-h", "--help": throw BenchError(usage)
             default: throw BenchError("unknown argument '\(name)'\n\(usage)")
             }

@@ -21,6 +21,9 @@ struct HostPathBench {
     /// figure (the fastest is kept: a busy host only adds time).
     var inputs = 120_000
     var inputsPerSession = 10_000
+    /// Whether the page's touches carry `seq` (as the page's do since acknowledgements), so every frame
+    /// carries an `ack`.
+    var numbered = false
     var runs = 5
 
     func run(sessionCounts: [Int]) throws -> [Figures] {
@@ -53,7 +56,8 @@ struct HostPathBench {
         var texts: [UInt8] = []
         var ends: [Int] = []
         for round in 0..<rounds {
-            Self.appendTouchText(round, pageTime: Self.time(round, from: start), to: &texts)
+            Self.appendTouchText(
+                round, pageTime: Self.time(round, from: start), seq: numbered ? round + 1 : nil, to: &texts)
             ends.append(texts.count)
         }
         var buffer = MessageBuffer(capacity: 8192)
@@ -64,8 +68,10 @@ struct HostPathBench {
                 let time = Timestamp(microseconds: Self.time(round, from: start))
                 let text = UnsafeRawBufferPointer(rebasing: all[(round == 0 ? 0 : ends[round - 1])..<ends[round]])
                 for index in 0..<count {
-                    guard case .input(let input) = try decoder.decode(text) else { throw BenchError("not an input") }
-                    try sessions[index].apply(input, text: text, member: 0, at: time)
+                    guard case .input(let input, let seq) = try decoder.decode(text) else {
+                        throw BenchError("not an input")
+                    }
+                    try sessions[index].apply(input, seq: seq, text: text, member: 0, at: time)
                     checksum &+= sessions[index].takeEvents().count
                     buffer.removeAll()
                     checksum &+= Int(sessions[index].sharedFrame(appendingUpdateTo: &buffer).sequence)
@@ -83,12 +89,13 @@ struct HostPathBench {
     }
 
     /// The `round`-th input of the engine bench's drag (``EngineBench/input(_:at:)``), as the page writes it.
-    private static func appendTouchText(_ round: Int, pageTime time: Int64, to text: inout [UInt8]) {
+    private static func appendTouchText(_ round: Int, pageTime time: Int64, seq: Int?, to text: inout [UInt8]) {
         guard case .touch(let touch) = EngineBench.input(round, at: time) else {
             preconditionFailure("the drag is made of touches")
         }
         let fields =
             "\"phase\":\"\(touch.phase.rawValue)\",\"dx\":\(touch.delta.x),\"dy\":\(touch.delta.y),\"t\":\(touch.pageTime)"
-        text.append(contentsOf: "{\"type\":\"touch\",\(fields)}".utf8)
+        let numbered = seq.map { ",\"seq\":\($0)" } ?? ""
+        text.append(contentsOf: "{\"type\":\"touch\",\(fields)\(numbered)}".utf8)
     }
 }

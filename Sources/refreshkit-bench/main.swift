@@ -36,6 +36,7 @@ if let sessions = options.profileHostSessions {
     profileAndExit {
         var bench = HostPathBench()
         if let inputs = options.profileHostInputs { bench.inputs = inputs }
+        bench.numbered = options.profileHostNumbered
         return "\(sessions) sessions: \(Int(try bench.profile(sessions: sessions))) ns per input"
     }
 }
@@ -199,6 +200,15 @@ if !options.skipPage {
     results["page"] = ["ms_per_frame": NSNull(), "fps": NSNull(), "note": "skipped (--skip-page)"]
 }
 
+// MARK: - Lag
+
+if !options.skipLag {
+    say("lag: a touch drag in headless Chromium, loopback and through refreshkit link (wifi, wifi-powersave)…")
+    results["lag"] = LagBench(options: options).run()
+} else {
+    results["lag"] = ["targets": NSNull(), "note": "skipped (--skip-lag)"]
+}
+
 results["notes"] = notes
 results["elapsed_s"] = round1(Date().timeIntervalSince(started))
 
@@ -213,6 +223,7 @@ do {
         Summary.table(
             results: results, engine: engine, frames: frameRuns, echo: echoRuns, idle: idleRun,
             rounds: (frameRounds, echoRounds)))
+    print(LagBench.table(results["lag"] as? [String: Any]))
     print("wrote \(options.output) (logs in \(options.logDirectory))")
 } catch {
     say("could not write \(options.output): \(error)")

@@ -81,7 +81,7 @@ private struct Conversation {
             } catch {
                 check(!error.code.isEmpty, "empty session error code")
             }
-        case .input(let input):
+        case .input(let input, _):
             guard session != nil else { return }
             do {
                 try session!.apply(input, at: now)

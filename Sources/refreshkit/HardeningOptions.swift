@@ -9,6 +9,13 @@ struct HardeningOptions: ParsableArguments {
             valueName: "scheme://host[:port]"))
     var allowOrigin: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "Pages reach this server through a proxy on this machine on this port (`refreshkit link`): its "
+                + "own names on that port are own origins too, and share links in the log use the first (repeatable).",
+            valueName: "port"))
+    var publicPort: [Int] = []
+
     @Option(help: "WebSockets held at once; one more is refused with 503.")
     var maxConnections = HardeningConfiguration().maxConnections
 
@@ -38,7 +45,7 @@ struct HardeningOptions: ParsableArguments {
         configuration.hardening = HardeningConfiguration(
             maxConnections: maxConnections, maxConnectionsPerAddress: maxConnectionsPerAddress,
             limitLoopback: limitLoopback, messagesPerSecond: rateLimit, allowedOrigins: allowOrigin,
-            echoProtocol: echoProtocol)
+            publicPorts: publicPort, echoProtocol: echoProtocol)
         configuration.hangupSeconds = idleTimeout
         configuration.pingIntervalSeconds = max(1, idleTimeout / 2)
     }

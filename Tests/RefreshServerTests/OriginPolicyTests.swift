@@ -32,6 +32,26 @@ struct OriginPolicyTests {
         }
     }
 
+    /// `--public-port 9000`: a proxy on this machine (`refreshkit link`) serves the page on port 9000.
+    @Test func aPublicPortMakesOwnHostsOnItOwnOrigins() {
+        let proxied = OriginPolicy(
+            ownHosts: ["localhost", "127.0.0.1", "192.168.1.5"], port: 8080, publicPorts: [9000], allowedOrigins: [])
+        #expect(proxied.decide(origin: "http://127.0.0.1:9000") == .accept)
+        #expect(proxied.decide(origin: "http://192.168.1.5:9000") == .accept)
+        #expect(proxied.decide(origin: "http://localhost:8080") == .accept)
+        for origin in ["http://evil.example:9000", "https://127.0.0.1:9000", "http://127.0.0.1:9001"] {
+            guard case .refuse = proxied.decide(origin: origin) else {
+                Issue.record("\(origin) was accepted")
+                continue
+            }
+        }
+        // Without it, the proxy's port is somebody else's origin.
+        guard case .refuse = policy.decide(origin: "http://127.0.0.1:9000") else {
+            Issue.record("a port that was not given was accepted")
+            return
+        }
+    }
+
     @Test func noOriginIsNotABrowserAndIsAccepted() {
         #expect(policy.decide(origin: nil) == .accept)
     }

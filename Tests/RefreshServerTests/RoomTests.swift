@@ -27,13 +27,19 @@ import Testing
         }
     }
 
-    /// Member 0's finger: `phase`, moving by `dy`, at `time` µs (the page's clock in ms, the same moment).
-    private func touch(_ room: Room, _ phase: TouchPhase, dy: Double, at time: Int64) throws {
+    /// Member `member`'s finger: `phase`, moving by `dy`, at `time` µs (the page's clock in ms, the same
+    /// moment), numbered `seq` when given.
+    private func touch(
+        _ room: Room, _ phase: TouchPhase, dy: Double, at time: Int64, member: Int = 0, seq: UInt64? = nil
+    ) throws {
         let pageTime = Double(time) / 1000
+        let numbered = seq.map { #","seq":\#($0)"# } ?? ""
         let text = Array(
-            #"{"type":"touch","phase":"\#(phase.rawValue)","dx":0,"dy":\#(dy),"t":\#(pageTime)}"#.utf8)
+            #"{"type":"touch","phase":"\#(phase.rawValue)","dx":0,"dy":\#(dy),"t":\#(pageTime)\#(numbered)}"#.utf8)
         let input = Input.touch(TouchInput(phase: phase, delta: Point(x: 0, y: dy), pageTime: pageTime, pointer: 0))
-        try text.withUnsafeBytes { try room.apply(input, text: $0, member: 0, at: Timestamp(microseconds: time)) }
+        try text.withUnsafeBytes {
+            try room.apply(input, seq: seq, text: $0, member: member, at: Timestamp(microseconds: time))
+        }
     }
 
     @Test func aMemberThatMissedFramesGetsTheDeltaFromTheFrameItHolds() throws {
@@ -64,5 +70,30 @@ import Testing
         #expect(toB == String(decoding: expectedB, as: UTF8.self))
         #expect(toA != toB, "B missed a frame: its delta spans two moves")
         #expect(b.frameBase === latest && a.frameBase === latest)
+    }
+
+    /// The acks a member gets are those that changed since the frame it holds, whole frames and deltas alike.
+    @Test func aMemberThatMissedFramesGetsTheAcksThatChangedSinceItsFrame() throws {
+        let header = TraceHeader(
+            preset: "ios", viewport: Size(width: 390, height: 844), devicePixelRatio: 3, seed: 1,
+            start: Timestamp(microseconds: 1_000_000))
+        let room = Room(id: "room", traced: try TracedSession(header: header))
+        let a = try deltaMember(of: room, id: 1)
+        let b = try deltaMember(of: room, id: 2)
+        _ = message(room, for: a)
+        _ = message(room, for: b)
+        try touch(room, .start, dy: 0, at: 1_001_000, member: 0, seq: 1)
+        #expect(message(room, for: a).hasSuffix(#","ack":{"0":1}}"#))
+        try touch(room, .move, dy: -20, at: 1_017_000, member: 0, seq: 2)
+        try touch(room, .start, dy: 0, at: 1_020_000, member: 1, seq: 40)  // ignored (0 drags), yet applied
+        #expect(message(room, for: a).hasSuffix(#","ack":{"0":2,"1":40}}"#))
+        try touch(room, .move, dy: -20, at: 1_034_000, member: 0, seq: 3)
+        #expect(message(room, for: a).hasSuffix(#","ack":{"0":3}}"#))
+        // B holds the frame before any seq: its delta carries both entries at their latest.
+        #expect(message(room, for: b).hasSuffix(#","ack":{"0":3,"1":40}}"#))
+        // A page that joins now gets the whole frame with the whole map.
+        let c = try deltaMember(of: room, id: 3)
+        #expect(message(room, for: c).hasSuffix(#","ack":{"0":3,"1":40}}"#))
+        #expect(room.acknowledged(member: 1) == 40 && room.acknowledged(member: c.member) == nil)
     }
 }

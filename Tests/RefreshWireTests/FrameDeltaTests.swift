@@ -10,6 +10,11 @@ import Testing
 private struct RandomSession {
     var traced: TracedSession
     var frames: [Frame] = []
+    /// The same frames with their `ack` maps, as the server keeps them.
+    var shared: [SharedFrame] = []
+    /// Whether touches and wheels carry `seq` (each member numbering its own from 1).
+    var numbered: Bool
+    var lastSeq: [Int: UInt64] = [:]
     var now: Int64
     var pageTime = 1000.0
     var random: SeededGenerator
@@ -17,6 +22,7 @@ private struct RandomSession {
 
     init(seed: UInt64) throws {
         random = SeededGenerator(seed: seed)
+        numbered = seed % 2 == 1
         now = 7_000_000_000 + Int64(seed) * 1_234_567
         let preset = ["ios", "jh", "ht", "gv", "ms", "iq"][Int(seed % 6)]
         traced = try TracedSession(
@@ -30,18 +36,25 @@ private struct RandomSession {
     mutating func frame() {
         var scratch: [UInt8] = []
         frames.append(traced.frame(into: &scratch))
+        shared.append(traced.latest!)
         _ = traced.takeEvents()
     }
 
-    mutating func send(_ text: String) {
-        guard case .input(let input)? = try? decoder.decode(text) else {
+    mutating func send(_ text: String, member: Int = 0) {
+        var text = text
+        if numbered && (text.hasPrefix(#"{"type":"touch""#) || text.hasPrefix(#"{"type":"wheel""#)) {
+            let seq = (lastSeq[member] ?? 0) + 1
+            lastSeq[member] = seq
+            text = text.dropLast() + #","seq":\#(seq)}"#
+        }
+        guard case .input(let input, let seq)? = try? decoder.decode(text) else {
             Issue.record("does not decode: \(text)")
             return
         }
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { raw in
             Result { () throws(SessionError) in
-                try traced.apply(input, text: raw, member: 0, at: Timestamp(microseconds: now))
+                try traced.apply(input, seq: seq, text: raw, member: member, at: Timestamp(microseconds: now))
             }
         }
         frame()
@@ -124,6 +137,14 @@ private struct RandomSession {
 private func expectReconstructs(
     _ frame: Frame, from base: Frame, baseJSON: JSONValue, sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> (json: JSONValue, full: Int, delta: Int) {
+    try expectReconstructs(SharedFrame(frame), from: SharedFrame(base), baseJSON: baseJSON)
+}
+
+/// ``expectReconstructs(_:from:baseJSON:sourceLocation:)`` of frames with their `ack` maps.
+@discardableResult
+private func expectReconstructs(
+    _ frame: SharedFrame, from base: SharedFrame, baseJSON: JSONValue, sourceLocation: SourceLocation = #_sourceLocation
+) throws -> (json: JSONValue, full: Int, delta: Int) {
     var fullBytes: [UInt8] = []
     var deltaBytes: [UInt8] = []
     MessageEncoder().encode(frame, into: &fullBytes)
@@ -147,8 +168,9 @@ struct FrameDeltaTests {
     func deltasOfRealSessionsRebuildEveryFrame(seed: UInt64) throws {
         var session = try RandomSession(seed: seed)
         for _ in 0..<30 { session.step() }
-        let frames = session.frames
+        let frames = session.shared  // odd seeds number their inputs: their frames carry acks
         #expect(frames.count > 100)
+        #expect(frames.last!.acknowledgements.isEmpty == !session.numbered)
         var page = try JSONValue.message { $0.encode(frames[0], into: &$1) }
         var fullBytes = 0
         var deltaBytes = 0
@@ -386,9 +408,13 @@ struct FrameDeltaTests {
     /// its whole frame. A golden test: it fails when the encoder's output moved away from what the page is tested
     /// against; `REFRESHKIT_WRITE_FIXTURES=1 swift test --filter thePageFixture` writes the file anew.
     @Test func thePageFixtureIsWhatTheEncoderWrites() throws {
-        var session = try RandomSession(seed: 1)  // jh: animation cycles while refreshing
+        var session = try RandomSession(seed: 1)  // jh: animation cycles while refreshing; inputs numbered
         session.send(#"{"type":"configure","feed":{"latencyMs":300}}"#)
         session.drag(dx: 0, dy: -15, steps: 8)  // scroll the content
+        for member in [1, 0, 1] {  // a second device's wheel, each numbering its own (the frames' `ack`)
+            session.send(#"{"type":"wheel","dx":0,"dy":40,"mode":0,"t":\#(session.pageTime)}"#, member: member)
+            session.wait(milliseconds: 50)
+        }
         session.wait(milliseconds: 300)
         session.send(#"{"type":"command","name":"scrollToEdge","edge":"top","animated":false}"#)
         session.drag(dx: 0, dy: 40, steps: 10)  // pull to refresh
@@ -399,7 +425,7 @@ struct FrameDeltaTests {
         session.wait(milliseconds: 400)
         session.send(#"{"type":"command","name":"scrollToEdge","edge":"bottom","animated":false}"#)
         session.wait(milliseconds: 500)
-        let frames = session.frames
+        let frames = session.shared
         func text(_ write: (MessageEncoder, inout [UInt8]) -> Void) -> String {
             var buffer: [UInt8] = []
             write(MessageEncoder(), &buffer)

@@ -75,7 +75,7 @@ struct FrameDigestTests {
         var texts: [[UInt8]] = []
         for message in messages {
             now += 16_000
-            guard case .input(let input) = try decode(message) else { return }
+            guard case .input(let input, _) = try decode(message) else { return }
             try Array(message.utf8).withUnsafeBytes {
                 try traced.apply(input, text: $0, member: 0, at: Timestamp(microseconds: now))
             }
@@ -117,7 +117,7 @@ struct FrameDigestTests {
         var messages: [[UInt8]] = []
         for text in texts {
             now += 16_000
-            guard case .input(let input) = try decode(text) else { throw TraceError("not an input") }
+            guard case .input(let input, _) = try decode(text) else { throw TraceError("not an input") }
             try Array(text.utf8).withUnsafeBytes {
                 try traced.apply(input, text: $0, member: 0, at: Timestamp(microseconds: now))
             }

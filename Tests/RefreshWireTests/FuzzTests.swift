@@ -175,17 +175,17 @@ struct FuzzTests {
             #expect(t.isFinite && abs(t) <= limits.maxTime)
         case .trace:
             break
-        case .input(.touch(let touch)):
+        case .input(.touch(let touch), _):
             #expect(abs(touch.delta.x) <= limits.maxDelta && abs(touch.delta.y) <= limits.maxDelta)
             #expect(touch.pageTime.isFinite && abs(touch.pageTime) <= limits.maxTime)
-        case .input(.wheel(let wheel)):
+        case .input(.wheel(let wheel), _):
             #expect(abs(wheel.delta.x) <= limits.maxDelta && abs(wheel.delta.y) <= limits.maxDelta)
             #expect(wheel.pageTime.isFinite && abs(wheel.pageTime) <= limits.maxTime)
-        case .input(.resize(let size)):
+        case .input(.resize(let size), _):
             #expect(viewportOK(size))
-        case .input(.command(let command)):
+        case .input(.command(let command), _):
             #expect(command.amount.isFinite && abs(command.amount) <= limits.maxAmount)
-        case .input(.configure(let patch)):
+        case .input(.configure(let patch), _):
             let numbers =
                 patch.edges.values.flatMap {
                     [

@@ -12,21 +12,23 @@ struct PlainTouchTests {
 
     /// What `decode` (shortcut first) and the general path alone make of `bytes`.
     func bothPaths(_ bytes: [UInt8], _ decoder: MessageDecoder) -> (
-        decoded: Result<ClientMessage, WireError>, general: Result<ClientMessage, WireError>, plain: TouchInput?
+        decoded: Result<ClientMessage, WireError>, general: Result<ClientMessage, WireError>, plain: ClientMessage?
     ) {
         bytes.withUnsafeBytes { text in
             (
                 Result { () throws(WireError) in try decoder.decode(text) },
                 Result { () throws(WireError) in try decoder.decodeAnySpelling(text) },
-                decoder.plainTouch(text)
+                decoder.plainTouch(text).map { ClientMessage.input(.touch($0.0), seq: $0.seq) }
             )
         }
     }
 
-    /// A touch as `JSON.stringify` writes the page's object literal (web/js/input.js).
-    static func pageMessage(_ phase: String, dx: String, dy: String, t: String, id: String?) -> String {
+    /// A touch as `JSON.stringify` writes the page's object literal (web/js/input.js), `seq` last.
+    static func pageMessage(_ phase: String, dx: String, dy: String, t: String, id: String?, seq: String? = nil)
+        -> String
+    {
         #"{"type":"touch","phase":"\#(phase)","dx":\#(dx),"dy":\#(dy),"t":\#(t)"#
-            + (id.map { #","id":\#($0)"# } ?? "") + "}"
+            + (id.map { #","id":\#($0)"# } ?? "") + (seq.map { #","seq":\#($0)"# } ?? "") + "}"
     }
 
     /// Numbers as JavaScript writes them: integers, fractions, 17-digit `performance.now()` sums, exponents;
@@ -44,11 +46,12 @@ struct PlainTouchTests {
             for dx in Self.numbers {
                 for dy in Self.numbers.reversed() {
                     for id in [nil, "0", "1", "17", "-3"] as [String?] {
-                        let text = Self.pageMessage(phase, dx: dx, dy: dy, t: "1721.4000000000233", id: id)
+                        let seq = [nil, "0", "58", "9007199254740992", "1234567"][(count / 5 + count) % 5]
+                        let text = Self.pageMessage(phase, dx: dx, dy: dy, t: "1721.4000000000233", id: id, seq: seq)
                         let (decoded, general, plain) = bothPaths(Array(text.utf8), decoder)
                         #expect(plain != nil, "not taken: \(text)")
                         #expect(decoded == general, "\(text)")
-                        if let plain { #expect(general == .success(.input(.touch(plain))), "\(text)") }
+                        if let plain { #expect(general == .success(plain), "\(text)") }
                         count += 1
                     }
                 }
@@ -78,6 +81,17 @@ struct PlainTouchTests {
             #"{"type":"touch","phase":"move","dx":1,"dy":2,"t":3}}"#,  // refused: trailing bytes
             #"{"type":"touch","phase":"move","dx":1,"dy":2,"t":3"#,  // refused: truncated
             #"{"type":"touch","phase":"move","dx":1,"dy":2}"#,  // refused: no t
+            #"{"type":"touch","phase":"move","dx":1,"dy":2,"t":3,"seq":4,"id":1}"#,  // seq before id
+            #"{"type":"touch","phase":"move","dx":1,"dy":2,"t":3,"seq":null}"#,
+            #"{"type":"touch","phase":"move","dx":1,"dy":2,"t":3,"id":1,"seq":1.5}"#,  // refused: a fraction
+            #"{"type":"touch","phase":"move","dx":1,"dy":2,"t":3,"id":1,"seq":-1}"#,  // refused: negative
+            #"{"type":"touch","phase":"move","dx":1,"dy":2,"t":3,"seq":9007199254740994}"#,  // refused: too big
+            #"{"type":"touch","phase":"move","dx":1,"dy":2,"t":3,"seq":"5"}"#,  // refused: a string
+            #"{"type":"touch","phase":"move","dx":1,"dy":2,"t":3,"seq":4e1}"#,  // an integer, spelled otherwise
+            #"{"type":"touch","phase":"move","dx":1,"dy":2,"t":3,"seq":5.0}"#,
+            #"{"type":"touch","phase":"move","dx":1,"dy":2,"t":3,"seq":05}"#,  // refused: a leading zero
+            #"{"type":"touch","phase":"move","dx":1,"dy":2,"t":3,"seq":-0}"#,
+            #"{"type":"touch","phase":"move","dx":1,"dy":2,"t":3,"seq":00000000000000012}"#,  // refused: bad JSON
         ]
         for text in fallBack {
             let (decoded, general, plain) = bothPaths(Array(text.utf8), decoder)
@@ -100,7 +114,8 @@ struct PlainTouchTests {
             Array(
                 Self.pageMessage(
                     g.element(of: ["start", "move", "end", "cancel"]), dx: g.element(of: Self.numbers),
-                    dy: g.element(of: Self.numbers), t: "\(1000 + i).5", id: g.bool() ? "\(i)" : nil
+                    dy: g.element(of: Self.numbers), t: "\(1000 + i).5", id: g.bool() ? "\(i)" : nil,
+                    seq: g.bool() ? "\(i * 7)" : nil
                 ).utf8)
         }
         for _ in 0..<20_000 {
@@ -109,7 +124,7 @@ struct PlainTouchTests {
             #expect(decoded == general, "\(String(decoding: bytes, as: UTF8.self))")
             if let plain {
                 taken += 1
-                #expect(general == .success(.input(.touch(plain))))
+                #expect(general == .success(plain))
             }
         }
         #expect(taken > 100)  // some mutations keep the page's spelling (a digit changed, say)

@@ -38,12 +38,12 @@ private struct Driver {
     /// Receives `text` from `member` at the current time.
     mutating func receive(_ text: String, member: Int = 0) throws {
         let bytes = Array(text.utf8)
-        guard case .input(let input) = try decoder.decode(text) else {
+        guard case .input(let input, let seq) = try decoder.decode(text) else {
             Issue.record("not an input: \(text)")
             return
         }
         try bytes.withUnsafeBytes { raw in
-            try traced.apply(input, text: raw, member: member, at: Timestamp(microseconds: now))
+            try traced.apply(input, seq: seq, text: raw, member: member, at: Timestamp(microseconds: now))
         }
         frame()
     }
@@ -187,6 +187,43 @@ struct TraceTests {
         let empty = try Trace(json: off.json)
         #expect(empty.truncated && empty.operations.isEmpty && empty.frames.count == 0)
         #expect(try TraceReplay(empty).run().matches)
+    }
+
+    /// Two members number their inputs (`seq`): the trace holds the messages as received, seq included, so the
+    /// replay rebuilds each frame's `ack` and gives the frames byte for byte, digest included; a changed seq
+    /// changes the digest.
+    @Test func aTraceWithSeqdInputsFromTwoMembersReplaysWithTheirAcks() throws {
+        var driver = try Driver()
+        var t = 1000.0
+        try driver.receive(#"{"type":"touch","phase":"start","dx":0,"dy":0,"t":\#(t),"id":1,"seq":1}"#, member: 0)
+        for seq in 2...9 {
+            driver.wait(milliseconds: 16)
+            t += 16.5
+            try driver.receive(#"{"type":"touch","phase":"move","dx":0,"dy":-12,"t":\#(t),"id":1,"seq":\#(seq)}"#)
+            if seq % 3 == 0 {  // the other device's wheel meanwhile, in its own numbering
+                try driver.receive(
+                    #"{"type":"wheel","dx":0,"dy":30,"mode":0,"t":\#(t + 7000),"seq":\#(500 + seq)}"#, member: 1)
+            }
+        }
+        try driver.receive(#"{"type":"touch","phase":"end","dx":0,"dy":0,"t":\#(t + 16),"id":1,"seq":10}"#)
+        try driver.receive(#"{"type":"touch","phase":"start","dx":0,"dy":0,"t":9000,"id":4,"seq":510}"#, member: 1)
+        driver.wait(milliseconds: 800)
+        let last = String(decoding: try #require(driver.frames.last), as: UTF8.self)
+        #expect(last.hasSuffix(#","ack":{"0":10,"1":510}}"#), "\(last)")
+
+        let trace = try Trace(json: driver.json)
+        var replayed: [[UInt8]] = []
+        let result = try TraceReplay(trace).run { _, bytes in replayed.append(Array(bytes)) }
+        #expect(result.matches)
+        #expect(replayed == driver.frames)
+        #expect(result.frames == driver.traced.recorder.frames)
+
+        // The digest covers the acks: the same inputs with another seq make other frames.
+        let text = String(decoding: driver.json, as: UTF8.self)
+        #expect(text.contains(#""seq":510}"#))
+        let renumbered = try Trace(
+            json: Array(text.replacingOccurrences(of: #""seq":510}"#, with: #""seq":511}"#).utf8))
+        #expect(!(try TraceReplay(renumbered).run().matches))
     }
 
     @Test func oneMemberOwnsADragUntilItLifts() throws {

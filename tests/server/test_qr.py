@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import signal
 import subprocess
-import tempfile
-from pathlib import Path
 
 import pytest
 
 from conftest import ROOT, server_binary
+from qr_support import decode
 
 # A terminal line holds two module rows: each character is (upper is light, lower is light).
 HALF_BLOCKS = {"\u2588": (True, True), "\u2580": (True, False), "\u2584": (False, True), " ": (False, False)}
@@ -55,22 +54,6 @@ def modules(code: list[str]) -> list[list[bool]]:
         rows.append([not upper for upper, _ in pairs])
         rows.append([not lower for _, lower in pairs])
     return rows
-
-
-def decode(rows: list[list[bool]], scale: int = 8) -> list[str]:
-    """What zbarimg reads from the modules drawn as a black-on-white bitmap (plain PBM, `scale` px a module)."""
-    width = len(rows[0]) * scale
-    bits = []
-    for row in rows:
-        line = " ".join("1" if dark else "0" for dark in row for _ in range(scale))
-        bits += [line] * scale
-    with tempfile.TemporaryDirectory() as folder:
-        image = Path(folder) / "code.pbm"
-        image.write_text(f"P1\n{width} {len(bits)}\n" + "\n".join(bits) + "\n")
-        result = subprocess.run(["zbarimg", "--quiet", "--raw", str(image)], capture_output=True, text=True,
-                                timeout=30)
-    assert result.returncode == 0, f"zbarimg could not read the code: {result.stderr}"
-    return result.stdout.split()
 
 
 def test_the_printed_code_scans_to_the_address_printed():

@@ -123,7 +123,7 @@ test('the Swift encoder\'s deltas rebuild its frames exactly', () => {
     assert.deepStrictEqual(page, JSON.parse(step.frame), `step ${i}: ${step.delta}`);
   }
   // the fixture exercises every kind of member
-  for (const key of ['offset', 'velocity', 'phase', 'segment', 'edges', 'edges[]', 'feed', 'insets']) {
+  for (const key of ['offset', 'velocity', 'phase', 'segment', 'edges', 'edges[]', 'feed', 'insets', 'ack']) {
     assert.ok(kinds.has(key), `the fixture has no ${key}`);
   }
 });

@@ -1,0 +1,48 @@
+/// The server's few HTTP answers that are not files: decided here as values, written by the gate
+/// (``Gatekeeper/filterHTTP(_:path:length:)``). Everything else goes on to the static files.
+///
+/// - `GET /qr.svg?text=…`: the QR code of a short text (the Share popover's session link) as SVG. Refused with
+///   400 when `text` is missing, empty or longer than ``QRCode/maxTextBytes``. `Cache-Control: no-store`: a
+///   session link is a key to the session and is kept out of caches.
+struct HTTPEndpoints: Sendable {
+    /// A request as the gate read it.
+    struct Request: Sendable, Equatable {
+        var path: String
+        /// The `text` query argument, URL-decoded by lws; nil when absent.
+        var text: String?
+    }
+
+    /// A complete response: one write of headers and body.
+    struct Response: Sendable, Equatable {
+        var status: Int32
+        var contentType: String
+        var body: String
+        /// Why a request was refused, for the log; nil for a success.
+        var refusal: String?
+
+        static func refused(_ status: Int32, _ reason: String) -> Response {
+            Response(status: status, contentType: "text/plain; charset=utf-8", body: reason + "\n", refusal: reason)
+        }
+    }
+
+    static let qrCodePath = "/qr.svg"
+
+    /// The paths answered here (the static files never see them).
+    static let paths: Set<String> = [qrCodePath]
+
+    /// The response for `request`, or nil when the path is not one of ``paths``.
+    func respond(to request: Request) -> Response? {
+        switch request.path {
+        case Self.qrCodePath:
+            guard let text = request.text, !text.isEmpty else {
+                return .refused(400, "qr.svg needs ?text=… (the text to encode)")
+            }
+            guard let code = QRCode(text) else {
+                return .refused(400, "qr.svg encodes at most \(QRCode.maxTextBytes) bytes of text")
+            }
+            return Response(status: 200, contentType: "image/svg+xml", body: code.svg, refusal: nil)
+        default:
+            return nil
+        }
+    }
+}

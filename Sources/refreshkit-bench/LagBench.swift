@@ -1,0 +1,127 @@
+import Foundation
+
+/// Finger-to-content lag (issue 18): bench/lag_bench.py drives the real page in headless Chromium straight
+/// to the server (loopback) and through a `refreshkit link` per profile, prediction on and off.
+struct LagBench {
+    let options: BenchOptions
+    /// The links measured besides loopback (docs/LINK.md).
+    static let profiles = ["wifi", "wifi-powersave"]
+
+    func run() -> [String: Any] {
+        let python = options.python.hasPrefix("/") ? options.python : options.root + "/" + options.python
+        let script = options.root + "/bench/lag_bench.py"
+        guard FileManager.default.isExecutableFile(atPath: python), FileManager.default.fileExists(atPath: script)
+        else {
+            return unavailable("no \(options.python) (run `make test-deps`) or no bench/lag_bench.py")
+        }
+        var processes: [Subprocess] = []
+        defer { for process in processes.reversed() { process.stop() } }
+        do {
+            // The links first (each prints its port), then the server on the port they lead to, told
+            // their ports so that pages coming through them pass the Origin check.
+            let serverPort = try Self.freePort()
+            var targets = [(name: String, port: Int)]()
+            for profile in Self.profiles {
+                let link = try start(
+                    "link-\(profile)",
+                    [
+                        "link", "--listen", "127.0.0.1:0", "--upstream", "127.0.0.1:\(serverPort)", "--profile",
+                        profile, "--seed", "1",
+                    ],
+                    ready: #"link listening on http://127\.0\.0\.1:(\d+) "#)
+                processes.append(link.process)
+                targets.append((profile, link.port))
+            }
+            let server = try start(
+                "server",
+                [
+                    "serve", "--host", "127.0.0.1", "--port", "\(serverPort)", "--web-root", options.webRoot,
+                    "--log-level", options.serverLogLevel,
+                ] + targets.flatMap { ["--public-port", "\($0.port)"] } + options.serverArguments,
+                ready: #"listening on http://[^\s]*:(\d+)"#)
+            processes.append(server.process)
+            targets.insert(("loopback", server.port), at: 0)
+
+            let log = options.logDirectory + "/lag.log"
+            let process = try Subprocess(
+                name: "lag_bench", executable: python,
+                arguments: [script, "--seconds", "\(options.lagSeconds)"]
+                    + targets.flatMap { ["--target", "\($0.name)=http://127.0.0.1:\($0.port)/"] },
+                workingDirectory: options.root, log: log)
+            guard process.wait(timeout: 170) else { return unavailable("lag_bench.py timed out (log: \(log))") }
+            let text = process.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let line = text.split(separator: "\n").last,
+                var result = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+            else {
+                return unavailable("lag_bench.py printed no result (exit \(process.exitCode); log: \(log))")
+            }
+            result["profiles"] = targets.map(\.name)
+            result["seconds_per_drag"] = options.lagSeconds
+            return result
+        } catch {
+            return unavailable("\(error)")
+        }
+    }
+
+    /// The table's lines: one per link and prediction setting.
+    static func table(_ lag: [String: Any]?) -> String {
+        guard let lag, let targets = lag["targets"] as? [String: Any] else {
+            return "finger-to-content lag: " + ((lag?["note"] as? String) ?? "not measured")
+        }
+        var lines = [
+            "finger-to-content lag (touch drag, headless Chromium; ms: median / p90 / max; reconciliation p99 px):"
+        ]
+        let names = (lag["profiles"] as? [String]) ?? targets.keys.sorted()
+        for name in names {
+            guard let runs = targets[name] as? [String: Any] else { continue }
+            for key in ["predict_on", "predict_off"] {
+                guard let run = runs[key] as? [String: Any] else { continue }
+                let label = "  \(name) \(key == "predict_on" ? "prediction on " : "prediction off")"
+                    .padding(toLength: 34, withPad: " ", startingAt: 0)
+                if let error = run["error"] as? String {
+                    lines.append(label + "failed: \(error)")
+                    continue
+                }
+                func figure(_ key: String) -> String { (run[key] as? NSNumber).map { "\($0)" } ?? "–" }
+                lines.append(
+                    label + "\(figure("lag_ms_median")) / \(figure("lag_ms_p90")) / \(figure("lag_ms_max"))"
+                        + "   recon \(run["reconciliation_error_px_p99"] is NSNull ? "null" : figure("reconciliation_error_px_p99"))"
+                        + ((run["draws"] as? String).map { $0 == "drawLog" ? "" : "   (draws: \($0))" } ?? ""))
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func start(_ label: String, _ arguments: [String], ready: String) throws -> (process: Subprocess, port: Int)
+    {
+        let log = options.logDirectory + "/lag-\(label).log"
+        let process = try Subprocess(
+            name: label, executable: options.binary("refreshkit"), arguments: arguments,
+            workingDirectory: options.root, log: log)
+        guard let text = process.waitForLine(matching: ready, timeout: 20), let port = Int(text) else {
+            process.stop()
+            throw BenchError("\(label) did not say where it listens within 20 s (log: \(log))")
+        }
+        return (process, port)
+    }
+
+    /// A loopback port that nobody listens on now (the server must start after the links that lead to it).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw BenchError("socket: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard bound else { throw BenchError("bind: \(String(cString: strerror(errno)))") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private func unavailable(_ why: String) -> [String: Any] { ["targets": NSNull(), "note": why] }
+}

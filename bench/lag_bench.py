@@ -1,0 +1,223 @@
+"""Finger-to-content lag of the real page in Debian's headless Chromium (Playwright), per link and with
+prediction on and off (issue 18; docs/LINK.md for the links).
+
+Usage: .venv/bin/python bench/lag_bench.py --target loopback=http://127.0.0.1:P/ \\
+           --target wifi=http://127.0.0.1:L1/ [--target …] [--seconds 4]
+
+For each target and each of `?predict=1` / `?predict=0`, a fresh phone-sized page with touch (390×844 CSS px)
+loads 1 000 rows, is scrolled to the middle of the list (no rubber band there), and a finger drags it
+steadily upwards through CDP `Input.dispatchTouchEvent` at ~60 Hz, 3 px per move. A capturing listener
+records each move's `timeStamp` (when the browser took the event) and clientY: the pointer moves the page
+acts on, coalesced ones included (`touchmove` is counted too, but Chromium holds it back inside its touch
+slop). The draws are the page's own `refreshkit.drawLog()` (`[{t, y}]`, t the rAF timestamp, y the drawn
+offset) when it has one; otherwise a rAF loop of our own, registered after the page's, samples
+`refreshkit.displayedOffset()` once per frame (the `draws` field says which). The lag of move i is the first
+draw at or after its timeStamp whose y has reached the offset that finger position asks for (the offset at
+touch start + the finger's travel, within 0.5 px), minus the timeStamp. The reconciliation error is
+`refreshkit.reconciliationErrors()` (px) when the page has it, else null. Prints one JSON object.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import signal
+import sys
+import time
+
+from playwright.async_api import async_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+ROWS = 1_000
+STEP_PX = 3.0
+RATE_HZ = 60.0
+TOLERANCE_PX = 0.5
+
+RECORDER = """
+(() => {
+  const lag = { on: false, moves: [], touches: [], samples: [], start: 0 };
+  window.__lag = lag;
+  // The page drives from pointer events (js/input.js), each frame's pointermove carrying the moves
+  // coalesced into it; Chromium holds back touchmove inside its touch slop (~15 px), so the touch events
+  // are recorded too but the lag is taken over the pointer moves, each with its own timeStamp.
+  window.addEventListener('pointermove', (e) => {
+    if (!lag.on || e.pointerType !== 'touch') return;
+    const all = typeof e.getCoalescedEvents === 'function' ? e.getCoalescedEvents() : [];
+    for (const c of (all.length ? all : [e])) lag.moves.push({ t: c.timeStamp, y: c.clientY });
+  }, { capture: true, passive: true });
+  window.addEventListener('touchmove', (e) => {
+    if (lag.on && e.touches.length) lag.touches.push({ t: e.timeStamp, y: e.touches[0].clientY });
+  }, { capture: true, passive: true });
+  const sample = (ts) => {
+    if (lag.on && window.refreshkit) lag.samples.push({ t: ts, y: window.refreshkit.displayedOffset().y });
+    requestAnimationFrame(sample);
+  };
+  // Registered once the page's own loop runs, so in each frame it samples after the page drew.
+  window.addEventListener('load', () => requestAnimationFrame(() => requestAnimationFrame(sample)));
+})();
+"""
+
+
+async def wait_for(page, predicate_js: str, arg, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if await page.evaluate(predicate_js, arg):
+            return
+        await asyncio.sleep(0.02)
+    raise TimeoutError(f"timed out waiting for {what}")
+
+
+def percentile(values: list[float], p: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
+
+
+def lags(moves: list[dict], draws: list[dict], start_offset: float, start_y: float) -> tuple[list[float], int]:
+    """Each move's lag (ms), and how many moves no draw ever reached. The finger moves up, so the offset
+    it asks for grows: `start_offset + (start_y − clientY)`."""
+    result = []
+    unreached = 0
+    j = 0
+    for move in moves:
+        wanted = start_offset + (start_y - move["y"])
+        while j < len(draws) and draws[j]["t"] < move["t"]:
+            j += 1
+        k = j
+        while k < len(draws) and draws[k]["y"] < wanted - TOLERANCE_PX:
+            k += 1
+        if k < len(draws):
+            result.append(draws[k]["t"] - move["t"])
+        else:
+            unreached += 1
+    return result, unreached
+
+
+async def drag(page, cdp, seconds: float, predict: bool) -> dict:
+    box = await page.evaluate("() => { const r = document.getElementById('list').getBoundingClientRect();"
+                              " return {x: r.x + r.width / 2, y: r.y + r.height * 0.85,"
+                              " top: r.y + r.height * 0.1}; }")
+    moves = int(seconds * RATE_HZ)
+    travel = min(moves * STEP_PX, box["y"] - box["top"])
+    step = travel / moves
+    x, y0 = box["x"], box["y"]
+    start_offset = await page.evaluate("() => window.refreshkit.displayedOffset().y")
+    await page.evaluate("() => { const l = window.__lag; l.moves = []; l.touches = []; l.samples = [];"
+                        " l.on = true; l.start = performance.now(); }")
+    await cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y0, "id": 1}]})
+    # Each dispatch is acknowledged only once the renderer handled it (a frame later or more), so the moves
+    # are sent on the clock without waiting for the acknowledgements, and collected at the end.
+    pending = []
+    begin = time.monotonic()
+    for i in range(1, moves + 1):
+        pause = begin + i / RATE_HZ - time.monotonic()
+        if pause > 0:
+            await asyncio.sleep(pause)  # the input rate, not a wait for a state
+        pending.append(asyncio.ensure_future(cdp.send(
+            "Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y0 - step * i, "id": 1}]})))
+    await asyncio.gather(*pending)
+    sent_hz = moves / (time.monotonic() - begin)
+    # Hold the finger still until the last move is drawn (or 2 s), then lift it.
+    try:
+        await wait_for(page, "(w) => window.refreshkit.displayedOffset().y >= w - 0.5", start_offset + travel, 2.0,
+                       "the last move")
+    except TimeoutError:
+        pass
+    await page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    await cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    record = await page.evaluate("""() => {
+        const l = window.__lag; l.on = false;
+        const rk = window.refreshkit;
+        const log = typeof rk.drawLog === 'function' ? rk.drawLog() : null;
+        const errors = typeof rk.reconciliationErrors === 'function' ? rk.reconciliationErrors() : null;
+        return { moves: l.moves, touches: l.touches.length, samples: l.samples,
+                 drawLog: log ? log.filter((d) => d.t >= l.start).map((d) => ({ t: d.t, y: d.y })) : null,
+                 errors: errors ? Array.from(errors, Number) : null };
+    }""")
+    draws = record["drawLog"] if record["drawLog"] is not None else record["samples"]
+    if not record["moves"]:
+        raise RuntimeError("no pointermove reached the page")
+    values, unreached = lags(record["moves"], draws, start_offset, y0)
+    errors = [abs(e) for e in record["errors"]] if record["errors"] is not None else None
+    return {
+        "predict": predict,
+        "moves_sent": moves,
+        "moves_sent_hz": round(sent_hz, 1),
+        "moves": len(record["moves"]),
+        "touchmoves": record["touches"],
+        "unreached": unreached,
+        "lag_ms_median": rounded(percentile(values, 0.5)),
+        "lag_ms_p90": rounded(percentile(values, 0.9)),
+        "lag_ms_max": rounded(max(values) if values else None),
+        "reconciliation_error_px_p99": rounded(percentile(errors, 0.99), 2) if errors else None,
+        "draws": "drawLog" if record["drawLog"] is not None else "sampled displayedOffset() per rAF",
+        "frames": len(draws),
+    }
+
+
+def rounded(value: float | None, digits: int = 1) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+async def run_one(browser, url: str, predict: bool, seconds: float) -> dict:
+    context = await browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                                        is_mobile=True, has_touch=True)
+    await context.add_init_script(RECORDER)
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        separator = "&" if "?" in url else "?"
+        await page.goto(f"{url}{separator}predict={1 if predict else 0}")
+        await wait_for(page, "() => window.refreshkit && window.refreshkit.frame"
+                       " && window.refreshkit.state.connected", None, 20, "the page to connect")
+        await page.evaluate("(n) => window.refreshkit.send({type: 'configure', feed: "
+                            "{totalItems: n, pageSize: n, latencyMs: 0}})", ROWS)
+        await wait_for(page, "(n) => window.refreshkit.frame.feed.count >= n", ROWS, 15, "the rows")
+        # The middle of the list: no edge, so no rubber band and no trigger anywhere near.
+        await page.evaluate("() => window.refreshkit.send({type: 'command', name: 'scrollBy', amount: 4000, "
+                            "animated: false})")
+        await wait_for(page, "() => { const f = window.refreshkit.frame; return f.offset.y >= 3000 "
+                       "&& f.phase === 'idle'; }", None, 10, "the list to rest in the middle")
+        await wait_for(page, "() => window.refreshkit.displayedOffset().y >= 3000", None, 5, "the page to draw it")
+        cdp = await context.new_cdp_session(page)
+        result = await drag(page, cdp, seconds, predict)
+        await cdp.detach()
+    finally:
+        await context.close()
+    result["page_errors"] = errors
+    return result
+
+
+async def measure(targets: list[list[str]], seconds: float) -> dict:
+    results: dict = {"targets": {}, "method": __doc__.split("\n\n")[2].replace("\n", " ")}
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        results["chromium"] = browser.version
+        for name, url in targets:
+            runs = {}
+            for predict in (True, False):
+                key = "predict_on" if predict else "predict_off"
+                try:
+                    runs[key] = await run_one(browser, url, predict, seconds)
+                except Exception as error:  # one failed run is reported, the others still measured
+                    runs[key] = {"error": f"{type(error).__name__}: {error}"}
+                print(f"[lag] {name} {key}: {json.dumps(runs[key])}", file=sys.stderr, flush=True)
+            results["targets"][name] = runs
+        await browser.close()
+    return results
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--target", action="append", required=True, help="name=url (repeatable)")
+    parser.add_argument("--seconds", type=float, default=4.0)
+    args = parser.parse_args()
+    signal.alarm(150)  # bounded, whatever happens
+    print(json.dumps(asyncio.run(measure([t.split("=", 1) for t in args.target], args.seconds))))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
