@@ -283,3 +283,14 @@ test('the plot samples the displayed motion and its ranges do not twitch', () =>
   const d = easeRange(null, 0, 0, 40); // a minimum span
   assert.ok(d.hi - d.lo >= 40);
 });
+
+test('the frame pane shows a timed segment with its target and curve', () => {
+  const frame = {
+    seq: 9, t: 2000, phase: 'animating', offset: { x: 0, y: -30 }, velocity: { x: 0, y: 0 },
+    segment: { y: [{ kind: 'timed', t0: 2000, t1: 2200, x0: -30, target: 0, curve: [0.42, 0, 0.58, 1] }] },
+    edges: [],
+  };
+  const segs = describeSegments(frame, 2100);
+  assert.deepEqual(segs.map((s) => [s.kind, s.active, s.time]), [['timed', true, '0.10 / 0.20 s']]);
+  assert.equal(segs[0].params, 'x0 −30.0 → 0.0 · curve (0.42, 0.00, 0.58, 1.00)');
+});
