@@ -83,6 +83,9 @@ final class Connection {
     // Counters, logged when the connection closes.
     @exclusivity(unchecked) var messagesReceived: UInt64 = 0
     @exclusivity(unchecked) var framesSent: UInt64 = 0
+    /// When the oldest input of this connection that no frame written to it has included yet was received
+    /// (server µs), for the input-to-frame histogram (``ServerMetrics/inputToFrame``).
+    @exclusivity(unchecked) var unansweredInputAt: Int64?
     @exclusivity(unchecked) var messagesSent: UInt64 = 0
     @exclusivity(unchecked) var framesCoalesced: UInt64 = 0
     @exclusivity(unchecked) var messagesDropped: UInt64 = 0

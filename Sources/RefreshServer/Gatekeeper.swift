@@ -14,7 +14,9 @@ final class Gatekeeper {
     /// Set by ``start(webRoot:port:host:)`` once the port is bound.
     private(set) var origins: OriginPolicy
     private(set) var paths: StaticPathPolicy
-    let endpoints = HTTPEndpoints()
+    private(set) var endpoints = HTTPEndpoints()
+    /// Writes the metrics page (set by the service loop, which holds what it describes).
+    var metricsText: () -> String = { "" }
     private var throttle = LogThrottle()
 
     init(configuration: HardeningConfiguration, logger: Logger) {
@@ -25,6 +27,9 @@ final class Gatekeeper {
             limitLoopback: configuration.limitLoopback)
         origins = OriginPolicy(ownHosts: [], port: 0, allowedOrigins: configuration.allowedOrigins)
         paths = StaticPathPolicy(root: "/nonexistent")
+        if case .success(let allowed) = AddressAllowList.parse(configuration.metricsAllow) {
+            endpoints.metricsAllow = allowed
+        }
     }
 
     /// Completes the policies that depend on the bound port and the resolved web root.
@@ -124,11 +129,11 @@ final class Gatekeeper {
 
     /// One of ``HTTPEndpoints``' paths: the response is written whole, and lws closes the connection after it.
     private func answer(_ wsi: OpaquePointer, path: String, hasBody: Bool) -> Int32 {
-        let request = HTTPEndpoints.Request(path: path, text: Self.queryArgument(wsi, "text"))
+        let request = HTTPEndpoints.Request(path: path, text: Self.queryArgument(wsi, "text"), peer: Self.peer(of: wsi))
         let response =
             hasBody
             ? .refused(405, "only GET and HEAD are answered")
-            : endpoints.respond(to: request) ?? .refused(404, "not found")
+            : endpoints.respond(to: request, metrics: metricsText) ?? .refused(404, "not found")
         if let reason = response.refusal, throttle.allow("http") {
             logger.notice(
                 "HTTP request refused",

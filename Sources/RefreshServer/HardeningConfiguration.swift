@@ -20,6 +20,8 @@ public struct HardeningConfiguration: Sendable, Hashable {
     /// Also serve `autobahn-echo`, an echo subprotocol made the default for clients that ask for none
     /// (`refreshkit serve --echo-protocol`, for the Autobahn conformance run only).
     public var echoProtocol: Bool
+    /// Addresses and networks (`10.0.0.5`, `10.0.0.0/8`) that may read `/metrics` besides loopback.
+    public var metricsAllow: [String]
 
     public init(
         maxConnections: Int = 10_000,
@@ -29,7 +31,8 @@ public struct HardeningConfiguration: Sendable, Hashable {
         floodCloseSeconds: Int = 3,
         allowedOrigins: [String] = [],
         publicPorts: [Int] = [],
-        echoProtocol: Bool = false
+        echoProtocol: Bool = false,
+        metricsAllow: [String] = []
     ) {
         self.maxConnections = maxConnections
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
@@ -39,6 +42,7 @@ public struct HardeningConfiguration: Sendable, Hashable {
         self.allowedOrigins = allowedOrigins
         self.publicPorts = publicPorts
         self.echoProtocol = echoProtocol
+        self.metricsAllow = metricsAllow
     }
 
     /// The burst a connection may send at once: two seconds' worth.
@@ -57,6 +61,10 @@ public struct HardeningConfiguration: Sendable, Hashable {
         }
         guard (1...3600).contains(floodCloseSeconds) else {
             throw .invalidConfiguration("flood close time must be between 1 and 3600 s (got \(floodCloseSeconds))")
+        }
+        if case .failure(let bad) = AddressAllowList.parse(metricsAllow) {
+            throw .invalidConfiguration(
+                "--metrics-allow needs an IPv4 or IPv6 address or network (10.0.0.5, 10.0.0.0/8), got '\(bad.entry)'")
         }
         if let port = publicPorts.first(where: { !(1...65535).contains($0) }) {
             throw .invalidConfiguration("--public-port must be between 1 and 65535 (got \(port))")

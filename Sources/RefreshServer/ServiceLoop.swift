@@ -30,6 +30,8 @@ final class ServiceLoop {
     private let encoder = MessageEncoder()
     /// Origin, connection limits, static paths, rate limits, page clocks (Gatekeeper.swift).
     let gatekeeper: Gatekeeper
+    /// The vital signs at `/metrics` (docs/OPERATIONS.md).
+    let metrics = ServerMetrics()
 
     private var connections: [UInt64: Connection] = [:]
     private var nextConnectionID: UInt64 = 1
@@ -201,9 +203,20 @@ final class ServiceLoop {
             shareBase = Self.shareBase(host: configuration.host, port: port)
         }
         gatekeeper.start(webRoot: webRoot, port: port, host: configuration.host)
+        gatekeeper.metricsText = { [unowned self] in metricsPage() }
         logger.debug(
             "libwebsockets context created",
             metadata: ["webRoot": "\(webRoot)", "port": "\(port)", "host": "\(configuration.host)"])
+    }
+
+    /// The metrics page, its gauges set from what the server holds now.
+    private func metricsPage() -> String {
+        let members = registry.rooms.values.reduce(0) { $0 + $1.connectedCount }
+        metrics.snapshot(
+            ServerMetrics.Holdings(
+                connections: connections.count, sessions: registry.rooms.count, members: members,
+                traceBytes: registry.traceBytes))
+        return metrics.text()
     }
 
     /// Services the context until a stop is requested and the connections are closed (or the grace
@@ -388,6 +401,7 @@ final class ServiceLoop {
             if complete {
                 connection.inMessage = false
                 connection.messagesReceived &+= 1
+                metrics.messages.increment()
                 guard screened(connection, at: lws_now_usecs()) else { return 0 }
                 logger.notice(
                     "rejected a message", metadata: ["connection": "\(connection.id)", "code": "binary_unsupported"])
@@ -420,6 +434,7 @@ final class ServiceLoop {
     /// One complete text message.
     private func process(_ text: UnsafeRawBufferPointer, on connection: Connection) {
         connection.messagesReceived &+= 1
+        metrics.messages.increment()
         // One reading of the clock for everything the message does (each costs a clock_gettime).
         let now = lws_now_usecs()
         connection.heard(at: now)  // application traffic proves the peer is alive
@@ -619,6 +634,8 @@ final class ServiceLoop {
             return
         }
         registry.account(room)
+        metrics.inputs.increment()
+        if connection.unansweredInputAt == nil { connection.unansweredInputAt = now.microseconds }
         if case .configure = input { announceConfiguration(of: room) }
         hold(room, events: room.takeEvents())
         armTick(for: room, now: now.microseconds)
@@ -746,7 +763,9 @@ final class ServiceLoop {
         if let message = connection.outbox.removeFirst() {
             switch message {
             case .welcome(let welcome): encoder.encode(welcome, into: &connection.sendBuffer)
-            case .error(let error): encoder.encode(error, into: &connection.sendBuffer)
+            case .error(let error):
+                encoder.encode(error, into: &connection.sendBuffer)
+                metrics.error(code: error.code)
             case .pong(let t, let serverTime):
                 encoder.encodePong(t: t, serverTime: serverTime, into: &connection.sendBuffer)
             case .event(let event): encoder.encode(event, into: &connection.sendBuffer)
@@ -763,6 +782,12 @@ final class ServiceLoop {
             room.prepareFrame()
             registry.account(room)
             connection.framesSent &+= 1
+            metrics.frames.increment()
+            if let heard = connection.unansweredInputAt {
+                // the first frame made after this connection's oldest unanswered input includes it
+                metrics.inputToFrame.recordMicroseconds(lws_now_usecs() - heard)
+                connection.unansweredInputAt = nil
+            }
             return room.withFrameMessage(for: connection) { write($0, on: connection) }
         } else if connection.closing {
             closeWithReason(connection, LWS_CLOSE_STATUS_GOINGAWAY, "server shutting down")
@@ -810,6 +835,7 @@ final class ServiceLoop {
             logger.info("write failed; closing", metadata: ["connection": "\(connection.id)"])
             return -1
         }
+        metrics.sentBytes.increment(by: buffer.count - pre)
         if connection.hasPendingOutput || connection.closing {
             lws_callback_on_writable(connection.wsi)
         }

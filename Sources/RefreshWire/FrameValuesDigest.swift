@@ -100,6 +100,13 @@ extension FrameDigest {
                 } else {
                     mix(0)
                 }
+            case .timed:
+                let curve = segment.curve ?? .linear
+                number(segment.target, 3)
+                number(curve.x1, 6)
+                number(curve.y1, 6)
+                number(curve.x2, 6)
+                number(curve.y2, 6)
             }
         }
     }

@@ -344,7 +344,8 @@ public struct MessageEncoder: Sendable {
     }
 
     /// `[segment, …]`. A segment's `t1` is written when it has one; a spring without parameters is written
-    /// without `mass`, `stiffness` and `damping`.
+    /// without `mass`, `stiffness` and `damping`; a timed segment writes its `target` and its `curve` as
+    /// `[x1, y1, x2, y2]` (linear when it has none), and no velocity: it follows from the curve.
     func appendChain(_ chain: [MotionSegment], to w: inout JSONWriter) {
         w.byte(.openBracket)
         for (i, segment) in chain.enumerated() {
@@ -380,6 +381,19 @@ public struct MessageEncoder: Sendable {
                     w.literal(#","damping":"#)
                     w.fixed(spring.damping, decimals: 6)
                 }
+            case .timed:
+                let curve = segment.curve ?? .linear
+                w.literal(#","target":"#)
+                w.fixed(segment.target, decimals: 3)
+                w.literal(#","curve":["#)
+                w.fixed(curve.x1, decimals: 6)
+                w.byte(.comma)
+                w.fixed(curve.y1, decimals: 6)
+                w.byte(.comma)
+                w.fixed(curve.x2, decimals: 6)
+                w.byte(.comma)
+                w.fixed(curve.y2, decimals: 6)
+                w.byte(.closeBracket)
             }
             w.byte(.closeBrace)
         }

@@ -81,6 +81,12 @@ enum WrittenNumber {
                     else { return false }
                 default: return false
                 }
+            case .timed:
+                guard same(x.target, y.target, 3) else { return false }
+                let (p, q) = (x.curve ?? .linear, y.curve ?? .linear)
+                guard same(p.x1, q.x1, 6), same(p.y1, q.y1, 6), same(p.x2, q.x2, 6), same(p.y2, q.y2, 6) else {
+                    return false
+                }
             }
         }
         return true

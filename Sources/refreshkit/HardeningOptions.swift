@@ -16,6 +16,12 @@ struct HardeningOptions: ParsableArguments {
             valueName: "port"))
     var publicPort: [Int] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "An address or network that may read /metrics besides loopback (repeatable).",
+            valueName: "address[/prefix]"))
+    var metricsAllow: [String] = []
+
     @Option(help: "WebSockets held at once; one more is refused with 503.")
     var maxConnections = HardeningConfiguration().maxConnections
 
@@ -45,7 +51,7 @@ struct HardeningOptions: ParsableArguments {
         configuration.hardening = HardeningConfiguration(
             maxConnections: maxConnections, maxConnectionsPerAddress: maxConnectionsPerAddress,
             limitLoopback: limitLoopback, messagesPerSecond: rateLimit, allowedOrigins: allowOrigin,
-            publicPorts: publicPort, echoProtocol: echoProtocol)
+            publicPorts: publicPort, echoProtocol: echoProtocol, metricsAllow: metricsAllow)
         configuration.hangupSeconds = idleTimeout
         configuration.pingIntervalSeconds = max(1, idleTimeout / 2)
     }

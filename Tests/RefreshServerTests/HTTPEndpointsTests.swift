@@ -31,4 +31,21 @@ import Testing
         let response = try #require(endpoints.respond(to: .init(path: "/qr.svg", text: text)))
         #expect(response.status == 400 && response.body.contains("at most \(QRCode.maxTextBytes) bytes"))
     }
+
+    @Test func metricsAreForLoopbackAndTheNamedOnly() throws {
+        var endpoints = HTTPEndpoints()
+        let page = { "refreshkit_inputs_total 3\n" }
+        let local = try #require(endpoints.respond(to: .init(path: "/metrics", peer: "::1"), metrics: page))
+        #expect(local.status == 200 && local.body == page())
+        #expect(local.contentType == "text/plain; version=0.0.4; charset=utf-8")
+        var asked = false
+        let remote = try #require(
+            endpoints.respond(to: .init(path: "/metrics", peer: "10.0.0.5")) {
+                asked = true
+                return page()
+            })
+        #expect(remote.status == 403 && remote.refusal != nil && !asked, "the page is not even written")
+        endpoints.metricsAllow = try AddressAllowList.parse(["10.0.0.0/8"]).get()
+        #expect(endpoints.respond(to: .init(path: "/metrics", peer: "10.0.0.5"), metrics: page)?.status == 200)
+    }
 }

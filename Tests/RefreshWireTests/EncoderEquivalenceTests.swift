@@ -98,6 +98,10 @@ enum Reference {
                 object["stiffness"] = spring.stiffness
                 object["damping"] = spring.damping
             }
+        case .timed:
+            let curve = s.curve ?? .linear
+            object["target"] = s.target
+            object["curve"] = [curve.x1, curve.y1, curve.x2, curve.y2]
         }
         return object
     }

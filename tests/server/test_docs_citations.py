@@ -154,7 +154,7 @@ def test_the_checker_catches_what_it_must():
         "/// The weaknesses docs/SEEDS.md (section c) found; docs/SEEDS.md, notation; docs/PHYSICS.md Appendix A."
     )
     assert problems_in(good, "good", keys, rows) == []
-    for bad in ("docs/PHYSICS.md §11", "docs/PHYSICS.md\n  /// §3.8", "docs/SEEDS.md §1.9", "docs/PHYSICS.md §9 row 41",
+    for bad in ("docs/PHYSICS.md §12", "docs/PHYSICS.md\n  /// §3.8", "docs/SEEDS.md §1.9", "docs/PHYSICS.md §9 row 41",
                 "docs/SEEDS.md weakness 14", "docs/PHYSICS.md §6.2–6.9", "docs/SEEDS.md, section (d)",
                 "docs/SEEDS.md (section b)", "docs/PHYSICS.md Appendix B"):
         assert problems_in(bad, "bad", keys, rows), bad

@@ -50,13 +50,95 @@ export function decayAt(x0, v0, k, tau) {
   return { x: x0 + (v0 * (e - 1)) / k, v: v0 * e };
 }
 
+// Timing curves (docs/PHYSICS.md §11, docs/PROTOCOL.md "timed"): a cubic Bézier from (0,0) to (1,1) with the
+// control points (x1,y1), (x2,y2), solved by the same fixed procedure, operation for operation, as the
+// engine's TimingCurve.swift, so both compute the same numbers.
+
+/** One coordinate of the unit Bézier with control values p1, p2 at parameter s: ((a·s + b)·s + c)·s. */
+export function bezierCoordinate(s, p1, p2) {
+  const c = 3 * p1;
+  const b = 3 * (p2 - p1) - c;
+  const a = 1 - c - b;
+  return ((a * s + b) * s + c) * s;
+}
+
+/** d/ds of bezierCoordinate: (3a·s + 2b)·s + c. */
+export function bezierDerivative(s, p1, p2) {
+  const c = 3 * p1;
+  const b = 3 * (p2 - p1) - c;
+  const a = 1 - c - b;
+  return (3 * a * s + 2 * b) * s + c;
+}
+
+/**
+ * The parameter s in [0,1] with X(s) = x, 0 < x < 1: up to 8 Newton steps from s = x, stopping once
+ * |X(s) − x| < 1e-12; when a step has |X'(s)| < 1e-9 or leaves [0,1], or 8 steps do not get there, up to 64
+ * bisection steps on [0,1] from s = x with the same stopping rule.
+ */
+export function solveBezierX(x, x1, x2) {
+  let s = x;
+  for (let i = 0; i < 8; i++) {
+    const error = bezierCoordinate(s, x1, x2) - x;
+    if (Math.abs(error) < 1e-12) return s;
+    const d = bezierDerivative(s, x1, x2);
+    if (Math.abs(d) < 1e-9) break;
+    const next = s - error / d;
+    if (next < 0 || next > 1) break;
+    s = next;
+  }
+  let low = 0;
+  let high = 1;
+  s = x;
+  for (let i = 0; i < 64; i++) {
+    const error = bezierCoordinate(s, x1, x2) - x;
+    if (Math.abs(error) < 1e-12) return s;
+    if (error > 0) high = s;
+    else low = s;
+    s = (low + high) / 2;
+  }
+  return s;
+}
+
+function unit(v) {
+  return typeof v === 'number' && Number.isFinite(v) ? Math.min(Math.max(v, 0), 1) : 0;
+}
+
+/** A curve from the wire's [x1, y1, x2, y2]; x1 and x2 clamped into [0,1]; linear when absent or malformed. */
+export function timingCurve(points) {
+  if (!Array.isArray(points) || points.length !== 4) return { x1: 0, y1: 0, x2: 1, y2: 1 };
+  return { x1: unit(points[0]), y1: num(points[1], 0), x2: unit(points[2]), y2: num(points[3], 1) };
+}
+
+/** The fraction of the way travelled after `fraction` of the duration: 0 at 0, 1 at 1. */
+export function curveProgress(curve, fraction) {
+  if (!(fraction > 0)) return 0;
+  if (!(fraction < 1)) return 1;
+  return bezierCoordinate(solveBezierX(fraction, curve.x1, curve.x2), curve.y1, curve.y2);
+}
+
+/** dy/dx at `fraction`: the speed relative to distance ÷ duration (an end's limit where X' vanishes). */
+export function curveSlope(curve, fraction) {
+  const s = fraction <= 0 ? 0 : fraction >= 1 ? 1 : solveBezierX(fraction, curve.x1, curve.x2);
+  const dx = bezierDerivative(s, curve.x1, curve.x2);
+  const dy = bezierDerivative(s, curve.y1, curve.y2);
+  if (dx > 1e-9) return dy / dx;
+  if (s < 0.5) {
+    if (curve.x1 > 0) return curve.y1 / curve.x1;
+    if (curve.x2 > 0) return curve.y2 / curve.x2;
+  } else {
+    if (curve.x2 < 1) return (1 - curve.y2) / (1 - curve.x2);
+    if (curve.x1 < 1) return (1 - curve.y1) / (1 - curve.x1);
+  }
+  return dy === 0 ? 0 : 1;
+}
+
 function num(v, fallback = 0) {
   return typeof v === 'number' && Number.isFinite(v) ? v : fallback;
 }
 
 /**
  * Evaluates one segment at server time `t` (ms). Before t0 the segment is evaluated at t0; after t1 a
- * spring is exactly its target, a decay its value at t1, a hold its x0. Returns {x, v, done}.
+ * spring or a timed segment is exactly its target, a decay its value at t1, a hold its x0. Returns {x, v, done}.
  */
 export function evaluateSegment(seg, t) {
   const t0 = num(seg.t0);
@@ -79,6 +161,19 @@ export function evaluateSegment(seg, t) {
       if (!(mass > 0) || !(stiffness > 0) || !(damping >= 0)) return { x: target, v: 0, done: true };
       const r = springDisplacement(mass, stiffness, damping, x0 - target, num(seg.v0), tau);
       return { x: target + r.y, v: r.v, done };
+    }
+    case 'timed': {
+      // x0 → target in exactly t1 − t0, paced by the curve; exactly the target from t1 on.
+      const target = num(seg.target, x0);
+      if (!hasEnd || done || !(seg.t1 > t0)) return { x: target, v: 0, done: true };
+      const duration = (seg.t1 - t0) / 1000;
+      const fraction = tau / duration;
+      const curve = timingCurve(seg.curve);
+      return {
+        x: x0 + (target - x0) * curveProgress(curve, fraction),
+        v: ((target - x0) * curveSlope(curve, fraction)) / duration,
+        done,
+      };
     }
     case 'hold':
     default:

@@ -139,3 +139,36 @@ test('displayedOffset uses the chain only while animating, per axis', () => {
   const holding = { offset: { x: 0, y: 5 }, phase: 'animating', segment: { y: [{ kind: 'hold', t0: 0, x0: -60 }] } };
   assert.deepEqual(displayedOffset(holding, 10), { x: 0, y: -60, animating: false });
 });
+
+// web/test/fixtures/segments.json: timed segments inside frames as the engine's encoder writes them, with the
+// engine's own position and velocity at fixed times (Tests/RefreshWireTests/TimedSegmentFixtureTests.swift).
+test('timed segments: motion.js computes what the engine computes, to 1e-9', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const fixture = JSON.parse(await readFile(new URL('./fixtures/segments.json', import.meta.url), 'utf8'));
+  assert.ok(fixture.vectors.length >= 14);
+  let samples = 0;
+  for (const [i, vector] of fixture.vectors.entries()) {
+    const frame = JSON.parse(vector.frame);
+    const chain = frame.segment.y;
+    assert.equal(chain[0].kind, 'timed');
+    for (const [t, x, v] of vector.samples) {
+      const r = evaluateChain(chain, t);
+      assert.ok(Math.abs(r.x - x) <= 1e-9, `vector ${i} at ${t}: x ${r.x} vs ${x}`);
+      assert.ok(Math.abs(r.v - v) <= 1e-9 * Math.max(1, Math.abs(v)), `vector ${i} at ${t}: v ${r.v} vs ${v}`);
+      assert.equal(r.done, t >= chain[0].t1);
+      samples += 1;
+    }
+  }
+  assert.ok(samples >= 14 * 21);
+});
+
+test('a timed segment is exactly its target from t1 on, and its start at t0', () => {
+  const seg = { kind: 'timed', t0: 1000, t1: 1250, x0: -60, target: 0, curve: [0, 0, 0.58, 1] };
+  assert.deepEqual(evaluateSegment(seg, 1250), { x: 0, v: 0, done: true });
+  assert.equal(evaluateSegment(seg, 900).x, -60);
+  // Ease-out leaves at 1/0.58 of the average speed (60 px in 0.25 s).
+  close(evaluateSegment(seg, 1000).v, 240 / 0.58, 1e-12);
+  // Malformed: no t1 is a jump to the target; a bad curve is linear.
+  assert.deepEqual(evaluateSegment({ ...seg, t1: undefined }, 1100), { x: 0, v: 0, done: true });
+  close(evaluateSegment({ ...seg, curve: 'x' }, 1125).x, -30, 1e-12);
+});

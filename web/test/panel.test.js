@@ -291,3 +291,14 @@ test('prediction pane figures: round-trip jitter and quantiles', async () => {
   assert.equal(quantile([1, 2, 3, 4, 5, 6, 7, 8, 9, 100], 0.99), 100);
   assert.equal(quantile([1, 2, 3, 4], 0), 1);
 });
+
+test('the frame pane shows a timed segment with its target and curve', () => {
+  const frame = {
+    seq: 9, t: 2000, phase: 'animating', offset: { x: 0, y: -30 }, velocity: { x: 0, y: 0 },
+    segment: { y: [{ kind: 'timed', t0: 2000, t1: 2200, x0: -30, target: 0, curve: [0.42, 0, 0.58, 1] }] },
+    edges: [],
+  };
+  const segs = describeSegments(frame, 2100);
+  assert.deepEqual(segs.map((s) => [s.kind, s.active, s.time]), [['timed', true, '0.10 / 0.20 s']]);
+  assert.equal(segs[0].params, 'x0 −30.0 → 0.0 · curve (0.42, 0.00, 0.58, 1.00)');
+});

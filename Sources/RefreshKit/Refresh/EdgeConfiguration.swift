@@ -117,12 +117,15 @@ public struct EdgeConfiguration: Hashable, Sendable {
     public var shortContent: ShortContentPolicy
     /// A refresh stays visible at least this long, seconds, so a fast reply does not flicker.
     public var minimumVisibleDuration: Double
-    /// The seed library's inset animation when a refresh starts, seconds (MS 0.2, HT 0.25, IQ 0.1). Kept so a
-    /// preset states its library's numbers; the engine itself brings the content to the resting inset with
-    /// its bounce spring, which keeps position and velocity continuous, so this does not change the motion.
+    /// The seed library's inset animation when a refresh starts, seconds (JH 0.25, MS 0.2, HT 0.25, IQ 0.1):
+    /// how long the content takes to glide to the resting inset when ``insetAnimation`` is set. Without
+    /// one the engine's bounce spring carries the content and this is not used.
     public var startDuration: Double
     /// Duration of the exit animation (and inset release) when a refresh ends, seconds.
     public var exitDuration: Double
+    /// The library's timed inset animation (curve, order); `nil`: the content follows every inset change
+    /// on the engine's bounce spring, as UIKit's own control does (`ios`, `gv`).
+    public var insetAnimation: InsetAnimation?
     /// An end waits for the running animation cycle to finish (JHPullToRefreshKit looks at
     /// `endRefreshing` only at cycle boundaries, docs/SEEDS.md §1.2).
     public var endsOnCycleBoundary: Bool
@@ -147,6 +150,7 @@ public struct EdgeConfiguration: Hashable, Sendable {
         minimumVisibleDuration: Double = 0.4,
         startDuration: Double = 0.25,
         exitDuration: Double = 0.3,
+        insetAnimation: InsetAnimation? = nil,
         endsOnCycleBoundary: Bool = false,
         presentation: Presentation = .slideDown,
         anchor: Anchor = .bottom,
@@ -167,6 +171,7 @@ public struct EdgeConfiguration: Hashable, Sendable {
         self.minimumVisibleDuration = minimumVisibleDuration
         self.startDuration = startDuration
         self.exitDuration = exitDuration
+        self.insetAnimation = insetAnimation
         self.endsOnCycleBoundary = endsOnCycleBoundary
         self.presentation = presentation
         self.anchor = anchor

@@ -65,6 +65,9 @@ public struct EdgeControl: Hashable, Sendable {
     private var afterExit: EdgeState = .idle
     /// The running exit animation's length, seconds (0 for a finish that is not animated).
     public private(set) var exitDuration: Double = 0
+    /// Whether the latest end was animated (`true` until a finish says otherwise, and again from the next
+    /// start): a control whose inset goes back after its exit gives it back without animation then.
+    public private(set) var exitAnimated = true
     /// Automatic retries of a failed load wait until then (back-off); a command retries at once.
     public private(set) var retryNotBefore: Timestamp?
     private var consecutiveFailures = 0
@@ -141,8 +144,11 @@ public struct EdgeControl: Hashable, Sendable {
     }
 
     /// The inset layer this control holds in its current state.
+    /// A control whose library holds the inset through the exit (``InsetAnimation/returnsAfterExit``) keeps
+    /// its refreshing layer while `finishing`.
     public var layer: Double {
-        switch (configuration.role, state) {
+        let held = state == .finishing && configuration.insetAnimation?.returnsAfterExit == true
+        return switch (configuration.role, held ? EdgeState.refreshing : state) {
         case (_, .disabled): 0
         case (.refresh, .refreshing): configuration.restingInset
         case (.refresh, _): 0
@@ -337,6 +343,7 @@ public struct EdgeControl: Hashable, Sendable {
         emit(.willStart, cause: cause, at: time, events: &events)
         transition(to: .refreshing, cause: cause, at: time, events: &events)
         refreshStart = time
+        exitAnimated = true
         visibleUntil = time.advanced(bySeconds: configuration.minimumVisibleDuration)
         pendingFinish = nil
         exitStart = nil
@@ -394,6 +401,7 @@ public struct EdgeControl: Hashable, Sendable {
         transition(to: .finishing, cause: cause, at: time, events: &events)
         exitStart = time
         exitDuration = finishAnimated ? configuration.exitDuration : 0
+        exitAnimated = finishAnimated
         finishAnimated = true
     }
 

@@ -1,4 +1,4 @@
-/// Closed-form evaluation of a ``MotionSegment`` at any time, and factories for the three kinds.
+/// Closed-form evaluation of a ``MotionSegment`` at any time, and factories for its kinds.
 ///
 /// Evaluation is a pure function of the segment and the time: no state, no integration, so sampling at
 /// 60, 120 or 240 Hz gives the same value at the same instant (docs/PHYSICS.md §10.1). Elapsed time is taken
@@ -9,8 +9,8 @@ extension MotionSegment {
     /// The position at `t`, px.
     ///
     /// `t` is clamped into `[start, end]`: before its start a segment is at its initial position; after its
-    /// end a hold stays at `position`, a decay stays where it stopped, and a spring is **exactly** at its
-    /// `target` (the snap that makes rest positions exact, docs/PHYSICS.md §2.3 item 3). A decay segment whose
+    /// end a hold stays at `position`, a decay stays where it stopped, and a spring or a timed segment is
+    /// **exactly** at its `target` (the snap that makes rest positions exact, docs/PHYSICS.md §2.3 item 3). A decay segment whose
     /// `decayConstant` is not negative cannot decelerate and is evaluated as a hold.
     public func position(at t: Timestamp) -> Double {
         switch kind {
@@ -25,6 +25,10 @@ extension MotionSegment {
             // At the start, the stored state itself, so a chain is continuous to the last bit.
             if seconds == 0 { return position }
             return target + springSolution.displacement(at: seconds)
+        case .timed:
+            guard let fraction = timedFraction(at: t) else { return target }
+            if fraction == 0 { return position }
+            return position + (target - position) * (curve ?? .linear).progress(at: fraction)
         }
     }
 
@@ -42,7 +46,17 @@ extension MotionSegment {
             let seconds = elapsed(at: t)
             if seconds == 0 { return velocity }
             return springSolution.velocity(at: seconds)
+        case .timed:
+            guard let fraction = timedFraction(at: t), let duration, duration > 0 else { return 0 }
+            return (target - position) * (curve ?? .linear).slope(at: fraction) / duration
         }
+    }
+
+    /// The fraction of a timed segment's duration that has passed at `t`, in [0, 1); `nil` at or after its
+    /// end, and for a segment without an end or with no duration (both are at `target`).
+    func timedFraction(at t: Timestamp) -> Double? {
+        guard let end, t < end, end > start else { return nil }
+        return elapsed(at: t) / end.seconds(since: start)
     }
 
     /// Whether `t` lies in `[start, end)` (`end == nil` means for ever).
@@ -128,6 +142,24 @@ extension MotionSegment {
         )
         let end = t.advanced(byMicroseconds: wholeMicroseconds(roundingUp: duration))
         return .spring(from: x, velocity: v, toward: target, at: t, spring: solution.spring, until: end)
+    }
+
+    /// A timed segment from `x` to `target` over `duration` seconds (rounded to a whole microsecond) paced by
+    /// `curve`, starting at `t`. It starts from its own velocity, `(target − x)·slope(0)/duration`, whatever
+    /// the motion before it was: UIKit's fixed-duration animations start from the current position and drop
+    /// the velocity (docs/PHYSICS.md §11.3).
+    public static func timed(
+        from x: Double,
+        to target: Double,
+        at t: Timestamp,
+        duration: Double,
+        curve: TimingCurve
+    ) -> MotionSegment {
+        let end = t.advanced(byMicroseconds: max(1, Int64((max(duration, 0) * 1_000_000).rounded())))
+        var segment = MotionSegment(
+            kind: .timed, start: t, end: end, position: x, velocity: 0, target: target, curve: curve)
+        segment.velocity = segment.velocity(at: t)
+        return segment
     }
 
     /// A duration in whole microseconds, rounded up so that a motion which has settled by then stays settled.

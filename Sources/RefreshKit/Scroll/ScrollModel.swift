@@ -38,6 +38,11 @@ public struct ScrollModel: Hashable, Sendable {
     /// Where a command's animated scroll is heading; kept through layout changes (clamped into the new
     /// bounds) so a relayout never strands it half way.
     private var commandTarget: Point?
+    /// The timed move the latest inset change on each axis asked for (``setInsetLayer(_:for:timing:)``): while
+    /// set, content that the change left outside its rest range goes there on this timing, not on the spring.
+    /// Cleared when that axis's motion ends, or a gesture or a command takes over.
+    private var horizontalTiming: TimedMove?
+    private var verticalTiming: TimedMove?
 
     public init(
         viewport: Size,
@@ -129,6 +134,7 @@ public struct ScrollModel: Hashable, Sendable {
             velocity[axis] = state.velocity
             if let end = BallisticPlanner.settleTime(of: chain), now >= end {
                 setMotion([], axis)
+                setTiming(nil, axis)
                 velocity[axis] = 0
             }
         }
@@ -147,7 +153,17 @@ public struct ScrollModel: Hashable, Sendable {
         if axis == .horizontal { horizontalMotion = chain } else { verticalMotion = chain }
     }
 
+    private func timing(_ axis: Axis) -> TimedMove? {
+        axis == .horizontal ? horizontalTiming : verticalTiming
+    }
+
+    private mutating func setTiming(_ timing: TimedMove?, _ axis: Axis) {
+        if axis == .horizontal { horizontalTiming = timing } else { verticalTiming = timing }
+    }
+
     private mutating func stopMotion() {
+        horizontalTiming = nil
+        verticalTiming = nil
         horizontalMotion = []
         verticalMotion = []
         velocity = .zero
@@ -280,19 +296,18 @@ public struct ScrollModel: Hashable, Sendable {
         guard !isDragging, wheel == nil else { return }
         commandTarget = nil
         for axis in Axis.allCases {
-            let range = bounds(axis)
-            let chain = BallisticPlanner.plan(
-                position: offset[axis], velocity: release[axis], lower: range.lower, upper: range.upper, at: now,
-                physics: physics)
-            adopt(chain, axis, velocity: release[axis])
+            adopt(planned(axis, velocity: release[axis]), axis, velocity: release[axis])
         }
         phase = horizontalMotion.isEmpty && verticalMotion.isEmpty ? .idle : .animating
     }
 
-    /// Animates to `target` with the bounce spring (commands: scroll to an edge, page up/down).
-    public mutating func scroll(to target: Point, animated: Bool) {
+    /// Animates to `target` with the bounce spring (commands: scroll to an edge, page up/down), or on `timing`
+    /// (a command's start revealing a control whose library animates it, docs/PHYSICS.md §11.3).
+    public mutating func scroll(to target: Point, animated: Bool, timing: TimedMove? = nil) {
         guard !isDragging else { return }
         wheel = nil
+        horizontalTiming = nil
+        verticalTiming = nil
         guard animated else {
             stopMotion()
             offset = target
@@ -305,6 +320,18 @@ public struct ScrollModel: Hashable, Sendable {
             if abs(target[axis] - offset[axis]) < physics.distanceTolerance && current == 0 {
                 offset[axis] = target[axis]
                 setMotion([], axis)
+                continue
+            }
+            let running = motion(axis)
+            if running.count == 1, running[0].kind == .timed, running[0].target == target[axis],
+                let end = running[0].end, end > now
+            {
+                continue  // a timed move there already runs (a relayout re-aims a command's scroll)
+            }
+            if let timing, timing.duration > 0 {
+                let move = MotionSegment.timed(
+                    from: offset[axis], to: target[axis], at: now, duration: timing.duration, curve: timing.curve)
+                setMotion([move], axis)
                 continue
             }
             setMotion(
@@ -323,11 +350,18 @@ public struct ScrollModel: Hashable, Sendable {
 
     // MARK: - Layout changes, absorbed without a jump
 
-    /// Changes one edge control's inset layer.
-    public mutating func setInsetLayer(_ value: Double, for edge: Edge) {
+    /// Changes one edge control's inset layer. With a `timing`, content the change leaves outside its rest
+    /// range goes there in exactly that time, on that curve, instead of on the bounce spring: the seed
+    /// library's inset animation (docs/PHYSICS.md §11.3); a timing of no duration puts it there at once.
+    public mutating func setInsetLayer(_ value: Double, for edge: Edge, timing: TimedMove? = nil) {
         var layers = insets
         layers.setLayer(value, for: edge)
+        let axis = edge.axis
+        setTiming(timing, axis)
         relayout { $0.insets = layers }
+        // Nothing was set moving on this axis (a finger holds the content, or it rests inside the new range):
+        // the timing has nothing to shape.
+        if motion(axis).isEmpty { setTiming(nil, axis) }
     }
 
     /// Changes the app's own inset.
@@ -376,12 +410,32 @@ public struct ScrollModel: Hashable, Sendable {
     }
 
     private mutating func replan(_ axis: Axis) {
-        let range = bounds(axis)
         let current = motion(axis).isEmpty ? 0 : velocity[axis]
+        adopt(planned(axis, velocity: current), axis, velocity: current)
+    }
+
+    /// The motion from the current offset with `initial` velocity towards the current bounds: the ballistic
+    /// plan, except that content outside its range goes back on the axis's timed move when one is set. A
+    /// timed move already running to the same place goes on unchanged (a relayout that does not move that
+    /// rest, such as rows arriving at the other end, does not restart it).
+    private func planned(_ axis: Axis, velocity initial: Double) -> [MotionSegment] {
+        let range = bounds(axis)
         let chain = BallisticPlanner.plan(
-            position: offset[axis], velocity: current, lower: range.lower, upper: range.upper, at: now,
+            position: offset[axis], velocity: initial, lower: range.lower, upper: range.upper, at: now,
             physics: physics)
-        adopt(chain, axis, velocity: current)
+        guard let timing = timing(axis), chain.count == 1, chain[0].kind == .spring, chain[0].start == now else {
+            return chain
+        }
+        let target = chain[0].target
+        // A move of no duration puts the content there now.
+        guard timing.duration > 0 else { return [.hold(at: target, from: now)] }
+        let running = motion(axis)
+        if running.count == 1, running[0].kind == .timed, running[0].target == target,
+            let end = running[0].end, end > now
+        {
+            return running
+        }
+        return [.timed(from: offset[axis], to: target, at: now, duration: timing.duration, curve: timing.curve)]
     }
 
     /// Runs `chain` on `axis`; a chain that is only a hold puts the offset there at once (a start already
@@ -389,11 +443,13 @@ public struct ScrollModel: Hashable, Sendable {
     private mutating func adopt(_ chain: [MotionSegment], _ axis: Axis, velocity initial: Double) {
         if Self.isRest(chain) {
             setMotion([], axis)
+            setTiming(nil, axis)
             if let hold = chain.first { offset[axis] = hold.position }
             velocity[axis] = 0
         } else {
             setMotion(chain, axis)
-            velocity[axis] = initial
+            // A timed move starts from its own velocity, not the one it took over (docs/PHYSICS.md §11.3).
+            velocity[axis] = chain[0].kind == .timed ? BallisticPlanner.evaluate(chain, at: now).velocity : initial
         }
     }
 }

@@ -11,6 +11,7 @@ extension Frame {
         for segment in horizontalMotion + verticalMotion {
             numbers += [segment.position, segment.velocity, segment.decayConstant, segment.target]
             if let spring = segment.spring { numbers += [spring.mass, spring.stiffness, spring.damping] }
+            if let curve = segment.curve { numbers += [curve.x1, curve.y1, curve.x2, curve.y2] }
         }
         for edge in edges {
             numbers += [edge.distance, edge.progress, edge.velocity, edge.scale]

@@ -160,7 +160,7 @@ public struct Session: Hashable, Sendable {
                 let action = controls[Self.index(edge)].release(canStart: canStart(edge), at: now, events: &events)
                 perform(action, for: edge)
             }
-            syncLayers()
+            syncLayers(onRelease: true)
             scroll.settle(velocity: velocity)
             observe()
         }
@@ -335,21 +335,46 @@ public struct Session: Hashable, Sendable {
         }
     }
 
-    /// Each control's inset layer, pushed into the scroll model (which absorbs the change without a jump).
+    /// Each control's inset layer, pushed into the scroll model (which absorbs the change without a jump),
+    /// with the control's timed move when its library animates the inset (``insetTiming(_:growing:onRelease:)``).
+    /// `onRelease`: the finger just lifted.
     /// - Returns: whether a layer was pushed.
     @discardableResult
-    private mutating func syncLayers() -> Bool {
+    private mutating func syncLayers(onRelease: Bool = false) -> Bool {
         var pushed = false
         // By index: `for control in controls` would copy every control.
         for index in controls.indices {
             let layer = controls[index].layer
             let edge = controls[index].edge
-            if scroll.insets.controls[edge] != layer {
-                scroll.setInsetLayer(layer, for: edge)
+            let current = scroll.insets.controls[edge]
+            if current != layer {
+                let timing = Self.insetTiming(controls[index], growing: layer > current, onRelease: onRelease)
+                scroll.setInsetLayer(layer, for: edge, timing: timing)
                 pushed = true
             }
         }
         return pushed
+    }
+
+    /// The timed move `control`'s library makes when its inset grows (a start: `startDuration`) or shrinks
+    /// (an end: `exitDuration`, or the return after the exit), docs/PHYSICS.md §11.3. `nil`: the bounce
+    /// spring carries the content — a control without an ``InsetAnimation``, a start by a release where the
+    /// library applies the inset at once (MS). After a finish that is not animated the move takes no time:
+    /// the content is put at its new rest.
+    private static func insetTiming(_ control: borrowing EdgeControl, growing: Bool, onRelease: Bool) -> TimedMove? {
+        let configuration = control.configuration
+        guard let animation = configuration.insetAnimation else { return nil }
+        let duration: Double
+        if growing {
+            if onRelease && animation.bouncesOnRelease { return nil }
+            duration = configuration.startDuration
+        } else {
+            // A finish that is not animated gives the inset back at once, whenever that is (JH: at the end of
+            // the cycle it waits for): a move of no duration.
+            if !control.exitAnimated { return TimedMove(duration: 0, curve: animation.curve) }
+            duration = animation.returnDuration ?? configuration.exitDuration
+        }
+        return duration > 0 ? TimedMove(duration: duration, curve: animation.curve) : nil
     }
 
     /// The displayed pull beyond `edge`'s rest position (without its own layer), and its velocity.
@@ -468,7 +493,8 @@ public struct Session: Hashable, Sendable {
             var target = scroll.offset
             let range = scroll.bounds(edge.axis)
             target[edge.axis] = edge.isLeading ? range.lower : range.upper
-            scroll.scroll(to: target, animated: animated)
+            let timing = Self.insetTiming(controls[Self.index(edge)], growing: true, onRelease: false)
+            scroll.scroll(to: target, animated: animated, timing: timing)
         }
     }
 

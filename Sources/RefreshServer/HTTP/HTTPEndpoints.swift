@@ -4,12 +4,20 @@
 /// - `GET /qr.svg?text=…`: the QR code of a short text (the Share popover's session link) as SVG. Refused with
 ///   400 when `text` is missing, empty or longer than ``QRCode/maxTextBytes``. `Cache-Control: no-store`: a
 ///   session link is a key to the session and is kept out of caches.
+/// - `GET /metrics`: the server's vital signs in Prometheus' text format (``ServerMetrics``,
+///   docs/OPERATIONS.md), to loopback and the addresses of `--metrics-allow` only (``AddressAllowList``); 403
+///   for anyone else.
 struct HTTPEndpoints: Sendable {
+    /// Who may read `/metrics`.
+    var metricsAllow = AddressAllowList()
+
     /// A request as the gate read it.
     struct Request: Sendable, Equatable {
         var path: String
         /// The `text` query argument, URL-decoded by lws; nil when absent.
-        var text: String?
+        var text: String? = nil
+        /// The peer's address as lws prints it (`127.0.0.1`, `::1`).
+        var peer = "127.0.0.1"
     }
 
     /// A complete response: one write of headers and body.
@@ -26,13 +34,21 @@ struct HTTPEndpoints: Sendable {
     }
 
     static let qrCodePath = "/qr.svg"
+    static let metricsPath = "/metrics"
 
     /// The paths answered here (the static files never see them).
-    static let paths: Set<String> = [qrCodePath]
+    static let paths: Set<String> = [qrCodePath, metricsPath]
 
-    /// The response for `request`, or nil when the path is not one of ``paths``.
-    func respond(to request: Request) -> Response? {
+    /// The response for `request`, or nil when the path is not one of ``paths``; `metrics` writes the metrics
+    /// page, called only for a peer that may read it.
+    func respond(to request: Request, metrics: () -> String = { "" }) -> Response? {
         switch request.path {
+        case Self.metricsPath:
+            guard metricsAllow.allows(request.peer) else {
+                return .refused(403, "metrics are served to loopback and the addresses of --metrics-allow only")
+            }
+            return Response(
+                status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics(), refusal: nil)
         case Self.qrCodePath:
             guard let text = request.text, !text.isEmpty else {
                 return .refused(400, "qr.svg needs ?text=… (the text to encode)")

@@ -244,6 +244,8 @@ extension PhysicsTests {
                         #expect(before.magnitude <= c.physics.velocityTolerance * (1 + 1e-6))
                     case .decay:
                         Issue.record("a decay never follows another segment")
+                    case .timed:
+                        Issue.record("the planner never plans a timed segment")
                     }
                     // No jump between neighbouring microseconds either.
                     let justBefore = BallisticPlanner.evaluate(chain, at: boundary.advanced(byMicroseconds: -1))
@@ -272,6 +274,8 @@ extension PhysicsTests {
                             velocityTolerance: c.physics.velocityTolerance))
                 case .decay:
                     Issue.record("a chain never ends in a decay")
+                case .timed:
+                    Issue.record("the planner never plans a timed segment")
                 }
             }
         }

@@ -51,6 +51,15 @@ struct SessionDriver {
         }
     }
 
+    /// Runs the session, ticking as in ``wait(_:)``, until exactly `target` µs (never backwards).
+    mutating func run(until target: Int64) {
+        while time < target {
+            time = min(target, time + tick)
+            session.advance(to: Timestamp(microseconds: time))
+            collect()
+        }
+    }
+
     mutating func touch(_ phase: TouchPhase, dx: Double = 0, dy: Double = 0, pointer: Int = 0) throws(SessionError) {
         try apply(.touch(TouchInput(phase: phase, delta: Point(x: dx, y: dy), pageTime: pageTime, pointer: pointer)))
     }

@@ -30,6 +30,10 @@ export function segmentParams(s) {
       return `x0 ${fmt(s.x0)} v0 ${fmt(s.v0, 0)} → ${fmt(s.target)} · m ${fmt(s.mass, 2)} k ${fmt(s.stiffness, 1)} c ${fmt(s.damping, 2)}`;
     case 'decay':
       return `x0 ${fmt(s.x0)} v0 ${fmt(s.v0, 0)} · k ${fmt(s.k, 3)}`;
+    case 'timed': {
+      const c = Array.isArray(s.curve) ? s.curve : [0, 0, 1, 1];
+      return `x0 ${fmt(s.x0)} → ${fmt(s.target)} · curve (${c.map((v) => fmt(v, 2)).join(', ')})`;
+    }
     case 'hold':
       return `x0 ${fmt(s.x0)}`;
     default:

@@ -1,0 +1,92 @@
+import CoreMetrics
+import Prometheus
+
+/// The server's vital signs (docs/OPERATIONS.md), recorded through swift-metrics into a Prometheus registry of
+/// this server's own (no process-wide bootstrap, so servers in one process, tests included, never share
+/// figures), and written in Prometheus' text exposition format for `GET /metrics`.
+///
+/// Counters and the histogram are bumped where things happen on the service thread; the gauges that describe
+/// what the server holds (sessions, members, trace bytes) are set from its state when the page is asked for
+/// (``snapshot(_:)``), so they cost nothing in between. swift-prometheus' handlers are thread-safe.
+public final class ServerMetrics: @unchecked Sendable {
+    /// The figures read off the server's state at a scrape.
+    public struct Holdings: Sendable, Equatable {
+        public var connections = 0
+        public var sessions = 0
+        public var members = 0
+        public var traceBytes = 0
+
+        public init(connections: Int = 0, sessions: Int = 0, members: Int = 0, traceBytes: Int = 0) {
+            self.connections = connections
+            self.sessions = sessions
+            self.members = members
+            self.traceBytes = traceBytes
+        }
+    }
+
+    /// The input-to-frame histogram's buckets: a frame is answered within a millisecond on a quiet server, so the
+    /// buckets are finer than swift-prometheus' defaults (5 ms … 10 s) at the low end.
+    static let latencyBuckets: [Duration] = [
+        .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(4),
+        .milliseconds(8), .milliseconds(16), .milliseconds(33), .milliseconds(66), .milliseconds(125),
+        .milliseconds(250), .milliseconds(500), .seconds(1),
+    ]
+
+    private let registry = PrometheusCollectorRegistry()
+    private let factory: PrometheusMetricsFactory
+
+    /// Page messages the server accepted and handled (inputs, commands, pings…), `refreshkit_messages_total`.
+    let messages: CoreMetrics.Counter
+    /// Inputs (touch, wheel) applied to a session, `refreshkit_inputs_total`.
+    let inputs: CoreMetrics.Counter
+    /// Frames written (whole or delta), `refreshkit_frames_total`.
+    let frames: CoreMetrics.Counter
+    /// WebSocket payload bytes written, `refreshkit_sent_bytes_total`.
+    let sentBytes: CoreMetrics.Counter
+    /// From receiving an input to writing the first frame that includes it, `refreshkit_input_to_frame_seconds`.
+    let inputToFrame: CoreMetrics.Timer
+    private let connections: Meter
+    private let sessions: Meter
+    private let members: Meter
+    private let traceBytes: Meter
+    private var errors: [String: CoreMetrics.Counter] = [:]
+
+    public init() {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.durationHistogramBuckets["refreshkit_input_to_frame_seconds"] = Self.latencyBuckets
+        self.factory = factory
+        messages = Counter(label: "refreshkit_messages_total", factory: factory)
+        inputs = Counter(label: "refreshkit_inputs_total", factory: factory)
+        frames = Counter(label: "refreshkit_frames_total", factory: factory)
+        sentBytes = Counter(label: "refreshkit_sent_bytes_total", factory: factory)
+        inputToFrame = Timer(label: "refreshkit_input_to_frame_seconds", factory: factory)
+        connections = Meter(label: "refreshkit_connections", factory: factory)
+        sessions = Meter(label: "refreshkit_sessions", factory: factory)
+        members = Meter(label: "refreshkit_members", factory: factory)
+        traceBytes = Meter(label: "refreshkit_trace_bytes", factory: factory)
+    }
+
+    /// An `error` message sent, by its code: `refreshkit_errors_total{code="…"}`.
+    func error(code: String) {
+        if let counter = errors[code] {
+            counter.increment()
+            return
+        }
+        let counter = Counter(label: "refreshkit_errors_total", dimensions: [("code", code)], factory: factory)
+        errors[code] = counter
+        counter.increment()
+    }
+
+    /// Sets the gauges from what the server holds now.
+    func snapshot(_ holdings: Holdings) {
+        connections.set(holdings.connections)
+        sessions.set(holdings.sessions)
+        members.set(holdings.members)
+        traceBytes.set(holdings.traceBytes)
+    }
+
+    /// Everything, in Prometheus' text exposition format (version 0.0.4).
+    func text() -> String {
+        registry.emitToString()
+    }
+}

@@ -1,0 +1,36 @@
+import Testing
+
+@testable import RefreshServer
+
+@Suite struct ServerMetricsTests {
+    @Test func countersGaugesAndTheHistogramAreWrittenInPrometheusFormat() {
+        let metrics = ServerMetrics()
+        metrics.inputs.increment(by: 3)
+        metrics.frames.increment()
+        metrics.sentBytes.increment(by: 85)
+        metrics.error(code: "bad_field")
+        metrics.error(code: "bad_field")
+        metrics.error(code: "rate_limited")
+        metrics.inputToFrame.recordMicroseconds(700)
+        metrics.snapshot(.init(connections: 2, sessions: 1, members: 2, traceBytes: 4096))
+        let text = metrics.text()
+        for line in [
+            "refreshkit_inputs_total 3", "refreshkit_frames_total 1", "refreshkit_sent_bytes_total 85",
+            #"refreshkit_errors_total{code="bad_field"} 2"#, #"refreshkit_errors_total{code="rate_limited"} 1"#,
+            "refreshkit_connections 2.0", "refreshkit_sessions 1.0", "refreshkit_members 2.0",
+            "refreshkit_trace_bytes 4096.0",
+            #"refreshkit_input_to_frame_seconds_bucket{le="0.0005"} 0"#,
+            #"refreshkit_input_to_frame_seconds_bucket{le="0.001"} 1"#,
+            "refreshkit_input_to_frame_seconds_count 1",
+        ] {
+            #expect(text.contains(line + "\n"), "missing: \(line)\n\(text)")
+        }
+    }
+
+    @Test func twoServersNeverShareFigures() {
+        let one = ServerMetrics()
+        let two = ServerMetrics()
+        one.inputs.increment()
+        #expect(two.text().contains("refreshkit_inputs_total 0\n"))
+    }
+}
