@@ -561,7 +561,7 @@ final class ServiceLoop {
         let welcome = Welcome(
             session: room.id, token: member.token, preset: room.session.presetName, presets: Preset.names,
             configuration: room.session.configuration, serverTime: now, member: member.number, resumed: resumed,
-            notice: notice, ack: resumed ? room.acknowledged(member: member.number) : nil)
+            notice: notice, ack: resumed ? room.acknowledged(member: member.number) : nil, share: shareBase)
         enqueue(.welcome(welcome), on: connection)
         broadcast(room.takeEvents(), in: room)
         announceMembers(of: room)

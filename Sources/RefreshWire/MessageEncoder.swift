@@ -22,6 +22,9 @@ public struct Welcome: Hashable, Sendable {
     /// For a resumed member with an `ack` entry: the `seq` of its last input the session applied, written as
     /// `ack` (PROTOCOL.md, "Prediction and acknowledgement").
     public var ack: UInt64?
+    /// The server's address as another device on the network opens it (`http://192.168.1.23:8080`), written as
+    /// `share`, so that a page opened on the server's own machine (`localhost`) shares a link a phone can open.
+    public var share: String?
 
     public init(
         session: String,
@@ -33,7 +36,8 @@ public struct Welcome: Hashable, Sendable {
         member: Int? = nil,
         resumed: Bool = false,
         notice: String? = nil,
-        ack: UInt64? = nil
+        ack: UInt64? = nil,
+        share: String? = nil
     ) {
         self.session = session
         self.token = token
@@ -45,6 +49,7 @@ public struct Welcome: Hashable, Sendable {
         self.resumed = resumed
         self.notice = notice
         self.ack = ack
+        self.share = share
     }
 }
 
@@ -122,7 +127,10 @@ public struct MessageEncoder: Sendable {
     /// Appends a `welcome` message to `buffer`.
     public func encode(_ welcome: Welcome, into buffer: inout [UInt8]) {
         let strings =
-            [welcome.session, welcome.token, welcome.preset, welcome.configuration.springName, welcome.notice ?? ""]
+            [
+                welcome.session, welcome.token, welcome.preset, welcome.configuration.springName, welcome.notice ?? "",
+                welcome.share ?? "",
+            ]
             + welcome.presets
         let bound = 2048 + welcome.configuration.edges.count * 1536 + strings.reduce(0) { $0 + 6 * $1.utf8.count + 3 }
         appendJSON(to: &buffer, bound: bound) { w in writeWelcome(welcome, to: &w) }
@@ -307,6 +315,10 @@ public struct MessageEncoder: Sendable {
         if let ack = welcome.ack {
             w.literal(#","ack":"#)
             w.digits(ack)
+        }
+        if let share = welcome.share {
+            w.literal(#","share":"#)
+            w.string(share)
         }
         if let notice = welcome.notice {
             w.literal(#","notice":"#)

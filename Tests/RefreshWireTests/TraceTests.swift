@@ -292,8 +292,9 @@ struct TraceTests {
         let session = try Session(viewport: Size(width: 390, height: 844), time: .zero)
         let welcome = Welcome(
             session: "s", token: "t", preset: "ios", presets: ["ios"], configuration: session.configuration,
-            serverTime: .zero, member: 2, resumed: true, notice: "session_expired")
+            serverTime: .zero, member: 2, resumed: true, notice: "session_expired", share: "http://192.168.1.23:8080")
         let object = try foundationObject { encoder, buffer in encoder.encode(welcome, into: &buffer) }
+        #expect(object["share"] as? String == "http://192.168.1.23:8080")
         #expect(object["member"] as? Int == 2)
         #expect(object["resumed"] as? Bool == true)
         #expect(object["notice"] as? String == "session_expired")

@@ -24,6 +24,24 @@ export function shareUrl(origin, id) {
   return `${origin}/?s=${id}`;
 }
 
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+/**
+ * Where another device reaches the session: the page's own origin, unless the page was opened on the server's
+ * machine (`localhost`, 127.x, [::1]), which no other device can open; then the server's network address from
+ * `welcome.share` (docs/PROTOCOL.md), when it has one that is not loopback too.
+ */
+export function shareOrigin(pageOrigin, serverShare) {
+  const page = new URL(pageOrigin);
+  if (!LOOPBACK.test(page.hostname) || typeof serverShare !== 'string') return pageOrigin;
+  try {
+    const share = new URL(serverShare);
+    return LOOPBACK.test(share.hostname) || share.protocol !== page.protocol ? pageOrigin : share.origin;
+  } catch {
+    return pageOrigin;
+  }
+}
+
 /** `href` with `?s=ID` set (other parameters kept): what history.replaceState puts in the address bar. */
 export function urlWithSession(href, id) {
   const url = new URL(href);
@@ -32,6 +50,11 @@ export function urlWithSession(href, id) {
 }
 
 /** The words for a welcome's notice, or null. */
+/** The server's picture of `url` as a QR code (docs/HARDENING.md: GET /qr.svg?text=…). */
+export function qrCodePath(url) {
+  return `/qr.svg?text=${encodeURIComponent(url)}`;
+}
+
 export function noticeText(notice) {
   switch (notice) {
     case 'session_expired':
@@ -91,7 +114,8 @@ export class Share {
   }
 
   get url() {
-    return this.store.session ? shareUrl(this.win.location.origin, this.store.session) : null;
+    if (!this.store.session) return null;
+    return shareUrl(shareOrigin(this.win.location.origin, this.store.welcome?.share), this.store.session);
   }
 
   onTokenChange(session, token) {
@@ -155,6 +179,8 @@ export class Share {
       <h2 class="share-title">Share this session</h2>
       <p class="share-hint">Open the link on another device: it shows the same list, and either device can drive it.</p>
       <p class="share-link-row"><a class="share-link" id="share-link" href="/" target="_blank" rel="noopener"></a></p>
+      <p class="share-qr-row"><img class="share-qr" id="share-qr" width="176" height="176" hidden
+        alt="QR code of the session link: point a phone's camera at it to open the session there"></p>
       <p class="share-actions">
         <button type="button" class="button button-tinted" id="share-copy">Copy link</button>
         <span class="share-members" id="share-members"></span>
@@ -179,6 +205,7 @@ export class Share {
     this.pop = pop;
     this.noticeEl = notice;
     this.linkEl = pop.querySelector('#share-link');
+    this.qrEl = pop.querySelector('#share-qr');
     this.membersEl = pop.querySelector('#share-members');
 
     button.addEventListener('click', () => this.toggle());
@@ -207,6 +234,10 @@ export class Share {
     const url = this.url;
     this.linkEl.textContent = url ?? 'Connecting…';
     this.linkEl.href = url ?? '/';
+    // the server draws the code (GET /qr.svg, libqrencode); fetched again only when the link changes
+    const qr = url ? qrCodePath(url) : null;
+    if (qr && this.qrEl.getAttribute('src') !== qr) this.qrEl.setAttribute('src', qr);
+    this.qrEl.hidden = !qr;
     const members = this.store.members;
     this.membersEl.textContent = members > 0 ? membersText(members) : '';
     this.button.dataset.members = String(members);

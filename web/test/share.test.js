@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sessionFromUrl, shareUrl, urlWithSession, noticeText, membersText, TokenStore } from '../js/share.js';
+import { sessionFromUrl, shareUrl, urlWithSession, noticeText, membersText, TokenStore, qrCodePath, shareOrigin } from '../js/share.js';
 import { traceText, traceFileName, traceProblem, playbackPlan, playbackHello } from '../js/trace.js';
 
 const ID = '0123456789abcdef0123456789abcdef';
@@ -77,4 +77,23 @@ test('a trace plays back as its messages at their times, other members kept apar
   assert.equal(trace.ops[3].apply.id, 1, 'the trace itself is not changed');
   assert.match(traceProblem({ format: 'x' }), /refreshkit.trace.v1/);
   assert.match(traceProblem({ ...trace, ops: null }), /ops/);
+});
+
+test('the QR code is the server\'s picture of the whole link, escaped', () => {
+  const link = 'http://192.168.1.2:8080/?s=0123456789abcdef0123456789abcdef';
+  assert.equal(qrCodePath(link), '/qr.svg?text=http%3A%2F%2F192.168.1.2%3A8080%2F%3Fs%3D0123456789abcdef0123456789abcdef');
+  assert.equal(decodeURIComponent(qrCodePath(link).split('=').slice(1).join('=')), link);
+});
+
+test('a page opened on the server\'s machine shares the server\'s network address', () => {
+  assert.equal(shareOrigin('http://127.0.0.1:8080', 'http://192.168.1.23:8080'), 'http://192.168.1.23:8080');
+  assert.equal(shareOrigin('http://localhost:8080', 'http://192.168.1.23:8080'), 'http://192.168.1.23:8080');
+  assert.equal(shareOrigin('http://[::1]:8080', 'http://192.168.1.23:8080'), 'http://192.168.1.23:8080');
+  // a page another device can already open keeps its own origin (a proxy, a name, another port)
+  assert.equal(shareOrigin('http://192.168.1.23:9000', 'http://192.168.1.23:8080'), 'http://192.168.1.23:9000');
+  assert.equal(shareOrigin('http://demo.local:8080', 'http://192.168.1.23:8080'), 'http://demo.local:8080');
+  // nothing better known: the page's own
+  assert.equal(shareOrigin('http://127.0.0.1:8080', 'http://127.0.0.1:8080'), 'http://127.0.0.1:8080');
+  assert.equal(shareOrigin('http://127.0.0.1:8080', undefined), 'http://127.0.0.1:8080');
+  assert.equal(shareOrigin('http://127.0.0.1:8080', 'not a url'), 'http://127.0.0.1:8080');
 });
