@@ -13,6 +13,7 @@ import { keyAction, isEditable } from './keys.js';
 import { announcementFor, statusText } from './ui.js';
 import { Share } from './share.js';
 import { TraceTools } from './trace.js';
+import { FailureBanner } from './failure.js';
 
 const DRAW_LOG = 1000;
 const $ = (sel) => document.querySelector(sel);
@@ -115,6 +116,7 @@ function handleMessage(msg, tRecv, raw, previousFrame) {
       break;
     case 'event':
       announce(announcementFor(msg));
+      failure.onMessage(msg, performance.now(), edgeRoles());
       break;
     case 'error':
       if (Number.isInteger(msg.seq)) rebase(store.frame, () => predictor.onError(msg));
@@ -130,6 +132,15 @@ function handleMessage(msg, tRecv, raw, previousFrame) {
 }
 
 const traceTools = new TraceTools({ conn, notify: (text, kind) => share.notify(text, kind) });
+
+// A failed refresh says so under the bar, with Retry (js/failure.js).
+const failure = new FailureBanner({ onRetry: (edge) => conn.send({ type: 'command', name: 'refresh', edge }) });
+
+/** Each edge's configured role (`refresh` or `loadMore`), from the session's configuration. */
+function edgeRoles() {
+  const edges = store.config?.edges ?? {};
+  return Object.fromEntries(Object.entries(edges).map(([edge, c]) => [edge, c.role]));
+}
 
 // ------------------------------------------------------------------ chrome
 
