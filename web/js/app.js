@@ -15,6 +15,7 @@ import { Share } from './share.js';
 import { TraceTools } from './trace.js';
 import { FailureBanner } from './failure.js';
 import { Haptics } from './haptics.js';
+import { FeedMirror } from './feedMirror.js';
 
 const DRAW_LOG = 1000;
 const $ = (sel) => document.querySelector(sel);
@@ -43,6 +44,12 @@ const canvas = $('#list');
 const renderer = new Renderer(canvas);
 renderer.theme = readTheme();
 renderer.fit();
+
+// The rows for screen readers and keyboards: a feed of articles mirroring the canvas (js/feedMirror.js).
+const feedMirror = new FeedMirror($('#feed'), {
+  scrollBy: (amount) => conn.send({ type: 'command', name: 'scrollBy', amount }),
+  view: () => ({ frame: store.frame, offsetY: Number(store.frame?.offset?.y ?? 0), viewportH: renderer.cssH }),
+});
 
 const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
 const darkMode = window.matchMedia('(prefers-color-scheme: dark)');
@@ -332,6 +339,8 @@ function loop(ts) {
     });
     app.taps = out.taps;
     app.shown = { x: shown.x, y: shown.y };
+    feedMirror.update(frame, shown.y, renderer.cssH);
+    feedMirror.placeFocus(shown.y);
     app.drawLog.push({ t: now, y: shown.y });
     if (app.drawLog.length > 2 * DRAW_LOG) app.drawLog.splice(0, app.drawLog.length - DRAW_LOG);
     app.predictionGap = frame ? shown.y - Number(frame.offset?.y ?? 0) : 0;
@@ -388,6 +397,8 @@ window.refreshkit = Object.freeze({
     stalls: predictor.stalls, // frame gaps > 100 ms while inputs were pending
   }),
   setPrediction: (on) => setPrediction(!!on),
+  /** The feed mirror (js/feedMirror.js): how often it changed the DOM. */
+  get mirror() { return { updates: feedMirror.updates }; },
 });
 
 conn.start();

@@ -1,0 +1,126 @@
+"""Accessibility (issue 22): an axe-core audit of the phone and desktop pages, the feed mirror of the canvas's rows
+(the WAI-ARIA feed pattern, https://www.w3.org/WAI/ARIA/apg/patterns/feed/) read from the accessibility tree,
+reached and walked by keyboard, and busy while a refresh runs. The real page in headless Chromium against the real
+server; every wait is for a state."""
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from browser_support import configure_feed, frame, wait_until
+
+SERIOUS = {"serious", "critical"}
+
+
+def set_panel(page, open_: bool):
+    want = "true" if open_ else "false"
+    if page.get_attribute("#debug-toggle", "aria-pressed") != want:
+        page.click("#debug-toggle")
+    page.wait_for_function("(w) => document.getElementById('debug-toggle').getAttribute('aria-pressed') === w",
+                           arg=want)
+    page.wait_for_function("(open) => document.getElementById('panel').hidden === !open", arg=open_)
+
+
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+@pytest.mark.parametrize("panel_open", [False, True], ids=["panel-closed", "panel-open"])
+def test_axe_finds_no_serious_violation(request, device, panel_open):
+    page = request.getfixturevalue(device)
+    set_panel(page, panel_open)
+    page.wait_for_function("() => document.querySelectorAll('#feed article').length > 0")
+    results = Axe().run(page)
+    serious = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:5], v["nodes"][0]["failureSummary"])
+               for v in results.response["violations"] if v["impact"] in SERIOUS]
+    assert serious == [], serious
+    assert page.errors == []
+
+
+def first_visible_index(page) -> int:
+    f = frame(page)
+    return max(0, int(f["offset"]["y"] // f["feed"]["rowHeight"]))
+
+
+def test_rows_are_read_from_the_accessibility_tree(desktop):
+    page = desktop
+    feed_el = page.get_by_role("feed")
+    feed_el.wait_for()
+    f = frame(page)
+    newest, count, rh, vh = f["feed"]["newest"], f["feed"]["count"], f["feed"]["rowHeight"], f["viewport"]["h"]
+    visible = min(count, int(vh // rh) + 1)
+    articles = page.get_by_role("article")
+    assert articles.count() >= visible
+    assert articles.count() <= visible + 2 * 5 + 1  # the visible rows and a few beyond, not the whole feed
+    for i in range(visible):
+        row = page.get_by_role("article", name=f"Item {newest - i}", exact=True)
+        assert row.get_attribute("aria-posinset") == str(i + 1)
+        assert row.get_attribute("aria-setsize") == ("-1" if f["feed"]["hasMore"] else str(count))
+        assert row.get_attribute("tabindex") == "0"
+    # the accessibility tree itself (Chromium's, through CDP): a feed whose articles are named by their titles
+    cdp = page.context.new_cdp_session(page)
+    nodes = cdp.send("Accessibility.getFullAXTree")["nodes"]
+    roles = {n.get("role", {}).get("value") for n in nodes}
+    assert "feed" in roles
+    names = [n.get("name", {}).get("value") for n in nodes if n.get("role", {}).get("value") == "article"]
+    assert f"Item {newest}" in names and f"Item {newest - 1}" in names, names[:5]
+    assert page.errors == []
+
+
+def focused_index(page):
+    return page.evaluate("() => { const a = document.activeElement;"
+                         " return a && a.tagName === 'ARTICLE' ? Number(a.getAttribute('aria-posinset')) - 1 : null; }")
+
+
+def row_in_view(page, index: int) -> bool:
+    f = frame(page)
+    rh, vh, y = f["feed"]["rowHeight"], f["viewport"]["h"], f["offset"]["y"]
+    top = index * rh - y
+    return top >= -0.5 and top + rh <= vh + 0.5 and f["phase"] == "idle"
+
+
+def test_the_feed_is_reached_by_tab_and_page_down_moves_row_by_row(desktop):
+    page = desktop
+    page.get_by_role("feed").wait_for()
+    page.focus("#refresh")
+    for _ in range(6):  # the canvas, then the feed
+        page.keyboard.press("Tab")
+        if focused_index(page) is not None:
+            break
+    start = focused_index(page)
+    assert start is not None, "Tab never reached the feed"
+    assert start == first_visible_index(page), "Tab lands on the first visible row"
+    f = frame(page)
+    rows_in_view = int(f["viewport"]["h"] // f["feed"]["rowHeight"])
+    steps = rows_in_view + 3  # past the bottom of the viewport: the list has to scroll
+    for k in range(1, steps + 1):
+        page.keyboard.press("PageDown")
+        page.wait_for_function("(i) => Number(document.activeElement?.getAttribute('aria-posinset')) === i + 1",
+                               arg=start + k)
+        wait_until(page, lambda p: row_in_view(p, start + k), 10, what=f"row {start + k} scrolled into view")
+    assert frame(page)["offset"]["y"] > 0, "the list scrolled to follow the focus"
+    # the focus is visible: the focused article sits over its row, with an outline
+    box = page.evaluate("() => { const a = document.activeElement, s = getComputedStyle(a), r = a.getBoundingClientRect();"
+                        " const c = document.getElementById('list').getBoundingClientRect();"
+                        " return {opacity: s.opacity, outline: s.outlineStyle, top: r.top - c.top, h: r.height}; }")
+    f = frame(page)
+    assert box["opacity"] == "1" and box["outline"] == "solid"
+    assert abs(box["top"] - ((start + steps) * f["feed"]["rowHeight"] - f["offset"]["y"])) <= 1, box
+    # Page Up goes back one row
+    page.keyboard.press("PageUp")
+    page.wait_for_function("(i) => Number(document.activeElement?.getAttribute('aria-posinset')) === i + 1",
+                           arg=start + steps - 1)
+    assert page.errors == []
+
+
+def test_the_feed_is_busy_while_a_refresh_runs(phone):
+    page = phone
+    feed_el = page.get_by_role("feed")
+    feed_el.wait_for()
+    assert feed_el.get_attribute("aria-busy") == "false"
+    configure_feed(page, latencyMs=800, failureRate=0)
+    newest = frame(page)["feed"]["newest"]
+    page.click("#refresh")
+    page.wait_for_function("() => document.getElementById('feed').getAttribute('aria-busy') === 'true'")
+    page.wait_for_function("() => document.getElementById('feed').getAttribute('aria-busy') === 'false'")
+    wait_until(page, lambda p: frame(p)["feed"]["newest"] > newest, 10, what="the refresh's new rows")
+    new_newest = frame(page)["feed"]["newest"]
+    page.get_by_role("article", name=f"Item {new_newest}", exact=True).wait_for(state="attached")
+    assert page.errors == []

@@ -1,0 +1,211 @@
+// The list for screen readers and keyboards: the rows drawn on the canvas, mirrored in the DOM as a feed after the
+// WAI-ARIA Authoring Practices' feed pattern (https://www.w3.org/WAI/ARIA/apg/patterns/feed/): a `role="feed"`
+// element whose `<article>`s carry their position (`aria-posinset`), the feed's size (`aria-setsize`, -1 while more
+// can load), a name (`aria-labelledby` their title) and `tabindex="0"`; `aria-busy` while a refresh or a load runs;
+// Page Down / Page Up move focus between articles. The canvas stays the display: the mirror holds only the visible
+// rows and a few beyond, and touches the DOM only when that set or the feed changes, never on a frame that merely
+// moves the offset within it.
+import { rowContent, visibleRows } from './rows.js';
+
+/** Rows mirrored beyond the visible ones, on each side. */
+export const MIRROR_MARGIN = 5;
+/** The row height when a frame does not say (as js/renderer.js draws). */
+const DEFAULT_ROW_HEIGHT = 72;
+
+/** The feed's row height, in CSS px. */
+export function rowHeightOf(feed) {
+  return feed && feed.rowHeight > 0 ? feed.rowHeight : DEFAULT_ROW_HEIGHT;
+}
+
+/**
+ * The rows to mirror, `{first, last}` (inclusive indices) or null: those visible at `offsetY` in a viewport
+ * `viewportH` high, `margin` more on each side, and the focused row (`focused`, an index) wherever it is.
+ */
+export function mirrorRange(feed, offsetY, viewportH, focused = null, margin = MIRROR_MARGIN) {
+  const count = Math.max(0, (feed?.count ?? 0) | 0);
+  const visible = visibleRows(offsetY, viewportH, rowHeightOf(feed), count);
+  if (!visible) return null;
+  let first = Math.max(0, visible.first - margin);
+  let last = Math.min(count - 1, visible.last + margin);
+  if (Number.isInteger(focused) && focused >= 0 && focused < count) {
+    first = Math.min(first, focused);
+    last = Math.max(last, focused);
+  }
+  return { first, last };
+}
+
+/** `aria-setsize`: the feed's count, or -1 while more can load (the pattern's "unknown size"). */
+export function setSizeOf(feed) {
+  if (!feed) return -1;
+  return feed.hasMore ? -1 : Math.max(0, feed.count | 0);
+}
+
+/** Whether the feed is busy (`aria-busy`): an edge refreshing (a refresh or a load-more) or the feed loading. */
+export function isBusy(frame) {
+  if (!frame) return false;
+  if (frame.feed?.loading) return true;
+  return (frame.edges || []).some((e) => e.state === 'refreshing');
+}
+
+/** What one article says: its title (its name), subtitle and time. Row `index` has id `newest − index`. */
+export function articleContent(feed, index) {
+  const newest = Number.isFinite(feed?.newest) ? feed.newest : 0;
+  const c = rowContent(newest - index);
+  return { title: c.title, subtitle: c.subtitle, time: c.time };
+}
+
+/**
+ * How far to scroll (`command scrollBy` amount, CSS px, + shows later rows) so that row `index` is wholly in the
+ * viewport `[0, viewportH)` at `offsetY`; 0 when it already is. A row taller than the viewport is aligned at its top.
+ */
+export function scrollToShow(index, offsetY, viewportH, rowHeight) {
+  const top = index * rowHeight - offsetY;
+  const bottom = top + rowHeight;
+  if (top < 0 || rowHeight >= viewportH) return top;
+  if (bottom > viewportH) return bottom - viewportH;
+  return 0;
+}
+
+/** The index focus moves to from `index` for a key (`PageDown` next, `PageUp` previous), or null. */
+export function focusStep(key, index, count) {
+  if (key === 'PageDown') return index + 1 < count ? index + 1 : null;
+  if (key === 'PageUp') return index > 0 ? index - 1 : null;
+  return null;
+}
+
+/** The mirror's identity: it is rebuilt only when this changes. */
+function mirrorKey(range, feed, busy) {
+  return range
+    ? `${range.first}:${range.last}:${feed.newest}:${feed.count}:${feed.hasMore}:${busy}`
+    : `none:${busy}`;
+}
+
+/**
+ * The mirror in the DOM. `root` is the feed element; `scrollBy(amount)` asks the server to scroll (so that a focused
+ * row comes into view); `view()` gives `{frame, offsetY, viewportH}` now.
+ */
+export class FeedMirror {
+  constructor(root, { scrollBy, view }) {
+    this.root = root;
+    this.scrollBy = scrollBy;
+    this.view = view;
+    this.key = null;
+    this.articles = new Map(); // index → article
+    this.feed = null;
+    this.updates = 0; // DOM rebuilds, for tests
+    root.setAttribute('role', 'feed');
+    root.setAttribute('aria-busy', 'false');
+    root.addEventListener('keydown', (e) => this.onKey(e));
+    root.addEventListener('focusin', (e) => this.onFocusIn(e));
+  }
+
+  /** The index of the focused article, or null. */
+  get focused() {
+    const el = this.root.ownerDocument.activeElement;
+    if (!el || el.parentElement !== this.root) return null;
+    const i = Number(el.dataset.index);
+    return Number.isInteger(i) ? i : null;
+  }
+
+  /** Mirrors `frame`'s rows around `offsetY` (the offset drawn) when the set of rows or the feed changed. */
+  update(frame, offsetY, viewportH) {
+    const feed = frame?.feed;
+    if (!feed) return;
+    const busy = isBusy(frame);
+    const range = mirrorRange(feed, offsetY, viewportH, this.focused);
+    const key = mirrorKey(range, feed, busy);
+    if (key === this.key) return;
+    this.key = key;
+    this.feed = feed;
+    this.updates += 1;
+    this.root.setAttribute('aria-busy', String(busy));
+    const setSize = String(setSizeOf(feed));
+    for (const [i, el] of this.articles) {
+      if (!range || i < range.first || i > range.last) {
+        el.remove();
+        this.articles.delete(i);
+      }
+    }
+    if (!range) return;
+    const rh = rowHeightOf(feed);
+    let before = null; // keep the DOM in index order: walk from the last
+    for (let i = range.last; i >= range.first; i--) {
+      let el = this.articles.get(i);
+      if (!el) {
+        el = this.makeArticle(i);
+        this.articles.set(i, el);
+        this.root.insertBefore(el, before);
+      }
+      this.fill(el, feed, i, setSize, rh);
+      before = el;
+    }
+  }
+
+  makeArticle(i) {
+    const doc = this.root.ownerDocument;
+    const el = doc.createElement('article');
+    el.className = 'feed-row';
+    el.tabIndex = 0;
+    el.dataset.index = String(i);
+    const title = doc.createElement('h2');
+    title.className = 'feed-row-title';
+    title.id = `feed-row-${i}`;
+    const subtitle = doc.createElement('p');
+    const time = doc.createElement('p');
+    el.append(title, subtitle, time);
+    el.setAttribute('aria-labelledby', title.id);
+    return el;
+  }
+
+  fill(el, feed, i, setSize, rh) {
+    const c = articleContent(feed, i);
+    const [title, subtitle, time] = el.children;
+    if (title.textContent !== c.title) title.textContent = c.title;
+    if (subtitle.textContent !== c.subtitle) subtitle.textContent = c.subtitle;
+    if (time.textContent !== c.time) time.textContent = c.time;
+    el.setAttribute('aria-posinset', String(i + 1));
+    el.setAttribute('aria-setsize', setSize);
+    el.style.height = `${rh}px`;
+  }
+
+  /** Places the focused article over its row on the canvas (its outline is the visible focus); cheap when none is. */
+  placeFocus(offsetY) {
+    const i = this.focused;
+    if (i == null || !this.feed) return;
+    const el = this.articles.get(i);
+    if (el) el.style.transform = `translateY(${i * rowHeightOf(this.feed) - offsetY}px)`;
+  }
+
+  onKey(e) {
+    const i = this.focused;
+    if (i == null || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key !== 'PageDown' && e.key !== 'PageUp') return;
+    const next = focusStep(e.key, i, this.feed ? this.feed.count : 0);
+    e.preventDefault(); // the page's own Page Up/Down (scroll by a page) is not wanted inside the feed
+    if (next == null) return;
+    const el = this.articles.get(next);
+    if (el) el.focus({ preventScroll: true });
+  }
+
+  /** Tab into the feed lands on the first visible row; a focused row is scrolled into view. */
+  onFocusIn(e) {
+    const { frame, offsetY, viewportH } = this.view();
+    const feed = frame?.feed;
+    if (!feed) return;
+    const rh = rowHeightOf(feed);
+    const i = this.focused;
+    if (i == null) return;
+    const fromOutside = !e.relatedTarget || e.relatedTarget.parentElement !== this.root;
+    if (fromOutside) {
+      const visible = visibleRows(offsetY, viewportH, rh, feed.count | 0);
+      const firstWhole = visible ? Math.min(visible.last, Math.max(visible.first, Math.ceil(offsetY / rh))) : i;
+      if (visible && (i < visible.first || i > visible.last) && this.articles.has(firstWhole)) {
+        this.articles.get(firstWhole).focus({ preventScroll: true });
+        return;
+      }
+    }
+    const amount = scrollToShow(i, offsetY, viewportH, rh);
+    if (amount !== 0) this.scrollBy(amount);
+    this.placeFocus(offsetY);
+  }
+}
