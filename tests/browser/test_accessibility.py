@@ -23,8 +23,11 @@ def set_panel(page, open_: bool):
 
 @pytest.mark.parametrize("device", ["phone", "desktop"])
 @pytest.mark.parametrize("panel_open", [False, True], ids=["panel-closed", "panel-open"])
-def test_axe_finds_no_serious_violation(request, device, panel_open):
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_serious_violation(request, device, panel_open, scheme):
     page = request.getfixturevalue(device)
+    page.emulate_media(color_scheme=scheme)
+    page.wait_for_function("(s) => matchMedia(`(prefers-color-scheme: ${s})`).matches", arg=scheme)
     set_panel(page, panel_open)
     page.wait_for_function("() => document.querySelectorAll('#feed article').length > 0")
     results = Axe().run(page)
@@ -123,4 +126,49 @@ def test_the_feed_is_busy_while_a_refresh_runs(phone):
     wait_until(page, lambda p: frame(p)["feed"]["newest"] > newest, 10, what="the refresh's new rows")
     new_newest = frame(page)["feed"]["newest"]
     page.get_by_role("article", name=f"Item {new_newest}", exact=True).wait_for(state="attached")
+    assert page.errors == []
+
+
+def record_announcements(page):
+    """Every text the polite live region takes from now on (window.__announced)."""
+    page.evaluate("""() => {
+        window.__announced = [];
+        if (window.__announcerObserved) return;
+        window.__announcerObserved = true;
+        const el = document.getElementById('announcer');
+        new MutationObserver(() => { if (el.textContent) window.__announced.push(el.textContent); })
+            .observe(el, {childList: true, characterData: true, subtree: true});
+    }""")
+
+
+def announced(page) -> list[str]:
+    return page.evaluate("() => window.__announced.slice()")
+
+
+def test_refresh_start_end_failure_and_the_end_of_the_feed_are_announced_once(phone):
+    page = phone
+    record_announcements(page)
+    # a refresh: its start, then its end with what it brought
+    configure_feed(page, latencyMs=300, failureRate=0)
+    page.click("#refresh")
+    wait_until(page, lambda p: any("new item" in a for a in announced(p)), 10, what="the refresh's end announced")
+    said = " | ".join(announced(page))
+    assert said.count("Refreshing") == 1 and said.count("new item") == 1, said
+    assert said.index("Refreshing") < said.index("new item"), said
+
+    # a failed refresh: announced by the banner (role=alert), not a second time by the live region
+    record_announcements(page)
+    configure_feed(page, failureRate=1)
+    page.click("#refresh")
+    page.locator("#refresh-failure").wait_for(state="visible")
+    wait_until(page, lambda p: any("Refreshing" in a for a in announced(p)), 5, what="the refresh's start announced")
+    said = " | ".join(announced(page))
+    assert said.count("Refreshing") == 1 and "Couldn" not in said, said
+
+    # the end of the feed: "No more items", once
+    record_announcements(page)
+    configure_feed(page, failureRate=0, latencyMs=0, totalItems=frame(page)["feed"]["count"])
+    page.evaluate("() => window.refreshkit.send({type: 'command', name: 'loadMore', edge: 'bottom'})")
+    wait_until(page, lambda p: any("No more items" in a for a in announced(p)), 10, what="no more items announced")
+    assert " | ".join(announced(page)).count("No more items") == 1, announced(page)
     assert page.errors == []

@@ -223,13 +223,16 @@ window.addEventListener('keydown', (e) => {
 
 const announcer = $('#announcer');
 let announceTimer = 0;
+let announcing = []; // said together, so that one close behind another is not lost
 function announce(text) {
   if (!text) return;
   // clear first, so that the same words twice in a row are announced twice
   announcer.textContent = '';
+  announcing.push(text);
   clearTimeout(announceTimer);
   announceTimer = setTimeout(() => {
-    announcer.textContent = text;
+    announcer.textContent = announcing.join('. ');
+    announcing = [];
   }, 60);
 }
 
