@@ -172,3 +172,26 @@ def test_refresh_start_end_failure_and_the_end_of_the_feed_are_announced_once(ph
     wait_until(page, lambda p: any("No more items" in a for a in announced(p)), 10, what="no more items announced")
     assert " | ".join(announced(page)).count("No more items") == 1, announced(page)
     assert page.errors == []
+
+
+def test_the_mirror_changes_the_dom_only_when_the_rows_change(desktop):
+    """Costless while nothing uses it: a scroll over several rows draws many frames but rebuilds the mirror about
+    once a row, not once a frame."""
+    page = desktop
+    page.get_by_role("feed").wait_for()
+    f = frame(page)
+    rh = f["feed"]["rowHeight"]
+    updates = page.evaluate("() => window.refreshkit.mirror.updates")
+    draws = len(page.evaluate("() => window.refreshkit.drawLog()"))
+    page.evaluate("(a) => window.refreshkit.send({type: 'command', name: 'scrollBy', amount: a})", 10 * rh)
+    wait_until(page, lambda p: frame(p)["offset"]["y"] > f["offset"]["y"] + rh and frame(p)["phase"] == "idle",
+               10, what="the scroll to end")
+    y = frame(page)["offset"]["y"]
+    page.wait_for_function("(y) => Math.abs(window.refreshkit.displayedOffset().y - y) < 0.5", arg=y)
+    rows = (y - f["offset"]["y"]) / rh
+    drawn = len(page.evaluate("() => window.refreshkit.drawLog()")) - draws
+    rebuilt = page.evaluate("() => window.refreshkit.mirror.updates") - updates
+    print(f"scrolled {rows:.1f} rows: {drawn} draws, {rebuilt} mirror rebuilds")
+    assert 1 <= rebuilt <= 2 * rows + 2, (rows, rebuilt, drawn)  # a row boundary at the top or the bottom, at most
+    assert drawn > rebuilt, (rows, rebuilt, drawn)
+    assert page.errors == []
