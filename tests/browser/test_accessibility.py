@@ -145,6 +145,11 @@ def announced(page) -> list[str]:
     return page.evaluate("() => window.__announced.slice()")
 
 
+def settled(page) -> bool:
+    f = frame(page)
+    return f["phase"] == "idle" and all(e["state"] in ("idle", "noMoreData") for e in f.get("edges", []))
+
+
 def test_refresh_start_end_failure_and_the_end_of_the_feed_are_announced_once(phone):
     page = phone
     record_announcements(page)
@@ -157,6 +162,7 @@ def test_refresh_start_end_failure_and_the_end_of_the_feed_are_announced_once(ph
     assert said.index("Refreshing") < said.index("new item"), said
 
     # a failed refresh: announced by the banner (role=alert), not a second time by the live region
+    wait_until(page, settled, 10, what="the refresh to end")  # a refresh asked for while one finishes is ignored
     record_announcements(page)
     configure_feed(page, failureRate=1)
     page.click("#refresh")
@@ -166,6 +172,7 @@ def test_refresh_start_end_failure_and_the_end_of_the_feed_are_announced_once(ph
     assert said.count("Refreshing") == 1 and "Couldn" not in said, said
 
     # the end of the feed: "No more items", once
+    wait_until(page, settled, 10, what="the failed refresh to end")
     record_announcements(page)
     configure_feed(page, failureRate=0, latencyMs=0, totalItems=frame(page)["feed"]["count"])
     page.evaluate("() => window.refreshkit.send({type: 'command', name: 'loadMore', edge: 'bottom'})")
