@@ -102,3 +102,12 @@ def publish_image(path: Path, rel: str):
     dest = ROOT / rel
     dest.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(path, dest)
+
+
+def configure_feed(page, **fields):
+    """Sends `configure {feed: fields}` and waits until the session's configuration, as the page holds it from the
+    server's `config` answer, says so: the server has taken it (a state, not a pause)."""
+    page.evaluate("(feed) => window.refreshkit.send({type: 'configure', feed})", fields)
+    wait_until(page, lambda p: all(p.evaluate("(k) => window.refreshkit.config?.feed?.[k]", key) == value
+                                   for key, value in fields.items()),
+               5, what=f"the server to take feed {fields}")

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from browser_support import (canvas_point, edge, frame, save_screenshot, touch_drag, touch_end, transitions,
-                             wait_until)
+from browser_support import (canvas_point, configure_feed, edge, frame, save_screenshot, touch_drag, touch_end,
+                             transitions, wait_until)
 
 PRESETS = ["ios", "jh", "ht", "gv", "ms", "iq"]
 
@@ -38,8 +38,7 @@ def test_each_preset_draws_its_indicator(phone, preset):
     time.sleep(0.3)
     # A long answer keeps the control refreshing well past the drag: presets that start while dragging (ios)
     # begin their refresh mid-drag, and on a stalled host 2.5 s could run out before the first look.
-    page.evaluate("() => window.refreshkit.send({type: 'configure', feed: {latencyMs: 8000}})")
-    time.sleep(0.1)
+    configure_feed(page, latencyMs=8000)
     start = canvas_point(page, 0.5, 0.25)
     trigger = {"ios": 100, "jh": 60, "ht": 60, "gv": 100, "ms": 30, "iq": 80}[preset]
     # Mid-pull: about 70 % of the trigger distance shown (finger travel through the rubber band's inverse).

@@ -7,9 +7,8 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import time
 
-from browser_support import (ROOT, canvas_point, edge, frame, save_screenshot, touch_drag, touch_end, transitions,
+from browser_support import (ROOT, canvas_point, configure_feed, edge, frame, save_screenshot, touch_drag, touch_end, transitions,
                              wait_until)
 from conftest import PHONE, open_page, server_binary
 
@@ -26,8 +25,7 @@ def top_state(page):
 
 
 def slow_feed(page, ms: int):
-    page.evaluate("(ms) => window.refreshkit.send({type: 'configure', feed: {latencyMs: ms}})", ms)
-    time.sleep(0.1)
+    configure_feed(page, latencyMs=ms)
 
 
 def all_transitions(page) -> list[tuple]:

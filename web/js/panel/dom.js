@@ -14,6 +14,16 @@ export function el(tag, className, children) {
 }
 
 /** Sets textContent only when it changed (no layout work for unchanged figures). */
+/** One figure of a pane: a label over a value and a small line under it, kept in `tiles[key]` for updates. */
+export function figureTile(tiles, key, label) {
+  const value = el('span', 'fig-value');
+  const sub = el('span', 'fig-sub');
+  const node = el('div', 'fig', [el('span', 'fig-label', label), value, sub]);
+  node.dataset.figure = key;
+  tiles[key] = { value, sub, node };
+  return node;
+}
+
 export function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;
 }

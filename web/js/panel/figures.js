@@ -1,7 +1,7 @@
 // Connection figures: round trip, frames/s, bytes/s, coalesced frames (gaps in `seq`).
 // The counters are pure (unit tested in web/test/panel.test.js); `Figures` is the panel section.
 import { Ring } from './ring.js';
-import { el, fmt, setText } from './dom.js';
+import { el, figureTile, fmt, setText } from './dom.js';
 
 /**
  * Counts frames the server coalesced for this connection: `seq` grows by one per frame the session
@@ -100,14 +100,7 @@ export class Figures {
     this.byteRate = new CounterRate();
     this.messageRate = new CounterRate();
     this.tiles = {};
-    const tile = (key, label) => {
-      const value = el('span', 'fig-value');
-      const sub = el('span', 'fig-sub');
-      const node = el('div', 'fig', [el('span', 'fig-label', label), value, sub]);
-      node.dataset.figure = key;
-      this.tiles[key] = { value, sub, node };
-      return node;
-    };
+    const tile = (key, label) => figureTile(this.tiles, key, label);
     this.root = el('div', 'figs', [
       tile('rtt', 'Round trip'),
       tile('fps', 'Frames'),

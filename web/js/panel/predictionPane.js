@@ -2,7 +2,7 @@
 // server has not acknowledged, the reconciliation error, a switch for prediction, and a live plot of the
 // prediction's lead (drawn offset − the server frame's offset, y). The figures are pure (web/test/panel.test.js).
 import { SeriesRing } from './ring.js';
-import { el, fitCanvas, fmt, setText } from './dom.js';
+import { el, figureTile, fitCanvas, fmt, setText } from './dom.js';
 import { easeRange } from './plot.js';
 
 export const LEAD_WINDOW_MS = 5000;
@@ -37,14 +37,7 @@ export class PredictionPane {
     this.toggle.addEventListener('change', () => onToggle(this.toggle.checked));
     this.status = el('span', 'predict-status');
     this.tiles = {};
-    const tile = (key, label) => {
-      const value = el('span', 'fig-value');
-      const sub = el('span', 'fig-sub');
-      const node = el('div', 'fig', [el('span', 'fig-label', label), value, sub]);
-      node.dataset.figure = key;
-      this.tiles[key] = { value, sub, node };
-      return node;
-    };
+    const tile = (key, label) => figureTile(this.tiles, key, label);
     this.canvas = el('canvas', 'plot-canvas lead-canvas');
     this.canvas.setAttribute('role', 'img');
     this.canvas.setAttribute('aria-label', 'Drawn minus server offset over the last 5 seconds');
