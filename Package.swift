@@ -44,7 +44,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
-        .target(name: "LinkSimulator"),
+        .target(name: "LinkSimulator", dependencies: ["RefreshKit"]),
         .executableTarget(
             name: "refreshkit",
             dependencies: [

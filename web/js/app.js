@@ -13,6 +13,8 @@ import { keyAction, isEditable } from './keys.js';
 import { announcementFor, statusText } from './ui.js';
 import { Share } from './share.js';
 import { TraceTools } from './trace.js';
+import { FailureBanner } from './failure.js';
+import { Haptics } from './haptics.js';
 
 const DRAW_LOG = 1000;
 const $ = (sel) => document.querySelector(sel);
@@ -115,6 +117,10 @@ function handleMessage(msg, tRecv, raw, previousFrame) {
       break;
     case 'event':
       announce(announcementFor(msg));
+      failure.onMessage(msg, performance.now(), edgeRoles());
+      haptics.onEvent(msg, {
+        reducedMotion: reducedMotion.matches, sinceLocalInputMs: performance.now() - lastLocalInputAt,
+      });
       break;
     case 'error':
       if (Number.isInteger(msg.seq)) rebase(store.frame, () => predictor.onError(msg));
@@ -130,6 +136,19 @@ function handleMessage(msg, tRecv, raw, previousFrame) {
 }
 
 const traceTools = new TraceTools({ conn, notify: (text, kind) => share.notify(text, kind) });
+
+// A tick when this device's pull arms, one when its refresh starts (js/haptics.js).
+const haptics = new Haptics();
+let lastLocalInputAt = -Infinity;
+
+// A failed refresh says so under the bar, with Retry (js/failure.js).
+const failure = new FailureBanner({ onRetry: (edge) => conn.send({ type: 'command', name: 'refresh', edge }) });
+
+/** Each edge's configured role (`refresh` or `loadMore`), from the session's configuration. */
+function edgeRoles() {
+  const edges = store.config?.edges ?? {};
+  return Object.fromEntries(Object.entries(edges).map(([edge, c]) => [edge, c.role]));
+}
 
 // ------------------------------------------------------------------ chrome
 
@@ -180,6 +199,7 @@ const panel = new Panel($('#panel'), {
   store,
   predictor,
   onPredictionToggle: (on) => setPrediction(on),
+  haptics,
 });
 debugToggle.addEventListener('click', () => panel.toggle());
 $('#panel [data-panel-close]').addEventListener('click', () => panel.toggle(false));
@@ -232,6 +252,7 @@ function countLastSecond(list, now) {
 function sendInput(msg) {
   if (!conn.ready) return false;
   const now = performance.now();
+  lastLocalInputAt = now;
   predictor.stamp(msg, store.frame, drawingServerNow(now), now);
   if (conn.send(msg)) return true;
   predictor.onError({ seq: msg.seq }); // not sent after all: nothing will acknowledge it

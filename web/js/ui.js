@@ -12,7 +12,7 @@ export function announcementFor(ev) {
   if (ev.name === 'transition') {
     if (ev.to === 'refreshing') return ev.edge === 'top' || !ev.edge ? 'Refreshing' : 'Loading more';
     if (ev.to === 'noMoreData') return 'No more items';
-    if (ev.to === 'failed') return 'Load failed — retry';
+    if (ev.to === 'failed') return "Couldn't load more — retry";
   }
   return null;
 }

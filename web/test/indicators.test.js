@@ -83,7 +83,7 @@ test('labels', () => {
   assert.equal(footerLabel('armed'), 'Release to load more');
   assert.equal(footerLabel('refreshing'), 'Loading…');
   assert.equal(footerLabel('noMoreData'), 'No more items');
-  assert.equal(footerLabel('failed'), 'Load failed — tap to retry');
+  assert.equal(footerLabel('failed'), "Couldn't load more — tap to retry");
   assert.equal(footerLabel('disabled'), '');
   assert.deepEqual(RETRY, { type: 'command', name: 'retry', edge: 'bottom' });
 });

@@ -81,7 +81,7 @@ test('announcements and status text', () => {
   assert.equal(announcementFor({ type: 'event', name: 'feedLoaded', edge: 'top', value: 5 }), '5 new items');
   assert.equal(announcementFor({ type: 'event', name: 'feedLoaded', value: 1 }), '1 new item');
   assert.equal(announcementFor({ type: 'event', name: 'transition', edge: 'bottom', to: 'noMoreData' }), 'No more items');
-  assert.equal(announcementFor({ type: 'event', name: 'transition', edge: 'bottom', to: 'failed' }), 'Load failed — retry');
+  assert.equal(announcementFor({ type: 'event', name: 'transition', edge: 'bottom', to: 'failed' }), "Couldn't load more — retry");
   assert.equal(announcementFor({ type: 'event', name: 'transition', edge: 'top', to: 'pulling' }), null);
   assert.equal(statusText({ state: 'connected', rtt: 3.25, framesPerSecond: 60 }), 'Connected · 3.3 ms · 60 frames/s');
   assert.equal(statusText({ state: 'connected', rtt: 42.4, framesPerSecond: 0 }), 'Connected · 42 ms · 0 frames/s');

@@ -7,7 +7,7 @@ export function footerLabel(state) {
     case 'refreshing':
     case 'finishing': return 'Loading…';
     case 'noMoreData': return 'No more items';
-    case 'failed': return 'Load failed — tap to retry';
+    case 'failed': return "Couldn't load more — tap to retry";
     case 'disabled': return '';
     default: return 'Pull up to load more';
   }

@@ -24,9 +24,11 @@ export class Panel {
    * @param {object} o.store                            the page's store (js/store.js): the frame, the preset
    * @param {object} [o.predictor]                      the page's Predictor (js/prediction.js)
    * @param {(on: boolean) => void} [o.onPredictionToggle]  the Predict switch changed
+   * @param {object} [o.haptics]                        the page's Haptics (js/haptics.js): its switch lives here
    */
   constructor(root, {
     onToggle, send = () => false, connection = null, store, predictor = null, onPredictionToggle = () => {},
+    haptics = null,
   } = {}) {
     this.root = root;
     this.onToggle = onToggle;
@@ -44,6 +46,7 @@ export class Panel {
     this.framePane = new FramePane();
     this.params = new Params({ send });
     this.prediction = predictor ? new PredictionPane({ predictor, onToggle: onPredictionToggle }) : null;
+    this.device = haptics ? hapticsSwitch(haptics) : null;
 
     this.presetEl = root.querySelector('[data-panel-preset]') || el('span');
     let body = root.querySelector('[data-panel-body]');
@@ -61,6 +64,7 @@ export class Panel {
       section('Events', 'events', this.log.root),
       section('Frame', 'frame', this.framePane.root, { extra: this.seqBadge }),
       section('Parameters', 'params', this.params.root),
+      this.device && section('Device', 'device', this.device),
     ].filter(Boolean));
     this.params.updateNote();
 
@@ -158,4 +162,18 @@ export class Panel {
     setText(this.seqBadge, frame ? `seq ${frame.seq}` : '');
     this.params.tick(now, this.connection?.clock?.rtt);
   }
+}
+
+/** The Haptics switch: vibrate when a pull arms and when a refresh starts (js/haptics.js). */
+function hapticsSwitch(haptics) {
+  const toggle = el('input');
+  toggle.type = 'checkbox';
+  toggle.dataset.panelHaptics = '';
+  toggle.checked = haptics.enabled;
+  toggle.disabled = !haptics.supported;
+  toggle.addEventListener('change', () => haptics.setEnabled(toggle.checked));
+  const note = haptics.supported ? '' : ' (this device cannot vibrate)';
+  return el('div', 'device-pane', [
+    el('label', 'predict-switch', [toggle, ` Haptics: a tick when a pull arms, one when a refresh starts${note}`]),
+  ]);
 }

@@ -1,0 +1,36 @@
+"""A failed refresh is visible: the message under the bar with Retry, and Retry refreshes (the real page in headless
+Chromium against the real server, whose simulated feed is told to fail)."""
+from __future__ import annotations
+
+from browser_support import configure_feed, edge, frame, publish_image, save_screenshot, wait_until
+
+
+def top_state(page):
+    return (edge(frame(page), "top") or {}).get("state")
+
+
+def test_a_failed_refresh_says_so_and_retry_refreshes(phone):
+    page = phone
+    banner = page.locator("#refresh-failure")
+    configure_feed(page, failureRate=1, latencyMs=200)
+    newest_before = frame(page)["feed"]["newest"]
+    page.click("#refresh")  # the bar's Refresh button: a refresh of the top edge
+    banner.wait_for(state="visible", timeout=10_000)
+    assert banner.get_attribute("role") == "alert"  # read out by screen readers as it appears
+    assert "Couldn't refresh" in banner.inner_text()
+    assert frame(page)["feed"]["newest"] == newest_before
+    wait_until(page, lambda p: top_state(p) == "idle" and frame(p)["phase"] == "idle", 10,
+               what="the failed refresh to end")
+    shot = save_screenshot(page, "refresh-failed.png")
+    publish_image(shot, "docs/images/refresh-failed.png")
+    assert banner.is_visible()
+
+    configure_feed(page, failureRate=0)
+    page.click("#refresh-retry")
+    banner.wait_for(state="hidden", timeout=5_000)  # a new refresh takes the message away
+    wait_until(page, lambda p: frame(p)["feed"]["newest"] > newest_before and top_state(p) == "idle", 10,
+               what="the retried refresh to bring new rows")
+    events = page.evaluate("() => window.refreshkit.events.filter(e => e.edge === 'top').map(e => e.name)")
+    assert events.count("didStart") >= 2 and "feedFailed" in events and "feedLoaded" in events, events
+    assert not banner.is_visible()
+    assert page.errors == []

@@ -1,0 +1,77 @@
+// A failed refresh, made visible: the server's `feedFailed` event for a refreshing edge shows a short message under
+// the bar with **Retry** (which asks for the refresh again); it goes by itself after a while, on a refresh that
+// succeeds, or when a new refresh starts. The footer's failed state says the same in its own place (js/indicators/
+// footer.js): both name what failed and offer the same way out.
+
+/** How long the message stays when nobody acts on it. */
+export const FAILURE_SHOWN_MS = 8000;
+
+/** The message for a failed refresh of `edge`. */
+export function failureText(edge) {
+  return edge === 'left' ? "Couldn't refresh (left edge)." : "Couldn't refresh.";
+}
+
+/**
+ * The banner's next state after `event` at page time `now`: `{edge, until}` while shown, `null` while hidden.
+ * Only refreshing edges (top, left) show it; a load-more footer shows its own failure.
+ */
+export function nextFailure(shown, event, now, roles = {}) {
+  if (!event || event.type !== 'event') return shown;
+  const isRefresh = (edge) => (roles[edge] ?? (edge === 'top' || edge === 'left' ? 'refresh' : 'loadMore')) === 'refresh';
+  switch (event.name) {
+    case 'feedFailed':
+      return isRefresh(event.edge) ? { edge: event.edge, until: now + FAILURE_SHOWN_MS } : shown;
+    case 'feedLoaded':
+    case 'didStart':
+      return shown && shown.edge === event.edge ? null : shown;
+    default:
+      return shown;
+  }
+}
+
+/** The banner in the DOM: `#refresh-failure`, right under the bar; `onRetry(edge)` asks for the refresh again. */
+export class FailureBanner {
+  constructor({ doc = globalThis.document, onRetry } = {}) {
+    this.doc = doc;
+    this.onRetry = onRetry;
+    this.shown = null;
+    this.timer = null;
+    if (!doc?.createElement) return;
+    const root = doc.createElement('div');
+    root.id = 'refresh-failure';
+    root.className = 'failure';
+    root.setAttribute('role', 'alert');
+    root.hidden = true;
+    this.text = doc.createElement('span');
+    this.text.className = 'failure-text';
+    this.retry = doc.createElement('button');
+    this.retry.type = 'button';
+    this.retry.id = 'refresh-retry';
+    this.retry.className = 'button button-tinted';
+    this.retry.textContent = 'Retry';
+    this.retry.addEventListener('click', () => {
+      const edge = this.shown?.edge;
+      this.show(null);
+      if (edge) this.onRetry?.(edge);
+    });
+    root.append(this.text, this.retry);
+    doc.querySelector('.bar')?.after(root);
+    this.root = root;
+  }
+
+  /** Follows one server message (page time `now`); `roles` maps edges to their configured role. */
+  onMessage(message, now, roles) {
+    const next = nextFailure(this.shown, message, now, roles);
+    if (next !== this.shown) this.show(next, now);
+  }
+
+  show(next, now = 0) {
+    this.shown = next;
+    clearTimeout(this.timer);
+    if (!this.root) return;
+    this.root.hidden = !next;
+    if (!next) return;
+    this.text.textContent = failureText(next.edge);
+    this.timer = setTimeout(() => this.show(null), Math.max(0, next.until - now));
+  }
+}
