@@ -299,6 +299,10 @@ def test_the_edges_at_a_predicted_offset_are_the_servers(browser, server, preset
                     || !same(f1.edges.map(e => e.state), f2.edges.map(e => e.state))) continue;
                 const moved = frameAt(f1, f2.offset, config);
                 f2.edges.forEach((b, k) => {
+                    // A finishing edge's own inset may be moving back under its library's timed animation (jh
+                    // holds it through the exit, then returns it): its rest, and so its distance, moves in a way the
+                    // frame does not carry, and the server's next frame puts the indicator right.
+                    if (b.state === 'finishing') return;
                     const a = moved.edges[k];
                     checked += 1;
                     const ok = close(a.distance, b.distance) && close(a.progress, b.progress) && close(a.scale, b.scale)
