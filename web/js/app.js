@@ -15,9 +15,11 @@ import { Share } from './share.js';
 import { TraceTools } from './trace.js';
 import { FailureBanner } from './failure.js';
 import { Haptics } from './haptics.js';
+import { localizePage, language } from './i18n.js';
 
 const DRAW_LOG = 1000;
 const $ = (sel) => document.querySelector(sel);
+localizePage(document); // <html lang> and the fixed labels in the reader's language (js/i18n.js)
 
 const params = new URLSearchParams(location.search);
 /** What the page knows of its session: written by the connection, read by everything else. */
@@ -355,6 +357,10 @@ window.refreshkit = Object.freeze({
   get welcome() { return store.welcome; },
   get preset() { return store.preset; },
   get config() { return store.config; },
+  /** The page's language (js/i18n.js) and what the text indicators say now, per edge (the canvas's words). */
+  get language() { return language(); },
+  indicatorTexts: () => Object.fromEntries((store.frame?.edges || [])
+    .map((e) => [e.edge, app.styles?.[e.edge]?.text?.(e.state) ?? null])),
   get state() {
     return {
       connected: conn.connected,

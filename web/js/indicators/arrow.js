@@ -1,15 +1,16 @@
 // Classic arrow + label: "Pull to refresh", "Release to refresh" (the arrow turns up when armed),
 // "Loading…" with an activity indicator while refreshing.
 import { drawArrow, drawActivity, drawCheck, ease, finishingAlpha, setFont, clamp01 } from './common.js';
+import { t } from '../i18n.js';
 
 const TURN_MS = 180;
 
 export function arrowLabel(state) {
   switch (state) {
-    case 'armed': return 'Release to refresh';
-    case 'refreshing': return 'Loading…';
-    case 'finishing': return 'Done';
-    default: return 'Pull to refresh';
+    case 'armed': return t('indicator.release');
+    case 'refreshing': return t('indicator.loading');
+    case 'finishing': return t('indicator.done');
+    default: return t('indicator.pull');
   }
 }
 
@@ -23,6 +24,8 @@ function arrowAngle(state, env) {
 export default {
   name: 'arrow',
   label: 'Arrow and label',
+  /** The words drawn for `state` (also read by tests through window.refreshkit.indicatorTexts). */
+  text: arrowLabel,
   draw(ctx, entry, layout, env) {
     const state = entry.state;
     if (state === 'disabled' || state === 'noMoreData' || state === 'failed') return null;
