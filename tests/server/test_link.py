@@ -169,8 +169,16 @@ def test_a_stall_holds_traffic_and_releases_it_in_order(linked):
     held = [i for i, trip in enumerate(trips) if trip >= 100]
     assert max(trips) <= 300 + SLACK_MS, trips  # held no longer than the stall (plus a busy machine's slack)
     assert len(held) >= 5, trips  # a stall holds everything sent during it …
-    release = [received[i][1] for i in held[:5]]
-    assert max(release) - min(release) < SLACK_MS, trips  # … and lets it go together, in order
+    # … and lets it go together, in order: at least five held pongs released within the slack of each other. (Held
+    # pongs are grouped by release; a busy machine may also hold one now and then outside the stall.)
+    groups: list[list[float]] = []
+    for i in held:
+        release = received[i][1]
+        if groups and release - groups[-1][-1] < SLACK_MS:
+            groups[-1].append(release)
+        else:
+            groups.append([release])
+    assert max(len(g) for g in groups) >= 5, (trips, groups)
 
 
 def test_sigusr1_stalls_the_link_on_demand_and_it_keeps_serving(linked):
