@@ -7,6 +7,7 @@ import { frameAt } from './edgeFollow.js';
 import { attachInput } from './input.js';
 import { Renderer, readTheme } from './renderer.js';
 import { stylesForPreset, EdgeStateClock } from './indicators/index.js';
+import { lastUpdatedText } from './indicators/arrow.js';
 import { DEFAULT_SLOT } from './indicators/geometry.js';
 import { Panel } from './panel/panel.js';
 import { keyAction, isEditable } from './keys.js';
@@ -120,6 +121,7 @@ function handleMessage(msg, tRecv, raw, previousFrame) {
     case 'event':
       announce(announcementFor(msg));
       failure.onMessage(msg, performance.now(), edgeRoles());
+      if (msg.name === 'feedLoaded' && edgeRoles()[msg.edge] === 'refresh') app.lastUpdated = new Date();
       haptics.onEvent(msg, {
         reducedMotion: reducedMotion.matches, sinceLocalInputMs: performance.now() - lastLocalInputAt,
       });
@@ -329,6 +331,7 @@ function loop(ts) {
       clock: now,
       serverNow,
       reducedMotion: reducedMotion.matches,
+      lastUpdated: app.lastUpdated ?? null,
       stateClock: app.stateClock,
       slotFor: slotFor,
     });
@@ -361,6 +364,8 @@ window.refreshkit = Object.freeze({
   get language() { return language(); },
   indicatorTexts: () => Object.fromEntries((store.frame?.edges || [])
     .map((e) => [e.edge, app.styles?.[e.edge]?.text?.(e.state) ?? null])),
+  /** The header's "last updated" line where the preset's indicator draws one (null before the first refresh). */
+  lastUpdatedText: () => (app.styles?.top?.name === 'arrow' ? lastUpdatedText(app.lastUpdated) : null),
   get state() {
     return {
       connected: conn.connected,
