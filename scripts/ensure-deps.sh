@@ -21,6 +21,7 @@ if [ "${want[0]}" = test ]; then
     need_pkg "command -v node" nodejs
     need_pkg "python3 -c 'import venv, ensurepip'" python3-venv
     need_pkg "command -v zbarimg" zbar-tools  # reads the QR codes back in tests
+    need_pkg "fc-list :lang=zh | grep -q ." fonts-noto-cjk  # Chinese glyphs in the i18n test's screenshot
     need_pkg "command -v ip" iproute2  # another host for tests: a network namespace (tests/server/test_metrics.py)
 fi
 

@@ -4,8 +4,8 @@
 
 /// The I/O edge of the link simulator: accepts connections on one address, opens one to the upstream for
 /// each, and carries the bytes both ways through a ``LinkShaper`` per direction, on one thread with
-/// `poll(2)`. What is released when is decided by the shapers and the shared stall schedule; this type
-/// only reads, waits and writes.
+/// `poll(2)`. What is released when is decided by the shapers, the shared stall schedule and the stalls
+/// asked for with ``requestStall()`` (``OnDemandStalls``); this type only reads, waits and writes.
 public final class LinkProxy: Sendable {
     public let listen: LinkAddress
     public let upstream: LinkAddress
@@ -13,6 +13,8 @@ public final class LinkProxy: Sendable {
     public let seed: UInt64
     /// A direction stops reading while more than this many bytes wait in it.
     public let queueLimitBytes: Int
+    /// How long a stall asked for with ``requestStall()`` holds all traffic.
+    public let onDemandStallMs: Double
     /// The port actually bound (the real one when `listen.port` is 0).
     public let port: Int
     private let listener: Int32
@@ -22,13 +24,15 @@ public final class LinkProxy: Sendable {
     /// Binds the listening socket (so the port is known and taken before ``run()``).
     public init(
         listen: LinkAddress, upstream: LinkAddress, profile: LinkProfile, seed: UInt64,
-        queueLimitBytes: Int = 4 << 20, log: @escaping @Sendable (String) -> Void = { _ in }
+        queueLimitBytes: Int = 4 << 20, onDemandStallMs: Double = 300,
+        log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws {
         self.listen = listen
         self.upstream = upstream
         self.profile = profile
         self.seed = seed
         self.queueLimitBytes = queueLimitBytes
+        self.onDemandStallMs = onDemandStallMs
         self.log = log
         _ = try Socket.resolve(upstream, passive: false)  // a bad upstream fails now, not per connection
         (listener, port) = try Socket.listening(on: listen)
@@ -41,9 +45,21 @@ public final class LinkProxy: Sendable {
         wake = (fds[0], fds[1])
     }
 
+    /// What the wake pipe carries to the loop, one byte each.
+    enum Request: UInt8 {
+        case stop = 1
+        case stall = 2
+    }
+
     /// Makes ``run()`` return (from any thread, e.g. a signal watcher).
-    public func requestStop() {
-        var byte: UInt8 = 1
+    public func requestStop() { post(.stop) }
+
+    /// Holds all traffic, both ways on every connection, for ``onDemandStallMs`` from the moment the loop
+    /// takes the request (from any thread, e.g. a signal watcher). The loop logs each stall it begins.
+    public func requestStall() { post(.stall) }
+
+    private func post(_ request: Request) {
+        var byte = request.rawValue
         _ = write(wake.write, &byte, 1)
     }
 
@@ -75,6 +91,7 @@ private final class ProxyLoop {
     let log: @Sendable (String) -> Void
     let start = Socket.monotonicMs()
     var pairs: [Pair] = []
+    var onDemand = OnDemandStalls()
     var accepted: UInt64 = 0
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
@@ -113,7 +130,8 @@ private final class ProxyLoop {
                 log("poll: \(String(cString: strerror(errno)))")
                 break
             }
-            if fds[0].revents != 0 { break }
+            if fds[0].revents != 0 && !takeRequests() { break }
+            onDemand.forget(before: now)
             if fds[1].revents & Int16(POLLIN) != 0 { acceptAll() }
             // Service every pair (a due release needs no event); pairs accepted just now have no pollfd yet.
             var index = 0
@@ -142,10 +160,35 @@ private final class ProxyLoop {
         -> (read: Bool, write: Bool, due: Double)
     {
         let read = canRead && direction.wantsRead
-        guard canWrite, !direction.finished, let release = direction.queue.nextRelease else {
+        guard canWrite, !direction.finished, let due = direction.queue.nextRelease else {
             return (read, false, .infinity)
         }
+        let release = opening(due)
         return release <= time ? (read, true, .infinity) : (read, false, release)
+    }
+
+    /// When a chunk the shaper released at `release` may be written: later if a stall on demand holds it.
+    func opening(_ release: Double) -> Double {
+        onDemand.earliestOpen(atOrAfter: release, with: proxy.profile.stalls)
+    }
+
+    /// Acts on what came through the wake pipe; false once a stop was asked for.
+    func takeRequests() -> Bool {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while true {
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(wake, $0.baseAddress, $0.count) }
+            guard count > 0 else { return true }
+            for byte in bytes[0..<count] {
+                switch LinkProxy.Request(rawValue: byte) {
+                case .stop: return false
+                case .stall:
+                    let time = now
+                    onDemand.stall(from: time, durationMs: proxy.onDemandStallMs)
+                    log("stall on demand: holding all traffic for \(LinkProfile.format(proxy.onDemandStallMs)) ms")
+                case nil: continue
+                }
+            }
+        }
     }
 
     func acceptAll() {
@@ -236,7 +279,9 @@ private final class ProxyLoop {
     /// Writes every released chunk the destination takes; passes on a released end of stream.
     func flush(_ direction: inout LinkDirection) -> Flushed {
         let time = now
-        while !direction.finished, let item = direction.queue.released(at: time) {
+        while !direction.finished, let due = direction.queue.nextRelease, opening(due) <= time,
+            let item = direction.queue.released(at: due)
+        {
             switch item {
             case .end:
                 shutdown(direction.destination, Int32(SHUT_WR))

@@ -11,7 +11,8 @@ struct Link: ParsableCommand {
             Open the page through the link's address. Profiles (docs/LINK.md has their sources): \
             \(LinkProfile.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")). \
             Any flag below overrides the profile's value. The server must accept the link's origin: \
-            start it with `--public-port` set to the link's port. SIGINT or SIGTERM stops the link.
+            start it with `--public-port` set to the link's port. SIGUSR1 stalls the whole link for \
+            --on-demand-stall ms from then (`kill -USR1 PID`); SIGINT or SIGTERM stops it.
             """
     )
 
@@ -47,6 +48,9 @@ struct Link: ParsableCommand {
 
     @Option(help: ArgumentHelp("How long each stall holds all traffic.", valueName: "ms"))
     var stallFor: Double?
+
+    @Option(help: ArgumentHelp("How long SIGUSR1 holds all traffic, both ways, from the signal on.", valueName: "ms"))
+    var onDemandStall: Double = 300
 
     @Option(help: "Seeds the jitter and the losses (the same seed, the same link).")
     var seed: UInt64 = 1
@@ -89,11 +93,14 @@ struct Link: ParsableCommand {
             throw ValidationError("--upstream needs host:port with a port, got '\(upstream)'")
         }
         guard queueLimit > 0 else { throw ValidationError("--queue-limit must be ≥ 1 MiB") }
+        guard onDemandStall.isFinite, onDemandStall > 0 else {
+            throw ValidationError("--on-demand-stall must be a finite number of ms > 0")
+        }
         _ = try shaping()
     }
 
     func run() throws {
-        SignalWatcher.blockStopSignals()
+        SignalWatcher.blockStopSignals(also: [SIGUSR1])
         signal(SIGPIPE, SIG_IGN)
         let shaped = try shaping()
         guard let listenAddress = LinkAddress(listen), let upstreamAddress = LinkAddress(upstream) else {
@@ -103,14 +110,18 @@ struct Link: ParsableCommand {
         do {
             proxy = try LinkProxy(
                 listen: listenAddress, upstream: upstreamAddress, profile: shaped, seed: seed,
-                queueLimitBytes: queueLimit << 20, log: { Self.log($0) })
+                queueLimitBytes: queueLimit << 20, onDemandStallMs: onDemandStall, log: { Self.log($0) })
         } catch {
             Self.log("\(error)")
             throw ExitCode.failure
         }
-        SignalWatcher.start { number in
-            Self.log("signal \(number): stopping")
-            proxy.requestStop()
+        SignalWatcher.start(also: [SIGUSR1]) { number in
+            if number == SIGUSR1 {
+                proxy.requestStall()  // the proxy logs the stall once it holds the traffic
+            } else {
+                Self.log("signal \(number): stopping")
+                proxy.requestStop()
+            }
         }
         let shown = LinkAddress(host: Serve.displayHost(listenAddress.host), port: proxy.port)
         let network =

@@ -1,30 +1,27 @@
 """Browser tests: the REAL server (`refreshkit serve`) on an ephemeral loopback port, driven through
-Debian's headless Chromium with Playwright. See README.md in this folder."""
+Debian's headless Chromium with Playwright; where a test needs a network between them, the REAL link
+simulator (`refreshkit link`, docs/LINK.md) in front of it. See README.md in this folder."""
 from __future__ import annotations
 
 import os
 import re
 import signal
 import subprocess
+import sys
 import threading
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
 
 from browser_support import ARTIFACTS, ROOT
+
+sys.path.append(str(ROOT / "tests"))  # link_support.py, shared with tests/server
+from link_support import RunningLink, free_port, refreshkit_binary as server_binary  # noqa: E402
+
 CHROMIUM = os.environ.get("REFRESHKIT_CHROMIUM", "/usr/bin/chromium")
 READY_TIMEOUT_S = 20.0
 TEST_TIMEOUT_S = int(os.environ.get("REFRESHKIT_TEST_TIMEOUT", "90"))
 LISTENING = re.compile(r"listening on (http://[^\s/]+)")
-
-
-def server_binary() -> Path:
-    override = os.environ.get("REFRESHKIT_BIN")
-    path = Path(override) if override else ROOT / ".build" / "release" / "refreshkit"
-    if not path.is_absolute():
-        path = ROOT / path
-    return path
 
 
 class Server:
@@ -34,15 +31,15 @@ class Server:
         self.log = log
 
 
-@pytest.fixture(scope="session")
-def server():
+def start_server(*extra: str) -> Server:
+    """`refreshkit serve` on a loopback port (`--port 0` unless `extra` names one), once it printed its address."""
     binary = server_binary()
     if not binary.exists():
         pytest.fail(f"server binary {binary} not found: run `swift build -c release` first "
                     "(or point REFRESHKIT_BIN at a build)", pytrace=False)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    port = () if "--port" in extra else ("--port", "0")
     proc = subprocess.Popen(
-        [str(binary), "serve", "--host", "127.0.0.1", "--port", "0", "--web-root", "web", "--log-level", "info"],
+        [str(binary), "serve", "--host", "127.0.0.1", *port, "--web-root", "web", "--log-level", "info", *extra],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1,
     )
     log: list[str] = []
@@ -64,17 +61,70 @@ def server():
         proc.wait(5)
         pytest.fail("server did not print `listening on http://HOST:PORT` within "
                     f"{READY_TIMEOUT_S:.0f} s; output:\n" + "\n".join(log[-40:]), pytrace=False)
-    srv = Server(proc, found["url"].rstrip("/"), log)
-    yield srv
-    proc.send_signal(signal.SIGTERM)
+    return Server(proc, found["url"].rstrip("/"), log)
+
+
+def stop_server(srv: Server):
+    """SIGTERM; the exit status, or a note that it had to be killed."""
+    srv.proc.send_signal(signal.SIGTERM)
     try:
-        code = proc.wait(15)
+        return srv.proc.wait(15)
     except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(5)
-        code = "killed after 15 s"
-    (ARTIFACTS / "browser-tests-server.log").write_text("\n".join(log) + "\n")
-    assert code == 0, f"server exit status after SIGTERM: {code}; log tail:\n" + "\n".join(log[-30:])
+        srv.proc.kill()
+        srv.proc.wait(5)
+        return "killed after 15 s"
+
+
+@pytest.fixture(scope="session")
+def server():
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    srv = start_server()
+    yield srv
+    code = stop_server(srv)
+    (ARTIFACTS / "browser-tests-server.log").write_text("\n".join(srv.log) + "\n")
+    assert code == 0, f"server exit status after SIGTERM: {code}; log tail:\n" + "\n".join(srv.log[-30:])
+
+
+class Linked:
+    """A server reached through a `refreshkit link`: `url` is the link's (the address a page opens),
+    `server` the server itself, `stall()` holds the link for its `--on-demand-stall` (SIGUSR1)."""
+
+    def __init__(self, server: Server, link: RunningLink):
+        self.server = server
+        self.link = link
+        self.url = link.url
+
+    def stall(self) -> None:
+        self.link.stall()
+
+
+@pytest.fixture(scope="module")
+def linked():
+    """Starts `refreshkit link ARGS…` on a free loopback port and a server behind it (`--public-port` = the
+    link's port, so pages coming through it pass the Origin check); stops both at the end of the module and
+    checks that both exit 0 on SIGTERM."""
+    started: list[Linked] = []
+
+    def start(*link_args: str) -> Linked:
+        port = free_port()
+        link = RunningLink(port, "--qr", "never", *link_args)
+        try:
+            srv = start_server("--port", str(port), "--public-port", str(link.port))
+        except BaseException:
+            link.kill()
+            raise
+        started.append(Linked(srv, link))
+        return started[-1]
+
+    yield start
+    failures = []
+    for pair in started:
+        link_code = pair.link.terminate()
+        server_code = stop_server(pair.server)
+        if link_code != 0 or server_code != 0:
+            failures.append(f"link exit {link_code}, server exit {server_code}\n{pair.link.output()}\n"
+                            + "\n".join(pair.server.log[-20:]))
+    assert not failures, "\n".join(failures)
 
 
 @pytest.fixture(scope="session")

@@ -1,8 +1,8 @@
-"""Prediction and reconciliation (issue 18) in real Chromium against the real server, through a delaying
-link (delay_link.py: 40 ms each way, an 80 ms round trip, and a stall on demand): the page draws its own drag
-at once, the server still decides every state, a second device's motion is followed without a jump, and a
-stall at a fling's release does not freeze the list. The drag is also run through `refreshkit link --profile
-wifi` (docs/LINK.md).
+"""Prediction and reconciliation (issue 18) in real Chromium against the real server, through the real link
+simulator (`refreshkit link`, docs/LINK.md) set to 40 ms each way without jitter (an 80 ms round trip) and
+stalled on demand (SIGUSR1): the page draws its own drag at once, the server still decides every state, a
+second device's motion is followed without a jump, and a stall at a fling's release does not freeze the list.
+The drag is also run through `refreshkit link --profile wifi`.
 
 Those need a server that acknowledges inputs (frames carry `ack`, docs/PROTOCOL.md); against one that does
 not they are skipped, and the last test checks what the page does then: it stops keeping inputs and draws
@@ -11,46 +11,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
-import signal
-import socket
 import statistics
-import subprocess
 import threading
-from types import SimpleNamespace
 
 import pytest
 import websockets
 
-from browser_support import ROOT, canvas_point, edge, frame, touch_drag, touch_end, wait_until
-from conftest import DESKTOP, PHONE, open_page, server_binary
-from delay_link import DelayLink
+from browser_support import canvas_point, edge, frame, touch_drag, touch_end, wait_until
+from conftest import DESKTOP, PHONE, open_page
 
-ONE_WAY_MS = 40
-LISTENING = re.compile(r"listening on (http://[^\s/]+)")
-
-
-def start_server(*extra: str):
-    proc = subprocess.Popen(
-        [str(server_binary()), "serve", "--host", "127.0.0.1", "--port", "0", "--web-root", "web",
-         "--log-level", "info", *extra],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
-    found: dict[str, str] = {}
-    ready = threading.Event()
-
-    def drain():
-        for line in proc.stdout:
-            m = LISTENING.search(line)
-            if m and not ready.is_set():
-                found["url"] = m.group(1)
-                ready.set()
-        ready.set()
-
-    threading.Thread(target=drain, daemon=True).start()
-    if not ready.wait(20) or "url" not in found:
-        proc.kill()
-        pytest.fail("the server did not start", pytrace=False)
-    return proc, found["url"]
+SLOW_ONE_WAY_MS = 40  # slow_link: an 80 ms round trip
+STALL_MS = 250  # what the slow link's SIGUSR1 holds it for
+WIFI_ONE_WAY_MS = 15  # the wifi profile's least one-way delay (docs/LINK.md)
 
 
 def server_acknowledges(url: str) -> bool:
@@ -79,50 +51,24 @@ def server_acknowledges(url: str) -> bool:
 
 
 @pytest.fixture(scope="module")
-def delay_link():
-    """The real server, reached only through the delaying link (its origin allowed)."""
-    holder = DelayLink(target_port=0, delay_ms=ONE_WAY_MS)  # the port is known first, the target set below
-    proc, url = start_server("--allow-origin", holder.url)
-    holder.target = ("127.0.0.1", int(url.rsplit(":", 1)[1]))
-    try:
-        if not server_acknowledges(url):
-            pytest.skip("this server sends no `ack` (the wire's input acknowledgements are not in this build)")
-        yield holder
-    finally:
-        holder.close()
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+def slow_link(linked):
+    """The real server, reached through `refreshkit link` at 40 ms each way, no jitter, 250 ms stalls on demand."""
+    through = linked("--profile", "loopback", "--delay", str(SLOW_ONE_WAY_MS), "--jitter", "0",
+                     "--on-demand-stall", str(STALL_MS))
+    through.one_way_ms = SLOW_ONE_WAY_MS
+    if not server_acknowledges(through.server.url):
+        pytest.skip("this server sends no `ack` (the wire's input acknowledgements are not in this build)")
+    return through
 
 
 @pytest.fixture(scope="module")
-def wifi_link():
+def wifi_link(linked):
     """The real server behind `refreshkit link --profile wifi` (docs/LINK.md: 15 ms + 0–5 ms jitter each way)."""
-    probe = socket.create_server(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
-    probe.close()
-    proc, url = start_server("--public-port", str(port))
-    link = subprocess.Popen(
-        [str(server_binary()), "link", "--listen", f"127.0.0.1:{port}", "--upstream", url.split("//", 1)[1],
-         "--profile", "wifi", "--qr", "never"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
-    try:
-        line = link.stdout.readline()
-        if "link listening on" not in line:
-            pytest.fail(f"refreshkit link did not start: {line}", pytrace=False)
-        threading.Thread(target=lambda: [None for _ in link.stdout], daemon=True).start()
-        if not server_acknowledges(url):
-            pytest.skip("this server sends no `ack`")
-        yield SimpleNamespace(url=f"http://127.0.0.1:{port}", one_way_ms=15)
-    finally:
-        for p in (link, proc):
-            p.send_signal(signal.SIGTERM)
-            try:
-                p.wait(15)
-            except subprocess.TimeoutExpired:
-                p.kill()
+    through = linked("--profile", "wifi")
+    through.one_way_ms = WIFI_ONE_WAY_MS
+    if not server_acknowledges(through.server.url):
+        pytest.skip("this server sends no `ack`")
+    return through
 
 
 def open_linked(browser, link, query=""):
@@ -216,11 +162,11 @@ def drag_lags(browser, link, query):
         context.close()
 
 
-@pytest.mark.parametrize("which", ["delay_link", "wifi_link"])
+@pytest.mark.parametrize("which", ["slow_link", "wifi_link"])
 def test_a_touch_drag_is_drawn_within_one_frame_of_the_input(browser, request, which):
-    """Through this file's 80 ms link, and through `refreshkit link --profile wifi`."""
+    """Through the 80 ms round trip link, and through the wifi profile."""
     link = request.getfixturevalue(which)
-    one_way = getattr(link, "one_way_ms", ONE_WAY_MS)
+    one_way = link.one_way_ms
     predicted, state, errors = drag_lags(browser, link, "")
     assert state["enabled"] and state["supported"] == "yes" and state["pending"] == 0, state
     assert len(predicted) >= 20, predicted
@@ -235,8 +181,8 @@ def test_a_touch_drag_is_drawn_within_one_frame_of_the_input(browser, request, w
     assert statistics.median(ms for _, ms in unpredicted) >= 2 * one_way, unpredicted
 
 
-def test_a_pull_refreshes_exactly_when_the_server_says(browser, delay_link):
-    link = delay_link
+def test_a_pull_refreshes_exactly_when_the_server_says(browser, slow_link):
+    link = slow_link
     context, page = open_linked(browser, link, "?preset=jh")  # jh refreshes on release, past 60 px
     try:
         learn(page)
@@ -264,8 +210,8 @@ def test_a_pull_refreshes_exactly_when_the_server_says(browser, delay_link):
         context.close()
 
 
-def test_a_second_device_moving_the_list_is_followed_without_a_jump(browser, delay_link):
-    link = delay_link
+def test_a_second_device_moving_the_list_is_followed_without_a_jump(browser, slow_link):
+    link = slow_link
     ctx_a, a = open_linked(browser, link)
     sid = a.evaluate("() => window.refreshkit.session.id")
     ctx_b, b = open_linked(browser, link, f"?s={sid}")
@@ -293,14 +239,14 @@ def test_a_second_device_moving_the_list_is_followed_without_a_jump(browser, del
         ctx_a.close()
 
 
-def test_a_stall_at_a_flings_release_does_not_freeze_the_list(browser, delay_link):
-    link = delay_link
+def test_a_stall_at_a_flings_release_does_not_freeze_the_list(browser, slow_link):
+    link = slow_link
     context, page = open_linked(browser, link)
     try:
         learn(page)
         record_frames(page)
         finger = touch_drag(page, canvas_point(page, 0.5, 0.8), dy=-240, steps=12, interval=0.016, release=False)
-        link.stall(250)
+        link.stall()  # returns once the link holds all traffic, for STALL_MS from then
         # lifted right after the last move (touch_end would stamp it with the wall clock, which on a busy
         # machine is long after the moves' own stamps: a finger that rested, no fling)
         finger.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": [],
@@ -353,6 +299,10 @@ def test_the_edges_at_a_predicted_offset_are_the_servers(browser, server, preset
                     || !same(f1.edges.map(e => e.state), f2.edges.map(e => e.state))) continue;
                 const moved = frameAt(f1, f2.offset, config);
                 f2.edges.forEach((b, k) => {
+                    // A finishing edge's own inset may be moving back under its library's timed animation (jh
+                    // holds it through the exit, then returns it): its rest, and so its distance, moves in a way the
+                    // frame does not carry, and the server's next frame puts the indicator right.
+                    if (b.state === 'finishing') return;
                     const a = moved.edges[k];
                     checked += 1;
                     const ok = close(a.distance, b.distance) && close(a.progress, b.progress) && close(a.scale, b.scale)

@@ -11,6 +11,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import threading
 from pathlib import Path
 from typing import Any, Awaitable, Callable
@@ -20,6 +21,7 @@ import websockets
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.append(str(ROOT / "tests"))  # link_support.py, shared with the browser tests
 READY_TIMEOUT_S = 20.0
 STOP_TIMEOUT_S = 10.0
 TEST_TIMEOUT_S = 60

@@ -7,6 +7,7 @@ import { frameAt } from './edgeFollow.js';
 import { attachInput } from './input.js';
 import { Renderer, readTheme } from './renderer.js';
 import { stylesForPreset, EdgeStateClock } from './indicators/index.js';
+import { lastUpdatedText } from './indicators/arrow.js';
 import { DEFAULT_SLOT } from './indicators/geometry.js';
 import { Panel } from './panel/panel.js';
 import { keyAction, isEditable } from './keys.js';
@@ -16,9 +17,11 @@ import { TraceTools } from './trace.js';
 import { FailureBanner } from './failure.js';
 import { Haptics } from './haptics.js';
 import { FeedMirror } from './feedMirror.js';
+import { localizePage, language } from './i18n.js';
 
 const DRAW_LOG = 1000;
 const $ = (sel) => document.querySelector(sel);
+localizePage(document); // <html lang> and the fixed labels in the reader's language (js/i18n.js)
 
 const params = new URLSearchParams(location.search);
 /** What the page knows of its session: written by the connection, read by everything else. */
@@ -125,6 +128,7 @@ function handleMessage(msg, tRecv, raw, previousFrame) {
     case 'event':
       announce(announcementFor(msg));
       failure.onMessage(msg, performance.now(), edgeRoles());
+      if (msg.name === 'feedLoaded' && edgeRoles()[msg.edge] === 'refresh') app.lastUpdated = new Date();
       haptics.onEvent(msg, {
         reducedMotion: reducedMotion.matches, sinceLocalInputMs: performance.now() - lastLocalInputAt,
       });
@@ -337,6 +341,7 @@ function loop(ts) {
       clock: now,
       serverNow,
       reducedMotion: reducedMotion.matches,
+      lastUpdated: app.lastUpdated ?? null,
       stateClock: app.stateClock,
       slotFor: slotFor,
     });
@@ -367,6 +372,12 @@ window.refreshkit = Object.freeze({
   get welcome() { return store.welcome; },
   get preset() { return store.preset; },
   get config() { return store.config; },
+  /** The page's language (js/i18n.js) and what the text indicators say now, per edge (the canvas's words). */
+  get language() { return language(); },
+  indicatorTexts: () => Object.fromEntries((store.frame?.edges || [])
+    .map((e) => [e.edge, app.styles?.[e.edge]?.text?.(e.state) ?? null])),
+  /** The header's "last updated" line where the preset's indicator draws one (null before the first refresh). */
+  lastUpdatedText: () => (app.styles?.top?.name === 'arrow' ? lastUpdatedText(app.lastUpdated) : null),
   get state() {
     return {
       connected: conn.connected,

@@ -2,13 +2,14 @@
 // the bar with **Retry** (which asks for the refresh again); it goes by itself after a while, on a refresh that
 // succeeds, or when a new refresh starts. The footer's failed state says the same in its own place (js/indicators/
 // footer.js): both name what failed and offer the same way out.
+import { t } from './i18n.js';
 
 /** How long the message stays when nobody acts on it. */
 export const FAILURE_SHOWN_MS = 8000;
 
 /** The message for a failed refresh of `edge`. */
 export function failureText(edge) {
-  return edge === 'left' ? "Couldn't refresh (left edge)." : "Couldn't refresh.";
+  return edge === 'left' ? t('failure.refreshLeft') : t('failure.refresh');
 }
 
 /**
@@ -48,7 +49,7 @@ export class FailureBanner {
     this.retry.type = 'button';
     this.retry.id = 'refresh-retry';
     this.retry.className = 'button button-tinted';
-    this.retry.textContent = 'Retry';
+    this.retry.textContent = t('failure.retry');
     this.retry.addEventListener('click', () => {
       const edge = this.shown?.edge;
       this.show(null);

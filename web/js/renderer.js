@@ -15,7 +15,7 @@ const FALLBACK = {
   text2: 'rgba(60,60,67,0.6)', text3: 'rgba(60,60,67,0.3)', accent: '#007aff', onAccent: '#ffffff',
   indicator: '#8e8e93', danger: '#ff3b30', dangerFill: 'rgba(255,59,48,0.12)', badge: 'rgba(120,120,128,0.16)',
   skeleton: 'rgba(120,120,128,0.12)',
-  font: '-apple-system, BlinkMacSystemFont, "SF Pro Text", "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+  font: '-apple-system, BlinkMacSystemFont, "SF Pro Text", "Segoe UI", Roboto, "Helvetica Neue", Arial, "PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Noto Sans CJK SC", sans-serif',
 };
 
 /** Reads the colours from the CSS custom properties (css/app.css owns the look, dark mode included). */

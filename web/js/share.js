@@ -4,6 +4,8 @@
 // how many devices are connected, and the trace controls (js/trace.js).
 // The pure helpers at the top are unit tested with node.
 
+import { t } from './i18n.js';
+
 const TOKEN_KEY = 'refreshkit.token.';
 const NOTICE_MS = 10000;
 
@@ -58,7 +60,7 @@ export function qrCodePath(url) {
 export function noticeText(notice) {
   switch (notice) {
     case 'session_expired':
-      return 'That session has ended — this is a new one.';
+      return t('notice.sessionExpired');
     default:
       return typeof notice === 'string' && notice ? notice : null;
   }
@@ -66,7 +68,7 @@ export function noticeText(notice) {
 
 /** "1 device" / "3 devices". */
 export function membersText(n) {
-  return n === 1 ? '1 device connected' : `${n} devices connected`;
+  return t('share.members', { count: n });
 }
 
 /** Tokens per session id in sessionStorage (per tab); every access tolerates a storage that throws. */
@@ -140,8 +142,8 @@ export class Share {
   }
 
   onError(msg) {
-    if (msg.code === 'bad_token') this.notify('Rejoined the shared session as a new device.', 'info');
-    if (msg.code === 'session_full') this.notify('That session has too many devices connected.', 'warning');
+    if (msg.code === 'bad_token') this.notify(t('notice.rejoined'), 'info');
+    if (msg.code === 'session_full') this.notify(t('notice.sessionFull'), 'warning');
   }
 
   /** Shows `text` under the bar for a while (role=status: screen readers hear it). */
@@ -166,29 +168,29 @@ export class Share {
     button.type = 'button';
     button.id = 'share-toggle';
     button.className = 'button button-plain';
-    button.textContent = 'Share';
-    button.title = 'Share this session with another device';
+    button.textContent = t('share.button');
+    button.title = t('share.button.title');
     button.setAttribute('aria-expanded', 'false');
     button.setAttribute('aria-controls', 'share');
     const pop = d.createElement('section');
     pop.id = 'share';
     pop.className = 'share';
     pop.hidden = true;
-    pop.setAttribute('aria-label', 'Share this session');
+    pop.setAttribute('aria-label', t('share.title'));
     pop.innerHTML = `
-      <h2 class="share-title">Share this session</h2>
-      <p class="share-hint">Open the link on another device: it shows the same list, and either device can drive it.</p>
+      <h2 class="share-title">${t('share.title')}</h2>
+      <p class="share-hint">${t('share.hint')}</p>
       <p class="share-link-row"><a class="share-link" id="share-link" href="/" target="_blank" rel="noopener"></a></p>
       <p class="share-qr-row"><img class="share-qr" id="share-qr" width="176" height="176" hidden
-        alt="QR code of the session link: point a phone's camera at it to open the session there"></p>
+        alt="${t('share.qr.alt')}"></p>
       <p class="share-actions">
-        <button type="button" class="button button-tinted" id="share-copy">Copy link</button>
+        <button type="button" class="button button-tinted" id="share-copy">${t('share.copy')}</button>
         <span class="share-members" id="share-members"></span>
       </p>
-      <h3 class="share-subtitle">Input trace</h3>
+      <h3 class="share-subtitle">${t('share.trace')}</h3>
       <p class="share-actions">
-        <button type="button" class="button button-plain" id="trace-export">Export trace</button>
-        <button type="button" class="button button-plain" id="trace-load">Load trace…</button>
+        <button type="button" class="button button-plain" id="trace-export">${t('share.export')}</button>
+        <button type="button" class="button button-plain" id="trace-load">${t('share.load')}</button>
         <input type="file" id="trace-file" accept="application/json,.json" hidden>
       </p>`;
     const notice = d.createElement('p');
@@ -232,7 +234,7 @@ export class Share {
   render() {
     if (!this.linkEl) return;
     const url = this.url;
-    this.linkEl.textContent = url ?? 'Connecting…';
+    this.linkEl.textContent = url ?? t('share.connecting');
     this.linkEl.href = url ?? '/';
     // the server draws the code (GET /qr.svg, libqrencode); fetched again only when the link changes
     const qr = url ? qrCodePath(url) : null;
@@ -263,7 +265,7 @@ export class Share {
       sel.removeAllRanges();
       sel.addRange(range);
     }
-    this.notify(copied ? 'Link copied.' : 'Select and copy the link to share it.', 'info');
+    this.notify(copied ? t('share.copied') : t('share.copyManually'), 'info');
   }
 }
 

@@ -4,6 +4,8 @@
 // so it is not bit-identical — `refreshkit replay` is the exact one.
 // The pure helpers at the top are unit tested with node.
 
+import { t } from './i18n.js';
+
 export const TRACE_FORMAT = 'refreshkit.trace.v1';
 const REQUEST_TIMEOUT_MS = 15000;
 const MESSAGE_PREFIX = '{"type":"trace","trace":';
@@ -74,7 +76,7 @@ export class TraceTools {
     this.playback = null; // {plan, timers, sent, fired, armed, done}
     this.lastExport = null;
     doc.getElementById?.('trace-export')?.addEventListener('click', () => {
-      this.download().catch((err) => this.notify(`Export failed: ${err.message}`, 'warning'));
+      this.download().catch((err) => this.notify(t('trace.exportFailed', { error: err.message }), 'warning'));
     });
     const file = doc.getElementById?.('trace-file');
     doc.getElementById?.('trace-load')?.addEventListener('click', () => file?.click());
@@ -85,7 +87,7 @@ export class TraceTools {
       try {
         this.play(await chosen.text());
       } catch (err) {
-        this.notify(`Cannot play that trace: ${err.message}`, 'warning');
+        this.notify(t('trace.cannotPlay', { error: err.message }), 'warning');
       }
     });
   }
@@ -133,7 +135,7 @@ export class TraceTools {
     a.remove();
     this.win.setTimeout(() => URL.revokeObjectURL(url), 60000);
     this.lastExport = { name, bytes: text.length };
-    this.notify(`Trace exported: ${name}`, 'info');
+    this.notify(t('trace.exported', { name }), 'info');
     return name;
   }
 
@@ -145,7 +147,7 @@ export class TraceTools {
     this.stop();
     const plan = playbackPlan(trace);
     this.playback = { plan, timers: [], sent: 0, fired: 0, armed: false, done: false };
-    this.notify(`Playing back a trace: ${plan.length} messages…`, 'info');
+    this.notify(t('trace.playing', { count: plan.length }), 'info');
     this.conn.restart({ hello: playbackHello(trace) });
   }
 
@@ -166,7 +168,7 @@ export class TraceTools {
   maybeFinish(pb) {
     if (pb.done || pb.fired < pb.plan.length) return;
     pb.done = true;
-    this.notify(`Trace played back: ${pb.sent} of ${pb.plan.length} messages sent.`, 'info');
+    this.notify(t('trace.played', { sent: pb.sent, total: pb.plan.length }), 'info');
   }
 
   stop() {

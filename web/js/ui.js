@@ -1,4 +1,5 @@
-// Words the page shows or announces. Pure: unit tested.
+// Words the page shows or announces, in the reader's language (js/i18n.js). Pure: unit tested.
+import { t } from './i18n.js';
 
 /** The live-region announcement for a server event, or null. */
 export function announcementFor(ev) {
@@ -6,13 +7,13 @@ export function announcementFor(ev) {
   if (ev.name === 'feedLoaded') {
     const n = typeof ev.value === 'number' ? ev.value
       : (ev.value && typeof ev.value.items === 'number' ? ev.value.items : null);
-    if (n == null) return 'New items';
-    return n === 1 ? '1 new item' : `${n} new items`;
+    if (n == null) return t('announce.newItems');
+    return t('announce.newItemsCount', { count: n });
   }
   if (ev.name === 'transition') {
-    if (ev.to === 'refreshing') return ev.edge === 'top' || !ev.edge ? 'Refreshing' : 'Loading more';
-    if (ev.to === 'noMoreData') return 'No more items';
-    if (ev.to === 'failed') return "Couldn't load more — retry";
+    if (ev.to === 'refreshing') return ev.edge === 'top' || !ev.edge ? t('announce.refreshing') : t('announce.loadingMore');
+    if (ev.to === 'noMoreData') return t('announce.noMore');
+    if (ev.to === 'failed') return t('announce.loadFailed');
   }
   return null;
 }
@@ -21,17 +22,17 @@ export function announcementFor(ev) {
 export function statusText({ state, retryInMs, rtt, framesPerSecond }) {
   switch (state) {
     case 'connected': {
-      const parts = ['Connected'];
-      if (typeof rtt === 'number' && Number.isFinite(rtt)) parts.push(`${rtt < 10 ? rtt.toFixed(1) : Math.round(rtt)} ms`);
-      parts.push(`${framesPerSecond | 0} frames/s`);
+      const parts = [t('status.connected')];
+      if (typeof rtt === 'number' && Number.isFinite(rtt)) parts.push(t('status.ms', { ms: rtt < 10 ? rtt.toFixed(1) : Math.round(rtt) }));
+      parts.push(t('status.fps', { fps: framesPerSecond | 0 }));
       return parts.join(' · ');
     }
     case 'reconnecting':
-      if (typeof retryInMs === 'number' && retryInMs > 0) return `Reconnecting in ${Math.ceil(retryInMs / 1000)} s…`;
-      return 'Reconnecting…';
+      if (typeof retryInMs === 'number' && retryInMs > 0) return t('status.reconnectingIn', { seconds: Math.ceil(retryInMs / 1000) });
+      return t('status.reconnecting');
     case 'closed':
-      return 'Disconnected';
+      return t('status.closed');
     default:
-      return 'Connecting…';
+      return t('status.connecting');
   }
 }

@@ -125,3 +125,12 @@ test('the colour cycle follows the server cycle: index, then progress through it
   assert.equal(cyclePhase(entry, 5000).t, 1);
   assert.deepEqual(cyclePhase({}, 1234), { index: 0, t: 0 });
 });
+
+test('the classic header says when the list was last refreshed, in the reader\'s language', async () => {
+  const { lastUpdatedText } = await import('../js/indicators/arrow.js');
+  const at = new Date(2026, 10, 23, 9, 5);
+  assert.equal(lastUpdatedText(at, 'en'), 'Last updated: 09:05');
+  assert.equal(lastUpdatedText(at, 'zh-Hans'), '最后更新：09:05');
+  assert.equal(lastUpdatedText(null, 'en'), null);
+  assert.equal(lastUpdatedText(new Date(NaN), 'en'), null);
+});

@@ -1,16 +1,28 @@
 // Classic arrow + label: "Pull to refresh", "Release to refresh" (the arrow turns up when armed),
 // "Loading…" with an activity indicator while refreshing.
 import { drawArrow, drawActivity, drawCheck, ease, finishingAlpha, setFont, clamp01 } from './common.js';
+import { t, language } from '../i18n.js';
 
 const TURN_MS = 180;
 
 export function arrowLabel(state) {
   switch (state) {
-    case 'armed': return 'Release to refresh';
-    case 'refreshing': return 'Loading…';
-    case 'finishing': return 'Done';
-    default: return 'Pull to refresh';
+    case 'armed': return t('indicator.release');
+    case 'refreshing': return t('indicator.loading');
+    case 'finishing': return t('indicator.done');
+    default: return t('indicator.pull');
   }
+}
+
+/**
+ * The classic header's second line, as EGOTableViewPullRefresh and MJRefresh's state header draw it under their
+ * label: when the list was last refreshed (`at`, a Date; null before the first refresh of this page).
+ */
+export function lastUpdatedText(at, lang = language()) {
+  if (!(at instanceof Date) || Number.isNaN(at.getTime())) return null;
+  const time = new Intl.DateTimeFormat(lang === 'zh-Hans' ? 'zh-CN' : 'en-GB', { hour: '2-digit', minute: '2-digit' })
+    .format(at);
+  return t('indicator.lastUpdated', { time }, lang);
 }
 
 function arrowAngle(state, env) {
@@ -23,6 +35,8 @@ function arrowAngle(state, env) {
 export default {
   name: 'arrow',
   label: 'Arrow and label',
+  /** The words drawn for `state` (also read by tests through window.refreshkit.indicatorTexts). */
+  text: arrowLabel,
   draw(ctx, entry, layout, env) {
     const state = entry.state;
     if (state === 'disabled' || state === 'noMoreData' || state === 'failed') return null;
@@ -36,7 +50,8 @@ export default {
     const iconW = 20, gap = 10;
     const total = iconW + gap + textW;
     const left = view.x + (view.w - total) / 2;
-    const cy = view.y + view.h / 2;
+    const updated = lastUpdatedText(env.lastUpdated);
+    const cy = view.y + view.h / 2 - (updated ? 8 : 0);
     const ix = left + iconW / 2;
     const color = env.theme.text2;
     if (state === 'refreshing') drawActivity(ctx, ix, cy, env, { radius: 9, alpha });
@@ -52,6 +67,11 @@ export default {
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'left';
     ctx.fillText(label, left + iconW + gap, cy);
+    if (updated) {
+      setFont(ctx, env, 12, 400);
+      ctx.textAlign = 'center';
+      ctx.fillText(updated, view.x + view.w / 2, cy + 18);
+    }
     ctx.restore();
     return null;
   },

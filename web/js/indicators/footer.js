@@ -1,15 +1,16 @@
 // The bottom edge's footer: load more, loading, no more items, and a failed load that retries on tap.
 import { drawActivity, drawArrow, finishingAlpha, setFont, ease, roundRectPath } from './common.js';
+import { t } from '../i18n.js';
 
 export function footerLabel(state) {
   switch (state) {
-    case 'armed': return 'Release to load more';
+    case 'armed': return t('footer.release');
     case 'refreshing':
-    case 'finishing': return 'Loading…';
-    case 'noMoreData': return 'No more items';
-    case 'failed': return "Couldn't load more — tap to retry";
+    case 'finishing': return t('footer.loading');
+    case 'noMoreData': return t('footer.noMore');
+    case 'failed': return t('footer.failed');
     case 'disabled': return '';
-    default: return 'Pull up to load more';
+    default: return t('footer.pull');
   }
 }
 
@@ -18,6 +19,8 @@ export const RETRY = Object.freeze({ type: 'command', name: 'retry', edge: 'bott
 export default {
   name: 'footer',
   label: 'Load-more footer',
+  /** The words drawn for `state` (also read by tests through window.refreshkit.indicatorTexts). */
+  text: footerLabel,
   draw(ctx, entry, layout, env) {
     const state = entry.state;
     const label = footerLabel(state);

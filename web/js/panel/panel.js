@@ -10,6 +10,7 @@ import { FramePane } from './framePane.js';
 import { Params } from './params.js';
 import { PredictionPane } from './predictionPane.js';
 import { libraryFor } from './seedNames.js';
+import { t } from '../i18n.js';
 
 export const WIDE_QUERY = '(min-width: 900px)';
 const TEXT_MS = 100;
@@ -57,14 +58,14 @@ export class Panel {
     }
     this.seqBadge = el('span', 'panel-summary-extra');
     body.replaceChildren(...[
-      section('Connection', 'connection', this.figures.root),
-      this.prediction && section('Prediction', 'prediction', this.prediction.root),
-      section('Motion', 'motion', this.plot.root),
-      section('Edges', 'edges', this.timeline.root),
-      section('Events', 'events', this.log.root),
-      section('Frame', 'frame', this.framePane.root, { extra: this.seqBadge }),
-      section('Parameters', 'params', this.params.root),
-      this.device && section('Device', 'device', this.device),
+      section(t('panel.connection'), 'connection', this.figures.root),
+      this.prediction && section(t('panel.prediction'), 'prediction', this.prediction.root),
+      section(t('panel.motion'), 'motion', this.plot.root),
+      section(t('panel.edges'), 'edges', this.timeline.root),
+      section(t('panel.events'), 'events', this.log.root),
+      section(t('panel.frame'), 'frame', this.framePane.root, { extra: this.seqBadge }),
+      section(t('panel.params'), 'params', this.params.root),
+      this.device && section(t('panel.device'), 'device', this.device),
     ].filter(Boolean));
     this.params.updateNote();
 
@@ -172,8 +173,8 @@ function hapticsSwitch(haptics) {
   toggle.checked = haptics.enabled;
   toggle.disabled = !haptics.supported;
   toggle.addEventListener('change', () => haptics.setEnabled(toggle.checked));
-  const note = haptics.supported ? '' : ' (this device cannot vibrate)';
+  const note = haptics.supported ? '' : t('panel.hapticsUnsupported');
   return el('div', 'device-pane', [
-    el('label', 'predict-switch', [toggle, ` Haptics: a tick when a pull arms, one when a refresh starts${note}`]),
+    el('label', 'predict-switch', [toggle, ` ${t('panel.haptics')}${note}`]),
   ]);
 }

@@ -4,6 +4,7 @@
 import { SeriesRing } from './ring.js';
 import { el, figureTile, fitCanvas, fmt, setText } from './dom.js';
 import { easeRange } from './plot.js';
+import { t } from '../i18n.js';
 
 export const LEAD_WINDOW_MS = 5000;
 
@@ -43,7 +44,7 @@ export class PredictionPane {
     this.canvas.setAttribute('aria-label', 'Drawn minus server offset over the last 5 seconds');
     this.canvas.dataset.panelLead = '';
     this.root = el('div', 'prediction-pane', [
-      el('label', 'predict-switch', [this.toggle, ' Predict my own drags', this.status]),
+      el('label', 'predict-switch', [this.toggle, ` ${t('panel.predict')}`, this.status]),
       el('div', 'figs', [tile('link', 'Link'), tile('pending', 'Unacknowledged'), tile('error', 'Reconciliation')]),
       this.canvas,
       el('div', 'plot-legend', [el('span', 'plot-key key-y', 'drawn − server offset y (px)')]),
