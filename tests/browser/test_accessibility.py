@@ -57,6 +57,15 @@ def test_rows_are_read_from_the_accessibility_tree(desktop):
         assert row.get_attribute("aria-posinset") == str(i + 1)
         assert row.get_attribute("aria-setsize") == ("-1" if f["feed"]["hasMore"] else str(count))
         assert row.get_attribute("tabindex") == "0"
+    # each article lies over its drawn row (touch exploration finds a row where the canvas shows it)
+    page.wait_for_function("""() => {
+        const c = document.getElementById('list').getBoundingClientRect(), f = window.refreshkit.frame;
+        const y = window.refreshkit.displayedOffset().y, rh = f.feed.rowHeight;
+        return [...document.querySelectorAll('#feed article')].every((a) => {
+            const i = Number(a.getAttribute('aria-posinset')) - 1;
+            return Math.abs(a.getBoundingClientRect().top - c.top - (i * rh - y)) < 1;
+        });
+    }""")
     # the accessibility tree itself (Chromium's, through CDP): a feed whose articles are named by their titles
     cdp = page.context.new_cdp_session(page)
     nodes = cdp.send("Accessibility.getFullAXTree")["nodes"]

@@ -348,7 +348,7 @@ function loop(ts) {
     app.taps = out.taps;
     app.shown = { x: shown.x, y: shown.y };
     feedMirror.update(frame, shown.y, renderer.cssH);
-    feedMirror.placeFocus(shown.y);
+    feedMirror.place(shown.y);
     app.drawLog.push({ t: now, y: shown.y });
     if (app.drawLog.length > 2 * DRAW_LOG) app.drawLog.splice(0, app.drawLog.length - DRAW_LOG);
     app.predictionGap = frame ? shown.y - Number(frame.offset?.y ?? 0) : 0;

@@ -168,12 +168,17 @@ export class FeedMirror {
     el.style.height = `${rh}px`;
   }
 
-  /** Places the focused article over its row on the canvas (its outline is the visible focus); cheap when none is. */
-  placeFocus(offsetY) {
-    const i = this.focused;
-    if (i == null || !this.feed) return;
-    const el = this.articles.get(i);
-    if (el) el.style.transform = `translateY(${i * rowHeightOf(this.feed) - offsetY}px)`;
+  /**
+   * Places every mirrored article over its row as drawn at `offsetY`, so that a screen reader's touch exploration
+   * finds each row where the canvas shows it, and the focused one's outline (the visible focus) sits on its row.
+   * A transform each (the compositor's work), written only when the drawn offset or the set of rows changed.
+   */
+  place(offsetY) {
+    if (!this.feed || (offsetY === this.placedAt && this.placedKey === this.key)) return;
+    this.placedAt = offsetY;
+    this.placedKey = this.key;
+    const rh = rowHeightOf(this.feed);
+    for (const [i, el] of this.articles) el.style.transform = `translateY(${i * rh - offsetY}px)`;
   }
 
   onKey(e) {
@@ -206,6 +211,7 @@ export class FeedMirror {
     }
     const amount = scrollToShow(i, offsetY, viewportH, rh);
     if (amount !== 0) this.scrollBy(amount);
-    this.placeFocus(offsetY);
+    this.placedAt = null;
+    this.place(offsetY);
   }
 }
