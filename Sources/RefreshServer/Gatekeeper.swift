@@ -152,7 +152,8 @@ final class Gatekeeper {
 
     // MARK: - Helpers
 
-    /// A URL query argument, URL-decoded by lws; nil when absent or longer than 1 KiB.
+    /// A URL query argument, URL-decoded by lws; nil when absent, and also when longer than the 1 KiB buffer
+    /// (lws then finds nothing).
     static func queryArgument(_ wsi: OpaquePointer, _ name: String) -> String? {
         var buffer = [CChar](repeating: 0, count: 1024 + name.utf8.count + 2)
         let count = Int32(buffer.count)

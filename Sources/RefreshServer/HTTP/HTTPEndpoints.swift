@@ -51,7 +51,7 @@ struct HTTPEndpoints: Sendable {
                 status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics(), refusal: nil)
         case Self.qrCodePath:
             guard let text = request.text, !text.isEmpty else {
-                return .refused(400, "qr.svg needs ?text=… (the text to encode)")
+                return .refused(400, "qr.svg needs ?text=… (the text to encode, 1 to \(QRCode.maxTextBytes) bytes)")
             }
             guard let code = QRCode(text) else {
                 return .refused(400, "qr.svg encodes at most \(QRCode.maxTextBytes) bytes of text")
