@@ -51,12 +51,12 @@ export function urlWithSession(href, id) {
   return url.toString();
 }
 
-/** The words for a welcome's notice, or null. */
 /** The server's picture of `url` as a QR code (docs/HARDENING.md: GET /qr.svg?text=…). */
 export function qrCodePath(url) {
   return `/qr.svg?text=${encodeURIComponent(url)}`;
 }
 
+/** The words for a welcome's notice, or null. */
 export function noticeText(notice) {
   switch (notice) {
     case 'session_expired':
