@@ -27,6 +27,37 @@ def refreshkit_binary() -> Path:
     return path if path.is_absolute() else ROOT / path
 
 
+class ChildProcess:
+    """What the tests do with a `refreshkit` process they started (`proc`, its `stdout` and `stderr` lines, read by
+    threads): show its output, kill it, or stop it with SIGTERM and take its exit status. Shared by `RunningLink`
+    and tests/server's `RunningServer`."""
+
+    name = "process"
+    proc: subprocess.Popen
+    stdout: list[str]
+    stderr: list[str]
+
+    def output(self) -> str:
+        return "stdout:\n" + "\n".join(self.stdout[-20:]) + "\nstderr:\n" + "\n".join(self.stderr[-40:])
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(5)
+
+    def terminate(self) -> int:
+        """SIGTERM, then the exit status (a process that does not exit in time is killed and the test fails)."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            pytest.fail(f"{self.name} did not exit within {STOP_TIMEOUT_S:.0f} s of SIGTERM\n" + self.output(),
+                        pytrace=False)
+            raise
+
+
 def free_port() -> int:
     """A port nobody listens on now (for a server that must be started after its link)."""
     with socket.socket() as probe:
@@ -34,8 +65,10 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-class RunningLink:
+class RunningLink(ChildProcess):
     """One `refreshkit link --listen 127.0.0.1:0 --upstream 127.0.0.1:PORT …`, ready once it printed its banner."""
+
+    name = "link"
 
     def __init__(self, upstream_port: int, *args: str):
         self.proc = subprocess.Popen(
@@ -86,21 +119,3 @@ class RunningLink:
         if not taken or self.proc.poll() is not None:
             pytest.fail("link did not log its stall on demand after SIGUSR1\n" + self.output(), pytrace=False)
 
-    def output(self) -> str:
-        return "stdout:\n" + "\n".join(self.stdout[-20:]) + "\nstderr:\n" + "\n".join(self.stderr[-20:])
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(5)
-
-    def terminate(self) -> int:
-        """SIGTERM; the exit status (a link that does not exit in time is killed and the test fails)."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        try:
-            return self.proc.wait(STOP_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            self.kill()
-            pytest.fail("link did not exit after SIGTERM\n" + self.output(), pytrace=False)
-            raise

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
 import signal
 import subprocess
@@ -22,6 +21,8 @@ from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.append(str(ROOT / "tests"))  # link_support.py, shared with the browser tests
+from link_support import ChildProcess, refreshkit_binary  # noqa: E402  (after the path it lives on)
+
 READY_TIMEOUT_S = 20.0
 STOP_TIMEOUT_S = 10.0
 TEST_TIMEOUT_S = 60
@@ -31,13 +32,13 @@ LISTENING = re.compile(r"^listening on (http://\S+?)/?$")
 
 
 def server_binary() -> Path:
-    override = os.environ.get("REFRESHKIT_BIN")
-    path = Path(override) if override else ROOT / ".build" / "release" / "refreshkit"
-    return path if path.is_absolute() else ROOT / path
+    return refreshkit_binary()
 
 
-class RunningServer:
+class RunningServer(ChildProcess):
     """One `refreshkit serve` process; `url` is `http://127.0.0.1:PORT`."""
+
+    name = "server"
 
     def __init__(self, *extra_args: str, web_root: str | Path = "web"):
         binary = server_binary()
@@ -81,25 +82,6 @@ class RunningServer:
         return [line for line in list(self.stderr)
                 if len(line.split(" ", 2)) > 1 and line.split(" ", 2)[1] in ("error", "critical")]
 
-    def output(self) -> str:
-        return ("stdout:\n" + "\n".join(self.stdout[-20:]) + "\nstderr:\n" + "\n".join(self.stderr[-40:]))
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(5)
-
-    def terminate(self) -> int:
-        """SIGTERM, then the exit code (the process is killed if it does not exit in time)."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        try:
-            return self.proc.wait(STOP_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            self.kill()
-            pytest.fail(f"server did not exit within {STOP_TIMEOUT_S:.0f} s of SIGTERM\n" + self.output(),
-                        pytrace=False)
-            raise
 
 
 @pytest.fixture(scope="session")
