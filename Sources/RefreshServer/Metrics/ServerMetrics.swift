@@ -1,5 +1,6 @@
 import CoreMetrics
 import Prometheus
+import RefreshSessions
 
 /// The server's vital signs (docs/OPERATIONS.md), recorded through swift-metrics into a Prometheus registry of
 /// this server's own (no process-wide bootstrap, so servers in one process, tests included, never share
@@ -75,6 +76,13 @@ public final class ServerMetrics: @unchecked Sendable {
         let counter = Counter(label: "refreshkit_errors_total", dimensions: [("code", code)], factory: factory)
         errors[code] = counter
         counter.increment()
+    }
+
+    /// The counters the session host bumps.
+    var hostMetrics: HostMetrics {
+        HostMetrics(
+            messages: messages, inputs: inputs, frames: frames, sentBytes: sentBytes, inputToFrame: inputToFrame,
+            error: { [self] code in error(code: code) })
     }
 
     /// Sets the gauges from what the server holds now.
