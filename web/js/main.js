@@ -17,10 +17,10 @@ if (request?.presets) {
     const text = result.code === 'unknown_preset'
       ? t('compare.unknownPreset', { name: result.preset })
       : t('compare.refused', { name: result.preset, message: result.message });
-    leaveCompare(text);
+    await leaveCompare(text);
   }
 } else if (request?.error) {
-  leaveCompare(t('compare.count', { value: request.value, count: request.count }));
+  await leaveCompare(t('compare.count', { value: request.value, count: request.count }));
 } else {
   await import('./app.js');
 }

@@ -69,18 +69,12 @@ export function startCompare(presets, { predict = true } = {}) {
   const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
   let theme = readTheme();
   const columns = [];
-  let settle;
+  let finish; // resolves `outcome` (the first answer counts: a promise settles once)
   const outcome = new Promise((resolve) => {
-    settle = resolve;
+    finish = resolve;
   });
-  let settled = false;
-  const finish = (result) => {
-    if (settled) return;
-    settled = true;
-    settle(result);
-  };
 
-  const status = { state: 'connecting', lastAt: 0 };
+  const status = { lastAt: 0 };
   const sides = presets.map((preset, index) => {
     const col = sideColumn(preset, index);
     grid.append(col.column);
@@ -155,6 +149,7 @@ export function startCompare(presets, { predict = true } = {}) {
   const statusEl = $('#status');
   const statusTextEl = $('#status-text');
   function updateStatus(now, force = false) {
+    if (signal.aborted) return; // compare mode was left: the closing sockets report to nobody
     if (!force && now - status.lastAt < 250) return;
     status.lastAt = now;
     const states = sides.map((s) => s.status.state);

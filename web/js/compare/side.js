@@ -117,7 +117,8 @@ export class CompareSide {
         break;
       case 'error':
         if (Number.isInteger(msg.seq)) this.rebase(this.store.frame, () => this.predictor.onError(msg));
-        if (msg.ref === 'hello' && !this.conn.welcomed) this.refused = msg;
+        // a hello refused for what it asks (an unknown preset); a stale token is the connection's to handle
+        if (msg.ref === 'hello' && !this.conn.welcomed && msg.code !== 'bad_token') this.refused = msg;
         console.warn(`refreshkit (${this.preset}): ${msg.code}: ${msg.message}`);
         break;
       default:
