@@ -44,14 +44,14 @@ extension SessionHost {
         if let current = connection.room {
             if current === room {
                 connection.room = nil
-                room.detach(member: connection.member, at: now, decoder: decoder)
+                room.detach(member: connection.member, at: now)
             } else {
                 leaveRoom(connection, reason: "hello again", at: nowMicroseconds)
             }
         }
         if let previous = room.member(member.number)?.connection, previous !== connection {
             previous.room = nil
-            room.detach(member: member.number, at: now, decoder: decoder)
+            room.detach(member: member.number, at: now)
             requestClose(previous, code: CloseStatus.sessionTaken, reason: "session resumed on another connection")
         }
         _ = room.attach(connection, member: member.number)
@@ -79,7 +79,7 @@ extension SessionHost {
         // While shutting down nothing is scheduled or sent any more.
         guard !shuttingDown, room.member(connection.member)?.connection === connection else { return }
         let now = Timestamp(microseconds: nowMicroseconds)
-        room.detach(member: connection.member, at: now, decoder: decoder)
+        room.detach(member: connection.member, at: now)
         registry.account(room)
         logger.info(
             "session left",

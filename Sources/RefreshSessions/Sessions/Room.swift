@@ -143,7 +143,7 @@ public final class Room {
     /// Detaches member `number`'s connection at `time`, lifting its pointers (a synthesised `touch cancel`
     /// each, applied and recorded like any message). - Returns: whether the session changed.
     @discardableResult
-    func detach(member number: Int, at time: Timestamp, decoder: MessageDecoder) -> Bool {
+    func detach(member number: Int, at time: Timestamp) -> Bool {
         guard let index = index(of: number) else { return false }
         let pointers = members[index].pointersDown.sorted { $0.pointer < $1.pointer }
         members[index].connection = nil
@@ -152,11 +152,9 @@ public final class Room {
         rebuildConnections()
         var changed = false
         for (pointer, pageTime) in pointers {
-            let text = #"{"type":"touch","phase":"cancel","dx":0,"dy":0,"t":\#(pageTime),"id":\#(pointer)}"#
-            let bytes = Array(text.utf8)
-            let accepted: Bool = bytes.withUnsafeBytes { message in
-                guard case .input(let input, _)? = try? decoder.decode(message) else { return false }
-                return (try? traced.apply(input, text: message, member: number, at: time)) != nil
+            let cancel = SynthesizedTouch.cancel(pointer: pointer, pageTime: pageTime)
+            let accepted = cancel.text.withUnsafeBytes { text in
+                (try? traced.apply(cancel.input, text: text, member: number, at: time)) != nil
             }
             changed = changed || accepted
         }
