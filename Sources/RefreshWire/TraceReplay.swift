@@ -47,7 +47,7 @@ public struct TraceReplay: Sendable {
                 let (input, seq) = try input(text, index: index)
                 let result: Swift.Result<Void, SessionError> = text.withUnsafeBytes { bytes in
                     Swift.Result { () throws(SessionError) in
-                        try traced.apply(input, seq: seq, text: bytes, member: member, at: time)
+                        try traced.apply(ReceivedInput(input, seq: seq, text: bytes), member: member, at: time)
                     }
                 }
                 if case .failure = result { refused += 1 }

@@ -41,17 +41,14 @@ public struct TracedSession: Sendable {
         noteSchedule()
     }
 
-    /// Applies a page message's input at `time` and records the message's `text` (exactly as received; it
-    /// must be the text `input` and `seq` were decoded from). Once applied, `seq` (when given) becomes
+    /// Applies `member`'s input at `time` and records its text. Once applied, its `seq` (when given) becomes
     /// `member`'s acknowledgement. Throws, changing nothing but the recording, when the engine refuses the
     /// input.
-    public mutating func apply(
-        _ input: Input, seq: UInt64? = nil, text: UnsafeRawBufferPointer, member: Int, at time: Timestamp
-    ) throws(SessionError) {
-        recorder.recordApply(text, member: member, at: time)
+    public mutating func apply(_ received: ReceivedInput, member: Int, at time: Timestamp) throws(SessionError) {
+        recorder.recordApply(received.text, member: member, at: time)
         defer { noteSchedule() }  // a refused input may still have advanced the session to `time`
-        try session.apply(Self.namespaced(input, member: member), at: time)
-        if let seq { acknowledgements.note(seq: seq, member: member) }
+        try session.apply(Self.namespaced(received.input, member: member), at: time)
+        if let seq = received.seq { acknowledgements.note(seq: seq, member: member) }
     }
 
     /// Moves the session to `time` (``Session/advance(to:)``), recorded.

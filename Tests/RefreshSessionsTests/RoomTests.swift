@@ -34,7 +34,7 @@ import Testing
             #"{"type":"touch","phase":"\#(phase.rawValue)","dx":0,"dy":\#(dy),"t":\#(pageTime)\#(numbered)}"#.utf8)
         let input = Input.touch(TouchInput(phase: phase, delta: Point(x: 0, y: dy), pageTime: pageTime, pointer: 0))
         try text.withUnsafeBytes {
-            try room.apply(input, seq: seq, text: $0, member: member, at: Timestamp(microseconds: time))
+            try room.apply(ReceivedInput(input, seq: seq, text: $0), member: member, at: Timestamp(microseconds: time))
         }
     }
 

@@ -77,7 +77,7 @@ struct FrameDigestTests {
             now += 16_000
             guard case .input(let input, _) = try decode(message) else { return }
             try Array(message.utf8).withUnsafeBytes {
-                try traced.apply(input, text: $0, member: 0, at: Timestamp(microseconds: now))
+                try traced.apply(ReceivedInput(input, text: $0), member: 0, at: Timestamp(microseconds: now))
             }
             var bytes: [UInt8] = []
             traced.frame(into: &bytes)
@@ -119,7 +119,7 @@ struct FrameDigestTests {
             now += 16_000
             guard case .input(let input, _) = try decode(text) else { throw TraceError("not an input") }
             try Array(text.utf8).withUnsafeBytes {
-                try traced.apply(input, text: $0, member: 0, at: Timestamp(microseconds: now))
+                try traced.apply(ReceivedInput(input, text: $0), member: 0, at: Timestamp(microseconds: now))
             }
             var bytes: [UInt8] = []
             produce(&traced, &bytes)

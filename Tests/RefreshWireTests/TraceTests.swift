@@ -38,12 +38,12 @@ private struct Driver {
     /// Receives `text` from `member` at the current time.
     mutating func receive(_ text: String, member: Int = 0) throws {
         let bytes = Array(text.utf8)
-        guard case .input(let input, let seq) = try decoder.decode(text) else {
-            Issue.record("not an input: \(text)")
-            return
-        }
         try bytes.withUnsafeBytes { raw in
-            try traced.apply(input, seq: seq, text: raw, member: member, at: Timestamp(microseconds: now))
+            guard let received = try decoder.decodeInput(raw) else {
+                Issue.record("not an input: \(text)")
+                return
+            }
+            try traced.apply(received, member: member, at: Timestamp(microseconds: now))
         }
         frame()
     }

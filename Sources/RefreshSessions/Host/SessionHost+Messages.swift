@@ -29,7 +29,7 @@ extension SessionHost {
             admit(connection, hello: hello, at: now)
         case .input(let input, let seq):
             guard screened(connection, input, seq: seq, at: now) else { return }
-            apply(input, seq: seq, text: text, on: connection, at: now)
+            apply(ReceivedInput(input, seq: seq, text: text), on: connection, at: now)
         case .ping(let t):
             enqueue(.pong(t: t, serverTime: Timestamp(microseconds: now)), on: connection)
             actions.append(.wantWrite(connection))

@@ -115,11 +115,9 @@ extension SessionHost {
             ])
     }
 
-    /// Applies `input` (numbered `seq` by the page, when it says; `text` is the message both were decoded
-    /// from) from `connection`'s member; a refusal's `error` carries the `seq`.
-    func apply(
-        _ input: Input, seq: UInt64?, text: UnsafeRawBufferPointer, on connection: Connection, at nowMicroseconds: Int64
-    ) {
+    /// Applies `received` from `connection`'s member; a refusal's `error` carries its `seq`.
+    func apply(_ received: ReceivedInput, on connection: Connection, at nowMicroseconds: Int64) {
+        let (input, seq) = (received.input, received.seq)
         guard let room = connection.room else {
             reject(
                 connection,
@@ -128,8 +126,7 @@ extension SessionHost {
             return
         }
         do {
-            try room.apply(
-                input, seq: seq, text: text, member: connection.member, at: Timestamp(microseconds: nowMicroseconds))
+            try room.apply(received, member: connection.member, at: Timestamp(microseconds: nowMicroseconds))
         } catch {
             reject(connection, WireError(error, ref: Self.type(of: input), seq: seq))
             registry.account(room)

@@ -154,7 +154,7 @@ public final class Room {
         for (pointer, pageTime) in pointers {
             let cancel = SynthesizedTouch.cancel(pointer: pointer, pageTime: pageTime)
             let accepted = cancel.text.withUnsafeBytes { text in
-                (try? traced.apply(cancel.input, text: text, member: number, at: time)) != nil
+                (try? traced.apply(ReceivedInput(cancel.input, text: text), member: number, at: time)) != nil
             }
             changed = changed || accepted
         }
@@ -164,15 +164,11 @@ public final class Room {
 
     // MARK: - The session
 
-    /// Applies a member's input numbered `seq` (`text` is the message both were decoded from).
-    func apply(
-        _ input: Input, seq: UInt64? = nil, text: UnsafeRawBufferPointer, member number: Int, at time: Timestamp
-    )
-        throws(SessionError)
-    {
-        try traced.apply(input, seq: seq, text: text, member: number, at: time)
+    /// Applies member `number`'s input.
+    func apply(_ received: ReceivedInput, member number: Int, at time: Timestamp) throws(SessionError) {
+        try traced.apply(received, member: number, at: time)
         version &+= 1
-        if case .touch(let touch) = input, let index = index(of: number) {
+        if case .touch(let touch) = received.input, let index = index(of: number) {
             switch touch.phase {
             case .start, .move: members[index].track(pointer: touch.pointer, pageTime: touch.pageTime)
             case .end, .cancel: members[index].track(pointer: touch.pointer, pageTime: nil)
