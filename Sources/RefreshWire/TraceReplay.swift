@@ -40,7 +40,9 @@ public struct TraceReplay: Sendable {
         var events: [Event] = []
         var lastFrame: Frame?
         var refused = 0
+        var update = MessageBuffer()
         var buffer: [UInt8] = []
+        let encoder = MessageEncoder()
         for (index, operation) in trace.operations.enumerated() {
             switch operation {
             case .apply(let time, let member, let text):
@@ -54,10 +56,12 @@ public struct TraceReplay: Sendable {
             case .advance(let time):
                 traced.advance(to: time)
             case .frame:
+                update.removeAll()
+                let shared = traced.frame(appendingUpdateTo: &update)  // as the server made it
+                lastFrame = shared.frame
                 buffer.removeAll(keepingCapacity: true)
-                let frame = traced.frame(into: &buffer)
-                lastFrame = frame
-                onFrame(frame, buffer[...])
+                encoder.encode(shared, into: &buffer)
+                onFrame(shared.frame, buffer[...])
             }
             events.append(contentsOf: traced.takeEvents())
         }

@@ -72,7 +72,7 @@ struct HostPathBench {
                     try sessions[index].apply(received, member: 0, at: time)
                     checksum &+= sessions[index].takeEvents().count
                     buffer.removeAll()
-                    checksum &+= Int(sessions[index].sharedFrame(appendingUpdateTo: &buffer).sequence)
+                    checksum &+= Int(sessions[index].frame(appendingUpdateTo: &buffer).sequence)
                 }
             }
         }

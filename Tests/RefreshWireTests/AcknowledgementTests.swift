@@ -206,7 +206,7 @@ struct AcknowledgementTests {
                 }
             }
             var buffer = MessageBuffer(capacity: 0)
-            let shared = traced.sharedFrame(appendingUpdateTo: &buffer)
+            let shared = traced.frame(appendingUpdateTo: &buffer)
             messages.append(buffer.bytes)
             return shared
         }

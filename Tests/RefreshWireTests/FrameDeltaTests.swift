@@ -34,8 +34,8 @@ private struct RandomSession {
     }
 
     mutating func frame() {
-        var scratch: [UInt8] = []
-        frames.append(traced.frame(into: &scratch))
+        var scratch = MessageBuffer()
+        frames.append(traced.frame(appendingUpdateTo: &scratch).frame)
         shared.append(traced.latest!)
         _ = traced.takeEvents()
     }

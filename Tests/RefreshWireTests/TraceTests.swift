@@ -29,8 +29,9 @@ private struct Driver {
         // The schedule a host reads without copying the session must be the session's own.
         #expect(traced.isActive == traced.session.isActive)
         #expect(traced.nextDeadline == traced.session.nextDeadline)
+        var update = MessageBuffer()
         var buffer: [UInt8] = []
-        traced.frame(into: &buffer)
+        MessageEncoder().encode(traced.frame(appendingUpdateTo: &update), into: &buffer)
         frames.append(buffer)
         events += traced.takeEvents()
     }

@@ -196,7 +196,7 @@ public final class Room {
         // digests: made once, here. Without a previous frame it is the whole frame, which no delta key names.
         let base = traced.latest?.sequence
         deltaBuffer.removeAll()
-        let next = traced.sharedFrame(appendingUpdateTo: &deltaBuffer)
+        let next = traced.frame(appendingUpdateTo: &deltaBuffer)
         deltaKey = base.map { ($0, next.sequence) }
         frameVersion = version
     }
