@@ -1,12 +1,14 @@
 # RefreshKit: `make run` starts the demo, `make test` runs every test. Both install what they need.
 PORT ?= 8080
+PROCESSES ?= 2
 HOST ?= 0.0.0.0
 PRESET ?= ios
 LOG_LEVEL ?= info
 VENV := .venv
 RELEASE_BIN := .build/release/refreshkit
 
-.PHONY: run test build release deps test-deps unit-test page-test server-test browser-test screenshots format clean bench
+# `make cluster PROCESSES=N PORT=P`: N processes behind HAProxy on PORT, sessions shared in Redis (docs/SCALING.md).
+.PHONY: cluster cluster-deps run test build release deps test-deps unit-test page-test server-test browser-test screenshots format clean bench
 
 # LINK=wifi (or lan, wifi-powersave, congested): pages reach the server through `refreshkit link` on PORT, a
 # simulated network (docs/LINK.md); the server itself listens on a loopback port of its own.
@@ -19,6 +21,12 @@ endif
 
 deps:
 	@scripts/ensure-deps.sh runtime
+
+cluster-deps:
+	@scripts/ensure-deps.sh cluster
+
+cluster: release cluster-deps
+	scripts/cluster.sh $(RELEASE_BIN) $(PROCESSES) $(PORT) --web-root web --preset $(PRESET) --log-level $(LOG_LEVEL)
 
 test-deps:
 	@scripts/ensure-deps.sh test

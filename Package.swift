@@ -46,10 +46,15 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]
         ),
+        // The session store's client (docs/SCALING.md).
+        .systemLibrary(
+            name: "CHiredis",
+            providers: [.apt(["libhiredis-dev"])]
+        ),
         .target(
             name: "RefreshServer",
             dependencies: [
-                "RefreshKit", "RefreshWire", "RefreshSessions", "CLibWebSockets", "CQREncode",
+                "RefreshKit", "RefreshWire", "RefreshSessions", "CLibWebSockets", "CQREncode", "CHiredis",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

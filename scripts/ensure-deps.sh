@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what RefreshKit needs on a Debian machine, and nothing that is already there.
 #   scripts/ensure-deps.sh runtime   libwebsockets-dev (and pkg-config) for building the server
-#   scripts/ensure-deps.sh test      + chromium and node for the page tests, and the Python venv
+#   scripts/ensure-deps.sh cluster   + haproxy and redis-server for `make cluster`
+#   scripts/ensure-deps.sh test      + haproxy, redis-server, chromium and node for the page tests, and the Python venv
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,6 +17,11 @@ need_pkg "command -v pkg-config" pkg-config
 need_pkg "pkg-config --exists libwebsockets" libwebsockets-dev
 need_pkg "pkg-config --exists libuv" libuv1-dev  # a dependency of libwebsockets-dev; the event loop (ServiceLoop)
 need_pkg "pkg-config --exists libqrencode" libqrencode-dev  # the QR code `serve` prints (Sources/CQREncode)
+need_pkg "pkg-config --exists hiredis" libhiredis-dev  # the session store's client (Sources/CHiredis)
+if [ "${want[0]}" = test ] || [ "${want[0]}" = cluster ]; then
+    need_pkg "command -v haproxy" haproxy  # the balancer of `make cluster` and tests/cluster
+    need_pkg "command -v redis-server" redis-server  # the session store (docs/SCALING.md)
+fi
 if [ "${want[0]}" = test ]; then
     need_pkg "command -v chromium" chromium
     need_pkg "command -v node" nodejs

@@ -1,3 +1,4 @@
+import Glibc
 import RefreshKit
 import RefreshSessions
 import RefreshWire
@@ -44,6 +45,12 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var hardening: HardeningConfiguration
     /// What waits for the sockets.
     public var eventLoop: EventLoop
+    /// This process's name in a cluster (`serve --node`): the `welcome`'s `node` and the prefix of the
+    /// session ids it makes (docs/SCALING.md). `nil`: its process id, and ids without a prefix unless a store
+    /// is configured.
+    public var node: String?
+    /// The shared session store, `redis://HOST:PORT` (docs/SCALING.md); `nil`: sessions live in memory only.
+    public var storeURL: String?
 
     /// The event loop lws runs on.
     public enum EventLoop: String, Sendable, Hashable, CaseIterable {
@@ -95,6 +102,16 @@ public struct ServerConfiguration: Sendable, Hashable {
 
     /// The limits a value must respect; the command line shows these messages as they are.
     public func validate() throws(ServerError) {
+        if let node {
+            guard (1...32).contains(node.utf8.count),
+                node.utf8.allSatisfy({ $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") })
+            else {
+                throw .invalidConfiguration("node must be 1 to 32 letters, digits, '-' or '_' (got '\(node)')")
+            }
+        }
+        if let storeURL, RedisStore.parse(storeURL) == nil {
+            throw .invalidConfiguration("store must be redis://HOST:PORT (got '\(storeURL)')")
+        }
         guard (0...65535).contains(port) else {
             throw .invalidConfiguration("port must be between 0 and 65535 (got \(port))")
         }
@@ -184,6 +201,15 @@ extension ServerConfiguration {
         host.floodCloseSeconds = hardening.floodCloseSeconds
         host.pingIntervalSeconds = pingIntervalSeconds
         host.hangupSeconds = hangupSeconds
+        host.node = node ?? String(getpid())
+        host.prefixesIDs = node != nil || storeURL != nil
         return host
+    }
+}
+
+extension UInt8 {
+    fileprivate var isASCIIAlphanumeric: Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
     }
 }

@@ -51,6 +51,8 @@ final class ServiceLoop {
         host = SessionHost(
             configuration: configuration.hostConfiguration, logger: logger,
             metrics: metrics.hostMetrics, headroom: Int(RK_LWS_PRE))
+        host.clock = { Int64(lws_now_usecs()) }
+        host.store = configuration.storeURL.flatMap { RedisStore(url: $0, logger: logger) }
         tick = .allocate(capacity: 1)
         tick.initialize(to: rk_tick_t())
         shutdownWake = .allocate(capacity: 1)

@@ -25,6 +25,11 @@ public struct Welcome: Hashable, Sendable {
     /// The server's address as another device on the network opens it (`http://192.168.1.23:8080`), written as
     /// `share`, so that a page opened on the server's own machine (`localhost`) shares a link a phone can open.
     public var share: String?
+    /// The process that holds the session (`serve --node`, or its process id), written as `node`.
+    public var node: String?
+    /// After a take-over (docs/SCALING.md): where the session came from and how long catching up took,
+    /// written as `takeover`.
+    public var takeOver: TakeOver?
 
     public init(
         session: String,
@@ -37,8 +42,12 @@ public struct Welcome: Hashable, Sendable {
         resumed: Bool = false,
         notice: String? = nil,
         ack: UInt64? = nil,
-        share: String? = nil
+        share: String? = nil,
+        node: String? = nil,
+        takeOver: TakeOver? = nil
     ) {
+        self.node = node
+        self.takeOver = takeOver
         self.session = session
         self.token = token
         self.preset = preset
@@ -129,7 +138,7 @@ public struct MessageEncoder: Sendable {
         let strings =
             [
                 welcome.session, welcome.token, welcome.preset, welcome.configuration.springName, welcome.notice ?? "",
-                welcome.share ?? "",
+                welcome.share ?? "", welcome.node ?? "", welcome.takeOver?.from ?? "",
             ]
             + welcome.presets
         let bound = 2048 + welcome.configuration.edges.count * 1536 + strings.reduce(0) { $0 + 6 * $1.utf8.count + 3 }
@@ -323,6 +332,19 @@ public struct MessageEncoder: Sendable {
         if let notice = welcome.notice {
             w.literal(#","notice":"#)
             w.string(notice)
+        }
+        if let node = welcome.node {
+            w.literal(#","node":"#)
+            w.string(node)
+        }
+        if let takeOver = welcome.takeOver {
+            w.literal(#","takeover":{"from":"#)
+            w.string(takeOver.from)
+            w.literal(#","catchUpMs":"#)
+            w.fixed(Double(takeOver.catchUpMicroseconds) / 1000, decimals: 3)
+            w.literal(#","ops":"#)
+            w.integer(Int64(takeOver.operations))
+            w.byte(.closeBrace)
         }
         w.byte(.closeBrace)
     }

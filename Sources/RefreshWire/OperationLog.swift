@@ -102,9 +102,32 @@ struct OperationLog: Sendable {
         Self.read(tail, time: &time, body)
     }
 
-    private static func read(_ chunk: [UInt8], time: inout Int64, _ body: (Record) -> Void) {
+    /// Where a reader stopped: the next record is at byte `offset` of chunk `chunk` (the tail is chunk
+    /// `full.count`, and keeps its index when it fills), after a timed record at `time`.
+    struct Cursor: Sendable, Hashable {
+        var chunk = 0
+        var offset = 0
+        var time: Int64 = 0
+    }
+
+    /// Calls `body` with each record after `cursor`, oldest first, and moves `cursor` past the last: what a
+    /// store appends since its previous write, without reading the records before it again.
+    func forEach(after cursor: inout Cursor, _ body: (Record) -> Void) {
+        while cursor.chunk <= full.count {
+            let chunk = cursor.chunk < full.count ? full[cursor.chunk] : tail
+            cursor.offset = Self.read(chunk, from: cursor.offset, time: &cursor.time, body)
+            guard cursor.chunk < full.count else { break }
+            cursor.chunk += 1
+            cursor.offset = 0
+        }
+    }
+
+    @discardableResult
+    private static func read(_ chunk: [UInt8], from start: Int = 0, time: inout Int64, _ body: (Record) -> Void)
+        -> Int
+    {
         chunk.withUnsafeBytes { bytes in
-            var at = 0
+            var at = start
             while at < bytes.count {
                 let tag = bytes[at]
                 at += 1
@@ -126,6 +149,7 @@ struct OperationLog: Sendable {
                     body(.frame)
                 }
             }
+            return at
         }
     }
 

@@ -96,6 +96,19 @@ public struct TraceRecorder: Sendable {
 
     /// Appends the trace's JSON (docs/TRACE.md) to `buffer`.
     public func encodeTrace(into buffer: inout [UInt8]) {
+        encodeHead(into: &buffer)
+        // Each operation on its own line, after a comma from the second on.
+        var first = true
+        operations.forEach { record in
+            Self.encode(record, separator: first ? "\n" : ",\n", into: &buffer)
+            first = false
+        }
+        if !first { buffer.append(.newline) }
+        encodeSummary(into: &buffer)
+    }
+
+    /// The trace's JSON up to its operations: `{"format":…,"start":µs,"ops":[`.
+    public func encodeHead(into buffer: inout [UInt8]) {
         appendJSON(to: &buffer, bound: 256 + 6 * header.preset.utf8.count) { w in
             w.literal(#"{"format":"refreshkit.trace.v1","preset":"#)
             w.string(header.preset)
@@ -111,39 +124,11 @@ public struct TraceRecorder: Sendable {
             w.integer(header.start.microseconds)
             w.literal(#","ops":["#)
         }
-        // Each operation on its own line, after a comma from the second on.
-        var first = true
-        operations.forEach { record in
-            let separator: StaticString = first ? "\n" : ",\n"
-            first = false
-            switch record {
-            case .apply(let time, let member, let text):
-                appendJSON(to: &buffer, bound: 72) { w in  // 2 + 5 + 20 + 10 + 20 + 9 bytes at most
-                    w.literal(separator)
-                    w.literal(#"{"t":"#)
-                    w.integer(time.microseconds)
-                    w.literal(#","member":"#)
-                    w.integer(Int64(member))
-                    w.literal(#","apply":"#)
-                }
-                buffer.append(contentsOf: text)
-                buffer.append(.closeBrace)
-            case .advance(let time):
-                appendJSON(to: &buffer, bound: 48) { w in
-                    w.literal(separator)
-                    w.literal(#"{"t":"#)
-                    w.integer(time.microseconds)
-                    w.literal(#","advance":true}"#)
-                }
-            case .frame:
-                appendJSON(to: &buffer, bound: 24) { w in
-                    w.literal(separator)
-                    w.literal(#"{"frame":true}"#)
-                }
-            }
-        }
+    }
+
+    /// The trace's JSON after its operations, as of now: `],"frames":N,"digest":…,"truncated":…}`.
+    public func encodeSummary(into buffer: inout [UInt8]) {
         appendJSON(to: &buffer, bound: 96) { w in
-            if !first { w.byte(.newline) }
             w.literal(#"],"frames":"#)
             w.digits(frames.count)
             w.literal(#","digest":""#)
@@ -156,6 +141,59 @@ public struct TraceRecorder: Sendable {
             w.literal(#","truncated":"#)
             w.bool(truncated)
             w.byte(.closeBrace)
+        }
+    }
+
+    /// Where ``encodeOperations(after:_:)`` stopped: the operations before it were handed out already.
+    public struct OperationCursor: Sendable, Hashable {
+        var position = OperationLog.Cursor()
+        /// Operations handed out so far.
+        public internal(set) var count = 0
+        public init() {}
+    }
+
+    /// Calls `body` with the JSON of each operation recorded after `cursor` (one element of the trace's
+    /// `ops`, no separator), oldest first, and moves `cursor` past them: a store appends these since its
+    /// previous write, and ``encodeHead(into:)`` + the elements joined by commas + ``encodeSummary(into:)`` is
+    /// the trace.
+    public func encodeOperations(after cursor: inout OperationCursor, _ body: ([UInt8]) -> Void) {
+        var buffer: [UInt8] = []
+        var handed = 0
+        operations.forEach(after: &cursor.position) { record in
+            buffer.removeAll(keepingCapacity: true)
+            Self.encode(record, separator: "", into: &buffer)
+            body(buffer)
+            handed += 1
+        }
+        cursor.count += handed
+    }
+
+    /// One operation's JSON, after `separator`.
+    private static func encode(_ record: OperationLog.Record, separator: StaticString, into buffer: inout [UInt8]) {
+        switch record {
+        case .apply(let time, let member, let text):
+            appendJSON(to: &buffer, bound: 72) { w in  // 2 + 5 + 20 + 10 + 20 + 9 bytes at most
+                w.literal(separator)
+                w.literal(#"{"t":"#)
+                w.integer(time.microseconds)
+                w.literal(#","member":"#)
+                w.integer(Int64(member))
+                w.literal(#","apply":"#)
+            }
+            buffer.append(contentsOf: text)
+            buffer.append(.closeBrace)
+        case .advance(let time):
+            appendJSON(to: &buffer, bound: 48) { w in
+                w.literal(separator)
+                w.literal(#"{"t":"#)
+                w.integer(time.microseconds)
+                w.literal(#","advance":true}"#)
+            }
+        case .frame:
+            appendJSON(to: &buffer, bound: 24) { w in
+                w.literal(separator)
+                w.literal(#"{"frame":true}"#)
+            }
         }
     }
 

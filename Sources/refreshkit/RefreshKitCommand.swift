@@ -68,6 +68,12 @@ struct Serve: ParsableCommand {
             """)
     var qr: QRCodeOutput = .auto
 
+    @Option(help: "This process's name in a cluster: the welcome's node and its session ids' prefix (default: the pid).")
+    var node: String?
+
+    @Option(help: "The shared session store, redis://HOST:PORT, so other processes can take sessions over (docs/SCALING.md).")
+    var store: String?
+
     @OptionGroup(title: "Hardening")
     var hardening: HardeningOptions
 
@@ -77,6 +83,8 @@ struct Serve: ParsableCommand {
             tickRate: tickRate, seed: seed, sessionGraceSeconds: sessionGrace,
             traceLimits: TraceLimits(maxOperations: traceLimit), eventLoop: eventLoop)
         hardening.apply(to: &configuration)
+        configuration.node = node
+        configuration.storeURL = store
         return configuration
     }
 

@@ -32,6 +32,7 @@ export class Connection {
     store = new Store(), onTokenChange = null,
   }) {
     this.url = url;
+    this.node = null; // the process holding the session, from the last welcome (routedUrl)
     this.buildHello = hello;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
@@ -108,7 +109,7 @@ export class Connection {
     this.setState(this.attempt === 0 ? 'connecting' : 'reconnecting');
     let ws;
     try {
-      ws = new WebSocket(this.url, PROTOCOL);
+      ws = new WebSocket(this.routedUrl(), PROTOCOL);
     } catch (err) {
       console.error('websocket', err);
       this.scheduleReconnect();
@@ -151,6 +152,7 @@ export class Connection {
       msg = out;
       if (msg.type === 'welcome') {
         this.helloOnce = null;
+        this.node = typeof msg.node === 'string' ? msg.node : null;
         if (this.store.session) this.onTokenChange?.(this.store.session, this.store.token);
         if (!this.clock.synced) this.clock.roughFromWelcome(msg.serverT, tRecv);
         this.welcomed = true;
@@ -181,6 +183,24 @@ export class Connection {
     };
   }
 
+  /**
+   * The socket's URL with the session it is for: `s` (the session id) and, once a welcome named it, `n` (the
+   * process holding it). A balancer in front of several processes routes by them (docs/SCALING.md); the
+   * server reads only the hello, whose `session` stays authoritative.
+   */
+  routedUrl() {
+    if (!this.store.session) return this.url;
+    let url;
+    try {
+      url = new URL(this.url);
+    } catch {
+      return this.url;
+    }
+    url.searchParams.set('s', this.store.session);
+    if (this.node) url.searchParams.set('n', this.node);
+    return url.toString();
+  }
+
   sendHello() {
     const hello = { type: 'hello', frames: 'delta', ...this.buildHello(), ...(this.helloOnce ?? {}) };
     if (this.store.session) hello.session = this.store.session;
@@ -199,6 +219,7 @@ export class Connection {
    * fields (e.g. a trace's preset, viewport, dpr and seed).
    */
   restart({ hello = null } = {}) {
+    this.node = null;
     this.store.session = null;
     this.store.token = null;
     this.helloOnce = hello;

@@ -9,7 +9,10 @@ import { t } from './i18n.js';
 const TOKEN_KEY = 'refreshkit.token.';
 const NOTICE_MS = 10000;
 
-/** The session id a URL asks to join (`?s=ID`), or null. Ids are the server's hex; anything else is ignored. */
+/**
+ * The session id a URL asks to join (`?s=ID`), or null. Ids are the server's hex, after a node name and a dot
+ * when the server runs in a cluster (`n2.<hex>`, docs/SCALING.md); anything else is ignored.
+ */
 export function sessionFromUrl(href) {
   let url;
   try {
@@ -18,7 +21,7 @@ export function sessionFromUrl(href) {
     return null;
   }
   const id = url.searchParams.get('s');
-  return id && /^[0-9a-f]{16,64}$/.test(id) ? id : null;
+  return id && /^([A-Za-z0-9_-]{1,32}\.)?[0-9a-f]{16,64}$/.test(id) ? id : null;
 }
 
 /** The share link of session `id` for a page served at `origin`. */

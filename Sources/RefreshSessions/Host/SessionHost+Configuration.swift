@@ -27,7 +27,15 @@ extension SessionHost {
         public var pingIntervalSeconds = 20
         public var hangupSeconds = 40
 
+        /// The name of this process in a cluster (`serve --node`, else its process id): the `welcome`'s `node`.
+        public var node = ""
+        /// Prefix every new session id with `node.`, so a balancer routes by the id (docs/SCALING.md).
+        public var prefixesIDs = false
+
         public init() {}
+
+        /// What a new session id starts with.
+        var idPrefix: String { prefixesIDs && !node.isEmpty ? node + "." : "" }
 
         /// The grace period, µs.
         var graceMicroseconds: Int64 { Int64((sessionGraceSeconds * 1_000_000).rounded()) }

@@ -14,6 +14,7 @@ extension SessionHost {
         let member: Room.Member
         var notice: String?
         var resumed = false
+        if let id = hello.session { takeOver(id, at: nowMicroseconds) }
         switch registry.admit(hello, at: now) {
         case .refused(let error):
             logger.notice(
@@ -61,10 +62,10 @@ extension SessionHost {
         room.advance(to: now)  // a room nobody was connected to did not tick
         registry.account(room)
         let welcome = Welcome(
-            session: room.id, token: member.token, preset: room.session.presetName, presets: Preset.names,
+            session: room.id, token: member.tokenHash == nil ? member.token : hello.token ?? "", preset: room.session.presetName, presets: Preset.names,
             configuration: room.session.configuration, serverTime: now, member: member.number, resumed: resumed,
             notice: notice, ack: resumed ? room.acknowledged(member: member.number) : nil,
-            share: shareBase)
+            share: shareBase, node: configuration.node, takeOver: takeOvers[room.id])
         enqueue(.welcome(welcome), on: connection)
         broadcast(room.takeEvents(), in: room)
         announceMembers(of: room)
@@ -107,6 +108,7 @@ extension SessionHost {
 
     func expire(_ room: Room) {
         registry.remove(room)
+        forgetInStore(room.id)
         logger.info(
             "session freed",
             metadata: [

@@ -59,7 +59,7 @@ extension SessionHost {
     func armSweep() {
         guard !sweepArmed, !shuttingDown else { return }
         sweepArmed = true
-        actions.append(.armSweep(after: Self.sweepPeriod))
+        actions.append(.armSweep(after: sweepPeriod))
     }
 
     /// Pings the connections that went quiet and hangs up those whose ping went unanswered (``Keepalive``);
@@ -86,6 +86,7 @@ extension SessionHost {
                 kill(connection)
             }
         }
-        if !connections.isEmpty { armSweep() }
+        writeToStore(at: now)
+        if !connections.isEmpty || (store != nil && !registry.isEmpty) { armSweep() }
     }
 }

@@ -48,6 +48,14 @@ public final class SessionHost {
     /// The room whose frame waits for the end of the read that brought its input.
     var heldRoom: Room?
 
+    /// Where sessions are kept for other processes to take over (docs/SCALING.md); `nil`: in memory only.
+    public var store: SessionStore?
+    var storeLedger = StoreLedger()
+    /// The sessions this process took over from the store, and how (the `welcome`'s `takeover`).
+    var takeOvers: [String: TakeOver] = [:]
+    /// The transport's monotonic clock (µs): only to measure how long a take-over's catch-up took.
+    public var clock: () -> Int64 = { 0 }
+
     /// What the transport is to do, in order; it carries them out after each call and then calls
     /// ``clearActions()``. Carrying one out may call the host again, which appends more.
     public internal(set) var actions: [HostAction] = []
@@ -169,6 +177,7 @@ public final class SessionHost {
     /// Every connection is to flush what it has queued and close with 1001; nothing is scheduled any more.
     public func beginShutdown() {
         flushHeldFrame()
+        writeToStore(at: clock(), force: true)  // hand every session over with nothing lost
         shuttingDown = true
         tickScheduler.stop()
         logger.info("shutting down", metadata: ["connections": "\(connections.count)"])

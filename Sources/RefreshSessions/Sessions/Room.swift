@@ -13,6 +13,9 @@ public final class Room {
     struct Member {
         let number: Int
         let token: String
+        /// For a member adopted from a store (``adopt(_:)``): the hash of its token, which the room checks
+        /// instead (``token`` is then empty: the room never learns it until the page sends it).
+        var tokenHash: String?
         /// The connection that is this member now, if any.
         var connection: Connection?
         /// Pointers down (the page's ids) and the page time of their latest sample, in the order they went
@@ -125,8 +128,30 @@ public final class Room {
     /// The member whose token is `token` (compared in constant time), if any.
     func member(token: String) -> Member? {
         var found: Member?
-        for member in members where RandomIdentifier.equal(member.token, token) { found = member }
+        var hashed: String?
+        for member in members {
+            if let stored = member.tokenHash {
+                let hash = hashed ?? TokenHash.hex(token)
+                hashed = hash
+                if RandomIdentifier.equal(stored, hash) { found = member }
+            } else if RandomIdentifier.equal(member.token, token) {
+                found = member
+            }
+        }
         return found
+    }
+
+    /// The members as a store keeps them: numbers and token hashes.
+    func storedMembers() -> StoredMembers {
+        StoredMembers(members: members.map { ($0.number, $0.tokenHash ?? TokenHash.hex($0.token)) }, next: nextMember)
+    }
+
+    /// Takes the members a store kept (a session taken over from another process): each resumes with its
+    /// token, checked against its hash.
+    func adopt(_ stored: StoredMembers) {
+        members = stored.members.map { Member(number: $0.number, token: "", tokenHash: $0.tokenHash) }
+        nextMember = stored.next
+        rebuildConnections()
     }
 
     /// Makes `connection` member `number`'s connection. - Returns: the connection it replaces, if any.

@@ -73,14 +73,20 @@ final class SessionRegistry {
         } catch {
             return .refused(WireError(code: error.code, message: error.message, ref: "hello"))
         }
-        var id = RandomIdentifier.make128()
-        while rooms[id] != nil { id = RandomIdentifier.make128() }
+        var id = configuration.idPrefix + RandomIdentifier.make128()
+        while rooms[id] != nil { id = configuration.idPrefix + RandomIdentifier.make128() }
         let room = Room(id: id, traced: traced, headroom: headroom)
         rooms[id] = room
         guard let member = room.addMember(limit: configuration.maxMembersPerSession) else {
             preconditionFailure("a new room admits its first member")
         }
         return .created(room, member, notice: notice)
+    }
+
+    /// Holds `room`, taken over from a store (``SessionHost/takeOver(_:at:)``).
+    func adopt(_ room: Room) {
+        rooms[room.id] = room
+        account(room)
     }
 
     func remove(_ room: Room) {

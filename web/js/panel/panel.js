@@ -57,6 +57,10 @@ export class Panel {
       root.append(body);
     }
     this.seqBadge = el('span', 'panel-summary-extra');
+    // Which process holds the session, and how it came to (a take-over: docs/SCALING.md).
+    this.nodeEl = el('p', 'panel-node');
+    this.nodeEl.dataset.panelNode = '';
+    this.figures.root.append(this.nodeEl);
     body.replaceChildren(...[
       section(t('panel.connection'), 'connection', this.figures.root),
       this.prediction && section(t('panel.prediction'), 'prediction', this.prediction.root),
@@ -113,6 +117,7 @@ export class Panel {
       case 'welcome':
         this.welcomed = true;
         this.figures.onWelcome();
+        setText(this.nodeEl, nodeText(msg));
         if (msg.config) this.params.setConfig(msg.config, { source: 'welcome', preset: msg.preset });
         break;
       case 'config': // {type: "config", config: {…}, preset?}: sent after an accepted configure, if the server does
@@ -177,4 +182,12 @@ function hapticsSwitch(haptics) {
   return el('div', 'device-pane', [
     el('label', 'predict-switch', [toggle, ` ${t('panel.haptics')}${note}`]),
   ]);
+}
+
+/** `node n2`, and after a take-over `· taken over from n1 (catch-up 3.2 ms, 1234 ops)` (welcome.node, .takeover). */
+export function nodeText(welcome) {
+  if (typeof welcome?.node !== 'string') return '';
+  const over = welcome.takeover;
+  if (!over || typeof over.from !== 'string') return `node ${welcome.node}`;
+  return `node ${welcome.node} · taken over from ${over.from} (catch-up ${Number(over.catchUpMs).toFixed(1)} ms, ${over.ops} ops)`;
 }
