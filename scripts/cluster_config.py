@@ -25,7 +25,7 @@ def config(bind: str, nodes: list[tuple[str, str]], log: str = "stdout") -> str:
     out = [
         "global",
         f"    log {log} format raw local0 info",
-        "    maxconn 20000",
+        "    maxconn 4000",  # within a default descriptor limit (HAProxy needs two per connection)
         "",
         "defaults",
         "    mode http",

@@ -53,16 +53,19 @@ def test_sigkill_of_the_process_mid_refresh_loses_no_session(cluster):
         assert wb["node"] == node
         await send_json(a, {"type": "configure", "feed": {"latencyMs": 2500}})
         await send_json(a, {"type": "command", "name": "refresh", "edge": "top"})
-        frame, _ = await recv_until(a, lambda m: m["type"] == "frame" and m["edges"][0]["state"] == "refreshing")
+        # the indicator has settled where it waits for the feed: the position to find again
+        frame, _ = await recv_until(a, lambda m: m["type"] == "frame" and m["edges"][0]["state"] == "refreshing"
+                                    and m["phase"] == "idle")
         before = frame["offset"]["y"]
+        assert before != 0, frame
         # the store has the refresh (a write every ~100 ms): that is the state to wait for, not a duration
         await asyncio.to_thread(wait_for, lambda: '"refresh"' in c.redis.cli("LRANGE", f"rk:session:{session}:ops",
                                                                              "0", "-1"),
                                 what="the refresh in the store")
         c.servers[node].proc.send_signal(signal.SIGKILL)
         c.servers[node].proc.wait(5)
-        for ws in (a, b):  # both devices see their connection drop
-            await asyncio.wait_for(ws.wait_closed(), 5)
+        for ws in (a, b):  # both devices see their connection drop (reading what was still on its way)
+            await server_support.wait_closed(ws)
         # both devices come back through the balancer, as the page does (s, n in the URL)
         a2 = await connect_to(c.url(session, node))
         again_a, frame_a = await hello(a2, session=session, token=wa["token"])
