@@ -8,7 +8,7 @@ VENV := .venv
 RELEASE_BIN := .build/release/refreshkit
 
 # `make cluster PROCESSES=N PORT=P`: N processes behind HAProxy on PORT, sessions shared in Redis (docs/SCALING.md).
-.PHONY: cluster cluster-deps run test build release deps test-deps unit-test page-test server-test browser-test screenshots format clean bench
+.PHONY: cluster cluster-deps cluster-test run test build release deps test-deps unit-test page-test server-test browser-test screenshots format clean bench
 
 # LINK=wifi (or lan, wifi-powersave, congested): pages reach the server through `refreshkit link` on PORT, a
 # simulated network (docs/LINK.md); the server itself listens on a loopback port of its own.
@@ -39,7 +39,7 @@ release: deps
 
 # Everything, in order of speed: engine and wire (Swift Testing), page logic (node), then the real
 # server over a real WebSocket, then real headless Chromium driving the real page.
-test: test-deps unit-test page-test release server-test browser-test
+test: test-deps unit-test page-test release server-test cluster-test browser-test
 
 unit-test: deps
 	swift test
@@ -49,6 +49,10 @@ page-test:
 
 server-test: release test-deps
 	REFRESHKIT_BIN=$(abspath $(RELEASE_BIN)) $(VENV)/bin/python -m pytest -q tests/server
+
+# Several processes behind HAProxy sharing Redis: routing, take-over after SIGKILL and SIGTERM (docs/SCALING.md).
+cluster-test: release test-deps
+	REFRESHKIT_BIN=$(abspath $(RELEASE_BIN)) $(VENV)/bin/python -m pytest -q tests/cluster
 
 browser-test: release test-deps
 	REFRESHKIT_BIN=$(abspath $(RELEASE_BIN)) $(VENV)/bin/python -m pytest -q tests/browser

@@ -31,7 +31,7 @@ def config(bind: str, nodes: list[tuple[str, str]], log: str = "stdout") -> str:
         "    mode http",
         "    log global",
         "    option httplog",
-        "    timeout connect 2s",
+        "    timeout connect 250ms",  # also the pause before a retry after a refused connection
         "    timeout client 1h",
         "    timeout server 1h",
         "    timeout tunnel 1h",

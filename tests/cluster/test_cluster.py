@@ -4,6 +4,7 @@ carry on where they were."""
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 
 from websockets.asyncio.client import connect
@@ -115,3 +116,63 @@ def test_the_servers_carry_on_without_the_store_and_catch_up_when_it_returns(clu
             assert '"scrollBy"' in ops, ops
 
     run(scenario)
+
+
+def test_sigterm_hands_every_session_over_with_no_acknowledged_input_lost(cluster):
+    """A rolling deploy: the process stops with SIGTERM while 50 sessions drag; every session is found again on
+    another process, and each acknowledges at least every input it had acknowledged before."""
+    c = cluster(2)
+    sessions = 50
+
+    async def scenario():
+        pages, others = [], []
+        while len(pages) < sessions:  # sessions until 50 are on n1 (leastconn spreads them over both)
+            ws = await connect_to(c.url())
+            welcome, _ = await hello(ws)
+            if welcome["node"] == "n1":
+                pages.append({"ws": ws, "welcome": welcome, "acked": 0, "seq": 0})
+            else:
+                others.append(ws)
+        stop = asyncio.Event()
+
+        async def drag(page):
+            ws, t = page["ws"], 1000.0
+            await send_json(ws, {"type": "touch", "phase": "start", "dx": 0, "dy": 0, "t": t, "id": 1})
+            while not stop.is_set():
+                t += 33
+                page["seq"] += 1
+                try:
+                    await ws.send(json.dumps({"type": "touch", "phase": "move", "dx": 0, "dy": 3, "t": t, "id": 1,
+                                              "seq": page["seq"]}))
+                except Exception:
+                    return
+                await asyncio.sleep(0.033)
+
+        async def read(page):  # what the server acknowledged, frame by frame
+            try:
+                async for raw in page["ws"]:
+                    message = json.loads(raw)
+                    ack = message.get("ack") if message.get("type") == "frame" else None
+                    if ack and "0" in ack:
+                        page["acked"] = max(page["acked"], ack["0"])
+            except Exception:
+                pass
+
+        tasks = [asyncio.create_task(f(p)) for p in pages for f in (drag, read)]
+        await asyncio.to_thread(wait_for, lambda: all(p["acked"] >= 5 for p in pages), what="every session dragging")
+        c.servers["n1"].proc.send_signal(signal.SIGTERM)
+        await asyncio.to_thread(c.servers["n1"].proc.wait, 15)
+        stop.set()
+        await asyncio.gather(*tasks)
+        assert c.servers["n1"].proc.returncode == 0, c.servers["n1"].output()
+        for page in pages:
+            welcome = page["welcome"]
+            async with connect_to(c.url(welcome["session"], "n1")) as ws:
+                again, _ = await hello(ws, session=welcome["session"], token=welcome["token"])
+                assert again["resumed"] is True and again["node"] == "n2" and "notice" not in again, again
+                assert again["takeover"]["from"] == "n1", again
+                assert again.get("ack", 0) >= page["acked"], (again.get("ack"), page["acked"])
+        for ws in others:
+            await ws.close()
+
+    run(scenario, timeout=50)
