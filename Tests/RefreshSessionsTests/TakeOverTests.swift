@@ -135,6 +135,7 @@ final class MemoryStore: SessionStore {
         let after = try #require(b.frames(again).first)
         let offset = { (frame: [String: Any]) in (frame["offset"] as? [String: Any])?["y"] as? Double }
         #expect(offset(after) == offset(before) && offset(after) != 0)
+        #expect(after["phase"] as? String != "dragging", "the finger that was down is lifted: \(after)")
         // a wrong token is still refused; a new device joins as a new member
         let wrong = b.open()
         b.send(TestTransport.hello(session: id, token: String(repeating: "0", count: 32)), on: wrong)

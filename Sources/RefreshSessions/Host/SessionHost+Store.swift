@@ -15,7 +15,9 @@ extension SessionHost {
         guard !writes.isEmpty else { return }
         if store.write(writes) {
             if storeLedger.succeeded() {
-                logger.notice("the session store is back; sessions written to it again", metadata: ["sessions": "\(writes.count)"])
+                logger.notice(
+                    "the session store is back; sessions written to it again", metadata: ["sessions": "\(writes.count)"]
+                )
             }
         } else if storeLedger.failed() {
             logger.error(
@@ -34,24 +36,27 @@ extension SessionHost {
         switch store.load(id) {
         case .missing: return
         case .unavailable:
-            logger.error("could not take a session over: the session store is unreachable", metadata: ["session": "\(id)"])
+            logger.error(
+                "could not take a session over: the session store is unreachable", metadata: ["session": "\(id)"])
             return
         case .found(let found): stored = found
         }
-        let traced: TracedSession
-        let operations: Int
+        var traced: TracedSession
+        let trace: Trace
         do {
-            let trace = try Trace(json: stored.trace)
+            trace = try Trace(json: stored.trace)
             guard !trace.truncated else {
                 throw TraceError("its trace was truncated (a recording limit), so it does not rebuild the session")
             }
             traced = try TracedSession.replaying(trace, limits: configuration.traceLimits)
-            operations = trace.operations.count
         } catch {
             logger.error(
-                "could not take a session over", metadata: ["session": "\(id)", "from": "\(stored.node)", "reason": "\(error)"])
+                "could not take a session over",
+                metadata: ["session": "\(id)", "from": "\(stored.node)", "reason": "\(error)"])
             return
         }
+        let operations = trace.operations.count
+        liftPointers(in: &traced, recordedIn: trace, at: now)
         let room = Room(id: id, traced: traced, headroom: headroom)
         room.adopt(stored.members)
         room.expiresAt = now + configuration.graceMicroseconds  // until a member attaches
@@ -65,6 +70,32 @@ extension SessionHost {
                 "catchUpMs": "\(Double(record.catchUpMicroseconds) / 1000)",
                 "frames": "\(traced.recorder.frames.count)",
             ])
+    }
+
+    /// Lifts every pointer the trace leaves down (a `touch cancel` each, recorded, as when a member leaves):
+    /// nobody is connected to a session taken over, and a finger that lifted while its process was gone would
+    /// otherwise hold the drag forever.
+    private func liftPointers(in traced: inout TracedSession, recordedIn trace: Trace, at now: Int64) {
+        var down: [Int: [(pointer: Int, pageTime: Double)]] = [:]
+        for operation in trace.operations {
+            guard case .apply(_, let member, let text) = operation,
+                let received = text.withUnsafeBytes({ try? decoder.decodeInput($0) }),
+                case .touch(let touch) = received.input
+            else { continue }
+            var pointers = down[member, default: []]
+            pointers.removeAll { $0.pointer == touch.pointer }
+            if touch.phase == .start || touch.phase == .move { pointers.append((touch.pointer, touch.pageTime)) }
+            down[member] = pointers
+        }
+        let time = Timestamp(microseconds: now)
+        for (member, pointers) in down.sorted(by: { $0.key < $1.key }) {
+            for (pointer, pageTime) in pointers.sorted(by: { $0.pointer < $1.pointer }) {
+                let cancel = SynthesizedTouch.cancel(pointer: pointer, pageTime: pageTime)
+                cancel.text.withUnsafeBytes { text in
+                    _ = try? traced.apply(ReceivedInput(cancel.input, text: text), member: member, at: time)
+                }
+            }
+        }
     }
 
     /// Session `id` was freed: the store forgets it too.
