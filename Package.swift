@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
         .target(name: "RefreshKit"),
@@ -58,7 +59,13 @@ let package = Package(
         .testTarget(name: "LinkSimulatorTests", dependencies: ["LinkSimulator"]),
         // `make bench` (docs/PERFORMANCE.md): engine micro-benchmarks and the orchestration, the load
         // generator (lws client API), and the transport's floor (a bare lws echo server).
-        .executableTarget(name: "refreshkit-bench", dependencies: ["RefreshKit", "RefreshWire", "CLibWebSockets"]),
+        .executableTarget(
+            name: "refreshkit-bench",
+            dependencies: [
+                "RefreshKit", "RefreshWire", "CLibWebSockets",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+            ]),
         .executableTarget(
             name: "refreshkit-load",
             dependencies: [
