@@ -1,0 +1,35 @@
+import CLibWebSockets
+
+/// A libwebsockets protocol that sends every message back as it came, used twice: `refreshkit serve
+/// --echo-protocol` adds it as `autobahn-echo` for the Autobahn cases (docs/AUTOBAHN.md), and `lws-echo` serves
+/// it as the transport's floor that `make bench` measures the server against (docs/PERFORMANCE.md).
+///
+/// One behaviour for both:
+/// - A message is echoed whole, once its last fragment's last byte arrived, with its own opcode (text or binary);
+///   lws has already checked text for UTF-8 (`LWS_SERVER_OPTION_VALIDATE_UTF8`) and answered pings and closes.
+/// - It goes straight back from the receive callback when nothing is queued and lws holds no unsent bytes (as
+///   the server writes its frames, so the floor compares like with like); otherwise it waits, in order, in a
+///   `Deque`, and goes on the next WRITEABLE.
+/// - A message over ``maxMessageBytes`` closes with 1009; ``maxQueuedMessages`` echoes waiting (a peer that
+///   sends and does not read) closes with 1008. Each close is issued on the next WRITEABLE, as the server's own
+///   protocol closes.
+public enum WebSocketEcho {
+    /// Autobahn's largest messages (cases 9.*) are 16 MiB.
+    public static let maxMessageBytes = 32 << 20
+    /// Far more than a peer that reads ever has waiting (the bench's load has one message in flight per
+    /// session at a time).
+    public static let maxQueuedMessages = 4096
+
+    /// The `lws_protocols` entry. `name` must stay valid while the context lives.
+    /// - Parameter receiveBufferSize: lws's per-connection receive buffer (`rx_buffer_size`): what one
+    ///   RECEIVE delivers at most; larger frames arrive in several.
+    public static func entry(name: UnsafePointer<CChar>, receiveBufferSize: Int) -> lws_protocols {
+        var entry = lws_protocols()
+        entry.name = name
+        entry.callback = echoCallback
+        entry.per_session_data_size = MemoryLayout<UnsafeMutableRawPointer?>.size
+        entry.rx_buffer_size = receiveBufferSize
+        entry.tx_packet_size = 64 * 1024
+        return entry
+    }
+}
