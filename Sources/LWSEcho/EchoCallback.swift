@@ -40,8 +40,18 @@ func echoCallback(
         }
     case LWS_CALLBACK_SERVER_WRITEABLE:
         guard let connection = connection(user) else { return 0 }
-        if connection.refusal != nil { return -1 }  // issues the close frame set by lws_close_reason
+        if connection.refusal != nil {
+            // Closed from the connection's timer, not by returning -1 here: on Debian's lws 4.1.6 with libuv a
+            // -1 from WRITEABLE runs a second close that drops the close frame (the peer saw 1006, not 1009);
+            // the server's own protocol closes the same way (ServiceLoop.issueClose).
+            lws_set_timer_usecs(wsi, 0)
+            return 0
+        }
         return writeNext(connection, wsi)
+    case LWS_CALLBACK_TIMER:
+        // Only ever armed above: now lws sends the close frame with the reason given.
+        guard let connection = connection(user), connection.refusal != nil else { return 0 }
+        return -1
     default:
         break
     }

@@ -11,8 +11,8 @@ import CLibWebSockets
 ///   the server writes its frames, so the floor compares like with like); otherwise it waits, in order, in a
 ///   `Deque`, and goes on the next WRITEABLE.
 /// - A message over ``maxMessageBytes`` closes with 1009; ``maxQueuedMessages`` echoes waiting (a peer that
-///   sends and does not read) closes with 1008. Each close is issued on the next WRITEABLE, as the server's own
-///   protocol closes.
+///   sends and does not read) closes with 1008. Each close is issued from the connection's timer after the next
+///   WRITEABLE, as the server's own protocol closes (a -1 from WRITEABLE loses the close frame under libuv).
 public enum WebSocketEcho {
     /// Autobahn's largest messages (cases 9.*) are 16 MiB.
     public static let maxMessageBytes = 32 << 20
