@@ -2,12 +2,14 @@ import CLibWebSockets
 
 /// The echo's lws callback: the connection's state (``EchoConnection``) lives behind the per-session pointer
 /// from ESTABLISHED to CLOSED; RECEIVE feeds it, and each WRITEABLE writes the oldest waiting message.
+/// `writes` is ``WebSocketEcho/Writes`` (the two lws callbacks differ only in it).
 func echoCallback(
     _ wsi: OpaquePointer?,
     _ reason: lws_callback_reasons,
     _ user: UnsafeMutableRawPointer?,
     _ input: UnsafeMutableRawPointer?,
-    _ length: Int
+    _ length: Int,
+    writes: WebSocketEcho.Writes
 ) -> Int32 {
     guard let wsi, let user else { return 0 }
     switch reason {
@@ -30,7 +32,9 @@ func echoCallback(
         case .partial, .ignored:
             break
         case .complete(let queued):
-            if queued == 1 && lws_partial_buffered(wsi) == 0 { return writeNext(connection, wsi) }
+            if writes == .straightBack && queued == 1 && lws_partial_buffered(wsi) == 0 {
+                return writeNext(connection, wsi)
+            }
             lws_callback_on_writable(wsi)
         case .close(let refusal):
             var text = Array((refusal == .tooLarge ? "message too large" : "not reading: too many echoes waiting").utf8)

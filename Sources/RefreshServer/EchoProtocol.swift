@@ -11,9 +11,10 @@ enum EchoProtocol {
     static let name = "autobahn-echo"
 
     /// The `lws_protocols` entry: the echo shared with `lws-echo` (``WebSocketEcho``: whole messages, text or
-    /// binary as they came, at most 32 MiB each, closing with 1009 beyond), with a 64 KiB receive buffer.
+    /// binary as they came, at most 32 MiB each, closing with 1009 beyond), with a 64 KiB receive buffer, and
+    /// every echo written on WRITEABLE, behind the pongs and closes lws owes first.
     static func entry(_ resources: CResources) -> lws_protocols {
-        WebSocketEcho.entry(name: resources.string(name), receiveBufferSize: 65536)
+        WebSocketEcho.entry(name: resources.string(name), receiveBufferSize: 65536, writes: .onWriteable)
     }
 
     /// The per-vhost option that makes the echo protocol the default (`"default": "1"`).

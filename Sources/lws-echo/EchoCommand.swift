@@ -50,8 +50,10 @@ struct EchoCommand: ParsableCommand {
         var http = lws_protocols()
         http.name = UnsafePointer(strdup("http"))
         http.callback = lws_callback_http_dummy
-        // The shared echo (LWSEcho), with a small receive buffer: the load's messages are small.
-        let echo = WebSocketEcho.entry(name: UnsafePointer(strdup(subprotocol)), receiveBufferSize: 4096)
+        // The shared echo (LWSEcho), with a small receive buffer (the load's messages are small), writing
+        // straight back as the server writes its frames.
+        let echo = WebSocketEcho.entry(
+            name: UnsafePointer(strdup(subprotocol)), receiveBufferSize: 4096, writes: .straightBack)
         let protocols = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 3)
         protocols.initialize(from: [http, echo, lws_protocols()], count: 3)
 
