@@ -18,7 +18,9 @@ import Synchronization
 /// stops it, each from a different place. So each child's `run` lives in a task of its own: the body copies the
 /// pid and what stdout says into shared state, which the bench's waits read, and cancelling the task is the
 /// stop (swift-subprocess then runs the teardown sequence and reaps the child). swift-subprocess has no wait
-/// with a time limit or for a line, so those two poll that state every 10 ms.
+/// with a time limit or for a line, so those two poll that state every 10 ms. A child counts as ended once it
+/// has exited and its stdout is closed (`run` returns then): a grandchild that kept the pipe open would hold
+/// `wait` to its time limit.
 final class ChildProcess: Sendable {
     let name: String
     private let shared = Shared()
