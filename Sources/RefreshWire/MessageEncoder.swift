@@ -120,7 +120,7 @@ public struct MessageEncoder: Sendable {
 
     /// Appends an `error` message to `buffer`.
     public func encode(_ error: WireError, into buffer: inout [UInt8]) {
-        let bound = 96 + 6 * (error.code.utf8.count + error.message.utf8.count + (error.ref?.utf8.count ?? 0))
+        let bound = 96 + error.code.rawValue.utf8.count + 6 * (error.message.utf8.count + (error.ref?.utf8.count ?? 0))
         appendJSON(to: &buffer, bound: bound) { w in writeError(error, to: &w) }
     }
 
@@ -276,7 +276,7 @@ public struct MessageEncoder: Sendable {
 
     private func writeError(_ error: WireError, to w: inout JSONWriter) {
         w.literal(#"{"type":"error","code":"#)
-        w.string(error.code)
+        w.plainString(error.code.rawValue)
         w.literal(#","message":"#)
         w.string(error.message)
         if let ref = error.ref {

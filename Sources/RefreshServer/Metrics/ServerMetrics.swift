@@ -1,5 +1,6 @@
 import CoreMetrics
 import Prometheus
+import RefreshWire
 
 /// The server's vital signs (docs/OPERATIONS.md), recorded through swift-metrics into a Prometheus registry of
 /// this server's own (no process-wide bootstrap, so servers in one process, tests included, never share
@@ -49,7 +50,7 @@ public final class ServerMetrics: @unchecked Sendable {
     private let sessions: Meter
     private let members: Meter
     private let traceBytes: Meter
-    private var errors: [String: CoreMetrics.Counter] = [:]
+    private var errors: [ErrorCode: CoreMetrics.Counter] = [:]
 
     public init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -67,12 +68,12 @@ public final class ServerMetrics: @unchecked Sendable {
     }
 
     /// An `error` message sent, by its code: `refreshkit_errors_total{code="…"}`.
-    func error(code: String) {
+    func error(code: ErrorCode) {
         if let counter = errors[code] {
             counter.increment()
             return
         }
-        let counter = Counter(label: "refreshkit_errors_total", dimensions: [("code", code)], factory: factory)
+        let counter = Counter(label: "refreshkit_errors_total", dimensions: [("code", code.rawValue)], factory: factory)
         errors[code] = counter
         counter.increment()
     }
