@@ -34,6 +34,12 @@ struct ProtocolDocumentTests {
         }
     }
 
+    @Test func theServerToPageTableIsServerMessage() throws {
+        let table = try #require(MarkdownTable.first(withHeader: ["type", "fields"], in: Self.document))
+        let types = table.rows.flatMap { MarkdownTable.quoted(in: $0[0]) }
+        #expect(types == ServerMessage.Kind.allCases.map(\.rawValue))
+    }
+
     @Test func everyEngineRefusalHasItsCode() {
         #expect(SessionError.Reason.allCases.map(ErrorCode.init) == [.outOfRange, .unknownPreset])
     }
