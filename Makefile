@@ -48,7 +48,8 @@ browser-test: release test-deps
 # The README's pictures (docs/images) are screenshots the browser tests take; an ordinary run leaves them be.
 screenshots: release test-deps
 	REFRESHKIT_PUBLISH_IMAGES=1 REFRESHKIT_BIN=$(abspath $(RELEASE_BIN)) $(VENV)/bin/python -m pytest -q \
-		tests/browser/test_page.py tests/browser/test_panel.py tests/browser/test_share_qr.py tests/browser/test_failure.py
+		tests/browser/test_page.py tests/browser/test_panel.py tests/browser/test_share_qr.py tests/browser/test_failure.py \
+		tests/browser/test_compare.py
 
 format:
 	swift format --in-place --recursive Sources Tests Package.swift

@@ -21,10 +21,21 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
         .target(name: "RefreshKit"),
         .target(name: "RefreshWire", dependencies: ["RefreshKit"]),
+        // The session host: the server's rules as a pure value (events in, actions out), no sockets, no clock.
+        .target(
+            name: "RefreshSessions",
+            dependencies: [
+                "RefreshKit", "RefreshWire",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
         .systemLibrary(
             name: "CLibWebSockets",
             pkgConfig: "libwebsockets",
@@ -38,10 +49,11 @@ let package = Package(
         .target(
             name: "RefreshServer",
             dependencies: [
-                "RefreshKit", "RefreshWire", "CLibWebSockets", "CQREncode",
+                "RefreshKit", "RefreshWire", "RefreshSessions", "CLibWebSockets", "CQREncode",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
         .target(name: "LinkSimulator", dependencies: ["RefreshKit"]),
@@ -56,6 +68,13 @@ let package = Package(
         .testTarget(name: "RefreshKitTests", dependencies: ["RefreshKit"]),
         .testTarget(name: "RefreshWireTests", dependencies: ["RefreshWire", "RefreshKit"]),
         .testTarget(name: "LinkSimulatorTests", dependencies: ["LinkSimulator"]),
+        .testTarget(
+            name: "RefreshSessionsTests",
+            dependencies: [
+                "RefreshSessions", "RefreshWire", "RefreshKit",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]),
         // `make bench` (docs/PERFORMANCE.md): engine micro-benchmarks and the orchestration, the load
         // generator (lws client API), and the transport's floor (a bare lws echo server).
         .executableTarget(name: "refreshkit-bench", dependencies: ["RefreshKit", "RefreshWire", "CLibWebSockets"]),

@@ -1,4 +1,5 @@
 import CLibWebSockets
+import DequeModule
 
 #if canImport(Glibc)
     import Glibc
@@ -46,7 +47,7 @@ private final class EchoConnection {
     var message: [UInt8] = []
     var inMessage = false
     var binary = false
-    var outbox = RingBuffer<(binary: Bool, bytes: [UInt8])>()
+    var outbox = Deque<(binary: Bool, bytes: [UInt8])>()
     var tooLarge = false
 }
 
@@ -90,7 +91,7 @@ private func echoProtocolCallback(
         guard let raw = user.load(as: UnsafeMutableRawPointer?.self) else { return 0 }
         let connection = Unmanaged<EchoConnection>.fromOpaque(raw).takeUnretainedValue()
         if connection.tooLarge { return -1 }
-        guard let next = connection.outbox.removeFirst() else { return 0 }
+        guard let next = connection.outbox.popFirst() else { return 0 }
         let pre = Int(RK_LWS_PRE)
         var buffer = [UInt8](repeating: 0, count: pre + next.bytes.count)
         buffer.replaceSubrange(pre..., with: next.bytes)

@@ -4,9 +4,9 @@ import RefreshKit
 import RefreshWire
 
 /// The server's front door, confined to the service thread like ``ServiceLoop``: it decides which HTTP
-/// requests reach the static files (``StaticPathPolicy``), which WebSocket upgrades are accepted
-/// (``OriginPolicy``, ``ConnectionLimits``), and screens every message of an open connection
-/// (``RateLimiter``, ``TimestampGuard``). docs/HARDENING.md lists what is defended and how.
+/// requests reach the static files (``StaticPathPolicy``) and which WebSocket upgrades are accepted
+/// (``OriginPolicy``, ``ConnectionLimits``). The messages of an open connection are screened by the session
+/// host (its rate limit and page clock). docs/HARDENING.md lists what is defended and how.
 final class Gatekeeper {
     let configuration: HardeningConfiguration
     let logger: Logger
@@ -40,29 +40,16 @@ final class Gatekeeper {
             allowedOrigins: configuration.allowedOrigins)
     }
 
-    /// A fresh limiter for a new connection.
-    func makeRateLimiter() -> RateLimiter {
-        RateLimiter(
-            ratePerSecond: configuration.messagesPerSecond, burst: configuration.messageBurst,
-            closeAfterSeconds: configuration.floodCloseSeconds)
-    }
-
     // MARK: - Connections
 
     /// `ESTABLISHED`: the connection counts against the limits from now on.
-    func opened(_ connection: Connection) {
-        limits.opened(connection.peer)
-        connection.rateLimiter = makeRateLimiter()
+    func opened(peer: String) {
+        limits.opened(peer)
     }
 
     /// `CLOSED`.
-    func closed(_ connection: Connection) {
-        limits.closed(connection.peer)
-        if connection.rateLimiter.refused > 0 {
-            logger.notice(
-                "connection was rate limited",
-                metadata: ["connection": "\(connection.id)", "refusedMessages": "\(connection.rateLimiter.refused)"])
-        }
+    func closed(peer: String) {
+        limits.closed(peer)
     }
 
     // MARK: - HTTP (protocols[0])
@@ -204,68 +191,6 @@ struct LogThrottle {
     mutating func takeSuppressed(_ key: String) -> Int {
         defer { suppressed[key] = 0 }
         return suppressed[key] ?? 0
-    }
-}
-
-/// What the service loop does with a message the gatekeeper screened.
-enum GateAction {
-    case proceed
-    /// Drop it silently.
-    case drop
-    /// Answer `error` and drop it.
-    case reply(WireError)
-    /// Close the connection with this status and reason.
-    case close(lws_close_status, String)
-}
-
-extension ServiceLoop {
-    /// Every complete message (text or binary), before it is decoded: the rate limit.
-    func screenMessage(_ connection: Connection, at now: Int64) -> GateAction {
-        switch connection.rateLimiter.admit(at: now) {
-        case .accept:
-            return .proceed
-        case .refuse(let notify):
-            guard notify else { return .drop }
-            let limit = gatekeeper.configuration.messagesPerSecond
-            logger.notice(
-                "rate limit exceeded; dropping messages",
-                metadata: [
-                    "connection": "\(connection.id)", "code": "rate_limited", "limit": "\(limit)/s",
-                    "refused": "\(connection.rateLimiter.refused)",
-                ])
-            return .reply(
-                WireError(
-                    code: "rate_limited",
-                    message:
-                        "more than \(limit) messages/s (bursts up to \(2 * limit)); messages are dropped until the rate falls, and a flood that goes on for \(gatekeeper.configuration.floodCloseSeconds) s closes the connection",
-                    ref: nil))
-        case .close:
-            logger.notice(
-                "flooding; closing with 1008",
-                metadata: ["connection": "\(connection.id)", "refused": "\(connection.rateLimiter.refused)"])
-            return .close(LWS_CLOSE_STATUS_POLICY_VIOLATION, "rate limit exceeded")
-        }
-    }
-
-    /// A decoded input, before the session sees it: the page clock of `touch` and `wheel`.
-    func screen(_ input: Input, on connection: Connection, at now: Int64) -> GateAction {
-        let field: String
-        let pageTime: Double
-        switch input {
-        case .touch(let touch): (field, pageTime) = ("touch.t", touch.pageTime)
-        case .wheel(let wheel): (field, pageTime) = ("wheel.t", wheel.pageTime)
-        default: return .proceed
-        }
-        let verdict = connection.pageClock.check(pageTime: pageTime, serverTime: now)
-        guard let message = connection.pageClock.message(for: verdict, field: field) else { return .proceed }
-        let error = WireError(code: WireError.Code.badField, message: message, ref: String(field.prefix { $0 != "." }))
-        logger.notice(
-            "rejected a message",
-            metadata: [
-                "connection": "\(connection.id)", "code": "\(error.code)", "ref": "\(error.ref ?? "-")",
-                "reason": "\(message)",
-            ])
-        return .reply(error)
     }
 }
 

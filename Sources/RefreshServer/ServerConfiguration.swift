@@ -1,4 +1,5 @@
 import RefreshKit
+import RefreshSessions
 import RefreshWire
 
 /// Everything a ``Server`` needs to know before it starts. A value: build it, validate it, hand it over.
@@ -161,5 +162,28 @@ public enum ServerError: Error, Hashable, Sendable, CustomStringConvertible {
         case .alreadyStarted: "the server was already started"
         case .eventLoopFailed: "libuv could not create an event loop (try --event-loop poll)"
         }
+    }
+}
+
+extension ServerConfiguration {
+    /// What the session host's rules read of this configuration.
+    var hostConfiguration: SessionHost.Configuration {
+        var host = SessionHost.Configuration()
+        host.defaultPreset = defaultPreset
+        host.seed = seed
+        host.maxMessageBytes = maxMessageBytes
+        host.maxQueuedMessages = maxQueuedMessages
+        host.tickRate = tickRate
+        host.sessionGraceSeconds = sessionGraceSeconds
+        host.maxSessions = maxSessions
+        host.maxMembersPerSession = maxMembersPerSession
+        host.traceLimits = traceLimits
+        host.maxTraceBytesTotal = maxTraceBytesTotal
+        host.messagesPerSecond = hardening.messagesPerSecond
+        host.messageBurst = hardening.messageBurst
+        host.floodCloseSeconds = hardening.floodCloseSeconds
+        host.pingIntervalSeconds = pingIntervalSeconds
+        host.hangupSeconds = hangupSeconds
+        return host
     }
 }

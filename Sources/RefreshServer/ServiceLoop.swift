@@ -1,6 +1,7 @@
 import CLibWebSockets
 import Logging
 import RefreshKit
+import RefreshSessions
 import RefreshWire
 import Synchronization
 
@@ -26,57 +27,34 @@ final class ServiceLoop {
     private(set) var port = 0
 
     private let resources = CResources()
-    private let decoder = MessageDecoder()
-    private let encoder = MessageEncoder()
-    /// Origin, connection limits, static paths, rate limits, page clocks (Gatekeeper.swift).
+    /// Origin, connection limits, static paths (Gatekeeper.swift).
     let gatekeeper: Gatekeeper
     /// The vital signs at `/metrics` (docs/OPERATIONS.md).
     let metrics = ServerMetrics()
-
-    private var connections: [UInt64: Connection] = [:]
+    /// The server's rules: every connection and session, and what each event makes of them.
+    private let host: SessionHost
+    /// Each open connection's socket, by the host's connection id.
+    private var sockets: [UInt64: OpaquePointer] = [:]
     private var nextConnectionID: UInt64 = 1
-    /// Every session (room), by id.
-    private let registry: SessionRegistry
-    /// `http://HOST:PORT` as a device on the network can open it, for the share links in the log.
-    private var shareBase = ""
 
-    // The tick: one sul for the whole server, armed only while some session moves or waits.
+    // Timers: the host's tick, its liveness sweep, and the shutdown's deadline.
     private let tick: UnsafeMutablePointer<rk_tick_t>
-    /// The absolute time (µs, lws clock) the tick is armed for; `nil` = not armed.
-    private var tickArmedAt: Int64?
-    /// While ticking: the first tick's time and the index of the next one (deadline =
-    /// origin + index · 1 s / rate, so the period carries no rounding drift).
-    private var tickOrigin: Int64 = 0
-    private var tickIndex: Int64 = 0
-    private var ticking = false
-    private var ticks: UInt64 = 0
-    private var ticksSkipped: UInt64 = 0
-
-    // Liveness: one sweep a second over every connection while there are any (Keepalive.swift).
-    private let keepalive: Keepalive
     private let keepaliveSweep: UnsafeMutablePointer<rk_tick_t>
-    private var keepaliveArmed = false
-    private static let keepaliveSweepMicroseconds: Int64 = 1_000_000
-
-    // Shutdown.
     private let shutdownWake: UnsafeMutablePointer<rk_tick_t>
-    private var shuttingDown = false
-    /// The room whose frame waits for the end of the read that brought its input (``hold(_:events:)``).
-    private var heldRoom: Room?
-    private var shutdownDeadline: Int64 = 0
+    private var shutdownDeadline: Int64?
 
     init(configuration: ServerConfiguration, logger: Logger, stopFlag: StopFlag) {
         self.configuration = configuration
         self.logger = logger
         self.stopFlag = stopFlag
-        registry = SessionRegistry(configuration: configuration, logger: logger)
         gatekeeper = Gatekeeper(configuration: configuration.hardening, logger: logger)
+        host = SessionHost(
+            configuration: configuration.hostConfiguration, logger: logger,
+            metrics: metrics.hostMetrics, headroom: Int(RK_LWS_PRE))
         tick = .allocate(capacity: 1)
         tick.initialize(to: rk_tick_t())
         shutdownWake = .allocate(capacity: 1)
         shutdownWake.initialize(to: rk_tick_t())
-        keepalive = Keepalive(
-            pingIntervalSeconds: configuration.pingIntervalSeconds, hangupSeconds: configuration.hangupSeconds)
         keepaliveSweep = .allocate(capacity: 1)
         keepaliveSweep.initialize(to: rk_tick_t())
     }
@@ -198,9 +176,9 @@ final class ServiceLoop {
         if let publicPort = configuration.hardening.publicPorts.first {
             // Pages come through a proxy on this machine (`refreshkit link`): share its address, as the
             // network sees it.
-            shareBase = Self.shareBase(host: "0.0.0.0", port: publicPort)
+            host.shareBase = Self.shareBase(host: "0.0.0.0", port: publicPort)
         } else {
-            shareBase = Self.shareBase(host: configuration.host, port: port)
+            host.shareBase = Self.shareBase(host: configuration.host, port: port)
         }
         gatekeeper.start(webRoot: webRoot, port: port, host: configuration.host)
         gatekeeper.metricsText = { [unowned self] in metricsPage() }
@@ -211,11 +189,11 @@ final class ServiceLoop {
 
     /// The metrics page, its gauges set from what the server holds now.
     private func metricsPage() -> String {
-        let members = registry.rooms.values.reduce(0) { $0 + $1.connectedCount }
+        let members = host.rooms.values.reduce(0) { $0 + $1.connectedCount }
         metrics.snapshot(
             ServerMetrics.Holdings(
-                connections: connections.count, sessions: registry.rooms.count, members: members,
-                traceBytes: registry.traceBytes))
+                connections: host.connections.count, sessions: host.rooms.count, members: members,
+                traceBytes: host.traceBytes))
         return metrics.text()
     }
 
@@ -225,8 +203,8 @@ final class ServiceLoop {
         guard let context else { return false }
         while true {
             if stopFlag.isSet {
-                if !shuttingDown { beginShutdown() }
-                if connections.isEmpty || lws_now_usecs() >= shutdownDeadline { return true }
+                let deadline = shutdownDeadline ?? beginShutdown()
+                if host.connections.isEmpty || lws_now_usecs() >= deadline { return true }
             }
             if let uvLoop {
                 // One turn: whatever is ready (sockets, lws's timers, the wake-up pipe of
@@ -236,50 +214,46 @@ final class ServiceLoop {
                 logger.error("lws_service failed; stopping")
                 return false
             }
-            releaseHeldFrame()
+            host.flushHeldFrame()
+            carryOutActions()
         }
     }
 
     /// Destroys the context (lws delivers `CLOSED` for every connection still open) and frees the C
     /// memory it used.
     func destroy() {
-        shuttingDown = true  // `CLOSED` callbacks from here on only let go of their rooms
+        host.tearDown()  // `CLOSED` callbacks from here on only let go of their rooms
         lws_sul_cancel(&tick.pointee.sul)
         lws_sul_cancel(&shutdownWake.pointee.sul)
         lws_sul_cancel(&keepaliveSweep.pointee.sul)
-        keepaliveArmed = false
-        tickArmedAt = nil
-        heldRoom = nil
         // On libuv this runs the loop until lws has closed everything (CLOSED callbacks arrive in it).
         rk_uv_destroy(context, uvLoop)
         context = nil
         uvLoop = nil
-        connections.removeAll()
-        registry.removeAll()
+        host.clearActions()
+        sockets.removeAll()
         resources.releaseAll()
-        logger.debug("libwebsockets context destroyed", metadata: ["ticks": "\(ticks)", "skipped": "\(ticksSkipped)"])
+        logger.debug(
+            "libwebsockets context destroyed",
+            metadata: ["ticks": "\(host.ticks.run)", "skipped": "\(host.ticks.skipped)"])
     }
 
-    private func beginShutdown() {
-        shuttingDown = true
+    /// - Returns: the time the shutdown gives up waiting for connections to close.
+    private func beginShutdown() -> Int64 {
         let now = lws_now_usecs()
-        shutdownDeadline = now + Int64(configuration.shutdownGraceMilliseconds) * 1000
+        let deadline = now + Int64(configuration.shutdownGraceMilliseconds) * 1000
+        shutdownDeadline = deadline
         lws_sul_cancel(&tick.pointee.sul)
-        tickArmedAt = nil
-        ticking = false
-        logger.info("shutting down", metadata: ["connections": "\(connections.count)"])
-        for connection in connections.values {
-            connection.closing = true
-            connection.framePending = false
-            lws_callback_on_writable(connection.wsi)
-        }
-        if !connections.isEmpty, let context {
+        host.beginShutdown()
+        carryOutActions()
+        if !host.connections.isEmpty, let context {
             // Wakes lws_service at the deadline, in case no connection does.
-            lws_sul_schedule(context, 0, &shutdownWake.pointee.sul, shutdownWakeCallback, shutdownDeadline - now)
+            lws_sul_schedule(context, 0, &shutdownWake.pointee.sul, shutdownWakeCallback, deadline - now)
         }
+        return deadline
     }
 
-    // MARK: - Callbacks
+    // MARK: - Callbacks: lws's events, told to the host
 
     /// The `refreshkit.v1` protocol callback, on the service thread.
     func handle(
@@ -289,29 +263,37 @@ final class ServiceLoop {
         input: UnsafeMutableRawPointer?,
         length: Int
     ) -> Int32 {
-        // lws moved on from the read that brought the held input: its frame goes first. (`CLOSED` releases
-        // it itself, once the closing connection is marked: its socket is gone.)
-        if heldRoom != nil && reason != LWS_CALLBACK_RECEIVE && reason != LWS_CALLBACK_CLOSED {
-            releaseHeldFrame()
-        }
+        // lws moved on from the read that brought the held input: its frame goes first. (`CLOSED` flushes it
+        // itself, once the closing connection is marked: its socket is gone.)
+        if reason != LWS_CALLBACK_RECEIVE && reason != LWS_CALLBACK_CLOSED { host.flushHeldFrame() }
+        defer { carryOutActions() }
         switch reason {
         case LWS_CALLBACK_ESTABLISHED:
-            established(wsi: wsi, user: user)
+            guard let user else { return 0 }
+            let id = nextConnectionID
+            nextConnectionID += 1
+            let peer = Gatekeeper.peer(of: wsi)
+            sockets[id] = wsi
+            gatekeeper.opened(peer: peer)
+            let connection = host.opened(id: id, peer: peer, at: lws_now_usecs())
+            user.storeBytes(of: Unmanaged.passRetained(connection).toOpaque(), as: UnsafeMutableRawPointer?.self)
             return 0
         case LWS_CALLBACK_RECEIVE:
-            guard let connection = Self.connection(in: user), !connection.closeRequested else { return 0 }
-            if let held = heldRoom, held !== connection.room { releaseHeldFrame() }
-            return receive(connection, input: input, length: length)
+            guard let connection = Self.connection(in: user) else { return 0 }
+            host.received(
+                UnsafeRawBufferPointer(start: input, count: length), binary: lws_frame_is_binary(wsi) != 0,
+                isLast: lws_remaining_packet_payload(wsi) == 0 && lws_is_final_fragment(wsi) != 0, on: connection,
+                at: lws_now_usecs())
+            return 0
         case LWS_CALLBACK_SERVER_WRITEABLE:
-            guard let connection = Self.connection(in: user), !connection.closeIssued else { return 0 }
-            if connection.closeRequested { return issueClose(connection) }
-            return writeable(connection)
+            guard let connection = Self.connection(in: user) else { return 0 }
+            return write(connection, wsi: wsi)
         case LWS_CALLBACK_RECEIVE_PONG:
-            Self.connection(in: user)?.heard(at: lws_now_usecs())
+            if let connection = Self.connection(in: user) { host.pong(on: connection, at: lws_now_usecs()) }
             return 0
         case LWS_CALLBACK_TIMER:
-            // Only ever armed by issueClose: now lws sends the close frame with the reason given.
-            guard let connection = Self.connection(in: user), connection.closeIssued else { return 0 }
+            // Only ever armed by a close: now lws sends the close frame with the reason given.
+            guard let connection = Self.connection(in: user), connection.lifecycle == .closeIssued else { return 0 }
             return -1
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
             if let connection = Self.connection(in: user) {
@@ -319,7 +301,12 @@ final class ServiceLoop {
             }
             return 0
         case LWS_CALLBACK_CLOSED:
-            closed(user: user)
+            guard let user, let raw = user.load(as: UnsafeMutableRawPointer?.self) else { return 0 }
+            user.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
+            let connection = Unmanaged<Connection>.fromOpaque(raw).takeRetainedValue()
+            sockets[connection.id] = nil
+            gatekeeper.closed(peer: connection.peer)
+            host.closed(connection, at: lws_now_usecs())
             return 0
         default:
             return 0
@@ -331,666 +318,87 @@ final class ServiceLoop {
         return Unmanaged<Connection>.fromOpaque(raw).takeUnretainedValue()
     }
 
-    private func established(wsi: OpaquePointer, user: UnsafeMutableRawPointer?) {
-        guard let user else { return }
-        var name = [CChar](repeating: 0, count: 64)
-        let peer = name.withUnsafeMutableBufferPointer { buffer -> String in
-            guard let text = lws_get_peer_simple(wsi, buffer.baseAddress, buffer.count) else { return "?" }
-            return String(cString: text)
-        }
-        let connection = Connection(id: nextConnectionID, wsi: wsi, peer: peer, now: lws_now_usecs())
-        nextConnectionID += 1
-        connections[connection.id] = connection
-        gatekeeper.opened(connection)
-        armKeepaliveSweep()
-        user.storeBytes(of: Unmanaged.passRetained(connection).toOpaque(), as: UnsafeMutableRawPointer?.self)
-        logger.info("connection opened", metadata: ["connection": "\(connection.id)", "peer": "\(peer)"])
-        if shuttingDown {
-            connection.closing = true
-            lws_callback_on_writable(wsi)
-        }
-    }
+    // MARK: - The host's actions, carried out
 
-    private func closed(user: UnsafeMutableRawPointer?) {
-        guard let user, let raw = user.load(as: UnsafeMutableRawPointer?.self) else { return }
-        user.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
-        let connection = Unmanaged<Connection>.fromOpaque(raw).takeRetainedValue()
-        connection.isOpen = false
-        releaseHeldFrame()
-        connections[connection.id] = nil
-        gatekeeper.closed(connection)
-        leaveRoom(connection, reason: "connection closed")
-        logger.info(
-            "connection closed",
-            metadata: [
-                "connection": "\(connection.id)",
-                "messagesIn": "\(connection.messagesReceived)",
-                "framesOut": "\(connection.framesSent)",
-                "framesCoalesced": "\(connection.framesCoalesced)",
-                "messagesOut": "\(connection.messagesSent)",
-                "dropped": "\(connection.messagesDropped)",
-                "rejected": "\(connection.decodeErrors)",
-            ])
-    }
-
-    // MARK: - Receiving
-
-    private func receive(_ connection: Connection, input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
-        let wsi = connection.wsi
-        if !connection.inMessage {
-            connection.inMessage = true
-            connection.messageIsBinary = lws_frame_is_binary(wsi) != 0
-            connection.receivedBytes = 0
-            connection.receiveBuffer.removeAll(keepingCapacity: true)
-        }
-        connection.receivedBytes += length
-        if connection.receivedBytes > configuration.maxMessageBytes {
-            logger.notice(
-                "message too large; closing with 1009",
-                metadata: [
-                    "connection": "\(connection.id)", "bytes": "\(connection.receivedBytes)+",
-                    "limit": "\(configuration.maxMessageBytes)",
-                ])
-            closeWithReason(connection, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, "message too large")
-            lws_callback_on_writable(wsi)
-            return 0
-        }
-        let complete = lws_remaining_packet_payload(wsi) == 0 && lws_is_final_fragment(wsi) != 0
-        if connection.messageIsBinary {
-            // Counted against the limit above, never stored.
-            if complete {
-                connection.inMessage = false
-                connection.messagesReceived &+= 1
-                metrics.messages.increment()
-                guard screened(connection, at: lws_now_usecs()) else { return 0 }
-                logger.notice(
-                    "rejected a message", metadata: ["connection": "\(connection.id)", "code": "binary_unsupported"])
-                reject(
-                    connection,
-                    WireError(
-                        code: "binary_unsupported", message: "binary frames are not supported; send JSON text",
-                        ref: nil))
-            }
-            return 0
-        }
-        if complete && connection.receiveBuffer.isEmpty {
-            // The common case: the whole message in one callback, decoded in place.
-            connection.inMessage = false
-            process(UnsafeRawBufferPointer(start: input, count: length), on: connection)
-        } else {
-            if let input, length > 0 {
-                connection.receiveBuffer.append(
-                    contentsOf: UnsafeRawBufferPointer(start: input, count: length))
-            }
-            if complete {
-                connection.inMessage = false
-                let message = connection.receiveBuffer
-                message.withUnsafeBytes { process($0, on: connection) }
-            }
-        }
-        return 0
-    }
-
-    /// One complete text message.
-    private func process(_ text: UnsafeRawBufferPointer, on connection: Connection) {
-        connection.messagesReceived &+= 1
-        metrics.messages.increment()
-        // One reading of the clock for everything the message does (each costs a clock_gettime).
-        let now = lws_now_usecs()
-        connection.heard(at: now)  // application traffic proves the peer is alive
-        if connection.closing { return }
-        guard screened(connection, at: now) else { return }
-        let message: ClientMessage
-        do {
-            message = try decoder.decode(text)
-        } catch {
-            connection.decodeErrors &+= 1
-            logger.notice(
-                "rejected a message",
-                metadata: [
-                    "connection": "\(connection.id)", "code": "\(error.code)", "ref": "\(error.ref ?? "-")",
-                    "reason": "\(error.message)",
-                ])
-            reject(connection, error)
-            return
-        }
-        switch message {
-        case .hello(let hello):
-            connection.pageClock.reset()
-            admit(connection, hello: hello)
-        case .input(let input, let seq):
-            guard screened(connection, input, seq: seq, at: now) else { return }
-            apply(input, seq: seq, text: text, on: connection, at: Timestamp(microseconds: now))
-        case .ping(let t):
-            enqueue(.pong(t: t, serverTime: Timestamp(microseconds: now)), on: connection)
-            lws_callback_on_writable(connection.wsi)
-        case .trace:
-            sendTrace(to: connection)
-        }
-    }
-
-    /// Runs the gatekeeper's screen (the rate limit; with `input`, its page clock) and carries out a refusal
-    /// (an `error` answering an input numbered `seq` carries it). - Returns: whether the message may be
-    /// processed.
-    private func screened(_ connection: Connection, _ input: Input? = nil, seq: UInt64? = nil, at now: Int64) -> Bool {
-        switch input.map({ screen($0, on: connection, at: now) }) ?? screenMessage(connection, at: now) {
-        case .proceed: return true
-        case .drop: return false
-        case .reply(let error): reject(connection, error.answering(seq: seq))
-        case .close(let status, let reason):
-            closeWithReason(connection, status, reason)
-            lws_callback_on_writable(connection.wsi)
-        }
-        return false
-    }
-
-    private func reject(_ connection: Connection, _ error: WireError) {
-        enqueue(.error(error), on: connection)
-        lws_callback_on_writable(connection.wsi)
-    }
-
-    private func enqueue(_ message: OutgoingMessage, on connection: Connection) {
-        if connection.enqueue(message, limit: configuration.maxQueuedMessages) {
-            logger.warning(
-                "outbox full; dropping the oldest messages until it drains",
-                metadata: ["connection": "\(connection.id)", "dropped": "\(connection.messagesDropped)"])
-        }
-    }
-
-    // MARK: - Sessions
-
-    /// `hello`: a new session, a new member of a shared one, or a member coming back (SessionRegistry). A
-    /// second `hello` on a connection leaves its room first (its token stays valid), once the new one is
-    /// admitted; a refused `hello` changes nothing.
-    private func admit(_ connection: Connection, hello: Hello) {
-        let now = Self.now()
-        let admission = registry.admit(hello, at: now)
-        let room: Room
-        let member: Room.Member
-        var notice: String?
-        var resumed = false
-        switch admission {
-        case .refused(let error):
-            logger.notice(
-                "hello refused",
-                metadata: ["connection": "\(connection.id)", "code": "\(error.code)", "reason": "\(error.message)"])
-            reject(connection, error)
-            return
-        case .created(let created, let first, let createdNotice):
-            (room, member, notice) = (created, first, createdNotice)
-            logger.info(
-                "session started",
-                metadata: [
-                    "connection": "\(connection.id)", "session": "\(room.id)", "preset": "\(room.session.presetName)",
-                    "viewport": "\(hello.viewport)", "share": "\(shareBase)/?s=\(room.id)",
-                    "notice": "\(notice ?? "-")",
-                ])
-        case .joined(let joined, let new):
-            (room, member) = (joined, new)
-            logger.info(
-                "session joined",
-                metadata: ["connection": "\(connection.id)", "session": "\(room.id)", "member": "\(member.number)"])
-        case .resumed(let found, let returning):
-            (room, member, resumed) = (found, returning, true)
-            logger.info(
-                "session resumed",
-                metadata: ["connection": "\(connection.id)", "session": "\(room.id)", "member": "\(member.number)"])
-        }
-        if let current = connection.room {
-            if current === room {
-                connection.room = nil
-                room.detach(member: connection.member, at: now, decoder: decoder)
-            } else {
-                leaveRoom(connection, reason: "hello again")
-            }
-        }
-        if let previous = room.member(member.number)?.connection, previous !== connection {
-            // The same member on a new connection (the old one is half-open, or a copy of the page): the
-            // newer wins; the older is told why, so it does not take the member back.
-            previous.room = nil
-            room.detach(member: member.number, at: now, decoder: decoder)
-            closeWithReason(previous, Self.closeSessionTaken, "session resumed on another connection")
-            lws_callback_on_writable(previous.wsi)
-        }
-        _ = room.attach(connection, member: member.number)
-        connection.frameFormat = hello.frames
-        connection.room = room
-        connection.member = member.number
-        room.advance(to: now)  // a room nobody was connected to did not tick
-        registry.account(room)
-        let welcome = Welcome(
-            session: room.id, token: member.token, preset: room.session.presetName, presets: Preset.names,
-            configuration: room.session.configuration, serverTime: now, member: member.number, resumed: resumed,
-            notice: notice, ack: resumed ? room.acknowledged(member: member.number) : nil, share: shareBase)
-        enqueue(.welcome(welcome), on: connection)
-        broadcast(room.takeEvents(), in: room)
-        announceMembers(of: room)
-        armTick(for: room, now: now.microseconds)
-    }
-
-    /// Takes `connection` out of its room: its pointers are lifted, the others are told, and a room left
-    /// with nobody connected waits out the grace period (or is freed at once when it is 0).
-    private func leaveRoom(_ connection: Connection, reason: String) {
-        guard let room = connection.room else { return }
-        connection.room = nil
-        // While shutting down (and inside lws_context_destroy) nothing is scheduled or sent any more.
-        guard !shuttingDown, room.member(connection.member)?.connection === connection else { return }
-        let now = Self.now()
-        room.detach(member: connection.member, at: now, decoder: decoder)
-        registry.account(room)
-        logger.info(
-            "session left",
-            metadata: [
-                "connection": "\(connection.id)", "session": "\(room.id)", "member": "\(connection.member)",
-                "reason": "\(reason)",
-            ])
-        if room.connectedCount > 0 {
-            broadcast(room.takeEvents(), in: room)
-            announceMembers(of: room)
-            armTick(for: room, now: now.microseconds)
-            return
-        }
-        _ = room.takeEvents()  // nobody to tell; the frames will show where things are
-        let grace = Int64((configuration.sessionGraceSeconds * 1_000_000).rounded())
-        if grace <= 0 {
-            expire(room)
-            return
-        }
-        room.expiresAt = now.microseconds + grace
-        logger.debug(
-            "session idle", metadata: ["session": "\(room.id)", "expiresIn": "\(configuration.sessionGraceSeconds) s"])
-        armTimer(at: now.microseconds + grace, now: now.microseconds)
-    }
-
-    private func expire(_ room: Room) {
-        registry.remove(room)
-        logger.info(
-            "session freed",
-            metadata: [
-                "session": "\(room.id)", "idle": "\(configuration.sessionGraceSeconds) s",
-                "traceOps": "\(room.traced.recorder.operationCount)", "frames": "\(room.traced.recorder.frames.count)",
-            ])
-    }
-
-    /// Applies `input` (numbered `seq` by the page, when it says) from `connection`'s member; a refusal's
-    /// `error` carries the `seq`.
-    private func apply(
-        _ input: Input, seq: UInt64?, text: UnsafeRawBufferPointer, on connection: Connection, at now: Timestamp
-    ) {
-        guard let room = connection.room else {
-            reject(
-                connection,
-                WireError(
-                    code: "not_ready", message: "send hello before any input", ref: Self.type(of: input), seq: seq))
-            return
-        }
-        do {
-            try room.apply(input, seq: seq, text: text, member: connection.member, at: now)
-        } catch {
-            reject(
-                connection,
-                WireError(code: error.code, message: error.message, ref: Self.type(of: input), seq: seq))
-            registry.account(room)
-            return
-        }
-        registry.account(room)
-        metrics.inputs.increment()
-        if connection.unansweredInputAt == nil { connection.unansweredInputAt = now.microseconds }
-        if case .configure = input { announceConfiguration(of: room) }
-        hold(room, events: room.takeEvents())
-        armTick(for: room, now: now.microseconds)
-    }
-
-    /// After an accepted `configure`: every member gets the whole new configuration (`config`).
-    private func announceConfiguration(of room: Room) {
-        var message: [UInt8] = []
-        encoder.encodeConfig(preset: room.session.presetName, configuration: room.session.configuration, into: &message)
-        for connection in room.connections where !connection.closing {
-            enqueue(.encoded(message), on: connection)
-        }
-    }
-
-    /// `trace`: the room's recording so far, as one `trace` message.
-    private func sendTrace(to connection: Connection) {
-        guard let room = connection.room else {
-            reject(
-                connection,
-                WireError(code: "not_ready", message: "send hello before asking for a trace", ref: "trace"))
-            return
-        }
-        let message = room.traceMessage()
-        logger.debug(
-            "trace sent",
-            metadata: [
-                "connection": "\(connection.id)", "session": "\(room.id)", "bytes": "\(message.count)",
-                "ops": "\(room.traced.recorder.operationCount)", "truncated": "\(room.traced.recorder.truncated)",
-            ])
-        enqueue(.encoded(message), on: connection)
-        lws_callback_on_writable(connection.wsi)
-    }
-
-    /// Queues `events` for every connected member, and the room's next frame.
-    private func broadcast(_ events: [Event], in room: Room) {
-        queue(events, in: room)
-        writeFrames(of: room)
-    }
-
-    /// Queues `events` and marks the room's frame pending for every connected member.
-    private func queue(_ events: [Event], in room: Room) {
-        for connection in room.connections where !connection.closing {
-            for event in events { enqueue(.event(event), on: connection) }
-            connection.markFramePending()
-        }
-    }
-
-    /// Writes the room's pending frame to its members now, or asks for WRITEABLE where it cannot go yet.
-    private func writeFrames(of room: Room) {
-        for connection in room.connections where connection.isOpen && !connection.closing {
-            if !writeFrameNow(connection) { lws_callback_on_writable(connection.wsi) }
-        }
-    }
-
-    // MARK: - One frame per read
-    //
-    // When the server falls behind, one read brings several queued inputs from the same page, and lws
-    // delivers them one after the other. A frame for each would cost an encoding and a send() (most of a
-    // frame's cost) for states the page replaces before it draws them. So the frame an input makes is held
-    // until lws moves on, to another socket, a timer or the end of the loop's turn, and the inputs behind it
-    // in the same read only update it: one frame per read, the latest state, and the server sheds work
-    // exactly when it has too much. A page that keeps up sends one input per read and sees no difference
-    // but the microseconds of the next socket's read. Frames saved are counted in `framesCoalesced` (logged
-    // when the connection closes).
-
-    /// Queues `events` for every connected member of `room` and holds its frame (see above). An input of
-    /// another room comes from another socket's read, and `handle` released the held frame before it.
-    private func hold(_ room: Room, events: [Event]) {
-        assert(heldRoom == nil || heldRoom === room, "a held frame outlived its read")
-        queue(events, in: room)
-        heldRoom = room
-    }
-
-    /// Writes the held room's frame.
-    private func releaseHeldFrame() {
-        guard let room = heldRoom else { return }
-        heldRoom = nil
-        writeFrames(of: room)
-    }
-
-    /// Writes the pending frame at once when it is the only thing to send and the socket takes it: the
-    /// frame leaves in the same turn of the loop as the input that made it, instead of after a round of
-    /// "tell me when writable" (two `epoll_ctl`s and one more wake-up per frame). When lws still holds part
-    /// of an earlier message (the kernel took only some of it: a slow reader), the frame waits for WRITEABLE
-    /// as before, so lws never holds more than one partial message and a slow reader gets the latest frame.
-    /// - Returns: whether the frame was written (or the connection is being closed).
-    private func writeFrameNow(_ connection: Connection) -> Bool {
-        guard connection.framePending, connection.outbox.isEmpty, !connection.pingDue, !connection.closeRequested,
-            lws_partial_buffered(connection.wsi) == 0
-        else { return false }
-        if writeable(connection) < 0 { drop(connection) }
-        return true
-    }
-
-    /// Tells every connected member how many devices share the session.
-    private func announceMembers(of room: Room) {
-        let count = room.connectedCount
-        for connection in room.connections where !connection.closing {
-            enqueue(.room(members: count), on: connection)
-            lws_callback_on_writable(connection.wsi)
-        }
-    }
-
-    // MARK: - Sending
-
-    /// Writes exactly one message: queued control messages and events first, then the frame.
-    private func writeable(_ connection: Connection) -> Int32 {
-        let pre = Int(RK_LWS_PRE)
-        if connection.sendBuffer.count > pre {
-            connection.sendBuffer.removeSubrange(pre...)
-        }
-        if connection.pingDue {
-            // A control frame of its own, before anything queued (lws interleaves it correctly only
-            // between messages, which is where every write here is).
-            connection.pingDue = false
-            // A payload, because lws 4.1.6 does not report an empty pong (RECEIVE_PONG) to the protocol.
-            connection.sendBuffer.append(contentsOf: Array("alive?".utf8))
-            let written = connection.sendBuffer.withUnsafeMutableBufferPointer {
-                lws_write(connection.wsi, $0.baseAddress! + pre, $0.count - pre, LWS_WRITE_PING)
-            }
-            if written < 0 { return -1 }
-            if connection.hasPendingOutput || connection.closing { lws_callback_on_writable(connection.wsi) }
-            return 0
-        }
-        if let message = connection.outbox.removeFirst() {
-            switch message {
-            case .welcome(let welcome): encoder.encode(welcome, into: &connection.sendBuffer)
-            case .error(let error):
-                encoder.encode(error, into: &connection.sendBuffer)
-                metrics.error(code: error.code)
-            case .pong(let t, let serverTime):
-                encoder.encodePong(t: t, serverTime: serverTime, into: &connection.sendBuffer)
-            case .event(let event): encoder.encode(event, into: &connection.sendBuffer)
-            case .room(let members):
-                encoder.encodeRoom(members: members, member: connection.member, into: &connection.sendBuffer)
-            case .encoded(let bytes): connection.sendBuffer.append(contentsOf: bytes)
-            }
-            if connection.outbox.isEmpty { connection.lagReported = false }
-            connection.messagesSent &+= 1
-        } else if connection.framePending, let room = connection.room {
-            // The room's frame, encoded once for every member (a delta once per base), written from the room's
-            // own buffers.
-            connection.framePending = false
-            room.prepareFrame()
-            registry.account(room)
-            connection.framesSent &+= 1
-            metrics.frames.increment()
-            if let heard = connection.unansweredInputAt {
-                // the first frame made after this connection's oldest unanswered input includes it
-                metrics.inputToFrame.recordMicroseconds(lws_now_usecs() - heard)
-                connection.unansweredInputAt = nil
-            }
-            return room.withFrameMessage(for: connection) { write($0, on: connection) }
-        } else if connection.closing {
-            closeWithReason(connection, LWS_CLOSE_STATUS_GOINGAWAY, "server shutting down")
-            return issueClose(connection)
-        } else {
-            return 0  // a spurious WRITEABLE: nothing to say
-        }
-        let result = connection.sendBuffer.withUnsafeMutableBytes { write($0, on: connection) }
-        if connection.sendBuffer.capacity > 1 << 20 {
-            // A trace passed through: give the memory back rather than keep it for small messages.
-            connection.sendBuffer = [UInt8](repeating: 0, count: pre)
-            connection.sendBuffer.reserveCapacity(pre + 4096)
-        }
-        return result
-    }
-
-    /// Starts lws's close handshake with the reason set by ``closeWithReason(_:_:_:)``, from a WRITEABLE.
-    ///
-    /// Not by returning -1 here: lws handles that as "close and handled", and Debian's lws 4.1.6 is built
-    /// with `_DEBUG`, where on libuv that path at once closes a second time ("uv repeat test"), which finds
-    /// the close frame still waiting to be sent, drops it and kills the socket (the peer sees 1006). A
-    /// timeout would not do either (lws marks a timed-out socket unusable). The connection's hrtimer does:
-    /// its callback returning -1 closes through the polite path on every event loop.
-    private func issueClose(_ connection: Connection) -> Int32 {
-        connection.closeIssued = true
-        lws_set_timer_usecs(connection.wsi, 0)
-        return 0
-    }
-
-    /// Closes the socket without a close handshake (the peer is not listening, or a write failed), at lws's
-    /// next timeout check: safe from any callback, including another connection's.
-    private func drop(_ connection: Connection) {
-        connection.closeIssued = true
-        lws_set_timeout(connection.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
-    }
-
-    /// `lws_write`s the message in `buffer` after its `LWS_PRE` bytes of headroom (lws copies what the
-    /// socket does not take at once, so the buffer may be reused as soon as this returns).
-    private func write(_ buffer: UnsafeMutableRawBufferPointer, on connection: Connection) -> Int32 {
-        let pre = Int(RK_LWS_PRE)
-        let written = lws_write(
-            connection.wsi, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + pre, buffer.count - pre,
-            LWS_WRITE_TEXT)
-        if written < 0 {
-            logger.info("write failed; closing", metadata: ["connection": "\(connection.id)"])
-            return -1
-        }
-        metrics.sentBytes.increment(by: buffer.count - pre)
-        if connection.hasPendingOutput || connection.closing {
-            lws_callback_on_writable(connection.wsi)
-        }
-        return 0
-    }
-
-    /// Sets the close frame's code and reason; the next WRITEABLE issues the close (``issueClose(_:)``).
-    private func closeWithReason(_ connection: Connection, _ status: lws_close_status, _ text: String) {
-        connection.closeRequested = true
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            lws_close_reason(connection.wsi, status, buffer.baseAddress, buffer.count)
-        }
-    }
-
-    // MARK: - Liveness
-
-    private func armKeepaliveSweep() {
-        guard !keepaliveArmed, !shuttingDown, let context else { return }
-        keepaliveArmed = true
-        lws_sul_schedule(context, 0, &keepaliveSweep.pointee.sul, keepaliveCallback, Self.keepaliveSweepMicroseconds)
-    }
-
-    /// Pings the connections that went quiet and hangs up those whose ping went unanswered; re-arms while
-    /// any connection is open. O(connections) once a second: 5 000 connections cost well under 0.1 ms.
-    fileprivate func sweepKeepalive() {
-        releaseHeldFrame()
-        keepaliveArmed = false
-        let now = lws_now_usecs()
-        for connection in connections.values where !connection.closeIssued {
-            switch keepalive.verdict(lastHeard: connection.lastHeard, pingedAt: connection.pingedAt, now: now) {
-            case .fine:
-                break
-            case .ping:
-                connection.pingedAt = now
-                connection.pingDue = true
-                lws_callback_on_writable(connection.wsi)
-            case .hangUp:
-                logger.info(
-                    "no answer to ping; hanging up",
-                    metadata: [
-                        "connection": "\(connection.id)", "quietSeconds": "\((now - connection.lastHeard) / 1_000_000)",
-                    ])
-                drop(connection)
-            }
-        }
-        if !connections.isEmpty { armKeepaliveSweep() }
-    }
-
-    // MARK: - The tick
-
-    private var tickPeriodMicroseconds: Int64 { 1_000_000 / Int64(configuration.tickRate) }
-
-    private func tickDeadline(_ index: Int64) -> Int64 {
-        tickOrigin + index * 1_000_000 / Int64(configuration.tickRate)
-    }
-
-    /// After an input or a hello: make sure the timer fires soon enough for `session`. Moves the timer
-    /// only earlier; the tick itself recomputes the full schedule.
-    private func armTick(for room: Room, now: Int64) {
-        guard !shuttingDown else { return }
-        var due: Int64?
-        if room.isMoving {
-            if !ticking {
-                ticking = true
-                tickOrigin = now
-                tickIndex = 1
-            }
-            due = tickDeadline(tickIndex)
-        }
-        if let deadline = room.nextDeadline?.microseconds {
-            due = min(due ?? deadline, max(deadline, now))
-        }
-        guard let due else { return }
-        armTimer(at: due, now: now)
-    }
-
-    /// Makes sure the timer fires by `deadline` (e.g. a room's expiry). Moves the timer only earlier.
-    private func armTimer(at deadline: Int64, now: Int64) {
-        guard !shuttingDown else { return }
-        if let armed = tickArmedAt, armed <= deadline { return }
-        schedule(at: deadline, now: now)
-    }
-
-    private func schedule(at deadline: Int64, now: Int64) {
-        guard let context else { return }
-        tickArmedAt = deadline
-        lws_sul_schedule(context, 0, &tick.pointee.sul, tickCallback, max(0, deadline - now))
-    }
-
-    /// The timer fired: move every moving (or due) session with someone connected to now, queue its events
-    /// and frame for its members; free the rooms whose grace period ran out. (A room nobody is connected to
-    /// does not tick: it catches up, exactly, when someone comes back.)
-    fileprivate func onTick() {
-        releaseHeldFrame()
-        tickArmedAt = nil
-        guard !shuttingDown else { return }
-        ticks &+= 1
-        let nowMicroseconds = lws_now_usecs()
-        let now = Timestamp(microseconds: nowMicroseconds)
-        var anyActive = false
-        var earliestDeadline: Int64?
-        var expired: [Room] = []
-        for room in registry.rooms.values {
-            if let expiry = room.expiresAt {
-                if expiry <= nowMicroseconds {
-                    expired.append(room)
+    /// Carries out what the host asked for, in order (carrying one out may add more).
+    private func carryOutActions() {
+        var index = 0
+        while index < host.actions.count {
+            let action = host.actions[index]
+            index += 1
+            switch action {
+            case .wantWrite(let connection):
+                if let wsi = sockets[connection.id] { lws_callback_on_writable(wsi) }
+            case .writeSoon(let connection):
+                // Written at once when lws holds nothing of an earlier message (the kernel took it all), so lws
+                // never holds more than one partial message and a slow reader gets the latest frame.
+                guard let wsi = sockets[connection.id] else { continue }
+                if lws_partial_buffered(wsi) == 0 {
+                    if write(connection, wsi: wsi) < 0 { kill(connection, wsi: wsi) }
                 } else {
-                    earliestDeadline = min(earliestDeadline ?? expiry, expiry)
+                    lws_callback_on_writable(wsi)
                 }
-                continue
-            }
-            let due = room.isMoving || (room.nextDeadline.map { $0.microseconds <= nowMicroseconds } ?? false)
-            if due {
-                room.advance(to: now)
-                registry.account(room)
-                broadcast(room.takeEvents(), in: room)
-            }
-            if room.isMoving { anyActive = true }
-            if let deadline = room.nextDeadline?.microseconds {
-                // A deadline the session left in the past would spin the timer: wait one period.
-                let effective = deadline > nowMicroseconds ? deadline : nowMicroseconds + tickPeriodMicroseconds
-                earliestDeadline = min(earliestDeadline ?? effective, effective)
+            case .kill(let connection):
+                if let wsi = sockets[connection.id] { kill(connection, wsi: wsi) }
+            case .armTick(let deadline):
+                guard let context else { continue }
+                lws_sul_schedule(context, 0, &tick.pointee.sul, tickCallback, max(0, deadline - lws_now_usecs()))
+            case .armSweep(let after):
+                guard let context else { continue }
+                lws_sul_schedule(context, 0, &keepaliveSweep.pointee.sul, keepaliveCallback, after)
             }
         }
-        for room in expired { expire(room) }
-        var next: Int64?
-        if anyActive {
-            if !ticking {
-                ticking = true
-                tickOrigin = nowMicroseconds
-                tickIndex = 0
-            }
-            tickIndex += 1
-            if tickDeadline(tickIndex) <= nowMicroseconds {
-                // Late: skip the missed ticks instead of bursting to catch up.
-                let behind = nowMicroseconds - tickOrigin
-                let index = behind * Int64(configuration.tickRate) / 1_000_000 + 1
-                ticksSkipped &+= UInt64(max(0, index - tickIndex))
-                tickIndex = index
-            }
-            next = tickDeadline(tickIndex)
-        } else {
-            ticking = false
+        host.clearActions()
+    }
+
+    /// One write on `wsi`: whatever the host has to send, or the close it decided.
+    private func write(_ connection: Connection, wsi: OpaquePointer) -> Int32 {
+        let pre = Int(RK_LWS_PRE)
+        let outcome = host.writeable(connection, at: lws_now_usecs()) { kind, buffer in
+            let start = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + pre
+            let protocolKind = kind == .ping ? LWS_WRITE_PING : LWS_WRITE_TEXT
+            return lws_write(wsi, start, buffer.count - pre, protocolKind) >= 0
         }
-        if let deadline = earliestDeadline { next = min(next ?? deadline, deadline) }
-        if let next { schedule(at: next, now: nowMicroseconds) }
+        switch outcome {
+        case .written:
+            return 0
+        case .failed:
+            return -1
+        case .close(let code, let reason):
+            var bytes = Array(reason.utf8)
+            bytes.withUnsafeMutableBufferPointer { buffer in
+                lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), buffer.baseAddress, buffer.count)
+            }
+            // Not by returning -1 here: lws handles that as "close and handled", and Debian's lws 4.1.6 is
+            // built with `_DEBUG`, where on libuv that path at once closes a second time ("uv repeat test"),
+            // which finds the close frame still waiting to be sent, drops it and kills the socket (the peer
+            // sees 1006). A timeout would not do either (lws marks a timed-out socket unusable). The
+            // connection's hrtimer does: its callback returning -1 closes through the polite path on every
+            // event loop.
+            lws_set_timer_usecs(wsi, 0)
+            return 0
+        }
+    }
+
+    /// Closes the socket without a close handshake, at lws's next timeout check: safe from any callback,
+    /// including another connection's.
+    private func kill(_ connection: Connection, wsi: OpaquePointer) {
+        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+    }
+
+    fileprivate func onTick() {
+        host.tick(at: lws_now_usecs())
+        carryOutActions()
+    }
+
+    fileprivate func sweepKeepalive() {
+        host.sweep(at: lws_now_usecs())
+        carryOutActions()
     }
 
     // MARK: - Helpers
 
     static let subprotocol = "refreshkit.v1"
-
-    /// The close code of a connection whose member resumed on another connection (PROTOCOL.md).
-    static let closeSessionTaken = lws_close_status(rawValue: 4001)
 
     /// `http://HOST:PORT` for share links: a wildcard address is shown as the first LAN address (the one a
     /// phone can open), else loopback.
@@ -1011,20 +419,6 @@ final class ServiceLoop {
         (".webmanifest", "application/manifest+json"),
         (".map", "application/json"),
     ]
-
-    /// The server clock: lws's monotonic microseconds, the same clock the timer uses.
-    static func now() -> Timestamp { Timestamp(microseconds: lws_now_usecs()) }
-
-    /// The wire `type` of an input, for `error.ref`.
-    static func type(of input: Input) -> String {
-        switch input {
-        case .touch: "touch"
-        case .wheel: "wheel"
-        case .resize: "resize"
-        case .command: "command"
-        case .configure: "configure"
-        }
-    }
 
     enum HostKind: Equatable {
         case anyIPv6

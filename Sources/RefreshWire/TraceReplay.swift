@@ -40,24 +40,28 @@ public struct TraceReplay: Sendable {
         var events: [Event] = []
         var lastFrame: Frame?
         var refused = 0
+        var update = MessageBuffer()
         var buffer: [UInt8] = []
+        let encoder = MessageEncoder()
         for (index, operation) in trace.operations.enumerated() {
             switch operation {
             case .apply(let time, let member, let text):
                 let (input, seq) = try input(text, index: index)
                 let result: Swift.Result<Void, SessionError> = text.withUnsafeBytes { bytes in
                     Swift.Result { () throws(SessionError) in
-                        try traced.apply(input, seq: seq, text: bytes, member: member, at: time)
+                        try traced.apply(ReceivedInput(input, seq: seq, text: bytes), member: member, at: time)
                     }
                 }
                 if case .failure = result { refused += 1 }
             case .advance(let time):
                 traced.advance(to: time)
             case .frame:
+                update.removeAll()
+                let shared = traced.frame(appendingUpdateTo: &update)  // as the server made it
+                lastFrame = shared.frame
                 buffer.removeAll(keepingCapacity: true)
-                let frame = traced.frame(into: &buffer)
-                lastFrame = frame
-                onFrame(frame, buffer[...])
+                encoder.encode(shared, into: &buffer)
+                onFrame(shared.frame, buffer[...])
             }
             events.append(contentsOf: traced.takeEvents())
         }

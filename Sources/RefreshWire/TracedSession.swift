@@ -20,8 +20,6 @@ public struct TracedSession: Sendable {
     /// The latest frame: the base of the next frame's update message (``frame(appendingUpdateTo:)``), and
     /// what a host sends the pages that are up to date.
     public private(set) var latest: SharedFrame?
-    /// Where an update message is made when the caller wants none (a recording that digests deltas).
-    private var scratch = MessageBuffer(capacity: 0)
     /// ``Session/isActive`` as of the last `apply` or `advance` (the only calls that move the session).
     /// Stored, because a host asks after every input and a computed property read from another module
     /// is handed a copy of the whole session (kilobytes, and a retain of everything in it).
@@ -41,17 +39,14 @@ public struct TracedSession: Sendable {
         noteSchedule()
     }
 
-    /// Applies a page message's input at `time` and records the message's `text` (exactly as received; it
-    /// must be the text `input` and `seq` were decoded from). Once applied, `seq` (when given) becomes
+    /// Applies `member`'s input at `time` and records its text. Once applied, its `seq` (when given) becomes
     /// `member`'s acknowledgement. Throws, changing nothing but the recording, when the engine refuses the
     /// input.
-    public mutating func apply(
-        _ input: Input, seq: UInt64? = nil, text: UnsafeRawBufferPointer, member: Int, at time: Timestamp
-    ) throws(SessionError) {
-        recorder.recordApply(text, member: member, at: time)
+    public mutating func apply(_ received: ReceivedInput, member: Int, at time: Timestamp) throws(SessionError) {
+        recorder.recordApply(received.text, member: member, at: time)
         defer { noteSchedule() }  // a refused input may still have advanced the session to `time`
-        try session.apply(Self.namespaced(input, member: member), at: time)
-        if let seq { acknowledgements.note(seq: seq, member: member) }
+        try session.apply(Self.namespaced(received.input, member: member), at: time)
+        if let seq = received.seq { acknowledgements.note(seq: seq, member: member) }
     }
 
     /// Moves the session to `time` (``Session/advance(to:)``), recorded.
@@ -65,34 +60,21 @@ public struct TracedSession: Sendable {
         (isActive, nextDeadline) = session.schedule()
     }
 
-    /// Produces the session's next frame and records it.
-    public mutating func frame() -> Frame {
-        let shared = SharedFrame(session.frame(), acknowledgements: acknowledgements.snapshot())
-        if recorder.frames.kind == .deltas {
-            recordUpdate(to: shared)
-        } else {
-            recorder.recordFrame(shared.frame)
-        }
-        latest = shared
-        return shared.frame
-    }
-
     /// Produces the session's next frame, appends the message that brings a page holding the previous frame
-    /// to it — the `delta` from the previous frame, or the whole `frame` message for the first — to
-    /// `buffer`, and records it. What a host sends every page that takes deltas and is up to date; a
-    /// recording that digests deltas takes these very bytes, so it costs no encoding of its own.
+    /// to it — the `delta` from the previous frame, or the whole `frame` message for the first — to `buffer`,
+    /// and records it. The one way a frame is made: the server's rooms and ``TraceReplay`` both take it, so a
+    /// replay makes its frames exactly as the server did, and a recording that digests deltas takes these very
+    /// bytes. - Returns: the frame, as the object this session keeps as its latest (a host that holds on to
+    /// frames, such as a room and its connections' delta bases, takes it without a copy).
     @discardableResult
-    public mutating func frame(appendingUpdateTo buffer: inout MessageBuffer) -> Frame {
-        sharedFrame(appendingUpdateTo: &buffer).frame
-    }
-
-    /// ``frame(appendingUpdateTo:)``, the frame handed over as the object this session keeps as its latest:
-    /// a host that holds on to frames (a room, its connections' delta bases) takes it without a copy.
-    @discardableResult
-    public mutating func sharedFrame(appendingUpdateTo buffer: inout MessageBuffer) -> SharedFrame {
+    public mutating func frame(appendingUpdateTo buffer: inout MessageBuffer) -> SharedFrame {
         let shared = SharedFrame(session.frame(), acknowledgements: acknowledgements.snapshot())
         let start = buffer.count
-        appendUpdate(to: shared, into: &buffer)
+        if let latest {
+            encoder.encodeDelta(shared, from: latest, into: &buffer)
+        } else {
+            encoder.encode(shared, into: &buffer)
+        }
         buffer.withUnsafeBytes { bytes in
             let update = UnsafeRawBufferPointer(rebasing: bytes[start...])
             switch recorder.frames.kind {
@@ -102,40 +84,6 @@ public struct TracedSession: Sendable {
         }
         latest = shared
         return shared
-    }
-
-    /// Produces the session's next frame, appends its whole `frame` message to `buffer` and records it.
-    @discardableResult
-    public mutating func frame(into buffer: inout [UInt8]) -> Frame {
-        let shared = SharedFrame(session.frame(), acknowledgements: acknowledgements.snapshot())
-        let start = buffer.count
-        encoder.encode(shared, into: &buffer)
-        if recorder.frames.kind == .deltas {
-            recordUpdate(to: shared)
-        } else {
-            buffer.withUnsafeBytes { bytes in
-                recorder.recordFrame(shared.frame, encoded: UnsafeRawBufferPointer(rebasing: bytes[start...]))
-            }
-        }
-        latest = shared
-        return shared.frame
-    }
-
-    /// Records `shared` by the update a page holding ``latest`` would get, made in `scratch` (for callers
-    /// that do not send that update themselves).
-    private mutating func recordUpdate(to shared: SharedFrame) {
-        scratch.removeAll()
-        appendUpdate(to: shared, into: &scratch)
-        scratch.withUnsafeBytes { recorder.recordFrame(shared.frame, update: $0) }
-    }
-
-    /// Appends the message that brings a page holding ``latest`` to `shared`.
-    private func appendUpdate(to shared: SharedFrame, into buffer: inout MessageBuffer) {
-        if let latest {
-            encoder.encodeDelta(shared, from: latest, into: &buffer)
-        } else {
-            encoder.encode(shared, into: &buffer)
-        }
     }
 
     /// Stops the recording (``TraceRecorder/stop()``); the session goes on.

@@ -68,13 +68,11 @@ struct HostPathBench {
                 let time = Timestamp(microseconds: Self.time(round, from: start))
                 let text = UnsafeRawBufferPointer(rebasing: all[(round == 0 ? 0 : ends[round - 1])..<ends[round]])
                 for index in 0..<count {
-                    guard case .input(let input, let seq) = try decoder.decode(text) else {
-                        throw BenchError("not an input")
-                    }
-                    try sessions[index].apply(input, seq: seq, text: text, member: 0, at: time)
+                    guard let received = try decoder.decodeInput(text) else { throw BenchError("not an input") }
+                    try sessions[index].apply(received, member: 0, at: time)
                     checksum &+= sessions[index].takeEvents().count
                     buffer.removeAll()
-                    checksum &+= Int(sessions[index].sharedFrame(appendingUpdateTo: &buffer).sequence)
+                    checksum &+= Int(sessions[index].frame(appendingUpdateTo: &buffer).sequence)
                 }
             }
         }

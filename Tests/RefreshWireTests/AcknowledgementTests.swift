@@ -201,11 +201,12 @@ struct AcknowledgementTests {
             let bytes = Array(text.utf8)
             _ = bytes.withUnsafeBytes { raw in
                 Result { () throws(SessionError) in
-                    try traced.apply(input, seq: seq, text: raw, member: member, at: Timestamp(microseconds: now))
+                    try traced.apply(
+                        ReceivedInput(input, seq: seq, text: raw), member: member, at: Timestamp(microseconds: now))
                 }
             }
             var buffer = MessageBuffer(capacity: 0)
-            let shared = traced.sharedFrame(appendingUpdateTo: &buffer)
+            let shared = traced.frame(appendingUpdateTo: &buffer)
             messages.append(buffer.bytes)
             return shared
         }

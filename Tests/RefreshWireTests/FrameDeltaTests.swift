@@ -34,8 +34,8 @@ private struct RandomSession {
     }
 
     mutating func frame() {
-        var scratch: [UInt8] = []
-        frames.append(traced.frame(into: &scratch))
+        var scratch = MessageBuffer()
+        frames.append(traced.frame(appendingUpdateTo: &scratch).frame)
         shared.append(traced.latest!)
         _ = traced.takeEvents()
     }
@@ -54,7 +54,8 @@ private struct RandomSession {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { raw in
             Result { () throws(SessionError) in
-                try traced.apply(input, seq: seq, text: raw, member: member, at: Timestamp(microseconds: now))
+                try traced.apply(
+                    ReceivedInput(input, seq: seq, text: raw), member: member, at: Timestamp(microseconds: now))
             }
         }
         frame()

@@ -130,3 +130,13 @@ struct PlainTouchTests {
         #expect(taken > 100)  // some mutations keep the page's spelling (a digit changed, say)
     }
 }
+
+/// The server's own `touch cancel` (a member left with a finger down) reads back as the input it applied.
+@Suite struct SynthesizedTouchTests {
+    @Test(arguments: [(0, 0.0), (7, 1234.5), (-3, 99_999_999.25), (4_294_967_295, 1e-3)])
+    func aCancelReadsBackAsTheInputApplied(pointer: Int, pageTime: Double) throws {
+        let cancel = SynthesizedTouch.cancel(pointer: pointer, pageTime: pageTime)
+        let decoded = try cancel.text.withUnsafeBytes { try MessageDecoder().decode($0) }
+        #expect(decoded == .input(cancel.input))
+    }
+}

@@ -29,8 +29,9 @@ private struct Driver {
         // The schedule a host reads without copying the session must be the session's own.
         #expect(traced.isActive == traced.session.isActive)
         #expect(traced.nextDeadline == traced.session.nextDeadline)
+        var update = MessageBuffer()
         var buffer: [UInt8] = []
-        traced.frame(into: &buffer)
+        MessageEncoder().encode(traced.frame(appendingUpdateTo: &update), into: &buffer)
         frames.append(buffer)
         events += traced.takeEvents()
     }
@@ -38,12 +39,12 @@ private struct Driver {
     /// Receives `text` from `member` at the current time.
     mutating func receive(_ text: String, member: Int = 0) throws {
         let bytes = Array(text.utf8)
-        guard case .input(let input, let seq) = try decoder.decode(text) else {
-            Issue.record("not an input: \(text)")
-            return
-        }
         try bytes.withUnsafeBytes { raw in
-            try traced.apply(input, seq: seq, text: raw, member: member, at: Timestamp(microseconds: now))
+            guard let received = try decoder.decodeInput(raw) else {
+                Issue.record("not an input: \(text)")
+                return
+            }
+            try traced.apply(received, member: member, at: Timestamp(microseconds: now))
         }
         frame()
     }

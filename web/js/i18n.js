@@ -87,6 +87,14 @@ const en = {
   'trace.exported': 'Trace exported: {name}',
   'trace.playing': { one: 'Playing back a trace: {count} message…', other: 'Playing back a trace: {count} messages…' },
   'trace.played': 'Trace played back: {sent} of {total} messages sent.',
+  // compare mode (js/compare/*.js)
+  'compare.listLabel': '{preset} ({library}). Drag, scroll or use the arrow keys: both lists get every input.',
+  'compare.exit': 'One list',
+  'compare.exit.title': 'Leave compare mode for the normal page',
+  'compare.count': 'Compare mode takes two preset names, as in ?compare=ms,ht; "{value}" names {count}. This is the normal page.',
+  'compare.unknownPreset': 'Compare mode: the server has no preset named "{name}". This is the normal page; its picker lists the presets there are.',
+  'compare.refused': 'Compare mode: the server refused the "{name}" session ({message}). This is the normal page.',
+  'compare.dismiss': 'Dismiss',
 };
 
 const zh = {
@@ -159,6 +167,13 @@ const zh = {
   'trace.exported': '记录已导出：{name}',
   'trace.playing': '正在回放记录：{count} 条消息…',
   'trace.played': '记录回放完毕：已发送 {sent}/{total} 条消息。',
+  'compare.listLabel': '{preset}（{library}）。拖动、滚动或使用方向键：两个列表都会收到每一个输入。',
+  'compare.exit': '单列表',
+  'compare.exit.title': '退出对比模式，回到普通页面',
+  'compare.count': '对比模式需要两个预设名称，例如 ?compare=ms,ht；“{value}”给出了 {count} 个。当前为普通页面。',
+  'compare.unknownPreset': '对比模式：服务器没有名为“{name}”的预设。当前为普通页面，预设选择器列出了所有预设。',
+  'compare.refused': '对比模式：服务器拒绝了“{name}”会话（{message}）。当前为普通页面。',
+  'compare.dismiss': '关闭',
 };
 
 /** The catalogues, by language. */

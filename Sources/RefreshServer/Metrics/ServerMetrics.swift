@@ -1,6 +1,6 @@
 import CoreMetrics
 import Prometheus
-import RefreshWire
+import RefreshSessions
 
 /// The server's vital signs (docs/OPERATIONS.md), recorded through swift-metrics into a Prometheus registry of
 /// this server's own (no process-wide bootstrap, so servers in one process, tests included, never share
@@ -50,7 +50,7 @@ public final class ServerMetrics: @unchecked Sendable {
     private let sessions: Meter
     private let members: Meter
     private let traceBytes: Meter
-    private var errors: [ErrorCode: CoreMetrics.Counter] = [:]
+    private var errors: [String: CoreMetrics.Counter] = [:]
 
     public init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -68,14 +68,21 @@ public final class ServerMetrics: @unchecked Sendable {
     }
 
     /// An `error` message sent, by its code: `refreshkit_errors_total{code="…"}`.
-    func error(code: ErrorCode) {
+    func error(code: String) {
         if let counter = errors[code] {
             counter.increment()
             return
         }
-        let counter = Counter(label: "refreshkit_errors_total", dimensions: [("code", code.rawValue)], factory: factory)
+        let counter = Counter(label: "refreshkit_errors_total", dimensions: [("code", code)], factory: factory)
         errors[code] = counter
         counter.increment()
+    }
+
+    /// The counters the session host bumps.
+    var hostMetrics: HostMetrics {
+        HostMetrics(
+            messages: messages, inputs: inputs, frames: frames, sentBytes: sentBytes, inputToFrame: inputToFrame,
+            error: { [self] code in error(code: code) })
     }
 
     /// Sets the gauges from what the server holds now.

@@ -9,7 +9,7 @@ import RefreshWire
 /// - a `session` that does not exist (expired, or the server restarted): a new session, with the notice
 ///   `session_expired`; a `token` the session never issued: refused with `bad_token`.
 ///
-/// Owned by the service thread.
+/// Owned by the thread that drives the host.
 final class SessionRegistry {
     enum Admission {
         case created(Room, Room.Member, notice: String?)
@@ -23,12 +23,15 @@ final class SessionRegistry {
     private(set) var rooms: [String: Room] = [:]
     /// Trace bytes held by all rooms together (bounded by ``ServerConfiguration/maxTraceBytesTotal``).
     private(set) var traceBytes = 0
-    private let configuration: ServerConfiguration
+    private let configuration: SessionHost.Configuration
     private let logger: Logger
+    /// The transport's headroom before each frame message (``Room/init(id:traced:headroom:)``).
+    private let headroom: Int
 
-    init(configuration: ServerConfiguration, logger: Logger) {
+    init(configuration: SessionHost.Configuration, logger: Logger, headroom: Int) {
         self.configuration = configuration
         self.logger = logger
+        self.headroom = headroom
     }
 
     var isEmpty: Bool { rooms.isEmpty }
@@ -72,7 +75,7 @@ final class SessionRegistry {
         }
         var id = RandomIdentifier.make128()
         while rooms[id] != nil { id = RandomIdentifier.make128() }
-        let room = Room(id: id, traced: traced)
+        let room = Room(id: id, traced: traced, headroom: headroom)
         rooms[id] = room
         guard let member = room.addMember(limit: configuration.maxMembersPerSession) else {
             preconditionFailure("a new room admits its first member")

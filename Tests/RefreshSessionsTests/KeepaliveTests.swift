@@ -1,6 +1,6 @@
 import Testing
 
-@testable import RefreshServer
+@testable import RefreshSessions
 
 @Suite struct KeepaliveTests {
     let keepalive = Keepalive(pingIntervalSeconds: 10, hangupSeconds: 20)

@@ -1,4 +1,3 @@
-import CLibWebSockets
 import RefreshKit
 import RefreshWire
 
@@ -6,10 +5,10 @@ import RefreshWire
 /// members admitted so far with their tokens, and the last frame: encoded once as a `frame` message for every
 /// member that takes whole frames, and once per base as a `delta` for the members that take deltas.
 ///
-/// Owned by the service thread, like ``Connection``. A room with no connected member lives until
+/// Owned by the thread that drives the host, like ``Connection``. A room with no connected member lives until
 /// ``expiresAt`` (the session grace period), so a page that drops can resume it. Its stored properties skip
 /// the runtime's exclusivity checks, for the reason ``Connection`` gives.
-final class Room {
+public final class Room {
     /// A device admitted to the room. Its token lets it resume; its number namespaces its pointers.
     struct Member {
         let number: Int
@@ -35,7 +34,8 @@ final class Room {
         var detachedAt: Int64 = 0
     }
 
-    let id: String
+    /// The session's id: the share link's `?s=`.
+    public let id: String
     @exclusivity(unchecked) private(set) var traced: TracedSession
     /// The members by number (ascending: numbers only grow). An array: a room has a handful, and one is
     /// looked up on every input.
@@ -53,24 +53,26 @@ final class Room {
     /// starts behind, so the first ``prepareFrame()`` makes one).
     @exclusivity(unchecked) private var version: UInt64 = 1
     @exclusivity(unchecked) private var frameVersion: UInt64 = 0
-    /// `LWS_PRE` bytes, then the `frame` message of frame `frameBufferSequence`: written when a member first
+    /// The transport's headroom, then the `frame` message of frame `frameBufferSequence`: written when a member first
     /// needs the latest frame whole (a member that takes whole frames, or a delta member's first frame), so a
     /// room whose members all take deltas never writes one.
     @exclusivity(unchecked) private var frameBuffer: MessageBuffer
     @exclusivity(unchecked) private var frameBufferSequence: UInt64?
-    /// `LWS_PRE` bytes, then the `delta` from frame `deltaKey.base` to frame `deltaKey.frame`. Members that
+    /// The transport's headroom, then the `delta` from frame `deltaKey.base` to frame `deltaKey.frame`. Members that
     /// take deltas usually hold the same base (they were written the same frames), so the first of them
     /// encodes it and the others reuse it.
     @exclusivity(unchecked) private var deltaBuffer: MessageBuffer
     @exclusivity(unchecked) private var deltaKey: (base: UInt64, frame: UInt64)?
     private let encoder = MessageEncoder()
 
-    init(id: String, traced: TracedSession) {
+    /// A room for the session `traced`, whose frame messages leave `headroom` bytes free before them (the
+    /// transport writes its header there).
+    init(id: String, traced: TracedSession, headroom: Int = 0) {
         self.id = id
         self.traced = traced
         // Room for a delta from the start; a whole frame's memory is taken when a member first needs one.
-        frameBuffer = MessageBuffer(headroom: Int(RK_LWS_PRE), capacity: 0)
-        deltaBuffer = MessageBuffer(headroom: Int(RK_LWS_PRE), capacity: 1024)
+        frameBuffer = MessageBuffer(headroom: headroom, capacity: 0)
+        deltaBuffer = MessageBuffer(headroom: headroom, capacity: 1024)
     }
 
     /// Read in place: a plain getter would copy the whole `Session` (and retain everything in it) on every
@@ -79,7 +81,8 @@ final class Room {
         _read { yield traced.session }
     }
 
-    var connectedCount: Int { connections.count }
+    /// Devices connected now.
+    public var connectedCount: Int { connections.count }
 
     /// Whether the session moves by itself (``Session/isActive``).
     var isMoving: Bool { traced.isActive }
@@ -140,7 +143,7 @@ final class Room {
     /// Detaches member `number`'s connection at `time`, lifting its pointers (a synthesised `touch cancel`
     /// each, applied and recorded like any message). - Returns: whether the session changed.
     @discardableResult
-    func detach(member number: Int, at time: Timestamp, decoder: MessageDecoder) -> Bool {
+    func detach(member number: Int, at time: Timestamp) -> Bool {
         guard let index = index(of: number) else { return false }
         let pointers = members[index].pointersDown.sorted { $0.pointer < $1.pointer }
         members[index].connection = nil
@@ -149,11 +152,9 @@ final class Room {
         rebuildConnections()
         var changed = false
         for (pointer, pageTime) in pointers {
-            let text = #"{"type":"touch","phase":"cancel","dx":0,"dy":0,"t":\#(pageTime),"id":\#(pointer)}"#
-            let bytes = Array(text.utf8)
-            let accepted: Bool = bytes.withUnsafeBytes { message in
-                guard case .input(let input, _)? = try? decoder.decode(message) else { return false }
-                return (try? traced.apply(input, text: message, member: number, at: time)) != nil
+            let cancel = SynthesizedTouch.cancel(pointer: pointer, pageTime: pageTime)
+            let accepted = cancel.text.withUnsafeBytes { text in
+                (try? traced.apply(ReceivedInput(cancel.input, text: text), member: number, at: time)) != nil
             }
             changed = changed || accepted
         }
@@ -163,15 +164,11 @@ final class Room {
 
     // MARK: - The session
 
-    /// Applies a member's input numbered `seq` (`text` is the message both were decoded from).
-    func apply(
-        _ input: Input, seq: UInt64? = nil, text: UnsafeRawBufferPointer, member number: Int, at time: Timestamp
-    )
-        throws(SessionError)
-    {
-        try traced.apply(input, seq: seq, text: text, member: number, at: time)
+    /// Applies member `number`'s input.
+    func apply(_ received: ReceivedInput, member number: Int, at time: Timestamp) throws(SessionError) {
+        try traced.apply(received, member: number, at: time)
         version &+= 1
-        if case .touch(let touch) = input, let index = index(of: number) {
+        if case .touch(let touch) = received.input, let index = index(of: number) {
             switch touch.phase {
             case .start, .move: members[index].track(pointer: touch.pointer, pageTime: touch.pageTime)
             case .end, .cancel: members[index].track(pointer: touch.pointer, pageTime: nil)
@@ -199,7 +196,7 @@ final class Room {
         // digests: made once, here. Without a previous frame it is the whole frame, which no delta key names.
         let base = traced.latest?.sequence
         deltaBuffer.removeAll()
-        let next = traced.sharedFrame(appendingUpdateTo: &deltaBuffer)
+        let next = traced.frame(appendingUpdateTo: &deltaBuffer)
         deltaKey = base.map { ($0, next.sequence) }
         frameVersion = version
     }

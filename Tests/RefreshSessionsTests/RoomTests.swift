@@ -1,18 +1,14 @@
-import CLibWebSockets
 import RefreshKit
 import RefreshWire
 import Testing
 
-@testable import RefreshServer
+@testable import RefreshSessions
 
 /// A room's frames as its members receive them: a member that missed frames (its socket was busy while the
 /// others were written) gets the delta from the frame it holds, not the one the others needed.
 @Suite struct RoomTests {
-    /// Never dereferenced: the room only reads a connection's format and base.
-    private var wsi: OpaquePointer { OpaquePointer(bitPattern: 0x10)! }
-
     private func deltaMember(of room: Room, id: UInt64) throws -> Connection {
-        let connection = Connection(id: id, wsi: wsi, peer: "127.0.0.1", now: 0)
+        let connection = Connection(id: id, peer: "127.0.0.1", now: 0, limits: .init(), headroom: 0)
         connection.frameFormat = .delta
         let member = try #require(room.addMember(limit: 4))
         _ = room.attach(connection, member: member.number)
@@ -23,7 +19,7 @@ import Testing
     /// The message `connection` is written now, as text.
     private func message(_ room: Room, for connection: Connection) -> String {
         room.withFrameMessage(for: connection) { bytes in
-            String(decoding: UnsafeRawBufferPointer(rebasing: bytes[Int(RK_LWS_PRE)...]), as: UTF8.self)
+            String(decoding: UnsafeRawBufferPointer(rebasing: bytes[...]), as: UTF8.self)
         }
     }
 
@@ -38,7 +34,7 @@ import Testing
             #"{"type":"touch","phase":"\#(phase.rawValue)","dx":0,"dy":\#(dy),"t":\#(pageTime)\#(numbered)}"#.utf8)
         let input = Input.touch(TouchInput(phase: phase, delta: Point(x: 0, y: dy), pageTime: pageTime, pointer: 0))
         try text.withUnsafeBytes {
-            try room.apply(input, seq: seq, text: $0, member: member, at: Timestamp(microseconds: time))
+            try room.apply(ReceivedInput(input, seq: seq, text: $0), member: member, at: Timestamp(microseconds: time))
         }
     }
 

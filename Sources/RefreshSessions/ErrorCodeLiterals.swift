@@ -3,10 +3,11 @@ import RefreshWire
 
 // TRANSITIONAL: delete this file once the session host's files name their codes (`ErrorCode`).
 //
-// `ServiceLoop.swift`, `Connection.swift`, `SessionRegistry.swift` and `Gatekeeper.swift` still spell error codes
-// as string literals (`WireError(code: "not_ready", …)`), an engine refusal's code as `error.code`, and the
-// field refusal as `WireError.Code.badField`; they are being rebuilt on another branch and are left alone here.
-// These three spellings keep them compiling, and each maps to the typed code at once.
+// The session host's files (`Host/`, `Sessions/SessionRegistry.swift`, `Connection/Outbox.swift`) still spell error
+// codes as string literals (`WireError(code: "not_ready", …)`), an engine refusal's code as `error.code`, the
+// field refusal as `WireError.Code.badField`, and count an error by its spelling (`HostMetrics.error`); they were
+// written on another branch and are left alone here. These spellings keep them compiling, and each maps to the
+// typed code at once.
 
 extension WireError {
     /// A refusal whose code is spelled as on the wire. The spelling must be one of ``ErrorCode``'s (every caller
@@ -20,6 +21,11 @@ extension WireError {
 
     /// The codes' old namespace: `WireError.Code.badField` is ``ErrorCode/badField``.
     typealias Code = ErrorCode
+}
+
+extension HostMetrics {
+    /// Counts an `error` message written with `code` (``error`` takes the spelling).
+    func error(_ code: ErrorCode) { error(code.rawValue) }
 }
 
 extension SessionError {

@@ -1,0 +1,79 @@
+import RefreshKit
+import RefreshWire
+
+/// One WebSocket connection as the session host sees it: where it is in its life, the session member it
+/// is, what it has to send, and what the screens and the keepalive know of it. The transport knows it by
+/// ``id``; the host never sees a socket.
+///
+/// Owned by the thread that drives the host (the only one that touches it). Its stored properties are
+/// `@exclusivity(unchecked)`, like ``Room``'s: one thread uses them, never with overlapping accesses (no
+/// call re-enters the code that holds one), and the runtime's access checks on these two classes cost about
+/// 1 700 instructions per frame, 8 % of the server's own work (docs/PERFORMANCE.md, "Server").
+public final class Connection {
+    /// The transport's number for it.
+    public let id: UInt64
+    /// The peer's address, for the log.
+    public let peer: String
+
+    @exclusivity(unchecked) public internal(set) var lifecycle = ConnectionLifecycle.open
+
+    /// The room, once `hello` was admitted; and which of its members this connection is.
+    @exclusivity(unchecked) public internal(set) var room: Room?
+    @exclusivity(unchecked) public internal(set) var member = 0
+
+    @exclusivity(unchecked) var assembler: MessageAssembler
+    @exclusivity(unchecked) public internal(set) var outbox: Outbox
+    /// How the page wants its frames (`hello.frames`): whole `frame` messages, or `delta`s after the first.
+    @exclusivity(unchecked) var frameFormat = FrameFormat.full
+    /// For a delta connection: the frame the page holds (the last frame or delta written to it), the base of
+    /// its next delta. Nil until it has been written a whole frame since it joined its room
+    /// (``Room/attach(_:member:)``), so the first frame after a `welcome` is always whole.
+    @exclusivity(unchecked) var frameBase: SharedFrame?
+    /// The transport's headroom, then the message being written; reused for every write.
+    @exclusivity(unchecked) var sendBuffer: [UInt8]
+
+    // Screening: the message rate and the page clock.
+    @exclusivity(unchecked) var rateLimiter: RateLimiter
+    @exclusivity(unchecked) var pageClock = TimestampGuard()
+
+    // Liveness (Keepalive.swift).
+    /// When the peer was last heard from: a message or a pong (µs).
+    @exclusivity(unchecked) public internal(set) var lastHeard: Int64
+    /// A ping is to be written at the next write.
+    @exclusivity(unchecked) public internal(set) var pingDue = false
+    /// When the sweep asked for a ping since ``lastHeard`` (µs); the peer's time to answer runs from then,
+    /// even if the ping itself waits behind a full socket.
+    @exclusivity(unchecked) var pingedAt: Int64?
+
+    /// When the oldest input of this connection that no frame written to it has included yet was received
+    /// (µs), for the input-to-frame histogram.
+    @exclusivity(unchecked) var unansweredInputAt: Int64?
+
+    // Counters, logged when the connection closes.
+    @exclusivity(unchecked) public internal(set) var messagesReceived: UInt64 = 0
+    @exclusivity(unchecked) public internal(set) var messagesSent: UInt64 = 0
+    @exclusivity(unchecked) public internal(set) var framesSent: UInt64 = 0
+    @exclusivity(unchecked) public internal(set) var decodeErrors: UInt64 = 0
+
+    init(id: UInt64, peer: String, now: Int64, limits: SessionHost.Configuration, headroom: Int) {
+        self.id = id
+        self.peer = peer
+        lastHeard = now
+        assembler = MessageAssembler(limit: limits.maxMessageBytes)
+        outbox = Outbox(limit: limits.maxQueuedMessages)
+        rateLimiter = RateLimiter(
+            ratePerSecond: limits.messagesPerSecond, burst: limits.messageBurst,
+            closeAfterSeconds: limits.floodCloseSeconds)
+        sendBuffer = [UInt8](repeating: 0, count: headroom)
+        sendBuffer.reserveCapacity(headroom + 4096)
+    }
+
+    /// Whether a write would send anything.
+    public var hasPendingOutput: Bool { pingDue || !outbox.isEmpty || outbox.framePending }
+
+    /// The peer spoke (a message or a pong): it is alive.
+    func heard(at now: Int64) {
+        lastHeard = now
+        pingedAt = nil
+    }
+}

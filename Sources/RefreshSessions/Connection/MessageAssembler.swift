@@ -1,0 +1,58 @@
+/// Puts a WebSocket message back together from the pieces the transport delivers (a message larger than
+/// the receive buffer, or sent in fragments, arrives in several), and counts it against the size limit
+/// while it arrives, binary messages included (they are counted, never stored).
+public struct MessageAssembler: Sendable {
+    /// What one piece completed.
+    public enum Piece: Equatable, Sendable {
+        /// The message goes on in a later piece.
+        case partial
+        /// The message passed the limit (`bytes` so far); the caller closes with 1009 and reads no more.
+        case tooLarge(bytes: Int)
+        /// A whole binary message (not stored).
+        case binary
+        /// A whole text message that arrived in this one piece: use the piece itself (no copy).
+        case textInPiece
+        /// A whole text message assembled from several pieces.
+        case text([UInt8])
+    }
+
+    /// The largest message taken, in bytes.
+    public let limit: Int
+    private var inMessage = false
+    private var isBinary = false
+    private var received = 0
+    private var buffer: [UInt8] = []
+
+    public init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Takes the next piece of the current message (`binary` as its first frame said; `isLast`: the
+    /// message ends with it).
+    public mutating func take(_ piece: UnsafeRawBufferPointer, binary: Bool, isLast: Bool) -> Piece {
+        if !inMessage {
+            inMessage = true
+            isBinary = binary
+            received = 0
+            buffer.removeAll(keepingCapacity: true)
+        }
+        received += piece.count
+        if received > limit {
+            inMessage = false
+            return .tooLarge(bytes: received)
+        }
+        if isBinary {
+            guard isLast else { return .partial }
+            inMessage = false
+            return .binary
+        }
+        if isLast && buffer.isEmpty {
+            inMessage = false
+            return .textInPiece
+        }
+        buffer.append(contentsOf: piece)
+        guard isLast else { return .partial }
+        inMessage = false
+        return .text(buffer)
+    }
+}

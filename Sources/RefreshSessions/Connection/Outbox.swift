@@ -1,0 +1,85 @@
+import DequeModule
+import RefreshKit
+import RefreshWire
+
+/// A message waiting in a connection's outbox. Encoded only when it is written.
+public enum OutgoingMessage: Sendable {
+    case welcome(Welcome)
+    case error(WireError)
+    case pong(t: Double, serverTime: Timestamp)
+    case event(Event)
+    /// `room`: how many devices share the session now (the receiver's member number is added when written).
+    case room(members: Int)
+    /// A message encoded when it was queued (a `trace`, a `config`).
+    case encoded([UInt8])
+}
+
+/// What a connection has to send: control replies and events in order, bounded, and at most one frame,
+/// always the session's latest.
+///
+/// Frames are never queued: a connection marked ``framePending`` is written the session's frame as of the
+/// moment it is written, so a slow reader gets fewer, fresher frames and never holds back the other members.
+/// The messages are bounded: when ``limit`` are waiting, the oldest are dropped and the client is told, once
+/// per episode, that it is `lagging`.
+public struct Outbox: Sendable {
+    public let limit: Int
+    private var messages = Deque<OutgoingMessage>()
+    /// The session's frame is due.
+    public private(set) var framePending = false
+    /// The client was told it is `lagging`; cleared when the outbox drains.
+    private var lagReported = false
+    /// Messages dropped to keep the bound, and frames that replaced one not yet written.
+    public private(set) var dropped: UInt64 = 0
+    public private(set) var framesCoalesced: UInt64 = 0
+
+    public init(limit: Int) {
+        self.limit = limit
+    }
+
+    public var isEmpty: Bool { messages.isEmpty }
+    public var count: Int { messages.count }
+
+    /// Queues `message`, dropping the oldest when the outbox is full (and then queueing the `lagging`
+    /// notice, once per episode). - Returns: `true` when this call started a lagging episode.
+    @discardableResult
+    public mutating func enqueue(_ message: OutgoingMessage) -> Bool {
+        var startedLagging = false
+        if messages.count >= limit {
+            _ = messages.popFirst()
+            dropped &+= 1
+            if !lagReported {
+                lagReported = true
+                startedLagging = true
+                // Room for the notice too, so the bound holds.
+                _ = messages.popFirst()
+                dropped &+= 1
+                messages.append(
+                    .error(
+                        WireError(
+                            code: "lagging",
+                            message: "the connection fell behind; the oldest queued messages were dropped")))
+            }
+        }
+        messages.append(message)
+        return startedLagging
+    }
+
+    /// The oldest message, taken out.
+    public mutating func next() -> OutgoingMessage? {
+        guard let message = messages.popFirst() else { return nil }
+        if messages.isEmpty { lagReported = false }
+        return message
+    }
+
+    /// Marks the session's frame as due; counts a frame that replaces one not yet written.
+    public mutating func markFramePending() {
+        if framePending { framesCoalesced &+= 1 }
+        framePending = true
+    }
+
+    /// The frame is being written (or will never be: the connection closes).
+    public mutating func takeFrame() -> Bool {
+        defer { framePending = false }
+        return framePending
+    }
+}

@@ -1,0 +1,95 @@
+import RefreshKit
+import RefreshWire
+
+// What one write sends: a due ping first, then queued control messages and events in order, then the
+// session's frame, and last the close.
+extension SessionHost {
+    /// `connection` can be written: exactly one message is handed to `write` (the kind, and a buffer that
+    /// starts with the host's headroom; it returns whether the transport took it), or the close to send is
+    /// returned.
+    public func writeable(
+        _ connection: Connection, at now: Int64, write: (HostWrite, UnsafeMutableRawBufferPointer) -> Bool
+    ) -> WriteOutcome {
+        guard connection.lifecycle.mayWrite else { return .written }
+        if case .closeRequested = connection.lifecycle, let close = connection.lifecycle.issueClose() {
+            return .close(code: close.code, reason: close.reason)
+        }
+        if connection.sendBuffer.count > headroom {
+            connection.sendBuffer.removeSubrange(headroom...)
+        }
+        if connection.pingDue {
+            // A control frame of its own, before anything queued (a transport interleaves control frames
+            // correctly only between messages, which is where every write here is). A payload, because
+            // lws 4.1.6 does not report an empty pong to the protocol.
+            connection.pingDue = false
+            connection.sendBuffer.append(contentsOf: Self.pingPayload)
+            return finish(connection, connection.sendBuffer.withUnsafeMutableBytes { write(.ping, $0) }, bytes: 0)
+        }
+        if let message = connection.outbox.next() {
+            encode(message, for: connection)
+            connection.messagesSent &+= 1
+        } else if connection.outbox.takeFrame(), let room = connection.room {
+            // The room's frame, encoded once for every member (a delta once per base), written from the
+            // room's own buffers.
+            room.prepareFrame()
+            registry.account(room)
+            connection.framesSent &+= 1
+            metrics.frames.increment()
+            if let heard = connection.unansweredInputAt {
+                // The first frame made after this connection's oldest unanswered input includes it.
+                metrics.inputToFrame.recordMicroseconds(now - heard)
+                connection.unansweredInputAt = nil
+            }
+            var count = 0
+            let written = room.withFrameMessage(for: connection) { buffer in
+                count = buffer.count - headroom
+                return write(.text, buffer)
+            }
+            return finish(connection, written, bytes: count)
+        } else if let close = connection.lifecycle.issueClose() {
+            return .close(code: close.code, reason: close.reason)  // draining, and everything is written
+        } else {
+            return .written  // nothing to say
+        }
+        let written = connection.sendBuffer.withUnsafeMutableBytes { write(.text, $0) }
+        let outcome = finish(connection, written, bytes: connection.sendBuffer.count - headroom)
+        if connection.sendBuffer.capacity > 1 << 20 {
+            // A trace passed through: give the memory back rather than keep it for small messages.
+            connection.sendBuffer = [UInt8](repeating: 0, count: headroom)
+            connection.sendBuffer.reserveCapacity(headroom + 4096)
+        }
+        return outcome
+    }
+
+    /// After a write: a failed one drops the connection; else more to send (or a close to issue) asks for
+    /// the next write.
+    private func finish(_ connection: Connection, _ written: Bool, bytes: Int) -> WriteOutcome {
+        guard written else {
+            logger.info("write failed; closing", metadata: ["connection": "\(connection.id)"])
+            connection.lifecycle.kill()
+            return .failed
+        }
+        metrics.sentBytes.increment(by: bytes)
+        if connection.hasPendingOutput || connection.lifecycle == .draining {
+            actions.append(.wantWrite(connection))
+        }
+        return .written
+    }
+
+    private func encode(_ message: OutgoingMessage, for connection: Connection) {
+        switch message {
+        case .welcome(let welcome): encoder.encode(welcome, into: &connection.sendBuffer)
+        case .error(let error):
+            encoder.encode(error, into: &connection.sendBuffer)
+            metrics.error(error.code)
+        case .pong(let t, let serverTime):
+            encoder.encodePong(t: t, serverTime: serverTime, into: &connection.sendBuffer)
+        case .event(let event): encoder.encode(event, into: &connection.sendBuffer)
+        case .room(let members):
+            encoder.encodeRoom(members: members, member: connection.member, into: &connection.sendBuffer)
+        case .encoded(let bytes): connection.sendBuffer.append(contentsOf: bytes)
+        }
+    }
+
+    static let pingPayload = Array("alive?".utf8)
+}

@@ -1,0 +1,206 @@
+import Logging
+import RefreshKit
+import RefreshWire
+
+/// The server's rules, without a socket: which connection is which session's member, what each message
+/// does, what every member is sent and when, when the timer must fire, and when a connection is closed.
+///
+/// The transport tells the host what happened — a connection opened, a piece of a message arrived, a
+/// connection can be written, a pong came, the timer fired, a connection closed — always with the time it
+/// happened (µs on the transport's monotonic clock), and carries out the ``HostAction``s the host leaves in
+/// ``actions``. Nothing here reads a clock, touches a socket or sleeps, so Swift tests drive every rule
+/// (admission, resume, the newer connection wins, expiry, coalescing, the tick) event by event
+/// (`SessionHostTests`). In the style of swift-nio's `HTTPServerPipelineHandler` and Hummingbird's
+/// `WebSocketStateMachine`: state in, actions out.
+///
+/// One frame per read: when the server falls behind, one read brings several queued inputs of a page, and
+/// the transport delivers them one after the other. A frame for each would cost an encoding and a write
+/// (most of a frame's cost) for states the page replaces before it draws them. So the frame an input makes
+/// is held until the transport moves on — to another socket, a timer, the end of the loop's turn — and
+/// calls ``flushHeldFrame()``; the inputs behind it in the same read only update it. A page that keeps up
+/// sends one input per read and sees no difference. Frames saved are counted (``Outbox/framesCoalesced``).
+///
+/// Confined to one thread (the transport's), like everything it owns.
+public final class SessionHost {
+    public let configuration: Configuration
+    let logger: Logger
+    let metrics: HostMetrics
+    /// `http://HOST:PORT` as a device on the network opens it: the `welcome`'s share base and the log's links
+    /// (known once the transport has bound its port).
+    public var shareBase = ""
+    /// Bytes the transport needs free before each message it writes (lws's `LWS_PRE`).
+    let headroom: Int
+
+    let decoder = MessageDecoder()
+    let encoder = MessageEncoder()
+    let keepalive: Keepalive
+
+    /// Every open connection, by the transport's id.
+    public internal(set) var connections: [UInt64: Connection] = [:]
+    /// Every session (room), by id.
+    let registry: SessionRegistry
+    var tickScheduler: TickScheduler
+    var sweepArmed = false
+    /// One sweep a second while any connection is open.
+    static let sweepPeriod: Int64 = 1_000_000
+    /// Set by ``beginShutdown(at:)``: nothing is scheduled any more and every connection drains.
+    public internal(set) var shuttingDown = false
+    /// The room whose frame waits for the end of the read that brought its input.
+    var heldRoom: Room?
+
+    /// What the transport is to do, in order; it carries them out after each call and then calls
+    /// ``clearActions()``. Carrying one out may call the host again, which appends more.
+    public internal(set) var actions: [HostAction] = []
+
+    public init(configuration: Configuration, logger: Logger, metrics: HostMetrics = .none, headroom: Int = 0) {
+        self.configuration = configuration
+        self.logger = logger
+        self.metrics = metrics
+        self.headroom = headroom
+        registry = SessionRegistry(configuration: configuration, logger: logger, headroom: headroom)
+        tickScheduler = TickScheduler(rate: configuration.tickRate)
+        keepalive = Keepalive(
+            pingIntervalSeconds: configuration.pingIntervalSeconds, hangupSeconds: configuration.hangupSeconds)
+        actions.reserveCapacity(16)
+    }
+
+    public func clearActions() { actions.removeAll(keepingCapacity: true) }
+
+    /// Every session held now, by id.
+    public var rooms: [String: Room] { registry.rooms }
+    /// Trace bytes held by all sessions together.
+    public var traceBytes: Int { registry.traceBytes }
+    /// The tick's counters.
+    public var ticks: (run: UInt64, skipped: UInt64) { (tickScheduler.ticks, tickScheduler.skipped) }
+
+    // MARK: - Connection events
+
+    /// A WebSocket connection `id` from `peer` is open.
+    public func opened(id: UInt64, peer: String, at now: Int64) -> Connection {
+        flushHeldFrame()
+        let connection = Connection(id: id, peer: peer, now: now, limits: configuration, headroom: headroom)
+        connections[id] = connection
+        armSweep()
+        logger.info("connection opened", metadata: ["connection": "\(id)", "peer": "\(peer)"])
+        if shuttingDown {
+            connection.lifecycle.drain()
+            actions.append(.wantWrite(connection))
+        }
+        return connection
+    }
+
+    /// A piece of a message arrived on `connection` (`binary` as the message's first frame said; `isLast`:
+    /// the message ends with it).
+    public func received(
+        _ piece: UnsafeRawBufferPointer, binary: Bool, isLast: Bool, on connection: Connection, at now: Int64
+    ) {
+        switch connection.lifecycle {
+        case .open, .draining: break
+        case .closeRequested, .closeIssued, .closed: return  // read and dropped
+        }
+        // An input of another room comes from another socket's read: the held frame goes first.
+        if let held = heldRoom, held !== connection.room { flushHeldFrame() }
+        switch connection.assembler.take(piece, binary: binary, isLast: isLast) {
+        case .partial:
+            break
+        case .tooLarge(let bytes):
+            logger.notice(
+                "message too large; closing with 1009",
+                metadata: [
+                    "connection": "\(connection.id)", "bytes": "\(bytes)+", "limit": "\(configuration.maxMessageBytes)",
+                ])
+            requestClose(connection, code: CloseStatus.messageTooLarge, reason: "message too large")
+        case .binary:
+            connection.messagesReceived &+= 1
+            metrics.messages.increment()
+            guard screened(connection, at: now) else { return }
+            logger.notice(
+                "rejected a message", metadata: ["connection": "\(connection.id)", "code": "binary_unsupported"])
+            reject(
+                connection,
+                WireError(code: "binary_unsupported", message: "binary frames are not supported; send JSON text"))
+        case .textInPiece:
+            process(piece, on: connection, at: now)
+        case .text(let bytes):
+            bytes.withUnsafeBytes { process($0, on: connection, at: now) }
+        }
+    }
+
+    /// A pong arrived on `connection`: the peer is alive.
+    public func pong(on connection: Connection, at now: Int64) {
+        flushHeldFrame()
+        connection.heard(at: now)
+    }
+
+    /// The transport reports `connection` gone: it leaves its room, and the counters are logged.
+    public func closed(_ connection: Connection, at now: Int64) {
+        connection.lifecycle.close()
+        flushHeldFrame()
+        connections[connection.id] = nil
+        if connection.rateLimiter.refused > 0 {
+            logger.notice(
+                "connection was rate limited",
+                metadata: ["connection": "\(connection.id)", "refusedMessages": "\(connection.rateLimiter.refused)"])
+        }
+        leaveRoom(connection, reason: "connection closed", at: now)
+        logger.info(
+            "connection closed",
+            metadata: [
+                "connection": "\(connection.id)",
+                "messagesIn": "\(connection.messagesReceived)",
+                "framesOut": "\(connection.framesSent)",
+                "framesCoalesced": "\(connection.outbox.framesCoalesced)",
+                "messagesOut": "\(connection.messagesSent)",
+                "dropped": "\(connection.outbox.dropped)",
+                "rejected": "\(connection.decodeErrors)",
+            ])
+    }
+
+    /// The transport moved on from the read that brought the held input (another socket, a timer, the end
+    /// of the loop's turn): its frame is written now.
+    public func flushHeldFrame() {
+        guard let room = heldRoom else { return }
+        heldRoom = nil
+        writeFrames(of: room)
+    }
+
+    // MARK: - Shutdown
+
+    /// Every connection is to flush what it has queued and close with 1001; nothing is scheduled any more.
+    public func beginShutdown() {
+        flushHeldFrame()
+        shuttingDown = true
+        tickScheduler.stop()
+        logger.info("shutting down", metadata: ["connections": "\(connections.count)"])
+        for connection in connections.values {
+            connection.lifecycle.drain()
+            _ = connection.outbox.takeFrame()
+            actions.append(.wantWrite(connection))
+        }
+    }
+
+    /// The transport is being destroyed: the connections it still reports closed only let go of their rooms.
+    public func tearDown() {
+        shuttingDown = true
+        heldRoom = nil
+        tickScheduler.stop()
+        sweepArmed = false
+        connections.removeAll()
+        registry.removeAll()
+        clearActions()
+    }
+
+    // MARK: - Closing
+
+    /// Decides `connection`'s close: the next write sends the close frame with `code` and `reason`.
+    func requestClose(_ connection: Connection, code: UInt16, reason: String) {
+        guard connection.lifecycle.requestClose(code: code, reason: reason) else { return }
+        actions.append(.wantWrite(connection))
+    }
+
+    /// Drops `connection` without a close handshake.
+    func kill(_ connection: Connection) {
+        guard connection.lifecycle.kill() else { return }
+        actions.append(.kill(connection))
+    }
+}

@@ -1,0 +1,31 @@
+import RefreshKit
+
+/// An input as a page sent it: what it asks of the session, the page's `seq` for it, and the message text
+/// both were read from, which a session's trace records as it was received (a replay reads it back).
+///
+/// One value from the decoder to the recording, so the input and its text cannot part on the way. It
+/// borrows the text: use it while the buffer it was read from lives (a transport's receive buffer lives for
+/// the callback that delivered it).
+public struct ReceivedInput {
+    public let input: Input
+    /// The page's number for it (`touch`, `wheel`), acknowledged in the frames once applied.
+    public let seq: UInt64?
+    /// The message, exactly as received.
+    public let text: UnsafeRawBufferPointer
+
+    /// `input` and `seq` as decoded from `text`.
+    public init(_ input: Input, seq: UInt64? = nil, text: UnsafeRawBufferPointer) {
+        self.input = input
+        self.seq = seq
+        self.text = text
+    }
+}
+
+extension MessageDecoder {
+    /// Decodes `text` as an input. - Returns: nil when `text` is a valid message of another kind (`hello`,
+    /// `ping`, `trace`). - Throws: the ``WireError`` the page would be sent.
+    public func decodeInput(_ text: UnsafeRawBufferPointer) throws(WireError) -> ReceivedInput? {
+        guard case .input(let input, let seq) = try decode(text) else { return nil }
+        return ReceivedInput(input, seq: seq, text: text)
+    }
+}

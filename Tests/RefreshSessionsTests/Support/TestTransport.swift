@@ -1,0 +1,174 @@
+import Foundation
+import Logging
+import RefreshKit
+import RefreshWire
+
+@testable import RefreshSessions
+
+/// Drives a real ``SessionHost`` the way the libwebsockets adapter does, without a socket: it tells the host
+/// what happened (a connection opened, a message arrived, a connection can be written, time passed) and
+/// carries out the host's actions, recording what they would have put on the wire.
+final class TestTransport {
+    let host: SessionHost
+    /// The transport's clock, µs; tests move it.
+    var now: Int64 = 1_000_000
+    private var nextID: UInt64 = 1
+    /// Every message written to each connection, in order, as text.
+    private(set) var written: [UInt64: [String]] = [:]
+    /// Pings written to each connection.
+    private(set) var pings: [UInt64: Int] = [:]
+    /// The close each connection was sent (code, reason).
+    private(set) var closes: [UInt64: (code: UInt16, reason: String)] = [:]
+    private(set) var killed: Set<UInt64> = []
+    /// Connections that asked to be written, in the order they asked.
+    private var writable: [Connection] = []
+    /// When the host's timer is armed for.
+    private(set) var tickArmedAt: Int64?
+    private(set) var sweepArmed = false
+    /// How many frames (`frame` or `delta`) were written at once (`writeSoon`) rather than on a later write.
+    private(set) var framesWrittenAtOnce = 0
+
+    init(_ configure: (inout SessionHost.Configuration) -> Void = { _ in }) {
+        var configuration = SessionHost.Configuration()
+        configure(&configuration)
+        host = SessionHost(
+            configuration: configuration, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+    }
+
+    // MARK: - Events
+
+    func open(peer: String = "127.0.0.1") -> Connection {
+        defer { nextID += 1 }
+        let connection = host.opened(id: nextID, peer: peer, at: now)
+        carryOut()
+        return connection
+    }
+
+    /// One message arrives whole on `connection`, in a read that goes on (the frame it makes is held).
+    func receive(_ text: String, on connection: Connection) {
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { host.received($0, binary: false, isLast: true, on: connection, at: now) }
+        carryOut()
+    }
+
+    /// The read is over: the held frame goes out.
+    func endOfRead() {
+        host.flushHeldFrame()
+        carryOut()
+    }
+
+    /// `receive` then `endOfRead`, then every connection is written until it has nothing more to say.
+    func send(_ text: String, on connection: Connection) {
+        receive(text, on: connection)
+        endOfRead()
+        flush()
+    }
+
+    func close(_ connection: Connection) {
+        host.closed(connection, at: now)
+        carryOut()
+        flush()
+    }
+
+    /// Moves the clock to the armed tick and runs it (and whatever it makes written).
+    func runTick() {
+        guard let at = tickArmedAt else { return }
+        now = max(now, at)
+        tickArmedAt = nil
+        host.tick(at: now)
+        carryOut()
+        flush()
+    }
+
+    func sweep() {
+        sweepArmed = false
+        host.sweep(at: now)
+        carryOut()
+        flush()
+    }
+
+    /// Writes every connection that asked, until none asks any more.
+    func flush() {
+        while !writable.isEmpty {
+            let connection = writable.removeFirst()
+            write(connection)
+            carryOut()
+        }
+    }
+
+    private func write(_ connection: Connection) {
+        let outcome = host.writeable(connection, at: now) { kind, buffer in
+            switch kind {
+            case .text: written[connection.id, default: []].append(String(decoding: buffer, as: UTF8.self))
+            case .ping: pings[connection.id, default: 0] += 1
+            }
+            return true
+        }
+        if case .close(let code, let reason) = outcome { closes[connection.id] = (code, reason) }
+    }
+
+    private func carryOut() {
+        var index = 0
+        while index < host.actions.count {
+            let action = host.actions[index]
+            index += 1
+            switch action {
+            case .wantWrite(let connection):
+                if !writable.contains(where: { $0 === connection }) { writable.append(connection) }
+            case .writeSoon(let connection):
+                let before = written[connection.id]?.count ?? 0
+                write(connection)
+                if (written[connection.id]?.count ?? 0) > before { framesWrittenAtOnce += 1 }
+            case .kill(let connection):
+                killed.insert(connection.id)
+            case .armTick(let deadline):
+                tickArmedAt = deadline
+            case .armSweep:
+                sweepArmed = true
+            }
+        }
+        host.clearActions()
+    }
+
+    // MARK: - Reading what was written
+
+    /// The messages written to `connection`, parsed.
+    func messages(_ connection: Connection) -> [[String: Any]] {
+        (written[connection.id] ?? []).compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    func messages(_ connection: Connection, type: String) -> [[String: Any]] {
+        messages(connection).filter { $0["type"] as? String == type }
+    }
+
+    /// The frames (`frame` and `delta`) written to `connection`.
+    func frames(_ connection: Connection) -> [[String: Any]] {
+        messages(connection).filter { ["frame", "delta"].contains($0["type"] as? String) }
+    }
+
+    func welcome(_ connection: Connection) -> [String: Any]? {
+        messages(connection, type: "welcome").last
+    }
+
+    func errors(_ connection: Connection) -> [String] {
+        messages(connection, type: "error").compactMap { $0["code"] as? String }
+    }
+
+    // MARK: - Page messages
+
+    static func hello(session: String? = nil, token: String? = nil, preset: String = "ios") -> String {
+        var fields = [#""type":"hello""#, #""viewport":{"w":390,"h":844}"#, #""dpr":3"#, #""preset":"\#(preset)""#]
+        if let session { fields.append(#""session":"\#(session)""#) }
+        if let token { fields.append(#""token":"\#(token)""#) }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// A touch at the transport's time (page time = server time, ms).
+    func touch(_ phase: String, dy: Double, seq: UInt64? = nil, pointer: Int = 0) -> String {
+        let numbered = seq.map { #","seq":\#($0)"# } ?? ""
+        return
+            #"{"type":"touch","phase":"\#(phase)","dx":0,"dy":\#(dy),"t":\#(Double(now) / 1000),"id":\#(pointer)\#(numbered)}"#
+    }
+}
