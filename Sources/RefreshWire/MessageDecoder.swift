@@ -37,10 +37,10 @@ public struct MessageDecoder: Sendable {
         let json = JSONText(text)
         let outline = try json.validate(maxDepth: limits.maxDepth)
         guard outline.isObject else {
-            throw WireError(code: WireError.Code.badMessage, message: "a message must be a JSON object")
+            throw WireError(code: .badMessage, message: "a message must be a JSON object")
         }
         guard outline.typeValue >= 0, json.kind(at: outline.typeValue) == .string else {
-            throw WireError(code: WireError.Code.badMessage, message: "a message needs a string \"type\"")
+            throw WireError(code: .badMessage, message: "a message needs a string \"type\"")
         }
         let type = json.string(at: outline.typeValue)
         let object = outline.start
@@ -107,11 +107,11 @@ public struct MessageDecoder: Sendable {
         // Echo the type only when it is short: the error should not grow with what the page sent.
         guard json.decodedLength(type) <= 64 else {
             return WireError(
-                code: WireError.Code.unknownType, message: "unknown message type; expected one of \(known)")
+                code: .unknownType, message: "unknown message type; expected one of \(known)")
         }
         let name = json.makeString(type)
         return WireError(
-            code: WireError.Code.unknownType, message: "unknown message type \"\(name)\"; expected one of \(known)",
+            code: .unknownType, message: "unknown message type \"\(name)\"; expected one of \(known)",
             ref: name)
     }
 
@@ -236,7 +236,7 @@ public struct MessageDecoder: Sendable {
         guard let name = Command.Name.allCases.first(where: { r.text.equals(nameString, string: $0.rawValue) }) else {
             let shown = r.text.decodedLength(nameString) <= 64 ? " \"\(r.text.makeString(nameString))\"" : ""
             throw WireError(
-                code: WireError.Code.unknownCommand,
+                code: .unknownCommand,
                 message: "unknown command\(shown); expected one of \(allowed(Command.Name.self))", ref: r.ref)
         }
         let edge: Edge? = try r.enumeration(fields[.edge], "command.edge")
@@ -380,15 +380,15 @@ private struct FieldReader {
     }
 
     func missing(_ name: String) -> WireError {
-        WireError(code: WireError.Code.missingField, message: "\(name) is required", ref: ref)
+        WireError(code: .missingField, message: "\(name) is required", ref: ref)
     }
 
     func badField(_ message: String) -> WireError {
-        WireError(code: WireError.Code.badField, message: message, ref: ref)
+        WireError(code: .badField, message: message, ref: ref)
     }
 
     func outOfRange(_ message: String) -> WireError {
-        WireError(code: WireError.Code.outOfRange, message: message, ref: ref)
+        WireError(code: .outOfRange, message: message, ref: ref)
     }
 
     /// The positions of the members of `object` named like `F`'s cases; the last occurrence wins.

@@ -222,7 +222,7 @@ struct DecodeMessageTests {
         let limits = DecodingLimits(maxViewport: 500, maxDevicePixelRatio: 4)
         let hello = #"{"type":"hello","viewport":{"w":500,"h":400},"dpr":4}"#
         #expect(try decode(hello, limits: limits) == .hello(Hello(viewport: Size(width: 500, height: 400), dpr: 4)))
-        expectError(#"{"type":"hello","viewport":{"w":501,"h":400},"dpr":4}"#, "out_of_range", limits: limits)
-        expectError(#"{"type":"hello","viewport":{"w":500,"h":400},"dpr":4.01}"#, "out_of_range", limits: limits)
+        expectError(#"{"type":"hello","viewport":{"w":501,"h":400},"dpr":4}"#, .outOfRange, limits: limits)
+        expectError(#"{"type":"hello","viewport":{"w":500,"h":400},"dpr":4.01}"#, .outOfRange, limits: limits)
     }
 }

@@ -81,12 +81,12 @@ struct EncoderTests {
     }
 
     @Test func errorBytes() {
-        let error = WireError(code: "bad_field", message: "wheel.dy must be a finite number", ref: "wheel")
+        let error = WireError(code: .badField, message: "wheel.dy must be a finite number", ref: "wheel")
         #expect(
             encoded { $0.encode(error, into: &$1) }
                 == #"{"type":"error","code":"bad_field","message":"wheel.dy must be a finite number","ref":"wheel"}"#)
         #expect(
-            encoded { $0.encode(WireError(code: "bad_json", message: "not JSON"), into: &$1) }
+            encoded { $0.encode(WireError(code: .badJSON, message: "not JSON"), into: &$1) }
                 == #"{"type":"error","code":"bad_json","message":"not JSON"}"#)
     }
 

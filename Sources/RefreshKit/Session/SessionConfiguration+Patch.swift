@@ -9,9 +9,7 @@ extension SessionConfiguration {
         var presetName: String?
         if let name = patch.preset {
             guard let preset = Preset.named(name) else {
-                throw SessionError(
-                    code: "unknown_preset",
-                    message: "no preset named '\(name)'; known: \(Preset.names.joined(separator: ", "))")
+                throw .unknownPreset(name)
             }
             result = preset.configuration
             presetName = preset.name
