@@ -46,18 +46,7 @@ enum Validation {
     /// Throws unless `value` lies in `range`.
     static func check(_ value: Double, in range: ClosedRange<Double>, _ name: String) throws(SessionError) {
         guard value.isFinite, range.contains(value) else {
-            throw .outOfRange(
-                "\(name) must be between \(format(range.lowerBound)) and \(format(range.upperBound)), got \(value)")
+            throw NumberRule(range, nil, step: 0).outOfRange(name, got: "\(value)")
         }
-    }
-
-    static func check(_ value: Int, in range: ClosedRange<Int>, _ name: String) throws(SessionError) {
-        guard range.contains(value) else {
-            throw .outOfRange("\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(value)")
-        }
-    }
-
-    private static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }
