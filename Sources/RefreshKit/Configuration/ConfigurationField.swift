@@ -99,7 +99,7 @@ public struct NumberRule: Hashable, Sendable {
     }
 
     /// A bound as people write it: `10000`, not `10000.0`.
-    static func format(_ value: Double) -> String {
+    public static func format(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }
