@@ -1,4 +1,5 @@
-/// The ranges the session accepts. Whatever a client sends, nothing non-finite or absurd gets in.
+/// The ranges the session accepts for its inputs (a `configure`'s are ``ConfigurationSchema``'s). Whatever a client
+/// sends, nothing non-finite or absurd gets in.
 enum Validation {
     /// The largest viewport side, CSS px (a 16K display at dpr 1 is 15 360).
     static let maximumViewport = 100_000.0
