@@ -47,6 +47,7 @@ public enum ErrorCode: String, CaseIterable, Hashable, Sendable, CustomStringCon
         switch reason {
         case .outOfRange: self = .outOfRange
         case .unknownPreset: self = .unknownPreset
+        case .wrongKind: self = .badField
         }
     }
 

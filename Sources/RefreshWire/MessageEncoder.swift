@@ -75,7 +75,9 @@ public struct MessageEncoder: Sendable {
                 welcome.share ?? "",
             ]
             + welcome.presets
-        let bound = 2048 + welcome.configuration.edges.count * 1536 + strings.reduce(0) { $0 + 6 * $1.utf8.count + 3 }
+        let bound =
+            2048 + welcome.configuration.edges.count * 1536 + strings.reduce(0) { $0 + 6 * $1.utf8.count + 3 }
+            + Self.schemaJSON.count
         appendJSON(to: &buffer, bound: bound) { w in writeWelcome(welcome, to: &w) }
     }
 
@@ -247,6 +249,8 @@ public struct MessageEncoder: Sendable {
         }
         w.literal(#"],"config":"#)
         appendConfiguration(welcome.configuration, to: &w)
+        w.literal(#","schema":"#)
+        Self.schemaJSON.withUnsafeBufferPointer { w.bytes($0) }
         w.literal(#","serverT":"#)
         w.milliseconds(welcome.serverTime)
         w.literal(#","protocol":"refreshkit.v1""#)
@@ -394,91 +398,5 @@ public struct MessageEncoder: Sendable {
             w.byte(.closeBrace)
         }
         w.byte(.closeBrace)
-    }
-
-    /// `{"edges":{…},"insets":{…},"feed":{…},"physics":{…}}`, every number exact.
-    private func appendConfiguration(_ configuration: SessionConfiguration, to w: inout JSONWriter) {
-        w.literal(#"{"edges":{"#)
-        var first = true
-        for edge in Edge.allCases {
-            guard let c = configuration.edges[edge] else { continue }
-            if !first { w.byte(.comma) }
-            first = false
-            w.plainString(edge.rawValue)
-            w.literal(#":{"role":"#)
-            w.plainString(c.role.rawValue)
-            w.literal(#","enabled":"#)
-            w.bool(c.enabled)
-            w.literal(#","triggerDistance":"#)
-            w.exact(c.triggerDistance)
-            w.literal(#","restingInset":"#)
-            w.exact(c.restingInset)
-            w.literal(#","promptingInset":"#)
-            w.exact(c.promptingInset)
-            w.literal(#","preload":"#)
-            w.exact(c.preload)
-            w.literal(#","trigger":"#)
-            w.plainString(c.trigger.rawValue)
-            w.literal(#","strictness":"#)
-            w.plainString(c.strictness.rawValue)
-            w.literal(#","fling":"#)
-            w.plainString(c.fling.rawValue)
-            w.literal(#","shortContent":"#)
-            w.plainString(c.shortContent.rawValue)
-            w.literal(#","minimumVisibleDuration":"#)
-            w.exact(c.minimumVisibleDuration)
-            w.literal(#","startDuration":"#)
-            w.exact(c.startDuration)
-            w.literal(#","exitDuration":"#)
-            w.exact(c.exitDuration)
-            w.literal(#","endsOnCycleBoundary":"#)
-            w.bool(c.endsOnCycleBoundary)
-            w.literal(#","presentation":"#)
-            w.plainString(c.presentation.rawValue)
-            w.literal(#","anchor":"#)
-            w.plainString(c.anchor.rawValue)
-            w.literal(#","viewBehaviour":"#)
-            w.plainString(c.viewBehaviour.rawValue)
-            w.literal(#","cycleDuration":"#)
-            w.exact(c.cycle.duration)
-            w.literal(#","cycleDelay":"#)
-            w.exact(c.cycle.delay)
-            w.literal(#","cycleKind":"#)
-            w.plainString(c.cycle.kind.rawValue)
-            w.literal(#","height":"#)
-            w.exact(c.height)
-            w.byte(.closeBrace)
-        }
-        let insets = configuration.insets
-        w.literal(#"},"insets":{"top":"#)
-        w.exact(insets.top)
-        w.literal(#","left":"#)
-        w.exact(insets.left)
-        w.literal(#","bottom":"#)
-        w.exact(insets.bottom)
-        w.literal(#","right":"#)
-        w.exact(insets.right)
-        let feed = configuration.feed
-        w.literal(#"},"feed":{"latencyMs":"#)
-        w.exact(feed.latencyMs)
-        w.literal(#","failureRate":"#)
-        w.exact(feed.failureRate)
-        w.literal(#","pageSize":"#)
-        w.integer(Int64(feed.pageSize))
-        w.literal(#","totalItems":"#)
-        w.integer(Int64(feed.totalItems))
-        w.literal(#","newItemsPerRefresh":"#)
-        w.integer(Int64(feed.newItemsPerRefresh))
-        w.literal(#","rowHeight":"#)
-        w.exact(feed.rowHeight)
-        w.literal(#","timeoutMs":"#)
-        w.exact(feed.timeoutMs)
-        w.literal(#"},"physics":{"decelerationRate":"#)
-        w.exact(configuration.decelerationRate)
-        w.literal(#","spring":"#)
-        w.string(configuration.springName)
-        w.literal(#","rubberBand":"#)
-        w.exact(configuration.rubberBand)
-        w.literal("}}")
     }
 }

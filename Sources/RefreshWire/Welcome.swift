@@ -10,7 +10,8 @@ public struct Welcome: Hashable, Sendable {
     public var preset: String
     /// Every preset the page may choose, the default first.
     public var presets: [String]
-    /// The session's configuration, written as `config`.
+    /// The session's configuration, written as `config`, with the schema that describes its fields
+    /// (``ConfigurationSchema``) as `schema`.
     public var configuration: SessionConfiguration
     /// The server's clock when the welcome was made, written as `serverT` (ms).
     public var serverTime: Timestamp

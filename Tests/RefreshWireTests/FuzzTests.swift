@@ -186,14 +186,13 @@ struct FuzzTests {
         case .input(.command(let command), _):
             #expect(command.amount.isFinite && abs(command.amount) <= limits.maxAmount)
         case .input(.configure(let patch), _):
-            let numbers =
-                patch.edges.values.flatMap {
-                    [
-                        $0.triggerDistance, $0.restingInset, $0.promptingInset, $0.preload, $0.minimumVisibleDuration,
-                        $0.startDuration, $0.exitDuration, $0.cycleDuration, $0.cycleDelay, $0.height,
-                    ]
-                } + [patch.feed?.latencyMs, patch.feed?.failureRate, patch.feed?.rowHeight, patch.feed?.timeoutMs]
-                + [patch.physics?.decelerationRate, patch.physics?.rubberBand]
+            // Every number the decoder lets through is finite (the engine checks the ranges).
+            let values =
+                patch.edges.values.flatMap { $0.values.values } + (patch.feed?.values.values.map { $0 } ?? [])
+                + (patch.physics?.values.values.map { $0 } ?? [])
+            let numbers: [Double?] = values.map {
+                if case .number(let number) = $0 { number } else { nil }
+            }
             #expect(numbers.allSatisfy { $0?.isFinite ?? true })
         }
     }

@@ -8,6 +8,9 @@ public struct SessionError: Error, Hashable, Sendable, CustomStringConvertible {
         case outOfRange
         /// A preset name the engine does not know (``Preset/names`` lists the known ones).
         case unknownPreset
+        /// A configuration value of the wrong kind for its field (a name where a number goes); the wire's decoder
+        /// refuses these first, so only a Swift caller meets it.
+        case wrongKind
     }
 
     /// What kind of refusal this is.

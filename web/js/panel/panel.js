@@ -113,9 +113,10 @@ export class Panel {
       case 'welcome':
         this.welcomed = true;
         this.figures.onWelcome();
+        this.params.setSchema(msg.schema);
         if (msg.config) this.params.setConfig(msg.config, { source: 'welcome', preset: msg.preset });
         break;
-      case 'config': // {type: "config", config: {…}, preset?}: sent after an accepted configure, if the server does
+      case 'config': // {type: "config", config: {…}, preset}: sent after an accepted configure
         if (msg.config) this.params.setConfig(msg.config, { source: 'config', preset: msg.preset ?? this.presetOf() });
         break;
       case 'frame':
