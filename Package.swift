@@ -6,6 +6,7 @@ import PackageDescription
 //   RefreshWire     – the JSON protocol `refreshkit.v1`: decoding with validation, lean encoding.
 //   CLibWebSockets  – Debian's libwebsockets 4.1.6 through pkg-config, plus a tiny shim header.
 //   RefreshServer   – one libwebsockets context: static files from web/, the WebSocket, sessions, the tick.
+//   LWSEcho         – the WebSocket echo protocol of `serve --echo-protocol` (Autobahn) and of `lws-echo`.
 //   LinkSimulator   – `refreshkit link`: a user-space TCP proxy that delays, jitters, loses and stalls (docs/LINK.md).
 //   refreshkit      – the command line (`serve`, `replay`, `link`).
 let package = Package(
@@ -21,7 +22,8 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
-        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         .target(name: "RefreshKit"),
@@ -51,17 +53,23 @@ let package = Package(
             name: "CHiredis",
             providers: [.apt(["libhiredis-dev"])]
         ),
+        // The WebSocket echo that `refreshkit serve --echo-protocol` (Autobahn) and `lws-echo` (the bench's floor)
+        // both serve.
+        .target(
+            name: "LWSEcho",
+            dependencies: ["CLibWebSockets", .product(name: "DequeModule", package: "swift-collections")]),
         .target(
             name: "RefreshServer",
             dependencies: [
-                "RefreshKit", "RefreshWire", "RefreshSessions", "CLibWebSockets", "CQREncode", "CHiredis",
+                "RefreshKit", "RefreshWire", "RefreshSessions", "CLibWebSockets", "CQREncode", "CHiredis", "LWSEcho",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
-        .target(name: "LinkSimulator", dependencies: ["RefreshKit"]),
+        .target(
+            name: "LinkSimulator",
+            dependencies: ["RefreshKit", .product(name: "DequeModule", package: "swift-collections")]),
         .executableTarget(
             name: "refreshkit",
             dependencies: [
@@ -80,19 +88,29 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]),
+        .testTarget(name: "LWSEchoTests", dependencies: ["LWSEcho"]),
         // `make bench` (docs/PERFORMANCE.md): engine micro-benchmarks and the orchestration, the load
         // generator (lws client API), and the transport's floor (a bare lws echo server).
-        .executableTarget(name: "refreshkit-bench", dependencies: ["RefreshKit", "RefreshWire", "CLibWebSockets"]),
+        .executableTarget(
+            name: "refreshkit-bench",
+            dependencies: [
+                "RefreshKit", "RefreshWire", "CLibWebSockets",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+            ]),
         .executableTarget(
             name: "refreshkit-load",
             dependencies: [
                 "CLibWebSockets",
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
         .executableTarget(
             name: "lws-echo",
-            dependencies: ["CLibWebSockets", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: [
+                "CLibWebSockets", "LWSEcho", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // docs/HARDENING.md: the server's policies (Origin, limits, rate, page clock, static paths), and a
         // libFuzzer target for the decoder and the session (`make fuzz`; it does nothing in an ordinary build).
         .testTarget(

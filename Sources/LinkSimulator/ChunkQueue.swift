@@ -1,3 +1,5 @@
+import DequeModule
+
 /// One direction's bytes in flight: chunks in arrival order, each with the time it may be written, and
 /// the end of the stream once the sender closed its side. Bounded: the proxy stops reading from a side
 /// while its queue holds more than `limitBytes` (TCP's flow control then slows the sender).
@@ -11,8 +13,8 @@ public struct ChunkQueue: Sendable {
         case reset
     }
 
-    private var items: [(item: Item, release: Double)] = []
-    private var head = 0
+    /// Oldest first: appended at the back, written and dropped at the front.
+    private var items = Deque<(item: Item, release: Double)>()
     /// Bytes of the head chunk already written.
     public private(set) var written = 0
     /// Bytes queued and not yet written.
@@ -23,11 +25,11 @@ public struct ChunkQueue: Sendable {
 
     public init(limitBytes: Int = 4 << 20) { self.limitBytes = limitBytes }
 
-    public var isEmpty: Bool { head == items.count }
+    public var isEmpty: Bool { items.isEmpty }
     /// Whether the reader should stop reading this direction's source.
     public var isFull: Bool { queuedBytes > limitBytes }
     /// The head's release time (nil: empty).
-    public var nextRelease: Double? { isEmpty ? nil : items[head].release }
+    public var nextRelease: Double? { items.first?.release }
 
     /// Appends a chunk (bytes must not be empty) or the end of the stream.
     public mutating func append(_ item: Item, release: Double) {
@@ -44,13 +46,13 @@ public struct ChunkQueue: Sendable {
 
     /// The head if it is released at `now`, with the part of it not yet written.
     public func released(at now: Double) -> Item? {
-        guard !isEmpty, items[head].release <= now else { return nil }
-        return items[head].item
+        guard let head = items.first, head.release <= now else { return nil }
+        return head.item
     }
 
     /// Records that `count` more bytes of the head chunk were written; drops the chunk once all are.
     public mutating func consume(_ count: Int) {
-        guard case .bytes(let bytes) = items[head].item else { return }
+        guard case .bytes(let bytes) = items.first?.item else { return }
         written += count
         queuedBytes -= count
         if written >= bytes.count { dropHead() }
@@ -59,12 +61,7 @@ public struct ChunkQueue: Sendable {
     /// Drops the head item (the end of stream, once it was acted on).
     public mutating func dropHead() {
         precondition(!isEmpty)
-        if case .bytes(let bytes) = items[head].item { queuedBytes -= bytes.count - written }
+        if case .bytes(let bytes) = items.removeFirst().item { queuedBytes -= bytes.count - written }
         written = 0
-        head += 1
-        if head > 64 && head * 2 > items.count {
-            items.removeFirst(head)
-            head = 0
-        }
     }
 }

@@ -366,10 +366,11 @@ final class ServiceLoop {
             return 0
         case .failed:
             return -1
-        case .close(let code, let reason):
-            var bytes = Array(reason.utf8)
+        case .close(let code):
+            var bytes = Array((code.reason ?? "").utf8)
             bytes.withUnsafeMutableBufferPointer { buffer in
-                lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), buffer.baseAddress, buffer.count)
+                lws_close_reason(
+                    wsi, lws_close_status(rawValue: UInt32(code.rawValue)), buffer.baseAddress, buffer.count)
             }
             // Not by returning -1 here: lws handles that as "close and handled", and Debian's lws 4.1.6 is
             // built with `_DEBUG`, where on libuv that path at once closes a second time ("uv repeat test"),

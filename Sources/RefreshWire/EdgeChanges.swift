@@ -61,16 +61,20 @@ struct EdgeChanges: OptionSet {
             return
         }
         if base.pointee.state != edge.pointee.state { c.insert(.state) }
-        if !W.same(base.pointee.progress, edge.pointee.progress, 6) { c.insert(.progress) }
-        if !W.same(base.pointee.control.origin.x, edge.pointee.control.origin.x, 3) { c.insert(.controlX) }
-        if !W.same(base.pointee.control.origin.y, edge.pointee.control.origin.y, 3) { c.insert(.controlY) }
-        if !W.same(base.pointee.control.size.width, edge.pointee.control.size.width, 3) { c.insert(.controlWidth) }
-        if !W.same(base.pointee.control.size.height, edge.pointee.control.size.height, 3) { c.insert(.controlHeight) }
-        if !W.same(base.pointee.view.origin.x, edge.pointee.view.origin.x, 3) { c.insert(.viewX) }
-        if !W.same(base.pointee.view.origin.y, edge.pointee.view.origin.y, 3) { c.insert(.viewY) }
-        if !W.same(base.pointee.view.size.width, edge.pointee.view.size.width, 3) { c.insert(.viewWidth) }
-        if !W.same(base.pointee.view.size.height, edge.pointee.view.size.height, 3) { c.insert(.viewHeight) }
-        if !W.same(base.pointee.scale, edge.pointee.scale, 6) { c.insert(.scale) }
+        if !W.same(base.pointee.progress, edge.pointee.progress, .fraction) { c.insert(.progress) }
+        if !W.same(base.pointee.control.origin.x, edge.pointee.control.origin.x, .length) { c.insert(.controlX) }
+        if !W.same(base.pointee.control.origin.y, edge.pointee.control.origin.y, .length) { c.insert(.controlY) }
+        if !W.same(base.pointee.control.size.width, edge.pointee.control.size.width, .length) {
+            c.insert(.controlWidth)
+        }
+        if !W.same(base.pointee.control.size.height, edge.pointee.control.size.height, .length) {
+            c.insert(.controlHeight)
+        }
+        if !W.same(base.pointee.view.origin.x, edge.pointee.view.origin.x, .length) { c.insert(.viewX) }
+        if !W.same(base.pointee.view.origin.y, edge.pointee.view.origin.y, .length) { c.insert(.viewY) }
+        if !W.same(base.pointee.view.size.width, edge.pointee.view.size.width, .length) { c.insert(.viewWidth) }
+        if !W.same(base.pointee.view.size.height, edge.pointee.view.size.height, .length) { c.insert(.viewHeight) }
+        if !W.same(base.pointee.scale, edge.pointee.scale, .fraction) { c.insert(.scale) }
         switch (base.pointee.cycle, edge.pointee.cycle) {
         case (nil, nil): break
         case (_?, nil): c.insert(.cycleRemoved)
@@ -78,8 +82,8 @@ struct EdgeChanges: OptionSet {
         case (let b?, let e?):
             if b.index != e.index { c.insert(.cycleIndex) }
             if b.start != e.start { c.insert(.cycleStart) }
-            if !W.same(b.duration, e.duration, 6) { c.insert(.cycleDuration) }
-            if !W.same(b.delay, e.delay, 6) { c.insert(.cycleDelay) }
+            if !W.same(b.duration, e.duration, .duration) { c.insert(.cycleDuration) }
+            if !W.same(b.delay, e.delay, .duration) { c.insert(.cycleDelay) }
             if b.kind != e.kind { c.insert(.cycleKind) }
         }
         switch (base.pointee.exit, edge.pointee.exit) {
@@ -88,7 +92,7 @@ struct EdgeChanges: OptionSet {
         case (nil, _?): c.insert(.exitAdded)
         case (let b?, let e?):
             if b.start != e.start { c.insert(.exitStart) }
-            if !W.same(b.duration, e.duration, 6) { c.insert(.exitDuration) }
+            if !W.same(b.duration, e.duration, .duration) { c.insert(.exitDuration) }
         }
         self = c
     }
@@ -139,7 +143,7 @@ struct EdgeChanges: OptionSet {
             distance = now == (leading ? was - change : was + change)
         }
         var follows = false
-        if let speed = scroll.velocity, let pull = W.scaled(edge.pointee.velocity, 3) {
+        if let speed = scroll.velocity, let pull = W.scaled(edge.pointee.velocity, .velocity) {
             follows = pull == (leading ? -speed : speed)
         }
         return (distance, follows)

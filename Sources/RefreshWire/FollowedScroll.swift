@@ -21,6 +21,6 @@ struct FollowedScroll {
         } else {
             offsetChange = nil
         }
-        self.velocity = W.followable(axis == .horizontal ? velocity.x : velocity.y)
+        self.velocity = W.followable(axis == .horizontal ? velocity.x : velocity.y, .velocity)
     }
 }

@@ -46,10 +46,10 @@ struct FrameChanges: OptionSet {
     init(from base: borrowing Frame, to frame: borrowing Frame) {
         var c: FrameChanges = []
         typealias W = WrittenNumber
-        if !W.same(base.offset.x, frame.offset.x, 3) { c.insert(.offsetX) }
-        if !W.same(base.offset.y, frame.offset.y, 3) { c.insert(.offsetY) }
-        if !W.same(base.velocity.x, frame.velocity.x, 3) { c.insert(.velocityX) }
-        if !W.same(base.velocity.y, frame.velocity.y, 3) { c.insert(.velocityY) }
+        if !W.same(base.offset.x, frame.offset.x, .length) { c.insert(.offsetX) }
+        if !W.same(base.offset.y, frame.offset.y, .length) { c.insert(.offsetY) }
+        if !W.same(base.velocity.x, frame.velocity.x, .velocity) { c.insert(.velocityX) }
+        if !W.same(base.velocity.y, frame.velocity.y, .velocity) { c.insert(.velocityY) }
         if base.phase != frame.phase { c.insert(.phase) }
         if !W.same(base.horizontalMotion, frame.horizontalMotion) { c.insert(.segmentX) }
         if !W.same(base.verticalMotion, frame.verticalMotion) { c.insert(.segmentY) }
@@ -81,19 +81,19 @@ struct FrameChanges: OptionSet {
     private static func layoutChanges(from base: borrowing Frame, to frame: borrowing Frame) -> FrameChanges {
         typealias W = WrittenNumber
         var c: FrameChanges = []
-        if !W.same(base.contentSize.width, frame.contentSize.width, 3) { c.insert(.contentWidth) }
-        if !W.same(base.contentSize.height, frame.contentSize.height, 3) { c.insert(.contentHeight) }
-        if !W.same(base.viewport.width, frame.viewport.width, 3) { c.insert(.viewportWidth) }
-        if !W.same(base.viewport.height, frame.viewport.height, 3) { c.insert(.viewportHeight) }
-        if !W.same(base.insets.top, frame.insets.top, 3) { c.insert(.insetTop) }
-        if !W.same(base.insets.left, frame.insets.left, 3) { c.insert(.insetLeft) }
-        if !W.same(base.insets.bottom, frame.insets.bottom, 3) { c.insert(.insetBottom) }
-        if !W.same(base.insets.right, frame.insets.right, 3) { c.insert(.insetRight) }
+        if !W.same(base.contentSize.width, frame.contentSize.width, .length) { c.insert(.contentWidth) }
+        if !W.same(base.contentSize.height, frame.contentSize.height, .length) { c.insert(.contentHeight) }
+        if !W.same(base.viewport.width, frame.viewport.width, .length) { c.insert(.viewportWidth) }
+        if !W.same(base.viewport.height, frame.viewport.height, .length) { c.insert(.viewportHeight) }
+        if !W.same(base.insets.top, frame.insets.top, .length) { c.insert(.insetTop) }
+        if !W.same(base.insets.left, frame.insets.left, .length) { c.insert(.insetLeft) }
+        if !W.same(base.insets.bottom, frame.insets.bottom, .length) { c.insert(.insetBottom) }
+        if !W.same(base.insets.right, frame.insets.right, .length) { c.insert(.insetRight) }
         if base.feed.count != frame.feed.count { c.insert(.feedCount) }
         if base.feed.hasMore != frame.feed.hasMore { c.insert(.feedHasMore) }
         if base.feed.loading != frame.feed.loading { c.insert(.feedLoading) }
         if base.feed.newestID != frame.feed.newestID { c.insert(.feedNewest) }
-        if !W.same(base.feed.rowHeight, frame.feed.rowHeight, 3) { c.insert(.feedRowHeight) }
+        if !W.same(base.feed.rowHeight, frame.feed.rowHeight, .length) { c.insert(.feedRowHeight) }
         return c
     }
 

@@ -78,12 +78,16 @@ extension MessageEncoder {
         w.milliseconds(frame.time)
 
         var open = false
-        if changes.contains(.offsetX) { member(&open, #","offset":{"x":"#, #","x":"#, &w, frame.offset.x, 3) }
-        if changes.contains(.offsetY) { member(&open, #","offset":{"y":"#, #","y":"#, &w, frame.offset.y, 3) }
+        if changes.contains(.offsetX) { member(&open, #","offset":{"x":"#, #","x":"#, &w, frame.offset.x, .length) }
+        if changes.contains(.offsetY) { member(&open, #","offset":{"y":"#, #","y":"#, &w, frame.offset.y, .length) }
         close(open, &w)
         open = false
-        if changes.contains(.velocityX) { member(&open, #","velocity":{"x":"#, #","x":"#, &w, frame.velocity.x, 3) }
-        if changes.contains(.velocityY) { member(&open, #","velocity":{"y":"#, #","y":"#, &w, frame.velocity.y, 3) }
+        if changes.contains(.velocityX) {
+            member(&open, #","velocity":{"x":"#, #","x":"#, &w, frame.velocity.x, .velocity)
+        }
+        if changes.contains(.velocityY) {
+            member(&open, #","velocity":{"y":"#, #","y":"#, &w, frame.velocity.y, .velocity)
+        }
         close(open, &w)
         if changes.contains(.phase) {
             w.literal(#","phase":"#)
@@ -93,29 +97,31 @@ extension MessageEncoder {
 
         open = false
         if changes.contains(.contentWidth) {
-            member(&open, #","contentSize":{"w":"#, #","w":"#, &w, frame.contentSize.width, 3)
+            member(&open, #","contentSize":{"w":"#, #","w":"#, &w, frame.contentSize.width, .length)
         }
         if changes.contains(.contentHeight) {
-            member(&open, #","contentSize":{"h":"#, #","h":"#, &w, frame.contentSize.height, 3)
+            member(&open, #","contentSize":{"h":"#, #","h":"#, &w, frame.contentSize.height, .length)
         }
         close(open, &w)
         open = false
         if changes.contains(.viewportWidth) {
-            member(&open, #","viewport":{"w":"#, #","w":"#, &w, frame.viewport.width, 3)
+            member(&open, #","viewport":{"w":"#, #","w":"#, &w, frame.viewport.width, .length)
         }
         if changes.contains(.viewportHeight) {
-            member(&open, #","viewport":{"h":"#, #","h":"#, &w, frame.viewport.height, 3)
+            member(&open, #","viewport":{"h":"#, #","h":"#, &w, frame.viewport.height, .length)
         }
         close(open, &w)
         open = false
         let insets = frame.insets
-        if changes.contains(.insetTop) { member(&open, #","insets":{"top":"#, #","top":"#, &w, insets.top, 3) }
-        if changes.contains(.insetLeft) { member(&open, #","insets":{"left":"#, #","left":"#, &w, insets.left, 3) }
+        if changes.contains(.insetTop) { member(&open, #","insets":{"top":"#, #","top":"#, &w, insets.top, .length) }
+        if changes.contains(.insetLeft) {
+            member(&open, #","insets":{"left":"#, #","left":"#, &w, insets.left, .length)
+        }
         if changes.contains(.insetBottom) {
-            member(&open, #","insets":{"bottom":"#, #","bottom":"#, &w, insets.bottom, 3)
+            member(&open, #","insets":{"bottom":"#, #","bottom":"#, &w, insets.bottom, .length)
         }
         if changes.contains(.insetRight) {
-            member(&open, #","insets":{"right":"#, #","right":"#, &w, insets.right, 3)
+            member(&open, #","insets":{"right":"#, #","right":"#, &w, insets.right, .length)
         }
         close(open, &w)
 
@@ -150,7 +156,7 @@ extension MessageEncoder {
                 w.integer(Int64(feed.newestID))
             }
             if changes.contains(.feedRowHeight) {
-                member(&open, #","feed":{"rowHeight":"#, #","rowHeight":"#, &w, feed.rowHeight, 3)
+                member(&open, #","feed":{"rowHeight":"#, #","rowHeight":"#, &w, feed.rowHeight, .length)
             }
             close(open, &w)
         }
@@ -243,9 +249,13 @@ extension MessageEncoder {
             opening(&open, #"{"state":"#, #","state":"#, &w)
             w.plainString(edge.state.rawValue)
         }
-        if changes.contains(.distance) { member(&open, #"{"distance":"#, #","distance":"#, &w, edge.distance, 3) }
-        if changes.contains(.progress) { member(&open, #"{"progress":"#, #","progress":"#, &w, edge.progress, 6) }
-        if changes.contains(.velocity) { member(&open, #"{"velocity":"#, #","velocity":"#, &w, edge.velocity, 3) }
+        if changes.contains(.distance) { member(&open, #"{"distance":"#, #","distance":"#, &w, edge.distance, .length) }
+        if changes.contains(.progress) {
+            member(&open, #"{"progress":"#, #","progress":"#, &w, edge.progress, .fraction)
+        }
+        if changes.contains(.velocity) {
+            member(&open, #"{"velocity":"#, #","velocity":"#, &w, edge.velocity, .velocity)
+        }
         if !changes.isDisjoint(with: .control) {
             opening(&open, #"{"control":"#, #","control":"#, &w)
             writeRectPatch(edge.control, changes.rawValue >> 4, to: &w)
@@ -254,7 +264,7 @@ extension MessageEncoder {
             opening(&open, #"{"view":"#, #","view":"#, &w)
             writeRectPatch(edge.view, changes.rawValue >> 8, to: &w)
         }
-        if changes.contains(.scale) { member(&open, #"{"scale":"#, #","scale":"#, &w, edge.scale, 6) }
+        if changes.contains(.scale) { member(&open, #"{"scale":"#, #","scale":"#, &w, edge.scale, .fraction) }
         if changes.contains(.cycleRemoved) {
             opening(&open, #"{"cycle":null"#, #","cycle":null"#, &w)
         } else if let cycle = edge.cycle, !changes.isDisjoint(with: [.cycleAdded, .cyclePatch]) {
@@ -270,9 +280,11 @@ extension MessageEncoder {
                 w.milliseconds(cycle.start)
             }
             if all || changes.contains(.cycleDuration) {
-                member(&inner, #"{"duration":"#, #","duration":"#, &w, cycle.duration, 6)
+                member(&inner, #"{"duration":"#, #","duration":"#, &w, cycle.duration, .duration)
             }
-            if all || changes.contains(.cycleDelay) { member(&inner, #"{"delay":"#, #","delay":"#, &w, cycle.delay, 6) }
+            if all || changes.contains(.cycleDelay) {
+                member(&inner, #"{"delay":"#, #","delay":"#, &w, cycle.delay, .duration)
+            }
             if all || changes.contains(.cycleKind) {
                 opening(&inner, #"{"kind":"#, #","kind":"#, &w)
                 w.plainString(cycle.kind.rawValue)
@@ -290,7 +302,7 @@ extension MessageEncoder {
                 w.milliseconds(exit.start)
             }
             if all || changes.contains(.exitDuration) {
-                member(&inner, #"{"duration":"#, #","duration":"#, &w, exit.duration, 6)
+                member(&inner, #"{"duration":"#, #","duration":"#, &w, exit.duration, .duration)
             }
             close(inner, &w)
         }
@@ -300,10 +312,10 @@ extension MessageEncoder {
     /// `{"x":…,"y":…,"w":…,"h":…}` with the members whose bits (x, y, w, h = bits 0…3 of `bits`) are set.
     private func writeRectPatch(_ rect: Rect, _ bits: UInt32, to w: inout JSONWriter) {
         var open = false
-        if bits & 1 != 0 { member(&open, #"{"x":"#, #","x":"#, &w, rect.origin.x, 3) }
-        if bits & 2 != 0 { member(&open, #"{"y":"#, #","y":"#, &w, rect.origin.y, 3) }
-        if bits & 4 != 0 { member(&open, #"{"w":"#, #","w":"#, &w, rect.size.width, 3) }
-        if bits & 8 != 0 { member(&open, #"{"h":"#, #","h":"#, &w, rect.size.height, 3) }
+        if bits & 1 != 0 { member(&open, #"{"x":"#, #","x":"#, &w, rect.origin.x, .length) }
+        if bits & 2 != 0 { member(&open, #"{"y":"#, #","y":"#, &w, rect.origin.y, .length) }
+        if bits & 4 != 0 { member(&open, #"{"w":"#, #","w":"#, &w, rect.size.width, .length) }
+        if bits & 8 != 0 { member(&open, #"{"h":"#, #","h":"#, &w, rect.size.height, .length) }
         close(open, &w)
     }
 
@@ -317,14 +329,14 @@ extension MessageEncoder {
         open = true
     }
 
-    /// A number member (``opening(_:_:_:_:)``, then `value` with `decimals` decimals).
+    /// A number member (``opening(_:_:_:_:)``, then `value` at `precision`).
     @inline(__always)
     private func member(
         _ open: inout Bool, _ first: StaticString, _ next: StaticString, _ w: inout JSONWriter, _ value: Double,
-        _ decimals: Int
+        _ precision: WirePrecision
     ) {
         opening(&open, first, next, &w)
-        w.fixed(value, decimals: decimals)
+        w.fixed(value, precision)
     }
 
     /// Closes an object that was opened.

@@ -17,46 +17,46 @@ extension FrameDigest {
         assert(kind == .values, "the values of a frame added to a digest of text")
         mix(frame.sequence)
         time(frame.time)
-        number(frame.offset.x, 3)
-        number(frame.offset.y, 3)
-        number(frame.velocity.x, 3)
-        number(frame.velocity.y, 3)
+        number(frame.offset.x, .length)
+        number(frame.offset.y, .length)
+        number(frame.velocity.x, .velocity)
+        number(frame.velocity.y, .velocity)
         string(frame.phase.rawValue)
         chain(frame.horizontalMotion)
         chain(frame.verticalMotion)
-        number(frame.contentSize.width, 3)
-        number(frame.contentSize.height, 3)
-        number(frame.viewport.width, 3)
-        number(frame.viewport.height, 3)
-        number(frame.insets.top, 3)
-        number(frame.insets.left, 3)
-        number(frame.insets.bottom, 3)
-        number(frame.insets.right, 3)
+        number(frame.contentSize.width, .length)
+        number(frame.contentSize.height, .length)
+        number(frame.viewport.width, .length)
+        number(frame.viewport.height, .length)
+        number(frame.insets.top, .length)
+        number(frame.insets.left, .length)
+        number(frame.insets.bottom, .length)
+        number(frame.insets.right, .length)
         mix(UInt64(frame.edges.count))
         for edge in frame.edges { self.edge(edge) }
         integer(frame.feed.count)
         mix(frame.feed.hasMore ? 1 : 0)
         mix(frame.feed.loading ? 1 : 0)
         integer(frame.feed.newestID)
-        number(frame.feed.rowHeight, 3)
+        number(frame.feed.rowHeight, .length)
         countFrame()
     }
 
     private mutating func edge(_ edge: EdgeFrame) {
         string(edge.edge.rawValue)
         string(edge.state.rawValue)
-        number(edge.distance, 3)
-        number(edge.progress, 6)
-        number(edge.velocity, 3)
+        number(edge.distance, .length)
+        number(edge.progress, .fraction)
+        number(edge.velocity, .velocity)
         rect(edge.control)
         rect(edge.view)
-        number(edge.scale, 6)
+        number(edge.scale, .fraction)
         if let cycle = edge.cycle {
             mix(1)
             integer(cycle.index)
             time(cycle.start)
-            number(cycle.duration, 6)
-            number(cycle.delay, 6)
+            number(cycle.duration, .duration)
+            number(cycle.delay, .duration)
             string(cycle.kind.rawValue)
         } else {
             mix(0)
@@ -64,7 +64,7 @@ extension FrameDigest {
         if let exit = edge.exit {
             mix(1)
             time(exit.start)
-            number(exit.duration, 6)
+            number(exit.duration, .duration)
         } else {
             mix(0)
         }
@@ -82,45 +82,45 @@ extension FrameDigest {
             } else {
                 mix(0)
             }
-            number(segment.position, 3)
+            number(segment.position, .length)
             switch segment.kind {
             case .hold:
                 break
             case .decay:
-                number(segment.velocity, 3)
-                number(segment.decayConstant, 6)
+                number(segment.velocity, .velocity)
+                number(segment.decayConstant, .motionConstant)
             case .spring:
-                number(segment.velocity, 3)
-                number(segment.target, 3)
+                number(segment.velocity, .velocity)
+                number(segment.target, .length)
                 if let spring = segment.spring {
                     mix(1)
-                    number(spring.mass, 6)
-                    number(spring.stiffness, 6)
-                    number(spring.damping, 6)
+                    number(spring.mass, .motionConstant)
+                    number(spring.stiffness, .motionConstant)
+                    number(spring.damping, .motionConstant)
                 } else {
                     mix(0)
                 }
             case .timed:
                 let curve = segment.curve ?? .linear
-                number(segment.target, 3)
-                number(curve.x1, 6)
-                number(curve.y1, 6)
-                number(curve.x2, 6)
-                number(curve.y2, 6)
+                number(segment.target, .length)
+                number(curve.x1, .curvePoint)
+                number(curve.y1, .curvePoint)
+                number(curve.x2, .curvePoint)
+                number(curve.y2, .curvePoint)
             }
         }
     }
 
     private mutating func rect(_ rect: Rect) {
-        number(rect.origin.x, 3)
-        number(rect.origin.y, 3)
-        number(rect.size.width, 3)
-        number(rect.size.height, 3)
+        number(rect.origin.x, .length)
+        number(rect.origin.y, .length)
+        number(rect.size.width, .length)
+        number(rect.size.height, .length)
     }
 
     @inline(__always)
-    private mutating func number(_ value: Double, _ decimals: Int) {
-        if let scaled = WrittenNumber.scaled(value, decimals) {
+    private mutating func number(_ value: Double, _ precision: WirePrecision) {
+        if let scaled = WrittenNumber.scaled(value, precision) {
             mix(UInt64(bitPattern: scaled))
         } else if !value.isFinite {
             mix(0)  // written as 0

@@ -300,6 +300,12 @@ struct JSONWriter {
         return end
     }
 
+    /// Writes `value` at `precision`, the kind of number it is (``fixed(_:decimals:)``).
+    @inline(__always)
+    mutating func fixed(_ value: Double, _ precision: WirePrecision) {
+        fixed(value, decimals: precision.decimals)
+    }
+
     /// Writes `value` rounded to `decimals` (0…9) decimal places: `0.1 + 0.2` → `0.3`, `2.0` → `2`,
     /// `-0.0001` → `0`. Non-finite values are written as `0`; magnitudes beyond 9·10¹⁵ / 10^decimals, as
     /// ``exact(_:)`` writes them.
@@ -352,7 +358,7 @@ struct JSONWriter {
     /// Writes a timestamp in milliseconds, exact to the microsecond: `81234500µs` → `81234.5`.
     @inline(__always)
     mutating func milliseconds(_ time: Timestamp) {
-        scaled(time.microseconds, decimals: 3)
+        scaled(time.microseconds, decimals: WirePrecision.time.decimals)
     }
 
     @inline(__always)

@@ -258,9 +258,9 @@ extension JSONText {
 
     private func syntaxError(_ what: String, at index: Int? = nil) -> WireError {
         if let index {
-            return WireError(code: WireError.Code.badJSON, message: "not JSON: \(what) at byte \(index)")
+            return WireError(code: .badJSON, message: "not JSON: \(what) at byte \(index)")
         }
-        return WireError(code: WireError.Code.badJSON, message: "not JSON: \(what)")
+        return WireError(code: .badJSON, message: "not JSON: \(what)")
     }
 
     private func unexpected(at index: Int, expecting: String) -> WireError {
@@ -269,7 +269,7 @@ extension JSONText {
     }
 
     private func tooDeep(_ limit: Int) -> WireError {
-        WireError(code: WireError.Code.badJSON, message: "not JSON: nested too deeply (more than \(limit) levels)")
+        WireError(code: .badJSON, message: "not JSON: nested too deeply (more than \(limit) levels)")
     }
 }
 

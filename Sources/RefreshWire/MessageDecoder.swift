@@ -37,10 +37,10 @@ public struct MessageDecoder: Sendable {
         let json = JSONText(text)
         let outline = try json.validate(maxDepth: limits.maxDepth)
         guard outline.isObject else {
-            throw WireError(code: WireError.Code.badMessage, message: "a message must be a JSON object")
+            throw WireError(code: .badMessage, message: "a message must be a JSON object")
         }
         guard outline.typeValue >= 0, json.kind(at: outline.typeValue) == .string else {
-            throw WireError(code: WireError.Code.badMessage, message: "a message needs a string \"type\"")
+            throw WireError(code: .badMessage, message: "a message needs a string \"type\"")
         }
         let type = json.string(at: outline.typeValue)
         let object = outline.start
@@ -107,11 +107,11 @@ public struct MessageDecoder: Sendable {
         // Echo the type only when it is short: the error should not grow with what the page sent.
         guard json.decodedLength(type) <= 64 else {
             return WireError(
-                code: WireError.Code.unknownType, message: "unknown message type; expected one of \(known)")
+                code: .unknownType, message: "unknown message type; expected one of \(known)")
         }
         let name = json.makeString(type)
         return WireError(
-            code: WireError.Code.unknownType, message: "unknown message type \"\(name)\"; expected one of \(known)",
+            code: .unknownType, message: "unknown message type \"\(name)\"; expected one of \(known)",
             ref: name)
     }
 
@@ -236,7 +236,7 @@ public struct MessageDecoder: Sendable {
         guard let name = Command.Name.allCases.first(where: { r.text.equals(nameString, string: $0.rawValue) }) else {
             let shown = r.text.decodedLength(nameString) <= 64 ? " \"\(r.text.makeString(nameString))\"" : ""
             throw WireError(
-                code: WireError.Code.unknownCommand,
+                code: .unknownCommand,
                 message: "unknown command\(shown); expected one of \(allowed(Command.Name.self))", ref: r.ref)
         }
         let edge: Edge? = try r.enumeration(fields[.edge], "command.edge")
@@ -264,69 +264,24 @@ public struct MessageDecoder: Sendable {
             for edge in Edge.allCases {
                 guard let position = positions[edge] else { continue }
                 if let edgeObject = try r.object(position, "configure.edges.\(edge.rawValue)") {
-                    patch.edges[edge] = try decodeEdgePatch(r, edgeObject, "configure.edges.\(edge.rawValue).")
+                    patch.edges[edge] = try r.changes(of: edgeObject, "configure.edges.\(edge.rawValue).")
                 }
             }
         }
         if let insets = try r.object(fields[.insets], "configure.insets") {
-            let i = try r.members(of: insets, InsetsField.self)
-            let value = { (field: InsetsField) throws(WireError) -> Double in
-                try r.number(i[field], "configure.insets.\(field.rawValue)") ?? 0
+            // All four sides at once: a side left out is 0.
+            var value = EdgeInsets.zero
+            try r.decodeFields(ConfigurationSchema.insets, of: insets, "configure.insets.") { field, given in
+                field.store(given, in: &value)
             }
-            patch.insets = EdgeInsets(
-                top: try value(.top), left: try value(.left), bottom: try value(.bottom), right: try value(.right))
+            patch.insets = value
         }
         if let feed = try r.object(fields[.feed], "configure.feed") {
-            let f = try r.members(of: feed, FeedField.self)
-            let name = { (field: FeedField) in "configure.feed.\(field.rawValue)" }
-            var feedPatch = ConfigurationPatch.FeedPatch()
-            feedPatch.latencyMs = try r.number(f[.latencyMs], name(.latencyMs))
-            feedPatch.failureRate = try r.number(f[.failureRate], name(.failureRate))
-            feedPatch.pageSize = try r.integer(f[.pageSize], name(.pageSize))
-            feedPatch.totalItems = try r.integer(f[.totalItems], name(.totalItems))
-            feedPatch.newItemsPerRefresh = try r.integer(f[.newItemsPerRefresh], name(.newItemsPerRefresh))
-            feedPatch.rowHeight = try r.number(f[.rowHeight], name(.rowHeight))
-            feedPatch.timeoutMs = try r.number(f[.timeoutMs], name(.timeoutMs))
-            patch.feed = feedPatch
+            patch.feed = try r.changes(of: feed, "configure.feed.")
         }
         if let physics = try r.object(fields[.physics], "configure.physics") {
-            let p = try r.members(of: physics, PhysicsField.self)
-            var physicsPatch = ConfigurationPatch.PhysicsPatch()
-            physicsPatch.decelerationRate = try r.number(p[.decelerationRate], "configure.physics.decelerationRate")
-            physicsPatch.spring = try r.oneOf(p[.spring], "configure.physics.spring", Spring.presetNames)
-            physicsPatch.rubberBand = try r.number(p[.rubberBand], "configure.physics.rubberBand")
-            patch.physics = physicsPatch
+            patch.physics = try r.changes(of: physics, "configure.physics.")
         }
-        return patch
-    }
-
-    private func decodeEdgePatch(_ r: FieldReader, _ object: Int, _ prefix: String) throws(WireError)
-        -> ConfigurationPatch.EdgePatch
-    {
-        let f = try r.members(of: object, EdgeField.self)
-        let name = { (field: EdgeField) in prefix + field.rawValue }
-        var patch = ConfigurationPatch.EdgePatch()
-        patch.role = try r.enumeration(f[.role], name(.role))
-        patch.enabled = try r.bool(f[.enabled], name(.enabled))
-        patch.triggerDistance = try r.number(f[.triggerDistance], name(.triggerDistance))
-        patch.restingInset = try r.number(f[.restingInset], name(.restingInset))
-        patch.promptingInset = try r.number(f[.promptingInset], name(.promptingInset))
-        patch.preload = try r.number(f[.preload], name(.preload))
-        patch.trigger = try r.enumeration(f[.trigger], name(.trigger))
-        patch.strictness = try r.enumeration(f[.strictness], name(.strictness))
-        patch.fling = try r.enumeration(f[.fling], name(.fling))
-        patch.shortContent = try r.enumeration(f[.shortContent], name(.shortContent))
-        patch.minimumVisibleDuration = try r.number(f[.minimumVisibleDuration], name(.minimumVisibleDuration))
-        patch.startDuration = try r.number(f[.startDuration], name(.startDuration))
-        patch.exitDuration = try r.number(f[.exitDuration], name(.exitDuration))
-        patch.endsOnCycleBoundary = try r.bool(f[.endsOnCycleBoundary], name(.endsOnCycleBoundary))
-        patch.presentation = try r.enumeration(f[.presentation], name(.presentation))
-        patch.anchor = try r.enumeration(f[.anchor], name(.anchor))
-        patch.viewBehaviour = try r.enumeration(f[.viewBehaviour], name(.viewBehaviour))
-        patch.cycleDuration = try r.number(f[.cycleDuration], name(.cycleDuration))
-        patch.cycleDelay = try r.number(f[.cycleDelay], name(.cycleDelay))
-        patch.cycleKind = try r.enumeration(f[.cycleKind], name(.cycleKind))
-        patch.height = try r.number(f[.height], name(.height))
         return patch
     }
 }
@@ -343,24 +298,6 @@ private enum CommandField: String, CaseIterable {
 
 private enum ConfigureField: String, CaseIterable {
     case preset, insets, edges, feed, physics
-}
-
-private enum InsetsField: String, CaseIterable {
-    case top, left, bottom, right
-}
-
-private enum EdgeField: String, CaseIterable {
-    case role, enabled, triggerDistance, restingInset, promptingInset, preload, trigger, strictness, fling
-    case shortContent, minimumVisibleDuration, startDuration, exitDuration, endsOnCycleBoundary, presentation
-    case anchor, viewBehaviour, cycleDuration, cycleDelay, cycleKind, height
-}
-
-private enum FeedField: String, CaseIterable {
-    case latencyMs, failureRate, pageSize, totalItems, newItemsPerRefresh, rowHeight, timeoutMs
-}
-
-private enum PhysicsField: String, CaseIterable {
-    case decelerationRate, spring, rubberBand
 }
 
 // MARK: - Fields
@@ -380,15 +317,15 @@ private struct FieldReader {
     }
 
     func missing(_ name: String) -> WireError {
-        WireError(code: WireError.Code.missingField, message: "\(name) is required", ref: ref)
+        WireError(code: .missingField, message: "\(name) is required", ref: ref)
     }
 
     func badField(_ message: String) -> WireError {
-        WireError(code: WireError.Code.badField, message: message, ref: ref)
+        WireError(code: .badField, message: message, ref: ref)
     }
 
     func outOfRange(_ message: String) -> WireError {
-        WireError(code: WireError.Code.outOfRange, message: message, ref: ref)
+        WireError(code: .outOfRange, message: message, ref: ref)
     }
 
     /// The positions of the members of `object` named like `F`'s cases; the last occurrence wins.
@@ -399,6 +336,38 @@ private struct FieldReader {
             if let field = F.allCases.first(where: { text.equals(key, string: $0.rawValue) }) { found[field] = value }
         }
         return found
+    }
+
+    /// Reads the members of `object` that `fields` name, in the fields' order, each by its kind (a number, an
+    /// integer, true or false, one of its names), and hands each present one to `found`. Ranges are the
+    /// engine's to check. `prefix` names the object in errors (`configure.feed.`).
+    func decodeFields<Root>(
+        _ fields: [ConfigurationField<Root>], of object: Int, _ prefix: String,
+        _ found: (ConfigurationField<Root>, ConfigurationValue) -> Void
+    ) throws(WireError) {
+        var positions = [Int?](repeating: nil, count: fields.count)
+        try text.forEachMember(ofObjectAt: object) { key, value in
+            if let index = fields.firstIndex(where: { text.equals(key, string: $0.name) }) { positions[index] = value }
+        }
+        for (field, position) in zip(fields, positions) {
+            guard let position else { continue }
+            let name = prefix + field.name
+            let value: ConfigurationValue? =
+                switch field.kind {
+                case .number: try number(position, name).map { .number($0) }
+                case .integer: try integer(position, name).map { .integer($0) }
+                case .bool: try bool(position, name).map { .bool($0) }
+                case .enumeration(let names): try oneOf(position, name, names).map { .name($0) }
+                }
+            if let value { found(field, value) }
+        }
+    }
+
+    /// The changes `object` asks for to the fields of `Root` (``ConfigurationSchema``).
+    func changes<Root: Configurable>(of object: Int, _ prefix: String) throws(WireError) -> FieldChanges<Root> {
+        var changes = FieldChanges<Root>()
+        try decodeFields(Root.configurationFields, of: object, prefix) { field, value in changes.set(field, to: value) }
+        return changes
     }
 
     /// A finite number; nil when absent or null.

@@ -1,81 +1,15 @@
 import RefreshKit
 
-/// `welcome`: the reply to `hello`.
-public struct Welcome: Hashable, Sendable {
-    public var session: String
-    /// The secret that lets the page resume `session` later.
-    public var token: String
-    /// The preset in effect.
-    public var preset: String
-    /// Every preset the page may choose, the default first.
-    public var presets: [String]
-    /// The session's configuration, written as `config`.
-    public var configuration: SessionConfiguration
-    /// The server's clock when the welcome was made, written as `serverT` (ms).
-    public var serverTime: Timestamp
-    /// The connection's member number in the session (0 = the device that opened it), when known.
-    public var member: Int?
-    /// Whether the connection resumed a member it had before (`hello {session, token}`).
-    public var resumed: Bool
-    /// Something the page should tell its user, e.g. `session_expired` (PROTOCOL.md, "welcome").
-    public var notice: String?
-    /// For a resumed member with an `ack` entry: the `seq` of its last input the session applied, written as
-    /// `ack` (PROTOCOL.md, "Prediction and acknowledgement").
-    public var ack: UInt64?
-    /// The server's address as another device on the network opens it (`http://192.168.1.23:8080`), written as
-    /// `share`, so that a page opened on the server's own machine (`localhost`) shares a link a phone can open.
-    public var share: String?
-    /// The process that holds the session (`serve --node`, or its process id), written as `node`.
-    public var node: String?
-    /// After a take-over (docs/SCALING.md): where the session came from and how long catching up took,
-    /// written as `takeover`.
-    public var takeOver: TakeOver?
-
-    public init(
-        session: String,
-        token: String,
-        preset: String,
-        presets: [String],
-        configuration: SessionConfiguration,
-        serverTime: Timestamp,
-        member: Int? = nil,
-        resumed: Bool = false,
-        notice: String? = nil,
-        ack: UInt64? = nil,
-        share: String? = nil,
-        node: String? = nil,
-        takeOver: TakeOver? = nil
-    ) {
-        self.node = node
-        self.takeOver = takeOver
-        self.session = session
-        self.token = token
-        self.preset = preset
-        self.presets = presets
-        self.configuration = configuration
-        self.serverTime = serverTime
-        self.member = member
-        self.resumed = resumed
-        self.notice = notice
-        self.ack = ack
-        self.share = share
-    }
-}
-
 /// Writes the server's messages (PROTOCOL.md, "Server → page") as compact UTF-8 JSON, appended to a
 /// buffer the caller reuses: once the buffer has grown, encoding a frame or an event allocates nothing.
 /// The output is deterministic: the same value gives the same bytes (keys in PROTOCOL.md's order, edges of
 /// a configuration in the order top, bottom, left, right).
 ///
 /// Numbers are finite JSON numbers, integers without `.0`, never an exponent below 9·10¹⁵; a NaN or an
-/// infinity (which the engine never produces) is written as `0`. Precision:
-/// - times (`t`, `t0`, `t1`, `serverT`): milliseconds, exact to the engine's microsecond (≤ 3 decimals);
-/// - lengths and velocities (offsets, sizes, insets, rectangles, `distance`, `velocity`, `x0`, `v0`,
-///   `target`, `rowHeight`): rounded to 1/1000 px (px/s), ≤ 3 decimals;
-/// - dimensionless values and durations (`progress`, `scale`, `k`, `mass`, `stiffness`, `damping`, a
-///   cycle's `duration`/`delay`, an exit's `duration`, an event's `value`): rounded to 10⁻⁶, ≤ 6 decimals;
-/// - the pong's echoed `t` and every number of a welcome's `config`: exactly (they read back as the same
-///   `Double`).
+/// infinity (which the engine never produces) is written as `0`. Each kind of number is rounded to its
+/// ``WirePrecision``: times exact to the engine's microsecond and lengths and velocities to 1/1000 (3 decimals);
+/// fractions, durations, motion constants, curve points and an event's `value` to 10⁻⁶ (6 decimals). The pong's
+/// echoed `t` and every number of a `config` are written exactly (they read back as the same `Double`).
 public struct MessageEncoder: Sendable {
     public init() {}
 
@@ -129,7 +63,7 @@ public struct MessageEncoder: Sendable {
 
     /// Appends an `error` message to `buffer`.
     public func encode(_ error: WireError, into buffer: inout [UInt8]) {
-        let bound = 96 + 6 * (error.code.utf8.count + error.message.utf8.count + (error.ref?.utf8.count ?? 0))
+        let bound = 96 + error.code.rawValue.utf8.count + 6 * (error.message.utf8.count + (error.ref?.utf8.count ?? 0))
         appendJSON(to: &buffer, bound: bound) { w in writeError(error, to: &w) }
     }
 
@@ -141,7 +75,9 @@ public struct MessageEncoder: Sendable {
                 welcome.share ?? "", welcome.node ?? "", welcome.takeOver?.from ?? "",
             ]
             + welcome.presets
-        let bound = 2048 + welcome.configuration.edges.count * 1536 + strings.reduce(0) { $0 + 6 * $1.utf8.count + 3 }
+        let bound =
+            2048 + welcome.configuration.edges.count * 1536 + strings.reduce(0) { $0 + 6 * $1.utf8.count + 3 }
+            + Self.schemaJSON.count
         appendJSON(to: &buffer, bound: bound) { w in writeWelcome(welcome, to: &w) }
     }
 
@@ -191,9 +127,9 @@ public struct MessageEncoder: Sendable {
         w.literal(#","t":"#)
         w.milliseconds(frame.time)
         w.literal(#","offset":"#)
-        appendPoint(frame.offset, to: &w)
+        appendPoint(frame.offset, .length, to: &w)
         w.literal(#","velocity":"#)
-        appendPoint(frame.velocity, to: &w)
+        appendPoint(frame.velocity, .velocity, to: &w)
         w.literal(#","phase":"#)
         w.plainString(frame.phase.rawValue)
         if !frame.horizontalMotion.isEmpty || !frame.verticalMotion.isEmpty {
@@ -214,13 +150,13 @@ public struct MessageEncoder: Sendable {
         w.literal(#","viewport":"#)
         appendSize(frame.viewport, to: &w)
         w.literal(#","insets":{"top":"#)
-        w.fixed(frame.insets.top, decimals: 3)
+        w.fixed(frame.insets.top, .length)
         w.literal(#","left":"#)
-        w.fixed(frame.insets.left, decimals: 3)
+        w.fixed(frame.insets.left, .length)
         w.literal(#","bottom":"#)
-        w.fixed(frame.insets.bottom, decimals: 3)
+        w.fixed(frame.insets.bottom, .length)
         w.literal(#","right":"#)
-        w.fixed(frame.insets.right, decimals: 3)
+        w.fixed(frame.insets.right, .length)
         w.literal(#"},"edges":["#)
         for (i, edge) in frame.edges.enumerated() {
             if i > 0 { w.byte(.comma) }
@@ -235,7 +171,7 @@ public struct MessageEncoder: Sendable {
         w.literal(#","newest":"#)
         w.integer(Int64(frame.feed.newestID))
         w.literal(#","rowHeight":"#)
-        w.fixed(frame.feed.rowHeight, decimals: 3)
+        w.fixed(frame.feed.rowHeight, .length)
         w.byte(.closeBrace)
         if !acknowledgements.isEmpty {
             w.literal(#","ack":{"#)
@@ -278,14 +214,14 @@ public struct MessageEncoder: Sendable {
         w.milliseconds(event.time)
         if let value = event.value {
             w.literal(#","value":"#)
-            w.fixed(value, decimals: 6)
+            w.fixed(value, .eventValue)
         }
         w.byte(.closeBrace)
     }
 
     private func writeError(_ error: WireError, to w: inout JSONWriter) {
         w.literal(#"{"type":"error","code":"#)
-        w.string(error.code)
+        w.plainString(error.code.rawValue)
         w.literal(#","message":"#)
         w.string(error.message)
         if let ref = error.ref {
@@ -313,6 +249,8 @@ public struct MessageEncoder: Sendable {
         }
         w.literal(#"],"config":"#)
         appendConfiguration(welcome.configuration, to: &w)
+        w.literal(#","schema":"#)
+        Self.schemaJSON.withUnsafeBufferPointer { w.bytes($0) }
         w.literal(#","serverT":"#)
         w.milliseconds(welcome.serverTime)
         w.literal(#","protocol":"refreshkit.v1""#)
@@ -349,31 +287,32 @@ public struct MessageEncoder: Sendable {
         w.byte(.closeBrace)
     }
 
-    private func appendPoint(_ point: Point, to w: inout JSONWriter) {
+    /// `{"x":…,"y":…}`, both at `precision` (an offset is a length, a velocity is not).
+    private func appendPoint(_ point: Point, _ precision: WirePrecision, to w: inout JSONWriter) {
         w.literal(#"{"x":"#)
-        w.fixed(point.x, decimals: 3)
+        w.fixed(point.x, precision)
         w.literal(#","y":"#)
-        w.fixed(point.y, decimals: 3)
+        w.fixed(point.y, precision)
         w.byte(.closeBrace)
     }
 
     private func appendSize(_ size: Size, to w: inout JSONWriter) {
         w.literal(#"{"w":"#)
-        w.fixed(size.width, decimals: 3)
+        w.fixed(size.width, .length)
         w.literal(#","h":"#)
-        w.fixed(size.height, decimals: 3)
+        w.fixed(size.height, .length)
         w.byte(.closeBrace)
     }
 
     private func appendRect(_ rect: Rect, to w: inout JSONWriter) {
         w.literal(#"{"x":"#)
-        w.fixed(rect.origin.x, decimals: 3)
+        w.fixed(rect.origin.x, .length)
         w.literal(#","y":"#)
-        w.fixed(rect.origin.y, decimals: 3)
+        w.fixed(rect.origin.y, .length)
         w.literal(#","w":"#)
-        w.fixed(rect.size.width, decimals: 3)
+        w.fixed(rect.size.width, .length)
         w.literal(#","h":"#)
-        w.fixed(rect.size.height, decimals: 3)
+        w.fixed(rect.size.height, .length)
         w.byte(.closeBrace)
     }
 
@@ -393,40 +332,40 @@ public struct MessageEncoder: Sendable {
                 w.milliseconds(end)
             }
             w.literal(#","x0":"#)
-            w.fixed(segment.position, decimals: 3)
+            w.fixed(segment.position, .length)
             switch segment.kind {
             case .hold:
                 break
             case .decay:
                 w.literal(#","v0":"#)
-                w.fixed(segment.velocity, decimals: 3)
+                w.fixed(segment.velocity, .velocity)
                 w.literal(#","k":"#)
-                w.fixed(segment.decayConstant, decimals: 6)
+                w.fixed(segment.decayConstant, .motionConstant)
             case .spring:
                 w.literal(#","v0":"#)
-                w.fixed(segment.velocity, decimals: 3)
+                w.fixed(segment.velocity, .velocity)
                 w.literal(#","target":"#)
-                w.fixed(segment.target, decimals: 3)
+                w.fixed(segment.target, .length)
                 if let spring = segment.spring {
                     w.literal(#","mass":"#)
-                    w.fixed(spring.mass, decimals: 6)
+                    w.fixed(spring.mass, .motionConstant)
                     w.literal(#","stiffness":"#)
-                    w.fixed(spring.stiffness, decimals: 6)
+                    w.fixed(spring.stiffness, .motionConstant)
                     w.literal(#","damping":"#)
-                    w.fixed(spring.damping, decimals: 6)
+                    w.fixed(spring.damping, .motionConstant)
                 }
             case .timed:
                 let curve = segment.curve ?? .linear
                 w.literal(#","target":"#)
-                w.fixed(segment.target, decimals: 3)
+                w.fixed(segment.target, .length)
                 w.literal(#","curve":["#)
-                w.fixed(curve.x1, decimals: 6)
+                w.fixed(curve.x1, .curvePoint)
                 w.byte(.comma)
-                w.fixed(curve.y1, decimals: 6)
+                w.fixed(curve.y1, .curvePoint)
                 w.byte(.comma)
-                w.fixed(curve.x2, decimals: 6)
+                w.fixed(curve.x2, .curvePoint)
                 w.byte(.comma)
-                w.fixed(curve.y2, decimals: 6)
+                w.fixed(curve.y2, .curvePoint)
                 w.byte(.closeBracket)
             }
             w.byte(.closeBrace)
@@ -440,26 +379,26 @@ public struct MessageEncoder: Sendable {
         w.literal(#","state":"#)
         w.plainString(edge.state.rawValue)
         w.literal(#","distance":"#)
-        w.fixed(edge.distance, decimals: 3)
+        w.fixed(edge.distance, .length)
         w.literal(#","progress":"#)
-        w.fixed(edge.progress, decimals: 6)
+        w.fixed(edge.progress, .fraction)
         w.literal(#","velocity":"#)
-        w.fixed(edge.velocity, decimals: 3)
+        w.fixed(edge.velocity, .velocity)
         w.literal(#","control":"#)
         appendRect(edge.control, to: &w)
         w.literal(#","view":"#)
         appendRect(edge.view, to: &w)
         w.literal(#","scale":"#)
-        w.fixed(edge.scale, decimals: 6)
+        w.fixed(edge.scale, .fraction)
         if let cycle = edge.cycle {
             w.literal(#","cycle":{"index":"#)
             w.integer(Int64(cycle.index))
             w.literal(#","t0":"#)
             w.milliseconds(cycle.start)
             w.literal(#","duration":"#)
-            w.fixed(cycle.duration, decimals: 6)
+            w.fixed(cycle.duration, .duration)
             w.literal(#","delay":"#)
-            w.fixed(cycle.delay, decimals: 6)
+            w.fixed(cycle.delay, .duration)
             w.literal(#","kind":"#)
             w.plainString(cycle.kind.rawValue)
             w.byte(.closeBrace)
@@ -468,95 +407,9 @@ public struct MessageEncoder: Sendable {
             w.literal(#","exit":{"t0":"#)
             w.milliseconds(exit.start)
             w.literal(#","duration":"#)
-            w.fixed(exit.duration, decimals: 6)
+            w.fixed(exit.duration, .duration)
             w.byte(.closeBrace)
         }
         w.byte(.closeBrace)
-    }
-
-    /// `{"edges":{…},"insets":{…},"feed":{…},"physics":{…}}`, every number exact.
-    private func appendConfiguration(_ configuration: SessionConfiguration, to w: inout JSONWriter) {
-        w.literal(#"{"edges":{"#)
-        var first = true
-        for edge in Edge.allCases {
-            guard let c = configuration.edges[edge] else { continue }
-            if !first { w.byte(.comma) }
-            first = false
-            w.plainString(edge.rawValue)
-            w.literal(#":{"role":"#)
-            w.plainString(c.role.rawValue)
-            w.literal(#","enabled":"#)
-            w.bool(c.enabled)
-            w.literal(#","triggerDistance":"#)
-            w.exact(c.triggerDistance)
-            w.literal(#","restingInset":"#)
-            w.exact(c.restingInset)
-            w.literal(#","promptingInset":"#)
-            w.exact(c.promptingInset)
-            w.literal(#","preload":"#)
-            w.exact(c.preload)
-            w.literal(#","trigger":"#)
-            w.plainString(c.trigger.rawValue)
-            w.literal(#","strictness":"#)
-            w.plainString(c.strictness.rawValue)
-            w.literal(#","fling":"#)
-            w.plainString(c.fling.rawValue)
-            w.literal(#","shortContent":"#)
-            w.plainString(c.shortContent.rawValue)
-            w.literal(#","minimumVisibleDuration":"#)
-            w.exact(c.minimumVisibleDuration)
-            w.literal(#","startDuration":"#)
-            w.exact(c.startDuration)
-            w.literal(#","exitDuration":"#)
-            w.exact(c.exitDuration)
-            w.literal(#","endsOnCycleBoundary":"#)
-            w.bool(c.endsOnCycleBoundary)
-            w.literal(#","presentation":"#)
-            w.plainString(c.presentation.rawValue)
-            w.literal(#","anchor":"#)
-            w.plainString(c.anchor.rawValue)
-            w.literal(#","viewBehaviour":"#)
-            w.plainString(c.viewBehaviour.rawValue)
-            w.literal(#","cycleDuration":"#)
-            w.exact(c.cycle.duration)
-            w.literal(#","cycleDelay":"#)
-            w.exact(c.cycle.delay)
-            w.literal(#","cycleKind":"#)
-            w.plainString(c.cycle.kind.rawValue)
-            w.literal(#","height":"#)
-            w.exact(c.height)
-            w.byte(.closeBrace)
-        }
-        let insets = configuration.insets
-        w.literal(#"},"insets":{"top":"#)
-        w.exact(insets.top)
-        w.literal(#","left":"#)
-        w.exact(insets.left)
-        w.literal(#","bottom":"#)
-        w.exact(insets.bottom)
-        w.literal(#","right":"#)
-        w.exact(insets.right)
-        let feed = configuration.feed
-        w.literal(#"},"feed":{"latencyMs":"#)
-        w.exact(feed.latencyMs)
-        w.literal(#","failureRate":"#)
-        w.exact(feed.failureRate)
-        w.literal(#","pageSize":"#)
-        w.integer(Int64(feed.pageSize))
-        w.literal(#","totalItems":"#)
-        w.integer(Int64(feed.totalItems))
-        w.literal(#","newItemsPerRefresh":"#)
-        w.integer(Int64(feed.newItemsPerRefresh))
-        w.literal(#","rowHeight":"#)
-        w.exact(feed.rowHeight)
-        w.literal(#","timeoutMs":"#)
-        w.exact(feed.timeoutMs)
-        w.literal(#"},"physics":{"decelerationRate":"#)
-        w.exact(configuration.decelerationRate)
-        w.literal(#","spring":"#)
-        w.string(configuration.springName)
-        w.literal(#","rubberBand":"#)
-        w.exact(configuration.rubberBand)
-        w.literal("}}")
     }
 }

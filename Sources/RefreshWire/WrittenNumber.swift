@@ -37,6 +37,18 @@ enum WrittenNumber {
         }
     }
 
+    /// The scaled integer `fixed(value, precision)` writes, or nil when it writes `value` another way.
+    @inline(__always)
+    static func scaled(_ value: Double, _ precision: WirePrecision) -> Int64? {
+        scaled(value, precision.decimals)
+    }
+
+    /// Whether `a` and `b` are written as the same text at `precision`.
+    @inline(__always)
+    static func same(_ a: Double, _ b: Double, _ precision: WirePrecision) -> Bool {
+        same(a, b, precision.decimals)
+    }
+
     /// Whether `a` and `b` are written as the same text with `decimals` decimals. Conservative: two values
     /// written another way (out of range, non-finite) count as the same only when they are equal.
     @inline(__always)
@@ -46,11 +58,12 @@ enum WrittenNumber {
         return x == y
     }
 
-    /// Whether two rectangles are written alike (3 decimals each).
+    /// Whether two rectangles are written alike (every number a length).
     @inline(__always)
     static func same(_ a: Rect, _ b: Rect) -> Bool {
-        same(a.origin.x, b.origin.x, 3) && same(a.origin.y, b.origin.y, 3) && same(a.size.width, b.size.width, 3)
-            && same(a.size.height, b.size.height, 3)
+        same(a.origin.x, b.origin.x, .length) && same(a.origin.y, b.origin.y, .length)
+            && same(a.size.width, b.size.width, .length)
+            && same(a.size.height, b.size.height, .length)
     }
 
     /// Whether two motion chains are written alike: the same kinds and times, and every number the writer
@@ -64,27 +77,31 @@ enum WrittenNumber {
 
     private static func sameSegments(_ a: [MotionSegment], _ b: [MotionSegment]) -> Bool {
         for (x, y) in zip(a, b) {
-            guard x.kind == y.kind, x.start == y.start, x.end == y.end, same(x.position, y.position, 3) else {
+            guard x.kind == y.kind, x.start == y.start, x.end == y.end, same(x.position, y.position, .length) else {
                 return false
             }
             switch x.kind {
             case .hold:
                 continue
             case .decay:
-                guard same(x.velocity, y.velocity, 3), same(x.decayConstant, y.decayConstant, 6) else { return false }
+                guard same(x.velocity, y.velocity, .velocity), same(x.decayConstant, y.decayConstant, .motionConstant)
+                else { return false }
             case .spring:
-                guard same(x.velocity, y.velocity, 3), same(x.target, y.target, 3) else { return false }
+                guard same(x.velocity, y.velocity, .velocity), same(x.target, y.target, .length) else { return false }
                 switch (x.spring, y.spring) {
                 case (nil, nil): continue
                 case (let p?, let q?):
-                    guard same(p.mass, q.mass, 6), same(p.stiffness, q.stiffness, 6), same(p.damping, q.damping, 6)
+                    guard same(p.mass, q.mass, .motionConstant), same(p.stiffness, q.stiffness, .motionConstant),
+                        same(p.damping, q.damping, .motionConstant)
                     else { return false }
                 default: return false
                 }
             case .timed:
-                guard same(x.target, y.target, 3) else { return false }
+                guard same(x.target, y.target, .length) else { return false }
                 let (p, q) = (x.curve ?? .linear, y.curve ?? .linear)
-                guard same(p.x1, q.x1, 6), same(p.y1, q.y1, 6), same(p.x2, q.x2, 6), same(p.y2, q.y2, 6) else {
+                guard same(p.x1, q.x1, .curvePoint), same(p.y1, q.y1, .curvePoint), same(p.x2, q.x2, .curvePoint),
+                    same(p.y2, q.y2, .curvePoint)
+                else {
                     return false
                 }
             }
@@ -96,10 +113,10 @@ enum WrittenNumber {
     /// values is still an integer a `Double` holds exactly, so the page's arithmetic on them is exact.
     static let followLimit: Int64 = 1_000_000_000_000_000
 
-    /// The scaled (1/1000 px) value of a length, when the follow rule may use it.
+    /// The scaled value of a length (1/1000 px) or a velocity (1/1000 px/s), when the follow rule may use it.
     @inline(__always)
-    static func followable(_ value: Double) -> Int64? {
-        guard let scaled = scaled(value, 3), scaled.magnitude <= followLimit else { return nil }
+    static func followable(_ value: Double, _ precision: WirePrecision = .length) -> Int64? {
+        guard let scaled = scaled(value, precision), scaled.magnitude <= followLimit else { return nil }
         return scaled
     }
 }

@@ -1,10 +1,11 @@
 import ArgumentParser
 import CLibWebSockets
 import Foundation
+import LWSEcho
 
 /// `lws-echo`: the transport's floor. The same libwebsockets, the same context settings and subprotocol name as
-/// `refreshkit serve`, but each complete text message is written straight back: no decoding, no session, no
-/// encoding. `refreshkit-load --mode echo` against it measures what the server costs over bare lws.
+/// `refreshkit serve`, but each complete message is written straight back (``WebSocketEcho``, the same echo
+/// that `refreshkit serve --echo-protocol` adds for Autobahn): no decoding, no session, no encoding. `refreshkit-load --mode echo` against it measures what the server costs over bare lws.
 @main
 struct EchoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -49,12 +50,10 @@ struct EchoCommand: ParsableCommand {
         var http = lws_protocols()
         http.name = UnsafePointer(strdup("http"))
         http.callback = lws_callback_http_dummy
-        var echo = lws_protocols()
-        echo.name = UnsafePointer(strdup(subprotocol))
-        echo.callback = echoCallback
-        echo.per_session_data_size = MemoryLayout<UnsafeMutableRawPointer?>.size
-        echo.rx_buffer_size = 4096
-        echo.tx_packet_size = 64 * 1024
+        // The shared echo (LWSEcho), with a small receive buffer (the load's messages are small), writing
+        // straight back as the server writes its frames.
+        let echo = WebSocketEcho.entry(
+            name: UnsafePointer(strdup(subprotocol)), receiveBufferSize: 4096, writes: .straightBack)
         let protocols = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 3)
         protocols.initialize(from: [http, echo, lws_protocols()], count: 3)
 

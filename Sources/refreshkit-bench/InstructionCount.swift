@@ -11,23 +11,25 @@ enum InstructionCount {
     static let longRun = 40_000
 
     /// Instructions per step, or nil when valgrind is not on `PATH`.
-    static func perStep(bench: String, logDirectory: String) throws -> Double? {
+    static func perStep(bench: String, logDirectory: String) async throws -> Double? {
         guard let valgrind = executable(named: "valgrind") else { return nil }
-        let short = try total(valgrind, bench, steps: shortRun, logDirectory)
-        let long = try total(valgrind, bench, steps: longRun, logDirectory)
+        let short = try await total(valgrind, bench, steps: shortRun, logDirectory)
+        let long = try await total(valgrind, bench, steps: longRun, logDirectory)
         return Double(long - short) / Double(longRun - shortRun)
     }
 
     /// The instructions callgrind counted in one run of `steps` steps.
-    private static func total(_ valgrind: String, _ bench: String, steps: Int, _ logDirectory: String) throws -> Int {
+    private static func total(_ valgrind: String, _ bench: String, steps: Int, _ logDirectory: String) async throws
+        -> Int
+    {
         let profile = "\(logDirectory)/callgrind.\(steps).out"
-        let run = try Subprocess(
+        let run = try await ChildProcess(
             name: "callgrind", executable: valgrind,
             arguments: [
                 "--tool=callgrind", "--callgrind-out-file=\(profile)", bench, "--profile-engine", String(steps),
             ],
             workingDirectory: logDirectory, log: profile + ".log")
-        guard run.wait(timeout: 600), run.exitCode == 0 else {
+        guard await run.wait(timeout: 600), run.succeeded else {
             throw BenchError("callgrind of \(steps) engine steps failed (see \(profile).log)")
         }
         // The profile's header has `summary: <instructions>` (the only event counted by default, Ir).

@@ -7,22 +7,30 @@ struct LagBench {
     /// The links measured besides loopback (docs/LINK.md).
     static let profiles = ["wifi", "wifi-powersave"]
 
-    func run() -> [String: Any] {
+    func run() async -> [String: Any] {
         let python = options.python.hasPrefix("/") ? options.python : options.root + "/" + options.python
         let script = options.root + "/bench/lag_bench.py"
         guard FileManager.default.isExecutableFile(atPath: python), FileManager.default.fileExists(atPath: script)
         else {
             return unavailable("no \(options.python) (run `make test-deps`) or no bench/lag_bench.py")
         }
-        var processes: [Subprocess] = []
-        defer { for process in processes.reversed() { process.stop() } }
+        var processes: [ChildProcess] = []
+        let result = await measure(python: python, script: script, started: &processes)
+        for process in processes.reversed() { await process.stop() }
+        return result
+    }
+
+    /// The links, the server and lag_bench.py; every child started is added to `started`, for the caller to stop.
+    private func measure(python: String, script: String, started processes: inout [ChildProcess]) async
+        -> [String: Any]
+    {
         do {
             // The links first (each prints its port), then the server on the port they lead to, told
             // their ports so that pages coming through them pass the Origin check.
             let serverPort = try Self.freePort()
             var targets = [(name: String, port: Int)]()
             for profile in Self.profiles {
-                let link = try start(
+                let link = try await start(
                     "link-\(profile)",
                     [
                         "link", "--listen", "127.0.0.1:0", "--upstream", "127.0.0.1:\(serverPort)", "--profile",
@@ -32,7 +40,7 @@ struct LagBench {
                 processes.append(link.process)
                 targets.append((profile, link.port))
             }
-            let server = try start(
+            let server = try await start(
                 "server",
                 [
                     "serve", "--host", "127.0.0.1", "--port", "\(serverPort)", "--web-root", options.webRoot,
@@ -43,17 +51,17 @@ struct LagBench {
             targets.insert(("loopback", server.port), at: 0)
 
             let log = options.logDirectory + "/lag.log"
-            let process = try Subprocess(
+            let process = try await ChildProcess(
                 name: "lag_bench", executable: python,
                 arguments: [script, "--seconds", "\(options.lagSeconds)"]
                     + targets.flatMap { ["--target", "\($0.name)=http://127.0.0.1:\($0.port)/"] },
                 workingDirectory: options.root, log: log)
-            guard process.wait(timeout: 170) else { return unavailable("lag_bench.py timed out (log: \(log))") }
+            guard await process.wait(timeout: 170) else { return unavailable("lag_bench.py timed out (log: \(log))") }
             let text = process.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             guard let line = text.split(separator: "\n").last,
                 var result = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
             else {
-                return unavailable("lag_bench.py printed no result (exit \(process.exitCode); log: \(log))")
+                return unavailable("lag_bench.py printed no result (\(process.status); log: \(log))")
             }
             result["profiles"] = targets.map(\.name)
             result["seconds_per_drag"] = options.lagSeconds
@@ -92,14 +100,15 @@ struct LagBench {
         return lines.joined(separator: "\n")
     }
 
-    private func start(_ label: String, _ arguments: [String], ready: String) throws -> (process: Subprocess, port: Int)
-    {
+    private func start(_ label: String, _ arguments: [String], ready: String) async throws -> (
+        process: ChildProcess, port: Int
+    ) {
         let log = options.logDirectory + "/lag-\(label).log"
-        let process = try Subprocess(
+        let process = try await ChildProcess(
             name: label, executable: options.binary("refreshkit"), arguments: arguments,
             workingDirectory: options.root, log: log)
-        guard let text = process.waitForLine(matching: ready, timeout: 20), let port = Int(text) else {
-            process.stop()
+        guard let text = await process.waitForLine(matching: ready, timeout: 20), let port = Int(text) else {
+            await process.stop()
             throw BenchError("\(label) did not say where it listens within 20 s (log: \(log))")
         }
         return (process, port)

@@ -6,7 +6,7 @@ struct ServerBench {
 
     /// `refreshkit serve` or `lws-echo` on an ephemeral loopback port.
     struct Target {
-        let process: Subprocess
+        let process: ChildProcess
         let port: Int
     }
 
@@ -15,12 +15,12 @@ struct ServerBench {
         case echo
     }
 
-    func startTarget(_ kind: Kind, label: String) throws -> Target {
+    func startTarget(_ kind: Kind, label: String) async throws -> Target {
         let log = options.logDirectory + "/\(label)-\(kind.rawValue).log"
-        let process: Subprocess
+        let process: ChildProcess
         switch kind {
         case .refreshkit:
-            process = try Subprocess(
+            process = try await ChildProcess(
                 name: "refreshkit", executable: options.binary("refreshkit"),
                 arguments: [
                     "serve", "--host", "127.0.0.1", "--port", "0", "--web-root", options.webRoot,
@@ -28,28 +28,42 @@ struct ServerBench {
                 ] + options.serverArguments,
                 workingDirectory: options.root, log: log)
         case .echo:
-            process = try Subprocess(
+            process = try await ChildProcess(
                 name: "lws-echo", executable: options.binary("lws-echo"),
                 arguments: [
                     "--host", "127.0.0.1", "--port", "0", "--protocol", "refreshkit.v1", "--max-seconds", "600",
                 ],
                 workingDirectory: options.root, log: log)
         }
-        guard let portText = process.waitForLine(matching: #"listening on http://[^\s]*:(\d+)"#, timeout: 20),
+        guard let portText = await process.waitForLine(matching: #"listening on http://[^\s]*:(\d+)"#, timeout: 20),
             let port = Int(portText)
         else {
-            process.stop()
+            await process.stop()
             throw BenchError("\(kind.rawValue) did not print 'listening on …' within 20 s (log: \(log))")
         }
-        usleep(200_000)  // let it settle before the baseline sample
+        try await Task.sleep(for: .milliseconds(200))  // let it settle before the baseline sample
         return Target(process: process, port: port)
     }
 
     /// One load run; returns the generator's JSON plus the server's RSS before the load.
-    func load(_ kind: Kind, sessions: Int, idle: Bool = false) throws -> [String: Any] {
+    func load(_ kind: Kind, sessions: Int, idle: Bool = false) async throws -> [String: Any] {
         let label = idle ? "idle-\(sessions)" : "load-\(sessions)"
-        let target = try startTarget(kind, label: label)
-        defer { target.process.stop() }
+        let target = try await startTarget(kind, label: label)
+        do {
+            var result = try await measure(target, kind, sessions: sessions, idle: idle, label: label)
+            result["server_alive_after"] = target.process.isRunning
+            await target.process.stop()
+            return result
+        } catch {
+            await target.process.stop()
+            throw error
+        }
+    }
+
+    /// The load generator's run against a started target.
+    private func measure(_ target: Target, _ kind: Kind, sessions: Int, idle: Bool, label: String) async throws
+        -> [String: Any]
+    {
         let baseline = ProcessInfoSample.rss(pid: target.process.pid)
         var arguments = [
             "--url", "ws://127.0.0.1:\(target.port)/", "--protocol", "refreshkit.v1",
@@ -61,21 +75,20 @@ struct ServerBench {
         if idle { arguments.append("--idle") }
         if kind == .refreshkit { arguments += ["--frames", options.frames] }
         let log = options.logDirectory + "/\(label)-\(kind.rawValue)-load.log"
-        let generator = try Subprocess(
+        let generator = try await ChildProcess(
             name: "refreshkit-load", executable: options.binary("refreshkit-load"), arguments: arguments,
             workingDirectory: options.root, log: log)
         let limit = options.warmup + options.duration + options.idleDuration + 120
-        if !generator.wait(timeout: limit) {
+        if !(await generator.wait(timeout: limit)) {
             throw BenchError("refreshkit-load did not finish within \(Int(limit)) s (log: \(log))")
         }
         let text = generator.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let data = text.split(separator: "\n").last.map({ Data($0.utf8) }),
             var result = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
         else {
-            throw BenchError("refreshkit-load printed no result (exit \(generator.exitCode); log: \(log))")
+            throw BenchError("refreshkit-load printed no result (\(generator.status); log: \(log))")
         }
         result["server_baseline_rss_bytes"] = baseline
-        result["server_alive_after"] = target.process.isRunning
         return result
     }
 }

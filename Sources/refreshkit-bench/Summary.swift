@@ -1,9 +1,16 @@
 import CLibWebSockets
 import Foundation
+import Subprocess
+
+#if canImport(System)
+    import System
+#else
+    import SystemPackage
+#endif
 
 /// The machine the figures come from.
 enum Machine {
-    static func describe(root: String) -> [String: Any] {
+    static func describe(root: String) async -> [String: Any] {
         var name = utsname()
         uname(&name)
         func field<T>(_ value: T) -> String {
@@ -17,12 +24,13 @@ enum Machine {
             meminfo.split(separator: "\n").first { $0.hasPrefix("MemTotal:") }
             .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0
         let swift =
-            run("/usr/bin/env", ["swift", "--version"], in: root)?.split(separator: "\n").first
+            await run("/usr/bin/env", ["swift", "--version"], in: root)?.split(separator: "\n").first
             .map(String.init) ?? "unknown"
         let commit =
-            run("/usr/bin/env", ["git", "rev-parse", "--short", "HEAD"], in: root)?
+            await run("/usr/bin/env", ["git", "rev-parse", "--short", "HEAD"], in: root)?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
-        let dirty = !(run("/usr/bin/env", ["git", "status", "--porcelain", "--untracked-files=no"], in: root) ?? "")
+        let dirty =
+            !(await run("/usr/bin/env", ["git", "status", "--porcelain", "--untracked-files=no"], in: root) ?? "")
             .trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
         let load = ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "")
             .split(separator: " ").prefix(3).joined(separator: " ")
@@ -46,18 +54,13 @@ enum Machine {
         ]
     }
 
-    private static func run(_ executable: String, _ arguments: [String], in directory: String) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
+    /// What `executable` prints on stdout, when it exits with 0.
+    private static func run(_ executable: String, _ arguments: [String], in directory: String) async -> String? {
+        let result = try? await Subprocess.run(
+            .path(FilePath(executable)), arguments: Arguments(arguments), workingDirectory: FilePath(directory),
+            output: .string(limit: 1 << 20), error: .discarded)
+        guard let result, result.terminationStatus.isSuccess else { return nil }
+        return result.standardOutput
     }
 }
 

@@ -6,7 +6,7 @@ import Foundation
 
 let options: BenchOptions
 do {
-    options = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
+    options = try BenchCommand.parseOrExit().options()
 } catch {
     FileHandle.standardError.write(Data("refreshkit-bench: \(error)\n".utf8))
     exit(2)
@@ -58,7 +58,7 @@ func raiseFileLimit() {
 let started = Date()
 var results: [String: Any] = [:]
 var notes: [String] = []
-results["machine"] = Machine.describe(root: options.root)
+results["machine"] = await Machine.describe(root: options.root)
 results["generated_at"] = ISO8601DateFormatter().string(from: started)
 if let load = Double(((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "").prefix { $0 != " " }),
     load > 0.5
@@ -115,7 +115,7 @@ if !options.skipEngine {
             let runs = "\(InstructionCount.shortRun) and \(InstructionCount.longRun) steps"
             say("engine: instructions per step, counted by callgrind (\(runs))…")
             do {
-                if let count = try InstructionCount.perStep(
+                if let count = try await InstructionCount.perStep(
                     bench: options.binary("refreshkit-bench"), logDirectory: options.logDirectory)
                 {
                     figures["instructions_per_step"] = count.rounded()
@@ -165,13 +165,15 @@ if !options.skipServer {
             let of = options.rounds > 1 ? " (round \(round) of \(options.rounds))" : ""
             let window = "\(options.warmup) s warm-up + \(options.duration) s"
             say("server: \(level) sessions × \(Int(options.rate)) Hz, \(window)\(of)…")
-            do { frameRounds[level, default: []].append(try serverBench.load(.refreshkit, sessions: level)) } catch {
+            do {
+                frameRounds[level, default: []].append(try await serverBench.load(.refreshkit, sessions: level))
+            } catch {
                 say("refreshkit at \(level): \(error)")
                 notes.append("refreshkit at \(level) sessions: \(error)")
             }
             if !options.skipEcho {
                 say("echo floor: \(level) sessions\(of)…")
-                do { echoRounds[level, default: []].append(try serverBench.load(.echo, sessions: level)) } catch {
+                do { echoRounds[level, default: []].append(try await serverBench.load(.echo, sessions: level)) } catch {
                     say("echo at \(level): \(error)")
                     notes.append("echo at \(level) sessions: \(error)")
                 }
@@ -180,7 +182,7 @@ if !options.skipServer {
     }
     if !options.skipIdle {
         say("idle: \(options.idleSessions) connections that say hello and then nothing, \(options.idleDuration) s…")
-        do { idleRun = try serverBench.load(.refreshkit, sessions: options.idleSessions, idle: true) } catch {
+        do { idleRun = try await serverBench.load(.refreshkit, sessions: options.idleSessions, idle: true) } catch {
             say("idle: \(error)")
             notes.append("idle run: \(error)")
         }
@@ -195,7 +197,7 @@ if !options.skipServer {
 
 if !options.skipPage {
     say("page: 10 000 rows, flinging in headless Chromium…")
-    results["page"] = PageBench(options: options, serverBench: serverBench).run()
+    results["page"] = await PageBench(options: options, serverBench: serverBench).run()
 } else {
     results["page"] = ["ms_per_frame": NSNull(), "fps": NSNull(), "note": "skipped (--skip-page)"]
 }
@@ -204,7 +206,7 @@ if !options.skipPage {
 
 if !options.skipLag {
     say("lag: a touch drag in headless Chromium, loopback and through refreshkit link (wifi, wifi-powersave)…")
-    results["lag"] = LagBench(options: options).run()
+    results["lag"] = await LagBench(options: options).run()
 } else {
     results["lag"] = ["targets": NSNull(), "note": "skipped (--skip-lag)"]
 }

@@ -21,8 +21,9 @@ import RefreshWire
 
 private let decoder = MessageDecoder()
 private let encoder = MessageEncoder()
-private let codes: Set<String> = [
-    "bad_json", "bad_message", "unknown_type", "missing_field", "bad_field", "out_of_range", "unknown_command",
+/// The codes the decoder raises (PROTOCOL.md's error table; the rest are the server's and the engine's).
+private let codes: Set<ErrorCode> = [
+    .badJSON, .badMessage, .unknownType, .missingField, .badField, .outOfRange, .unknownCommand,
 ]
 private let maxMessages = 64
 private let maxMessageBytes = 16 * 1024
@@ -79,14 +80,14 @@ private struct Conversation {
                 lastSequence = nil
                 lastFrame = nil
             } catch {
-                check(!error.code.isEmpty, "empty session error code")
+                check(!error.message.isEmpty, "session error without a message")
             }
         case .input(let input, _):
             guard session != nil else { return }
             do {
                 try session!.apply(input, at: now)
             } catch {
-                check(!error.code.isEmpty && !error.message.isEmpty, "session error without code or message")
+                check(!error.message.isEmpty, "session error without a message")
             }
         case .ping(let t):
             check(t.isFinite, "ping t \(t)")
@@ -127,19 +128,22 @@ private struct Conversation {
         var encoded: [UInt8] = []
         encoder.encode(frame, into: &encoded)
         // A frame is not a page message: the decoder must get past the JSON grammar and refuse its type.
-        check(refusal(encoded) == "unknown_type", "the encoded frame is not valid JSON (\(refusal(encoded) ?? "-"))")
+        check(
+            refusal(encoded) == .unknownType,
+            "the encoded frame is not valid JSON (\(refusal(encoded)?.rawValue ?? "-"))")
         if let lastFrame {
             encoded.removeAll()
             encoder.encodeDelta(frame, from: lastFrame, into: &encoded)
             check(
-                refusal(encoded) == "unknown_type", "the encoded delta is not valid JSON (\(refusal(encoded) ?? "-"))")
+                refusal(encoded) == .unknownType,
+                "the encoded delta is not valid JSON (\(refusal(encoded)?.rawValue ?? "-"))")
         }
         lastFrame = frame
     }
 
     /// The decoder's error code for `message`, nil when it accepts it.
-    private func refusal(_ message: [UInt8]) -> String? {
-        message.withUnsafeBytes { bytes -> String? in
+    private func refusal(_ message: [UInt8]) -> ErrorCode? {
+        message.withUnsafeBytes { bytes -> ErrorCode? in
             do throws(WireError) {
                 _ = try decoder.decode(bytes)
                 return nil

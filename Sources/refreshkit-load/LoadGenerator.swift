@@ -1,4 +1,5 @@
 import CLibWebSockets
+import DequeModule
 import Foundation
 
 /// One client connection and its drag.
@@ -32,33 +33,26 @@ final class LoadConnection {
 
 enum MessageKind { case frame, event, welcome, error, pong, other }
 
-/// A bounded FIFO of timestamps (a per-connection ring, no allocation after the first).
+/// The send times of a connection's inputs not yet answered, oldest first: at most ``capacity``, the oldest
+/// dropped beyond (a Deque with room for them all from the start, so no allocation after the first).
 struct TimeQueue {
-    private var storage = [Int64](repeating: 0, count: 64)
-    private var head = 0
-    private(set) var count = 0
+    static let capacity = 64
+    private var times = Deque<Int64>(minimumCapacity: TimeQueue.capacity)
 
-    var first: Int64? { count > 0 ? storage[head] : nil }
+    var count: Int { times.count }
+    var first: Int64? { times.first }
 
     /// Appends `time`; when full, the oldest is dropped and returned.
     mutating func append(_ time: Int64) -> Int64? {
-        var dropped: Int64?
-        if count == storage.count { dropped = removeFirst() }
-        storage[(head + count) % storage.count] = time
-        count += 1
+        let dropped = times.count == Self.capacity ? times.popFirst() : nil
+        times.append(time)
         return dropped
     }
 
     @discardableResult
-    mutating func removeFirst() -> Int64? {
-        guard count > 0 else { return nil }
-        let value = storage[head]
-        head = (head + 1) % storage.count
-        count -= 1
-        return value
-    }
+    mutating func removeFirst() -> Int64? { times.popFirst() }
 
-    func all() -> [Int64] { (0..<count).map { storage[(head + $0) % storage.count] } }
+    func all() -> [Int64] { Array(times) }
 }
 
 /// The load generator: one lws client context on this thread, `sessions` connections, inputs at `rate`

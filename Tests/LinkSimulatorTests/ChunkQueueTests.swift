@@ -60,7 +60,7 @@ struct ChunkQueueTests {
         #expect(!queue.isFull)
     }
 
-    @Test func manyChunksKeepTheirOrderThroughCompaction() {
+    @Test func manyChunksKeepTheirOrder() {
         var queue = ChunkQueue()
         for i in 0..<500 { queue.append(.bytes([UInt8(i % 256)]), release: Double(i)) }
         for i in 0..<500 {

@@ -1,3 +1,4 @@
+import RefreshWire
 import Testing
 
 @testable import RefreshSessions
@@ -7,12 +8,12 @@ import Testing
     @Test func anOpenConnectionClosesWithTheFirstReasonDecided() {
         var life = ConnectionLifecycle.open
         #expect(life.acceptsInput && life.mayWrite)
-        let first = life.requestClose(code: 1009, reason: "message too large")
-        let second = life.requestClose(code: 4001, reason: "later")
+        let first = life.requestClose(.messageTooBig)
+        let second = life.requestClose(.sessionTaken)
         #expect(first && !second, "the first reason stands")
         #expect(!life.acceptsInput && life.mayWrite)
         let close = life.issueClose()
-        #expect(close?.code == 1009 && close?.reason == "message too large")
+        #expect(close == .messageTooBig)
         #expect(life == .closeIssued && !life.mayWrite)
         let again = life.issueClose()
         #expect(again == nil)
@@ -28,7 +29,7 @@ import Testing
         #expect(drained && !again)
         #expect(!life.acceptsInput && life.mayWrite && !life.takesSessionOutput)
         let close = life.issueClose()
-        #expect(close?.code == 1001 && close?.reason == "server shutting down")
+        #expect(close == .goingAway)
     }
 
     @Test func anOpenConnectionHasNoCloseToIssue() {
@@ -37,7 +38,7 @@ import Testing
         #expect(close == nil && life == .open)
     }
 
-    @Test(arguments: [ConnectionLifecycle.open, .draining, .closeRequested(code: 1008, reason: "x")])
+    @Test(arguments: [ConnectionLifecycle.open, .draining, .closeRequested(.policyViolation)])
     func killingSkipsTheHandshakeFromAnyLiveState(start: ConnectionLifecycle) {
         var life = start
         let killed = life.kill()

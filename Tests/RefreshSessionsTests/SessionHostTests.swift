@@ -1,3 +1,4 @@
+import RefreshWire
 import Testing
 
 @testable import RefreshSessions
@@ -95,7 +96,7 @@ import Testing
         let old = try joined(transport)
         let (id, token) = try session(transport, old)
         let newer = try joined(transport, TestTransport.hello(session: id, token: token))
-        #expect(transport.closes[old.id]?.code == 4001)
+        #expect(transport.closes[old.id] == .sessionTaken)
         #expect(transport.host.rooms[id]?.connectedCount == 1)
         #expect(newer.room === transport.host.rooms[id] && old.room == nil)
         // What the older one still says is dropped: it no longer drives the session.
@@ -247,14 +248,14 @@ import Testing
         transport.endOfRead()
         transport.flush()
         #expect(transport.messages(page).last?["type"] as? String == "pong")
-        #expect(transport.closes[page.id]?.code == 1001)
+        #expect(transport.closes[page.id] == .goingAway)
     }
 
     @Test func aMessageOverTheLimitClosesWith1009AndNothingAfterItIsRead() throws {
         let transport = TestTransport { $0.maxMessageBytes = 256 }
         let page = try joined(transport)
         transport.send(String(repeating: " ", count: 257), on: page)
-        #expect(transport.closes[page.id]?.code == 1009)
+        #expect(transport.closes[page.id] == .messageTooBig)
         let count = transport.messages(page).count
         transport.send(#"{"type":"ping","t":1}"#, on: page)
         #expect(transport.messages(page).count == count)

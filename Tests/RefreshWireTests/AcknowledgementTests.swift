@@ -36,10 +36,10 @@ struct AcknowledgementTests {
         let head = type == "touch" ? Self.touch : Self.wheel
         let integer = "\(type).seq must be an integer from 0 to 9007199254740992"
         let range = "\(type).seq must be from 0 to 9007199254740992"
-        let cases: [(String, String, String)] = [
-            ("1.5", "bad_field", integer), (#""5""#, "bad_field", integer), ("true", "bad_field", integer),
-            ("[1]", "bad_field", integer), ("1e400", "bad_field", integer), ("-1", "out_of_range", range),
-            ("9007199254740994", "out_of_range", range), ("1e300", "out_of_range", range),
+        let cases: [(String, ErrorCode, String)] = [
+            ("1.5", .badField, integer), (#""5""#, .badField, integer), ("true", .badField, integer),
+            ("[1]", .badField, integer), ("1e400", .badField, integer), ("-1", .outOfRange, range),
+            ("9007199254740994", .outOfRange, range), ("1e300", .outOfRange, range),
         ]
         for (value, code, message) in cases {
             let text = head + #","seq":\#(value)}"#
@@ -52,11 +52,11 @@ struct AcknowledgementTests {
         let badDy = #"{"type":"touch","phase":"move","dx":0,"dy":"far","t":100,"id":1,"seq":41}"#
         #expect(
             decodingError(badDy)
-                == WireError(code: "bad_field", message: "touch.dy must be a finite number", ref: "touch", seq: 41))
+                == WireError(code: .badField, message: "touch.dy must be a finite number", ref: "touch", seq: 41))
         let noMode = #"{"type":"wheel","dx":0,"dy":1,"t":100,"seq":42}"#
         #expect(
             decodingError(noMode)
-                == WireError(code: "missing_field", message: "wheel.mode is required", ref: "wheel", seq: 42))
+                == WireError(code: .missingField, message: "wheel.mode is required", ref: "wheel", seq: 42))
         // Another field's error comes first, without the seq when that is bad too.
         let both = #"{"type":"touch","phase":"hover","dx":0,"dy":0,"t":1,"seq":-2}"#
         #expect(decodingError(both)?.message.hasPrefix("touch.phase") == true)
@@ -64,13 +64,13 @@ struct AcknowledgementTests {
     }
 
     @Test func anErrorWritesItsSeq() throws {
-        let error = WireError(code: "bad_field", message: "touch.t went backwards", ref: "touch", seq: 9)
+        let error = WireError(code: .badField, message: "touch.t went backwards", ref: "touch", seq: 9)
         #expect(
             encoded { $0.encode(error, into: &$1) }
                 == #"{"type":"error","code":"bad_field","message":"touch.t went backwards","ref":"touch","seq":9}"#)
-        #expect(!encoded { $0.encode(WireError(code: "bad_json", message: "x"), into: &$1) }.contains("seq"))
-        #expect(WireError(code: "a", message: "b").answering(seq: 3).seq == 3)
-        #expect(WireError(code: "a", message: "b", seq: 2).answering(seq: nil).seq == 2)
+        #expect(!encoded { $0.encode(WireError(code: .badJSON, message: "x"), into: &$1) }.contains("seq"))
+        #expect(WireError(code: .lagging, message: "b").answering(seq: 3).seq == 3)
+        #expect(WireError(code: .lagging, message: "b", seq: 2).answering(seq: nil).seq == 2)
     }
 
     // MARK: The table and its bound

@@ -98,57 +98,57 @@ struct DecodeMessageTests {
              "physics":{"decelerationRate":0.99,"spring":"critical","rubberBand":0.55}}
             """#
         var top = ConfigurationPatch.EdgePatch()
-        top.role = .refresh
-        top.enabled = true
-        top.triggerDistance = 80
-        top.restingInset = 60.5
-        top.promptingInset = 0
-        top.preload = 12
-        top.trigger = .whileDragging
-        top.strictness = .strict
-        top.fling = .trigger
-        top.shortContent = .disabled
-        top.minimumVisibleDuration = 0.4
-        top.startDuration = 0.25
-        top.exitDuration = 0.3
-        top.endsOnCycleBoundary = true
-        top.presentation = .background
-        top.anchor = .middle
-        top.viewBehaviour = .stretches
-        top.cycleDuration = 1.2
-        top.cycleDelay = 0.1
-        top.cycleKind = .keyframe
-        top.height = 64
+        top[\.role] = .refresh
+        top[\.enabled] = true
+        top[\.triggerDistance] = 80
+        top[\.restingInset] = 60.5
+        top[\.promptingInset] = 0
+        top[\.preload] = 12
+        top[\.trigger] = .whileDragging
+        top[\.strictness] = .strict
+        top[\.fling] = .trigger
+        top[\.shortContent] = .disabled
+        top[\.minimumVisibleDuration] = 0.4
+        top[\.startDuration] = 0.25
+        top[\.exitDuration] = 0.3
+        top[\.endsOnCycleBoundary] = true
+        top[\.presentation] = .background
+        top[\.anchor] = .middle
+        top[\.viewBehaviour] = .stretches
+        top[\.cycle.duration] = 1.2
+        top[\.cycle.delay] = 0.1
+        top[\.cycle.kind] = .keyframe
+        top[\.height] = 64
         var bottom = ConfigurationPatch.EdgePatch()
-        bottom.role = .loadMore
-        bottom.enabled = false
-        bottom.trigger = .onReachEdge
-        bottom.anchor = .top
-        bottom.viewBehaviour = .fixedTop
-        bottom.cycleKind = .spring
-        bottom.presentation = .slideDown
-        bottom.strictness = .inclusive
-        bottom.fling = .ignore
-        bottom.shortContent = .enabled
+        bottom[\.role] = .loadMore
+        bottom[\.enabled] = false
+        bottom[\.trigger] = .onReachEdge
+        bottom[\.anchor] = .top
+        bottom[\.viewBehaviour] = .fixedTop
+        bottom[\.cycle.kind] = .spring
+        bottom[\.presentation] = .slideDown
+        bottom[\.strictness] = .inclusive
+        bottom[\.fling] = .ignore
+        bottom[\.shortContent] = .enabled
         var left = ConfigurationPatch.EdgePatch()
-        left.trigger = .manual
-        left.viewBehaviour = .fixedBottom
-        left.anchor = .bottom
-        left.cycleKind = .default
+        left[\.trigger] = .manual
+        left[\.viewBehaviour] = .fixedBottom
+        left[\.anchor] = .bottom
+        left[\.cycle.kind] = .default
         var right = ConfigurationPatch.EdgePatch()
-        right.trigger = .onRelease
+        right[\.trigger] = .onRelease
         var feed = ConfigurationPatch.FeedPatch()
-        feed.latencyMs = 900
-        feed.failureRate = 0.25
-        feed.pageSize = 30
-        feed.totalItems = 500
-        feed.newItemsPerRefresh = 4
-        feed.rowHeight = 64
-        feed.timeoutMs = 5000
+        feed[\.latencyMs] = 900
+        feed[\.failureRate] = 0.25
+        feed[\.pageSize] = 30
+        feed[\.totalItems] = 500
+        feed[\.newItemsPerRefresh] = 4
+        feed[\.rowHeight] = 64
+        feed[\.timeoutMs] = 5000
         var physics = ConfigurationPatch.PhysicsPatch()
-        physics.decelerationRate = 0.99
-        physics.spring = "critical"
-        physics.rubberBand = 0.55
+        physics[\.decelerationRate] = 0.99
+        physics[\.springName] = "critical"
+        physics[\.rubberBand] = 0.55
         let expected = ConfigurationPatch(
             preset: "ms", insets: EdgeInsets(top: 64, bottom: 34.5),
             edges: [.top: top, .bottom: bottom, .left: left, .right: right], feed: feed, physics: physics)
@@ -164,7 +164,7 @@ struct DecodeMessageTests {
     @Test(arguments: ["ios", "pop", "critical", "fast"])
     func configureSprings(name: String) throws {
         var physics = ConfigurationPatch.PhysicsPatch()
-        physics.spring = name
+        physics[\.springName] = name
         let message = try decode(#"{"type":"configure","physics":{"spring":"\#(name)"}}"#)
         #expect(message == .input(.configure(ConfigurationPatch(physics: physics))))
     }
@@ -191,7 +191,7 @@ struct DecodeMessageTests {
         let type = try decode(#"{"type":"wheel","type":"ping","t":2}"#)
         #expect(type == .ping(t: 2))
         var top = ConfigurationPatch.EdgePatch()
-        top.height = 2
+        top[\.height] = 2
         let edges = try decode(#"{"type":"configure","edges":{"top":{"height":"x"},"top":{"height":2}}}"#)
         #expect(edges == .input(.configure(ConfigurationPatch(edges: [.top: top]))))
     }
@@ -222,7 +222,7 @@ struct DecodeMessageTests {
         let limits = DecodingLimits(maxViewport: 500, maxDevicePixelRatio: 4)
         let hello = #"{"type":"hello","viewport":{"w":500,"h":400},"dpr":4}"#
         #expect(try decode(hello, limits: limits) == .hello(Hello(viewport: Size(width: 500, height: 400), dpr: 4)))
-        expectError(#"{"type":"hello","viewport":{"w":501,"h":400},"dpr":4}"#, "out_of_range", limits: limits)
-        expectError(#"{"type":"hello","viewport":{"w":500,"h":400},"dpr":4.01}"#, "out_of_range", limits: limits)
+        expectError(#"{"type":"hello","viewport":{"w":501,"h":400},"dpr":4}"#, .outOfRange, limits: limits)
+        expectError(#"{"type":"hello","viewport":{"w":500,"h":400},"dpr":4.01}"#, .outOfRange, limits: limits)
     }
 }

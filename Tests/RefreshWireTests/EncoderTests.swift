@@ -1,7 +1,8 @@
 import Foundation
 import RefreshKit
-import RefreshWire
 import Testing
+
+@testable import RefreshWire
 
 @Suite("Encoding the server's messages")
 struct EncoderTests {
@@ -81,12 +82,12 @@ struct EncoderTests {
     }
 
     @Test func errorBytes() {
-        let error = WireError(code: "bad_field", message: "wheel.dy must be a finite number", ref: "wheel")
+        let error = WireError(code: .badField, message: "wheel.dy must be a finite number", ref: "wheel")
         #expect(
             encoded { $0.encode(error, into: &$1) }
                 == #"{"type":"error","code":"bad_field","message":"wheel.dy must be a finite number","ref":"wheel"}"#)
         #expect(
-            encoded { $0.encode(WireError(code: "bad_json", message: "not JSON"), into: &$1) }
+            encoded { $0.encode(WireError(code: .badJSON, message: "not JSON"), into: &$1) }
                 == #"{"type":"error","code":"bad_json","message":"not JSON"}"#)
     }
 
@@ -126,7 +127,8 @@ struct EncoderTests {
             + #""cycleDelay":0,"cycleKind":"default","height":60}},"#
             + #""insets":{"top":0,"left":0,"bottom":0,"right":0},"feed":{"latencyMs":1200,"failureRate":0,"#
             + #""pageSize":20,"totalItems":200,"newItemsPerRefresh":3,"rowHeight":72,"timeoutMs":10000},"#
-            + #""physics":{"decelerationRate":0.998,"spring":"ios","rubberBand":0.55}},"serverT":81234.5,"#
+            + #""physics":{"decelerationRate":0.998,"spring":"ios","rubberBand":0.55}},"#
+            + #""schema":\#(String(decoding: MessageEncoder.schemaJSON, as: UTF8.self)),"serverT":81234.5,"#
             + #""protocol":"refreshkit.v1"}"#
         #expect(encoded { $0.encode(welcome, into: &$1) } == expected)
     }

@@ -283,7 +283,7 @@ struct FrameDeltaTests {
         #expect(try decode(hello + #","frames":null}"#) == decode(hello + "}"))
         for bad in [#""deltas""#, #""DELTA""#, "1", "true", "{}", #""""#] {
             expectError(
-                hello + #","frames":\#(bad)}"#, "bad_field", message: "hello.frames must be one of full, delta",
+                hello + #","frames":\#(bad)}"#, .badField, message: "hello.frames must be one of full, delta",
                 ref: "hello")
         }
     }

@@ -21,8 +21,8 @@ struct FuzzTests {
     ]
 
     /// Codes the decoder itself may produce.
-    static let decoderCodes: Set = [
-        "bad_json", "bad_message", "unknown_type", "missing_field", "bad_field", "out_of_range", "unknown_command",
+    static let decoderCodes: Set<ErrorCode> = [
+        .badJSON, .badMessage, .unknownType, .missingField, .badField, .outOfRange, .unknownCommand,
     ]
 
     static let alphabet =
@@ -153,8 +153,8 @@ struct FuzzTests {
         case .failure(let error):
             #expect(decoderCodes.contains(error.code), "\(error)")
             #expect(!error.message.isEmpty)
-            if error.code == "bad_json" || error.code == "bad_message" { #expect(error.ref == nil) }
-            if decoderCodes.subtracting(["bad_json", "bad_message", "unknown_type"]).contains(error.code) {
+            if error.code == .badJSON || error.code == .badMessage { #expect(error.ref == nil) }
+            if decoderCodes.subtracting([.badJSON, .badMessage, .unknownType]).contains(error.code) {
                 #expect(error.ref != nil, "\(error)")
             }
             return false
@@ -186,14 +186,13 @@ struct FuzzTests {
         case .input(.command(let command), _):
             #expect(command.amount.isFinite && abs(command.amount) <= limits.maxAmount)
         case .input(.configure(let patch), _):
-            let numbers =
-                patch.edges.values.flatMap {
-                    [
-                        $0.triggerDistance, $0.restingInset, $0.promptingInset, $0.preload, $0.minimumVisibleDuration,
-                        $0.startDuration, $0.exitDuration, $0.cycleDuration, $0.cycleDelay, $0.height,
-                    ]
-                } + [patch.feed?.latencyMs, patch.feed?.failureRate, patch.feed?.rowHeight, patch.feed?.timeoutMs]
-                + [patch.physics?.decelerationRate, patch.physics?.rubberBand]
+            // Every number the decoder lets through is finite (the engine checks the ranges).
+            let values =
+                patch.edges.values.flatMap { $0.values.values } + (patch.feed?.values.values.map { $0 } ?? [])
+                + (patch.physics?.values.values.map { $0 } ?? [])
+            let numbers: [Double?] = values.map {
+                if case .number(let number) = $0 { number } else { nil }
+            }
             #expect(numbers.allSatisfy { $0?.isFinite ?? true })
         }
     }
@@ -212,7 +211,7 @@ struct FuzzTests {
     @Test func mutatedMessages() {
         var g = SeededGenerator(seed: 0xBEEF)
         var decoded = 0
-        var codes: [String: Int] = [:]
+        var codes: [ErrorCode: Int] = [:]
         for i in 0..<15_000 {
             let seed = Array(Self.seeds[i % Self.seeds.count].utf8)
             let bytes = i % 2 == 0 ? Self.mutate(seed, &g) : Self.mutateStructure(seed, &g)
@@ -246,7 +245,7 @@ struct FuzzTests {
         for i in 0..<5000 {
             let seed = Array(Self.seeds[i % Self.seeds.count].utf8)
             let bytes = i % 4 == 0 ? Self.mutateStructure(seed, &g) : Self.mutate(seed, &g)
-            let ours = decodingError(bytes)?.code != "bad_json"
+            let ours = decodingError(bytes)?.code != .badJSON
             if !ours, decodingError(bytes)?.message.contains("nested too deeply") == true { continue }
             // Foundation refuses numbers that overflow a Double (1e400): they are JSON, and ours says bad_field.
             if hasHugeExponent(bytes) { continue }

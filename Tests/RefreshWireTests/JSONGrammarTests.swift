@@ -34,7 +34,7 @@ struct JSONGrammarTests {
         "\u{00A0}1", "/*c*/1",
     ])
     func rejectsInvalidValues(value: String) {
-        expectError(withValue(value), "bad_json", ref: .some(nil))
+        expectError(withValue(value), .badJSON, ref: .some(nil))
     }
 
     @Test(
@@ -49,7 +49,7 @@ struct JSONGrammarTests {
         do {
             _ = try decode(bytes: bytes)
         } catch {
-            #expect(error.code == "bad_json")
+            #expect(error.code == .badJSON)
             #expect(error.message.contains("invalid UTF-8"))
         }
     }
@@ -59,7 +59,7 @@ struct JSONGrammarTests {
             [0x7B, 0x00, 0x7D], Array(#"{"type":"ping","t":1}"#.utf8) + [0], [0xEF, 0xBB, 0xBF] + Array("{}".utf8),
         ] {
             #expect((try? decode(bytes: bytes)) == nil)
-            do { _ = try decode(bytes: bytes) } catch { #expect(error.code == "bad_json") }
+            do { _ = try decode(bytes: bytes) } catch { #expect(error.code == .badJSON) }
         }
     }
 
@@ -68,7 +68,7 @@ struct JSONGrammarTests {
             _ = try MessageDecoder().decode(UnsafeRawBufferPointer(start: nil, count: 0))
             Issue.record("an empty buffer decoded")
         } catch {
-            #expect(error.code == "bad_json")
+            #expect(error.code == .badJSON)
         }
     }
 
@@ -91,7 +91,7 @@ struct JSONGrammarTests {
         let deep = String(repeating: opening, count: 100_000)
         for text in [deep, withValue(deep), deep + "1" + String(repeating: opening == "[" ? "]" : "}", count: 100_000)]
         {
-            expectError(text, "bad_json", message: "not JSON: nested too deeply (more than 16 levels)")
+            expectError(text, .badJSON, message: "not JSON: nested too deeply (more than 16 levels)")
         }
     }
 
@@ -100,15 +100,15 @@ struct JSONGrammarTests {
         let ok = withValue(String(repeating: "[", count: 15) + String(repeating: "]", count: 15))
         #expect(try decode(ok) == .ping(t: 1))
         let tooDeep = withValue(String(repeating: "[", count: 16) + String(repeating: "]", count: 16))
-        expectError(tooDeep, "bad_json", message: "not JSON: nested too deeply (more than 16 levels)")
+        expectError(tooDeep, .badJSON, message: "not JSON: nested too deeply (more than 16 levels)")
         let shallow = DecodingLimits(maxDepth: 2)
         #expect(try decode(withValue("[]"), limits: shallow) == .ping(t: 1))
-        expectError(withValue("[[]]"), "bad_json", limits: shallow)
-        expectError(withValue("{\"a\":{}}"), "bad_json", limits: shallow)
+        expectError(withValue("[[]]"), .badJSON, limits: shallow)
+        expectError(withValue("{\"a\":{}}"), .badJSON, limits: shallow)
         // Siblings do not add up: depth is nesting, not count.
         let siblings = withValue("[" + String(repeating: "[[]],", count: 100) + "1]")
         #expect(try decode(siblings, limits: DecodingLimits(maxDepth: 4)) == .ping(t: 1))
-        expectError(siblings, "bad_json", limits: DecodingLimits(maxDepth: 3))
+        expectError(siblings, .badJSON, limits: DecodingLimits(maxDepth: 3))
     }
 
     /// 17–19 significant digits with small exponents: what `JSON.stringify(performance.now())` looks like,

@@ -50,7 +50,7 @@ struct StringRoundTripTests {
     // JSONDecoder rather than JSONSerialization: the latter drops a leading U+FEFF from strings on Linux.
     @Test func encoderEscapesSoFoundationReadsTheSameString() throws {
         for text in Self.samples {
-            let error = WireError(code: "bad_field", message: text, ref: text)
+            let error = WireError(code: .badField, message: text, ref: text)
             let json = encoded { $0.encode(error, into: &$1) }
             let parsed = try JSONDecoder().decode(ErrorMessage.self, from: Data(json.utf8))
             #expect(parsed.message == text && parsed.ref == text, "\(json)")
@@ -94,8 +94,8 @@ struct StringRoundTripTests {
     @Test func encoderOutputDecodesBackThroughTheDecoder() throws {
         for text in Self.samples where text.utf8.count <= 256 {
             // The encoder's JSON string for `text`, used as the session of a hello.
-            let json = encoded { $0.encode(WireError(code: "c", message: text), into: &$1) }
-            let token = json.dropFirst(#"{"type":"error","code":"c","message":"#.count).dropLast()
+            let json = encoded { $0.encode(WireError(code: .lagging, message: text), into: &$1) }
+            let token = json.dropFirst(#"{"type":"error","code":"lagging","message":"#.count).dropLast()
             let message = try decode(#"{"type":"hello","viewport":{"w":1,"h":1},"dpr":1,"session":\#(token)}"#)
             #expect(message == .hello(Hello(viewport: Size(width: 1, height: 1), dpr: 1, session: text)), "\(json)")
         }

@@ -28,7 +28,7 @@ func decodingError(_ text: String, limits: DecodingLimits = .init()) -> WireErro
 /// Expects decoding `text` to fail with `code` (and `message` and `ref`, when given).
 func expectError(
     _ text: String,
-    _ code: String,
+    _ code: ErrorCode,
     message: String? = nil,
     ref: String?? = .none,
     limits: DecodingLimits = .init(),

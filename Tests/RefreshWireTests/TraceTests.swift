@@ -285,8 +285,8 @@ struct TraceTests {
         #expect(try decode(#"{"type":"trace"}"#) == .trace)
         let hello = try decode(#"{"type":"hello","viewport":{"w":1,"h":1},"dpr":1,"seed":42}"#)
         #expect(hello == .hello(Hello(viewport: Size(width: 1, height: 1), dpr: 1, seed: 42)))
-        expectError(#"{"type":"hello","viewport":{"w":1,"h":1},"dpr":1,"seed":-1}"#, "out_of_range", ref: "hello")
-        expectError(#"{"type":"hello","viewport":{"w":1,"h":1},"dpr":1,"seed":1.5}"#, "bad_field", ref: "hello")
+        expectError(#"{"type":"hello","viewport":{"w":1,"h":1},"dpr":1,"seed":-1}"#, .outOfRange, ref: "hello")
+        expectError(#"{"type":"hello","viewport":{"w":1,"h":1},"dpr":1,"seed":1.5}"#, .badField, ref: "hello")
     }
 
     @Test func welcomeCarriesMemberResumedAndNotice() throws {

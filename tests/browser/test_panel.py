@@ -104,6 +104,13 @@ def test_panel_on_a_wide_screen(browser, server):
         # the parameters form shows the preset's config (welcome.config)
         td = page.locator('#panel [data-param="top.triggerDistance"] input')
         assert td.input_value() == str(int(page.evaluate("() => window.refreshkit.welcome.config.edges.top.triggerDistance")))
+        # the editors are built from welcome.schema (the engine's ConfigurationSchema): one per field, its range
+        schema = page.evaluate("() => window.refreshkit.welcome.schema")
+        spec = next(f for f in schema["edges"] if f["name"] == "triggerDistance")
+        assert (td.get_attribute("min"), td.get_attribute("max")) == (str(spec["min"]), str(spec["max"]))
+        editors = page.evaluate("""() => [...document.querySelectorAll(
+            '#panel details.param-fieldset[data-scope="top"] [data-param]')].map(r => r.dataset.param.split('.')[1])""")
+        assert sorted(editors) == sorted(f["name"] for f in schema["edges"])
         # a slower feed, through the form
         set_param(page, "feed", "latencyMs", FEED_LATENCY_MS)
         wait_until(page, lambda p: param_status(p, "feed", "latencyMs") == "ok", 5, what="latencyMs accepted")

@@ -453,6 +453,23 @@ def test_max_message_bytes_is_configurable(fresh_server):
         assert c.wait_closed() == 1009
 
 
+
+# MARK: - Close codes libwebsockets sends (docs/PROTOCOL.md, "close codes")
+
+
+def test_a_text_frame_that_is_not_utf8_closes_with_1007(server):
+    with Client(server) as c:
+        c.hello()
+        c.send_frame(OP_TEXT, b'{"type":"ping","t":1,"pad":"\xff\xfe"}')
+        assert c.wait_closed() == 1007
+
+
+def test_a_reserved_opcode_closes_with_1002(server):
+    with Client(server) as c:
+        c.hello()
+        c.send_frame(0x3, b"x")  # 0x3-0x7 are reserved for further non-control frames (RFC 6455 §5.2)
+        assert c.wait_closed() == 1002
+
 # MARK: - Floods
 
 

@@ -1,6 +1,7 @@
 // The page: wires the connection, the input, the renderer, the chrome and the debug panel.
 // The server owns every state; this only sends input and draws the latest frame.
 import { Connection } from './connection.js';
+import { ErrorCode } from './protocol.js';
 import { Store } from './store.js';
 import { Predictor, DrawnOffset } from './prediction.js';
 import { frameAt } from './edgeFollow.js';
@@ -136,7 +137,7 @@ function handleMessage(msg, tRecv, raw, previousFrame) {
     case 'error':
       if (Number.isInteger(msg.seq)) rebase(store.frame, () => predictor.onError(msg));
       console.warn(`refreshkit: ${msg.code}: ${msg.message}`);
-      if (msg.ref === 'configure' && msg.code === 'unknown_preset' && store.welcome) {
+      if (msg.ref === 'configure' && msg.code === ErrorCode.unknownPreset && store.welcome) {
         store.pickPreset(store.serverPreset);
         setPresets(store.welcome.presets || [], store.serverPreset);
       }

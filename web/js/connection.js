@@ -1,16 +1,14 @@
 // The WebSocket to the server (subprotocol refreshkit.v1): hello first, resume with session/token,
 // reconnect with exponential backoff + jitter, ping for clock sync and latency.
 // Sessions (docs/PROTOCOL.md, "Sessions"): a hello with `session` and `token` resumes this page's member;
-// `bad_token`, or a close with 4001 (the member was resumed by another connection), drops the token and
-// joins the session as a new member instead.
+// `bad_token`, or a close with 4001 (`CloseCode.sessionTaken`: the member was resumed by another connection),
+// drops the token and joins the session as a new member instead. The wire's names are in js/protocol.js.
 // Every message goes into the page's store (js/store.js), which applies the deltas (docs/PROTOCOL.md, "delta")
 // and holds the session, the token and the frame; listeners get whole `frame` messages.
 import { ClockSync, backoffDelay, socketUrl } from './clock.js';
+import { CloseCode, ErrorCode, NORMAL_CLOSURE, PROTOCOL } from './protocol.js';
 import { Store } from './store.js';
 
-export const PROTOCOL = 'refreshkit.v1';
-/** The close code of a connection whose member was resumed on another connection. */
-export const CLOSE_SESSION_TAKEN = 4001;
 const PING_INTERVAL_MS = 2000;
 const PING_BURST = 5;
 const PING_BURST_SPACING_MS = 40;
@@ -78,7 +76,7 @@ export class Connection {
   stop() {
     this.stopped = true;
     this.clearTimers();
-    if (this.ws) this.ws.close(1000, 'bye');
+    if (this.ws) this.ws.close(NORMAL_CLOSURE, 'bye');
   }
 
   later(fn, ms) {
@@ -159,7 +157,7 @@ export class Connection {
         this.attempt = 0;
         this.setState('connected');
       }
-      if (msg.type === 'error' && msg.code === 'bad_token' && !this.welcomed) {
+      if (msg.type === 'error' && msg.code === ErrorCode.badToken && !this.welcomed) {
         // not this session's token (any more): join it as a new member
         this.dropToken();
         this.sendHello();
@@ -175,7 +173,7 @@ export class Connection {
         this.setState('closed', { code: ev.code });
         return;
       }
-      if (ev.code === CLOSE_SESSION_TAKEN) this.dropToken();
+      if (ev.code === CloseCode.sessionTaken) this.dropToken();
       this.scheduleReconnect(ev.code);
     };
     ws.onerror = () => {
@@ -226,7 +224,7 @@ export class Connection {
     this.attempt = 0;
     const ws = this.ws;
     this.ws = null;
-    if (ws) ws.close(1000, 'new session');
+    if (ws) ws.close(NORMAL_CLOSURE, 'new session');
     this.stopped = false;
     this.open();
   }

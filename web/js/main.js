@@ -4,6 +4,7 @@
 import { compareRequest, withoutCompare } from './compare/request.js';
 import { showCompareNotice } from './compare/notice.js';
 import { localizePage, t } from './i18n.js';
+import { ErrorCode } from './protocol.js';
 
 localizePage(document);
 const request = compareRequest(location.search);
@@ -14,7 +15,7 @@ if (request?.presets) {
   const result = await compare.outcome;
   if (!result.ok) {
     compare.stop();
-    const text = result.code === 'unknown_preset'
+    const text = result.code === ErrorCode.unknownPreset
       ? t('compare.unknownPreset', { name: result.preset })
       : t('compare.refused', { name: result.preset, message: result.message });
     await leaveCompare(text);

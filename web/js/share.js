@@ -5,6 +5,7 @@
 // The pure helpers at the top are unit tested with node.
 
 import { t } from './i18n.js';
+import { ErrorCode } from './protocol.js';
 
 const TOKEN_KEY = 'refreshkit.token.';
 const NOTICE_MS = 10000;
@@ -145,8 +146,8 @@ export class Share {
   }
 
   onError(msg) {
-    if (msg.code === 'bad_token') this.notify(t('notice.rejoined'), 'info');
-    if (msg.code === 'session_full') this.notify(t('notice.sessionFull'), 'warning');
+    if (msg.code === ErrorCode.badToken) this.notify(t('notice.rejoined'), 'info');
+    if (msg.code === ErrorCode.sessionFull) this.notify(t('notice.sessionFull'), 'warning');
   }
 
   /** Shows `text` under the bar for a while (role=status: screen readers hear it). */

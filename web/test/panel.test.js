@@ -2,13 +2,14 @@
 // the event filter and log model, form field → configure patch, segment description.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { Ring, SeriesRing } from '../js/panel/ring.js';
 import { seedNames, seedNamesForTransition, libraryFor, SEED_NAMES } from '../js/panel/seedNames.js';
 import { SeqGapCounter, CounterRate, formatBytes } from '../js/panel/figures.js';
 import { TransitionLog, relativeTime } from '../js/panel/timeline.js';
 import { EventLogModel, matchesFilter, clockText, describeEvent } from '../js/panel/eventLog.js';
 import {
-  configurePatch, readField, fieldSpec, fieldOfError, withField, EDGE_FIELDS, FEED_FIELDS, PHYSICS_FIELDS,
+  configurePatch, readField, fieldSpec, fieldOfError, withField, fieldsFromSchema, fieldsOf, fieldTitle,
 } from '../js/panel/params.js';
 import { describeSegments, describeFrame } from '../js/panel/framePane.js';
 import { sampleMotion, easeRange } from '../js/panel/plot.js';
@@ -204,27 +205,61 @@ test('form fields become configure patches with only that field', () => {
   assert.deepEqual(configurePatch('feed', 'latencyMs', 1500), { type: 'configure', feed: { latencyMs: 1500 } });
   assert.deepEqual(configurePatch('physics', 'spring', 'pop'), { type: 'configure', physics: { spring: 'pop' } });
   assert.throws(() => configurePatch('middle', 'x', 1));
-  const td = fieldSpec('top', 'triggerDistance');
-  assert.deepEqual([td.min, td.max], [1, 10000]);
+  const fields = fieldsFromSchema(SCHEMA);
+  const td = fieldSpec(fields, 'top', 'triggerDistance');
+  assert.deepEqual([td.min, td.max, td.step, td.unit], [1, 10000, 1, 'px']);
   assert.deepEqual(readField(td, { value: '80' }), { ok: true, value: 80 });
   assert.deepEqual(readField(td, { value: ' 0.5 ' }), { ok: true, value: 0.5 }); // the server judges the range
   assert.equal(readField(td, { value: '' }).ok, false);
   assert.equal(readField(td, { value: 'abc' }).ok, false);
-  assert.deepEqual(readField(fieldSpec('left', 'enabled'), { checked: false }), { ok: true, value: false });
-  assert.deepEqual(readField(fieldSpec('top', 'trigger'), { value: 'manual' }), { ok: true, value: 'manual' });
-  assert.equal(readField(fieldSpec('top', 'trigger'), { value: 'sometimes' }).ok, false);
+  assert.deepEqual(readField(fieldSpec(fields, 'left', 'enabled'), { checked: false }), { ok: true, value: false });
+  assert.deepEqual(readField(fieldSpec(fields, 'top', 'trigger'), { value: 'manual' }), { ok: true, value: 'manual' });
+  assert.equal(readField(fieldSpec(fields, 'top', 'trigger'), { value: 'sometimes' }).ok, false);
   assert.equal(readField(null, {}).ok, false);
-  // every field PROTOCOL.md lists, and the engine's ranges
-  assert.deepEqual(EDGE_FIELDS.map((f) => f.key).sort(), ['anchor', 'cycleDelay', 'cycleDuration', 'cycleKind', 'enabled',
-    'exitDuration', 'fling', 'height', 'minimumVisibleDuration', 'preload', 'presentation', 'promptingInset',
-    'restingInset', 'role', 'shortContent', 'startDuration', 'strictness', 'trigger', 'triggerDistance',
-    'viewBehaviour'].sort());
-  assert.deepEqual(FEED_FIELDS.map((f) => f.key).sort(),
-    ['failureRate', 'latencyMs', 'newItemsPerRefresh', 'pageSize', 'rowHeight', 'timeoutMs', 'totalItems']);
-  assert.deepEqual(PHYSICS_FIELDS.map((f) => f.key), ['decelerationRate', 'spring', 'rubberBand']);
-  assert.deepEqual(fieldSpec('physics', 'rubberBand').min, 0.05);
-  assert.deepEqual(fieldSpec('feed', 'rowHeight').min, 8);
-  assert.deepEqual(fieldSpec('top', 'cycleDuration').min, 0.05);
+});
+
+// web/test/fixtures/schema.json is `welcome.schema` as the engine's encoder writes it (a Swift golden test,
+// ConfigurationSchemaDocumentTests, keeps it current): the page builds its editors from it, ranges included.
+const SCHEMA = JSON.parse(readFileSync(new URL('./fixtures/schema.json', import.meta.url), 'utf8'));
+
+test('the editors come from the schema the server sends: every field, its kind, range, unit and section', () => {
+  const fields = fieldsFromSchema(SCHEMA);
+  assert.deepEqual(fields.edges.map((f) => f.key).sort(), SCHEMA.edges.map((f) => f.name).sort());
+  assert.ok(fields.edges.some((f) => f.key === 'endsOnCycleBoundary' && f.kind === 'bool'));
+  // an edge's editors are gathered by section, in the order the sections first appear
+  const groups = fields.edges.map((f) => f.group);
+  assert.deepEqual([...new Set(groups)], ['Behaviour', 'Distances', 'Timing', 'Look']);
+  assert.deepEqual(groups, [...groups].sort((a, b) => groups.indexOf(a) - groups.indexOf(b)));
+  assert.deepEqual(fields.edges.filter((f) => f.group === 'Behaviour').map((f) => f.key),
+    ['role', 'enabled', 'trigger', 'strictness', 'fling', 'shortContent']);
+  assert.deepEqual(fields.feed.map((f) => f.key),
+    ['latencyMs', 'failureRate', 'pageSize', 'totalItems', 'newItemsPerRefresh', 'rowHeight', 'timeoutMs']);
+  assert.deepEqual(fields.physics.map((f) => f.key), ['decelerationRate', 'spring', 'rubberBand']);
+  // the ranges are the schema's, not a copy
+  for (const scope of ['top', 'feed', 'physics']) {
+    const list = scope === 'top' ? SCHEMA.edges : SCHEMA[scope];
+    for (const f of list) {
+      const spec = fieldSpec(fields, scope, f.name);
+      assert.equal(spec.label, f.label);
+      if (f.kind === 'number' || f.kind === 'integer') {
+        assert.deepEqual([spec.kind, spec.min, spec.max, spec.step, spec.unit, Boolean(spec.integer)],
+          ['number', f.min, f.max, f.step, f.unit, f.kind === 'integer'], f.name);
+      } else if (f.kind === 'enum') assert.deepEqual(spec.options, f.names);
+      else assert.equal(spec.kind, 'bool');
+    }
+  }
+  assert.deepEqual(fieldSpec(fields, 'physics', 'spring').options, ['ios', 'pop', 'critical', 'fast']);
+  assert.equal(fieldSpec(fields, 'feed', 'pageSize').integer, true);
+  assert.equal(fieldSpec(fields, 'feed', 'latencyMs').step, 50);
+  assert.match(fieldTitle(td()), /^triggerDistance \(1…10000 px\): The pull that arms/);
+  assert.ok(!fieldTitle(td()).includes('`'));
+  function td() { return fieldSpec(fields, 'top', 'triggerDistance'); }
+  // a field of a kind this page does not know gets no editor; no schema, no editors
+  const odd = fieldsFromSchema({ edges: [{ name: 'x', kind: 'colour' }, SCHEMA.edges[0]], feed: null });
+  assert.deepEqual(odd.edges.map((f) => f.key), [SCHEMA.edges[0].name]);
+  assert.deepEqual(odd.feed, []);
+  assert.deepEqual(fieldsOf(null, 'top'), []);
+  assert.deepEqual(fieldsFromSchema(undefined).edges, []);
 });
 
 test('errors name their field; a config with one field changed', () => {

@@ -40,9 +40,7 @@ public struct Session: Hashable, Sendable {
         time: Timestamp
     ) throws(SessionError) {
         guard let found = Preset.named(preset) else {
-            throw SessionError(
-                code: "unknown_preset",
-                message: "no preset named '\(preset)'; known: \(Preset.names.joined(separator: ", "))")
+            throw .unknownPreset(preset)
         }
         try Validation.viewport(viewport)
         try Validation.check(devicePixelRatio, in: 0.1...16, "dpr")

@@ -1,4 +1,5 @@
-/// The ranges the session accepts. Whatever a client sends, nothing non-finite or absurd gets in.
+/// The ranges the session accepts for its inputs (a `configure`'s are ``ConfigurationSchema``'s). Whatever a client
+/// sends, nothing non-finite or absurd gets in.
 enum Validation {
     /// The largest viewport side, CSS px (a 16K display at dpr 1 is 15 360).
     static let maximumViewport = 100_000.0
@@ -46,18 +47,7 @@ enum Validation {
     /// Throws unless `value` lies in `range`.
     static func check(_ value: Double, in range: ClosedRange<Double>, _ name: String) throws(SessionError) {
         guard value.isFinite, range.contains(value) else {
-            throw .outOfRange(
-                "\(name) must be between \(format(range.lowerBound)) and \(format(range.upperBound)), got \(value)")
+            throw NumberRule(range, nil, step: 0).outOfRange(name, got: "\(value)")
         }
-    }
-
-    static func check(_ value: Int, in range: ClosedRange<Int>, _ name: String) throws(SessionError) {
-        guard range.contains(value) else {
-            throw .outOfRange("\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(value)")
-        }
-    }
-
-    private static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

@@ -82,7 +82,7 @@ public final class ServerMetrics: @unchecked Sendable {
     var hostMetrics: HostMetrics {
         HostMetrics(
             messages: messages, inputs: inputs, frames: frames, sentBytes: sentBytes, inputToFrame: inputToFrame,
-            error: { [self] code in error(code: code) })
+            error: { [self] code in error(code: code.rawValue) })
     }
 
     /// Sets the gauges from what the server holds now.

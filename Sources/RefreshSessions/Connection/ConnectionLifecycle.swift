@@ -1,3 +1,5 @@
+import RefreshWire
+
 /// Where a connection is in its life, from the server's side. One value instead of flags that had to be read
 /// together: each state says what may still happen (reading, writing, closing) and the transitions are the
 /// only way between them.
@@ -14,9 +16,9 @@ public enum ConnectionLifecycle: Hashable, Sendable {
     /// The server is shutting down: what is queued is still written, nothing new is taken, and then the
     /// connection is closed with 1001 (going away).
     case draining
-    /// A close code and reason are decided: the next write issues the close. Everything that arrives
+    /// A close code (and its reason, ``CloseCode/reason``) is decided: the next write issues the close. Everything that arrives
     /// meanwhile is read and dropped.
-    case closeRequested(code: UInt16, reason: String)
+    case closeRequested(CloseCode)
     /// The close was issued (or the socket is being killed): the transport owns the close from here.
     case closeIssued
     /// The transport reported the connection gone; nothing may be written.
@@ -39,10 +41,10 @@ public enum ConnectionLifecycle: Hashable, Sendable {
     /// `open` or `draining` → `closeRequested`. - Returns: whether it changed (a connection already closing
     /// keeps the first reason).
     @discardableResult
-    public mutating func requestClose(code: UInt16, reason: String) -> Bool {
+    public mutating func requestClose(_ code: CloseCode) -> Bool {
         switch self {
         case .open, .draining:
-            self = .closeRequested(code: code, reason: reason)
+            self = .closeRequested(code)
             return true
         case .closeRequested, .closeIssued, .closed:
             return false
@@ -57,16 +59,16 @@ public enum ConnectionLifecycle: Hashable, Sendable {
         return true
     }
 
-    /// `closeRequested` or `draining` → `closeIssued`: the close frame goes out now. - Returns: the code and
-    /// reason to send, or nil when there is no close to issue.
-    public mutating func issueClose() -> (code: UInt16, reason: String)? {
+    /// `closeRequested` or `draining` → `closeIssued`: the close frame goes out now. - Returns: the code to
+    /// send, or nil when there is no close to issue.
+    public mutating func issueClose() -> CloseCode? {
         switch self {
-        case .closeRequested(let code, let reason):
+        case .closeRequested(let code):
             self = .closeIssued
-            return (code, reason)
+            return code
         case .draining:
             self = .closeIssued
-            return (CloseStatus.goingAway, "server shutting down")
+            return .goingAway
         case .open, .closeIssued, .closed:
             return nil
         }
@@ -87,16 +89,4 @@ public enum ConnectionLifecycle: Hashable, Sendable {
 
     /// The transport reported the connection gone.
     public mutating func close() { self = .closed }
-}
-
-/// The WebSocket close codes the server sends (RFC 6455 §7.4.1, and PROTOCOL.md's own range).
-public enum CloseStatus {
-    /// 1001: the server is going away (shutdown).
-    public static let goingAway: UInt16 = 1001
-    /// 1008: a policy violation (a client that keeps flooding).
-    public static let policyViolation: UInt16 = 1008
-    /// 1009: a message larger than the server takes.
-    public static let messageTooLarge: UInt16 = 1009
-    /// 4001: the member resumed on another connection (PROTOCOL.md).
-    public static let sessionTaken: UInt16 = 4001
 }

@@ -2,20 +2,8 @@ import DequeModule
 import RefreshKit
 import RefreshWire
 
-/// A message waiting in a connection's outbox. Encoded only when it is written.
-public enum OutgoingMessage: Sendable {
-    case welcome(Welcome)
-    case error(WireError)
-    case pong(t: Double, serverTime: Timestamp)
-    case event(Event)
-    /// `room`: how many devices share the session now (the receiver's member number is added when written).
-    case room(members: Int)
-    /// A message encoded when it was queued (a `trace`, a `config`).
-    case encoded([UInt8])
-}
-
-/// What a connection has to send: control replies and events in order, bounded, and at most one frame,
-/// always the session's latest.
+/// What a connection has to send: control replies and events in order, bounded (each encoded only when it is
+/// written), and at most one frame, always the session's latest.
 ///
 /// Frames are never queued: a connection marked ``framePending`` is written the session's frame as of the
 /// moment it is written, so a slow reader gets fewer, fresher frames and never holds back the other members.
@@ -23,7 +11,7 @@ public enum OutgoingMessage: Sendable {
 /// per episode, that it is `lagging`.
 public struct Outbox: Sendable {
     public let limit: Int
-    private var messages = Deque<OutgoingMessage>()
+    private var messages = Deque<ServerMessage>()
     /// The session's frame is due.
     public private(set) var framePending = false
     /// The client was told it is `lagging`; cleared when the outbox drains.
@@ -42,7 +30,7 @@ public struct Outbox: Sendable {
     /// Queues `message`, dropping the oldest when the outbox is full (and then queueing the `lagging`
     /// notice, once per episode). - Returns: `true` when this call started a lagging episode.
     @discardableResult
-    public mutating func enqueue(_ message: OutgoingMessage) -> Bool {
+    public mutating func enqueue(_ message: ServerMessage) -> Bool {
         var startedLagging = false
         if messages.count >= limit {
             _ = messages.popFirst()
@@ -56,7 +44,7 @@ public struct Outbox: Sendable {
                 messages.append(
                     .error(
                         WireError(
-                            code: "lagging",
+                            code: .lagging,
                             message: "the connection fell behind; the oldest queued messages were dropped")))
             }
         }
@@ -65,7 +53,7 @@ public struct Outbox: Sendable {
     }
 
     /// The oldest message, taken out.
-    public mutating func next() -> OutgoingMessage? {
+    public mutating func next() -> ServerMessage? {
         guard let message = messages.popFirst() else { return nil }
         if messages.isEmpty { lagReported = false }
         return message

@@ -1,3 +1,5 @@
+import RefreshWire
+
 /// What the session host asks its transport to do. The host decides; the transport (the libwebsockets
 /// adapter, or a test) carries these out in order, and tells the host what happened through its events.
 public enum HostAction {
@@ -29,6 +31,6 @@ public enum WriteOutcome: Equatable, Sendable {
     case written
     /// The transport's write failed: the connection is to be dropped.
     case failed
-    /// Send the close frame now, with this code and reason.
-    case close(code: UInt16, reason: String)
+    /// Send the close frame now, with this code (and its ``CloseCode/reason``).
+    case close(CloseCode)
 }

@@ -1,4 +1,5 @@
 import CoreMetrics
+import RefreshWire
 
 /// The counters the host bumps as things happen (docs/OPERATIONS.md names each). The server makes them in
 /// its own registry; a test makes them with any swift-metrics factory.
@@ -14,11 +15,11 @@ public struct HostMetrics: Sendable {
     /// From receiving an input to writing the first frame that includes it.
     public let inputToFrame: CoreMetrics.Timer
     /// An `error` message written, by its code.
-    public let error: @Sendable (String) -> Void
+    public let error: @Sendable (ErrorCode) -> Void
 
     public init(
         messages: CoreMetrics.Counter, inputs: CoreMetrics.Counter, frames: CoreMetrics.Counter,
-        sentBytes: CoreMetrics.Counter, inputToFrame: CoreMetrics.Timer, error: @escaping @Sendable (String) -> Void
+        sentBytes: CoreMetrics.Counter, inputToFrame: CoreMetrics.Timer, error: @escaping @Sendable (ErrorCode) -> Void
     ) {
         self.messages = messages
         self.inputs = inputs

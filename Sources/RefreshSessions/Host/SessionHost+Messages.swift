@@ -44,7 +44,7 @@ extension SessionHost {
         actions.append(.wantWrite(connection))
     }
 
-    func enqueue(_ message: OutgoingMessage, on connection: Connection) {
+    func enqueue(_ message: ServerMessage, on connection: Connection) {
         if connection.outbox.enqueue(message) {
             logger.warning(
                 "outbox full; dropping the oldest messages until it drains",
@@ -61,8 +61,8 @@ extension SessionHost {
         case drop
         /// Answer `error` and drop it.
         case reply(WireError)
-        /// Close the connection with this code and reason.
-        case close(UInt16, String)
+        /// Close the connection with this code.
+        case close(CloseCode)
     }
 
     /// Runs the rate limit (and, for `input`, the page clock) and carries out a refusal (an `error` answering
@@ -72,7 +72,7 @@ extension SessionHost {
         case .proceed: return true
         case .drop: return false
         case .reply(let error): reject(connection, error.answering(seq: seq))
-        case .close(let code, let reason): requestClose(connection, code: code, reason: reason)
+        case .close(let code): requestClose(connection, code)
         }
         return false
     }
@@ -93,7 +93,7 @@ extension SessionHost {
                 ])
             return .reply(
                 WireError(
-                    code: "rate_limited",
+                    code: .rateLimited,
                     message:
                         "more than \(limit) messages/s (bursts up to \(configuration.messageBurst)); messages are dropped until the rate falls, and a flood that goes on for \(configuration.floodCloseSeconds) s closes the connection"
                 ))
@@ -101,7 +101,7 @@ extension SessionHost {
             logger.notice(
                 "flooding; closing with 1008",
                 metadata: ["connection": "\(connection.id)", "refused": "\(connection.rateLimiter.refused)"])
-            return .close(CloseStatus.policyViolation, "rate limit exceeded")
+            return .close(.policyViolation)
         }
     }
 
@@ -116,7 +116,7 @@ extension SessionHost {
         }
         let verdict = connection.pageClock.check(pageTime: pageTime, serverTime: now)
         guard let message = connection.pageClock.message(for: verdict, field: field) else { return .proceed }
-        let error = WireError(code: WireError.Code.badField, message: message, ref: String(field.prefix { $0 != "." }))
+        let error = WireError(code: .badField, message: message, ref: String(field.prefix { $0 != "." }))
         logger.notice(
             "rejected a message",
             metadata: [

@@ -53,7 +53,7 @@ extension SessionHost {
         if let previous = room.member(member.number)?.connection, previous !== connection {
             previous.room = nil
             room.detach(member: member.number, at: now)
-            requestClose(previous, code: CloseStatus.sessionTaken, reason: "session resumed on another connection")
+            requestClose(previous, .sessionTaken)
         }
         _ = room.attach(connection, member: member.number)
         connection.frameFormat = hello.frames
@@ -124,7 +124,7 @@ extension SessionHost {
             reject(
                 connection,
                 WireError(
-                    code: "not_ready", message: "send hello before any input", ref: Self.type(of: input), seq: seq))
+                    code: .notReady, message: "send hello before any input", ref: Self.type(of: input), seq: seq))
             return
         }
         do {
@@ -144,10 +144,9 @@ extension SessionHost {
 
     /// After an accepted `configure`: every member gets the whole new configuration (`config`).
     func announceConfiguration(of room: Room) {
-        var message: [UInt8] = []
-        encoder.encodeConfig(preset: room.session.presetName, configuration: room.session.configuration, into: &message)
+        let message = ServerMessage.config(preset: room.session.presetName, configuration: room.session.configuration)
         for connection in room.connections where connection.lifecycle.takesSessionOutput {
-            enqueue(.encoded(message), on: connection)
+            enqueue(message, on: connection)
         }
     }
 
@@ -155,17 +154,17 @@ extension SessionHost {
     func sendTrace(to connection: Connection) {
         guard let room = connection.room else {
             reject(
-                connection, WireError(code: "not_ready", message: "send hello before asking for a trace", ref: "trace"))
+                connection, WireError(code: .notReady, message: "send hello before asking for a trace", ref: "trace"))
             return
         }
-        let message = room.traceMessage()
+        let recorder = room.traced.recorder  // a snapshot: the recording goes on
         logger.debug(
             "trace sent",
             metadata: [
-                "connection": "\(connection.id)", "session": "\(room.id)", "bytes": "\(message.count)",
-                "ops": "\(room.traced.recorder.operationCount)", "truncated": "\(room.traced.recorder.truncated)",
+                "connection": "\(connection.id)", "session": "\(room.id)", "bytes": "\(recorder.jsonByteEstimate)",
+                "ops": "\(recorder.operationCount)", "truncated": "\(recorder.truncated)",
             ])
-        enqueue(.encoded(message), on: connection)
+        enqueue(.trace(recorder), on: connection)
         actions.append(.wantWrite(connection))
     }
 
@@ -206,7 +205,7 @@ extension SessionHost {
     func announceMembers(of room: Room) {
         let count = room.connectedCount
         for connection in room.connections where connection.lifecycle.takesSessionOutput {
-            enqueue(.room(members: count), on: connection)
+            enqueue(.room(members: count, member: connection.member), on: connection)
             actions.append(.wantWrite(connection))
         }
     }

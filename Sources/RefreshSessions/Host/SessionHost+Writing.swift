@@ -11,8 +11,8 @@ extension SessionHost {
         _ connection: Connection, at now: Int64, write: (HostWrite, UnsafeMutableRawBufferPointer) -> Bool
     ) -> WriteOutcome {
         guard connection.lifecycle.mayWrite else { return .written }
-        if case .closeRequested = connection.lifecycle, let close = connection.lifecycle.issueClose() {
-            return .close(code: close.code, reason: close.reason)
+        if case .closeRequested = connection.lifecycle, let code = connection.lifecycle.issueClose() {
+            return .close(code)
         }
         if connection.sendBuffer.count > headroom {
             connection.sendBuffer.removeSubrange(headroom...)
@@ -46,8 +46,8 @@ extension SessionHost {
                 return write(.text, buffer)
             }
             return finish(connection, written, bytes: count)
-        } else if let close = connection.lifecycle.issueClose() {
-            return .close(code: close.code, reason: close.reason)  // draining, and everything is written
+        } else if let code = connection.lifecycle.issueClose() {
+            return .close(code)  // draining, and everything is written
         } else {
             return .written  // nothing to say
         }
@@ -76,19 +76,9 @@ extension SessionHost {
         return .written
     }
 
-    private func encode(_ message: OutgoingMessage, for connection: Connection) {
-        switch message {
-        case .welcome(let welcome): encoder.encode(welcome, into: &connection.sendBuffer)
-        case .error(let error):
-            encoder.encode(error, into: &connection.sendBuffer)
-            metrics.error(error.code)
-        case .pong(let t, let serverTime):
-            encoder.encodePong(t: t, serverTime: serverTime, into: &connection.sendBuffer)
-        case .event(let event): encoder.encode(event, into: &connection.sendBuffer)
-        case .room(let members):
-            encoder.encodeRoom(members: members, member: connection.member, into: &connection.sendBuffer)
-        case .encoded(let bytes): connection.sendBuffer.append(contentsOf: bytes)
-        }
+    private func encode(_ message: ServerMessage, for connection: Connection) {
+        if case .error(let error) = message { metrics.error(error.code) }
+        encoder.encode(message, into: &connection.sendBuffer)
     }
 
     static let pingPayload = Array("alive?".utf8)

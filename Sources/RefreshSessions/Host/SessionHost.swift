@@ -117,7 +117,7 @@ public final class SessionHost {
                 metadata: [
                     "connection": "\(connection.id)", "bytes": "\(bytes)+", "limit": "\(configuration.maxMessageBytes)",
                 ])
-            requestClose(connection, code: CloseStatus.messageTooLarge, reason: "message too large")
+            requestClose(connection, .messageTooBig)
         case .binary:
             connection.messagesReceived &+= 1
             metrics.messages.increment()
@@ -126,7 +126,7 @@ public final class SessionHost {
                 "rejected a message", metadata: ["connection": "\(connection.id)", "code": "binary_unsupported"])
             reject(
                 connection,
-                WireError(code: "binary_unsupported", message: "binary frames are not supported; send JSON text"))
+                WireError(code: .binaryUnsupported, message: "binary frames are not supported; send JSON text"))
         case .textInPiece:
             process(piece, on: connection, at: now)
         case .text(let bytes):
@@ -201,9 +201,9 @@ public final class SessionHost {
 
     // MARK: - Closing
 
-    /// Decides `connection`'s close: the next write sends the close frame with `code` and `reason`.
-    func requestClose(_ connection: Connection, code: UInt16, reason: String) {
-        guard connection.lifecycle.requestClose(code: code, reason: reason) else { return }
+    /// Decides `connection`'s close: the next write sends the close frame with `code`.
+    func requestClose(_ connection: Connection, _ code: CloseCode) {
+        guard connection.lifecycle.requestClose(code) else { return }
         actions.append(.wantWrite(connection))
     }
 

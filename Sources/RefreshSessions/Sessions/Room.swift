@@ -254,12 +254,4 @@ public final class Room {
         }
         return frameBuffer.withUnsafeMutableBytesIncludingHeadroom(body)
     }
-
-    /// The `trace` message: `{"type":"trace","trace":{…}}` (docs/TRACE.md).
-    func traceMessage() -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(traced.recorder.jsonByteEstimate + 32)
-        traced.recorder.encodeMessage(into: &bytes)
-        return bytes
-    }
 }

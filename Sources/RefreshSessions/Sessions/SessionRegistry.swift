@@ -45,14 +45,14 @@ final class SessionRegistry {
                     guard let member = room.member(token: token) else {
                         return .refused(
                             WireError(
-                                code: "bad_token", message: "this token was not issued for this session", ref: "hello"))
+                                code: .badToken, message: "this token was not issued for this session", ref: "hello"))
                     }
                     return .resumed(room, member)
                 }
                 guard let member = room.addMember(limit: configuration.maxMembersPerSession) else {
                     return .refused(
                         WireError(
-                            code: "session_full",
+                            code: .sessionFull,
                             message: "the session already has \(configuration.maxMembersPerSession) devices connected",
                             ref: "hello"))
                 }
@@ -62,7 +62,7 @@ final class SessionRegistry {
         }
         if rooms.count >= configuration.maxSessions && !evictIdleRoom() {
             return .refused(
-                WireError(code: "too_many_sessions", message: "the server is at its session limit", ref: "hello"))
+                WireError(code: .tooManySessions, message: "the server is at its session limit", ref: "hello"))
         }
         let header = TraceHeader(
             preset: hello.preset ?? configuration.defaultPreset, viewport: hello.viewport,
@@ -71,7 +71,7 @@ final class SessionRegistry {
         do {
             traced = try TracedSession(header: header, limits: configuration.traceLimits)
         } catch {
-            return .refused(WireError(code: error.code, message: error.message, ref: "hello"))
+            return .refused(WireError(error, ref: "hello"))
         }
         var id = configuration.idPrefix + RandomIdentifier.make128()
         while rooms[id] != nil { id = configuration.idPrefix + RandomIdentifier.make128() }

@@ -25,7 +25,7 @@ import Testing
     func aFeedAnswerDueNowIsDeliveredNow() throws {
         var session = try Self.session()
         var feed = ConfigurationPatch.FeedPatch()
-        feed.latencyMs = 0
+        feed[\.latencyMs] = 0
         try session.apply(.configure(ConfigurationPatch(feed: feed)), at: Self.at(1))
         try session.apply(.command(Command(.refresh)), at: Self.at(1))
         if let next = session.nextDeadline { session.advance(to: next) }
@@ -38,12 +38,12 @@ import Testing
     func shorteningTheRunningCycleNeverStampsEventsInThePast() throws {
         var session = try Self.session()
         var top = ConfigurationPatch.EdgePatch()
-        top.cycleDelay = 60
+        top[\.cycle.delay] = 60
         var feed = ConfigurationPatch.FeedPatch()
-        feed.latencyMs = 10_000
+        feed[\.latencyMs] = 10_000
         try session.apply(.configure(ConfigurationPatch(edges: [.top: top], feed: feed)), at: Self.at(1))
         try session.apply(.command(Command(.refresh)), at: Self.at(1))  // cycle 0 runs from 1 s to 62 s
-        top.cycleDelay = 0
+        top[\.cycle.delay] = 0
         try session.apply(.configure(ConfigurationPatch(edges: [.top: top])), at: Self.at(3))  // now it ended at 2 s
         _ = session.takeEvents()
         session.advance(to: Self.at(3.1))
@@ -79,9 +79,9 @@ import Testing
     func anOnReachEdgeRefreshDoesNotRestartForEver() throws {
         var session = try Self.session()
         var top = ConfigurationPatch.EdgePatch()
-        top.trigger = .onReachEdge
+        top[\.trigger] = .onReachEdge
         // Started by the edge coming into view whatever moved it (`fling: ignore` waits for hands on it).
-        top.fling = .trigger
+        top[\.fling] = .trigger
         try session.apply(.configure(ConfigurationPatch(edges: [.top: top])), at: Self.at(1))
         session.advance(to: Self.at(601))
         let starts = session.takeEvents().filter { $0.name == .didStart && $0.edge == .top }.count

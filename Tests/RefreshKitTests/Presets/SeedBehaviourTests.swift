@@ -18,9 +18,9 @@ import Testing
 
     static func feed(pageSize: Int? = nil, totalItems: Int? = nil, rowHeight: Double? = nil) -> Input {
         var feed = ConfigurationPatch.FeedPatch()
-        feed.pageSize = pageSize
-        feed.totalItems = totalItems
-        feed.rowHeight = rowHeight
+        feed[\.pageSize] = pageSize
+        feed[\.totalItems] = totalItems
+        feed[\.rowHeight] = rowHeight
         return .configure(ConfigurationPatch(feed: feed))
     }
 
@@ -88,7 +88,7 @@ import Testing
         var driver = try SessionDriver(preset: "ht")
         try driver.apply(Self.feed(pageSize: 5, totalItems: 100))
         driver.clearLog()
-        try driver.apply(Self.edges(.bottom) { $0.promptingInset = 30 })
+        try driver.apply(Self.edges(.bottom) { $0[\.promptingInset] = 30 })
         #expect(driver.state(.bottom) == .disabled)
         #expect(driver.transitions(.bottom).isEmpty)
     }

@@ -66,7 +66,7 @@ import Testing
     func shortContentRefreshes() throws {
         var driver = try driver(preset: "ms")
         var feed = ConfigurationPatch.FeedPatch()
-        feed.totalItems = 3
+        feed[\.totalItems] = 3
         try driver.apply(.configure(ConfigurationPatch(feed: feed)))
         driver.settle()
         #expect(driver.session.scroll.contentSize.height < 844)
@@ -80,8 +80,8 @@ import Testing
     func failedFooterDoesNotLoop() throws {
         var driver = try driver(preset: "ht")
         var feed = ConfigurationPatch.FeedPatch()
-        feed.failureRate = 1
-        feed.latencyMs = 50
+        feed[\.failureRate] = 1
+        feed[\.latencyMs] = 50
         try driver.apply(.configure(ConfigurationPatch(feed: feed)))
         try driver.command(.scrollToEdge, edge: .bottom, animated: false)
         driver.settle()

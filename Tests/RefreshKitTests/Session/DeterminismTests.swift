@@ -12,8 +12,8 @@ import Testing
         var driver = try SessionDriver(seed: seed)
         driver.tick = tick
         var feed = ConfigurationPatch.FeedPatch()
-        feed.failureRate = 0.5
-        feed.latencyMs = 400
+        feed[\.failureRate] = 0.5
+        feed[\.latencyMs] = 400
         try driver.apply(.configure(ConfigurationPatch(feed: feed)))
         try driver.drag(dy: 320, steps: 12, stepMs: 8)
         driver.wait(900)

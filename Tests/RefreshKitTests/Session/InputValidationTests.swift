@@ -21,7 +21,7 @@ import Testing
         for delta in [Point(x: bad, y: 0), Point(x: 0, y: bad)] {
             let move = TouchInput(phase: .move, delta: delta, pageTime: 1_016)
             let error = #expect(throws: SessionError.self) { try session.apply(.touch(move), at: Self.start) }
-            #expect(error?.code == "out_of_range")
+            #expect(error?.reason == .outOfRange)
             #expect(error?.message == "touch deltas must be finite and at most 1000000 px")
             #expect(session == before, "a refused input changes nothing")
         }

@@ -8,10 +8,10 @@ import Testing
     func driver(totalItems: Int = 50, pageSize: Int = 20, failureRate: Double = 0) throws -> SessionDriver {
         var driver = try SessionDriver()
         var feed = ConfigurationPatch.FeedPatch()
-        feed.totalItems = totalItems
-        feed.pageSize = pageSize
-        feed.latencyMs = 300
-        feed.failureRate = failureRate
+        feed[\.totalItems] = totalItems
+        feed[\.pageSize] = pageSize
+        feed[\.latencyMs] = 300
+        feed[\.failureRate] = failureRate
         try driver.apply(.configure(ConfigurationPatch(feed: feed)))
         return driver
     }
@@ -55,7 +55,7 @@ import Testing
         driver.wait(3000)
         #expect(driver.events.filter { $0.name == .didStart && $0.edge == .bottom }.count == 1)
         var feed = ConfigurationPatch.FeedPatch()
-        feed.failureRate = 0
+        feed[\.failureRate] = 0
         try driver.apply(.configure(ConfigurationPatch(feed: feed)))
         try driver.command(.retry, edge: .bottom)
         driver.settle()

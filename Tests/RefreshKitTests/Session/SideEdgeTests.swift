@@ -7,11 +7,11 @@ import Testing
     func driver(_ edge: Edge) throws -> SessionDriver {
         var driver = try SessionDriver()
         var patch = ConfigurationPatch.EdgePatch()
-        patch.enabled = true
-        patch.role = .refresh
-        patch.triggerDistance = 80
-        patch.restingInset = 50
-        patch.trigger = .onRelease
+        patch[\.enabled] = true
+        patch[\.role] = .refresh
+        patch[\.triggerDistance] = 80
+        patch[\.restingInset] = 50
+        patch[\.trigger] = .onRelease
         try driver.apply(.configure(ConfigurationPatch(edges: [edge: patch])))
         return driver
     }

@@ -9,7 +9,7 @@ import Testing
     func releaseDriver() throws -> SessionDriver {
         var driver = try SessionDriver()
         var patch = ConfigurationPatch.EdgePatch()
-        patch.trigger = .onRelease
+        patch[\.trigger] = .onRelease
         try driver.apply(.configure(ConfigurationPatch(edges: [.top: patch])))
         driver.clearLog()
         return driver
@@ -67,9 +67,9 @@ import Testing
             try driver.drag(dy: 180, steps: 1, release: false)
             // Put the trigger exactly where the finger holds the content.
             var patch = ConfigurationPatch.EdgePatch()
-            patch.strictness = strictness
-            patch.trigger = .onRelease
-            patch.triggerDistance = driver.session.control(.top).distance
+            patch[\.strictness] = strictness
+            patch[\.trigger] = .onRelease
+            patch[\.triggerDistance] = driver.session.control(.top).distance
             try driver.apply(.configure(ConfigurationPatch(edges: [.top: patch])))
             #expect((driver.state(.top) == .armed) == armed, "\(strictness)")
         }
@@ -85,7 +85,7 @@ import Testing
     @Test func theEndWaitsWhileTheFingerHoldsTheContentBeyondTheRestingInset() throws {
         var driver = try SessionDriver()
         var feed = ConfigurationPatch.FeedPatch()
-        feed.latencyMs = 100
+        feed[\.latencyMs] = 100
         try driver.apply(.configure(ConfigurationPatch(feed: feed)))
         try driver.drag(dy: 300, steps: 20, release: false)
         driver.wait(60)
@@ -108,7 +108,7 @@ import Testing
     @Test func aQuickAnswerStaysVisibleForTheMinimumDuration() throws {
         var driver = try SessionDriver()
         var feed = ConfigurationPatch.FeedPatch()
-        feed.latencyMs = 10
+        feed[\.latencyMs] = 10
         try driver.apply(.configure(ConfigurationPatch(feed: feed)))
         try driver.command(.refresh)
         let started = driver.events.first { $0.name == .didStart }!.time

@@ -17,8 +17,8 @@ final class TestTransport {
     private(set) var written: [UInt64: [String]] = [:]
     /// Pings written to each connection.
     private(set) var pings: [UInt64: Int] = [:]
-    /// The close each connection was sent (code, reason).
-    private(set) var closes: [UInt64: (code: UInt16, reason: String)] = [:]
+    /// The close each connection was sent.
+    private(set) var closes: [UInt64: CloseCode] = [:]
     private(set) var killed: Set<UInt64> = []
     /// Connections that asked to be written, in the order they asked.
     private var writable: [Connection] = []
@@ -104,7 +104,7 @@ final class TestTransport {
             }
             return true
         }
-        if case .close(let code, let reason) = outcome { closes[connection.id] = (code, reason) }
+        if case .close(let code) = outcome { closes[connection.id] = code }
     }
 
     private func carryOut() {

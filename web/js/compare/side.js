@@ -11,6 +11,7 @@ import { Renderer } from '../renderer.js';
 import { stylesForPreset, EdgeStateClock } from '../indicators/index.js';
 import { DEFAULT_SLOT } from '../indicators/geometry.js';
 import { LIBRARIES } from '../panel/seedNames.js';
+import { ErrorCode } from '../protocol.js';
 
 /** Events kept per side for `window.refreshkit.compare()` (the store keeps its own last 200). */
 const KEPT_EVENTS = 400;
@@ -118,7 +119,7 @@ export class CompareSide {
       case 'error':
         if (Number.isInteger(msg.seq)) this.rebase(this.store.frame, () => this.predictor.onError(msg));
         // a hello refused for what it asks (an unknown preset); a stale token is the connection's to handle
-        if (msg.ref === 'hello' && !this.conn.welcomed && msg.code !== 'bad_token') this.refused = msg;
+        if (msg.ref === 'hello' && !this.conn.welcomed && msg.code !== ErrorCode.badToken) this.refused = msg;
         console.warn(`refreshkit (${this.preset}): ${msg.code}: ${msg.message}`);
         break;
       default:

@@ -118,9 +118,10 @@ export class Panel {
         this.welcomed = true;
         this.figures.onWelcome();
         setText(this.nodeEl, nodeText(msg));
+        this.params.setSchema(msg.schema);
         if (msg.config) this.params.setConfig(msg.config, { source: 'welcome', preset: msg.preset });
         break;
-      case 'config': // {type: "config", config: {…}, preset?}: sent after an accepted configure, if the server does
+      case 'config': // {type: "config", config: {…}, preset}: sent after an accepted configure
         if (msg.config) this.params.setConfig(msg.config, { source: 'config', preset: msg.preset ?? this.presetOf() });
         break;
       case 'frame':

@@ -1,58 +1,62 @@
-// The preset's parameters, editable live: one form per edge in the config, the feed and the physics.
-// A change sends `configure` with only that field; a refusal (`error` with ref "configure") is shown next to
-// the field. The field table and the field → patch mapping are pure (unit tested in web/test/panel.test.js).
+// The preset's parameters, editable live: one form per edge in the config, the feed and the physics, with an
+// editor per field of the schema the server sends in `welcome.schema` (its names, kinds, ranges and units live
+// only in the engine's ConfigurationSchema). A change sends `configure` with only that field; a refusal (`error`
+// with ref "configure") is shown next to the field. The schema → fields and field → patch mappings are pure
+// (unit tested in web/test/panel.test.js).
 import { el, setText } from './dom.js';
-
-const px = 'px', s = 's', ms = 'ms';
-
-/** Every field `configure` accepts (docs/PROTOCOL.md), with the engine's ranges (SessionConfiguration+Patch). */
-export const EDGE_FIELDS = Object.freeze([
-  { key: 'enabled', label: 'Enabled', kind: 'bool', group: 'Behaviour' },
-  { key: 'role', label: 'Role', kind: 'enum', options: ['refresh', 'loadMore'], group: 'Behaviour' },
-  { key: 'trigger', label: 'Trigger', kind: 'enum', options: ['onRelease', 'whileDragging', 'onReachEdge', 'manual'], group: 'Behaviour' },
-  { key: 'strictness', label: 'Strictness', kind: 'enum', options: ['strict', 'inclusive'], group: 'Behaviour' },
-  { key: 'fling', label: 'Fling', kind: 'enum', options: ['ignore', 'trigger'], group: 'Behaviour' },
-  { key: 'shortContent', label: 'Short content', kind: 'enum', options: ['enabled', 'disabled'], group: 'Behaviour' },
-  { key: 'triggerDistance', label: 'Trigger distance', kind: 'number', min: 1, max: 10000, step: 1, unit: px, group: 'Distances' },
-  { key: 'restingInset', label: 'Resting inset', kind: 'number', min: 0, max: 10000, step: 1, unit: px, group: 'Distances' },
-  { key: 'promptingInset', label: 'Prompting inset', kind: 'number', min: 0, max: 10000, step: 1, unit: px, group: 'Distances' },
-  { key: 'preload', label: 'Preload', kind: 'number', min: 0, max: 100000, step: 1, unit: px, group: 'Distances' },
-  { key: 'height', label: 'Height', kind: 'number', min: 1, max: 10000, step: 1, unit: px, group: 'Distances' },
-  { key: 'minimumVisibleDuration', label: 'Minimum visible', kind: 'number', min: 0, max: 60, step: 0.05, unit: s, group: 'Timing' },
-  { key: 'startDuration', label: 'Start', kind: 'number', min: 0, max: 60, step: 0.05, unit: s, group: 'Timing' },
-  { key: 'exitDuration', label: 'Exit', kind: 'number', min: 0, max: 60, step: 0.05, unit: s, group: 'Timing' },
-  { key: 'cycleDuration', label: 'Cycle', kind: 'number', min: 0.05, max: 60, step: 0.05, unit: s, group: 'Timing' },
-  { key: 'cycleDelay', label: 'Cycle delay', kind: 'number', min: 0, max: 60, step: 0.05, unit: s, group: 'Timing' },
-  { key: 'cycleKind', label: 'Cycle kind', kind: 'enum', options: ['default', 'keyframe', 'spring'], group: 'Timing' },
-  { key: 'presentation', label: 'Presentation', kind: 'enum', options: ['slideDown', 'background'], group: 'Look' },
-  { key: 'anchor', label: 'Anchor', kind: 'enum', options: ['top', 'middle', 'bottom'], group: 'Look' },
-  { key: 'viewBehaviour', label: 'View', kind: 'enum', options: ['stretches', 'fixedTop', 'fixedBottom'], group: 'Look' },
-]);
-
-export const FEED_FIELDS = Object.freeze([
-  { key: 'latencyMs', label: 'Latency', kind: 'number', min: 0, max: 600000, step: 50, unit: ms },
-  { key: 'failureRate', label: 'Failure rate', kind: 'number', min: 0, max: 1, step: 0.05 },
-  { key: 'timeoutMs', label: 'Timeout', kind: 'number', min: 1, max: 600000, step: 100, unit: ms },
-  { key: 'pageSize', label: 'Page size', kind: 'number', min: 1, max: 1000, step: 1, integer: true },
-  { key: 'totalItems', label: 'Total items', kind: 'number', min: 0, max: 1000000, step: 1, integer: true },
-  { key: 'newItemsPerRefresh', label: 'New per refresh', kind: 'number', min: 0, max: 1000, step: 1, integer: true },
-  { key: 'rowHeight', label: 'Row height', kind: 'number', min: 8, max: 1000, step: 1, unit: px },
-]);
-
-export const PHYSICS_FIELDS = Object.freeze([
-  { key: 'decelerationRate', label: 'Deceleration', kind: 'number', min: 0.5, max: 0.9999, step: 0.0001 },
-  { key: 'spring', label: 'Spring', kind: 'enum', options: ['ios', 'pop', 'critical', 'fast'] },
-  { key: 'rubberBand', label: 'Rubber band', kind: 'number', min: 0.05, max: 1, step: 0.01 },
-]);
 
 export const EDGES = ['top', 'bottom', 'left', 'right'];
 
-export function fieldsOf(scope) {
-  return scope === 'feed' ? FEED_FIELDS : scope === 'physics' ? PHYSICS_FIELDS : EDGE_FIELDS;
+/**
+ * The editors' fields from `welcome.schema` (the engine's ConfigurationSchema, docs/PROTOCOL.md "configure"):
+ * {edges, feed, physics}, each a list of {key, label, kind: 'number'|'bool'|'enum', options?, min?, max?, step?,
+ * unit?, integer?, group?, meaning}. An edge's fields are gathered by section (in the order the sections first
+ * appear), keeping the schema's order within one. Pure.
+ */
+export function fieldsFromSchema(schema) {
+  const specs = (list) => (Array.isArray(list) ? list : []).map(fieldOfSchema).filter(Boolean);
+  return Object.freeze({
+    edges: Object.freeze(bySection(specs(schema?.edges))),
+    feed: Object.freeze(specs(schema?.feed)),
+    physics: Object.freeze(specs(schema?.physics)),
+  });
 }
 
-export function fieldSpec(scope, key) {
-  return fieldsOf(scope).find((f) => f.key === key) || null;
+function fieldOfSchema(f) {
+  if (!f || typeof f.name !== 'string') return null;
+  const base = { key: f.name, label: f.label || f.name, meaning: f.meaning || '' };
+  if (f.section) base.group = f.section;
+  switch (f.kind) {
+    case 'bool':
+      return Object.freeze({ ...base, kind: 'bool' });
+    case 'enum':
+      return Object.freeze({ ...base, kind: 'enum', options: Object.freeze([...(f.names || [])]) });
+    case 'number':
+    case 'integer': {
+      const spec = { ...base, kind: 'number', min: f.min, max: f.max, step: f.step || 1 };
+      if (f.unit) spec.unit = f.unit;
+      if (f.kind === 'integer') spec.integer = true;
+      return Object.freeze(spec);
+    }
+    default:
+      return null; // a kind this page does not know: no editor
+  }
+}
+
+function bySection(specs) {
+  const sections = [];
+  for (const spec of specs) if (!sections.includes(spec.group)) sections.push(spec.group);
+  return sections.flatMap((section) => specs.filter((spec) => spec.group === section));
+}
+
+/** The fields of `scope` (an edge name, "feed" or "physics") among `fields` (fieldsFromSchema). */
+export function fieldsOf(fields, scope) {
+  if (!fields) return [];
+  return scope === 'feed' ? fields.feed : scope === 'physics' ? fields.physics : fields.edges;
+}
+
+export function fieldSpec(fields, scope, key) {
+  return fieldsOf(fields, scope).find((f) => f.key === key) || null;
 }
 
 /**
@@ -109,6 +113,13 @@ function fieldId(scope, key) {
   return `param-${scope}-${key}`;
 }
 
+/** A label's tooltip: the wire name, a number's range and unit, and the schema's meaning. Pure. */
+export function fieldTitle(spec) {
+  const range = spec.kind === 'number' ? ` (${spec.min}…${spec.max}${spec.unit ? ` ${spec.unit}` : ''})` : '';
+  const meaning = spec.meaning ? `: ${spec.meaning.replaceAll('`', '')}` : '';
+  return `${spec.key}${range}${meaning}`;
+}
+
 /** Shown value of a number: at most as many decimals as its step, no trailing float noise. */
 function numberText(v, spec) {
   if (typeof v !== 'number' || !Number.isFinite(v)) return '';
@@ -121,6 +132,8 @@ export class Params {
   constructor({ send }) {
     this.send = send;
     this.config = null;
+    this.fields = null;        // fieldsFromSchema(welcome.schema)
+    this.schemaText = null;    // that schema as JSON, to see whether a later welcome brings another
     this.source = null;        // 'welcome' | 'config'
     this.preset = null;        // the preset the config belongs to
     this.stalePreset = null;   // set when the preset changed and no config came back
@@ -138,6 +151,15 @@ export class Params {
 
   roleOf(edge) {
     return this.config?.edges?.[edge]?.role ?? null;
+  }
+
+  /** The fields the server's configuration has (welcome.schema); a different one rebuilds the editors. */
+  setSchema(schema) {
+    const text = JSON.stringify(schema ?? null);
+    if (this.fields && text === this.schemaText) return; // a reconnect: the same server's schema
+    this.schemaText = text;
+    this.fields = fieldsFromSchema(schema);
+    if (this.config) this.build();
   }
 
   /** A full config from the server: welcome.config, or a `config` message after a configure. */
@@ -166,6 +188,7 @@ export class Params {
   updateNote() {
     let text = '';
     if (!this.config) text = 'Waiting for the session…';
+    else if (!this.fields?.edges.length) text = 'The server sent no schema of its configuration, so there is nothing to edit.';
     else if (this.stalePreset) {
       text = `Preset changed to ${this.stalePreset}: the server sent no new config, so these are the values before `
         + 'the change, and the ones you edit show what you sent (since preset change).';
@@ -181,10 +204,10 @@ export class Params {
     const edges = EDGES.filter((e) => this.config.edges && this.config.edges[e]);
     for (const edge of edges) {
       const c = this.config.edges[edge];
-      frag.append(this.group(edge, `${edge}`, c.role === 'loadMore' ? 'load more' : 'refresh', EDGE_FIELDS, c));
+      frag.append(this.group(edge, `${edge}`, c.role === 'loadMore' ? 'load more' : 'refresh', fieldsOf(this.fields, edge), c));
     }
-    if (this.config.feed) frag.append(this.group('feed', 'feed', 'simulated', FEED_FIELDS, this.config.feed));
-    if (this.config.physics) frag.append(this.group('physics', 'physics', 'scroll', PHYSICS_FIELDS, this.config.physics));
+    if (this.config.feed) frag.append(this.group('feed', 'feed', 'simulated', fieldsOf(this.fields, 'feed'), this.config.feed));
+    if (this.config.physics) frag.append(this.group('physics', 'physics', 'scroll', fieldsOf(this.fields, 'physics'), this.config.physics));
     this.body.replaceChildren(frag);
   }
 
@@ -236,7 +259,7 @@ export class Params {
     control.dataset.field = spec.key;
     const label = el('label', 'param-label', spec.label);
     label.htmlFor = id;
-    label.title = `${spec.key}${spec.kind === 'number' ? ` (${spec.min}…${spec.max}${spec.unit ? ` ${spec.unit}` : ''})` : ''}`;
+    label.title = fieldTitle(spec);
     const status = el('span', 'param-status');
     const unit = el('span', 'param-unit', spec.unit || '');
     const error = el('span', 'param-error');

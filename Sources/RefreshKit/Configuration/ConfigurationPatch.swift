@@ -1,0 +1,30 @@
+/// A partial change of a session's configuration, as sent by `configure`. Every part is optional; the
+/// session checks the values against ``ConfigurationSchema`` and refuses the whole patch if one is out of
+/// range.
+public struct ConfigurationPatch: Hashable, Sendable {
+    /// Changes to one edge's configuration.
+    public typealias EdgePatch = FieldChanges<EdgeConfiguration>
+    /// Changes to the simulated feed.
+    public typealias FeedPatch = FieldChanges<FeedConfiguration>
+    /// Changes to the scroll physics (``ConfigurationSchema/physics``).
+    public typealias PhysicsPatch = FieldChanges<SessionConfiguration>
+
+    /// Replace everything with a named preset first (then apply the rest of the patch).
+    public var preset: String?
+    /// The app's own content inset (bars, safe areas), all four sides; edge controls never touch it.
+    public var insets: EdgeInsets?
+    public var edges: [Edge: EdgePatch]
+    public var feed: FeedPatch?
+    public var physics: PhysicsPatch?
+
+    public init(
+        preset: String? = nil, insets: EdgeInsets? = nil, edges: [Edge: EdgePatch] = [:], feed: FeedPatch? = nil,
+        physics: PhysicsPatch? = nil
+    ) {
+        self.preset = preset
+        self.insets = insets
+        self.edges = edges
+        self.feed = feed
+        self.physics = physics
+    }
+}

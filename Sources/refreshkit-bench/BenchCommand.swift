@@ -1,0 +1,191 @@
+import ArgumentParser
+import Foundation
+
+/// `refreshkit-bench`'s command line (swift-argument-parser): it makes the plain ``BenchOptions`` that the
+/// benches read. main.swift parses it with `parseOrExit()`, which prints `--help` and usage errors and exits.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "refreshkit-bench",
+        abstract: "The figures of `make bench` (docs/PERFORMANCE.md): prints a table and writes them as JSON.",
+        discussion: """
+            Engine micro-benchmarks (and, with valgrind installed, the step's instruction count), then refreshkit \
+            serve and lws-echo under refreshkit-load at each level, the idle cost, the page in headless Chromium, \
+            and the finger-to-content lag through `refreshkit link` (loopback, wifi, wifi-powersave; prediction \
+            on and off). Each level runs --rounds times, server and echo alternating; the median run (by p99) of \
+            each is reported. --profile-engine and --profile-host run one part alone, for callgrind or perf, and \
+            exit.
+            """)
+
+    /// A comma-separated list of session counts (`--levels 100,500,1000`).
+    struct Levels: ExpressibleByArgument {
+        var counts: [Int]
+
+        init?(argument: String) {
+            let counts = argument.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
+            guard !counts.isEmpty, counts.allSatisfy({ ($0 ?? 0) > 0 }) else { return nil }
+            self.counts = counts.compactMap { $0 }
+        }
+
+        init(_ counts: [Int]) { self.counts = counts }
+
+        var defaultValueDescription: String { counts.map(String.init).joined(separator: ",") }
+    }
+
+    // MARK: Output and locations
+
+    @Option(name: .customLong("out"), help: ArgumentHelp("Where the JSON figures go.", valueName: "path"))
+    var output = "bench/results.json"
+
+    @Option(
+        name: .customLong("bin-dir"),
+        help: ArgumentHelp(
+            "Where refreshkit, refreshkit-load and lws-echo are (default: beside this executable).",
+            valueName: "dir"))
+    var binDirectory: String?
+
+    @Option(help: ArgumentHelp("The page's files, for `refreshkit serve --web-root`.", valueName: "dir"))
+    var webRoot = "web"
+
+    @Option(help: ArgumentHelp("The Python that runs bench/page_bench.py and bench/lag_bench.py.", valueName: "path"))
+    var python = ".venv/bin/python"
+
+    // MARK: The server load
+
+    @Option(help: ArgumentHelp("Session counts to load the server with, comma-separated.", valueName: "n,n,…"))
+    var levels = Levels([100, 500, 1000, 2000])
+
+    @Option(help: ArgumentHelp("Inputs per second per session.", valueName: "hz"))
+    var rate = 60.0
+
+    /// One run's p99 at a saturated level varies 2–3× on this machine, so the median run of each is reported.
+    @Option(help: "Load runs per level, server and echo alternating (the median run by p99 is reported).")
+    var rounds = 3
+
+    @Option(help: ArgumentHelp("Seconds of input before each measured window.", valueName: "seconds"))
+    var warmup = 2.0
+
+    @Option(help: ArgumentHelp("Seconds measured per load run.", valueName: "seconds"))
+    var duration = 5.0
+
+    @Option(help: "Connections for the idle cost (hello, then nothing).")
+    var idleSessions = 5000
+
+    /// Longer than the server's 10 s ping interval, so the window holds a whole ping/pong cycle.
+    @Option(
+        help: ArgumentHelp("Seconds of the idle window (longer than the 10 s ping interval).", valueName: "seconds"))
+    var idleDuration = 12.0
+
+    @Option(help: "What the load's sessions ask for in hello: delta (as the page does) or full frames.")
+    var frames: Frames = .delta
+
+    @Option(
+        name: .customLong("server-arg"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "An extra argument for `refreshkit serve` (repeatable): --server-arg --max-connections --server-arg 100.",
+            valueName: "arg"))
+    var serverArguments: [String] = []
+
+    @Option(help: ArgumentHelp("`refreshkit serve --log-level` during the runs.", valueName: "level"))
+    var serverLogLevel = "warning"
+
+    // MARK: The engine
+
+    @Option(help: "Engine steps per timed run (at least 1000).")
+    var engineSteps = 400_000
+
+    // MARK: The lag
+
+    @Option(help: ArgumentHelp("Seconds of each measured drag in the lag bench (at least 1).", valueName: "seconds"))
+    var lagSeconds = 4.0
+
+    // MARK: What to skip
+
+    @Flag(help: "Skip the engine micro-benchmarks (and the instruction count).")
+    var skipEngine = false
+
+    @Flag(help: "Skip counting the engine step's instructions under callgrind (about 10 s).")
+    var skipInstructions = false
+
+    @Flag(help: "Skip the server load (and the echo floor and the idle cost with it).")
+    var skipServer = false
+
+    @Flag(help: "Skip the lws-echo floor beside each server run.")
+    var skipEcho = false
+
+    @Flag(help: "Skip the idle cost.")
+    var skipIdle = false
+
+    @Flag(help: "Skip the page in headless Chromium.")
+    var skipPage = false
+
+    @Flag(help: "Skip the finger-to-content lag (about 45 s).")
+    var skipLag = false
+
+    // MARK: Profiling modes
+
+    @Option(
+        name: .customLong("profile-engine"),
+        help: ArgumentHelp("Run only the engine's step loop this many times, print the time, exit.", valueName: "steps")
+    )
+    var profileSteps: Int?
+
+    @Option(
+        name: .customLong("profile-host"),
+        help: ArgumentHelp(
+            "Run only the host path (decode, traced apply, delta) over this many sessions, exit.",
+            valueName: "sessions"))
+    var profileHostSessions: Int?
+
+    @Option(
+        name: .customLong("profile-inputs"),
+        help: ArgumentHelp("Inputs for --profile-host (the host path bench's own count unless given).", valueName: "n"))
+    var profileHostInputs: Int?
+
+    @Flag(name: .customLong("profile-seq"), help: "--profile-host with the touches numbered (seq), as the page does.")
+    var profileHostNumbered = false
+
+    enum Frames: String, CaseIterable, ExpressibleByArgument {
+        case delta
+        case full
+    }
+
+    func validate() throws {
+        guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
+        for (name, value) in [
+            ("--rate", rate), ("--warmup", warmup), ("--duration", duration), ("--idle-duration", idleDuration),
+            ("--lag-seconds", lagSeconds),
+        ] {
+            guard value.isFinite, value >= 0 else { throw ValidationError("\(name) must be a non-negative number") }
+        }
+        for (name, value) in [
+            ("--idle-sessions", idleSessions), ("--engine-steps", engineSteps), ("--profile-engine", profileSteps ?? 0),
+            ("--profile-host", profileHostSessions ?? 0), ("--profile-inputs", profileHostInputs ?? 0),
+        ] {
+            guard value >= 0 else { throw ValidationError("\(name) must not be negative") }
+        }
+    }
+
+    /// The plain values the benches read; makes the directory for the children's logs.
+    func options() throws -> BenchOptions {
+        let logDirectory = NSTemporaryDirectory() + "refreshkit-bench-\(getpid())"
+        try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
+        return BenchOptions(
+            output: output, binDirectory: binDirectory ?? Self.executableDirectory(), webRoot: webRoot, python: python,
+            levels: levels.counts, rate: rate, rounds: rounds, warmup: warmup, duration: duration,
+            idleSessions: idleSessions, idleDuration: idleDuration, frames: frames.rawValue,
+            serverArguments: serverArguments, serverLogLevel: serverLogLevel, engineSteps: max(1000, engineSteps),
+            lagSeconds: max(1, lagSeconds), profileSteps: profileSteps.map { max(1, $0) },
+            profileHostSessions: profileHostSessions.map { max(1, $0) },
+            profileHostInputs: profileHostInputs.map { max(1, $0) }, profileHostNumbered: profileHostNumbered,
+            skipEngine: skipEngine, skipInstructions: skipInstructions, skipServer: skipServer, skipEcho: skipEcho,
+            skipIdle: skipIdle, skipPage: skipPage, skipLag: skipLag, logDirectory: logDirectory)
+    }
+
+    /// The directory of this executable (the same build directory as the binaries the bench runs).
+    private static func executableDirectory() -> String {
+        let me =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: me).deletingLastPathComponent().path
+    }
+}
