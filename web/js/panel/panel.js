@@ -11,6 +11,7 @@ import { Params } from './params.js';
 import { PredictionPane } from './predictionPane.js';
 import { libraryFor } from './seedNames.js';
 import { t } from '../i18n.js';
+import { nodeText } from './node.js';
 
 export const WIDE_QUERY = '(min-width: 900px)';
 const TEXT_MS = 100;
@@ -183,12 +184,4 @@ function hapticsSwitch(haptics) {
   return el('div', 'device-pane', [
     el('label', 'predict-switch', [toggle, ` ${t('panel.haptics')}${note}`]),
   ]);
-}
-
-/** `node n2`, and after a take-over `· taken over from n1 (catch-up 3.2 ms, 1234 ops)` (welcome.node, .takeover). */
-export function nodeText(welcome) {
-  if (typeof welcome?.node !== 'string') return '';
-  const over = welcome.takeover;
-  if (!over || typeof over.from !== 'string') return `node ${welcome.node}`;
-  return `node ${welcome.node} · taken over from ${over.from} (catch-up ${Number(over.catchUpMs).toFixed(1)} ms, ${over.ops} ops)`;
 }
