@@ -9,7 +9,7 @@ import signal
 
 from websockets.asyncio.client import connect
 
-from conftest import server_support, wait_for
+from cluster_support import server_support, wait_for
 
 hello, recv_until, send_json, run = (server_support.hello, server_support.recv_until, server_support.send_json,
                                      server_support.run)
@@ -108,7 +108,7 @@ def test_the_servers_carry_on_without_the_store_and_catch_up_when_it_returns(clu
             # the session carries on in memory
             frame, _ = await recv_until(ws, lambda m: m["type"] == "frame" and m["offset"]["y"] != 0)
             # the store returns (empty: a restarted Redis), and the server writes the session again
-            from conftest import RunningRedis
+            from cluster_support import RunningRedis
             c.redis = RunningRedis(port)
             await asyncio.to_thread(wait_for, lambda: any("session store is back" in line for line in server.stderr),
                                     what="the log to say the store is back")
