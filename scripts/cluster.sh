@@ -28,7 +28,7 @@ nodes=()
 for k in $(seq 1 "$processes"); do
     node_port=$((port + k))
     "$bin" serve --host 127.0.0.1 --port "$node_port" --node "n$k" --store "redis://127.0.0.1:$redis_port" \
-        --qr never "$@" > "$run/n$k.log" 2>&1 &
+        --public-port "$port" --qr never "$@" > "$run/n$k.log" 2>&1 &
     pids+=($!)
     nodes+=("n$k=127.0.0.1:$node_port")
 done

@@ -85,8 +85,8 @@ class RunningRedis(Piped):
 class RunningBalancer(Piped):
     name = "haproxy"
 
-    def __init__(self, nodes: list[tuple[str, int]], tmp: Path):
-        self.port = free_port()
+    def __init__(self, nodes: list[tuple[str, int]], tmp: Path, port: int):
+        self.port = port
         config = cluster_config.config(f"127.0.0.1:{self.port}",
                                        [(name, f"127.0.0.1:{port}") for name, port in nodes])
         path = tmp / "haproxy.cfg"
@@ -106,10 +106,12 @@ class Cluster:
             if not shutil.which(tool):
                 pytest.fail(f"{tool} is not installed: run `scripts/ensure-deps.sh test`", pytrace=False)
         self.redis = RunningRedis()
+        port = free_port()
+        # --public-port: pages reach the servers through the balancer's port (their Origin has it)
         self.servers = {f"n{k}": RunningServer("--node", f"n{k}", "--store", self.redis.url, "--log-level", "info",
-                                               *server_args)
+                                               "--public-port", str(port), *server_args)
                         for k in range(1, processes + 1)}
-        self.balancer = RunningBalancer([(name, srv.port) for name, srv in self.servers.items()], tmp)
+        self.balancer = RunningBalancer([(name, srv.port) for name, srv in self.servers.items()], tmp, port)
 
     def url(self, session: str | None = None, node: str | None = None) -> str:
         query = []
