@@ -45,5 +45,7 @@ done
 for k in $(seq 1 "$processes"); do echo "  node n$k   http://127.0.0.1:$((port + k))/   log $run/n$k.log"; done
 echo "  balancer  log $run/haproxy.log"
 echo "Ctrl-C stops them all."
+stopping=""
+trap 'stopping=1; stop' INT TERM
 wait -n "${pids[@]}" || true
-echo "a process of the cluster exited; stopping the others" >&2
+[ -n "$stopping" ] || echo "a process of the cluster exited; stopping the others" >&2
