@@ -68,10 +68,13 @@ struct Serve: ParsableCommand {
             """)
     var qr: QRCodeOutput = .auto
 
-    @Option(help: "This process's name in a cluster: the welcome's node and its session ids' prefix (default: the pid).")
+    @Option(
+        help: "This process's name in a cluster: the welcome's node and its session ids' prefix (default: the pid).")
     var node: String?
 
-    @Option(help: "The shared session store, redis://HOST:PORT, so other processes can take sessions over (docs/SCALING.md).")
+    @Option(
+        help:
+            "The shared session store, redis://HOST:PORT, so other processes can take sessions over (docs/SCALING.md).")
     var store: String?
 
     @OptionGroup(title: "Hardening")

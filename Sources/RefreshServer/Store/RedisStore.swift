@@ -82,7 +82,9 @@ final class RedisStore: SessionStore {
         for argument in arguments {
             let copy = UnsafeMutablePointer<CChar>.allocate(capacity: max(argument.count, 1))
             argument.withUnsafeBytes { bytes in
-                if let base = bytes.baseAddress { UnsafeMutableRawPointer(copy).copyMemory(from: base, byteCount: bytes.count) }
+                if let base = bytes.baseAddress {
+                    UnsafeMutableRawPointer(copy).copyMemory(from: base, byteCount: bytes.count)
+                }
             }
             owned.append(copy)
             pointers.append(UnsafePointer(copy))
@@ -95,7 +97,8 @@ final class RedisStore: SessionStore {
     /// Reads `count` replies; `nil` when the connection failed (then dropped). Each is handed to `body`
     /// before it is freed.
     private func replies(
-        _ context: UnsafeMutablePointer<redisContext>, _ count: Int, _ body: (Int, UnsafeMutablePointer<redisReply>) -> Void
+        _ context: UnsafeMutablePointer<redisContext>, _ count: Int,
+        _ body: (Int, UnsafeMutablePointer<redisReply>) -> Void
     ) -> Bool {
         for index in 0..<count {
             var raw: UnsafeMutableRawPointer?
@@ -131,7 +134,8 @@ final class RedisStore: SessionStore {
                 commands += 1
             }
             var fields: [[UInt8]] = [
-                Self.bytes("HSET"), key, Self.bytes("node"), Self.bytes(write.node), Self.bytes("summary"), write.summary,
+                Self.bytes("HSET"), key, Self.bytes("node"), Self.bytes(write.node), Self.bytes("summary"),
+                write.summary,
                 Self.bytes("ops"), Self.bytes(String(write.operationCount)),
             ]
             if write.whole { fields += [Self.bytes("head"), write.head] }

@@ -62,7 +62,9 @@ extension SessionHost {
         room.advance(to: now)  // a room nobody was connected to did not tick
         registry.account(room)
         let welcome = Welcome(
-            session: room.id, token: member.tokenHash == nil ? member.token : hello.token ?? "", preset: room.session.presetName, presets: Preset.names,
+            // A member adopted from a store has only its token's hash: its page sent the token itself.
+            session: room.id, token: member.tokenHash == nil ? member.token : hello.token ?? "",
+            preset: room.session.presetName, presets: Preset.names,
             configuration: room.session.configuration, serverTime: now, member: member.number, resumed: resumed,
             notice: notice, ack: resumed ? room.acknowledged(member: member.number) : nil,
             share: shareBase, node: configuration.node, takeOver: takeOvers[room.id])

@@ -48,7 +48,8 @@ public struct StoredMembers: Sendable, Hashable {
     }
 
     public static func == (a: Self, b: Self) -> Bool {
-        a.next == b.next && a.members.elementsEqual(b.members) { $0.number == $1.number && $0.tokenHash == $1.tokenHash }
+        a.next == b.next
+            && a.members.elementsEqual(b.members) { $0.number == $1.number && $0.tokenHash == $1.tokenHash }
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -52,13 +52,17 @@ enum TokenHash {
         let bitLength = UInt64(message.count) * 8
         bytes.append(0x80)
         while bytes.count % 64 != 56 { bytes.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            bytes.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
         var h = initial
         var w = [UInt32](repeating: 0, count: 64)
         for block in stride(from: 0, to: bytes.count, by: 64) {
             for i in 0..<16 {
                 let at = block + 4 * i
-                w[i] = UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
+                w[i] =
+                    UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8
+                    | UInt32(bytes[at + 3])
             }
             for i in 16..<64 {
                 let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
@@ -75,8 +79,7 @@ enum TokenHash {
                 let t2 = s0 &+ majority
                 (k, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
             }
-            h[0] &+= a; h[1] &+= b; h[2] &+= c; h[3] &+= d
-            h[4] &+= e; h[5] &+= f; h[6] &+= g; h[7] &+= k
+            for (index, value) in [a, b, c, d, e, f, g, k].enumerated() { h[index] &+= value }
         }
         return h
     }
