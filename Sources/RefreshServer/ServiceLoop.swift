@@ -189,10 +189,10 @@ final class ServiceLoop {
 
     /// The metrics page, its gauges set from what the server holds now.
     private func metricsPage() -> String {
-        let members = host.rooms.values.reduce(0) { $0 + $1.connectedCount }
+        let members = host.sessions.values.reduce(0) { $0 + $1.connectedCount }
         metrics.snapshot(
             ServerMetrics.Holdings(
-                connections: host.connections.count, sessions: host.rooms.count, members: members,
+                connections: host.connections.count, sessions: host.sessions.count, members: members,
                 traceBytes: host.traceBytes))
         return metrics.text()
     }
@@ -222,7 +222,7 @@ final class ServiceLoop {
     /// Destroys the context (lws delivers `CLOSED` for every connection still open) and frees the C
     /// memory it used.
     func destroy() {
-        host.tearDown()  // `CLOSED` callbacks from here on only let go of their rooms
+        host.tearDown()  // `CLOSED` callbacks from here on only let go of their sessions
         lws_sul_cancel(&tick.pointee.sul)
         lws_sul_cancel(&shutdownWake.pointee.sul)
         lws_sul_cancel(&keepaliveSweep.pointee.sul)

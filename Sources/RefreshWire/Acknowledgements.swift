@@ -93,7 +93,7 @@ public struct Acknowledgements: Hashable, Sendable {
     }
 }
 
-/// The session's working `ack` map, kept by ``TracedSession``: updated by every applied input that carries a
+/// The session's working `ack` map, kept by ``TracedListModel``: updated by every applied input that carries a
 /// `seq`, and copied into each frame as ``Acknowledgements`` when it changed.
 ///
 /// **The bound.** A session's members come and go (a page that loses its token comes back as a new member),

@@ -5,7 +5,7 @@ import RefreshKit
 extension MessageEncoder {
     /// `{"edges":{…},"insets":{…},"feed":{…},"physics":{…}}`: edges in the order top, bottom, left, right,
     /// every number exact (it reads back as the same `Double`), integers without a fraction.
-    func appendConfiguration(_ configuration: SessionConfiguration, to w: inout JSONWriter) {
+    func appendConfiguration(_ configuration: ListConfiguration, to w: inout JSONWriter) {
         w.literal(#"{"edges":{"#)
         var first = true
         for edge in Edge.allCases {

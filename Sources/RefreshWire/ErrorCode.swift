@@ -42,8 +42,8 @@ public enum ErrorCode: String, CaseIterable, Hashable, Sendable, CustomStringCon
     case lagging = "lagging"
 
     /// The code of an engine refusal. Every reason has one; the switch has no default, so a new
-    /// ``SessionError/Reason`` does not compile until it is given its code here (and in PROTOCOL.md's table).
-    public init(_ reason: SessionError.Reason) {
+    /// ``ListModelError/Reason`` does not compile until it is given its code here (and in PROTOCOL.md's table).
+    public init(_ reason: ListModelError.Reason) {
         switch reason {
         case .outOfRange: self = .outOfRange
         case .unknownPreset: self = .unknownPreset

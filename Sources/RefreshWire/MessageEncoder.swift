@@ -84,7 +84,7 @@ public struct MessageEncoder: Sendable {
     /// Appends a `config` message to `buffer`: the session's whole configuration after an accepted
     /// `configure` (a preset switch included), in the shape of `welcome.config`, so every page's panel and
     /// indicators follow it.
-    public func encodeConfig(preset: String, configuration: SessionConfiguration, into buffer: inout [UInt8]) {
+    public func encodeConfig(preset: String, configuration: ListConfiguration, into buffer: inout [UInt8]) {
         let bound =
             512 + configuration.edges.count * 1536 + 6 * (preset.utf8.count + configuration.springName.utf8.count)
         appendJSON(to: &buffer, bound: bound) { w in

@@ -20,7 +20,7 @@ public enum ServerMessage: Sendable {
     /// `trace`: the session's input trace as recorded so far (the value is a snapshot: recording goes on).
     case trace(TraceRecorder)
     /// `config`: the session's whole configuration after an accepted `configure`, to every member.
-    case config(preset: String, configuration: SessionConfiguration)
+    case config(preset: String, configuration: ListConfiguration)
 
     /// The message's `type`.
     public var kind: Kind {

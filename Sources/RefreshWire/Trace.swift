@@ -40,11 +40,11 @@ public struct TraceLimits: Hashable, Sendable {
 
 /// One recorded call on the session, in the order the server made them.
 public enum TraceOperation: Hashable, Sendable {
-    /// `Session.apply` at `time` of a page message from `member`, its text exactly as received.
+    /// `ListModel.apply` at `time` of a page message from `member`, its text exactly as received.
     case apply(time: Timestamp, member: Int, text: [UInt8])
-    /// `Session.advance(to:)`.
+    /// `ListModel.advance(to:)`.
     case advance(Timestamp)
-    /// `Session.frame()` (the frame was encoded and sent).
+    /// `ListModel.frame()` (the frame was encoded and sent).
     case frame
 }
 

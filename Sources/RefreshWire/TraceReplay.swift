@@ -1,14 +1,14 @@
 import RefreshKit
 
-/// Replays a recorded ``Trace`` headlessly: a fresh session with the trace's start, then every operation in
-/// order through ``TracedSession`` (the path the server takes), decoding each recorded message with
+/// Replays a recorded ``Trace`` headlessly: a fresh model with the trace's start, then every operation in
+/// order through ``TracedListModel`` (the path the server takes), decoding each recorded message with
 /// ``MessageDecoder``. The engine is deterministic, so the frames come out byte for byte as they were sent,
 /// which the frame digest checks.
 public struct TraceReplay: Sendable {
     /// What the replay produced.
     public struct Result: Sendable {
-        /// The session after the last operation.
-        public var session: Session
+        /// The model after the last operation.
+        public var model: ListModel
         /// Every event, in order.
         public var events: [Event]
         /// The frames produced, and their digest.
@@ -31,11 +31,11 @@ public struct TraceReplay: Sendable {
 
     /// Runs the replay. `onFrame` sees each frame and its encoded `frame` message.
     public func run(onFrame: (Frame, ArraySlice<UInt8>) -> Void = { _, _ in }) throws(TraceError) -> Result {
-        var traced: TracedSession
+        var traced: TracedListModel
         do {
-            traced = try TracedSession(header: trace.header, limits: .unlimited, digest: trace.frames.kind)
+            traced = try TracedListModel(header: trace.header, limits: .unlimited, digest: trace.frames.kind)
         } catch {
-            throw TraceError("the trace's session cannot be created: \(error.message)")
+            throw TraceError("the trace's model cannot be created: \(error.message)")
         }
         var events: [Event] = []
         var lastFrame: Frame?
@@ -47,8 +47,8 @@ public struct TraceReplay: Sendable {
             switch operation {
             case .apply(let time, let member, let text):
                 let (input, seq) = try input(text, index: index)
-                let result: Swift.Result<Void, SessionError> = text.withUnsafeBytes { bytes in
-                    Swift.Result { () throws(SessionError) in
+                let result: Swift.Result<Void, ListModelError> = text.withUnsafeBytes { bytes in
+                    Swift.Result { () throws(ListModelError) in
                         try traced.apply(ReceivedInput(input, seq: seq, text: bytes), member: member, at: time)
                     }
                 }
@@ -67,7 +67,7 @@ public struct TraceReplay: Sendable {
         }
         let frames = traced.recorder.frames
         return Result(
-            session: traced.session, events: events, frames: frames, lastFrame: lastFrame, refused: refused,
+            model: traced.model, events: events, frames: frames, lastFrame: lastFrame, refused: refused,
             matches: frames == trace.frames)
     }
 

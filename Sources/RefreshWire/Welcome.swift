@@ -12,7 +12,7 @@ public struct Welcome: Hashable, Sendable {
     public var presets: [String]
     /// The session's configuration, written as `config`, with the schema that describes its fields
     /// (``ConfigurationSchema``) as `schema`.
-    public var configuration: SessionConfiguration
+    public var configuration: ListConfiguration
     /// The server's clock when the welcome was made, written as `serverT` (ms).
     public var serverTime: Timestamp
     /// The connection's member number in the session (0 = the device that opened it), when known.
@@ -33,7 +33,7 @@ public struct Welcome: Hashable, Sendable {
         token: String,
         preset: String,
         presets: [String],
-        configuration: SessionConfiguration,
+        configuration: ListConfiguration,
         serverTime: Timestamp,
         member: Int? = nil,
         resumed: Bool = false,

@@ -366,7 +366,7 @@ public struct VelocityTracker: Hashable, Sendable {
     }
 
     /// The last ``historySize`` samples in a ring stored inline: no heap storage, so recording a sample
-    /// never allocates and copying a tracker (inside a copied session) is a plain copy of bytes.
+    /// never allocates and copying a tracker (inside a copied model) is a plain copy of bytes.
     struct History: Sendable {
         static let capacity = VelocityTracker.historySize
         private typealias Slots = (

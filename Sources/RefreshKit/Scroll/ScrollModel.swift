@@ -76,7 +76,7 @@ public struct ScrollModel: Hashable, Sendable {
 
     /// Whether a finger holds the content.
     ///
-    /// Stored with the drag rather than derived from it: the session asks on every step.
+    /// Stored with the drag rather than derived from it: the model asks on every step.
     public private(set) var isDragging = false
 
     /// Whether a wheel gesture is under way.

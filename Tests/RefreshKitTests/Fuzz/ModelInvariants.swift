@@ -3,7 +3,7 @@ import RefreshKit
 /// Checks, after every step of a trace, what must hold whatever the inputs were: every number in the frame
 /// finite, progress in 0…1, only legal transitions (each from the state the edge was in), exactly one end
 /// per start, time never going backwards, a non-negative feed, and a next deadline in the future.
-struct SessionInvariants {
+struct ModelInvariants {
     /// Each edge's state as the events tell it, and whether a refresh of it has started and not ended.
     private var states: [Edge: EdgeState] = [:]
     private var started: [Edge: Bool] = [:]
@@ -13,43 +13,43 @@ struct SessionInvariants {
     private(set) var starts = 0
     private(set) var ends = 0
 
-    /// Starts from the session as created. Events it still holds from its creation are checked against the
+    /// Starts from the model as created. Events it still holds from its creation are checked against the
     /// states before them; a refresh it started without reporting it counts as started (the disabled test
     /// `sessionInitReportsTheLoadMoreItStarts` tracks that).
-    init(_ session: Session) {
-        lastEventTime = session.now
-        var copy = session
+    init(_ model: ListModel) {
+        lastEventTime = model.now
+        var copy = model
         let pending = copy.takeEvents()
         for edge in Edge.allCases {
             if let first = pending.first(where: { $0.edge == edge && $0.name == .transition }), let from = first.from {
                 states[edge] = from
                 started[edge] = false
             } else {
-                states[edge] = session.control(edge).state
-                started[edge] = session.control(edge).state.isRefreshUnderway
+                states[edge] = model.control(edge).state
+                started[edge] = model.control(edge).state.isRefreshUnderway
             }
         }
     }
 
     /// What is wrong after a step that began at `before`, given its events and the frame taken after it.
-    mutating func check(_ session: Session, events: [Event], frame: Frame, before: Timestamp) -> [String] {
+    mutating func check(_ model: ListModel, events: [Event], frame: Frame, before: Timestamp) -> [String] {
         var problems: [String] = []
-        check(events, session: session, before: before, into: &problems)
-        check(frame, session: session, into: &problems)
-        if let deadline = session.nextDeadline, deadline <= session.now {
-            problems.append("nextDeadline \(deadline) is not after now \(session.now)")
+        check(events, model: model, before: before, into: &problems)
+        check(frame, model: model, into: &problems)
+        if let deadline = model.nextDeadline, deadline <= model.now {
+            problems.append("nextDeadline \(deadline) is not after now \(model.now)")
         }
         // Whatever falls due by now has run: `nextDeadline` lists only later times, so a timer left due now
         // would wait for the next input.
-        for control in session.controls {
-            if let due = control.nextDeadline, due <= session.now {
+        for control in model.controls {
+            if let due = control.nextDeadline, due <= model.now {
                 problems.append(
-                    "\(Self.pending(due, session.now)): \(control.edge)'s timer at \(due) in \(control.state)")
+                    "\(Self.pending(due, model.now)): \(control.edge)'s timer at \(due) in \(control.state)")
             }
         }
-        if let request = session.pager.running, request.due <= session.now {
+        if let request = model.pager.running, request.due <= model.now {
             problems.append(
-                "\(Self.pending(request.due, session.now)): the feed answer for \(request.edge) at \(request.due)")
+                "\(Self.pending(request.due, model.now)): the feed answer for \(request.edge) at \(request.due)")
         }
         return problems
     }
@@ -61,11 +61,11 @@ struct SessionInvariants {
 
     // MARK: - Events
 
-    private mutating func check(_ events: [Event], session: Session, before: Timestamp, into problems: inout [String]) {
+    private mutating func check(_ events: [Event], model: ListModel, before: Timestamp, into problems: inout [String]) {
         for event in events {
-            if event.time < lastEventTime || event.time < before || event.time > session.now {
+            if event.time < lastEventTime || event.time < before || event.time > model.now {
                 problems.append(
-                    "event \(event.name) at \(event.time) outside [\(max(lastEventTime, before)), \(session.now)]")
+                    "event \(event.name) at \(event.time) outside [\(max(lastEventTime, before)), \(model.now)]")
             }
             lastEventTime = max(lastEventTime, event.time)
             guard let edge = event.edge else { continue }
@@ -95,8 +95,8 @@ struct SessionInvariants {
         }
         for edge in Edge.allCases {
             let state = states[edge]!
-            if session.control(edge).state != state {
-                problems.append("\(edge): events say \(state), the control is \(session.control(edge).state)")
+            if model.control(edge).state != state {
+                problems.append("\(edge): events say \(state), the control is \(model.control(edge).state)")
             }
             if started[edge]! != state.isRefreshUnderway {
                 problems.append("\(edge): in \(state) with a refresh \(started[edge]! ? "started" : "not started")")
@@ -106,18 +106,18 @@ struct SessionInvariants {
 
     // MARK: - Frame
 
-    private mutating func check(_ frame: Frame, session: Session, into problems: inout [String]) {
+    private mutating func check(_ frame: Frame, model: ListModel, into problems: inout [String]) {
         if let lastSequence, frame.sequence != lastSequence + 1 {
             problems.append("frame sequence \(frame.sequence) after \(lastSequence)")
         }
         lastSequence = frame.sequence
-        if frame.time != session.now { problems.append("frame time \(frame.time) is not now \(session.now)") }
+        if frame.time != model.now { problems.append("frame time \(frame.time) is not now \(model.now)") }
         if !frame.isFinite { problems.append("a non-finite number in \(frame)") }
         for edge in frame.edges {
             if !(0...1).contains(edge.progress) {
                 problems.append("\(edge.edge).progress \(edge.progress) outside 0…1")
             }
-            if edge.state != session.control(edge.edge).state { problems.append("\(edge.edge): frame state differs") }
+            if edge.state != model.control(edge.edge).state { problems.append("\(edge.edge): frame state differs") }
         }
         for segment in frame.horizontalMotion + frame.verticalMotion {
             if let end = segment.end, end < segment.start {

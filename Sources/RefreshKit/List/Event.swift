@@ -1,4 +1,4 @@
-/// Something that happened in a session, in the order it happened. Hosts stream every event to the
+/// Something that happened in a model, in the order it happened. Hosts stream every event to the
 /// client; none is ever dropped.
 public struct Event: Hashable, Sendable {
     /// What happened.

@@ -5,11 +5,11 @@ import RefreshWire
 /// members admitted so far with their tokens, and the last frame: encoded once as a `frame` message for every
 /// member that takes whole frames, and once per base as a `delta` for the members that take deltas.
 ///
-/// Owned by the thread that drives the host, like ``Connection``. A room with no connected member lives until
+/// Owned by the thread that drives the host, like ``Connection``. A session with no connected member lives until
 /// ``expiresAt`` (the session grace period), so a page that drops can resume it. Its stored properties skip
 /// the runtime's exclusivity checks, for the reason ``Connection`` gives.
-public final class Room {
-    /// A device admitted to the room. Its token lets it resume; its number namespaces its pointers.
+public final class Session {
+    /// A device admitted to the session. Its token lets it resume; its number namespaces its pointers.
     struct Member {
         let number: Int
         let token: String
@@ -30,21 +30,21 @@ public final class Room {
             case (nil, nil): break
             }
         }
-        /// When the member was last detached (µs), to forget the oldest first when the room is full.
+        /// When the member was last detached (µs), to forget the oldest first when the session is full.
         var detachedAt: Int64 = 0
     }
 
     /// The session's id: the share link's `?s=`.
     public let id: String
-    @exclusivity(unchecked) private(set) var traced: TracedSession
-    /// The members by number (ascending: numbers only grow). An array: a room has a handful, and one is
+    @exclusivity(unchecked) private(set) var traced: TracedListModel
+    /// The members by number (ascending: numbers only grow). An array: a session has a handful, and one is
     /// looked up on every input.
     @exclusivity(unchecked) private(set) var members: [Member] = []
     /// The connections of the members connected now, kept as members attach and detach: every frame goes
     /// to each of them.
     @exclusivity(unchecked) private(set) var connections: [Connection] = []
     @exclusivity(unchecked) private var nextMember = 0
-    /// While no member is connected: when the room is freed (µs, server clock).
+    /// While no member is connected: when the session is freed (µs, server clock).
     @exclusivity(unchecked) var expiresAt: Int64?
     /// Trace bytes already counted against the server's budget (``SessionRegistry/account(_:)``).
     @exclusivity(unchecked) var accountedTraceBytes = 0
@@ -55,7 +55,7 @@ public final class Room {
     @exclusivity(unchecked) private var frameVersion: UInt64 = 0
     /// The transport's headroom, then the `frame` message of frame `frameBufferSequence`: written when a member first
     /// needs the latest frame whole (a member that takes whole frames, or a delta member's first frame), so a
-    /// room whose members all take deltas never writes one.
+    /// session whose members all take deltas never writes one.
     @exclusivity(unchecked) private var frameBuffer: MessageBuffer
     @exclusivity(unchecked) private var frameBufferSequence: UInt64?
     /// The transport's headroom, then the `delta` from frame `deltaKey.base` to frame `deltaKey.frame`. Members that
@@ -65,32 +65,32 @@ public final class Room {
     @exclusivity(unchecked) private var deltaKey: (base: UInt64, frame: UInt64)?
     private let encoder = MessageEncoder()
 
-    /// A room for the session `traced`, whose frame messages leave `headroom` bytes free before them (the
+    /// A session for the session `traced`, whose frame messages leave `headroom` bytes free before them (the
     /// transport writes its header there).
-    init(id: String, traced: TracedSession, headroom: Int = 0) {
+    init(id: String, traced: TracedListModel, headroom: Int = 0) {
         self.id = id
         self.traced = traced
-        // Room for a delta from the start; a whole frame's memory is taken when a member first needs one.
+        // Session for a delta from the start; a whole frame's memory is taken when a member first needs one.
         frameBuffer = MessageBuffer(headroom: headroom, capacity: 0)
         deltaBuffer = MessageBuffer(headroom: headroom, capacity: 1024)
     }
 
-    /// Read in place: a plain getter would copy the whole `Session` (and retain everything in it) on every
-    /// `room.session.isActive`, several times per input.
-    var session: Session {
-        _read { yield traced.session }
+    /// Read in place: a plain getter would copy the whole `ListModel` (and retain everything in it) on every
+    /// `session.model.isActive`, several times per input.
+    var model: ListModel {
+        _read { yield traced.model }
     }
 
     /// Devices connected now.
     public var connectedCount: Int { connections.count }
 
-    /// Whether the session moves by itself (``Session/isActive``).
+    /// Whether the session moves by itself (``ListModel/isActive``).
     var isMoving: Bool { traced.isActive }
 
-    /// The session's next deadline (``Session/nextDeadline``).
+    /// The session's next deadline (``ListModel/nextDeadline``).
     var nextDeadline: Timestamp? { traced.nextDeadline }
 
-    /// Member `number`, if the room still knows it.
+    /// Member `number`, if the session still knows it.
     func member(_ number: Int) -> Member? {
         index(of: number).map { members[$0] }
     }
@@ -135,7 +135,7 @@ public final class Room {
         let previous = members[index].connection
         members[index].connection = connection
         rebuildConnections()
-        connection.frameBase = nil  // it holds none of this room's frames: the next one is whole
+        connection.frameBase = nil  // it holds none of this session's frames: the next one is whole
         expiresAt = nil
         return previous
     }
@@ -165,7 +165,7 @@ public final class Room {
     // MARK: - The session
 
     /// Applies member `number`'s input.
-    func apply(_ received: ReceivedInput, member number: Int, at time: Timestamp) throws(SessionError) {
+    func apply(_ received: ReceivedInput, member number: Int, at time: Timestamp) throws(ListModelError) {
         try traced.apply(received, member: number, at: time)
         version &+= 1
         if case .touch(let touch) = received.input, let index = index(of: number) {
@@ -188,7 +188,7 @@ public final class Room {
 
     func stopRecording() { traced.stopRecording() }
 
-    /// Makes the recorded session's latest frame (``TracedSession/latest``) its current one, producing (and
+    /// Makes the recorded session's latest frame (``TracedListModel/latest``) its current one, producing (and
     /// recording) a new frame only when the session changed since the last.
     func prepareFrame() {
         guard frameVersion != version else { return }
@@ -212,7 +212,7 @@ public final class Room {
         guard let base = connection.frameBase else { return withWholeFrame(latest, body) }
         if deltaKey?.base != base.sequence || deltaKey?.frame != latest.sequence {
             // A sequence number names one frame of this session, and a connection's base is always one of
-            // this room's frames (attach clears it), so equal keys mean equal bytes.
+            // this session's frames (attach clears it), so equal keys mean equal bytes.
             deltaBuffer.removeAll()
             encoder.encodeDelta(latest, from: base, into: &deltaBuffer)
             deltaKey = (base.sequence, latest.sequence)

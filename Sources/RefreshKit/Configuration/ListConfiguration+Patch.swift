@@ -1,9 +1,9 @@
-extension SessionConfiguration {
+extension ListConfiguration {
     /// This configuration with `patch` applied (a preset first, then the fields in ``ConfigurationSchema``'s
     /// order: edges, insets, feed, physics), or an error naming the first value out of range; nothing is applied then.
     /// - Returns: the new configuration, and the preset's name when the patch named one.
-    public func applying(_ patch: ConfigurationPatch) throws(SessionError) -> (
-        configuration: SessionConfiguration, preset: String?
+    public func applying(_ patch: ConfigurationPatch) throws(ListModelError) -> (
+        configuration: ListConfiguration, preset: String?
     ) {
         var result = self
         var presetName: String?

@@ -1,5 +1,5 @@
-/// Everything a client can do to a session. The host turns wire messages into these and applies them
-/// with ``Session/apply(_:at:)``.
+/// Everything a client can do to a model. The host turns wire messages into these and applies them
+/// with ``ListModel/apply(_:at:)``.
 public enum Input: Hashable, Sendable {
     /// A finger, mouse or pen moved, touched down or lifted.
     case touch(TouchInput)
@@ -33,7 +33,7 @@ public struct TouchInput: Hashable, Sendable {
     /// The page's own timestamp of the sample (`performance.now()`, ms). Velocity is estimated on this
     /// clock, never on receive times (docs/PHYSICS.md §5.2).
     public var pageTime: Double
-    /// The pointer that produced the sample; a session follows one pointer at a time.
+    /// The pointer that produced the sample; a model follows one pointer at a time.
     public var pointer: Int
 
     public init(phase: TouchPhase, delta: Point = .zero, pageTime: Double, pointer: Int = 0) {

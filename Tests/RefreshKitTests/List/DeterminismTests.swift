@@ -9,7 +9,7 @@ import Testing
     static func run(tick: Int64 = 16_667, seed: UInt64 = 7, animatedScroll: Bool = true) throws -> (
         frames: [Frame], events: [Event]
     ) {
-        var driver = try SessionDriver(seed: seed)
+        var driver = try ModelDriver(seed: seed)
         driver.tick = tick
         var feed = ConfigurationPatch.FeedPatch()
         feed[\.failureRate] = 0.5
@@ -61,9 +61,9 @@ import Testing
     }
 
     @Test func motionSegmentsGiveTheSamePositionsAtEveryFrameRate() throws {
-        var driver = try SessionDriver()
+        var driver = try ModelDriver()
         try driver.drag(dy: -1200, steps: 6, stepMs: 8)
-        let chain = driver.session.scroll.verticalMotion
+        let chain = driver.model.scroll.verticalMotion
         #expect(!chain.isEmpty)
         let start = chain[0].start.microseconds
         // 60, 120 and 240 Hz grids meet every 50 000 µs; the closed form gives identical values there.

@@ -2,12 +2,12 @@ import Testing
 
 @testable import RefreshKit
 
-/// A pull-to-refresh on the top edge, end to end through the session.
+/// A pull-to-refresh on the top edge, end to end through the model.
 @Suite struct TopRefreshTests {
     /// The default preset with the refresh started on release (as MJRefresh, MS, HT, JH and IQ do), so
     /// the armed state can be held and observed.
-    func releaseDriver() throws -> SessionDriver {
-        var driver = try SessionDriver()
+    func releaseDriver() throws -> ModelDriver {
+        var driver = try ModelDriver()
         var patch = ConfigurationPatch.EdgePatch()
         patch[\.trigger] = .onRelease
         try driver.apply(.configure(ConfigurationPatch(edges: [.top: patch])))
@@ -17,7 +17,7 @@ import Testing
 
     @Test func aPullPastTheThresholdRefreshesAndDeliversNewRowsOnTop() throws {
         var driver = try releaseDriver()
-        let newestBefore = driver.session.pager.newestLoadedID
+        let newestBefore = driver.model.pager.newestLoadedID
         // 206.26 px of finger travel reach the 100 px trigger on an 844 px viewport (docs/PHYSICS.md §9 row 35).
         try driver.drag(dy: 300, steps: 20, stepMs: 16, release: false)
         #expect(driver.state(.top) == .armed)
@@ -29,7 +29,7 @@ import Testing
         driver.settle()
         #expect(driver.state(.top) == .idle)
         #expect(driver.offset.y == 0)
-        #expect(driver.session.pager.newestLoadedID == newestBefore + 3)
+        #expect(driver.model.pager.newestLoadedID == newestBefore + 3)
         #expect(
             driver.transitions(.top) == [
                 "idle→pulling", "pulling→armed", "armed→refreshing", "refreshing→finishing", "finishing→idle",
@@ -69,21 +69,21 @@ import Testing
             var patch = ConfigurationPatch.EdgePatch()
             patch[\.strictness] = strictness
             patch[\.trigger] = .onRelease
-            patch[\.triggerDistance] = driver.session.control(.top).distance
+            patch[\.triggerDistance] = driver.model.control(.top).distance
             try driver.apply(.configure(ConfigurationPatch(edges: [.top: patch])))
             #expect((driver.state(.top) == .armed) == armed, "\(strictness)")
         }
     }
 
     @Test func whileDraggingStartsWithTheFingerStillDown() throws {
-        var driver = try SessionDriver()  // ios: UIRefreshControl starts while dragging
+        var driver = try ModelDriver()  // ios: UIRefreshControl starts while dragging
         try driver.drag(dy: 300, steps: 20, release: false)
         #expect(driver.state(.top) == .refreshing)
-        #expect(driver.session.scroll.isDragging)
+        #expect(driver.model.scroll.isDragging)
     }
 
     @Test func theEndWaitsWhileTheFingerHoldsTheContentBeyondTheRestingInset() throws {
-        var driver = try SessionDriver()
+        var driver = try ModelDriver()
         var feed = ConfigurationPatch.FeedPatch()
         feed[\.latencyMs] = 100
         try driver.apply(.configure(ConfigurationPatch(feed: feed)))
@@ -106,7 +106,7 @@ import Testing
     }
 
     @Test func aQuickAnswerStaysVisibleForTheMinimumDuration() throws {
-        var driver = try SessionDriver()
+        var driver = try ModelDriver()
         var feed = ConfigurationPatch.FeedPatch()
         feed[\.latencyMs] = 10
         try driver.apply(.configure(ConfigurationPatch(feed: feed)))
@@ -118,7 +118,7 @@ import Testing
     }
 
     @Test func programmaticRefreshRevealsTheControlAndIsIdempotent() throws {
-        var driver = try SessionDriver()
+        var driver = try ModelDriver()
         try driver.command(.refresh)
         try driver.command(.refresh)
         driver.wait(700)
@@ -130,7 +130,7 @@ import Testing
     }
 
     @Test func programmaticRefreshDoesNotYankAUserWhoScrolledAway() throws {
-        var driver = try SessionDriver()
+        var driver = try ModelDriver()
         try driver.command(.scrollBy, animated: false)
         try driver.apply(.command(Command(.scrollBy, animated: false, amount: 500)))
         try driver.command(.refresh)
@@ -140,7 +140,7 @@ import Testing
     }
 
     @Test func finishCommandEndsAtOnceWithoutAnimation() throws {
-        var driver = try SessionDriver()
+        var driver = try ModelDriver()
         try driver.command(.refresh)
         driver.wait(500)
         try driver.command(.finish, edge: .top, animated: false)

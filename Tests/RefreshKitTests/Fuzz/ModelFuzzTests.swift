@@ -4,11 +4,11 @@ import Testing
 
 /// The seeded random-trace property test of issue 6 ("Faults"/"Evidence"): random traces of touches,
 /// wheel streams, resizes, commands, `configure` patches, hostile numbers and time gaps, for every preset,
-/// with the invariants of ``SessionInvariants`` checked after every step and a long settle at the end.
+/// with the invariants of ``ModelInvariants`` checked after every step and a long settle at the end.
 ///
 /// `REFRESHKIT_FUZZ_TRACES`, `REFRESHKIT_FUZZ_STEPS` and `REFRESHKIT_FUZZ_SEED` run more, longer or other
 /// traces without a rebuild (the defaults keep the suite within a few seconds in debug).
-@Suite struct SessionFuzzTests {
+@Suite struct ModelFuzzTests {
     static let tracesPerPreset = environment("REFRESHKIT_FUZZ_TRACES") ?? 40
     static let stepsPerTrace = environment("REFRESHKIT_FUZZ_STEPS") ?? 400
     static let firstSeed = UInt64(environment("REFRESHKIT_FUZZ_SEED") ?? 1)
@@ -60,10 +60,10 @@ import Testing
         var total = Summary(preset: "all")
         for summary in summaries {
             total.add(summary)
-            print("session fuzz [\(summary.preset)]: \(summary.inputs) inputs, \(summary.starts) refreshes")
+            print("model fuzz [\(summary.preset)]: \(summary.inputs) inputs, \(summary.starts) refreshes")
         }
         print(
-            "session fuzz: \(total.inputs) inputs, \(summaries.count * Self.tracesPerPreset) traces × "
+            "model fuzz: \(total.inputs) inputs, \(summaries.count * Self.tracesPerPreset) traces × "
                 + "\(Self.stepsPerTrace) steps, \(total.starts) refreshes, \(total.failures.count) failures; "
                 + "\(clock.now - begin)")
         for failure in total.failures.prefix(10) {

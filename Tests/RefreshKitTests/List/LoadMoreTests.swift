@@ -5,8 +5,8 @@ import Testing
 /// Load-more on the bottom edge: auto-trigger, no-more-data, failure and retry, and the exclusion rules.
 @Suite struct LoadMoreTests {
     /// A driver whose feed is small and quick, so scrolling to the end is short.
-    func driver(totalItems: Int = 50, pageSize: Int = 20, failureRate: Double = 0) throws -> SessionDriver {
-        var driver = try SessionDriver()
+    func driver(totalItems: Int = 50, pageSize: Int = 20, failureRate: Double = 0) throws -> ModelDriver {
+        var driver = try ModelDriver()
         var feed = ConfigurationPatch.FeedPatch()
         feed[\.totalItems] = totalItems
         feed[\.pageSize] = pageSize
@@ -18,14 +18,14 @@ import Testing
 
     @Test func reachingTheEndLoadsPagesUntilNoMoreData() throws {
         var driver = try driver()
-        #expect(driver.session.pager.count == 20)
+        #expect(driver.model.pager.count == 20)
         for _ in 0..<5 {
             try driver.command(.scrollToEdge, edge: .bottom, animated: false)
             driver.settle()
         }
-        #expect(driver.session.pager.count == 50)
+        #expect(driver.model.pager.count == 50)
         #expect(driver.state(.bottom) == .noMoreData)
-        #expect(driver.session.pager.hasMore == false)
+        #expect(driver.model.pager.hasMore == false)
         let starts = driver.events.filter { $0.name == .didStart && $0.edge == .bottom }.count
         #expect(starts == 2)  // 20 → 40 → 50: a short page ends it, no extra empty request
         // No trigger, no request, at the end now.
@@ -40,7 +40,7 @@ import Testing
             try driver.command(.scrollToEdge, edge: .bottom, animated: false)
             driver.settle()
         }
-        #expect(driver.session.pager.count == 40)
+        #expect(driver.model.pager.count == 40)
         #expect(driver.state(.bottom) == .noMoreData)
         #expect(driver.events.filter { $0.name == .didStart && $0.edge == .bottom }.count == 1)
     }
@@ -50,7 +50,7 @@ import Testing
         try driver.command(.scrollToEdge, edge: .bottom, animated: false)
         driver.settle()
         #expect(driver.state(.bottom) == .failed)
-        #expect(driver.session.pager.count == 20)
+        #expect(driver.model.pager.count == 20)
         // It does not retry by itself however long we wait at the end.
         driver.wait(3000)
         #expect(driver.events.filter { $0.name == .didStart && $0.edge == .bottom }.count == 1)
@@ -59,7 +59,7 @@ import Testing
         try driver.apply(.configure(ConfigurationPatch(feed: feed)))
         try driver.command(.retry, edge: .bottom)
         driver.settle()
-        #expect(driver.session.pager.count == 40)
+        #expect(driver.model.pager.count == 40)
         #expect(driver.state(.bottom) == .idle)
     }
 
@@ -71,7 +71,7 @@ import Testing
         try driver.command(.refresh, edge: .top)
         #expect(driver.events.contains { $0.name == .feedDropped && $0.edge == .bottom })
         driver.settle()
-        #expect(driver.session.pager.count == 20)  // the refresh's first page, not the stale next page
+        #expect(driver.model.pager.count == 20)  // the refresh's first page, not the stale next page
         #expect(driver.events.filter { $0.name == .didStart && $0.edge == .bottom }.count == 1)
         #expect(driver.events.filter { $0.name == .didEnd && $0.edge == .bottom }.count == 1)
     }
@@ -81,7 +81,7 @@ import Testing
         try driver.command(.refresh, edge: .top)
         try driver.command(.loadMore)
         #expect(driver.state(.bottom) != .refreshing)
-        #expect(driver.session.pager.running?.kind == .refresh)
+        #expect(driver.model.pager.running?.kind == .refresh)
     }
 
     @Test func aRefreshBringsANoMoreDataFooterBack() throws {

@@ -1,17 +1,17 @@
 /// One scroll view with its edge controls and its feed: the authoritative model a page drives.
 ///
-/// A `Session` is a value. The host applies inputs with ``apply(_:at:)``, moves time forward with
+/// A `ListModel` is a value. The host applies inputs with ``apply(_:at:)``, moves time forward with
 /// ``advance(to:)``, and reads ``frame()`` and ``takeEvents()``. Nothing inside reads a clock or does I/O,
 /// so the same inputs at the same times give the same frames, bit for bit.
-public struct Session: Hashable, Sendable {
+public struct ListModel: Hashable, Sendable {
     public private(set) var now: Timestamp
     public private(set) var presetName: String
-    public private(set) var configuration: SessionConfiguration
+    public private(set) var configuration: ListConfiguration
     public private(set) var scroll: ScrollModel
     /// One control per edge, in ``Edge/allCases`` order; edges without a control are `disabled`.
     public private(set) var controls: [EdgeControl]
     public private(set) var pager: Pager
-    /// Device pixels per CSS px of the page that opened the session.
+    /// Device pixels per CSS px of the page that opened the model.
     public private(set) var devicePixelRatio: Double
     private var sequence: UInt64 = 0
     private var events: [Event] = []
@@ -28,17 +28,17 @@ public struct Session: Hashable, Sendable {
     /// A safety net for the deadline loop in ``advance(to:)``: no real trace comes near it.
     private static let maximumStepsPerAdvance = 100_000
 
-    /// A session at rest at the top of its feed, with the first page loaded.
+    /// A model at rest at the top of its feed, with the first page loaded.
     /// - Parameters:
     ///   - viewport: the page's viewport, CSS px.
     ///   - devicePixelRatio: device pixels per CSS px; motion comes to rest within one device pixel.
     ///   - preset: the name of a preset (see ``Preset/names``).
     ///   - seed: seeds the simulated feed (failures).
-    ///   - time: the session's start.
+    ///   - time: the model's start.
     public init(
         viewport: Size, devicePixelRatio: Double = 1, preset: String = Preset.ios.name, seed: UInt64 = 1,
         time: Timestamp
-    ) throws(SessionError) {
+    ) throws(ListModelError) {
         guard let found = Preset.named(preset) else {
             throw .unknownPreset(preset)
         }
@@ -74,7 +74,7 @@ public struct Session: Hashable, Sendable {
         Size(width: scroll.viewport.width, height: Double(pager.count) * configuration.feed.rowHeight)
     }
 
-    private static func physics(_ configuration: SessionConfiguration, devicePixelRatio: Double) -> ScrollPhysics {
+    private static func physics(_ configuration: ListConfiguration, devicePixelRatio: Double) -> ScrollPhysics {
         ScrollPhysics(
             rubberBand: RubberBand(coefficient: configuration.rubberBand),
             decay: Decay(rate: configuration.decelerationRate),
@@ -84,17 +84,17 @@ public struct Session: Hashable, Sendable {
 
     // MARK: - Inputs
 
-    /// Applies one input at `time` (moving the session forward to it first). Throws, and changes nothing,
+    /// Applies one input at `time` (moving the model forward to it first). Throws, and changes nothing,
     /// when the input is out of range.
-    public mutating func apply(_ input: Input, at time: Timestamp) throws(SessionError) {
-        // One switch: each input is checked (before anything changes), then the session moves to `time`,
+    public mutating func apply(_ input: Input, at time: Timestamp) throws(ListModelError) {
+        // One switch: each input is checked (before anything changes), then the model moves to `time`,
         // then the input is applied.
         switch input {
         case .touch(let touch):
             try Validation.finite(touch.delta, "touch")
             try Validation.pageTime(touch.pageTime, "touch")
             advance(to: time)
-            // The input changes the session (or is ignored, and then the next step observes anyway).
+            // The input changes the model (or is ignored, and then the next step observes anyway).
             observedQuietly.value = false
             let eventCount = events.count
             handle(scroll.touch(touch))
@@ -166,7 +166,7 @@ public struct Session: Hashable, Sendable {
 
     // MARK: - Time
 
-    /// Moves the session's clock forward to `time` (never backwards), running every animation, gesture
+    /// Moves the model's clock forward to `time` (never backwards), running every animation, gesture
     /// end, feed answer and control timer that falls due, each at its own exact time.
     public mutating func advance(to time: Timestamp) {
         let target = max(time, now)
@@ -224,7 +224,7 @@ public struct Session: Hashable, Sendable {
         return true
     }
 
-    /// Whether the content moves by itself (an animation runs): the host ticks the session periodically
+    /// Whether the content moves by itself (an animation runs): the host ticks the model periodically
     /// only while this is `true`. A held finger or a wheel gesture moves nothing between inputs, and
     /// timers (feed answers, gesture ends, control timers) are ``nextDeadline``'s business.
     public var isActive: Bool { scroll.phase == .animating }
@@ -241,7 +241,7 @@ public struct Session: Hashable, Sendable {
     }
 
     /// ``nextDeadline`` from the few values it depends on. Static, so that calling it from mutating code
-    /// copies nothing (a method would be handed a copy of the whole session); it folds the candidates
+    /// copies nothing (a method would be handed a copy of the whole model); it folds the candidates
     /// without an array and asks only the controls that have a timer. Called on every input and tick.
     private static func earliestDeadline(
         wheel: Timestamp?, feed: Timestamp?, motion: Timestamp?, controls: [EdgeControl], now: Timestamp
@@ -261,13 +261,13 @@ public struct Session: Hashable, Sendable {
     }
 
     /// ``isActive`` and ``nextDeadline`` together, as a host reads them after each `apply` or `advance` to
-    /// schedule its next tick. `mutating` only so that the session is read where it lies: the getters, called
-    /// from another module on a session stored in a `var`, are handed a copy of the whole session (1.5 KB).
+    /// schedule its next tick. `mutating` only so that the model is read where it lies: the getters, called
+    /// from another module on a model stored in a `var`, are handed a copy of the whole model (1.5 KB).
     public mutating func schedule() -> (isActive: Bool, nextDeadline: Timestamp?) {
         (isActive, earliestDeadline())
     }
 
-    /// ``nextDeadline`` for ``advance(to:)``: `mutating` only so that it reads the session in place (a
+    /// ``nextDeadline`` for ``advance(to:)``: `mutating` only so that it reads the model in place (a
     /// method that is not inlined gets a copy of `self`, 1.4 KB, when called from mutating code).
     private mutating func earliestDeadline() -> Timestamp? {
         Self.earliestDeadline(
@@ -505,7 +505,7 @@ public struct Session: Hashable, Sendable {
 
     // MARK: - Configuration
 
-    private mutating func configure(_ new: SessionConfiguration) {
+    private mutating func configure(_ new: ListConfiguration) {
         configuration = new
         scroll.physics = Self.physics(new, devicePixelRatio: devicePixelRatio)
         if scroll.insets.app != new.insets { changeAppInsets(to: new.insets) }
@@ -553,13 +553,13 @@ public struct Session: Hashable, Sendable {
 
     // MARK: - Output
 
-    /// The frame at the session's current time; each call gets the next sequence number.
+    /// The frame at the model's current time; each call gets the next sequence number.
     public mutating func frame() -> Frame {
         sequence += 1
         // The frame before last's edge array is reused (unique again once the host has dropped that frame, so
         // no frame allocates), taken out of `self` by swaps (no reference counting) to be filled while `self`
         // is read, and filled in place, member by member (building each entry and then storing it moved every
-        // word twice). The closures capture locals only: capturing `self` would copy the session.
+        // word twice). The closures capture locals only: capturing `self` would copy the model.
         var edges: [EdgeFrame] = []
         swap(&edges, &spareEdges.value)
         swap(&spareEdges.value, &frameEdges.value)

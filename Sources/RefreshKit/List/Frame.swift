@@ -111,7 +111,7 @@ public struct FeedFrame: Hashable, Sendable {
 
 /// Everything the page draws, at one instant.
 public struct Frame: Hashable, Sendable {
-    /// Increases by one for every frame a session produces.
+    /// Increases by one for every frame a model produces.
     public var sequence: UInt64
     public var time: Timestamp
     /// UIScrollView's `contentOffset`: `y` grows as the content scrolls up, negative while pulled down.

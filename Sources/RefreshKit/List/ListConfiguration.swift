@@ -1,5 +1,5 @@
-/// Everything that can be configured about a session, as a preset or `configure` leaves it.
-public struct SessionConfiguration: Hashable, Sendable {
+/// Everything that can be configured about a model, as a preset or `configure` leaves it.
+public struct ListConfiguration: Hashable, Sendable {
     /// The configuration of each edge; an edge absent here has no control.
     public var edges: [Edge: EdgeConfiguration]
     /// The app's own content inset (bars, safe areas), kept apart from the controls' layers.

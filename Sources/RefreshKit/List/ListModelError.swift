@@ -1,6 +1,6 @@
-/// Why the session refused an input. The host sends it to the client as `error {code, message}`; the
-/// session itself is unchanged and keeps working.
-public struct SessionError: Error, Hashable, Sendable, CustomStringConvertible {
+/// Why the model refused an input. The host sends it to the client as `error {code, message}`; the
+/// model itself is unchanged and keeps working.
+public struct ListModelError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What kind of refusal this is, in the engine's terms. The engine does not know the wire: the wire layer
     /// (RefreshWire's `ErrorCode`) maps every reason to its stable code.
     public enum Reason: Hashable, Sendable, CaseIterable {
@@ -25,11 +25,11 @@ public struct SessionError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(reason): \(message)" }
 
-    static func outOfRange(_ message: String) -> SessionError { SessionError(.outOfRange, message: message) }
+    static func outOfRange(_ message: String) -> ListModelError { ListModelError(.outOfRange, message: message) }
 
     /// The refusal of a preset named `name` that does not exist; the message lists the known ones.
-    static func unknownPreset(_ name: String) -> SessionError {
-        SessionError(
+    static func unknownPreset(_ name: String) -> ListModelError {
+        ListModelError(
             .unknownPreset, message: "no preset named '\(name)'; known: \(Preset.names.joined(separator: ", "))")
     }
 }

@@ -4,8 +4,8 @@ import Testing
 
 /// Left and right edges, on a list that is no wider than the viewport (it still bounces horizontally).
 @Suite struct SideEdgeTests {
-    func driver(_ edge: Edge) throws -> SessionDriver {
-        var driver = try SessionDriver()
+    func driver(_ edge: Edge) throws -> ModelDriver {
+        var driver = try ModelDriver()
         var patch = ConfigurationPatch.EdgePatch()
         patch[\.enabled] = true
         patch[\.role] = .refresh
