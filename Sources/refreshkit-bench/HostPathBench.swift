@@ -1,4 +1,5 @@
 import RefreshKit
+import RefreshSessions
 import RefreshWire
 
 /// The server's own work per input, without the network: decode the page's `touch` text, apply it through

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RefreshKit
+import RefreshSessions
 import RefreshWire
 
 /// `refreshkit replay TRACE.json`: a recorded session, replayed headlessly (docs/TRACE.md).

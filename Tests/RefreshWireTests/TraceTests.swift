@@ -1,5 +1,6 @@
 import Foundation
 import RefreshKit
+import RefreshSessions
 import RefreshWire
 import Testing
 

@@ -1,4 +1,5 @@
 import RefreshKit
+import RefreshWire
 
 /// Replays a recorded ``Trace`` headlessly: a fresh model with the trace's start, then every operation in
 /// order through ``TracedListModel`` (the path the server takes), decoding each recorded message with

@@ -1,4 +1,5 @@
 import RefreshKit
+import RefreshWire
 
 /// A ``ListModel`` that records every call made on it (``TraceRecorder``), and the one place where a page
 /// message becomes a model input: the server drives its sessions through this type, and ``TraceReplay``
