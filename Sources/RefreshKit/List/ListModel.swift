@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: the engine's one facade (apply, advance, frame, events) over the scroll model,
+// four edges and the pager; each operation is short, and they share the model's private state.
+
 /// One scroll view with its edge controls and its feed: the authoritative model a page drives.
 ///
 /// A `ListModel` is a value. The host applies inputs with ``apply(_:at:)``, moves time forward with

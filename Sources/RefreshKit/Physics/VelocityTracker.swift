@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: one estimator, its sample ring, and the account of its method and constants
+// (about a quarter of the file is that documentation).
+
 /// Estimates the finger's release velocity along one axis from timestamped positions.
 ///
 /// The tracker is one-dimensional; the scroll model keeps one per axis. Times are the page's clock in

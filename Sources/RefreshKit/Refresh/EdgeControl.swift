@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: one state machine, every transition in one place so that a reader sees them all
+// (a fifth of the file is their documentation).
+
 /// The refresh (or load-more) control of one edge: a state machine fed with what the scroll view does.
 ///
 /// One `mutating func` per thing that can happen (`observe`, `release`, `start`, `finish`, `advance`,

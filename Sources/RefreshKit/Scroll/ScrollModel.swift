@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: the one value that owns the offset, both gestures and the motion; the gestures'
+// and the motion's own laws live in their files beside it, and what is here is the core whose invariants span it.
+
 /// The authoritative scroll view: offset, gestures and closed-form motion, with UIScrollView's feel.
 ///
 /// It knows nothing about refresh controls: they observe it (``offset``, ``phase``) and change its inset

@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: the raw-pointer reservation and every token written through it (strings, the
+// shortest round-trip numbers) share one unchecked discipline, kept in one file so it can be read whole.
 import RefreshKit
 
 /// Appends up to `bound` bytes written by `body` to `buffer`: the bytes are written through a raw pointer

@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: the validator and the cursor share the byte-level scanning primitives that the
+// hot path inlines; apart, those would have to become internal API.
+
 /// UTF-8 JSON text, read without allocating: a strict validator (pass 1) and cursor helpers that walk text
 /// the validator accepted (pass 2). Nothing here recurses; nesting is tracked in a 64-bit stack.
 ///

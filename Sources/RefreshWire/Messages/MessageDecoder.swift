@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: every message's validation in one place, so that every refusal the page can get
+// comes from one path (the page's own touch spelling, read in one pass, is in PlainTouch.swift).
 import RefreshKit
 
 /// Decodes the page's JSON messages (PROTOCOL.md, "Page → server") into typed, validated

@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: one writer for every server message, sharing the frame writer's private helpers
+// (the hot path); split by message, those helpers would have to become internal API.
 import RefreshKit
 
 /// Writes the server's messages (PROTOCOL.md, "Server → page") as compact UTF-8 JSON, appended to a
