@@ -1,14 +1,17 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Layout (see README.md, "Architecture"):
-//   RefreshKit      – the pure engine: physics, scroll model, edge controls, feed, session. No I/O, no clock.
-//   RefreshWire     – the JSON protocol `refreshkit.v1`: decoding with validation, lean encoding.
-//   CLibWebSockets  – Debian's libwebsockets 4.1.6 through pkg-config, plus a tiny shim header.
-//   RefreshServer   – one libwebsockets context: static files from web/, the WebSocket, sessions, the tick.
-//   LWSEcho         – the WebSocket echo protocol of `serve --echo-protocol` (Autobahn) and of `lws-echo`.
-//   LinkSimulator   – `refreshkit link`: a user-space TCP proxy that delays, jitters, loses and stalls (docs/LINK.md).
-//   refreshkit      – the command line (`serve`, `replay`, `link`).
+// Layout (see README.md, "Repository layout"):
+//   RefreshKit       – the pure engine: physics, the scroll model, edge controls, feed, the list model. No I/O, no clock.
+//   RefreshWire      – the JSON protocol `refreshkit.v1`: JSON/, Messages/ (decoding with validation, lean encoding),
+//                      Frames/ (shared frames, deltas, acks), Traces/ (the trace format and its recorder).
+//   RefreshSessions  – the session host: the server's rules as a pure value (events in, actions out), the sessions
+//                      and their members, the screens, and the recorded model that a replay drives the same way.
+//   CLibWebSockets   – Debian's libwebsockets 4.1.6 through pkg-config, plus a tiny shim header.
+//   RefreshServer    – the libwebsockets adapter: one context, static files, HTTP answers, metrics; carries out
+//                      the session host's actions.
+//   LinkSimulator    – `refreshkit link`: a user-space TCP proxy that delays, jitters, loses and stalls (docs/LINK.md).
+//   refreshkit       – the command line (`serve`, `replay`, `link`).
 let package = Package(
     name: "RefreshKit",
     platforms: [.macOS(.v15)],
@@ -73,13 +76,14 @@ let package = Package(
         .executableTarget(
             name: "refreshkit",
             dependencies: [
-                "RefreshKit", "RefreshWire", "RefreshServer", "LinkSimulator",
+                "RefreshKit", "RefreshWire", "RefreshSessions", "RefreshServer", "LinkSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "RefreshKitTests", dependencies: ["RefreshKit"]),
-        .testTarget(name: "RefreshWireTests", dependencies: ["RefreshWire", "RefreshKit"]),
+        // The wire's frame and trace tests drive a recorded model (RefreshSessions' TracedListModel) to make them.
+        .testTarget(name: "RefreshWireTests", dependencies: ["RefreshWire", "RefreshKit", "RefreshSessions"]),
         .testTarget(name: "LinkSimulatorTests", dependencies: ["LinkSimulator"]),
         .testTarget(
             name: "RefreshSessionsTests",
@@ -94,7 +98,7 @@ let package = Package(
         .executableTarget(
             name: "refreshkit-bench",
             dependencies: [
-                "RefreshKit", "RefreshWire", "CLibWebSockets",
+                "RefreshKit", "RefreshWire", "RefreshSessions", "CLibWebSockets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]),

@@ -51,7 +51,7 @@ struct BenchCommand: ParsableCommand {
 
     // MARK: The server load
 
-    @Option(help: ArgumentHelp("Session counts to load the server with, comma-separated.", valueName: "n,n,…"))
+    @Option(help: ArgumentHelp("ListModel counts to load the server with, comma-separated.", valueName: "n,n,…"))
     var levels = Levels([100, 500, 1000, 2000])
 
     @Option(help: ArgumentHelp("Inputs per second per session.", valueName: "hz"))

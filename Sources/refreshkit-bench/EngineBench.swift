@@ -92,7 +92,7 @@ struct EngineBench {
             nanosecondsPerDeltaDigest: parts.deltaDigest,
             nanosecondsPerDecode: parts.decode,
             bytesPerFrame: frames > 0 ? Double(bytes) / Double(frames) : 0, fullBytesPerFrame: fullBytes,
-            frameBytes: try FrameBytes.measure(), sessionInlineBytes: MemoryLayout<Session>.size,
+            frameBytes: try FrameBytes.measure(), sessionInlineBytes: MemoryLayout<ListModel>.size,
             heapBytesPerSession: memory.heap, rssBytesPerSession: memory.rss, runs: perRun)
     }
 
@@ -105,7 +105,7 @@ struct EngineBench {
 
     /// The full step, `count` times. - Returns: seconds.
     private func timedSteps(count: Int, bytes: inout Int, frames: inout Int) throws -> Double {
-        var session = try Session(viewport: Self.viewport, time: Timestamp(microseconds: 1_000_000))
+        var session = try ListModel(viewport: Self.viewport, time: Timestamp(microseconds: 1_000_000))
         let encoder = MessageEncoder()
         var buffer = MessageBuffer(capacity: 8192)
         var time: Int64 = 1_000_000
@@ -129,7 +129,7 @@ struct EngineBench {
 
     /// Bytes per whole `frame` message over the first `count` frames of the drag (untimed).
     private static func fullBytes(count: Int) throws -> Double {
-        var session = try Session(viewport: viewport, time: Timestamp(microseconds: 1_000_000))
+        var session = try ListModel(viewport: viewport, time: Timestamp(microseconds: 1_000_000))
         let encoder = MessageEncoder()
         var buffer: [UInt8] = []
         var time: Int64 = 1_000_000
@@ -158,7 +158,7 @@ struct EngineBench {
         var frames: [Frame] = []
         frames.reserveCapacity(1024)
         func loop(stages: Int) throws -> Double {
-            var session = try Session(viewport: Self.viewport, time: Timestamp(microseconds: 1_000_000))
+            var session = try ListModel(viewport: Self.viewport, time: Timestamp(microseconds: 1_000_000))
             let encoder = MessageEncoder()
             var buffer: [UInt8] = []
             buffer.reserveCapacity(8192)
@@ -258,12 +258,12 @@ struct EngineBench {
     private func measureMemory(sessions: Int) throws -> (heap: Double, rss: Double) {
         let heapBefore = Self.heapBytes()
         let rssBefore = Self.residentBytes()
-        var all: [Session] = []
+        var all: [ListModel] = []
         all.reserveCapacity(sessions)
         let encoder = MessageEncoder()
         var buffer: [UInt8] = []
         for i in 0..<sessions {
-            var session = try Session(viewport: Self.viewport, time: Timestamp(microseconds: 1_000_000 + Int64(i)))
+            var session = try ListModel(viewport: Self.viewport, time: Timestamp(microseconds: 1_000_000 + Int64(i)))
             let time: Int64 = 1_100_000 + Int64(i)
             try session.apply(Self.input(0, at: time), at: Timestamp(microseconds: time))
             try session.apply(Self.input(1, at: time + Self.period), at: Timestamp(microseconds: time + Self.period))

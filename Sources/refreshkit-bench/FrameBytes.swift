@@ -61,7 +61,7 @@ struct FrameBytes {
     /// One input (or none: only the tick) per 16.667 ms period.
     private mutating func run(_ script: [((Int64) -> Input)?]) throws {
         var time: Int64 = 1_000_000
-        var session = try Session(viewport: EngineBench.viewport, time: Timestamp(microseconds: time))
+        var session = try ListModel(viewport: EngineBench.viewport, time: Timestamp(microseconds: time))
         let encoder = MessageEncoder()
         var base = session.frame()
         var full: [UInt8] = []

@@ -1,4 +1,5 @@
 import RefreshKit
+import RefreshSessions
 import RefreshWire
 
 /// The server's own work per input, without the network: decode the page's `touch` text, apply it through
@@ -49,7 +50,7 @@ struct HostPathBench {
         let header = TraceHeader(
             preset: "ios", viewport: EngineBench.viewport, devicePixelRatio: 3, seed: 1, start: start)
         let limits = traced ? TraceLimits() : TraceLimits(maxOperations: 0, maxBytes: 0)
-        var sessions = try (0..<count).map { _ in try TracedSession(header: header, limits: limits) }
+        var sessions = try (0..<count).map { _ in try TracedListModel(header: header, limits: limits) }
         let decoder = MessageDecoder()
         let rounds = max(1, min(inputs / count, inputsPerSession))
         // The page's texts, written before the clock starts: one per round, the same for every session.

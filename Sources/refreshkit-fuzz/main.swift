@@ -1,4 +1,4 @@
-// libFuzzer target for the wire decoder and the session behind it (docs/HARDENING.md, "Fuzzing").
+// libFuzzer target for the wire decoder and the model behind it (docs/HARDENING.md, "Fuzzing").
 //
 // Built only with `swift build -c release --sanitize=fuzzer --product refreshkit-fuzz` (scripts/fuzz.sh,
 // `make fuzz`): libFuzzer then provides `main` and calls `LLVMFuzzerTestOneInput` for every input. In an
@@ -6,12 +6,12 @@
 //
 // One input is a conversation: lines (split at `\n`) are WebSocket messages as a page would send them,
 // each arriving a few milliseconds after the previous one. Every line goes through `MessageDecoder` like
-// the server's; a `hello` opens a session; inputs are applied at the arrival time, and the session is
+// the server's; a `hello` opens a model; inputs are applied at the arrival time, and the model is
 // advanced and asked for its frame after every message. Invariants (a violation aborts, which libFuzzer
 // reports with the input):
 // - the decoder never crashes, and every refusal is a `WireError` with a known code and a short message;
 // - nothing a client sends makes a number of a frame non-finite, or a progress leave 0…1;
-// - frame sequence numbers increase by one, frame time is the session's time, segments never end before
+// - frame sequence numbers increase by one, frame time is the model's time, segments never end before
 //   they start, events are never from the future;
 // - every frame the encoder writes is valid JSON (the decoder's own grammar check accepts it), and so is the
 //   delta from the frame before it (docs/PROTOCOL.md, "delta").
@@ -53,9 +53,9 @@ private func check(_ condition: Bool, _ message: @autoclosure () -> String) {
 }
 
 private struct Conversation {
-    var session: Session?
+    var model: ListModel?
     var lastSequence: UInt64?
-    /// The previous frame of the session: the base of the next delta.
+    /// The previous frame of the model: the base of the next delta.
     var lastFrame: Frame?
     /// The server's clock, µs: each message arrives a little after the previous one.
     var now = Timestamp(microseconds: 1_000_000)
@@ -74,20 +74,20 @@ private struct Conversation {
         case .hello(let hello):
             check(hello.viewport.width.isFinite && hello.viewport.height.isFinite && hello.dpr.isFinite, "hello")
             do {
-                session = try Session(
+                model = try ListModel(
                     viewport: hello.viewport, devicePixelRatio: hello.dpr, preset: hello.preset ?? "ios",
                     seed: hello.seed ?? 1, time: now)
                 lastSequence = nil
                 lastFrame = nil
             } catch {
-                check(!error.message.isEmpty, "session error without a message")
+                check(!error.message.isEmpty, "model error without a message")
             }
         case .input(let input, _):
-            guard session != nil else { return }
+            guard model != nil else { return }
             do {
-                try session!.apply(input, at: now)
+                try model!.apply(input, at: now)
             } catch {
-                check(!error.message.isEmpty, "session error without a message")
+                check(!error.message.isEmpty, "model error without a message")
             }
         case .ping(let t):
             check(t.isFinite, "ping t \(t)")
@@ -100,26 +100,26 @@ private struct Conversation {
     /// After the conversation: time runs on until nothing is scheduled (bounded), as the tick would.
     mutating func finish() {
         for _ in 0..<200 {
-            guard let deadline = session?.nextDeadline else { break }
+            guard let deadline = model?.nextDeadline else { break }
             now = max(now, deadline)
-            session!.advance(to: now)
+            model!.advance(to: now)
             observe()
         }
     }
 
     private mutating func observe() {
-        guard session != nil else { return }
-        session!.advance(to: now)
-        let events = session!.takeEvents()
+        guard model != nil else { return }
+        model!.advance(to: now)
+        let events = model!.takeEvents()
         for event in events {
-            check(event.time <= session!.now, "an event from the future: \(event)")
+            check(event.time <= model!.now, "an event from the future: \(event)")
         }
-        let frame = session!.frame()
+        let frame = model!.frame()
         if let lastSequence {
             check(frame.sequence == lastSequence + 1, "sequence \(frame.sequence) after \(lastSequence)")
         }
         lastSequence = frame.sequence
-        check(frame.time == session!.now, "frame time \(frame.time) is not the session's \(session!.now)")
+        check(frame.time == model!.now, "frame time \(frame.time) is not the model's \(model!.now)")
         for value in frame.allNumbers { check(value.isFinite, "a non-finite number in \(frame)") }
         for edge in frame.edges { check((0...1).contains(edge.progress), "progress \(edge.progress)") }
         for segment in frame.horizontalMotion + frame.verticalMotion {

@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: a bench tool, one lws client context with its callbacks and its clock; not
+// product code.
 import CLibWebSockets
 import DequeModule
 import Foundation

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RefreshKit
+import RefreshSessions
 import RefreshWire
 
 /// `refreshkit replay TRACE.json`: a recorded session, replayed headlessly (docs/TRACE.md).
@@ -80,7 +81,7 @@ struct Replay: ParsableCommand {
 
     /// The session's state after the replay (a copy's frame: the replay's own frames are untouched).
     private static func finalFrame(_ result: TraceReplay.Result) -> Frame {
-        var session = result.session
+        var session = result.model
         return session.frame()
     }
 

@@ -26,7 +26,7 @@ import Testing
         let page = try joined(transport)
         let welcome = try #require(transport.welcome(page))
         #expect(welcome["member"] as? Int == 0 && welcome["resumed"] == nil)
-        #expect(transport.host.rooms.count == 1)
+        #expect(transport.host.sessions.count == 1)
         #expect(transport.frames(page).first?["type"] as? String == "frame")
         #expect(transport.messages(page, type: "room").last?["members"] as? Int == 1)
     }
@@ -70,7 +70,7 @@ import Testing
         let stranger = transport.open()
         transport.send(TestTransport.hello(session: id, token: String(repeating: "0", count: 32)), on: stranger)
         #expect(transport.errors(stranger) == ["bad_token"])
-        #expect(transport.host.rooms[id]?.connectedCount == 1)
+        #expect(transport.host.sessions[id]?.connectedCount == 1)
     }
 
     // MARK: - Resume, and the newer connection wins
@@ -83,7 +83,7 @@ import Testing
         transport.now += 16_000
         transport.send(transport.touch("move", dy: -30, seq: 2), on: page)
         transport.close(page)
-        #expect(transport.host.rooms[id] != nil, "the session waits out its grace period")
+        #expect(transport.host.sessions[id] != nil, "the session waits out its grace period")
 
         let back = try joined(transport, TestTransport.hello(session: id, token: token))
         let welcome = try #require(transport.welcome(back))
@@ -97,8 +97,8 @@ import Testing
         let (id, token) = try session(transport, old)
         let newer = try joined(transport, TestTransport.hello(session: id, token: token))
         #expect(transport.closes[old.id] == .sessionTaken)
-        #expect(transport.host.rooms[id]?.connectedCount == 1)
-        #expect(newer.room === transport.host.rooms[id] && old.room == nil)
+        #expect(transport.host.sessions[id]?.connectedCount == 1)
+        #expect(newer.session === transport.host.sessions[id] && old.session == nil)
         // What the older one still says is dropped: it no longer drives the session.
         let framesBefore = transport.frames(newer).count
         transport.send(transport.touch("start", dy: 0), on: old)
@@ -129,7 +129,7 @@ import Testing
         transport.close(page)
         #expect(transport.tickArmedAt == closedAt + 5_000_000, "the timer is armed for the expiry")
         transport.runTick()
-        #expect(transport.host.rooms[id] == nil)
+        #expect(transport.host.sessions[id] == nil)
 
         let late = try joined(transport, TestTransport.hello(session: id, token: token))
         let welcome = try #require(transport.welcome(late))
@@ -140,7 +140,7 @@ import Testing
         let transport = TestTransport { $0.sessionGraceSeconds = 0 }
         let page = try joined(transport)
         transport.close(page)
-        #expect(transport.host.rooms.isEmpty)
+        #expect(transport.host.sessions.isEmpty)
     }
 
     // MARK: - One frame per read

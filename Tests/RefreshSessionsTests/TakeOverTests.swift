@@ -186,7 +186,7 @@ final class MemoryStore: SessionStore {
     }
 
     @Test func operationsHandedOutInPiecesMakeTheWholeTrace() throws {
-        var traced = try TracedSession(
+        var traced = try TracedListModel(
             header: TraceHeader(
                 preset: "ios", viewport: Size(width: 390, height: 844), devicePixelRatio: 3, seed: 1,
                 start: Timestamp(microseconds: 0)))
@@ -216,7 +216,7 @@ final class MemoryStore: SessionStore {
         let fromPieces = try Trace(json: joined)
         let whole = try Trace(json: traced.recorder.json())
         #expect(fromPieces == whole)
-        let replayed = try TracedSession.replaying(fromPieces, limits: .unlimited)
+        let replayed = try TracedListModel.replaying(fromPieces, limits: .unlimited)
         #expect(replayed.recorder.frames == traced.recorder.frames)
     }
 }

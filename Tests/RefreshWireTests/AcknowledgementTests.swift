@@ -1,5 +1,6 @@
 import Foundation
 import RefreshKit
+import RefreshSessions
 import RefreshWire
 import Testing
 
@@ -165,7 +166,7 @@ struct AcknowledgementTests {
     }
 
     @Test func aWelcomeToAResumedMemberCarriesItsAck() throws {
-        let session = try Session(viewport: Size(width: 390, height: 844), time: .zero)
+        let session = try ListModel(viewport: Size(width: 390, height: 844), time: .zero)
         var welcome = Welcome(
             session: "s", token: "k", preset: "ios", presets: ["ios"], configuration: session.configuration,
             serverTime: .zero, member: 1, resumed: true, ack: 77)
@@ -179,13 +180,13 @@ struct AcknowledgementTests {
 
     /// A recorded session at `now`, driven with message texts as the server drives it.
     struct Driver {
-        var traced: TracedSession
+        var traced: TracedListModel
         var now: Int64 = 9_000_000_000
         var messages: [[UInt8]] = []
         var decoder = MessageDecoder()
 
         init() throws {
-            traced = try TracedSession(
+            traced = try TracedListModel(
                 header: TraceHeader(
                     preset: "ios", viewport: Size(width: 390, height: 844), devicePixelRatio: 2, seed: 3,
                     start: Timestamp(microseconds: now)))
@@ -200,7 +201,7 @@ struct AcknowledgementTests {
             now += 16_000
             let bytes = Array(text.utf8)
             _ = bytes.withUnsafeBytes { raw in
-                Result { () throws(SessionError) in
+                Result { () throws(ListModelError) in
                     try traced.apply(
                         ReceivedInput(input, seq: seq, text: raw), member: member, at: Timestamp(microseconds: now))
                 }

@@ -276,7 +276,7 @@ struct DecodeErrorTests {
         #expect(
             WireError.notReady(ref: "touch") == WireError(code: .notReady, message: "send hello first", ref: "touch"))
         #expect(WireError.binaryFrame.code == .binaryUnsupported)
-        let engine = SessionError(.unknownPreset, message: "no preset named 'x'")
+        let engine = ListModelError(.unknownPreset, message: "no preset named 'x'")
         #expect(
             WireError(engine, ref: "configure")
                 == WireError(code: .unknownPreset, message: "no preset named 'x'", ref: "configure"))

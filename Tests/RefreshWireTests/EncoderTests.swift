@@ -115,7 +115,7 @@ struct EncoderTests {
     @Test func welcomeBytes() {
         let welcome = Welcome(
             session: "s1", token: "tk", preset: "ios", presets: ["ios", "jh"],
-            configuration: SessionConfiguration(
+            configuration: ListConfiguration(
                 edges: [.bottom: EdgeConfiguration(role: .loadMore, trigger: .onReachEdge)], decelerationRate: 0.998),
             serverTime: Timestamp(microseconds: 81_234_500))
         let expected =
@@ -137,7 +137,7 @@ struct EncoderTests {
         var top = EdgeConfiguration(
             triggerDistance: 0.1 + 0.2, cycle: .init(duration: 1.0 / 3.0, delay: 1e-7, kind: .spring))
         top.height = 123_456_789.123_456_78
-        let configuration = SessionConfiguration(
+        let configuration = ListConfiguration(
             edges: [.right: .none, .left: .none, .bottom: .none, .top: top], decelerationRate: 0.9985432101)
         let welcome = Welcome(
             session: "", token: "", preset: "ios", presets: [], configuration: configuration, serverTime: .zero)

@@ -1,5 +1,6 @@
 import Foundation
 import RefreshKit
+import RefreshSessions
 import RefreshWire
 import Testing
 
@@ -7,8 +8,8 @@ import Testing
 /// a 60 Hz tick while something moves, timers at their deadlines, a frame after every change), keeping every
 /// frame: drags that scroll and drags that pull past an edge, flings, wheels, commands, resizes, preset
 /// switches, insets, edges switched on and off.
-private struct RandomSession {
-    var traced: TracedSession
+private struct RandomModel {
+    var traced: TracedListModel
     var frames: [Frame] = []
     /// The same frames with their `ack` maps, as the server keeps them.
     var shared: [SharedFrame] = []
@@ -25,7 +26,7 @@ private struct RandomSession {
         numbered = seed % 2 == 1
         now = 7_000_000_000 + Int64(seed) * 1_234_567
         let preset = ["ios", "jh", "ht", "gv", "ms", "iq"][Int(seed % 6)]
-        traced = try TracedSession(
+        traced = try TracedListModel(
             header: TraceHeader(
                 preset: preset, viewport: Size(width: 390, height: 844), devicePixelRatio: 3, seed: seed,
                 start: Timestamp(microseconds: now)),
@@ -53,7 +54,7 @@ private struct RandomSession {
         }
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { raw in
-            Result { () throws(SessionError) in
+            Result { () throws(ListModelError) in
                 try traced.apply(
                     ReceivedInput(input, seq: seq, text: raw), member: member, at: Timestamp(microseconds: now))
             }
@@ -64,7 +65,7 @@ private struct RandomSession {
     mutating func wait(milliseconds: Int64) {
         let end = now + milliseconds * 1000
         while now < end {
-            let tick = nextServerTick(of: traced.session, after: now, until: end)
+            let tick = nextServerTick(of: traced.model, after: now, until: end)
             pageTime += Double(tick.time - now) / 1000
             now = tick.time
             if tick.due {
@@ -167,7 +168,7 @@ struct FrameDeltaTests {
     /// page's copy (itself rebuilt from deltas since the first frame) is exactly the frame's own JSON value.
     @Test(arguments: 0..<8)
     func deltasOfRealSessionsRebuildEveryFrame(seed: UInt64) throws {
-        var session = try RandomSession(seed: seed)
+        var session = try RandomModel(seed: seed)
         for _ in 0..<30 { session.step() }
         let frames = session.shared  // odd seeds number their inputs: their frames carry acks
         #expect(frames.count > 100)
@@ -189,7 +190,7 @@ struct FrameDeltaTests {
     /// it keeps the headroom.
     @Test(arguments: [0, 4] as [UInt64])
     func aMessageBufferHoldsWhatAnArrayDoes(seed: UInt64) throws {
-        var session = try RandomSession(seed: seed)
+        var session = try RandomModel(seed: seed)
         for _ in 0..<20 { session.step() }
         let frames = session.frames
         let encoder = MessageEncoder()
@@ -289,7 +290,7 @@ struct FrameDeltaTests {
     }
 
     @Test func anUnchangedFrameIsOnlyItsHeader() throws {
-        var session = try RandomSession(seed: 1)
+        var session = try RandomModel(seed: 1)
         session.drag(dx: 0, dy: -20, steps: 10)
         var base = try #require(session.frames.last)
         base.offset.y = 100
@@ -305,7 +306,7 @@ struct FrameDeltaTests {
     /// Scrolling the content moves every edge's `distance` and `velocity` with the offset: the follow rule
     /// leaves them out, so a delta is the offset and velocity alone.
     @Test func scrollingTheContentSendsOffsetAndVelocityOnly() throws {
-        var session = try RandomSession(seed: 6)  // ios, top and bottom edges
+        var session = try RandomModel(seed: 6)  // ios, top and bottom edges
         let first = session.frames.count
         session.drag(dx: 0, dy: -8, steps: 30)
         let frames = Array(session.frames[(first - 1)...])
@@ -320,7 +321,7 @@ struct FrameDeltaTests {
     }
 
     @Test func theMembersThatEndAreNull() throws {
-        var session = try RandomSession(seed: 12)
+        var session = try RandomModel(seed: 12)
         session.drag(dx: 0, dy: 25, steps: 12)  // pull the top, release: a spring back
         let animating = try #require(session.frames.last { !$0.verticalMotion.isEmpty })
         session.wait(milliseconds: 3000)
@@ -332,7 +333,7 @@ struct FrameDeltaTests {
     }
 
     @Test func aChangedEdgeSetIsWrittenWhole() throws {
-        var session = try RandomSession(seed: 18)
+        var session = try RandomModel(seed: 18)
         let base = try #require(session.frames.last)
         session.send(#"{"type":"configure","edges":{"left":{"enabled":true}}}"#)
         let frame = try #require(session.frames.last)
@@ -409,7 +410,7 @@ struct FrameDeltaTests {
     /// its whole frame. A golden test: it fails when the encoder's output moved away from what the page is tested
     /// against; `REFRESHKIT_WRITE_FIXTURES=1 swift test --filter thePageFixture` writes the file anew.
     @Test func thePageFixtureIsWhatTheEncoderWrites() throws {
-        var session = try RandomSession(seed: 1)  // jh: animation cycles while refreshing; inputs numbered
+        var session = try RandomModel(seed: 1)  // jh: animation cycles while refreshing; inputs numbered
         session.send(#"{"type":"configure","feed":{"latencyMs":300}}"#)
         session.drag(dx: 0, dy: -15, steps: 8)  // scroll the content
         for member in [1, 0, 1] {  // a second device's wheel, each numbering its own (the frames' `ack`)

@@ -1,5 +1,6 @@
 import Foundation
 import RefreshKit
+import RefreshSessions
 import RefreshWire
 import Testing
 
@@ -65,7 +66,7 @@ struct FrameDigestTests {
         let header = TraceHeader(
             preset: "jh", viewport: Size(width: 390, height: 844), devicePixelRatio: 3, seed: 4,
             start: Timestamp(microseconds: 1_000_000))
-        var traced = try TracedSession(header: header, digest: .text)
+        var traced = try TracedListModel(header: header, digest: .text)
         var now: Int64 = 1_000_000
         var messages = [#"{"type":"touch","phase":"start","dx":0,"dy":0,"t":10,"id":1}"#]
         for i in 1...20 {
@@ -102,14 +103,14 @@ struct FrameDigestTests {
     }
 
     /// The drag of `aTraceWithATextDigestStillReplays`, recorded with a digest of `kind`; `produce` makes each
-    /// frame (one of TracedSession's three ways) and returns the bytes it appended, if any.
+    /// frame (one of TracedListModel's three ways) and returns the bytes it appended, if any.
     private func recordDrag(
-        _ kind: FrameDigest.Kind, produce: (inout TracedSession, inout [UInt8]) -> Void
-    ) throws -> (traced: TracedSession, messages: [[UInt8]]) {
+        _ kind: FrameDigest.Kind, produce: (inout TracedListModel, inout [UInt8]) -> Void
+    ) throws -> (traced: TracedListModel, messages: [[UInt8]]) {
         let header = TraceHeader(
             preset: "gv", viewport: Size(width: 390, height: 844), devicePixelRatio: 2, seed: 9,
             start: Timestamp(microseconds: 2_000_000))
-        var traced = try TracedSession(header: header, digest: kind)
+        var traced = try TracedListModel(header: header, digest: kind)
         var now: Int64 = 2_000_000
         var texts = [#"{"type":"touch","phase":"start","dx":0,"dy":0,"t":10,"id":1}"#]
         for i in 1...30 { texts.append(#"{"type":"touch","phase":"move","dx":0,"dy":7,"t":\#(10 + 16 * i),"id":1}"#) }
@@ -193,13 +194,13 @@ struct FrameDigestTests {
 }
 
 /// `traced`'s next frame, made the one way frames are made.
-private func nextFrame(_ traced: inout TracedSession) -> SharedFrame {
+private func nextFrame(_ traced: inout TracedListModel) -> SharedFrame {
     var buffer = MessageBuffer()
     return traced.frame(appendingUpdateTo: &buffer)
 }
 
 /// The message that brings a page holding the previous frame to `traced`'s next one, as the server writes it.
-private func update(_ traced: inout TracedSession) -> [UInt8] {
+private func update(_ traced: inout TracedListModel) -> [UInt8] {
     var buffer = MessageBuffer(headroom: 16)
     traced.frame(appendingUpdateTo: &buffer)
     return buffer.bytes

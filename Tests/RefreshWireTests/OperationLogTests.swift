@@ -91,7 +91,7 @@ struct OperationLogTests {
         let text = Array(#"{"type":"wheel","dx":0,"dy":4,"t":1.5}"#.utf8)
         text.withUnsafeBytes { recorder.recordApply($0, member: 2, at: Timestamp(microseconds: 1_500)) }
         recorder.recordAdvance(to: Timestamp(microseconds: 900))
-        var session = try Session(viewport: header.viewport, time: header.start)
+        var session = try ListModel(viewport: header.viewport, time: header.start)
         recorder.recordFrame(session.frame())
         let json = String(decoding: recorder.json(), as: UTF8.self)
         let ops = """

@@ -41,7 +41,7 @@ struct ProtocolDocumentTests {
     }
 
     @Test func everyEngineRefusalHasItsCode() {
-        #expect(SessionError.Reason.allCases.map(ErrorCode.init) == [.outOfRange, .unknownPreset, .badField])
+        #expect(ListModelError.Reason.allCases.map(ErrorCode.init) == [.outOfRange, .unknownPreset, .badField])
     }
 }
 

@@ -63,7 +63,7 @@ struct StringRoundTripTests {
         for text in Self.samples {
             let welcome = Welcome(
                 session: text, token: text, preset: text, presets: [text, "ios"],
-                configuration: SessionConfiguration(edges: [:]), serverTime: .zero)
+                configuration: ListConfiguration(edges: [:]), serverTime: .zero)
             let json = encoded { $0.encode(welcome, into: &$1) }
             let parsed = try JSONDecoder().decode(WelcomeStrings.self, from: Data(json.utf8))
             #expect(parsed.session == text && parsed.token == text && parsed.preset == text)

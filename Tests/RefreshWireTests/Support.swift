@@ -81,7 +81,7 @@ extension SeededGenerator {
 /// Where the server's tick takes `session` next when time runs from `now` towards `end` (µs): 60 Hz while
 /// it is active, else its next deadline, never past `end`; `due` says whether the session is advanced there.
 /// The test drivers that replay time (TraceTests, FrameDeltaTests) step with it.
-func nextServerTick(of session: Session, after now: Int64, until end: Int64) -> (time: Int64, due: Bool) {
+func nextServerTick(of session: ListModel, after now: Int64, until end: Int64) -> (time: Int64, due: Bool) {
     var next = end
     if session.isActive { next = min(next, now + 16_667) }
     if let deadline = session.nextDeadline?.microseconds, deadline > now { next = min(next, deadline) }

@@ -29,10 +29,10 @@ import Testing
         var segments: [MotionSegment] = []
         for preset in ["jh", "ms", "ht", "iq"] {
             let t = Timestamp(microseconds: 5_000_000)
-            var session = try Session(viewport: Size(width: 390, height: 844), preset: preset, time: t)
+            var session = try ListModel(viewport: Size(width: 390, height: 844), preset: preset, time: t)
             try session.apply(.command(Command(.refresh, edge: .top)), at: t.advanced(byMicroseconds: 1_234))
             if let first = session.scroll.verticalMotion.first, first.kind == .timed { segments.append(first) }
-            var pulled = try Session(viewport: Size(width: 390, height: 844), preset: preset, time: t)
+            var pulled = try ListModel(viewport: Size(width: 390, height: 844), preset: preset, time: t)
             var now = t
             try pulled.apply(.touch(TouchInput(phase: .start, delta: .zero, pageTime: 0, pointer: 0)), at: now)
             for step in 1...20 {

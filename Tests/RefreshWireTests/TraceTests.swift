@@ -1,12 +1,13 @@
 import Foundation
 import RefreshKit
+import RefreshSessions
 import RefreshWire
 import Testing
 
-/// Drives a ``TracedSession`` the way the server does: messages decoded and applied at their receive times,
+/// Drives a ``TracedListModel`` the way the server does: messages decoded and applied at their receive times,
 /// a 60 Hz tick while something moves or waits, a frame after every change; and keeps every frame's bytes.
 private struct Driver {
-    var traced: TracedSession
+    var traced: TracedListModel
     var frames: [[UInt8]] = []
     var events: [Event] = []
     var now: Int64
@@ -17,7 +18,7 @@ private struct Driver {
         digest: FrameDigest.Kind = .deltas
     ) throws {
         now = start
-        traced = try TracedSession(
+        traced = try TracedListModel(
             header: TraceHeader(
                 preset: preset, viewport: Size(width: 390, height: 844), devicePixelRatio: 3, seed: seed,
                 start: Timestamp(microseconds: start)),
@@ -27,8 +28,8 @@ private struct Driver {
 
     mutating func frame() {
         // The schedule a host reads without copying the session must be the session's own.
-        #expect(traced.isActive == traced.session.isActive)
-        #expect(traced.nextDeadline == traced.session.nextDeadline)
+        #expect(traced.isActive == traced.model.isActive)
+        #expect(traced.nextDeadline == traced.model.nextDeadline)
         var update = MessageBuffer()
         var buffer: [UInt8] = []
         MessageEncoder().encode(traced.frame(appendingUpdateTo: &update), into: &buffer)
@@ -53,7 +54,7 @@ private struct Driver {
     mutating func wait(milliseconds: Int64) {
         let end = now + milliseconds * 1000
         while now < end {
-            let tick = nextServerTick(of: traced.session, after: now, until: end)
+            let tick = nextServerTick(of: traced.model, after: now, until: end)
             now = tick.time
             if tick.due {
                 traced.advance(to: Timestamp(microseconds: now))
@@ -116,7 +117,7 @@ struct TraceTests {
         #expect(result.frames == driver.traced.recorder.frames)
         #expect(replayed == driver.frames)
         #expect(result.events == driver.events)
-        #expect(result.session == driver.traced.session)
+        #expect(result.model == driver.traced.model)
         // The scenario did what it claims: a refresh ran and finished, and new rows came in.
         let transitions = result.events.filter { $0.name == .transition && $0.edge == .top }.compactMap(\.to)
         #expect(transitions.contains(.refreshing) && transitions.contains(.finishing))
@@ -231,18 +232,18 @@ struct TraceTests {
         var driver = try Driver()
         try driver.receive(#"{"type":"touch","phase":"start","dx":0,"dy":0,"t":100,"id":1}"#, member: 0)
         try driver.receive(#"{"type":"touch","phase":"move","dx":0,"dy":30,"t":116,"id":1}"#, member: 0)
-        let pulled = driver.traced.session.scroll.offset.y
+        let pulled = driver.traced.model.scroll.offset.y
         // The other device has the same pointer id: it is another pointer all the same, and is ignored.
         try driver.receive(#"{"type":"touch","phase":"start","dx":0,"dy":0,"t":5000,"id":1}"#, member: 1)
         try driver.receive(#"{"type":"touch","phase":"move","dx":0,"dy":-200,"t":5016,"id":1}"#, member: 1)
         try driver.receive(#"{"type":"touch","phase":"end","dx":0,"dy":0,"t":5032,"id":1}"#, member: 1)
-        #expect(driver.traced.session.scroll.offset.y == pulled)
-        #expect(driver.traced.session.scroll.phase == .dragging)
+        #expect(driver.traced.model.scroll.offset.y == pulled)
+        #expect(driver.traced.model.scroll.phase == .dragging)
         try driver.receive(#"{"type":"touch","phase":"move","dx":0,"dy":30,"t":132,"id":1}"#, member: 0)
-        #expect(driver.traced.session.scroll.offset.y < pulled)
+        #expect(driver.traced.model.scroll.offset.y < pulled)
         try driver.receive(#"{"type":"touch","phase":"end","dx":0,"dy":0,"t":148,"id":1}"#, member: 0)
-        #expect(driver.traced.session.scroll.phase != .dragging)
-        #expect(TracedSession.pointer(1, member: 1) != TracedSession.pointer(1, member: 0))
+        #expect(driver.traced.model.scroll.phase != .dragging)
+        #expect(TracedListModel.pointer(1, member: 1) != TracedListModel.pointer(1, member: 0))
     }
 
     @Test func unreadableTracesAreRefusedClearly() {
@@ -290,7 +291,7 @@ struct TraceTests {
     }
 
     @Test func welcomeCarriesMemberResumedAndNotice() throws {
-        let session = try Session(viewport: Size(width: 390, height: 844), time: .zero)
+        let session = try ListModel(viewport: Size(width: 390, height: 844), time: .zero)
         let welcome = Welcome(
             session: "s", token: "t", preset: "ios", presets: ["ios"], configuration: session.configuration,
             serverTime: .zero, member: 2, resumed: true, notice: "session_expired", share: "http://192.168.1.23:8080")

@@ -48,7 +48,7 @@ public final class ConfigurationField<Root>: Sendable {
 
     /// Throws unless `value` is of the field's kind and within its range or names. `scope` is how an error
     /// names the field's place (`edges.top`, `feed`).
-    public func check(_ value: ConfigurationValue, in scope: String) throws(SessionError) {
+    public func check(_ value: ConfigurationValue, in scope: String) throws(ListModelError) {
         let name = "\(scope).\(self.name)"
         switch (kind, value) {
         case (.number(let rule), .number(let number)):
@@ -62,7 +62,7 @@ public final class ConfigurationField<Root>: Sendable {
                 throw .outOfRange("\(name) must be one of \(names.joined(separator: ", ")); got '\(given)'")
             }
         default:
-            throw SessionError(.wrongKind, message: "\(name) must be \(kind.expectation)")
+            throw ListModelError(.wrongKind, message: "\(name) must be \(kind.expectation)")
         }
     }
 }
@@ -99,7 +99,7 @@ public enum ConfigurationFieldKind: Hashable, Sendable {
 
 /// The range, unit and resolution of a numeric field.
 public struct NumberRule: Hashable, Sendable {
-    /// The values the session accepts; anything else is `out_of_range`.
+    /// The values the model accepts; anything else is `out_of_range`.
     public var range: ClosedRange<Double>
     public var unit: ConfigurationUnit?
     /// The smallest change that matters to people: an editor steps by it. The wire writes the value exactly.
@@ -111,7 +111,7 @@ public struct NumberRule: Hashable, Sendable {
         self.step = step
     }
 
-    func outOfRange(_ name: String, got value: String) -> SessionError {
+    func outOfRange(_ name: String, got value: String) -> ListModelError {
         .outOfRange(
             "\(name) must be between \(Self.format(range.lowerBound)) and \(Self.format(range.upperBound)), got \(value)"
         )

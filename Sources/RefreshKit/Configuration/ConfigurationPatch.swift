@@ -1,5 +1,5 @@
-/// A partial change of a session's configuration, as sent by `configure`. Every part is optional; the
-/// session checks the values against ``ConfigurationSchema`` and refuses the whole patch if one is out of
+/// A partial change of a model's configuration, as sent by `configure`. Every part is optional; the
+/// model checks the values against ``ConfigurationSchema`` and refuses the whole patch if one is out of
 /// range.
 public struct ConfigurationPatch: Hashable, Sendable {
     /// Changes to one edge's configuration.
@@ -7,7 +7,7 @@ public struct ConfigurationPatch: Hashable, Sendable {
     /// Changes to the simulated feed.
     public typealias FeedPatch = FieldChanges<FeedConfiguration>
     /// Changes to the scroll physics (``ConfigurationSchema/physics``).
-    public typealias PhysicsPatch = FieldChanges<SessionConfiguration>
+    public typealias PhysicsPatch = FieldChanges<ListConfiguration>
 
     /// Replace everything with a named preset first (then apply the rest of the patch).
     public var preset: String?

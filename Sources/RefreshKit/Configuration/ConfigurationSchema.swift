@@ -99,7 +99,7 @@ public enum ConfigurationSchema {
     ]
 
     /// The scroll physics: `configure.physics`, `config.physics`.
-    public static let physics: [ConfigurationField<SessionConfiguration>] = [
+    public static let physics: [ConfigurationField<ListConfiguration>] = [
         .number(
             "decelerationRate", \.decelerationRate, 0.5...0.9999, nil, step: 0.0001, "Deceleration",
             "UIScrollView's deceleration rate per millisecond: 0.998 normal, 0.99 fast (docs/PHYSICS.md §2.1)"),
@@ -128,7 +128,7 @@ extension FeedConfiguration: Configurable {
     public static var configurationFields: [ConfigurationField<FeedConfiguration>] { ConfigurationSchema.feed }
 }
 
-/// The session configuration's own fields are the physics (`configure.physics`).
-extension SessionConfiguration: Configurable {
-    public static var configurationFields: [ConfigurationField<SessionConfiguration>] { ConfigurationSchema.physics }
+/// The model configuration's own fields are the physics (`configure.physics`).
+extension ListConfiguration: Configurable {
+    public static var configurationFields: [ConfigurationField<ListConfiguration>] { ConfigurationSchema.physics }
 }

@@ -71,7 +71,7 @@ public struct FieldChanges<Root: Configurable>: Hashable, Sendable {
 
     /// Checks every change, in the schema's order, then stores them all in `root`; `scope` names the part
     /// in errors (`edges.top`). Nothing is stored when a value is refused.
-    func apply(to root: inout Root, scope: String) throws(SessionError) {
+    func apply(to root: inout Root, scope: String) throws(ListModelError) {
         guard !values.isEmpty else { return }
         var result = root
         for field in Root.configurationFields {

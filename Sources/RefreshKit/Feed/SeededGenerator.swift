@@ -1,5 +1,5 @@
 /// SplitMix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014): a tiny
-/// deterministic generator, so the simulated feed's failures replay exactly from the session's seed.
+/// deterministic generator, so the simulated feed's failures replay exactly from the model's seed.
 public struct SeededGenerator: RandomNumberGenerator, Hashable, Sendable {
     private var state: UInt64
 

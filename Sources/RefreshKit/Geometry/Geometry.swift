@@ -81,7 +81,7 @@ public enum Edge: String, Hashable, Sendable, CaseIterable, Codable {
     /// `true` for the edges at the start of an axis (top, left): pulling there makes the offset negative.
     public var isLeading: Bool { self == .top || self == .left }
 
-    /// The position of this edge in ``allCases``: the session keeps one control per edge in that order and
+    /// The position of this edge in ``allCases``: the model keeps one control per edge in that order and
     /// finds it by this index (no search, no hashing of the raw value).
     var index: Int {
         switch self {

@@ -25,7 +25,7 @@ public struct Spring: Hashable, Sendable {
     }
 
     /// A spring given Apple's way, by its response (the undamped period `2π/ω₀`, seconds) and damping
-    /// ratio: `k = (2π/response)²·m`, `c = 4π·ζ·m/response` (WWDC18 session 803; Motion
+    /// ratio: `k = (2π/response)²·m`, `c = 4π·ζ·m/response` (WWDC18 model 803; Motion
     /// `configure(response:dampingRatio:)`; docs/PHYSICS.md §2.4). Response 0.5 s and ζ = 1 give
     /// k = 157.91, c = 25.13 (docs/PHYSICS.md §9 row 37).
     public init(mass: Double = 1, response: Double, dampingRatio: Double) {

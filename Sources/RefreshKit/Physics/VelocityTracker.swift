@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: one estimator, its sample ring, and the account of its method and constants
+// (about a quarter of the file is that documentation).
+
 /// Estimates the finger's release velocity along one axis from timestamped positions.
 ///
 /// The tracker is one-dimensional; the scroll model keeps one per axis. Times are the page's clock in
@@ -366,7 +369,7 @@ public struct VelocityTracker: Hashable, Sendable {
     }
 
     /// The last ``historySize`` samples in a ring stored inline: no heap storage, so recording a sample
-    /// never allocates and copying a tracker (inside a copied session) is a plain copy of bytes.
+    /// never allocates and copying a tracker (inside a copied model) is a plain copy of bytes.
     struct History: Sendable {
         static let capacity = VelocityTracker.historySize
         private typealias Slots = (

@@ -28,7 +28,7 @@ extension Preset {
     public static let ios = Preset(
         name: "ios",
         summary: "UIRefreshControl: starts at 100 px while dragging, rests at 60 px; auto load-more footer",
-        configuration: SessionConfiguration(edges: [
+        configuration: ListConfiguration(edges: [
             .top: EdgeConfiguration(
                 role: .refresh, triggerDistance: 100, restingInset: 60, trigger: .whileDragging,
                 strictness: .inclusive, minimumVisibleDuration: 0.5, startDuration: 0.25, exitDuration: 0.3,
@@ -45,7 +45,7 @@ extension Preset {
     public static let jh = Preset(
         name: "jh",
         summary: "JHPullToRefreshKit: release past 60 px (strict), animation cycles, exit animation",
-        configuration: SessionConfiguration(edges: [
+        configuration: ListConfiguration(edges: [
             .top: EdgeConfiguration(
                 role: .refresh, triggerDistance: 60, restingInset: 60, trigger: .onRelease, strictness: .strict,
                 minimumVisibleDuration: 0, startDuration: 0.25, exitDuration: 0.5,
@@ -66,7 +66,7 @@ extension Preset {
     public static let ht = Preset(
         name: "ht",
         summary: "HTRefreshView: four edges, fling may trigger, auto-trigger footer with prompting inset",
-        configuration: SessionConfiguration(edges: [
+        configuration: ListConfiguration(edges: [
             .top: EdgeConfiguration(
                 role: .refresh, triggerDistance: 60, restingInset: 60, trigger: .onRelease, strictness: .strict,
                 fling: .trigger, minimumVisibleDuration: 0.25, startDuration: 0.25, exitDuration: 0.25,
@@ -96,7 +96,7 @@ extension Preset {
     public static let gv = Preset(
         name: "gv",
         summary: "GVRefreshControl: 100 px control, starts while dragging, stretches then pins (fixedTop)",
-        configuration: SessionConfiguration(edges: [
+        configuration: ListConfiguration(edges: [
             .top: EdgeConfiguration(
                 role: .refresh, triggerDistance: 100, restingInset: 100, trigger: .whileDragging,
                 strictness: .inclusive, minimumVisibleDuration: 0.5, startDuration: 0.25, exitDuration: 0.3,
@@ -112,7 +112,7 @@ extension Preset {
     public static let ms = Preset(
         name: "ms",
         summary: "MSPullToRefreshController: top and bottom, engage on release past 30 px (strict), 0.2 s",
-        configuration: SessionConfiguration(edges: [
+        configuration: ListConfiguration(edges: [
             .top: EdgeConfiguration(
                 role: .refresh, triggerDistance: 30, restingInset: 30, trigger: .onRelease, strictness: .strict,
                 fling: .ignore, minimumVisibleDuration: 0, startDuration: 0.2, exitDuration: 0.2,
@@ -137,7 +137,7 @@ extension Preset {
     public static let iq = Preset(
         name: "iq",
         summary: "IQPullToRefresh: eligible at 80 px (inclusive), release to refresh, reach-end load-more",
-        configuration: SessionConfiguration(edges: [
+        configuration: ListConfiguration(edges: [
             .top: EdgeConfiguration(
                 role: .refresh, triggerDistance: 80, restingInset: 80, trigger: .onRelease, strictness: .inclusive,
                 fling: .ignore, minimumVisibleDuration: 0.3, startDuration: 0.1, exitDuration: 0.1,

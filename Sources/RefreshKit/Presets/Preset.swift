@@ -3,9 +3,9 @@ public struct Preset: Hashable, Sendable {
     public var name: String
     /// One line for people: what the preset imitates.
     public var summary: String
-    public var configuration: SessionConfiguration
+    public var configuration: ListConfiguration
 
-    public init(name: String, summary: String, configuration: SessionConfiguration) {
+    public init(name: String, summary: String, configuration: ListConfiguration) {
         self.name = name
         self.summary = summary
         self.configuration = configuration

@@ -1,7 +1,10 @@
+// Over 400 lines on purpose: one state machine, every transition in one place so that a reader sees them all
+// (a fifth of the file is their documentation).
+
 /// The refresh (or load-more) control of one edge: a state machine fed with what the scroll view does.
 ///
 /// One `mutating func` per thing that can happen (`observe`, `release`, `start`, `finish`, `advance`,
-/// `configure`), each returning what the session must do about the feed. Every transition is emitted as
+/// `configure`), each returning what the model must do about the feed. Every transition is emitted as
 /// an ``Event`` with its cause, in a fixed order per refresh: `willStart`, `transition(→refreshing)`,
 /// `didStart`, cycles, `willEnd`, `transition(→finishing)`, `transition(→idle)`, `didEnd` — exactly one
 /// start and one end per refresh.
@@ -27,7 +30,7 @@ public struct EdgeControl: Hashable, Sendable {
         case cancelled
     }
 
-    /// What the session must do after the control handled something.
+    /// What the model must do after the control handled something.
     public enum Action: Hashable, Sendable {
         case none
         /// Ask the feed (refresh or next page, by the control's role).
@@ -73,7 +76,7 @@ public struct EdgeControl: Hashable, Sendable {
     private var consecutiveFailures = 0
     /// The latest time the control acted at, or was stepped to while it had a timer: an overdue timer (a
     /// configure shortened it) fires then, never in the past. A control without a timer need not follow the
-    /// time (the session's quiet steps skip it): every way to a timer (`observe`, `release`, `start`,
+    /// time (the model's quiet steps skip it): every way to a timer (`observe`, `release`, `start`,
     /// `configure`) moves the clock first.
     private var clock = Timestamp(microseconds: .min)
     /// `onReachEdge` fires when the edge comes into view, not for as long as it stays there: it re-arms
@@ -197,7 +200,7 @@ public struct EdgeControl: Hashable, Sendable {
 
     /// The scroll view moved: `distance` is the displayed pull beyond this edge's rest position.
     ///
-    /// `canStart` is `false` while the session would refuse this edge's request (a load-more while a
+    /// `canStart` is `false` while the model would refuse this edge's request (a load-more while a
     /// refresh runs, or with no more pages): the control then shows the pull but does not start.
     public mutating func observe(
         distance: Double, velocity: Double, motion: Motion, canStart: Bool, at time: Timestamp,
@@ -278,7 +281,7 @@ public struct EdgeControl: Hashable, Sendable {
         }
     }
 
-    /// The session measured the content against the viewport: `contentFits` when it is no longer than the
+    /// The model measured the content against the viewport: `contentFits` when it is no longer than the
     /// viewport less the app's insets along this edge's axis.
     ///
     /// A control with `shortContent: .disabled` is off while the content fits: `disabled`, so it keeps no
@@ -410,7 +413,7 @@ public struct EdgeControl: Hashable, Sendable {
     /// Runs the timers that fall due at or before `time`.
     @inline(__always)
     public mutating func advance(to time: Timestamp, fingerDown: Bool, events: inout [Event]) {
-        // Inlined where the session steps: a control without a refresh underway has no timer, and only
+        // Inlined where the model steps: a control without a refresh underway has no timer, and only
         // its clock moves.
         if hasTimer { runTimers(until: time, fingerDown: fingerDown, events: &events) }
         clock = max(clock, time)

@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: the one value that owns the offset, both gestures and the motion; the gestures'
+// and the motion's own laws live in their files beside it, and what is here is the core whose invariants span it.
+
 /// The authoritative scroll view: offset, gestures and closed-form motion, with UIScrollView's feel.
 ///
 /// It knows nothing about refresh controls: they observe it (``offset``, ``phase``) and change its inset
@@ -76,7 +79,7 @@ public struct ScrollModel: Hashable, Sendable {
 
     /// Whether a finger holds the content.
     ///
-    /// Stored with the drag rather than derived from it: the session asks on every step.
+    /// Stored with the drag rather than derived from it: the model asks on every step.
     public private(set) var isDragging = false
 
     /// Whether a wheel gesture is under way.

@@ -6,7 +6,7 @@ import RefreshWire
 /// ``id``; the host never sees a socket.
 ///
 /// Owned by the thread that drives the host (the only one that touches it). Its stored properties are
-/// `@exclusivity(unchecked)`, like ``Room``'s: one thread uses them, never with overlapping accesses (no
+/// `@exclusivity(unchecked)`, like ``Session``'s: one thread uses them, never with overlapping accesses (no
 /// call re-enters the code that holds one), and the runtime's access checks on these two classes cost about
 /// 1 700 instructions per frame, 8 % of the server's own work (docs/PERFORMANCE.md, "Server").
 public final class Connection {
@@ -17,8 +17,8 @@ public final class Connection {
 
     @exclusivity(unchecked) public internal(set) var lifecycle = ConnectionLifecycle.open
 
-    /// The room, once `hello` was admitted; and which of its members this connection is.
-    @exclusivity(unchecked) public internal(set) var room: Room?
+    /// The session, once `hello` was admitted; and which of its members this connection is.
+    @exclusivity(unchecked) public internal(set) var session: Session?
     @exclusivity(unchecked) public internal(set) var member = 0
 
     @exclusivity(unchecked) var assembler: MessageAssembler
@@ -26,8 +26,8 @@ public final class Connection {
     /// How the page wants its frames (`hello.frames`): whole `frame` messages, or `delta`s after the first.
     @exclusivity(unchecked) var frameFormat = FrameFormat.full
     /// For a delta connection: the frame the page holds (the last frame or delta written to it), the base of
-    /// its next delta. Nil until it has been written a whole frame since it joined its room
-    /// (``Room/attach(_:member:)``), so the first frame after a `welcome` is always whole.
+    /// its next delta. Nil until it has been written a whole frame since it joined its session
+    /// (``Session/attach(_:member:)``), so the first frame after a `welcome` is always whole.
     @exclusivity(unchecked) var frameBase: SharedFrame?
     /// The transport's headroom, then the message being written; reused for every write.
     @exclusivity(unchecked) var sendBuffer: [UInt8]

@@ -38,7 +38,7 @@ public struct Outbox: Sendable {
             if !lagReported {
                 lagReported = true
                 startedLagging = true
-                // Room for the notice too, so the bound holds.
+                // Session for the notice too, so the bound holds.
                 _ = messages.popFirst()
                 dropped &+= 1
                 messages.append(

@@ -11,7 +11,7 @@ extension SessionHost {
     func writeToStore(at now: Int64, force: Bool = false) {
         guard let store else { return }
         guard storeLedger.due(at: now) || force else { return }
-        let writes = storeLedger.writes(for: registry.rooms.values, node: configuration.node)
+        let writes = storeLedger.writes(for: registry.sessions.values, node: configuration.node)
         guard !writes.isEmpty else { return }
         if store.write(writes) {
             if storeLedger.succeeded() {
@@ -22,7 +22,7 @@ extension SessionHost {
         } else if storeLedger.failed() {
             logger.error(
                 "the session store is unreachable; sessions carry on in memory and are written again when it is back",
-                metadata: ["sessions": "\(registry.rooms.count)"])
+                metadata: ["sessions": "\(registry.sessions.count)"])
         }
     }
 
@@ -30,7 +30,7 @@ extension SessionHost {
     /// trace, check the frames' digest, and hold it with its members (who resume with their tokens). Any
     /// failure leaves the session unknown here (the `hello` then gets a new session, `session_expired`).
     func takeOver(_ id: String, at now: Int64) {
-        guard let store, registry.rooms[id] == nil else { return }
+        guard let store, registry.sessions[id] == nil else { return }
         let started = clock()
         let stored: StoredSession
         switch store.load(id) {
@@ -41,14 +41,14 @@ extension SessionHost {
             return
         case .found(let found): stored = found
         }
-        var traced: TracedSession
+        var traced: TracedListModel
         let trace: Trace
         do {
             trace = try Trace(json: stored.trace)
             guard !trace.truncated else {
                 throw TraceError("its trace was truncated (a recording limit), so it does not rebuild the session")
             }
-            traced = try TracedSession.replaying(trace, limits: configuration.traceLimits)
+            traced = try TracedListModel.replaying(trace, limits: configuration.traceLimits)
         } catch {
             logger.error(
                 "could not take a session over",
@@ -57,10 +57,10 @@ extension SessionHost {
         }
         let operations = trace.operations.count
         liftPointers(in: &traced, recordedIn: trace, at: now)
-        let room = Room(id: id, traced: traced, headroom: headroom)
-        room.adopt(stored.members)
-        room.expiresAt = now + configuration.graceMicroseconds  // until a member attaches
-        registry.adopt(room)
+        let session = Session(id: id, traced: traced, headroom: headroom)
+        session.adopt(stored.members)
+        session.expiresAt = now + configuration.graceMicroseconds  // until a member attaches
+        registry.adopt(session)
         let record = TakeOver(from: stored.node, catchUpMicroseconds: clock() - started, operations: operations)
         takeOvers[id] = record
         logger.notice(
@@ -75,7 +75,7 @@ extension SessionHost {
     /// Lifts every pointer the trace leaves down (a `touch cancel` each, recorded, as when a member leaves):
     /// nobody is connected to a session taken over, and a finger that lifted while its process was gone would
     /// otherwise hold the drag forever.
-    private func liftPointers(in traced: inout TracedSession, recordedIn trace: Trace, at now: Int64) {
+    private func liftPointers(in traced: inout TracedListModel, recordedIn trace: Trace, at now: Int64) {
         var down: [Int: [(pointer: Int, pageTime: Double)]] = [:]
         for operation in trace.operations {
             guard case .apply(_, let member, let text) = operation,

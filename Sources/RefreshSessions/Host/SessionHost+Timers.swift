@@ -2,23 +2,24 @@ import RefreshKit
 
 // The two timers: the tick (sessions that move or wait for a deadline) and the liveness sweep.
 extension SessionHost {
-    /// After an input or a hello: make sure the timer fires soon enough for `room`.
-    func armTick(for room: Room, at now: Int64) {
+    /// After an input or a hello: make sure the timer fires soon enough for `session`.
+    func armTick(for session: Session, at now: Int64) {
         guard !shuttingDown else { return }
-        if let deadline = tickScheduler.arm(moving: room.isMoving, deadline: room.nextDeadline?.microseconds, now: now)
+        if let deadline = tickScheduler.arm(
+            moving: session.isMoving, deadline: session.nextDeadline?.microseconds, now: now)
         {
             actions.append(.armTick(at: deadline))
         }
     }
 
-    /// Makes sure the timer fires by `deadline` (e.g. a room's expiry).
+    /// Makes sure the timer fires by `deadline` (e.g. a session's expiry).
     func armTimer(by deadline: Int64) {
         guard !shuttingDown else { return }
         if let armed = tickScheduler.arm(by: deadline) { actions.append(.armTick(at: armed)) }
     }
 
     /// The timer fired: every moving (or due) session with someone connected moves to `now`, its members get
-    /// its events and frame; the rooms whose grace period ran out are freed. (A room nobody is connected to
+    /// its events and frame; the sessions whose grace period ran out are freed. (A session nobody is connected to
     /// does not tick: it catches up, exactly, when someone comes back.)
     public func tick(at now: Int64) {
         flushHeldFrame()
@@ -27,30 +28,30 @@ extension SessionHost {
         let time = Timestamp(microseconds: now)
         var anyMoving = false
         var earliestDeadline: Int64?
-        var expired: [Room] = []
-        for room in registry.rooms.values {
-            if let expiry = room.expiresAt {
+        var expired: [Session] = []
+        for session in registry.sessions.values {
+            if let expiry = session.expiresAt {
                 if expiry <= now {
-                    expired.append(room)
+                    expired.append(session)
                 } else {
                     earliestDeadline = min(earliestDeadline ?? expiry, expiry)
                 }
                 continue
             }
-            let due = room.isMoving || (room.nextDeadline.map { $0.microseconds <= now } ?? false)
+            let due = session.isMoving || (session.nextDeadline.map { $0.microseconds <= now } ?? false)
             if due {
-                room.advance(to: time)
-                registry.account(room)
-                broadcast(room.takeEvents(), in: room)
+                session.advance(to: time)
+                registry.account(session)
+                broadcast(session.takeEvents(), in: session)
             }
-            if room.isMoving { anyMoving = true }
-            if let deadline = room.nextDeadline?.microseconds {
+            if session.isMoving { anyMoving = true }
+            if let deadline = session.nextDeadline?.microseconds {
                 // A deadline the session left in the past would spin the timer: wait one period.
                 let effective = deadline > now ? deadline : now + tickScheduler.period
                 earliestDeadline = min(earliestDeadline ?? effective, effective)
             }
         }
-        for room in expired { expire(room) }
+        for session in expired { expire(session) }
         if let next = tickScheduler.next(anyMoving: anyMoving, earliestDeadline: earliestDeadline, now: now) {
             actions.append(.armTick(at: next))
         }

@@ -28,11 +28,11 @@ extension SessionHost {
         if let message = connection.outbox.next() {
             encode(message, for: connection)
             connection.messagesSent &+= 1
-        } else if connection.outbox.takeFrame(), let room = connection.room {
-            // The room's frame, encoded once for every member (a delta once per base), written from the
-            // room's own buffers.
-            room.prepareFrame()
-            registry.account(room)
+        } else if connection.outbox.takeFrame(), let session = connection.session {
+            // The session's frame, encoded once for every member (a delta once per base), written from the
+            // session's own buffers.
+            session.prepareFrame()
+            registry.account(session)
             connection.framesSent &+= 1
             metrics.frames.increment()
             if let heard = connection.unansweredInputAt {
@@ -41,7 +41,7 @@ extension SessionHost {
                 connection.unansweredInputAt = nil
             }
             var count = 0
-            let written = room.withFrameMessage(for: connection) { buffer in
+            let written = session.withFrameMessage(for: connection) { buffer in
                 count = buffer.count - headroom
                 return write(.text, buffer)
             }

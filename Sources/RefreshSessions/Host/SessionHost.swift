@@ -37,7 +37,7 @@ public final class SessionHost {
 
     /// Every open connection, by the transport's id.
     public internal(set) var connections: [UInt64: Connection] = [:]
-    /// Every session (room), by id.
+    /// Every session (session), by id.
     let registry: SessionRegistry
     var tickScheduler: TickScheduler
     var sweepArmed = false
@@ -45,8 +45,8 @@ public final class SessionHost {
     static let sweepPeriod: Int64 = 1_000_000
     /// Set by ``beginShutdown(at:)``: nothing is scheduled any more and every connection drains.
     public internal(set) var shuttingDown = false
-    /// The room whose frame waits for the end of the read that brought its input.
-    var heldRoom: Room?
+    /// The session whose frame waits for the end of the read that brought its input.
+    var heldSession: Session?
 
     /// Where sessions are kept for other processes to take over (docs/SCALING.md); `nil`: in memory only.
     public var store: SessionStore?
@@ -75,7 +75,7 @@ public final class SessionHost {
     public func clearActions() { actions.removeAll(keepingCapacity: true) }
 
     /// Every session held now, by id.
-    public var rooms: [String: Room] { registry.rooms }
+    public var sessions: [String: Session] { registry.sessions }
     /// Trace bytes held by all sessions together.
     public var traceBytes: Int { registry.traceBytes }
     /// The tick's counters.
@@ -106,8 +106,8 @@ public final class SessionHost {
         case .open, .draining: break
         case .closeRequested, .closeIssued, .closed: return  // read and dropped
         }
-        // An input of another room comes from another socket's read: the held frame goes first.
-        if let held = heldRoom, held !== connection.room { flushHeldFrame() }
+        // An input of another session comes from another socket's read: the held frame goes first.
+        if let held = heldSession, held !== connection.session { flushHeldFrame() }
         switch connection.assembler.take(piece, binary: binary, isLast: isLast) {
         case .partial:
             break
@@ -140,7 +140,7 @@ public final class SessionHost {
         connection.heard(at: now)
     }
 
-    /// The transport reports `connection` gone: it leaves its room, and the counters are logged.
+    /// The transport reports `connection` gone: it leaves its session, and the counters are logged.
     public func closed(_ connection: Connection, at now: Int64) {
         connection.lifecycle.close()
         flushHeldFrame()
@@ -150,7 +150,7 @@ public final class SessionHost {
                 "connection was rate limited",
                 metadata: ["connection": "\(connection.id)", "refusedMessages": "\(connection.rateLimiter.refused)"])
         }
-        leaveRoom(connection, reason: "connection closed", at: now)
+        leaveSession(connection, reason: "connection closed", at: now)
         logger.info(
             "connection closed",
             metadata: [
@@ -167,9 +167,9 @@ public final class SessionHost {
     /// The transport moved on from the read that brought the held input (another socket, a timer, the end
     /// of the loop's turn): its frame is written now.
     public func flushHeldFrame() {
-        guard let room = heldRoom else { return }
-        heldRoom = nil
-        writeFrames(of: room)
+        guard let session = heldSession else { return }
+        heldSession = nil
+        writeFrames(of: session)
     }
 
     // MARK: - Shutdown
@@ -188,10 +188,10 @@ public final class SessionHost {
         }
     }
 
-    /// The transport is being destroyed: the connections it still reports closed only let go of their rooms.
+    /// The transport is being destroyed: the connections it still reports closed only let go of their sessions.
     public func tearDown() {
         shuttingDown = true
-        heldRoom = nil
+        heldSession = nil
         tickScheduler.stop()
         sweepArmed = false
         connections.removeAll()

@@ -28,13 +28,13 @@ struct StoreLedger {
         return true
     }
 
-    /// The writes that bring the store up to date with `rooms` (only the rooms that changed).
-    mutating func writes(for rooms: some Sequence<Room>, node: String) -> [StoreWrite] {
+    /// The writes that bring the store up to date with `sessions` (only the sessions that changed).
+    mutating func writes(for sessions: some Sequence<Session>, node: String) -> [StoreWrite] {
         var writes: [StoreWrite] = []
-        for room in rooms {
-            var entry = entries[room.id] ?? Entry()
-            let recorder = room.traced.recorder
-            let members = room.storedMembers()
+        for session in sessions {
+            var entry = entries[session.id] ?? Entry()
+            let recorder = session.traced.recorder
+            let members = session.storedMembers()
             let membersChanged = entry.members != members
             if !entry.whole && !membersChanged && recorder.operationCount == entry.cursor.count { continue }
             var head: [UInt8] = []
@@ -48,12 +48,12 @@ struct StoreLedger {
             recorder.encodeSummary(into: &summary)
             writes.append(
                 StoreWrite(
-                    session: room.id, node: node, whole: entry.whole, head: head, operations: operations,
+                    session: session.id, node: node, whole: entry.whole, head: head, operations: operations,
                     summary: summary, operationCount: entry.cursor.count,
                     members: membersChanged || entry.whole ? members : nil))
             entry.whole = false
             entry.members = members
-            entries[room.id] = entry
+            entries[session.id] = entry
         }
         return writes
     }

@@ -93,8 +93,8 @@ import Testing
         _ patch: (ConfigurationField<Root>, ConfigurationValue) -> ConfigurationPatch
     ) throws -> Int {
         let base = Preset.ms.configuration
-        func refused(_ field: ConfigurationField<Root>, _ value: ConfigurationValue) -> SessionError? {
-            #expect(throws: SessionError.self) { try base.applying(patch(field, value)) }
+        func refused(_ field: ConfigurationField<Root>, _ value: ConfigurationValue) -> ListModelError? {
+            #expect(throws: ListModelError.self) { try base.applying(patch(field, value)) }
         }
         var ranges = 0
         for field in fields {
@@ -135,26 +135,26 @@ import Testing
     @Test func errorsReadAsBefore() throws {
         var top = ConfigurationPatch.EdgePatch()
         top[\.triggerDistance] = 0
-        let error = #expect(throws: SessionError.self) {
+        let error = #expect(throws: ListModelError.self) {
             try Preset.ios.configuration.applying(ConfigurationPatch(edges: [.top: top]))
         }
         #expect(
             error
-                == SessionError(
+                == ListModelError(
                     .outOfRange, message: "edges.top.triggerDistance must be between 1 and 10000, got 0.0"))
         var feed = ConfigurationPatch.FeedPatch()
         feed[\.pageSize] = 0
-        let feedError = #expect(throws: SessionError.self) {
+        let feedError = #expect(throws: ListModelError.self) {
             try Preset.ios.configuration.applying(ConfigurationPatch(feed: feed))
         }
         #expect(feedError?.message == "feed.pageSize must be between 1 and 1000, got 0")
         var physics = ConfigurationPatch.PhysicsPatch()
         physics[\.springName] = "bouncy"
-        let springError = #expect(throws: SessionError.self) {
+        let springError = #expect(throws: ListModelError.self) {
             try Preset.ios.configuration.applying(ConfigurationPatch(physics: physics))
         }
         #expect(springError?.message == "physics.spring must be one of ios, pop, critical, fast; got 'bouncy'")
-        let insetError = #expect(throws: SessionError.self) {
+        let insetError = #expect(throws: ListModelError.self) {
             try Preset.ios.configuration.applying(ConfigurationPatch(insets: EdgeInsets(left: -1)))
         }
         #expect(insetError?.message == "insets.left must be between 0 and 10000, got -1.0")
@@ -164,16 +164,16 @@ import Testing
     @Test func aValueOfTheWrongKindIsABadField() throws {
         var top = ConfigurationPatch.EdgePatch()
         top.set(ConfigurationSchema.edge.first { $0.name == "height" }!, to: .name("tall"))
-        let error = #expect(throws: SessionError.self) {
+        let error = #expect(throws: ListModelError.self) {
             try Preset.ios.configuration.applying(ConfigurationPatch(edges: [.top: top]))
         }
-        #expect(error == SessionError(.wrongKind, message: "edges.top.height must be a finite number"))
+        #expect(error == ListModelError(.wrongKind, message: "edges.top.height must be a finite number"))
     }
 
     /// One refused value refuses the whole patch: fields before it in the same scope, other edges, the feed.
     @Test func aRefusedPatchChangesNothing() throws {
-        var session = try Session(viewport: Size(width: 390, height: 844), time: .zero)
-        let before = session
+        var model = try ListModel(viewport: Size(width: 390, height: 844), time: .zero)
+        let before = model
         var top = ConfigurationPatch.EdgePatch()
         top[\.triggerDistance] = 50
         top[\.height] = -1
@@ -182,8 +182,8 @@ import Testing
         var feed = ConfigurationPatch.FeedPatch()
         feed[\.latencyMs] = 10
         let patch = ConfigurationPatch(edges: [.top: top, .bottom: bottom], feed: feed)
-        #expect(throws: SessionError.self) { try session.apply(.configure(patch), at: .zero) }
-        #expect(session == before)
+        #expect(throws: ListModelError.self) { try model.apply(.configure(patch), at: .zero) }
+        #expect(model == before)
     }
 
     @Test func theSpringsAreTheEnginesNamedSprings() {

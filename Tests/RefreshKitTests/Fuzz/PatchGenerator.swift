@@ -1,10 +1,10 @@
 import RefreshKit
 
 /// Random `configure` patches: presets, edge fields, the feed and the physics. Most values are in range;
-/// a few are not (just past a bound, NaN, infinite, an unknown name), and then the session must refuse the
+/// a few are not (just past a bound, NaN, infinite, an unknown name), and then the model must refuse the
 /// whole patch and change nothing.
 extension FuzzRandom {
-    /// A patch, and whether the session must accept it.
+    /// A patch, and whether the model must accept it.
     mutating func configurationPatch() -> (patch: ConfigurationPatch, valid: Bool) {
         var invalid = false
         var patch = ConfigurationPatch()

@@ -2,11 +2,11 @@ import RefreshKit
 
 /// One step of a random trace: an input at an engine time, or only the passage of time (a host tick).
 struct TraceStep: Hashable, Sendable {
-    /// What the session must do with an input at its boundary.
+    /// What the model must do with an input at its boundary.
     enum Expectation: Hashable, Sendable {
         /// In range: applied without an error.
         case accept
-        /// Out of range: refused with a `SessionError`, the session unchanged.
+        /// Out of range: refused with a `ListModelError`, the model unchanged.
         case reject
         /// Odd but not validated (a hostile page timestamp): either, as long as nothing is corrupted.
         case either
@@ -17,7 +17,7 @@ struct TraceStep: Hashable, Sendable {
         case tick
     }
 
-    /// Engine time, µs. It may lie before the session's clock (a host whose clock went back).
+    /// Engine time, µs. It may lie before the model's clock (a host whose clock went back).
     var time: Int64
     var action: Action
 }
@@ -38,7 +38,7 @@ struct TraceGenerator {
         time = start
     }
 
-    /// A viewport for a new session: usually a phone or a desktop, sometimes tiny or huge.
+    /// A viewport for a new model: usually a phone or a desktop, sometimes tiny or huge.
     mutating func viewport() -> Size { validSize() }
 
     /// A device pixel ratio in the accepted range, 0.1…16.
@@ -226,7 +226,7 @@ struct TraceGenerator {
         return .input(.command(Command(name, edge: edge, animated: random.chance(0.6), amount: amount)), expectation)
     }
 
-    /// A touch or a wheel with a delta no session may take.
+    /// A touch or a wheel with a delta no model may take.
     private mutating func hostileGesture() -> TraceStep.Action {
         let bad = random.chance(0.5) ? Point(x: random.hostile(), y: 0) : Point(x: random.pixels(), y: random.hostile())
         if random.chance(0.5) {

@@ -1,6 +1,6 @@
 import RefreshKit
 
-/// A trace: the session it starts from and the steps applied to it.
+/// A trace: the model it starts from and the steps applied to it.
 struct Trace: Hashable, Sendable {
     static let start: Int64 = 1_000_000
 
@@ -20,7 +20,7 @@ struct Trace: Hashable, Sendable {
     }
 }
 
-/// Runs a trace against a fresh session, checking the invariants after every step; then lifts every finger,
+/// Runs a trace against a fresh model, checking the invariants after every step; then lifts every finger,
 /// lets ten minutes pass with no input, and checks that nothing is left running.
 struct TraceRunner {
     struct Result: Sendable {
@@ -35,20 +35,20 @@ struct TraceRunner {
     /// Ten minutes with no input (extended while a slow feed request is still due).
     static let settleSeconds = 600.0
 
-    private var session: Session
-    private var invariants: SessionInvariants
+    private var model: ListModel
+    private var invariants: ModelInvariants
     private var hasher = Hasher()
     private var result = Result()
 
-    private init(_ session: Session) {
-        self.session = session
-        invariants = SessionInvariants(session)
+    private init(_ model: ListModel) {
+        self.model = model
+        invariants = ModelInvariants(model)
     }
 
     static func run(_ trace: Trace) -> Result {
-        let session: Session
+        let model: ListModel
         do {
-            session = try Session(
+            model = try ListModel(
                 viewport: trace.viewport, devicePixelRatio: trace.devicePixelRatio, preset: trace.preset,
                 seed: trace.seed, time: Timestamp(microseconds: Trace.start))
         } catch {
@@ -56,7 +56,7 @@ struct TraceRunner {
             result.failure = (0, ["init threw \(error)"])
             return result
         }
-        var runner = TraceRunner(session)
+        var runner = TraceRunner(model)
         for (index, step) in trace.steps.enumerated() {
             let problems = runner.run(step)
             if !problems.isEmpty {
@@ -75,37 +75,37 @@ struct TraceRunner {
 
     /// Applies one step and checks everything after it.
     private mutating func run(_ step: TraceStep) -> [String] {
-        let before = session.now
+        let before = model.now
         let problems = perform(step)
         return problems + check(since: before)
     }
 
     /// Takes the events and a frame, and checks them.
     private mutating func check(since before: Timestamp) -> [String] {
-        let events = session.takeEvents()
-        let frame = session.frame()
+        let events = model.takeEvents()
+        let frame = model.frame()
         hasher.combine(frame)
         hasher.combine(events)
-        return invariants.check(session, events: events, frame: frame, before: before)
+        return invariants.check(model, events: events, frame: frame, before: before)
     }
 
     /// Applies one step, and says what went wrong at the API boundary.
     private mutating func perform(_ step: TraceStep) -> [String] {
         let time = Timestamp(microseconds: step.time)
         guard case .input(let input, let expectation) = step.action else {
-            session.advance(to: time)
+            model.advance(to: time)
             return []
         }
         result.inputs += 1
-        let snapshot = session
+        let snapshot = model
         do {
-            try session.apply(input, at: time)
+            try model.apply(input, at: time)
             if expectation == .reject { return ["accepted an input it must refuse"] }
         } catch {
             if expectation == .accept { return ["refused a valid input: \(error)"] }
-            // (A NaN page time the engine stored earlier makes `==` false for equal sessions: compare the text.)
-            if session != snapshot && String(describing: session) != String(describing: snapshot) {
-                return ["a refused input changed the session"]
+            // (A NaN page time the engine stored earlier makes `==` false for equal models: compare the text.)
+            if model != snapshot && String(describing: model) != String(describing: snapshot) {
+                return ["a refused input changed the model"]
             }
         }
         return []
@@ -117,36 +117,36 @@ struct TraceRunner {
         var problems: [String] = []
         for pointer in 0...3 {
             let lift = TouchInput(phase: .end, pageTime: 0, pointer: pointer)
-            problems += run(TraceStep(time: session.now.microseconds, action: .input(.touch(lift), .accept)))
+            problems += run(TraceStep(time: model.now.microseconds, action: .input(.touch(lift), .accept)))
         }
-        let start = session.now
+        let start = model.now
         let startsBefore = invariants.starts
         var limit = start.advanced(bySeconds: Self.settleSeconds)
         var rounds = 0
-        while session.isBusy && problems.isEmpty && rounds < 5_000 {
-            if let due = session.pager.running?.due {
+        while model.isBusy && problems.isEmpty && rounds < 5_000 {
+            if let due = model.pager.running?.due {
                 limit = min(max(limit, due.advanced(bySeconds: 180)), start.advanced(bySeconds: 1_500))
             }
-            guard session.now < limit else { break }
-            let before = session.now
+            guard model.now < limit else { break }
+            let before = model.now
             let next =
-                session.nextDeadline == nil ? before.advanced(byMicroseconds: 16_667) : before.advanced(bySeconds: 60)
-            session.advance(to: min(limit, next))
+                model.nextDeadline == nil ? before.advanced(byMicroseconds: 16_667) : before.advanced(bySeconds: 60)
+            model.advance(to: min(limit, next))
             problems += check(since: before)
             rounds += 1
         }
-        let underway = Edge.allCases.filter { session.control($0).state.isRefreshUnderway }
-        guard problems.isEmpty, session.isBusy || !underway.isEmpty || session.pager.running != nil else {
+        let underway = Edge.allCases.filter { model.control($0).state.isRefreshUnderway }
+        guard problems.isEmpty, model.isBusy || !underway.isEmpty || model.pager.running != nil else {
             return problems
         }
         // An edge that starts again and again on its own while nothing moves is a loop, not a wait.
         let restarts = invariants.starts - startsBefore
-        let looping = underway.filter { session.configuration.edge($0).trigger == .onReachEdge && restarts > 1 }
-        let feed = session.pager.running.map { "\($0.kind) for \($0.edge) due \($0.due)" } ?? "idle"
-        let deadline = session.nextDeadline.map(\.description) ?? "none"
+        let looping = underway.filter { model.configuration.edge($0).trigger == .onReachEdge && restarts > 1 }
+        let feed = model.pager.running.map { "\($0.kind) for \($0.edge) due \($0.due)" } ?? "idle"
+        let deadline = model.nextDeadline.map(\.description) ?? "none"
         return [
             (looping.isEmpty ? "" : "onReachEdge restarts \(looping) forever (\(restarts) starts); ")
-                + "still busy after settling \(session.now.seconds(since: start)) s: phase \(session.scroll.phase), "
+                + "still busy after settling \(model.now.seconds(since: start)) s: phase \(model.scroll.phase), "
                 + "feed \(feed), underway \(underway), next deadline \(deadline)"
         ]
     }

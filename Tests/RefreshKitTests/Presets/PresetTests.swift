@@ -2,7 +2,7 @@ import Testing
 
 @testable import RefreshKit
 
-/// Each preset's documented numbers, checked by driving a session the way a user would.
+/// Each preset's documented numbers, checked by driving a model the way a user would.
 @Suite struct PresetTests {
     /// Finger travel that shows `distance` px of pull on an 844 px viewport (the rubber band's inverse).
     static func travel(for distance: Double) -> Double {
@@ -12,7 +12,7 @@ import Testing
     @Test(arguments: Preset.all)
     func theTopEdgeStartsAtItsDocumentedMomentAndThreshold(preset: Preset) throws {
         let top = preset.configuration.edge(.top)
-        var driver = try SessionDriver(preset: preset.name)
+        var driver = try ModelDriver(preset: preset.name)
         // Just short of the trigger: never starts, whatever the trigger moment.
         try driver.drag(dy: Self.travel(for: top.triggerDistance - 0.5), steps: 10, release: false)
         #expect(driver.state(.top) == .pulling)
@@ -45,7 +45,7 @@ import Testing
 
     @Test(arguments: Preset.all)
     func theEventsOfOneRefreshComeInTheDocumentedOrder(preset: Preset) throws {
-        var driver = try SessionDriver(preset: preset.name)
+        var driver = try ModelDriver(preset: preset.name)
         try driver.command(.refresh)
         driver.settle()
         let names = driver.names(.top).filter { $0 != .cycleStarted && $0 != .cycleEnded }
@@ -58,7 +58,7 @@ import Testing
     @Test(arguments: Preset.all)
     func theExitTakesTheDocumentedDuration(preset: Preset) throws {
         let top = preset.configuration.edge(.top)
-        var driver = try SessionDriver(preset: preset.name)
+        var driver = try ModelDriver(preset: preset.name)
         try driver.command(.refresh)
         driver.settle()
         let willEnd = try #require(driver.events.first { $0.name == .willEnd && $0.edge == .top })
@@ -97,7 +97,7 @@ import Testing
 
     @Test func aFlingCanStartHTsRefreshButNeverMSs() throws {
         for (name, starts) in [("ht", true), ("ms", false)] {
-            var driver = try SessionDriver(preset: name)
+            var driver = try ModelDriver(preset: name)
             try driver.command(.scrollBy, animated: false)
             try driver.apply(.command(Command(.scrollBy, animated: false, amount: 300)))
             // A fast flick down towards the top: the bounce overshoots past the threshold.

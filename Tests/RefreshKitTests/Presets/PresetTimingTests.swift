@@ -34,7 +34,7 @@ import Testing
     /// Checks that the content goes from `from` to `to` between `start` and `start + duration`, at the
     /// curve's quarter, half and three quarters, and rests on `to` at the end.
     static func expectMove(
-        _ driver: inout SessionDriver, from: Double, to: Double, start: Int64, duration: Double, curve: [Double],
+        _ driver: inout ModelDriver, from: Double, to: Double, start: Int64, duration: Double, curve: [Double],
         _ label: String
     ) {
         let length = microseconds(duration)
@@ -50,11 +50,11 @@ import Testing
 
     @Test(arguments: timed)
     func aCommandStartRevealsTheControlOnTheLibrarysTiming(_ timing: Timing) throws {
-        var driver = try SessionDriver(preset: timing.preset)
+        var driver = try ModelDriver(preset: timing.preset)
         #expect(driver.offset.y == 0)
         let start = driver.time
         try driver.command(.refresh, edge: .top)
-        let motion = try #require(driver.session.scroll.verticalMotion.first)
+        let motion = try #require(driver.model.scroll.verticalMotion.first)
         #expect(motion.kind == .timed)
         #expect(motion.start.microseconds == start)
         #expect(motion.end?.microseconds == start + Self.microseconds(timing.start))
@@ -65,7 +65,7 @@ import Testing
 
     @Test(arguments: timed)
     func aReleaseStartGlidesOnTheLibrarysTimingExceptMSWhichBounces(_ timing: Timing) throws {
-        var driver = try SessionDriver(preset: timing.preset)
+        var driver = try ModelDriver(preset: timing.preset)
         try driver.drag(dy: 400, steps: 20, release: false)
         driver.wait(100)  // the finger rests: no fling
         let released = driver.offset.y
@@ -73,7 +73,7 @@ import Testing
         let start = driver.time
         try driver.touch(.end)
         #expect(driver.state(.top) == .refreshing)
-        let motion = try #require(driver.session.scroll.verticalMotion.first)
+        let motion = try #require(driver.model.scroll.verticalMotion.first)
         if timing.preset == "ms" {
             // MSPullToRefreshController sets the refreshing inset at once; UIKit's bounce settles on it.
             #expect(motion.kind == .spring)
@@ -88,7 +88,7 @@ import Testing
 
     @Test(arguments: timed)
     func theEndGivesTheInsetBackOnTheLibrarysTimingInTheLibrarysOrder(_ timing: Timing) throws {
-        var driver = try SessionDriver(preset: timing.preset)
+        var driver = try ModelDriver(preset: timing.preset)
         try driver.command(.refresh, edge: .top)
         driver.clearLog()
         // The simulated feed answers; the end follows its gates.
@@ -98,7 +98,7 @@ import Testing
             guardSteps += 1
         }
         let willEnd = try #require(driver.events.first { $0.name == .willEnd && $0.edge == .top })
-        let exit = driver.session.configuration.edge(.top).exitDuration
+        let exit = driver.model.configuration.edge(.top).exitDuration
         var start = willEnd.time.microseconds
         if timing.preset == "jh" {
             // JHPullToRefreshKit: the exit animation plays with the inset held, then the inset goes back.
@@ -109,7 +109,7 @@ import Testing
             #expect(driver.state(.top) == .idle)
         }
         #expect(driver.offset.y == -timing.inset)
-        let motion = try #require(driver.session.scroll.verticalMotion.first)
+        let motion = try #require(driver.model.scroll.verticalMotion.first)
         #expect(motion.kind == .timed)
         #expect(motion.start.microseconds == start)
         Self.expectMove(
@@ -124,9 +124,9 @@ import Testing
 
     @Test(arguments: ["ios", "gv"])
     func uiKitsOwnControlKeepsTheBounceSpring(_ preset: String) throws {
-        var driver = try SessionDriver(preset: preset)
+        var driver = try ModelDriver(preset: preset)
         try driver.command(.refresh, edge: .top)
-        #expect(driver.session.scroll.verticalMotion.first?.kind == .spring)
+        #expect(driver.model.scroll.verticalMotion.first?.kind == .spring)
         driver.settle()
         #expect(driver.state(.top) == .idle)
         #expect(driver.offset.y == 0)
@@ -136,7 +136,7 @@ import Testing
 extension PresetTimingTests {
     @Test(arguments: ["jh", "ms", "ht", "iq"])
     func aFinishThatIsNotAnimatedPutsTheContentBackAtOnce(_ preset: String) throws {
-        var driver = try SessionDriver(preset: preset)
+        var driver = try ModelDriver(preset: preset)
         try driver.command(.refresh, edge: .top)
         driver.wait(600)  // revealed, and past every preset's minimum visible time
         #expect(driver.state(.top) == .refreshing)
@@ -149,6 +149,6 @@ extension PresetTimingTests {
         }
         #expect(driver.state(.top) == .idle)
         #expect(driver.offset.y == 0, "\(preset)")
-        #expect(driver.session.scroll.verticalMotion.isEmpty)
+        #expect(driver.model.scroll.verticalMotion.isEmpty)
     }
 }

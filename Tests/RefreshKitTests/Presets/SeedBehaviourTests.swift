@@ -3,7 +3,7 @@ import Testing
 @testable import RefreshKit
 
 /// The presets' behaviours that issue 20 found off against their libraries (docs/SEEDS.md), each as the
-/// engine's rule on one control and as a session driven the way a user would.
+/// engine's rule on one control and as a model driven the way a user would.
 @Suite struct SeedBehaviourTests {
     static let t0 = Timestamp(microseconds: 1_000_000)
 
@@ -66,26 +66,26 @@ import Testing
     }
 
     @Test func htHidesItsFooterOnAListThatFitsAndBringsItBack() throws {
-        var driver = try SessionDriver(preset: "ht")
+        var driver = try ModelDriver(preset: "ht")
         #expect(driver.state(.bottom) == .idle)
         try driver.apply(Self.feed(pageSize: 5, totalItems: 100))  // 5 × 72 px on 844 px
         #expect(driver.state(.bottom) == .disabled)
-        #expect(driver.session.scroll.insets.combined.bottom == 0)
+        #expect(driver.model.scroll.insets.combined.bottom == 0)
         try driver.drag(dy: -300, steps: 10)
         driver.settle()
         #expect(!driver.events.contains { $0.name == .didStart && $0.edge == .bottom })
-        #expect(driver.session.pager.count == 5)
+        #expect(driver.model.pager.count == 5)
         // An app inset counts against the viewport: 11 rows (792 px) fit 844 px, not 844 − 64.
         try driver.apply(Self.feed(pageSize: 11))
         #expect(driver.state(.bottom) == .disabled)
         try driver.apply(.configure(ConfigurationPatch(insets: EdgeInsets(top: 64))))
         // The footer is back, with its prompt; in view, it loads as HT's AutoTrigger does.
         #expect(driver.transitions(.bottom).suffix(2) == ["disabled→idle", "idle→refreshing"])
-        #expect(driver.session.scroll.insets.combined.bottom == 44)
+        #expect(driver.model.scroll.insets.combined.bottom == 44)
     }
 
     @Test func aConfigureWhileTheListFitsLeavesTheFooterOff() throws {
-        var driver = try SessionDriver(preset: "ht")
+        var driver = try ModelDriver(preset: "ht")
         try driver.apply(Self.feed(pageSize: 5, totalItems: 100))
         driver.clearLog()
         try driver.apply(Self.edges(.bottom) { $0[\.promptingInset] = 30 })
@@ -108,13 +108,13 @@ import Testing
 
     @Test func aFlingToTheEndLoadsForIOSButNotForIQUntilADrag() throws {
         for (preset, loadsOnFling) in [("iq", false), ("ios", true)] {
-            var driver = try SessionDriver(preset: preset)
+            var driver = try ModelDriver(preset: preset)
             try driver.drag(dy: -300, steps: 6, stepMs: 8)
             driver.settle(limitMs: 5000)
             let started = driver.events.contains { $0.name == .didStart && $0.edge == .bottom }
             #expect(started == loadsOnFling, "\(preset)")
             if !loadsOnFling {
-                #expect(abs(driver.session.control(.bottom).distance) < 1, "\(preset): the fling reached the end")
+                #expect(abs(driver.model.control(.bottom).distance) < 1, "\(preset): the fling reached the end")
                 try driver.drag(dy: -10, steps: 1, release: false)
                 #expect(driver.state(.bottom) == .refreshing, "\(preset): a drag at the end loads")
             }

@@ -4,8 +4,8 @@ import Testing
 
 /// The weaknesses docs/SEEDS.md (section c) found in the five libraries, each shown fixed.
 @Suite struct SeedWeaknessTests {
-    func driver(preset: String = "ios", appTop: Double = 0, appBottom: Double = 0) throws -> SessionDriver {
-        var driver = try SessionDriver(preset: preset)
+    func driver(preset: String = "ios", appTop: Double = 0, appBottom: Double = 0) throws -> ModelDriver {
+        var driver = try ModelDriver(preset: preset)
         try driver.apply(.configure(ConfigurationPatch(insets: EdgeInsets(top: appTop, bottom: appBottom))))
         driver.clearLog()
         return driver
@@ -17,8 +17,8 @@ import Testing
             var driver = try driver(preset: preset, appTop: 64)
             driver.settle()
             #expect(driver.offset.y == -64)
-            #expect(driver.session.control(.top).distance == 0)
-            #expect(driver.session.control(.top).progress == 0)
+            #expect(driver.model.control(.top).distance == 0)
+            #expect(driver.model.control(.top).progress == 0)
             try driver.drag(dy: 30, steps: 3)
             driver.settle()
             #expect(!driver.events.contains { $0.name == .didStart }, "\(preset)")
@@ -31,11 +31,11 @@ import Testing
         try driver.command(.refresh, edge: .top)
         driver.settle()
         #expect(driver.offset.y == -64)
-        #expect(driver.session.scroll.insets.combined == EdgeInsets(top: 64, bottom: 34))
+        #expect(driver.model.scroll.insets.combined == EdgeInsets(top: 64, bottom: 34))
         try driver.command(.scrollToEdge, edge: .bottom, animated: false)
         try driver.command(.loadMore, edge: .bottom)
         driver.settle()
-        #expect(driver.session.scroll.insets.combined == EdgeInsets(top: 64, bottom: 34))
+        #expect(driver.model.scroll.insets.combined == EdgeInsets(top: 64, bottom: 34))
     }
 
     @Test("2. A programmatic start at the bottom reveals the footer, not a viewport past the end (MS)")
@@ -69,7 +69,7 @@ import Testing
         feed[\.totalItems] = 3
         try driver.apply(.configure(ConfigurationPatch(feed: feed)))
         driver.settle()
-        #expect(driver.session.scroll.contentSize.height < 844)
+        #expect(driver.model.scroll.contentSize.height < 844)
         try driver.drag(dy: 200, steps: 10)
         driver.settle()
         #expect(driver.events.contains { $0.name == .didStart && $0.edge == .top })
@@ -97,9 +97,9 @@ import Testing
     func geometryFollowsResize() throws {
         var driver = try driver()
         try driver.drag(dy: 150, steps: 5, release: false)
-        #expect(driver.session.frame().edges.first { $0.edge == .top }?.control.size.width == 390)
+        #expect(driver.model.frame().edges.first { $0.edge == .top }?.control.size.width == 390)
         try driver.apply(.resize(Size(width: 844, height: 390)))
-        #expect(driver.session.frame().edges.first { $0.edge == .top }?.control.size.width == 844)
+        #expect(driver.model.frame().edges.first { $0.edge == .top }?.control.size.width == 844)
     }
 
     @Test("13. An inset change mid-bounce moves nothing at once (the SVPullToRefresh 'flash')")

@@ -2,7 +2,7 @@
 // states over the last 10 s and its transitions with causes and the library's own names), one side above the
 // other, each labelled with its preset and library; then each side's event log (js/panel/eventLog.js). The shell is
 // the normal panel's (js/panel/panel.js): a column on wide screens, open by default; a drawer on phones.
-import { readStateColours, section, setText } from '../panel/dom.js';
+import { readStateColours, section, setText, toggleDrawer } from '../panel/dom.js';
 import { Timeline } from '../panel/timeline.js';
 import { EventLog } from '../panel/eventLog.js';
 import { WIDE_QUERY } from '../panel/panel.js';
@@ -69,12 +69,7 @@ export class ComparePanel {
   }
 
   toggle(force) {
-    const open = typeof force === 'boolean' ? force : !this.open;
-    this.root.hidden = !open;
-    document.body.dataset.panel = open ? 'open' : 'closed';
-    this.lastText = -Infinity;
-    this.onToggle?.(open);
-    return open;
+    return toggleDrawer(this, force);
   }
 
   /** An event of side `index`. */

@@ -69,3 +69,16 @@ export function fitCanvas(canvas) {
   if (canvas.height !== bh) canvas.height = bh;
   return { w, h, dpr };
 }
+
+/**
+ * Opens or closes a panel drawer (`force`: the state to take; otherwise it flips), marks the page with it and
+ * calls the panel's `onToggle`. Returns whether it is open.
+ */
+export function toggleDrawer(panel, force) {
+  const open = typeof force === 'boolean' ? force : panel.root.hidden;
+  panel.root.hidden = !open;
+  document.body.dataset.panel = open ? 'open' : 'closed';
+  panel.lastText = -Infinity;
+  panel.onToggle?.(open);
+  return open;
+}

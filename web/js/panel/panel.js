@@ -1,7 +1,7 @@
 // The debug panel's shell: a right-hand column on wide screens (open by default), a bottom drawer on phones
 // (closed by default); the Debug button and `d` toggle it. It routes the server's messages to its sections
 // and keeps the JS cost low: canvases are drawn on animation frames while open, text at most every 100 ms.
-import { el, readStateColours, section, setText } from './dom.js';
+import { el, readStateColours, section, setText, toggleDrawer } from './dom.js';
 import { Figures } from './figures.js';
 import { Plot } from './plot.js';
 import { Timeline } from './timeline.js';
@@ -104,12 +104,7 @@ export class Panel {
   }
 
   toggle(force) {
-    const open = typeof force === 'boolean' ? force : !this.open;
-    this.root.hidden = !open;
-    document.body.dataset.panel = open ? 'open' : 'closed';
-    this.lastText = -Infinity;
-    this.onToggle?.(open);
-    return open;
+    return toggleDrawer(this, force);
   }
 
   /** Every server message (before the app handles it); `tRecv` is the page time it arrived. */

@@ -1,0 +1,652 @@
+// Over 400 lines on purpose: the engine's one facade (apply, advance, frame, events) over the scroll model,
+// four edges and the pager; each operation is short, and they share the model's private state.
+
+/// One scroll view with its edge controls and its feed: the authoritative model a page drives.
+///
+/// A `ListModel` is a value. The host applies inputs with ``apply(_:at:)``, moves time forward with
+/// ``advance(to:)``, and reads ``frame()`` and ``takeEvents()``. Nothing inside reads a clock or does I/O,
+/// so the same inputs at the same times give the same frames, bit for bit.
+public struct ListModel: Hashable, Sendable {
+    public private(set) var now: Timestamp
+    public private(set) var presetName: String
+    public private(set) var configuration: ListConfiguration
+    public private(set) var scroll: ScrollModel
+    /// One control per edge, in ``Edge/allCases`` order; edges without a control are `disabled`.
+    public private(set) var controls: [EdgeControl]
+    public private(set) var pager: Pager
+    /// Device pixels per CSS px of the page that opened the model.
+    public private(set) var devicePixelRatio: Double
+    private var sequence: UInt64 = 0
+    private var events: [Event] = []
+    /// The edges of the last two frames, used in turn: a host keeps the frame it sent last (the base of the
+    /// next delta) until it has the next one, so the array of the frame before that is free again, and
+    /// producing a frame neither allocates nor frees.
+    private var frameEdges = Scratch<[EdgeFrame]>([])
+    private var spareEdges = Scratch<[EdgeFrame]>([])
+    /// Whether the latest ``observe()`` was a fixed point, and nothing but the clock moved since: the
+    /// controls asked for nothing and changed nothing, no layer moved, and no control waits on the clock
+    /// (a failed footer's back-off). Observing again would then see the same scroll view and do nothing,
+    /// so a step that only moves the clock skips it.
+    private var observedQuietly = Scratch(false)
+    /// A safety net for the deadline loop in ``advance(to:)``: no real trace comes near it.
+    private static let maximumStepsPerAdvance = 100_000
+
+    /// A model at rest at the top of its feed, with the first page loaded.
+    /// - Parameters:
+    ///   - viewport: the page's viewport, CSS px.
+    ///   - devicePixelRatio: device pixels per CSS px; motion comes to rest within one device pixel.
+    ///   - preset: the name of a preset (see ``Preset/names``).
+    ///   - seed: seeds the simulated feed (failures).
+    ///   - time: the model's start.
+    public init(
+        viewport: Size, devicePixelRatio: Double = 1, preset: String = Preset.ios.name, seed: UInt64 = 1,
+        time: Timestamp
+    ) throws(ListModelError) {
+        guard let found = Preset.named(preset) else {
+            throw .unknownPreset(preset)
+        }
+        try Validation.viewport(viewport)
+        try Validation.check(devicePixelRatio, in: 0.1...16, "dpr")
+        self.devicePixelRatio = devicePixelRatio
+        now = time
+        presetName = found.name
+        configuration = found.configuration
+        pager = Pager(feed: SimulatedFeed(configuration: found.configuration.feed, seed: seed))
+        controls = Edge.allCases.map { EdgeControl(edge: $0, configuration: found.configuration.edge($0)) }
+        scroll = ScrollModel(
+            viewport: viewport, contentSize: .zero, insets: InsetLayers(app: found.configuration.insets),
+            physics: Self.physics(found.configuration, devicePixelRatio: devicePixelRatio), time: time)
+        scroll.setContentSize(contentSize)
+        syncLayers()
+        for index in controls.indices {
+            controls[index].feedReset(hasMore: pager.hasMore, at: now, events: &events)
+        }
+        // A viewport taller than the first page starts a load-more at once: its events are kept for the
+        // host's first `takeEvents()`, so every start has its end.
+        observe()
+    }
+
+    public var viewport: Size { scroll.viewport }
+
+    /// The control of `edge`.
+    public func control(_ edge: Edge) -> EdgeControl { controls[Self.index(edge)] }
+
+    private static func index(_ edge: Edge) -> Int { edge.index }
+
+    private var contentSize: Size {
+        Size(width: scroll.viewport.width, height: Double(pager.count) * configuration.feed.rowHeight)
+    }
+
+    private static func physics(_ configuration: ListConfiguration, devicePixelRatio: Double) -> ScrollPhysics {
+        ScrollPhysics(
+            rubberBand: RubberBand(coefficient: configuration.rubberBand),
+            decay: Decay(rate: configuration.decelerationRate),
+            spring: Spring.named(configuration.springName) ?? .ios,
+            devicePixelRatio: devicePixelRatio)
+    }
+
+    // MARK: - Inputs
+
+    /// Applies one input at `time` (moving the model forward to it first). Throws, and changes nothing,
+    /// when the input is out of range.
+    public mutating func apply(_ input: Input, at time: Timestamp) throws(ListModelError) {
+        // One switch: each input is checked (before anything changes), then the model moves to `time`,
+        // then the input is applied.
+        switch input {
+        case .touch(let touch):
+            try Validation.finite(touch.delta, "touch")
+            try Validation.pageTime(touch.pageTime, "touch")
+            advance(to: time)
+            // The input changes the model (or is ignored, and then the next step observes anyway).
+            observedQuietly.value = false
+            let eventCount = events.count
+            handle(scroll.touch(touch))
+            if movedOnly(since: eventCount) { return }
+        case .wheel(let wheel):
+            try Validation.finite(wheel.delta, "wheel")
+            try Validation.pageTime(wheel.pageTime, "wheel")
+            advance(to: time)
+            observedQuietly.value = false
+            let eventCount = events.count
+            handle(scroll.wheel(wheel))
+            if movedOnly(since: eventCount) { return }
+        case .resize(let size):
+            try Validation.viewport(size)
+            advance(to: time)
+            observedQuietly.value = false
+            scroll.setViewport(size)
+            scroll.setContentSize(contentSize)
+            observe()
+        case .command(let command):
+            try Validation.command(command)
+            advance(to: time)
+            observedQuietly.value = false
+            run(command)
+        case .configure(let patch):
+            let reconfigured = try configuration.applying(patch)
+            advance(to: time)
+            observedQuietly.value = false
+            if let preset = reconfigured.preset { presetName = preset }
+            configure(reconfigured.configuration)
+        }
+        // What the input made due at once (an exit of 0 s, a feed answering in 0 ms) happens now, not at
+        // the next unrelated input.
+        advance(to: now)
+    }
+
+    /// Whether the gesture input just handled only moved the content: it said nothing (no event since
+    /// `eventCount`) and the controls, observing it, asked for nothing. Then it made nothing due, and
+    /// everything due by now already ran, so ``apply(_:at:)`` need not look again. (Every request, timer
+    /// and motion starts with an event: a state change, a gesture's beginning or end.)
+    @inline(__always)
+    private mutating func movedOnly(since eventCount: Int) -> Bool {
+        guard observedQuietly.value && events.count == eventCount else { return false }
+        assert(earliestDeadline().map { $0 > now } ?? true, "a quiet move made something due")
+        return true
+    }
+
+    private mutating func handle(_ outcome: ScrollModel.GestureOutcome) {
+        switch outcome {
+        case .ignored:
+            return
+        case .began:
+            events.append(Event(.gestureBegan, cause: scroll.isWheeling ? .wheel : .drag, time: now))
+            observe()
+        case .moved:
+            observe()
+        case .released(let velocity):
+            let cause: Cause = scroll.isDragging ? .drag : .release
+            events.append(Event(.gestureEnded, cause: cause, time: now))
+            for edge in Edge.allCases {
+                let action = controls[Self.index(edge)].release(canStart: canStart(edge), at: now, events: &events)
+                perform(action, for: edge)
+            }
+            syncLayers(onRelease: true)
+            scroll.settle(velocity: velocity)
+            observe()
+        }
+    }
+
+    // MARK: - Time
+
+    /// Moves the model's clock forward to `time` (never backwards), running every animation, gesture
+    /// end, feed answer and control timer that falls due, each at its own exact time.
+    public mutating func advance(to time: Timestamp) {
+        let target = max(time, now)
+        if observedQuietly.value && nothingDue(by: target) {
+            // What stepping would do here, without looking for deadlines there are none of; at the same
+            // instant, not even the clocks move.
+            guard target > now else { return }
+            now = target
+            scroll.advance(to: target)
+            // No control has a timer (`nothingDue`), so none has anything to do with the time.
+            return
+        }
+        // Nothing moves and nothing is due at this very instant: observing again would change nothing.
+        if target == now && !(earliestDeadline().map { $0 <= now } ?? false) { return }
+        var steps = 0
+        while let deadline = earliestDeadline(), deadline <= target, steps < Self.maximumStepsPerAdvance {
+            step(to: deadline)
+            steps += 1
+        }
+        step(to: target)
+    }
+
+    private mutating func step(to time: Timestamp) {
+        now = time
+        // Whether anything but the clock may move: an animation, a gesture's end, a feed answer, a timer.
+        var moved = scroll.phase == .animating
+        scroll.advance(to: time)
+        if let end = scroll.wheelDeadline, end <= time {
+            handle(scroll.endWheel())
+            moved = true
+        }
+        if let result = pager.resolve(at: time) {
+            complete(result)
+            moved = true
+        }
+        let fingerDown = scroll.isDragging
+        for index in controls.indices {
+            if controls[index].hasTimer { moved = true }
+            controls[index].advance(to: time, fingerDown: fingerDown, events: &events)
+        }
+        if !moved && observedQuietly.value { return }
+        syncLayers()
+        observe()
+    }
+
+    /// Whether nothing moves by itself and nothing is scheduled up to `time`: no animation, no wheel gesture
+    /// to end, no feed answer due, no control timer. Then stepping to `time` only moves the clock.
+    @inline(__always)
+    private func nothingDue(by time: Timestamp) -> Bool {
+        guard scroll.phase != .animating, scroll.wheelDeadline == nil, scroll.horizontalMotion.isEmpty,
+            scroll.verticalMotion.isEmpty
+        else { return false }
+        if let due = pager.running?.due, due <= time { return false }
+        for index in controls.indices where controls[index].hasTimer { return false }
+        return true
+    }
+
+    /// Whether the content moves by itself (an animation runs): the host ticks the model periodically
+    /// only while this is `true`. A held finger or a wheel gesture moves nothing between inputs, and
+    /// timers (feed answers, gesture ends, control timers) are ``nextDeadline``'s business.
+    public var isActive: Bool { scroll.phase == .animating }
+
+    /// Whether anything is still to happen without input: an animation, or a timer.
+    public var isBusy: Bool { isActive || nextDeadline != nil }
+
+    /// The next time something scheduled happens: a gesture's idle end, a feed answer, a control timer,
+    /// or the moment the running animation comes to rest.
+    public var nextDeadline: Timestamp? {
+        Self.earliestDeadline(
+            wheel: scroll.wheelDeadline, feed: pager.running?.due, motion: scroll.motionEnd, controls: controls,
+            now: now)
+    }
+
+    /// ``nextDeadline`` from the few values it depends on. Static, so that calling it from mutating code
+    /// copies nothing (a method would be handed a copy of the whole model); it folds the candidates
+    /// without an array and asks only the controls that have a timer. Called on every input and tick.
+    private static func earliestDeadline(
+        wheel: Timestamp?, feed: Timestamp?, motion: Timestamp?, controls: [EdgeControl], now: Timestamp
+    ) -> Timestamp? {
+        func earlier(_ a: Timestamp?, _ b: Timestamp?) -> Timestamp? {
+            guard let a else { return b }
+            guard let b else { return a }
+            return min(a, b)
+        }
+        var earliest = earlier(wheel, feed)
+        earliest = earlier(earliest, motion)
+        for index in controls.indices where controls[index].hasTimer {
+            earliest = earlier(earliest, controls[index].nextDeadline)
+        }
+        // Anything already due (a 0 s exit, a 0 ms feed answer) is due now, never in the past.
+        return earliest.map { max($0, now) }
+    }
+
+    /// ``isActive`` and ``nextDeadline`` together, as a host reads them after each `apply` or `advance` to
+    /// schedule its next tick. `mutating` only so that the model is read where it lies: the getters, called
+    /// from another module on a model stored in a `var`, are handed a copy of the whole model (1.5 KB).
+    public mutating func schedule() -> (isActive: Bool, nextDeadline: Timestamp?) {
+        (isActive, earliestDeadline())
+    }
+
+    /// ``nextDeadline`` for ``advance(to:)``: `mutating` only so that it reads the model in place (a
+    /// method that is not inlined gets a copy of `self`, 1.4 KB, when called from mutating code).
+    private mutating func earliestDeadline() -> Timestamp? {
+        Self.earliestDeadline(
+            wheel: scroll.wheelDeadline, feed: pager.running?.due, motion: scroll.motionEnd, controls: controls,
+            now: now)
+    }
+
+    // MARK: - Controls and the feed
+
+    /// Whether `edge`'s request would be accepted now: never two requests at once, a refresh wins over a
+    /// load-more, and a load-more needs another page.
+    @inline(__always)
+    private func canStart(_ edge: Edge) -> Bool {
+        switch controls[Self.index(edge)].configuration.role {
+        case .refresh:
+            return pager.running?.kind != .refresh
+        case .loadMore:
+            return pager.running == nil && pager.hasMore
+        }
+    }
+
+    private mutating func perform(_ action: EdgeControl.Action, for edge: Edge) {
+        switch action {
+        case .none:
+            return
+        case .cancelRequest:
+            if let dropped = pager.cancel(for: edge) {
+                events.append(Event(.feedDropped, edge: dropped.edge, cause: .configure, time: now))
+            }
+        case .request:
+            let kind: Pager.Request.Kind = configuration.edge(edge).role == .refresh ? .refresh : .nextPage
+            let (_, dropped) = pager.request(kind, for: edge, at: now)
+            if let dropped {
+                events.append(Event(.feedDropped, edge: dropped.edge, cause: .preempted, time: now))
+                controls[Self.index(dropped.edge)].finish(
+                    .cancelled, cause: .preempted, fingerDown: scroll.isDragging, at: now, events: &events)
+            }
+        }
+    }
+
+    private mutating func complete(_ result: Pager.Result) {
+        switch result {
+        case .loaded(let request, let items, let hasMore):
+            events.append(
+                Event(.feedLoaded, edge: request.edge, cause: .feedCompleted, time: now, value: Double(items)))
+            scroll.setContentSize(contentSize)
+            if request.kind == .nextPage && items > 0 {
+                // New rows at the end: a footer still in view (short content) may ask for the next page.
+                controls[Self.index(request.edge)].contentGrew()
+            }
+            controls[Self.index(request.edge)].finish(
+                .success(hasMore: hasMore), cause: .feedCompleted, fingerDown: scroll.isDragging, at: now,
+                events: &events)
+            if request.kind == .refresh {
+                for index in controls.indices where controls[index].configuration.role == .loadMore {
+                    controls[index].feedReset(hasMore: hasMore, at: now, events: &events)
+                }
+            }
+        case .failed(let request):
+            events.append(Event(.feedFailed, edge: request.edge, cause: .feedFailed, time: now))
+            controls[Self.index(request.edge)].finish(
+                .failure, cause: .feedFailed, fingerDown: scroll.isDragging, at: now, events: &events)
+        }
+    }
+
+    /// Each control's inset layer, pushed into the scroll model (which absorbs the change without a jump),
+    /// with the control's timed move when its library animates the inset (``insetTiming(_:growing:onRelease:)``).
+    /// `onRelease`: the finger just lifted.
+    /// - Returns: whether a layer was pushed.
+    @discardableResult
+    private mutating func syncLayers(onRelease: Bool = false) -> Bool {
+        var pushed = false
+        // By index: `for control in controls` would copy every control.
+        for index in controls.indices {
+            let layer = controls[index].layer
+            let edge = controls[index].edge
+            let current = scroll.insets.controls[edge]
+            if current != layer {
+                let timing = Self.insetTiming(controls[index], growing: layer > current, onRelease: onRelease)
+                scroll.setInsetLayer(layer, for: edge, timing: timing)
+                pushed = true
+            }
+        }
+        return pushed
+    }
+
+    /// The timed move `control`'s library makes when its inset grows (a start: `startDuration`) or shrinks
+    /// (an end: `exitDuration`, or the return after the exit), docs/PHYSICS.md §11.3. `nil`: the bounce
+    /// spring carries the content — a control without an ``InsetAnimation``, a start by a release where the
+    /// library applies the inset at once (MS). After a finish that is not animated the move takes no time:
+    /// the content is put at its new rest.
+    private static func insetTiming(_ control: borrowing EdgeControl, growing: Bool, onRelease: Bool) -> TimedMove? {
+        let configuration = control.configuration
+        guard let animation = configuration.insetAnimation else { return nil }
+        let duration: Double
+        if growing {
+            if onRelease && animation.bouncesOnRelease { return nil }
+            duration = configuration.startDuration
+        } else {
+            // A finish that is not animated gives the inset back at once, whenever that is (JH: at the end of
+            // the cycle it waits for): a move of no duration.
+            if !control.exitAnimated { return TimedMove(duration: 0, curve: animation.curve) }
+            duration = animation.returnDuration ?? configuration.exitDuration
+        }
+        return duration > 0 ? TimedMove(duration: duration, curve: animation.curve) : nil
+    }
+
+    /// The displayed pull beyond `edge`'s rest position (without its own layer), and its velocity.
+    @inline(__always)
+    func pull(_ edge: Edge) -> (distance: Double, velocity: Double) {
+        let range = scroll.bounds(excluding: edge)
+        let position = scroll.offset[edge.axis]
+        let speed = scroll.velocity[edge.axis]
+        return edge.isLeading ? (range.lower - position, -speed) : (position - range.upper, speed)
+    }
+
+    /// Lets every control look at the scroll view, and carries out what they ask.
+    private mutating func observe() {
+        let motion: EdgeControl.Motion =
+            switch scroll.phase {
+            case .dragging: .dragging
+            case .wheel: .wheel
+            case .animating: .momentum
+            case .idle: .still
+            }
+        // A control that changes state says so with an event; a failed one may retry later with the same pull.
+        let eventCount = events.count
+        var quiet = true
+        // The controls are in `Edge.allCases` order; each is observed where it lies.
+        for index in controls.indices {
+            if controls[index].configuration.shortContent == .disabled {
+                let fits = contentFits(controls[index].edge.axis)
+                controls[index].observeLayout(contentFits: fits, hasMore: pager.hasMore, at: now, events: &events)
+            }
+            guard controls[index].state != .disabled else { continue }
+            let edge = controls[index].edge
+            let pull = pull(edge)
+            let canStart = canStart(edge)
+            let action = controls[index].observe(
+                distance: pull.distance, velocity: pull.velocity, motion: motion, canStart: canStart, at: now,
+                events: &events)
+            if action != .none {
+                perform(action, for: edge)
+                quiet = false
+            }
+            if controls[index].state == .failed { quiet = false }
+        }
+        // A layer follows its control's state (``EdgeControl/layer``), and every change of state is an
+        // event: an observation that asked for nothing and said nothing moved no layer, and skips looking.
+        let unchanged = quiet && events.count == eventCount
+        let pushed = unchanged ? false : syncLayers()
+        assert(!unchanged || layersInSync, "a control changed its layer without an event")
+        observedQuietly.value = unchanged && !pushed
+    }
+
+    /// Whether the content is no longer than the viewport less the app's insets along `axis`: HTRefreshView's
+    /// test for hiding its footer, `C ≤ H − orig.top − orig.bottom` (docs/SEEDS.md §3.4, HT state machine
+    /// and callbacks, "contentSize changes").
+    private func contentFits(_ axis: Axis) -> Bool {
+        let (content, viewport, app) = (contentSize, scroll.viewport, configuration.insets)
+        switch axis {
+        case .vertical: return content.height <= viewport.height - app.top - app.bottom
+        case .horizontal: return content.width <= viewport.width - app.left - app.right
+        }
+    }
+
+    /// Whether the scroll model holds every control's current layer (for assertions).
+    private var layersInSync: Bool {
+        controls.allSatisfy { scroll.insets.controls[$0.edge] == $0.layer }
+    }
+
+    // MARK: - Commands
+
+    private mutating func run(_ command: Command) {
+        switch command.name {
+        case .refresh, .retry, .loadMore:
+            let edge =
+                command.edge ?? (command.name == .refresh ? .top : command.name == .loadMore ? .bottom : failedEdge)
+            startProgrammatically(edge, animated: command.animated)
+        case .finish:
+            let edges = command.edge.map { [$0] } ?? Edge.allCases
+            for edge in edges where control(edge).state == .refreshing {
+                if pager.cancel(for: edge) != nil {
+                    events.append(Event(.feedDropped, edge: edge, cause: .command, time: now))
+                }
+                controls[Self.index(edge)].finish(
+                    .success(hasMore: pager.hasMore), cause: .command, animated: command.animated,
+                    fingerDown: scroll.isDragging, at: now, events: &events)
+            }
+            syncLayers()
+            if !command.animated { snapIntoBounds() }
+        case .scrollToEdge:
+            let edge = command.edge ?? .top
+            var target = scroll.offset
+            let range = scroll.bounds(edge.axis)
+            target[edge.axis] = edge.isLeading ? range.lower : range.upper
+            scroll.scroll(to: target, animated: command.animated)
+        case .scrollByPage, .scrollBy:
+            let distance = command.name == .scrollBy ? command.amount : command.amount * scroll.viewport.height * 0.9
+            var target = scroll.offset
+            target.y = scroll.bounds(.vertical).clamp(target.y + distance)
+            scroll.scroll(to: target, animated: command.animated)
+        }
+        observe()
+    }
+
+    /// The edge a bare `retry` means: the first failed one, else the bottom.
+    private var failedEdge: Edge {
+        controls.first { $0.state == .failed }?.edge ?? .bottom
+    }
+
+    /// Starts `edge` as a command would, through the same path as a pull; reveals the control when the
+    /// content rests at that edge, and only then (never yanks a user who scrolled away).
+    private mutating func startProgrammatically(_ edge: Edge, animated: Bool) {
+        let wasAtEdge = abs(pull(edge).distance) <= 1 && scroll.phase == .idle
+        let action = controls[Self.index(edge)].start(
+            cause: .command, canStart: canStart(edge), at: now, events: &events)
+        perform(action, for: edge)
+        syncLayers()
+        if action == .request && wasAtEdge {
+            var target = scroll.offset
+            let range = scroll.bounds(edge.axis)
+            target[edge.axis] = edge.isLeading ? range.lower : range.upper
+            let timing = Self.insetTiming(controls[Self.index(edge)], growing: true, onRelease: false)
+            scroll.scroll(to: target, animated: animated, timing: timing)
+        }
+    }
+
+    private mutating func snapIntoBounds() {
+        guard !scroll.isDragging, !scroll.isWheeling else { return }
+        let target = Point(
+            x: scroll.bounds(.horizontal).clamp(scroll.offset.x), y: scroll.bounds(.vertical).clamp(scroll.offset.y))
+        if target != scroll.offset { scroll.scroll(to: target, animated: false) }
+    }
+
+    // MARK: - Configuration
+
+    private mutating func configure(_ new: ListConfiguration) {
+        configuration = new
+        scroll.physics = Self.physics(new, devicePixelRatio: devicePixelRatio)
+        if scroll.insets.app != new.insets { changeAppInsets(to: new.insets) }
+        let runningBefore = pager.running
+        if pager.reconfigure(new.feed) {
+            // The feed started over: the request in flight is gone (its control ends), and the footers
+            // follow the new first page.
+            if let dropped = runningBefore {
+                events.append(Event(.feedDropped, edge: dropped.edge, cause: .configure, time: now))
+                controls[Self.index(dropped.edge)].finish(
+                    .cancelled, cause: .configure, fingerDown: scroll.isDragging, at: now, events: &events)
+            }
+            for index in controls.indices where controls[index].configuration.role == .loadMore {
+                controls[index].feedReset(hasMore: pager.hasMore, at: now, events: &events)
+            }
+        }
+        for edge in Edge.allCases {
+            let action = controls[Self.index(edge)].configure(
+                new.edge(edge), contentFits: contentFits(edge.axis), at: now, events: &events)
+            perform(action, for: edge)
+        }
+        scroll.setContentSize(contentSize)
+        syncLayers()
+        observe()
+    }
+
+    /// A new app inset (a bar appeared, a safe area changed). Content resting at an edge stays at that edge,
+    /// gliding to its new rest; content scrolled elsewhere does not move.
+    private mutating func changeAppInsets(to insets: EdgeInsets) {
+        let resting = scroll.phase == .idle
+        let atLeading = Axis.allCases.map { abs(scroll.offset[$0] - scroll.bounds($0).lower) < 0.5 }
+        let atTrailing = Axis.allCases.map { abs(scroll.offset[$0] - scroll.bounds($0).upper) < 0.5 }
+        scroll.setAppInsets(insets)
+        guard resting else { return }
+        var target = scroll.offset
+        for (index, axis) in Axis.allCases.enumerated() {
+            if atLeading[index] {
+                target[axis] = scroll.bounds(axis).lower
+            } else if atTrailing[index] {
+                target[axis] = scroll.bounds(axis).upper
+            }
+        }
+        if target != scroll.offset { scroll.scroll(to: target, animated: true) }
+    }
+
+    // MARK: - Output
+
+    /// The frame at the model's current time; each call gets the next sequence number.
+    public mutating func frame() -> Frame {
+        sequence += 1
+        // The frame before last's edge array is reused (unique again once the host has dropped that frame, so
+        // no frame allocates), taken out of `self` by swaps (no reference counting) to be filled while `self`
+        // is read, and filled in place, member by member (building each entry and then storing it moved every
+        // word twice). The closures capture locals only: capturing `self` would copy the model.
+        var edges: [EdgeFrame] = []
+        swap(&edges, &spareEdges.value)
+        swap(&spareEdges.value, &frameEdges.value)
+        var count = 0
+        for index in controls.indices where Self.isShown(controls[index]) { count += 1 }
+        if edges.count != count { Self.resize(&edges, to: count) }
+        let (viewport, insets) = (scroll.viewport, scroll.insets)
+        controls.withUnsafeBufferPointer { controls in
+            edges.withUnsafeMutableBufferPointer { slots in
+                var slot = 0
+                for control in controls where Self.isShown(control) {
+                    Self.fill(
+                        &slots[slot], from: control, viewport: viewport,
+                        baseInset: insets.excluding(control.edge)[control.edge])
+                    slot += 1
+                }
+            }
+        }
+        swap(&frameEdges.value, &edges)
+        return Frame(
+            sequence: sequence, time: now, offset: scroll.offset, velocity: scroll.velocity, phase: scroll.phase,
+            // An empty literal is the shared empty array, with no reference to count (a copy of the model's
+            // empty array would be retained here and released with the frame).
+            horizontalMotion: scroll.horizontalMotion.isEmpty ? [] : scroll.horizontalMotion,
+            verticalMotion: scroll.verticalMotion.isEmpty ? [] : scroll.verticalMotion,
+            contentSize: scroll.contentSize, viewport: scroll.viewport, insets: scroll.insets.combined,
+            edges: frameEdges.value,
+            feed: FeedFrame(
+                count: pager.count, hasMore: pager.hasMore, loading: pager.running != nil,
+                newestID: pager.newestLoadedID, rowHeight: configuration.feed.rowHeight))
+    }
+
+    /// Whether frames carry an entry for `control`: enabled, or still winding down.
+    @inline(__always)
+    private static func isShown(_ control: EdgeControl) -> Bool {
+        control.configuration.enabled || control.state != .disabled
+    }
+
+    /// Grows or shrinks a frame's edge array to `count` entries; only when the set of shown edges changes.
+    private static func resize(_ edges: inout [EdgeFrame], to count: Int) {
+        if edges.count > count {
+            edges.removeLast(edges.count - count)
+        } else {
+            let placeholder = EdgeFrame(edge: .top, state: .disabled, distance: 0, progress: 0, velocity: 0)
+            edges.append(contentsOf: repeatElement(placeholder, count: count - edges.count))
+        }
+    }
+
+    @inline(__always)
+    private static func fill(
+        _ entry: inout EdgeFrame, from control: borrowing EdgeControl, viewport: Size, baseInset: Double
+    ) {
+        let (edge, distance, progress) = (control.edge, control.distance, control.progress)
+        let geometry = EdgeGeometry(
+            edge: edge, configuration: control.configuration, distance: distance, viewport: viewport,
+            baseInset: baseInset)
+        entry.edge = edge
+        entry.state = control.state
+        entry.distance = distance
+        entry.progress = progress
+        entry.velocity = control.pullVelocity
+        entry.control = geometry.control
+        entry.view = geometry.view
+        entry.scale = geometry.scale
+        if let cycle = control.cycle {
+            let animation = control.configuration.cycle
+            entry.cycle = CycleFrame(
+                index: cycle.index, start: cycle.start, duration: animation.duration, delay: animation.delay,
+                kind: animation.kind)
+        } else {
+            entry.cycle = nil
+        }
+        if let start = control.exitStart {
+            entry.exit = ExitFrame(start: start, duration: control.exitDuration)
+        } else {
+            entry.exit = nil
+        }
+    }
+
+    /// The events that happened since the last call, oldest first.
+    public mutating func takeEvents() -> [Event] {
+        // Most steps have none: hand out the empty array rather than share (and then replace) the buffer.
+        guard !events.isEmpty else { return [] }
+        defer { events.removeAll(keepingCapacity: true) }
+        return events
+    }
+}

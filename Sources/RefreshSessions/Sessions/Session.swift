@@ -1,0 +1,257 @@
+import RefreshKit
+import RefreshWire
+
+/// One session and the devices that share it: its id (the share link's `?s=`), the recorded session, the
+/// members admitted so far with their tokens, and the last frame: encoded once as a `frame` message for every
+/// member that takes whole frames, and once per base as a `delta` for the members that take deltas.
+///
+/// Owned by the thread that drives the host, like ``Connection``. A session with no connected member lives until
+/// ``expiresAt`` (the session grace period), so a page that drops can resume it. Its stored properties skip
+/// the runtime's exclusivity checks, for the reason ``Connection`` gives.
+public final class Session {
+    /// A device admitted to the session. Its token lets it resume; its number namespaces its pointers.
+    struct Member {
+        let number: Int
+        let token: String
+        /// For a member adopted from a store (``adopt(_:)``): the hash of its token, which the room checks
+        /// instead (``token`` is then empty: the room never learns it until the page sends it).
+        var tokenHash: String?
+        /// The connection that is this member now, if any.
+        var connection: Connection?
+        /// Pointers down (the page's ids) and the page time of their latest sample, in the order they went
+        /// down: cancelled when the member's connection goes, so a vanished finger never holds a drag. A
+        /// small array, not a dictionary: it is updated on every touch move and rarely holds more than two.
+        var pointersDown: [(pointer: Int, pageTime: Double)] = []
+
+        /// Notes pointer `pointer`'s latest sample (`pageTime`), or that it lifted (`nil`).
+        mutating func track(pointer: Int, pageTime: Double?) {
+            let index = pointersDown.firstIndex { $0.pointer == pointer }
+            switch (index, pageTime) {
+            case (let index?, let time?): pointersDown[index].pageTime = time
+            case (nil, let time?): pointersDown.append((pointer, time))
+            case (let index?, nil): pointersDown.remove(at: index)
+            case (nil, nil): break
+            }
+        }
+        /// When the member was last detached (µs), to forget the oldest first when the session is full.
+        var detachedAt: Int64 = 0
+    }
+
+    /// The session's id: the share link's `?s=`.
+    public let id: String
+    @exclusivity(unchecked) private(set) var traced: TracedListModel
+    /// The members by number (ascending: numbers only grow). An array: a session has a handful, and one is
+    /// looked up on every input.
+    @exclusivity(unchecked) private(set) var members: [Member] = []
+    /// The connections of the members connected now, kept as members attach and detach: every frame goes
+    /// to each of them.
+    @exclusivity(unchecked) private(set) var connections: [Connection] = []
+    @exclusivity(unchecked) private var nextMember = 0
+    /// While no member is connected: when the session is freed (µs, server clock).
+    @exclusivity(unchecked) var expiresAt: Int64?
+    /// Trace bytes already counted against the server's budget (``SessionRegistry/account(_:)``).
+    @exclusivity(unchecked) var accountedTraceBytes = 0
+
+    /// Bumped by every change of the session; the session's latest frame is current when it matches (it
+    /// starts behind, so the first ``prepareFrame()`` makes one).
+    @exclusivity(unchecked) private var version: UInt64 = 1
+    @exclusivity(unchecked) private var frameVersion: UInt64 = 0
+    /// The transport's headroom, then the `frame` message of frame `frameBufferSequence`: written when a member first
+    /// needs the latest frame whole (a member that takes whole frames, or a delta member's first frame), so a
+    /// session whose members all take deltas never writes one.
+    @exclusivity(unchecked) private var frameBuffer: MessageBuffer
+    @exclusivity(unchecked) private var frameBufferSequence: UInt64?
+    /// The transport's headroom, then the `delta` from frame `deltaKey.base` to frame `deltaKey.frame`. Members that
+    /// take deltas usually hold the same base (they were written the same frames), so the first of them
+    /// encodes it and the others reuse it.
+    @exclusivity(unchecked) private var deltaBuffer: MessageBuffer
+    @exclusivity(unchecked) private var deltaKey: (base: UInt64, frame: UInt64)?
+    private let encoder = MessageEncoder()
+
+    /// A session for the session `traced`, whose frame messages leave `headroom` bytes free before them (the
+    /// transport writes its header there).
+    init(id: String, traced: TracedListModel, headroom: Int = 0) {
+        self.id = id
+        self.traced = traced
+        // Session for a delta from the start; a whole frame's memory is taken when a member first needs one.
+        frameBuffer = MessageBuffer(headroom: headroom, capacity: 0)
+        deltaBuffer = MessageBuffer(headroom: headroom, capacity: 1024)
+    }
+
+    /// Read in place: a plain getter would copy the whole `ListModel` (and retain everything in it) on every
+    /// `session.model.isActive`, several times per input.
+    var model: ListModel {
+        _read { yield traced.model }
+    }
+
+    /// Devices connected now.
+    public var connectedCount: Int { connections.count }
+
+    /// Whether the session moves by itself (``ListModel/isActive``).
+    var isMoving: Bool { traced.isActive }
+
+    /// The session's next deadline (``ListModel/nextDeadline``).
+    var nextDeadline: Timestamp? { traced.nextDeadline }
+
+    /// Member `number`, if the session still knows it.
+    func member(_ number: Int) -> Member? {
+        index(of: number).map { members[$0] }
+    }
+
+    private func index(of number: Int) -> Int? {
+        members.firstIndex { $0.number == number }
+    }
+
+    private func rebuildConnections() {
+        connections = members.compactMap(\.connection)
+    }
+
+    // MARK: - Members
+
+    /// Admits a new member with a fresh token. When `limit` members exist, the one detached longest ago is
+    /// forgotten (its token stops working); when all of them are connected, nobody is admitted (`nil`).
+    func addMember(limit: Int) -> Member? {
+        if members.count >= limit {
+            guard
+                let oldest = members.indices.filter({ members[$0].connection == nil }).min(by: {
+                    members[$0].detachedAt < members[$1].detachedAt
+                })
+            else { return nil }
+            members.remove(at: oldest)
+        }
+        let member = Member(number: nextMember, token: RandomIdentifier.make128())
+        nextMember += 1
+        members.append(member)
+        return member
+    }
+
+    /// The member whose token is `token` (compared in constant time), if any.
+    func member(token: String) -> Member? {
+        var found: Member?
+        var hashed: String?
+        for member in members {
+            if let stored = member.tokenHash {
+                let hash = hashed ?? TokenHash.hex(token)
+                hashed = hash
+                if RandomIdentifier.equal(stored, hash) { found = member }
+            } else if RandomIdentifier.equal(member.token, token) {
+                found = member
+            }
+        }
+        return found
+    }
+
+    /// The members as a store keeps them: numbers and token hashes.
+    func storedMembers() -> StoredMembers {
+        StoredMembers(members: members.map { ($0.number, $0.tokenHash ?? TokenHash.hex($0.token)) }, next: nextMember)
+    }
+
+    /// Takes the members a store kept (a session taken over from another process): each resumes with its
+    /// token, checked against its hash.
+    func adopt(_ stored: StoredMembers) {
+        members = stored.members.map { Member(number: $0.number, token: "", tokenHash: $0.tokenHash) }
+        nextMember = stored.next
+        rebuildConnections()
+    }
+
+    /// Makes `connection` member `number`'s connection. - Returns: the connection it replaces, if any.
+    func attach(_ connection: Connection, member number: Int) -> Connection? {
+        guard let index = index(of: number) else { return nil }
+        let previous = members[index].connection
+        members[index].connection = connection
+        rebuildConnections()
+        connection.frameBase = nil  // it holds none of this session's frames: the next one is whole
+        expiresAt = nil
+        return previous
+    }
+
+    /// Detaches member `number`'s connection at `time`, lifting its pointers (a synthesised `touch cancel`
+    /// each, applied and recorded like any message). - Returns: whether the session changed.
+    @discardableResult
+    func detach(member number: Int, at time: Timestamp) -> Bool {
+        guard let index = index(of: number) else { return false }
+        let pointers = members[index].pointersDown.sorted { $0.pointer < $1.pointer }
+        members[index].connection = nil
+        members[index].detachedAt = time.microseconds
+        members[index].pointersDown = []
+        rebuildConnections()
+        var changed = false
+        for (pointer, pageTime) in pointers {
+            let cancel = SynthesizedTouch.cancel(pointer: pointer, pageTime: pageTime)
+            let accepted = cancel.text.withUnsafeBytes { text in
+                (try? traced.apply(ReceivedInput(cancel.input, text: text), member: number, at: time)) != nil
+            }
+            changed = changed || accepted
+        }
+        if changed { version &+= 1 }
+        return changed
+    }
+
+    // MARK: - The session
+
+    /// Applies member `number`'s input.
+    func apply(_ received: ReceivedInput, member number: Int, at time: Timestamp) throws(ListModelError) {
+        try traced.apply(received, member: number, at: time)
+        version &+= 1
+        if case .touch(let touch) = received.input, let index = index(of: number) {
+            switch touch.phase {
+            case .start, .move: members[index].track(pointer: touch.pointer, pageTime: touch.pageTime)
+            case .end, .cancel: members[index].track(pointer: touch.pointer, pageTime: nil)
+            }
+        }
+    }
+
+    func advance(to time: Timestamp) {
+        traced.advance(to: time)
+        version &+= 1
+    }
+
+    func takeEvents() -> [Event] { traced.takeEvents() }
+
+    /// The `seq` of member `number`'s last applied input, if it has an acknowledgement (`welcome.ack`).
+    func acknowledged(member number: Int) -> UInt64? { traced.acknowledgements.seq(of: number) }
+
+    func stopRecording() { traced.stopRecording() }
+
+    /// Makes the recorded session's latest frame (``TracedListModel/latest``) its current one, producing (and
+    /// recording) a new frame only when the session changed since the last.
+    func prepareFrame() {
+        guard frameVersion != version else { return }
+        // The update from the previous frame is what the members that took it need, and what the recording
+        // digests: made once, here. Without a previous frame it is the whole frame, which no delta key names.
+        let base = traced.latest?.sequence
+        deltaBuffer.removeAll()
+        let next = traced.frame(appendingUpdateTo: &deltaBuffer)
+        deltaKey = base.map { ($0, next.sequence) }
+        frameVersion = version
+    }
+
+    /// Calls `body` with the message that brings `connection` to the latest frame (mutable, for `lws_write`'s
+    /// in-place header), and takes note that the connection holds that frame from now on: the `frame` message
+    /// for a connection that takes whole frames or holds none yet, else the `delta` from the frame it holds.
+    func withFrameMessage<R>(for connection: Connection, _ body: (UnsafeMutableRawBufferPointer) -> R) -> R {
+        prepareFrame()
+        let latest = traced.latest!  // prepareFrame always leaves one
+        guard connection.frameFormat == .delta else { return withWholeFrame(latest, body) }
+        defer { connection.frameBase = latest }
+        guard let base = connection.frameBase else { return withWholeFrame(latest, body) }
+        if deltaKey?.base != base.sequence || deltaKey?.frame != latest.sequence {
+            // A sequence number names one frame of this session, and a connection's base is always one of
+            // this session's frames (attach clears it), so equal keys mean equal bytes.
+            deltaBuffer.removeAll()
+            encoder.encodeDelta(latest, from: base, into: &deltaBuffer)
+            deltaKey = (base.sequence, latest.sequence)
+        }
+        return deltaBuffer.withUnsafeMutableBytesIncludingHeadroom(body)
+    }
+
+    /// Calls `body` with the `frame` message of `frame` (the latest), encoding it if it is not yet.
+    private func withWholeFrame<R>(_ frame: SharedFrame, _ body: (UnsafeMutableRawBufferPointer) -> R) -> R {
+        if frameBufferSequence != frame.sequence {
+            frameBuffer.removeAll()
+            encoder.encode(frame, into: &frameBuffer)
+            frameBufferSequence = frame.sequence
+        }
+        return frameBuffer.withUnsafeMutableBytesIncludingHeadroom(body)
+    }
+}

@@ -1,0 +1,110 @@
+import RefreshKit
+import RefreshWire
+
+/// A ``ListModel`` that records every call made on it (``TraceRecorder``), and the one place where a page
+/// message becomes a model input: the server drives its sessions through this type, and ``TraceReplay``
+/// drives a fresh one through the same calls, so a replay makes exactly the calls the server made.
+///
+/// Several pages (members) may drive one model. Their pointers are kept apart: a touch's pointer id is
+/// namespaced by its member (``pointer(_:member:)``) before the engine sees it, and the engine follows only
+/// the pointer that started a drag until it lifts, so a second device cannot take over a drag in progress.
+///
+/// It also keeps the model's `ack` map (``AcknowledgementTable``): the `seq` of each member's last applied
+/// input, which every frame carries from the first `seq` on. The map follows from the applied messages
+/// alone (their text holds the `seq`), so a replay rebuilds it, and the frames' digest covers it.
+public struct TracedListModel: Sendable {
+    public private(set) var model: ListModel
+    public private(set) var recorder: TraceRecorder
+    /// Each member's last applied `seq`.
+    public private(set) var acknowledgements = AcknowledgementTable()
+    private let encoder = MessageEncoder()
+    /// The latest frame: the base of the next frame's update message (``frame(appendingUpdateTo:)``), and
+    /// what a host sends the pages that are up to date.
+    public private(set) var latest: SharedFrame?
+    /// ``ListModel/isActive`` as of the last `apply` or `advance` (the only calls that move the model).
+    /// Stored, because a host asks after every input and a computed property read from another module
+    /// is handed a copy of the whole model (kilobytes, and a retain of everything in it).
+    public private(set) var isActive = false
+    /// ``ListModel/nextDeadline`` as of the last `apply` or `advance`, stored like ``isActive``.
+    public private(set) var nextDeadline: Timestamp?
+
+    /// A new model as `header` describes it, recording within `limits`, its frames' digest of kind
+    /// `digest` (the deltas between them, unless replaying a trace whose digest is of another kind).
+    public init(header: TraceHeader, limits: TraceLimits = .init(), digest: FrameDigest.Kind = .deltas)
+        throws(ListModelError)
+    {
+        model = try ListModel(
+            viewport: header.viewport, devicePixelRatio: header.devicePixelRatio, preset: header.preset,
+            seed: header.seed, time: header.start)
+        recorder = TraceRecorder(header: header, limits: limits, digest: digest)
+        noteSchedule()
+    }
+
+    /// Applies `member`'s input at `time` and records its text. Once applied, its `seq` (when given) becomes
+    /// `member`'s acknowledgement. Throws, changing nothing but the recording, when the engine refuses the
+    /// input.
+    public mutating func apply(_ received: ReceivedInput, member: Int, at time: Timestamp) throws(ListModelError) {
+        recorder.recordApply(received.text, member: member, at: time)
+        defer { noteSchedule() }  // a refused input may still have advanced the model to `time`
+        try model.apply(Self.namespaced(received.input, member: member), at: time)
+        if let seq = received.seq { acknowledgements.note(seq: seq, member: member) }
+    }
+
+    /// Moves the model to `time` (``ListModel/advance(to:)``), recorded.
+    public mutating func advance(to time: Timestamp) {
+        recorder.recordAdvance(to: time)
+        model.advance(to: time)
+        noteSchedule()
+    }
+
+    private mutating func noteSchedule() {
+        (isActive, nextDeadline) = model.schedule()
+    }
+
+    /// Produces the model's next frame, appends the message that brings a page holding the previous frame
+    /// to it — the `delta` from the previous frame, or the whole `frame` message for the first — to `buffer`,
+    /// and records it. The one way a frame is made: the server's rooms and ``TraceReplay`` both take it, so a
+    /// replay makes its frames exactly as the server did, and a recording that digests deltas takes these very
+    /// bytes. - Returns: the frame, as the object this model keeps as its latest (a host that holds on to
+    /// frames, such as a room and its connections' delta bases, takes it without a copy).
+    @discardableResult
+    public mutating func frame(appendingUpdateTo buffer: inout MessageBuffer) -> SharedFrame {
+        let shared = SharedFrame(model.frame(), acknowledgements: acknowledgements.snapshot())
+        let start = buffer.count
+        if let latest {
+            encoder.encodeDelta(shared, from: latest, into: &buffer)
+        } else {
+            encoder.encode(shared, into: &buffer)
+        }
+        buffer.withUnsafeBytes { bytes in
+            let update = UnsafeRawBufferPointer(rebasing: bytes[start...])
+            switch recorder.frames.kind {
+            case .deltas: recorder.recordFrame(shared.frame, update: update)
+            case .text, .values: recorder.recordFrame(shared.frame)
+            }
+        }
+        latest = shared
+        return shared
+    }
+
+    /// Stops the recording (``TraceRecorder/stop()``); the model goes on.
+    public mutating func stopRecording() {
+        recorder.stop()
+    }
+
+    /// The model's events since the last call (not recorded: reading them changes nothing).
+    public mutating func takeEvents() -> [Event] { model.takeEvents() }
+
+    /// The engine's pointer id for `member`'s pointer `pointer`: the member in the high 32 bits, the page's
+    /// id (truncated to 32 bits) in the low ones.
+    public static func pointer(_ pointer: Int, member: Int) -> Int {
+        (member << 32) | (pointer & 0xFFFF_FFFF)
+    }
+
+    /// `input` with a touch's pointer namespaced by `member`.
+    public static func namespaced(_ input: Input, member: Int) -> Input {
+        guard case .touch(var touch) = input else { return input }
+        touch.pointer = pointer(touch.pointer, member: member)
+        return .touch(touch)
+    }
+}

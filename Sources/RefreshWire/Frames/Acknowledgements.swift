@@ -1,0 +1,166 @@
+/// A frame's `ack` map (PROTOCOL.md, "Prediction and acknowledgement"): for each member of the session that
+/// sent an input with a `seq`, the `seq` of the last such input the session applied before the frame was
+/// made. Ordered by member number, at most ``AcknowledgementTable/capacity`` entries.
+///
+/// A value every frame carries (``SharedFrame/acknowledgements``), so it must cost nothing to copy and make:
+/// up to four entries are stored inline (a session rarely has more than two devices that send `seq`), the
+/// rest in an array, which only a session with more such members ever allocates.
+public struct Acknowledgements: Hashable, Sendable {
+    /// One member's acknowledgement.
+    public struct Entry: Hashable, Sendable {
+        /// The member number (`welcome.member`).
+        public var member: Int
+        /// The `seq` of the member's last input the session applied.
+        public var seq: UInt64
+
+        public init(member: Int, seq: UInt64) {
+            self.member = member
+            self.seq = seq
+        }
+    }
+
+    /// How many members have an entry.
+    public private(set) var count = 0
+    private var inline0 = Entry(member: 0, seq: 0)
+    private var inline1 = Entry(member: 0, seq: 0)
+    private var inline2 = Entry(member: 0, seq: 0)
+    private var inline3 = Entry(member: 0, seq: 0)
+    /// Entries 4 and later.
+    private var spill: [Entry] = []
+
+    private static let inlineCount = 4
+
+    /// No entry: a frame of a session where no member has sent a `seq` yet (it carries no `ack`).
+    public init() {}
+
+    /// `entries`, which must be ordered by member number, each member at most once.
+    public init(_ entries: some Sequence<Entry>) {
+        for entry in entries { append(entry) }
+    }
+
+    public var isEmpty: Bool { count == 0 }
+
+    /// The `index`th entry (`0..<count`), in member order.
+    @inline(__always)
+    public subscript(index: Int) -> Entry {
+        precondition(index >= 0 && index < count, "an acknowledgement index in range")
+        switch index {
+        case 0: return inline0
+        case 1: return inline1
+        case 2: return inline2
+        case 3: return inline3
+        default: return spill[index - Self.inlineCount]
+        }
+    }
+
+    /// Every entry, in member order.
+    public var entries: [Entry] { (0..<count).map { self[$0] } }
+
+    /// The `seq` acknowledged for `member`, if it has an entry.
+    public func seq(of member: Int) -> UInt64? {
+        for index in 0..<count where self[index].member == member { return self[index].seq }
+        return nil
+    }
+
+    /// Appends `entry` after the last one (its member must be greater than every member here).
+    mutating func append(_ entry: Entry) {
+        assert(count == 0 || self[count - 1].member < entry.member, "acknowledgements in member order")
+        switch count {
+        case 0: inline0 = entry
+        case 1: inline1 = entry
+        case 2: inline2 = entry
+        case 3: inline3 = entry
+        default: spill.append(entry)
+        }
+        count += 1
+    }
+
+    /// Empties it, keeping the spill's memory when it is not shared.
+    mutating func removeAll() {
+        count = 0
+        spill.removeAll(keepingCapacity: true)
+    }
+
+    public static func == (a: Acknowledgements, b: Acknowledgements) -> Bool {
+        guard a.count == b.count else { return false }
+        for index in 0..<a.count where a[index] != b[index] { return false }
+        return true
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for index in 0..<count { hasher.combine(self[index]) }
+    }
+}
+
+/// The session's working `ack` map, kept by ``TracedListModel``: updated by every applied input that carries a
+/// `seq`, and copied into each frame as ``Acknowledgements`` when it changed.
+///
+/// **The bound.** A session's members come and go (a page that loses its token comes back as a new member),
+/// so the table keeps at most ``capacity`` members: when a member not in it needs an entry and it is full,
+/// the entry of the member whose last `seq`'d input was applied longest ago is dropped (its `ack` entry
+/// becomes `null` in the next delta). Only the order of applied inputs decides, which the trace records, so
+/// a replay drops the same entries.
+///
+/// Updating an entry allocates nothing; the table's memory grows once per new member, up to the bound.
+public struct AcknowledgementTable: Sendable {
+    /// The most members the table keeps.
+    public static let capacity = 64
+
+    private struct Row {
+        var member: Int
+        var seq: UInt64
+        /// When the member's last `seq`'d input was applied, as a count of such inputs.
+        var used: UInt64
+    }
+
+    /// Ordered by member number.
+    private var rows: [Row] = []
+    private var clock: UInt64 = 0
+    /// The table changed since ``snapshot()`` last made a value.
+    private var changed = false
+    private var last = Acknowledgements()
+
+    public init() {}
+
+    /// Notes that the session applied `member`'s input numbered `seq`.
+    public mutating func note(seq: UInt64, member: Int) {
+        clock &+= 1
+        changed = true
+        var low = 0
+        var high = rows.count
+        while low < high {
+            let middle = (low + high) / 2
+            if rows[middle].member < member { low = middle + 1 } else { high = middle }
+        }
+        if low < rows.count && rows[low].member == member {
+            rows[low].seq = seq
+            rows[low].used = clock
+            return
+        }
+        if rows.count >= Self.capacity {
+            var oldest = 0
+            for index in rows.indices where rows[index].used < rows[oldest].used { oldest = index }
+            rows.remove(at: oldest)
+            if oldest < low { low -= 1 }
+        }
+        rows.insert(Row(member: member, seq: seq, used: clock), at: low)
+    }
+
+    /// The `seq` acknowledged for `member`, if it has an entry.
+    public func seq(of member: Int) -> UInt64? {
+        rows.first { $0.member == member }?.seq
+    }
+
+    /// How many members have an entry.
+    public var count: Int { rows.count }
+
+    /// The map as a frame carries it: the previous value again when nothing changed since.
+    public mutating func snapshot() -> Acknowledgements {
+        guard changed else { return last }
+        changed = false
+        last.removeAll()
+        for row in rows { last.append(Acknowledgements.Entry(member: row.member, seq: row.seq)) }
+        return last
+    }
+}

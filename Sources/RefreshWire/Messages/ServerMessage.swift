@@ -1,0 +1,45 @@
+import RefreshKit
+
+/// One message the server sends to a page (PROTOCOL.md, "Server → page"), beside ``ClientMessage``, the ones it
+/// receives. `MessageEncoder.encode(_: ServerMessage, into:)` writes any of them.
+public enum ServerMessage: Sendable {
+    /// `welcome`: the reply to an admitted `hello`.
+    case welcome(Welcome)
+    /// `frame`: the session's whole state at one time, with its `ack` map.
+    case frame(SharedFrame)
+    /// `delta`: what changed in `frame` since `base`, the frame the page holds (PROTOCOL.md, "delta").
+    case delta(SharedFrame, base: SharedFrame)
+    /// `event`: one state transition or notification of an edge, gesture or feed.
+    case event(Event)
+    /// `error`: a message the server refused; the session carries on.
+    case error(WireError)
+    /// `pong`: the answer to `ping`, its `t` echoed exactly and the server's clock.
+    case pong(t: Double, serverTime: Timestamp)
+    /// `room`: how many devices share the session now, and which member the receiver is.
+    case room(members: Int, member: Int)
+    /// `trace`: the session's input trace as recorded so far (the value is a snapshot: recording goes on).
+    case trace(TraceRecorder)
+    /// `config`: the session's whole configuration after an accepted `configure`, to every member.
+    case config(preset: String, configuration: ListConfiguration)
+
+    /// The message's `type`.
+    public var kind: Kind {
+        switch self {
+        case .welcome: .welcome
+        case .frame: .frame
+        case .delta: .delta
+        case .event: .event
+        case .error: .error
+        case .pong: .pong
+        case .room: .room
+        case .trace: .trace
+        case .config: .config
+        }
+    }
+
+    /// The `type` of a server message, as the wire spells it: the rows of PROTOCOL.md's "Server → page" table
+    /// (`ProtocolDocumentTests` checks that they are the same).
+    public enum Kind: String, CaseIterable, Hashable, Sendable {
+        case welcome, frame, delta, event, error, pong, room, trace, config
+    }
+}

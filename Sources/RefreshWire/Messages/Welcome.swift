@@ -1,0 +1,65 @@
+import RefreshKit
+
+/// `welcome`: the reply to `hello`.
+public struct Welcome: Hashable, Sendable {
+    /// The session's id: the page's `/?s=ID` (PROTOCOL.md, "Sessions").
+    public var session: String
+    /// The secret that lets the page resume `session` later.
+    public var token: String
+    /// The preset in effect.
+    public var preset: String
+    /// Every preset the page may choose, the default first.
+    public var presets: [String]
+    /// The session's configuration, written as `config`, with the schema that describes its fields
+    /// (``ConfigurationSchema``) as `schema`.
+    public var configuration: ListConfiguration
+    /// The server's clock when the welcome was made, written as `serverT` (ms).
+    public var serverTime: Timestamp
+    /// The connection's member number in the session (0 = the device that opened it), when known.
+    public var member: Int?
+    /// Whether the connection resumed a member it had before (`hello {session, token}`).
+    public var resumed: Bool
+    /// Something the page should tell its user, e.g. `session_expired` (PROTOCOL.md, "welcome").
+    public var notice: String?
+    /// For a resumed member with an `ack` entry: the `seq` of its last input the session applied, written as
+    /// `ack` (PROTOCOL.md, "Prediction and acknowledgement").
+    public var ack: UInt64?
+    /// The server's address as another device on the network opens it (`http://192.168.1.23:8080`), written as
+    /// `share`, so that a page opened on the server's own machine (`localhost`) shares a link a phone can open.
+    public var share: String?
+    /// The process that holds the session (`serve --node`, or its process id), written as `node`.
+    public var node: String?
+    /// After a take-over (docs/SCALING.md): where the session came from and how long catching up took,
+    /// written as `takeover`.
+    public var takeOver: TakeOver?
+
+    public init(
+        session: String,
+        token: String,
+        preset: String,
+        presets: [String],
+        configuration: ListConfiguration,
+        serverTime: Timestamp,
+        member: Int? = nil,
+        resumed: Bool = false,
+        notice: String? = nil,
+        ack: UInt64? = nil,
+        share: String? = nil,
+        node: String? = nil,
+        takeOver: TakeOver? = nil
+    ) {
+        self.node = node
+        self.takeOver = takeOver
+        self.session = session
+        self.token = token
+        self.preset = preset
+        self.presets = presets
+        self.configuration = configuration
+        self.serverTime = serverTime
+        self.member = member
+        self.resumed = resumed
+        self.notice = notice
+        self.ack = ack
+        self.share = share
+    }
+}

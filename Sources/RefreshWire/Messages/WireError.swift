@@ -1,0 +1,56 @@
+import RefreshKit
+
+/// A message the server could not accept, sent back to the page as
+/// `{"type":"error","code","message","ref"?,"seq"?}`.
+///
+/// `code` is stable and machine-readable (PROTOCOL.md, "error"); `message` is a sentence for people that
+/// names the offending field; `ref` is the offending message's `type`, when it could be read; `seq` is the
+/// refused `touch` or `wheel`'s own `seq`, when it had a valid one (the page drops that input from its
+/// pending ones).
+public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Which row of PROTOCOL.md's error table this is.
+    public var code: ErrorCode
+    /// A sentence for people, naming the field (`"wheel.dy must be a finite number"`).
+    public var message: String
+    /// The `type` of the offending message, when it was readable.
+    public var ref: String?
+    /// The `seq` of the refused input, when it had a valid one.
+    public var seq: UInt64?
+
+    public init(code: ErrorCode, message: String, ref: String? = nil, seq: UInt64? = nil) {
+        self.code = code
+        self.message = message
+        self.ref = ref
+        self.seq = seq
+    }
+
+    /// An engine refusal (``ListModelError``), passed on to the page with the message type it answers and the
+    /// input's `seq`; its reason becomes the code (``ErrorCode/init(_:)``).
+    public init(_ error: ListModelError, ref: String? = nil, seq: UInt64? = nil) {
+        self.init(code: ErrorCode(error.reason), message: error.message, ref: ref, seq: seq)
+    }
+
+    /// The same error, answering an input numbered `seq` (unchanged when `seq` is nil).
+    public func answering(seq: UInt64?) -> WireError {
+        guard let seq else { return self }
+        var error = self
+        error.seq = seq
+        return error
+    }
+
+    public var description: String {
+        if let ref { "\(code): \(message) (\(ref))" } else { "\(code): \(message)" }
+    }
+}
+
+extension WireError {
+    /// The reply to an input that arrives before `hello`.
+    public static func notReady(ref: String?, seq: UInt64? = nil) -> WireError {
+        WireError(code: .notReady, message: "send hello first", ref: ref, seq: seq)
+    }
+
+    /// The reply to a binary WebSocket frame.
+    public static var binaryFrame: WireError {
+        WireError(code: .binaryUnsupported, message: "binary frames are not supported; send JSON text")
+    }
+}
