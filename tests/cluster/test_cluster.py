@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
+import subprocess
 
 from websockets.asyncio.client import connect
 
@@ -176,3 +177,11 @@ def test_sigterm_hands_every_session_over_with_no_acknowledged_input_lost(cluste
             await ws.close()
 
     run(scenario, timeout=50)
+
+
+def test_serve_refuses_a_bad_node_name_or_store_address():
+    binary = server_support.server_binary()
+    for args, message in ((["--node", "bad name"], "node must be 1 to 32 letters"),
+                          (["--store", "http://x"], "store must be redis://HOST:PORT")):
+        done = subprocess.run([str(binary), "serve", "--port", "0", *args], capture_output=True, text=True, timeout=10)
+        assert done.returncode != 0 and message in done.stderr, done.stderr
