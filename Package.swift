@@ -35,12 +35,14 @@ let package = Package(
         .target(
             name: "RefreshSessions",
             dependencies: [
-                "RefreshKit", "RefreshWire",
+                "RefreshKit", "RefreshWire", "CLibCrypto",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
+        // Debian's OpenSSL libcrypto: SHA-256 for the tokens a shared store keeps (RefreshSessions/Store).
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(
             name: "CLibWebSockets",
             pkgConfig: "libwebsockets",

@@ -18,6 +18,7 @@ need_pkg "pkg-config --exists libwebsockets" libwebsockets-dev
 need_pkg "pkg-config --exists libuv" libuv1-dev  # a dependency of libwebsockets-dev; the event loop (ServiceLoop)
 need_pkg "pkg-config --exists libqrencode" libqrencode-dev  # the QR code `serve` prints (Sources/CQREncode)
 need_pkg "pkg-config --exists hiredis" libhiredis-dev  # the session store's client (Sources/CHiredis)
+need_pkg "pkg-config --exists libcrypto" libssl-dev  # SHA-256 of the tokens a store keeps (Sources/CLibCrypto)
 if [ "${want[0]}" = test ] || [ "${want[0]}" = cluster ]; then
     need_pkg "command -v haproxy" haproxy  # the balancer of `make cluster` and tests/cluster
     need_pkg "command -v redis-server" redis-server  # the session store (docs/SCALING.md)
