@@ -36,7 +36,7 @@ final class ServiceLoop {
     /// The server's rules: every connection and session, and what each event makes of them.
     let host: SessionHost
     /// Each open connection's socket, by the host's connection id.
-    private var sockets: [UInt64: OpaquePointer] = [:]
+    @exclusivity(unchecked) private var sockets: [UInt64: OpaquePointer] = [:]
     private var nextConnectionID: UInt64 = 1
 
     // Timers: the host's tick, its liveness sweep, and the shutdown's deadline.

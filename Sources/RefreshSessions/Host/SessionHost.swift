@@ -20,7 +20,9 @@ import RefreshWire
 /// calls ``flushHeldFrame()``; the inputs behind it in the same read only update it. A page that keeps up
 /// sends one input per read and sees no difference. Frames saved are counted (``Outbox/framesCoalesced``).
 ///
-/// Confined to one thread (the transport's), like everything it owns.
+/// Confined to one thread (the transport's), like everything it owns. Its stored properties that every input
+/// touches skip the runtime's exclusivity checks, as ``Connection``'s and ``Session``'s do, for the same reason
+/// (one thread, no overlapping access; the checks cost instructions on every access).
 public final class SessionHost {
     public let configuration: Configuration
     let logger: Logger
@@ -36,21 +38,21 @@ public final class SessionHost {
     let keepalive: Keepalive
 
     /// Every open connection, by the transport's id.
-    public internal(set) var connections: [UInt64: Connection] = [:]
+    @exclusivity(unchecked) public internal(set) var connections: [UInt64: Connection] = [:]
     /// Every session (session), by id.
     let registry: SessionRegistry
-    var tickScheduler: TickScheduler
-    var sweepArmed = false
+    @exclusivity(unchecked) var tickScheduler: TickScheduler
+    @exclusivity(unchecked) var sweepArmed = false
     /// One sweep a second while any connection is open.
     static let sweepPeriod: Int64 = 1_000_000
     /// Set by ``beginShutdown(at:)``: nothing is scheduled any more and every connection drains.
-    public internal(set) var shuttingDown = false
+    @exclusivity(unchecked) public internal(set) var shuttingDown = false
     /// The session whose frame waits for the end of the read that brought its input.
-    var heldSession: Session?
+    @exclusivity(unchecked) var heldSession: Session?
 
     /// Where sessions are kept for other processes to take over (docs/SCALING.md); `nil`: in memory only.
     public var store: SessionStore?
-    var storeLedger = StoreLedger()
+    @exclusivity(unchecked) var storeLedger = StoreLedger()
     /// The sessions this process took over from the store, and how (the `welcome`'s `takeover`).
     var takeOvers: [String: TakeOver] = [:]
     /// The transport's monotonic clock (µs): only to measure how long a take-over's catch-up took.
@@ -58,7 +60,7 @@ public final class SessionHost {
 
     /// What the transport is to do, in order; it carries them out after each call and then calls
     /// ``clearActions()``. Carrying one out may call the host again, which appends more.
-    public internal(set) var actions: [HostAction] = []
+    @exclusivity(unchecked) public internal(set) var actions: [HostAction] = []
 
     public init(configuration: Configuration, logger: Logger, metrics: HostMetrics = .none, headroom: Int = 0) {
         self.configuration = configuration
