@@ -196,6 +196,8 @@ public final class SessionHost {
         heldSession = nil
         tickScheduler.stop()
         sweepArmed = false
+        // A connection and its session hold each other: let go of both sides, so neither outlives the host.
+        for connection in connections.values { connection.session = nil }
         connections.removeAll()
         registry.removeAll()
         clearActions()

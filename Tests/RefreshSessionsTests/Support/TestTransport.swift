@@ -28,6 +28,9 @@ final class TestTransport {
     /// How many frames (`frame` or `delta`) were written at once (`writeSoon`) rather than on a later write.
     private(set) var framesWrittenAtOnce = 0
 
+    /// Like the server at its end: the host lets go of every connection and session.
+    deinit { host.tearDown() }
+
     init(_ configure: (inout SessionHost.Configuration) -> Void = { _ in }) {
         var configuration = SessionHost.Configuration()
         configure(&configuration)
