@@ -211,6 +211,7 @@ final class ServiceLoop {
 
     /// Carries out what the host asked for, in order (carrying one out may add more).
     private func carryOutActions() {
+        guard !host.actions.isEmpty else { return }  // most of lws's callbacks leave none
         var index = 0
         while index < host.actions.count {
             let action = host.actions[index]
