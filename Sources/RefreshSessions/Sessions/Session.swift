@@ -1,7 +1,7 @@
 import RefreshKit
 import RefreshWire
 
-/// One session and the devices that share it: its id (the share link's `?s=`), the recorded session, the
+/// One session and the devices that share it: its id (the share link's `?s=`), the recorded list model, the
 /// members admitted so far with their tokens, and the last frame: encoded once as a `frame` message for every
 /// member that takes whole frames, and once per base as a `delta` for the members that take deltas.
 ///
@@ -13,8 +13,8 @@ public final class Session {
     struct Member {
         let number: Int
         let token: String
-        /// For a member adopted from a store (``adopt(_:)``): the hash of its token, which the room checks
-        /// instead (``token`` is then empty: the room never learns it until the page sends it).
+        /// For a member adopted from a store (``adopt(_:)``): the hash of its token, which the session checks
+        /// instead (``token`` is then empty: the session never learns it until the page sends it).
         var tokenHash: String?
         /// The connection that is this member now, if any.
         var connection: Connection?

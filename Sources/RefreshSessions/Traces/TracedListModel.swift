@@ -63,10 +63,10 @@ public struct TracedListModel: Sendable {
 
     /// Produces the model's next frame, appends the message that brings a page holding the previous frame
     /// to it — the `delta` from the previous frame, or the whole `frame` message for the first — to `buffer`,
-    /// and records it. The one way a frame is made: the server's rooms and ``TraceReplay`` both take it, so a
+    /// and records it. The one way a frame is made: the server's sessions and ``TraceReplay`` both take it, so a
     /// replay makes its frames exactly as the server did, and a recording that digests deltas takes these very
     /// bytes. - Returns: the frame, as the object this model keeps as its latest (a host that holds on to
-    /// frames, such as a room and its connections' delta bases, takes it without a copy).
+    /// frames, such as a session and its connections' delta bases, takes it without a copy).
     @discardableResult
     public mutating func frame(appendingUpdateTo buffer: inout MessageBuffer) -> SharedFrame {
         let shared = SharedFrame(model.frame(), acknowledgements: acknowledgements.snapshot())
