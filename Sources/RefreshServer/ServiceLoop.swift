@@ -35,8 +35,6 @@ final class ServiceLoop {
     let metrics = ServerMetrics()
     /// The server's rules: every connection and session, and what each event makes of them.
     let host: SessionHost
-    /// Each open connection's socket, by the host's connection id.
-    @exclusivity(unchecked) private var sockets: [UInt64: OpaquePointer] = [:]
     private var nextConnectionID: UInt64 = 1
 
     // Timers: the host's tick, its liveness sweep, and the shutdown's deadline.
@@ -120,7 +118,6 @@ final class ServiceLoop {
         context = nil
         uvLoop = nil
         host.clearActions()
-        sockets.removeAll()
         resources.releaseAll()
         logger.debug(
             "libwebsockets context destroyed",
@@ -162,9 +159,9 @@ final class ServiceLoop {
             let id = nextConnectionID
             nextConnectionID += 1
             let peer = Gatekeeper.peer(of: wsi)
-            sockets[id] = wsi
             gatekeeper.opened(peer: peer)
             let connection = host.opened(id: id, peer: peer, at: lws_now_usecs())
+            connection.transport = wsi  // before the host's actions are carried out (the defer above)
             user.storeBytes(of: Unmanaged.passRetained(connection).toOpaque(), as: UnsafeMutableRawPointer?.self)
             return 0
         case LWS_CALLBACK_RECEIVE:
@@ -193,7 +190,7 @@ final class ServiceLoop {
             guard let user, let raw = user.load(as: UnsafeMutableRawPointer?.self) else { return 0 }
             user.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
             let connection = Unmanaged<Connection>.fromOpaque(raw).takeRetainedValue()
-            sockets[connection.id] = nil
+            connection.transport = nil  // the socket is gone: actions still naming it do nothing
             gatekeeper.closed(peer: connection.peer)
             host.closed(connection, at: lws_now_usecs())
             return 0
@@ -211,34 +208,29 @@ final class ServiceLoop {
 
     /// Carries out what the host asked for, in order (carrying one out may add more).
     private func carryOutActions() {
-        guard !host.actions.isEmpty else { return }  // most of lws's callbacks leave none
-        var index = 0
-        while index < host.actions.count {
-            let action = host.actions[index]
-            index += 1
+        host.carryOutActions { action in
             switch action {
             case .wantWrite(let connection):
-                if let wsi = sockets[connection.id] { lws_callback_on_writable(wsi) }
+                if let wsi = connection.transport { lws_callback_on_writable(wsi) }
             case .writeSoon(let connection):
                 // Written at once when lws holds nothing of an earlier message (the kernel took it all), so lws
                 // never holds more than one partial message and a slow reader gets the latest frame.
-                guard let wsi = sockets[connection.id] else { continue }
+                guard let wsi = connection.transport else { return }
                 if lws_partial_buffered(wsi) == 0 {
                     if write(connection, wsi: wsi) < 0 { kill(connection, wsi: wsi) }
                 } else {
                     lws_callback_on_writable(wsi)
                 }
             case .kill(let connection):
-                if let wsi = sockets[connection.id] { kill(connection, wsi: wsi) }
+                if let wsi = connection.transport { kill(connection, wsi: wsi) }
             case .armTick(let deadline):
-                guard let context else { continue }
+                guard let context else { return }
                 lws_sul_schedule(context, 0, &tick.pointee.sul, tickCallback, max(0, deadline - lws_now_usecs()))
             case .armSweep(let after):
-                guard let context else { continue }
+                guard let context else { return }
                 lws_sul_schedule(context, 0, &keepaliveSweep.pointee.sul, keepaliveCallback, after)
             }
         }
-        host.clearActions()
     }
 
     /// One write on `wsi`: whatever the host has to send, or the close it decided.

@@ -16,6 +16,9 @@ public final class Connection {
     public let peer: String
 
     @exclusivity(unchecked) public internal(set) var lifecycle = ConnectionLifecycle.open
+    /// The transport's own handle for this connection (lws's `wsi`), set and cleared by the transport; the host
+    /// never reads it. Nil once the transport reported the connection gone.
+    @exclusivity(unchecked) public var transport: OpaquePointer?
 
     /// The session, once `hello` was admitted; and which of its members this connection is.
     @exclusivity(unchecked) public internal(set) var session: Session?

@@ -76,6 +76,21 @@ public final class SessionHost {
 
     public func clearActions() { actions.removeAll(keepingCapacity: true) }
 
+    /// Hands each action to `carryOut`, in order, then clears them. Carrying one out may call the host again,
+    /// and what that appends is handed over in the same pass. (The loop runs here, in the host's module, where
+    /// its state skips the runtime's exclusivity checks; reading ``actions`` from the transport's module paid
+    /// for a check on every access.)
+    public func carryOutActions(_ carryOut: (HostAction) -> Void) {
+        guard !actions.isEmpty else { return }
+        var index = 0
+        while index < actions.count {
+            let action = actions[index]
+            index += 1
+            carryOut(action)
+        }
+        actions.removeAll(keepingCapacity: true)
+    }
+
     /// Every session held now, by id.
     public var sessions: [String: Session] { registry.sessions }
     /// Trace bytes held by all sessions together.
