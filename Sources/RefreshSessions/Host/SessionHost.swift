@@ -58,9 +58,9 @@ public final class SessionHost {
     /// The transport's monotonic clock (µs): only to measure how long a take-over's catch-up took.
     public var clock: () -> Int64 = { 0 }
 
-    /// What the transport is to do, in order; it carries them out after each call and then calls
-    /// ``clearActions()``. Carrying one out may call the host again, which appends more.
-    @exclusivity(unchecked) public internal(set) var actions: [HostAction] = []
+    /// What the transport is to do, in order; after each call it carries them out with
+    /// ``carryOutActions(_:)``, which clears them. Carrying one out may call the host again, which appends more.
+    @exclusivity(unchecked) var actions: [HostAction] = []
 
     public init(configuration: Configuration, logger: Logger, metrics: HostMetrics = .none, headroom: Int = 0) {
         self.configuration = configuration

@@ -110,11 +110,9 @@ final class TestTransport {
         if case .close(let code) = outcome { closes[connection.id] = code }
     }
 
+    /// Carries out the host's actions through its own loop, as the server's adapter does.
     private func carryOut() {
-        var index = 0
-        while index < host.actions.count {
-            let action = host.actions[index]
-            index += 1
+        host.carryOutActions { action in
             switch action {
             case .wantWrite(let connection):
                 if !writable.contains(where: { $0 === connection }) { writable.append(connection) }
@@ -130,7 +128,6 @@ final class TestTransport {
                 sweepArmed = true
             }
         }
-        host.clearActions()
     }
 
     // MARK: - Reading what was written
