@@ -35,6 +35,8 @@ final class ServiceLoop {
     let metrics = ServerMetrics()
     /// The server's rules: every connection and session, and what each event makes of them.
     let host: SessionHost
+    /// Writes the host's batches to the session store, off this thread (`nil`: no store).
+    let storeThread: StoreThread?
     private var nextConnectionID: UInt64 = 1
 
     // Timers: the host's tick, its liveness sweep, and the shutdown's deadline.
@@ -52,7 +54,12 @@ final class ServiceLoop {
             configuration: configuration.hostConfiguration, logger: logger,
             metrics: metrics.hostMetrics, headroom: Int(RK_LWS_PRE))
         host.clock = { Int64(lws_now_usecs()) }
-        host.store = configuration.storeURL.flatMap { RedisStore(url: $0, logger: logger) }
+        if let url = configuration.storeURL, let (storeHost, storePort) = RedisStore.parse(url) {
+            host.store = RedisStore(url: url, logger: logger)
+            storeThread = StoreThread(host: storeHost, port: storePort, logger: logger)
+        } else {
+            storeThread = nil
+        }
         tick = .allocate(capacity: 1)
         tick.initialize(to: rk_tick_t())
         shutdownWake = .allocate(capacity: 1)
@@ -118,20 +125,39 @@ final class ServiceLoop {
         context = nil
         uvLoop = nil
         host.clearActions()
+        storeThread?.stop()
         resources.releaseAll()
         logger.debug(
             "libwebsockets context destroyed",
             metadata: ["ticks": "\(host.ticks.run)", "skipped": "\(host.ticks.skipped)"])
     }
 
+    /// How long a shutdown waits for the store, twice at most: for the batch being written, then for the last
+    /// one (each is at most a connection attempt, a script load and a write, 250 ms apiece).
+    static let storeHandOverSeconds = 1.0
+
     /// - Returns: the time the shutdown gives up waiting for connections to close.
     private func beginShutdown() -> Int64 {
+        lws_sul_cancel(&tick.pointee.sul)
+        if let storeThread {
+            // The one wait on Redis this thread makes: every session is handed over before the closes go out
+            // (the host's first action is the last batch; the closes are written only once the loop runs).
+            _ = storeThread.waitUntilAnswered(seconds: Self.storeHandOverSeconds)
+            deliverStoreReports()
+            host.beginShutdown()
+            carryOutActions()
+            _ = storeThread.waitUntilAnswered(seconds: Self.storeHandOverSeconds)
+            deliverStoreReports()
+            if !host.storeIsIdle {
+                logger.error("the session store did not answer in time; sessions may not have been handed over")
+            }
+        } else {
+            host.beginShutdown()
+        }
+        carryOutActions()
         let now = lws_now_usecs()
         let deadline = now + Int64(configuration.shutdownGraceMilliseconds) * 1000
         shutdownDeadline = deadline
-        lws_sul_cancel(&tick.pointee.sul)
-        host.beginShutdown()
-        carryOutActions()
         if !host.connections.isEmpty, let context {
             // Wakes lws_service at the deadline, in case no connection does.
             lws_sul_schedule(context, 0, &shutdownWake.pointee.sul, shutdownWakeCallback, deadline - now)
@@ -229,6 +255,8 @@ final class ServiceLoop {
             case .armSweep(let after):
                 guard let context else { return }
                 lws_sul_schedule(context, 0, &keepaliveSweep.pointee.sul, keepaliveCallback, after)
+            case .writeStore(let batch):
+                storeThread?.submit(batch)
             }
         }
     }
@@ -275,8 +303,15 @@ final class ServiceLoop {
     }
 
     fileprivate func sweepKeepalive() {
+        deliverStoreReports()  // before the sweep, which writes the next batch once the last is answered
         host.sweep(at: lws_now_usecs())
         carryOutActions()
+    }
+
+    /// Tells the host what the store thread did with its batches.
+    private func deliverStoreReports() {
+        guard let storeThread else { return }
+        for report in storeThread.takeReports() { host.storeAnswered(report, at: lws_now_usecs()) }
     }
 
 }

@@ -5,10 +5,13 @@ import Testing
 
 @testable import RefreshSessions
 
-/// A store in memory, applying writes as Redis does (docs/SCALING.md): whole or appended, all or nothing.
+/// A store in memory, applying batches as the Redis script does (docs/SCALING.md, RedisWriter.swift): each
+/// write all or nothing, whole or appended, and an append only to the copy it continues (its generation,
+/// holding exactly its base of operations); any other append is refused and changes nothing.
 final class MemoryStore: SessionStore {
-    struct Stored {
+    struct Stored: Equatable {
         var head: [UInt8] = []
+        var generation = ""
         var operations: [[UInt8]] = []
         var summary: [UInt8] = []
         var members: StoredMembers?
@@ -16,21 +19,38 @@ final class MemoryStore: SessionStore {
     }
     var sessions: [String: Stored] = [:]
     var reachable = true
+    /// The writes of every batch applied, in order.
     private(set) var writes: [[StoreWrite]] = []
+    /// The appends refused, by session.
+    private(set) var refused: [String] = []
 
-    func write(_ writes: [StoreWrite]) -> Bool {
-        guard reachable else { return false }
-        self.writes.append(writes)
-        for write in writes {
-            var stored = write.whole ? Stored() : sessions[write.session] ?? Stored()
-            if write.whole { stored.head = write.head }
+    /// Applies `batch` (`reachable`), or fails without changing anything.
+    func apply(_ batch: StoreBatch) -> StoreOutcome {
+        guard reachable else { return .failed(reason: "unreachable") }
+        writes.append(batch.writes)
+        for id in batch.removals { sessions[id] = nil }
+        var refusedNow: [String] = []
+        for write in batch.writes {
+            var stored: Stored
+            if write.whole {
+                stored = Stored(head: write.head, generation: write.generation)
+            } else {
+                guard let found = sessions[write.session], found.generation == write.generation,
+                    found.operations.count == write.base
+                else {
+                    refusedNow.append(write.session)
+                    continue
+                }
+                stored = found
+            }
             stored.operations += write.operations
             stored.summary = write.summary
             stored.node = write.node
             if let members = write.members { stored.members = members }
             sessions[write.session] = stored
         }
-        return true
+        refused += refusedNow
+        return .written(refused: refusedNow)
     }
 
     func load(_ id: String) -> StoreLoad {
@@ -43,8 +63,6 @@ final class MemoryStore: SessionStore {
         }
         return .found(StoredSession(trace: trace + stored.summary, members: members, node: stored.node))
     }
-
-    func remove(_ id: String) { sessions[id] = nil }
 }
 
 /// Sessions that outlive their process: ids that name the node, the store's batching, and the take-over rule.
@@ -55,6 +73,7 @@ final class MemoryStore: SessionStore {
             $0.prefixesIDs = true
         }
         transport.host.store = store
+        transport.storeAnswers = store.apply
         return transport
     }
 

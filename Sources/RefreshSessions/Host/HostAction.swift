@@ -15,6 +15,9 @@ public enum HostAction {
     case armTick(at: Int64)
     /// The liveness sweep must run in `after` µs: call ``SessionHost/sweep(at:)`` then.
     case armSweep(after: Int64)
+    /// Hand `batch` to the session store, without waiting for it; tell the host what became of it with
+    /// ``SessionHost/storeAnswered(_:at:)`` (docs/SCALING.md).
+    case writeStore(StoreBatch)
 }
 
 /// What one write asked the transport to put on the wire.

@@ -3,26 +3,51 @@ import RefreshWire
 
 // The shared store (docs/SCALING.md): writing every session's new operations every ~100 ms, and taking a
 // session over from it when a page asks for one this process does not hold.
+//
+// The writes are actions (``HostAction/writeStore(_:)``): the transport hands each batch to the store and
+// comes back with its answer as an event (``storeAnswered(_:at:)``), so the host never waits on the store to
+// write. The reads stay a call (``SessionStore/load(_:)``): a bounded round trip, only on a take-over.
 extension SessionHost {
     /// The liveness sweep also writes to the store, so with a store it runs every ``StoreLedger/period``.
     var sweepPeriod: Int64 { store == nil ? Self.sweepPeriod : StoreLedger.period }
 
-    /// Writes what changed to the store, if a write is due at `now` (or `force`d: shutting down).
+    /// Hands what changed to the store, if a write is due at `now` (or `force`d: shutting down) and the
+    /// store has answered the previous one.
     func writeToStore(at now: Int64, force: Bool = false) {
-        guard let store else { return }
-        guard storeLedger.due(at: now) || force else { return }
-        let writes = storeLedger.writes(for: registry.sessions.values, node: configuration.node)
-        guard !writes.isEmpty else { return }
-        if store.write(writes) {
-            if storeLedger.succeeded() {
+        guard store != nil else { return }
+        guard
+            let batch = storeLedger.batch(
+                for: registry.sessions.values, node: configuration.node, at: now, force: force)
+        else { return }
+        actions.append(.writeStore(batch))
+    }
+
+    /// Whether the store has taken every batch handed to it (the transport waits for this, bounded, before
+    /// closing the connections at a shutdown).
+    public var storeIsIdle: Bool { storeLedger.phase == .idle }
+
+    /// The store answered a batch (``HostAction/writeStore(_:)``) at `now`: what it did not take is written
+    /// whole next time.
+    public func storeAnswered(_ report: StoreReport, at now: Int64) {
+        switch storeLedger.settle(report, at: now) {
+        case .ignored:
+            break
+        case .written(let refused, let backAfter):
+            if let backAfter {
                 logger.notice(
-                    "the session store is back; sessions written to it again", metadata: ["sessions": "\(writes.count)"]
-                )
+                    "the session store is back; sessions written to it again",
+                    metadata: ["sessions": "\(registry.sessions.count)", "awaySeconds": "\(Double(backAfter) / 1e6)"])
             }
-        } else if storeLedger.failed() {
+            if refused > 0 {
+                logger.notice(
+                    "the session store refused appends to copies it no longer has; those sessions are written whole",
+                    metadata: ["sessions": "\(refused)"])
+            }
+        case .failed(let wentAway):
+            guard wentAway, case .failed(let reason) = report.outcome else { break }
             logger.error(
                 "the session store is unreachable; sessions carry on in memory and are written again when it is back",
-                metadata: ["sessions": "\(registry.sessions.count)"])
+                metadata: ["sessions": "\(registry.sessions.count)", "reason": "\(reason)"])
         }
     }
 
@@ -101,7 +126,7 @@ extension SessionHost {
     /// Session `id` was freed: the store forgets it too.
     func forgetInStore(_ id: String) {
         takeOvers[id] = nil
+        guard store != nil else { return }
         storeLedger.forget(id)
-        store?.remove(id)
     }
 }

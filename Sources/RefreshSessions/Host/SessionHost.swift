@@ -192,8 +192,15 @@ public final class SessionHost {
     // MARK: - Shutdown
 
     /// Every connection is to flush what it has queued and close with 1001; nothing is scheduled any more.
+    /// With a store, every session is handed to it first (the first action): the transport waits for the
+    /// store's answer before it carries out the closes, so the pages reconnect to what the store has.
     public func beginShutdown() {
         flushHeldFrame()
+        if store != nil, !storeIsIdle {
+            logger.error(
+                "the session store has not answered the last write; the sessions are not handed over",
+                metadata: ["sessions": "\(registry.sessions.count)"])
+        }
         writeToStore(at: clock(), force: true)  // hand every session over with nothing lost
         shuttingDown = true
         tickScheduler.stop()

@@ -1,39 +1,16 @@
 import RefreshWire
 
-/// Where a host keeps its sessions so that another process can take them over (docs/SCALING.md): each
-/// session's trace (its header, every recorded operation, the frames' digest so far) and its members (their
-/// numbers and token hashes). The host writes what changed about every ~100 ms (``StoreLedger``), and reads a
-/// session back when a page asks for one it does not hold (``SessionHost/takeOver(_:at:)``).
+/// Where a host reads sessions back from, to take over one that another process held (docs/SCALING.md). The
+/// host writes each session's trace (its header, every recorded operation, the frames' digest so far) and its
+/// members (their numbers and token hashes) through its actions (``HostAction/writeStore(_:)``, every
+/// ~100 ms, ``StoreLedger``), which the transport carries out off the host's thread; it reads a session back
+/// here when a page asks for one it does not hold (``SessionHost/takeOver(_:at:)``).
 ///
-/// Called on the host's thread; an implementation answers quickly or gives up (the host carries on in
-/// memory while the store is away).
+/// Called on the host's thread: a bounded round trip (rare: only a `hello` naming a session this process does
+/// not hold), answering at once that it is unavailable while the store is away.
 public protocol SessionStore: AnyObject {
-    /// Applies `writes`, each all or nothing. - Returns: whether the store took them all; `false` means it
-    /// is unreachable, and the host writes every session whole once it is back.
-    func write(_ writes: [StoreWrite]) -> Bool
     /// Session `id` as stored.
     func load(_ id: String) -> StoreLoad
-    /// Forgets session `id` (it expired).
-    func remove(_ id: String)
-}
-
-/// What a store is to change about one session.
-public struct StoreWrite: Sendable, Hashable {
-    public var session: String
-    /// The node that holds the session now.
-    public var node: String
-    /// Replace what the store has of the session (the first write, and every write after the store was
-    /// away): `head` is then the trace's JSON up to its operations.
-    public var whole: Bool
-    public var head: [UInt8]
-    /// The operations recorded since the previous write (each one element of the trace's `ops`), in order.
-    public var operations: [[UInt8]]
-    /// The trace's JSON after its operations as of this write: the frames' count and digest.
-    public var summary: [UInt8]
-    /// Operations the store holds after this write.
-    public var operationCount: Int
-    /// The members, when they changed since the previous write (else `nil`).
-    public var members: StoredMembers?
 }
 
 /// A session's members as a store keeps them: no tokens, only their hashes.

@@ -27,6 +27,11 @@ final class TestTransport {
     private(set) var sweepArmed = false
     /// How many frames (`frame` or `delta`) were written at once (`writeSoon`) rather than on a later write.
     private(set) var framesWrittenAtOnce = 0
+    /// The session store's writer: when set, each batch the host hands over is answered at once with what
+    /// this makes of it; when `nil`, batches wait in ``storeBatches`` for ``answerStore(_:)``.
+    var storeAnswers: ((StoreBatch) -> StoreOutcome)?
+    /// Batches handed over and not answered yet, oldest first.
+    private(set) var storeBatches: [StoreBatch] = []
 
     /// Like the server at its end: the host lets go of every connection and session.
     deinit { host.tearDown() }
@@ -83,6 +88,17 @@ final class TestTransport {
         flush()
     }
 
+    /// The store answers the oldest batch waiting (the server's adapter passes its store thread's answers on
+    /// before each sweep). - Returns: that batch.
+    @discardableResult
+    func answerStore(_ outcome: StoreOutcome) -> StoreBatch? {
+        guard !storeBatches.isEmpty else { return nil }
+        let batch = storeBatches.removeFirst()
+        host.storeAnswered(StoreReport(batch: batch.number, outcome: outcome), at: now)
+        carryOut()
+        return batch
+    }
+
     func sweep() {
         sweepArmed = false
         host.sweep(at: now)
@@ -126,6 +142,12 @@ final class TestTransport {
                 tickArmedAt = deadline
             case .armSweep:
                 sweepArmed = true
+            case .writeStore(let batch):
+                if let storeAnswers {
+                    host.storeAnswered(StoreReport(batch: batch.number, outcome: storeAnswers(batch)), at: now)
+                } else {
+                    storeBatches.append(batch)
+                }
             }
         }
     }

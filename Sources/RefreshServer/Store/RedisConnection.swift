@@ -1,0 +1,122 @@
+import CHiredis
+import Glibc
+import Logging
+
+/// One connection to Redis through hiredis's blocking client, with short timeouts (docs/SCALING.md): made
+/// when first needed, dropped on any error, and made again at most once a second (each attempt, like each
+/// reply, waits at most ``timeout``). Not thread-safe: one thread owns it (the store thread its writer's,
+/// the service thread its reader's).
+final class RedisConnection {
+    let host: String
+    let port: Int32
+    private let logger: Logger
+    private var context: UnsafeMutablePointer<redisContext>?
+    private var nextAttempt: Int64 = 0
+    /// Called on each new connection before it is used (e.g. to load a script); `false` drops it.
+    var prepare: (RedisConnection) -> Bool = { _ in true }
+    static let timeout = timeval(tv_sec: 0, tv_usec: 250_000)
+    static let retryPeriod: Int64 = 1_000_000
+
+    init(host: String, port: Int32, logger: Logger) {
+        self.host = host
+        self.port = port
+        self.logger = logger
+    }
+
+    deinit { if let context { redisFree(context) } }
+
+    /// Whether a connection is open (made now if there is none and the last attempt was over a second ago).
+    func connect() -> Bool {
+        if context != nil { return true }
+        let now = Self.monotonicMicroseconds()
+        guard now >= nextAttempt else { return false }
+        nextAttempt = now + Self.retryPeriod
+        guard let made = redisConnectWithTimeout(host, port, Self.timeout) else {
+            lastError = "hiredis could not allocate a connection"
+            return false
+        }
+        if made.pointee.err != 0 {
+            lastError = Self.errorText(made)
+            logger.debug("session store: no connection", metadata: ["reason": "\(lastError)"])
+            redisFree(made)
+            return false
+        }
+        redisSetTimeout(made, Self.timeout)
+        context = made
+        guard prepare(self) else {
+            drop("the new connection could not be prepared")
+            return false
+        }
+        return true
+    }
+
+    /// Closes the connection (after an error: what was sent on it may or may not have been applied).
+    func drop(_ reason: String) {
+        lastError = reason
+        if let context {
+            logger.debug("session store: connection dropped", metadata: ["reason": "\(reason)"])
+            redisFree(context)
+        }
+        context = nil
+    }
+
+    /// Why the last connection failed or was dropped.
+    private(set) var lastError = "not connected yet"
+
+    /// Queues one command (binary-safe arguments); nothing is sent until ``replies(_:_:)`` reads.
+    func append(_ arguments: [[UInt8]]) {
+        guard let context else { return }
+        var pointers: [UnsafePointer<CChar>?] = []
+        var lengths: [Int] = []
+        var owned: [UnsafeMutablePointer<CChar>] = []
+        pointers.reserveCapacity(arguments.count)
+        lengths.reserveCapacity(arguments.count)
+        owned.reserveCapacity(arguments.count)
+        for argument in arguments {
+            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: max(argument.count, 1))
+            argument.withUnsafeBytes { bytes in
+                if let base = bytes.baseAddress {
+                    UnsafeMutableRawPointer(copy).copyMemory(from: base, byteCount: bytes.count)
+                }
+            }
+            owned.append(copy)
+            pointers.append(UnsafePointer(copy))
+            lengths.append(argument.count)
+        }
+        _ = redisAppendCommandArgv(context, Int32(arguments.count), &pointers, &lengths)
+        for pointer in owned { pointer.deallocate() }
+    }
+
+    /// Sends what was queued and reads `count` replies, each handed to `body` before it is freed. - Returns:
+    /// `false` when the connection failed (it is then dropped).
+    func replies(_ count: Int, _ body: (Int, UnsafeMutablePointer<redisReply>) -> Void) -> Bool {
+        guard let context else { return false }
+        for index in 0..<count {
+            var raw: UnsafeMutableRawPointer?
+            guard redisGetReply(context, &raw) == REDIS_OK, let raw else {
+                drop(Self.errorText(context))
+                return false
+            }
+            let reply = raw.assumingMemoryBound(to: redisReply.self)
+            body(index, reply)
+            freeReplyObject(raw)
+        }
+        return true
+    }
+
+    /// A reply's bytes (a string, status or error).
+    static func string(_ reply: UnsafeMutablePointer<redisReply>) -> [UInt8] {
+        guard let text = reply.pointee.str else { return [] }
+        return Array(UnsafeRawBufferPointer(start: text, count: Int(reply.pointee.len)))
+    }
+
+    private static func errorText(_ context: UnsafeMutablePointer<redisContext>) -> String {
+        withUnsafeBytes(of: context.pointee.errstr) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
+    private static func monotonicMicroseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
+    }
+}

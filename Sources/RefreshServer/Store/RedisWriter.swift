@@ -1,0 +1,96 @@
+import CHiredis
+import Logging
+import RefreshSessions
+
+/// Applies the host's batches to Redis (docs/SCALING.md), on the store thread (``StoreThread``), through a
+/// connection of its own.
+///
+/// Each session's write is one call of a Lua script (``script``), which Redis runs atomically, so a
+/// session's copy is never seen half written; the calls of a batch are pipelined (one round trip). The script
+/// is what makes a late append harmless: it appends only to the copy the append continues (the same
+/// `generation`, holding exactly `base` operations) and otherwise changes nothing and answers 0, which the
+/// host turns into a whole write of that session. This matters because a batch given up on (a reply that
+/// did not come within 250 ms: a Redis that hangs) may still be sitting in Redis's socket buffer and run
+/// later, after a newer whole write on a new connection.
+final class RedisWriter {
+    private let connection: RedisConnection
+    /// The script's SHA-1 on the current connection (`SCRIPT LOAD` on every new connection).
+    private var scriptHash: [UInt8] = []
+
+    init(host: String, port: Int32, logger: Logger) {
+        connection = RedisConnection(host: host, port: port, logger: logger)
+        connection.prepare = { [unowned self] connection in
+            connection.append([RedisStore.bytes("SCRIPT"), RedisStore.bytes("LOAD"), RedisStore.bytes(Self.script)])
+            var loaded: [UInt8] = []
+            let read = connection.replies(1) { _, reply in
+                if reply.pointee.type == REDIS_REPLY_STRING { loaded = RedisConnection.string(reply) }
+            }
+            scriptHash = loaded
+            return read && !loaded.isEmpty
+        }
+    }
+
+    /// One session's write. `KEYS`: the hash and the list. `ARGV`: whole (`1`/`0`), generation, base, count,
+    /// node, summary, head, members (empty: unchanged), expiry (s), then the operations. An append whose
+    /// copy is not there as it expects returns 0 and changes nothing; RPUSH takes the operations in pieces
+    /// of 1000 (Lua's `unpack` is bounded by its stack).
+    static let script = """
+        if ARGV[1] == '1' then
+          redis.call('DEL', KEYS[2])
+          redis.call('HSET', KEYS[1], 'head', ARGV[7], 'generation', ARGV[2])
+        else
+          local stored = redis.call('HMGET', KEYS[1], 'generation', 'ops')
+          if stored[1] ~= ARGV[2] or stored[2] ~= ARGV[3] then return 0 end
+        end
+        for first = 10, #ARGV, 1000 do
+          redis.call('RPUSH', KEYS[2], unpack(ARGV, first, math.min(first + 999, #ARGV)))
+        end
+        redis.call('HSET', KEYS[1], 'node', ARGV[5], 'summary', ARGV[6], 'ops', ARGV[4])
+        if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'members', ARGV[8]) end
+        redis.call('EXPIRE', KEYS[1], ARGV[9])
+        redis.call('EXPIRE', KEYS[2], ARGV[9])
+        return 1
+        """
+
+    /// Applies `batch`: its removals, then each write. Blocks (at most 250 ms per step).
+    func apply(_ batch: StoreBatch) -> StoreOutcome {
+        guard connection.connect() else { return .failed(reason: "no connection: \(connection.lastError)") }
+        let bytes = RedisStore.bytes
+        for session in batch.removals {
+            connection.append([bytes("DEL"), RedisStore.key(session), RedisStore.opsKey(session)])
+        }
+        let expiry = bytes(String(RedisStore.expirySeconds))
+        for write in batch.writes {
+            var arguments: [[UInt8]] = [
+                bytes("EVALSHA"), scriptHash, bytes("2"), RedisStore.key(write.session),
+                RedisStore.opsKey(write.session),
+                bytes(write.whole ? "1" : "0"), bytes(write.generation), bytes(String(write.base)),
+                bytes(String(write.operationCount)), bytes(write.node), write.summary, write.head,
+                write.members?.json() ?? [], expiry,
+            ]
+            arguments += write.operations
+            connection.append(arguments)
+        }
+        var refused: [String] = []
+        var error: String?
+        let removals = batch.removals.count
+        let read = connection.replies(removals + batch.writes.count) { index, reply in
+            guard index >= removals else { return }
+            switch reply.pointee.type {
+            case REDIS_REPLY_INTEGER:
+                if reply.pointee.integer != 1 { refused.append(batch.writes[index - removals].session) }
+            case REDIS_REPLY_ERROR:
+                error = error ?? String(decoding: RedisConnection.string(reply), as: UTF8.self)
+            default:
+                error = error ?? "an unexpected reply"
+            }
+        }
+        guard read else { return .failed(reason: connection.lastError) }
+        if let error {
+            // e.g. NOSCRIPT after a SCRIPT FLUSH: a new connection loads the script again.
+            connection.drop(error)
+            return .failed(reason: error)
+        }
+        return .written(refused: refused)
+    }
+}

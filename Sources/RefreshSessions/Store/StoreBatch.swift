@@ -1,0 +1,60 @@
+/// What a store is to change about one session.
+///
+/// A write is *whole* (the store's copy is replaced: the first write of a session, and every write after one
+/// whose fate is unknown) or an *append* (the operations recorded since the previous write). An append
+/// continues one copy only: the one its session's last whole write made (`generation`), holding exactly
+/// ``base`` operations. A store applies it to that copy, and to nothing else: any other copy (none, another
+/// generation, more or fewer operations) refuses it and stays as it was. So an append the store receives late
+/// (sent on a connection that was given up, read by Redis after a newer whole write) can never leave a gap or
+/// a repeat in a session's operations, which would make its take-over replay a different session.
+public struct StoreWrite: Sendable, Hashable {
+    public var session: String
+    /// The node that holds the session now.
+    public var node: String
+    /// Replace what the store has of the session: `head` is then the trace's JSON up to its operations.
+    public var whole: Bool
+    public var head: [UInt8]
+    /// Names the copy this write makes (whole) or continues (append): unique per whole write of this process.
+    public var generation: String
+    /// The operations recorded since the previous write (each one element of the trace's `ops`), in order.
+    public var operations: [[UInt8]]
+    /// The trace's JSON after its operations as of this write: the frames' count and digest.
+    public var summary: [UInt8]
+    /// Operations the store holds after this write.
+    public var operationCount: Int
+    /// The members, when they changed since the previous write (else `nil`).
+    public var members: StoredMembers?
+
+    /// Operations the store's copy must hold for an append to apply (for a whole write, 0).
+    public var base: Int { operationCount - operations.count }
+}
+
+/// The writes of one period, handed to the store as one piece of work (``HostAction/writeStore(_:)``); the
+/// store answers with a ``StoreReport`` naming its `number`.
+public struct StoreBatch: Sendable {
+    /// Counts the host's batches from 1.
+    public var number: UInt64
+    public var writes: [StoreWrite]
+    /// Sessions that expired: the store forgets them.
+    public var removals: [String]
+}
+
+/// What became of a ``StoreBatch``.
+public enum StoreOutcome: Sendable, Hashable {
+    /// The store applied the batch, except the appends of the sessions in `refused` (their copy in the store
+    /// is not the one the append continues; they are written whole next).
+    case written(refused: [String])
+    /// The batch did not reach the store, or may have reached it in part: every session is written whole next.
+    case failed(reason: String)
+}
+
+/// A store's answer to batch `batch` (``SessionHost/storeAnswered(_:at:)``).
+public struct StoreReport: Sendable, Hashable {
+    public var batch: UInt64
+    public var outcome: StoreOutcome
+
+    public init(batch: UInt64, outcome: StoreOutcome) {
+        self.batch = batch
+        self.outcome = outcome
+    }
+}
