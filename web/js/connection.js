@@ -68,6 +68,11 @@ export class Connection {
     return this.welcomed && this.ws?.readyState === 1;
   }
 
+  /** Whether the page is on its way back to a session it had (its inputs are kept for it: js/inputs.js). */
+  get resuming() {
+    return !this.stopped && !this.ready && Boolean(this.store.session && this.store.token);
+  }
+
   start() {
     this.stopped = false;
     this.open();

@@ -67,7 +67,7 @@ extension SessionHost {
             session: session.id, token: member.tokenHash == nil ? member.token : hello.token ?? "",
             preset: session.model.presetName, presets: Preset.names,
             configuration: session.model.configuration, serverTime: now, member: member.number, resumed: resumed,
-            notice: notice, ack: resumed ? session.acknowledged(member: member.number) : nil,
+            notice: notice, ack: resumed ? session.acknowledged(member: member.number) ?? 0 : nil,
             share: shareBase, node: configuration.node, takeOver: takeOvers[session.id])
         enqueue(.welcome(welcome), on: connection)
         broadcast(session.takeEvents(), in: session)
