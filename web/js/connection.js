@@ -167,6 +167,7 @@ export class Connection {
         this.dropToken();
         this.sendHello();
       }
+      if (msg.type === 'error' && msg.code === ErrorCode.sessionElsewhere) this.goElsewhere(msg);
       this.onMessage?.(msg, tRecv, ev.data, previousFrame);
     };
     ws.onclose = (ev) => {
@@ -202,6 +203,18 @@ export class Connection {
     url.searchParams.set('s', this.store.session);
     if (this.node) url.searchParams.set('n', this.node);
     return url.toString();
+  }
+
+  /**
+   * `session_elsewhere`: another process holds the session (docs/SCALING.md, "Who holds a session"). The page
+   * connects again naming it (`n`), which the balancer routes there; the reconnection backs off as any other,
+   * so a balancer that keeps sending it back cannot make it spin. Returns whether it goes.
+   */
+  goElsewhere(msg) {
+    if (this.welcomed || typeof msg.node !== 'string' || !msg.node || !this.ws) return false;
+    this.node = msg.node;
+    this.ws.close(NORMAL_CLOSURE, 'session elsewhere');
+    return true;
   }
 
   sendHello() {

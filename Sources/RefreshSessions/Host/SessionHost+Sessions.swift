@@ -14,7 +14,10 @@ extension SessionHost {
         let member: Session.Member
         var notice: String?
         var resumed = false
-        if let id = hello.session { takeOver(id, at: nowMicroseconds) }
+        if let id = hello.session, let holder = takeOver(id, at: nowMicroseconds) {
+            reject(connection, .sessionElsewhere(id, node: holder))
+            return
+        }
         switch registry.admit(hello, at: now) {
         case .refused(let error):
             logger.notice(
