@@ -29,6 +29,13 @@ final class MemoryStore: SessionStore {
         guard reachable else { return .failed(reason: "unreachable") }
         writes.append(batch.writes)
         for id in batch.removals { sessions[id] = nil }
+        defer {
+            switch batch.lease {
+            case .renew(let node, let milliseconds): renewLease(node: node, milliseconds: milliseconds)
+            case .end(let node): leases[node] = nil
+            case nil: break
+            }
+        }
         var refusedNow: [String] = []
         for write in batch.writes {
             var stored: Stored
@@ -61,7 +68,19 @@ final class MemoryStore: SessionStore {
             if index > 0 { trace.append(UInt8(ascii: ",")) }
             trace += operation
         }
-        return .found(StoredSession(trace: trace + stored.summary, members: members, node: stored.node))
+        let alive = leases[stored.node].map { $0 > time() } ?? false
+        return .found(
+            StoredSession(trace: trace + stored.summary, members: members, node: stored.node, nodeAlive: alive))
+    }
+
+    /// Each node's lease: when it lapses, on ``time``'s clock (µs).
+    var leases: [String: Int64] = [:]
+    /// The clock the leases run on (a test's host time); 0 unless a test sets it.
+    var time: () -> Int64 = { 0 }
+
+    /// Node `node` is alive for `milliseconds` (a batch's lease renewal, or a test's).
+    func renewLease(node: String, milliseconds: Int) {
+        leases[node] = time() + Int64(milliseconds) * 1000
     }
 }
 

@@ -68,7 +68,7 @@ final class RedisStore: SessionStore {
             let members = StoredMembers(json: membersJSON)
         else { return .missing }
         if let count = fields["ops"].flatMap({ Int(String(decoding: $0, as: UTF8.self)) }), count < operations.count {
-            operations.removeLast(operations.count - count)  // never written without its summary, but be sure
+            operations.removeLast(operations.count - count)  // written with its count in one script, but be sure
         }
         var trace = head
         for (index, operation) in operations.enumerated() {
@@ -76,8 +76,24 @@ final class RedisStore: SessionStore {
             trace += operation
         }
         trace += summary
+        let node = String(decoding: fields["node"] ?? [], as: UTF8.self)
         return .found(
-            StoredSession(
-                trace: trace, members: members, node: String(decoding: fields["node"] ?? [], as: UTF8.self)))
+            StoredSession(trace: trace, members: members, node: node, nodeAlive: !node.isEmpty && leaseHeld(by: node)))
+    }
+
+    // MARK: - Leases (`rk:node:NAME`, the holder's pid, expiring after the lease's duration: NodeLease)
+
+    /// Written by ``RedisWriter`` with the batches (``StoreLeaseChange``), read here.
+    static func leaseKey(_ node: String) -> [UInt8] { Array("rk:node:\(node)".utf8) }
+
+    /// Whether node `node`'s lease is current (unknown counts as not: the store just answered, so this is rare).
+    private func leaseHeld(by node: String) -> Bool {
+        guard connection.connect() else { return false }
+        connection.append([Self.bytes("EXISTS"), Self.leaseKey(node)])
+        var held = false
+        _ = connection.replies(1) { _, reply in
+            held = reply.pointee.type == REDIS_REPLY_INTEGER && reply.pointee.integer == 1
+        }
+        return held
     }
 }

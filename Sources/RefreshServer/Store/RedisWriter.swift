@@ -1,4 +1,5 @@
 import CHiredis
+import Glibc
 import Logging
 import RefreshSessions
 
@@ -52,7 +53,8 @@ final class RedisWriter {
         return 1
         """
 
-    /// Applies `batch`: its removals, then each write. Blocks (at most 250 ms per step).
+    /// Applies `batch`: its removals, each write, then its lease change (after the writes: a SIGTERM's last
+    /// batch ends the lease only once every session is written). Blocks (at most 250 ms per step).
     func apply(_ batch: StoreBatch) -> StoreOutcome {
         guard connection.connect() else { return .failed(reason: "no connection: \(connection.lastError)") }
         let bytes = RedisStore.bytes
@@ -71,11 +73,29 @@ final class RedisWriter {
             arguments += write.operations
             connection.append(arguments)
         }
+        switch batch.lease {
+        case .renew(let node, let milliseconds):
+            connection.append([
+                bytes("SET"), RedisStore.leaseKey(node), bytes(String(getpid())), bytes("PX"),
+                bytes(String(milliseconds)),
+            ])
+        case .end(let node):
+            connection.append([bytes("DEL"), RedisStore.leaseKey(node)])
+        case nil:
+            break
+        }
         var refused: [String] = []
         var error: String?
         let removals = batch.removals.count
-        let read = connection.replies(removals + batch.writes.count) { index, reply in
+        let writes = removals + batch.writes.count
+        let read = connection.replies(writes + (batch.lease == nil ? 0 : 1)) { index, reply in
             guard index >= removals else { return }
+            guard index < writes else {
+                if reply.pointee.type == REDIS_REPLY_ERROR {
+                    error = error ?? String(decoding: RedisConnection.string(reply), as: UTF8.self)
+                }
+                return
+            }
             switch reply.pointee.type {
             case REDIS_REPLY_INTEGER:
                 if reply.pointee.integer != 1 { refused.append(batch.writes[index - removals].session) }

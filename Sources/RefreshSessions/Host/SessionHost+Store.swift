@@ -11,14 +11,24 @@ extension SessionHost {
     /// The liveness sweep also writes to the store, so with a store it runs every ``StoreLedger/period``.
     var sweepPeriod: Int64 { store == nil ? Self.sweepPeriod : StoreLedger.period }
 
-    /// Hands what changed to the store, if a write is due at `now` (or `force`d: shutting down) and the
-    /// store has answered the previous one.
-    func writeToStore(at now: Int64, force: Bool = false) {
+    /// Hands what changed to the store, if a write is due at `now` (or `force`d: a take-over, shutting down)
+    /// and the store has answered the previous one. The batch renews this node's lease when a renewal is due
+    /// (``NodeLease``) or forced, while the node holds sessions; `endingLease`: it ends the lease instead,
+    /// after the writes (a SIGTERM).
+    func writeToStore(at now: Int64, force: Bool = false, endingLease: Bool = false) {
         guard store != nil else { return }
+        let node = configuration.node
+        var lease: StoreLeaseChange?
+        if endingLease {
+            lease = .end(node: node)
+        } else if !registry.isEmpty, force || nodeLease.due(at: now) {
+            lease = .renew(node: node, milliseconds: Int(NodeLease.duration / 1000))
+        }
         guard
             let batch = storeLedger.batch(
-                for: registry.sessions.values, node: configuration.node, at: now, force: force)
+                for: registry.sessions.values, node: node, lease: lease, at: now, force: force)
         else { return }
+        if case .renew = lease { nodeLease.renewed(at: now) }
         actions.append(.writeStore(batch))
     }
 
@@ -54,17 +64,28 @@ extension SessionHost {
     /// A `hello` names session `id`, which this process does not hold: load it from the store, replay its
     /// trace, check the frames' digest, and hold it with its members (who resume with their tokens). Any
     /// failure leaves the session unknown here (the `hello` then gets a new session, `session_expired`).
-    func takeOver(_ id: String, at now: Int64) {
-        guard let store, registry.sessions[id] == nil else { return }
+    /// - Returns: the node to send the page to instead, when another live process holds the session
+    ///   (``NodeLease/decide(storedBy:storedNodeAlive:me:home:)``).
+    func takeOver(_ id: String, at now: Int64) -> String? {
+        guard let store, registry.sessions[id] == nil else { return nil }
         let started = clock()
         let stored: StoredSession
         switch store.load(id) {
-        case .missing: return
+        case .missing: return nil
         case .unavailable:
             logger.error(
                 "could not take a session over: the session store is unreachable", metadata: ["session": "\(id)"])
-            return
+            return nil
         case .found(let found): stored = found
+        }
+        let home = !configuration.idPrefix.isEmpty && id.hasPrefix(configuration.idPrefix)
+        let decision = NodeLease.decide(
+            storedBy: stored.node, storedNodeAlive: stored.nodeAlive, me: configuration.node, home: home)
+        if case .elsewhere(let node) = decision {
+            logger.notice(
+                "session held by another live process; the page is sent there",
+                metadata: ["session": "\(id)", "node": "\(node)"])
+            return node
         }
         var traced: TracedListModel
         let trace: Trace
@@ -78,7 +99,7 @@ extension SessionHost {
             logger.error(
                 "could not take a session over",
                 metadata: ["session": "\(id)", "from": "\(stored.node)", "reason": "\(error)"])
-            return
+            return nil
         }
         let operations = trace.operations.count
         liftPointers(in: &traced, recordedIn: trace, at: now)
@@ -95,6 +116,11 @@ extension SessionHost {
                 "catchUpMs": "\(Double(record.catchUpMicroseconds) / 1000)",
                 "frames": "\(traced.recorder.frames.count)",
             ])
+        // The store names this node as the holder at once, with a current lease, so that no other process
+        // takes the session too (the id's own node, restarted, would otherwise: ``NodeLease``).
+        // (With the next batch when the store has not answered the last one yet: within a sweep period.)
+        writeToStore(at: now, force: true)
+        return nil
     }
 
     /// Lifts every pointer the trace leaves down (a `touch cancel` each, recorded, as when a member leaves):

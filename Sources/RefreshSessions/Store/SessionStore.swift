@@ -73,11 +73,14 @@ public struct StoredSession: Sendable {
     public var members: StoredMembers
     /// The node that wrote it last.
     public var node: String
+    /// Whether that node's lease was current when the session was read: the node is alive, and holds it.
+    public var nodeAlive: Bool
 
-    public init(trace: [UInt8], members: StoredMembers, node: String) {
+    public init(trace: [UInt8], members: StoredMembers, node: String, nodeAlive: Bool = false) {
         self.trace = trace
         self.members = members
         self.node = node
+        self.nodeAlive = nodeAlive
     }
 }
 

@@ -37,6 +37,16 @@ public struct StoreBatch: Sendable {
     public var writes: [StoreWrite]
     /// Sessions that expired: the store forgets them.
     public var removals: [String]
+    /// What becomes of this node's lease, after the writes (``NodeLease``).
+    public var lease: StoreLeaseChange?
+}
+
+/// A batch's change to a node's lease (docs/SCALING.md, "Who holds a session"; ``NodeLease``).
+public enum StoreLeaseChange: Sendable, Hashable {
+    /// Node `node` is alive for the next `milliseconds`.
+    case renew(node: String, milliseconds: Int)
+    /// Node `node` stops (SIGTERM, once every session is written): its lease ends now.
+    case end(node: String)
 }
 
 /// What became of a ``StoreBatch``.

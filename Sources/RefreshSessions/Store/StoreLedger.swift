@@ -62,11 +62,12 @@ struct StoreLedger {
     /// Whether a batch waits for its answer, or removals for a batch: the host keeps its sweep running.
     var hasWork: Bool { phase != .idle || !removals.isEmpty }
 
-    /// The batch that brings the store up to date with `sessions` (only the sessions that changed), if one is
-    /// due at `now` (or `force`d: shutting down) and none is unanswered; `nil` otherwise, or when nothing
-    /// changed. The next is due a period later.
+    /// The batch that brings the store up to date with `sessions` (only the sessions that changed) and
+    /// carries `lease`, if one is due at `now` (or `force`d: a take-over, shutting down) and none is
+    /// unanswered; `nil` otherwise, or when there is nothing to write. The next is due a period later.
     mutating func batch(
-        for sessions: some Sequence<Session>, node: String, at now: Int64, force: Bool = false
+        for sessions: some Sequence<Session>, node: String, lease: StoreLeaseChange? = nil, at now: Int64,
+        force: Bool = false
     ) -> StoreBatch? {
         guard phase == .idle, force || now >= nextWrite else { return nil }
         nextWrite = now + Self.period
@@ -74,12 +75,12 @@ struct StoreLedger {
         for session in sessions {
             if let write = write(of: session, node: node) { writes.append(write) }
         }
-        guard !writes.isEmpty || !removals.isEmpty else { return nil }
+        guard !writes.isEmpty || !removals.isEmpty || lease != nil else { return nil }
         batchesMade += 1
         phase = .writing(batch: batchesMade, since: now)
         removalsWritten = removals
         removals = []
-        return StoreBatch(number: batchesMade, writes: writes, removals: removalsWritten)
+        return StoreBatch(number: batchesMade, writes: writes, removals: removalsWritten, lease: lease)
     }
 
     private mutating func write(of session: Session, node: String) -> StoreWrite? {

@@ -99,6 +99,12 @@ final class TestTransport {
         return batch
     }
 
+    /// A SIGTERM: the host hands its sessions over and drains its connections.
+    func beginShutdown() {
+        host.beginShutdown()
+        carryOut()
+    }
+
     func sweep() {
         sweepArmed = false
         host.sweep(at: now)
