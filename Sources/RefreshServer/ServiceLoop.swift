@@ -69,6 +69,7 @@ final class ServiceLoop {
     }
 
     deinit {
+        storeThread?.stop()  // (already stopped by `destroy()`, unless the context was never made)
         tick.deinitialize(count: 1)
         tick.deallocate()
         shutdownWake.deinitialize(count: 1)

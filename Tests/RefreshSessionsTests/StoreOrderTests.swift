@@ -171,6 +171,23 @@ import Testing
         #expect(store.sessions[id] == nil && a.host.storeIsIdle && !a.host.storeLedger.hasWork)
     }
 
+    @Test func aShutdownsLastBatchWritesEverythingThenEndsTheLeaseAndNothingFollowsIt() throws {
+        let store = MemoryStore()
+        let a = node("a", store)
+        let (page, id, _) = try session(on: a)
+        a.sweep()
+        try deliver(a, to: store)
+        #expect(store.leases["a"] != nil, "the first batch renews the lease")
+        a.now += 1_000  // within the period: only the shutdown's batch writes this input
+        a.send(a.touch("start", dy: 0, seq: 1), on: page)
+        a.beginShutdown()
+        let last = try deliver(a, to: store)
+        #expect(last.lease == .end(node: "a") && store.leases["a"] == nil)
+        #expect(store.sessions[id]?.operations == (try operations(of: id, on: a)))
+        nextPeriod(a)
+        #expect(a.storeBatches.isEmpty, "a renewal now would bring the ended lease back")
+    }
+
     /// Batches answered, failed, given up on and applied late, partly applied, a store that restarts empty:
     /// in any order, what the store holds of a session is never anything but a prefix of its trace, and once
     /// the store answers again it catches up with everything.

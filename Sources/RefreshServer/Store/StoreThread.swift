@@ -64,13 +64,15 @@ final class StoreThread: @unchecked Sendable {
         return !writing && queue.isEmpty
     }
 
-    /// Writes what is still queued, then ends the thread; returns when it has ended.
+    /// Writes what is still queued, then ends the thread; the first call returns when it has ended, any
+    /// later one at once.
     func stop() {
         condition.lock()
+        let first = !stopping
         stopping = true
         condition.broadcast()
         condition.unlock()
-        finished.wait()
+        if first { finished.wait() }
     }
 
     private func run() {

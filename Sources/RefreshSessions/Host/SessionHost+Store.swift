@@ -16,7 +16,8 @@ extension SessionHost {
     /// (``NodeLease``) or forced, while the node holds sessions; `endingLease`: it ends the lease instead,
     /// after the writes (a SIGTERM).
     func writeToStore(at now: Int64, force: Bool = false, endingLease: Bool = false) {
-        guard store != nil else { return }
+        // After a shutdown's last batch, nothing more: a later renewal would bring the ended lease back.
+        guard store != nil, !shuttingDown else { return }
         let node = configuration.node
         var lease: StoreLeaseChange?
         if endingLease {
