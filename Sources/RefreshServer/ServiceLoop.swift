@@ -15,7 +15,8 @@ import Synchronization
 /// what lws reports (a connection opened, a piece of a message, a socket writable, a pong, a timer, a close) and
 /// carries out the host's actions on the sockets and timers. The rules are the host's (``SessionHost``); this
 /// file only translates. Confined to the service thread: it is created, run and destroyed there, and nothing
-/// else touches it (the only cross-thread call is `lws_cancel_service`, made by ``Server``).
+/// else touches it (the only cross-thread call is `lws_cancel_service`, made by ``Server``). The host's store
+/// batches go to the ``StoreThread``, whose answers it takes at each sweep: it never waits on Redis to write.
 final class ServiceLoop {
     let configuration: ServerConfiguration
     let logger: Logger

@@ -27,7 +27,7 @@ final class MemoryStore: SessionStore {
     /// Applies `batch` (`reachable`), or fails without changing anything.
     func apply(_ batch: StoreBatch) -> StoreOutcome {
         guard reachable else { return .failed(reason: "unreachable") }
-        writes.append(batch.writes)
+        if !batch.writes.isEmpty { writes.append(batch.writes) }
         for id in batch.removals { sessions[id] = nil }
         defer {
             switch batch.lease {
