@@ -6,8 +6,9 @@ import Testing
 @testable import RefreshSessions
 
 /// A store in memory, applying batches as the Redis script does (docs/SCALING.md, RedisWriter.swift): each
-/// write all or nothing, whole or appended, and an append only to the copy it continues (its generation,
-/// holding exactly its base of operations); any other append is refused and changes nothing.
+/// write all or nothing, whole or appended; an append only to the copy it continues (its generation, holding
+/// exactly its base of operations), a whole write only when no later batch wrote the session (one process
+/// here); anything else is refused and changes nothing.
 final class MemoryStore: SessionStore {
     struct Stored: Equatable {
         var head: [UInt8] = []
@@ -16,6 +17,8 @@ final class MemoryStore: SessionStore {
         var summary: [UInt8] = []
         var members: StoredMembers?
         var node = ""
+        /// The batch that wrote it last.
+        var batch: UInt64 = 0
     }
     var sessions: [String: Stored] = [:]
     var reachable = true
@@ -40,6 +43,10 @@ final class MemoryStore: SessionStore {
         for write in batch.writes {
             var stored: Stored
             if write.whole {
+                if let found = sessions[write.session], found.batch > batch.number {
+                    refusedNow.append(write.session)
+                    continue
+                }
                 stored = Stored(head: write.head, generation: write.generation)
             } else {
                 guard let found = sessions[write.session], found.generation == write.generation,
@@ -53,6 +60,7 @@ final class MemoryStore: SessionStore {
             stored.operations += write.operations
             stored.summary = write.summary
             stored.node = write.node
+            stored.batch = batch.number
             if let members = write.members { stored.members = members }
             sessions[write.session] = stored
         }

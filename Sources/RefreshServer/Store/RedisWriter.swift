@@ -8,18 +8,26 @@ import RefreshSessions
 ///
 /// Each session's write is one call of a Lua script (``script``), which Redis runs atomically, so a
 /// session's copy is never seen half written; the calls of a batch are pipelined (one round trip). The script
-/// is what makes a late append harmless: it appends only to the copy the append continues (the same
-/// `generation`, holding exactly `base` operations) and otherwise changes nothing and answers 0, which the
-/// host turns into a whole write of that session. This matters because a batch given up on (a reply that
-/// did not come within 250 ms: a Redis that hangs) may still be sitting in Redis's socket buffer and run
-/// later, after a newer whole write on a new connection.
+/// is what makes a batch that runs late harmless. A batch given up on (no reply within 250 ms: a Redis that
+/// hangs) may still sit in Redis's socket buffer and run later, after newer writes sent on a new connection:
+/// - an append applies only to the copy it continues (its generation, holding exactly its base of
+///   operations), so a late one finds a newer copy and changes nothing;
+/// - a whole write carries its batch's number and this process's ``incarnation``, and changes nothing when the
+///   copy was written by a later batch of the same process, so a late one does not put an older copy back.
+/// A write refused answers 0, which the host turns into a whole write of that session.
 final class RedisWriter {
     private let connection: RedisConnection
     /// The script's SHA-1 on the current connection (`SCRIPT LOAD` on every new connection).
     private var scriptHash: [UInt8] = []
+    /// Names this process's writes (its pid and start time): the host's generations and batch numbers count
+    /// from 1 in every run, and a node restarted under its name must not be taken for its earlier run.
+    let incarnation: String
 
     init(host: String, port: Int32, logger: Logger) {
         connection = RedisConnection(host: host, port: port, logger: logger)
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        incarnation = "\(getpid())-\(Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000)"
         connection.prepare = { [unowned self] connection in
             connection.append([RedisStore.bytes("SCRIPT"), RedisStore.bytes("LOAD"), RedisStore.bytes(Self.script)])
             var loaded: [UInt8] = []
@@ -32,21 +40,23 @@ final class RedisWriter {
     }
 
     /// One session's write. `KEYS`: the hash and the list. `ARGV`: whole (`1`/`0`), generation, base, count,
-    /// node, summary, head, members (empty: unchanged), expiry (s), then the operations. An append whose
-    /// copy is not there as it expects returns 0 and changes nothing; RPUSH takes the operations in pieces
-    /// of 1000 (Lua's `unpack` is bounded by its stack).
+    /// node, summary, head, members (empty: unchanged), expiry (s), writer (the incarnation), batch number,
+    /// then the operations. RPUSH takes the operations in pieces of 1000 (Lua's `unpack` is bounded by its
+    /// stack).
     static let script = """
+        local stored = redis.call('HMGET', KEYS[1], 'generation', 'ops', 'writer', 'batch')
         if ARGV[1] == '1' then
+          if stored[3] == ARGV[10] and tonumber(stored[4]) > tonumber(ARGV[11]) then return 0 end
           redis.call('DEL', KEYS[2])
           redis.call('HSET', KEYS[1], 'head', ARGV[7], 'generation', ARGV[2])
-        else
-          local stored = redis.call('HMGET', KEYS[1], 'generation', 'ops')
-          if stored[1] ~= ARGV[2] or stored[2] ~= ARGV[3] then return 0 end
+        elseif stored[1] ~= ARGV[2] or stored[2] ~= ARGV[3] then
+          return 0
         end
-        for first = 10, #ARGV, 1000 do
+        for first = 12, #ARGV, 1000 do
           redis.call('RPUSH', KEYS[2], unpack(ARGV, first, math.min(first + 999, #ARGV)))
         end
-        redis.call('HSET', KEYS[1], 'node', ARGV[5], 'summary', ARGV[6], 'ops', ARGV[4])
+        redis.call('HSET', KEYS[1], 'node', ARGV[5], 'summary', ARGV[6], 'ops', ARGV[4], 'writer', ARGV[10],
+          'batch', ARGV[11])
         if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'members', ARGV[8]) end
         redis.call('EXPIRE', KEYS[1], ARGV[9])
         redis.call('EXPIRE', KEYS[2], ARGV[9])
@@ -66,9 +76,9 @@ final class RedisWriter {
             var arguments: [[UInt8]] = [
                 bytes("EVALSHA"), scriptHash, bytes("2"), RedisStore.key(write.session),
                 RedisStore.opsKey(write.session),
-                bytes(write.whole ? "1" : "0"), bytes(write.generation), bytes(String(write.base)),
-                bytes(String(write.operationCount)), bytes(write.node), write.summary, write.head,
-                write.members?.json() ?? [], expiry,
+                bytes(write.whole ? "1" : "0"), bytes(incarnation + "/" + write.generation),
+                bytes(String(write.base)), bytes(String(write.operationCount)), bytes(write.node), write.summary,
+                write.head, write.members?.json() ?? [], expiry, bytes(incarnation), bytes(String(batch.number)),
             ]
             arguments += write.operations
             connection.append(arguments)

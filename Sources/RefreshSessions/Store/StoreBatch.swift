@@ -27,6 +27,21 @@ public struct StoreWrite: Sendable, Hashable {
 
     /// Operations the store's copy must hold for an append to apply (for a whole write, 0).
     public var base: Int { operationCount - operations.count }
+
+    public init(
+        session: String, node: String, whole: Bool, head: [UInt8], generation: String, operations: [[UInt8]],
+        summary: [UInt8], operationCount: Int, members: StoredMembers?
+    ) {
+        self.session = session
+        self.node = node
+        self.whole = whole
+        self.head = head
+        self.generation = generation
+        self.operations = operations
+        self.summary = summary
+        self.operationCount = operationCount
+        self.members = members
+    }
 }
 
 /// The writes of one period, handed to the store as one piece of work (``HostAction/writeStore(_:)``); the
@@ -39,6 +54,13 @@ public struct StoreBatch: Sendable {
     public var removals: [String]
     /// What becomes of this node's lease, after the writes (``NodeLease``).
     public var lease: StoreLeaseChange?
+
+    public init(number: UInt64, writes: [StoreWrite], removals: [String] = [], lease: StoreLeaseChange? = nil) {
+        self.number = number
+        self.writes = writes
+        self.removals = removals
+        self.lease = lease
+    }
 }
 
 /// A batch's change to a node's lease (docs/SCALING.md, "Who holds a session"; ``NodeLease``).

@@ -1,0 +1,158 @@
+import Foundation
+import Glibc
+import Logging
+import RefreshSessions
+import Testing
+
+@testable import RefreshServer
+
+/// A real `redis-server` on a free loopback port, for one test; stopped when the test ends.
+private final class RedisProcess {
+    let port: Int32
+    private let process = Process()
+
+    static var installed: Bool { executable != nil }
+    private static var executable: String? {
+        ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+    }
+
+    init() throws {
+        port = try Self.freePort()
+        process.executableURL = URL(fileURLWithPath: try #require(Self.executable))
+        process.arguments = ["--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Listening: the state waited for (bounded).
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while !Self.accepts(port) {
+            guard Date() < deadline, process.isRunning else { throw RedisDidNotStart() }
+            usleep(10_000)
+        }
+    }
+
+    deinit {
+        // SIGKILL: the child inherits the test runner's blocked signals, SIGTERM among them.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    struct RedisDidNotStart: Error {}
+
+    private static func accepts(_ port: Int32) -> Bool {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    private static func freePort() throws -> Int32 {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+            }
+        }
+        guard bound else { throw RedisDidNotStart() }
+        return Int32(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// The store's writes against a real Redis (docs/SCALING.md, "Batched writes, off the service thread"): the
+/// script applies an append only to the copy it continues, and a whole write only when no later batch of the
+/// same process wrote the session, so a batch that Redis runs late (sent on a connection given up on) changes
+/// nothing. `tests/cluster` covers the rest with real processes; this pins the script's rule write by write.
+@Suite(.enabled(if: RedisProcess.installed, "needs redis-server (scripts/ensure-deps.sh test)"))
+struct RedisWriterTests {
+    private let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    private let head = Array(#"{"head":1,"ops":["#.utf8)
+    private let members = StoredMembers(members: [(0, String(repeating: "ab", count: 32))], next: 1)
+
+    private func operation(_ index: Int) -> [UInt8] { Array(#"{"op":\#(index)}"#.utf8) }
+
+    private func write(
+        whole: Bool, generation: String, operations: Range<Int>, count: Int? = nil
+    ) -> StoreWrite {
+        StoreWrite(
+            session: "s1", node: "a", whole: whole, head: whole ? head : [], generation: generation,
+            operations: operations.map(operation), summary: Array(#"],"summary":\#(operations.upperBound)}"#.utf8),
+            operationCount: count ?? operations.upperBound, members: whole ? members : nil)
+    }
+
+    /// The trace the store would give a take-over: head, the operations, the summary.
+    private func stored(_ store: RedisStore) throws -> String {
+        guard case .found(let session) = store.load("s1") else {
+            Issue.record("the session is not in the store")
+            return ""
+        }
+        return String(decoding: session.trace, as: UTF8.self)
+    }
+
+    private func trace(upTo count: Int) -> String {
+        #"{"head":1,"ops":["# + (0..<count).map { #"{"op":\#($0)}"# }.joined(separator: ",")
+            + #"],"summary":\#(count)}"#
+    }
+
+    @Test func lateWritesChangeNothingAndTheCopyStaysWhole() throws {
+        let redis = try RedisProcess()
+        let writer = RedisWriter(host: "127.0.0.1", port: redis.port, logger: logger)
+        let store = try #require(RedisStore(url: "redis://127.0.0.1:\(redis.port)", logger: logger))
+        let whole = StoreBatch(number: 1, writes: [write(whole: true, generation: "a.1", operations: 0..<2)])
+        let append = StoreBatch(number: 2, writes: [write(whole: false, generation: "a.1", operations: 2..<3)])
+        #expect(writer.apply(whole) == .written(refused: []))
+        #expect(writer.apply(append) == .written(refused: []))
+        #expect(try stored(store) == trace(upTo: 3))
+        // The same append again (run late): its copy no longer has 2 operations.
+        #expect(writer.apply(append) == .written(refused: ["s1"]))
+        // A newer whole write, then the older batches run late: none of them changes the copy.
+        let newer = StoreBatch(number: 4, writes: [write(whole: true, generation: "a.2", operations: 0..<5)])
+        #expect(writer.apply(newer) == .written(refused: []))
+        let olderWhole = StoreBatch(number: 3, writes: [write(whole: true, generation: "a.3", operations: 0..<4)])
+        #expect(writer.apply(olderWhole) == .written(refused: ["s1"]))
+        #expect(writer.apply(append) == .written(refused: ["s1"]))
+        #expect(try stored(store) == trace(upTo: 5))
+        // Another process (a take-over) writes whole whatever its batch number; this one's appends then stop.
+        let other = RedisWriter(host: "127.0.0.1", port: redis.port, logger: logger)
+        #expect(other.incarnation != writer.incarnation)
+        #expect(
+            other.apply(StoreBatch(number: 1, writes: [write(whole: true, generation: "b.1", operations: 0..<6)]))
+                == .written(refused: []))
+        let mine = StoreBatch(number: 5, writes: [write(whole: false, generation: "a.2", operations: 5..<7)])
+        #expect(writer.apply(mine) == .written(refused: ["s1"]))
+        #expect(try stored(store) == trace(upTo: 6))
+    }
+
+    @Test func aWholeWriteOfThousandsOfOperationsAndTheLease() throws {
+        let redis = try RedisProcess()
+        let writer = RedisWriter(host: "127.0.0.1", port: redis.port, logger: logger)
+        let store = try #require(RedisStore(url: "redis://127.0.0.1:\(redis.port)", logger: logger))
+        let big = StoreBatch(
+            number: 1, writes: [write(whole: true, generation: "a.1", operations: 0..<2500)],
+            lease: .renew(node: "a", milliseconds: 60_000))
+        #expect(writer.apply(big) == .written(refused: []))
+        #expect(try stored(store) == trace(upTo: 2500))
+        guard case .found(let session) = store.load("s1") else { throw RedisProcess.RedisDidNotStart() }
+        #expect(session.node == "a" && session.nodeAlive && session.members == members)
+        #expect(writer.apply(StoreBatch(number: 2, writes: [], lease: .end(node: "a"))) == .written(refused: []))
+        guard case .found(let after) = store.load("s1") else { throw RedisProcess.RedisDidNotStart() }
+        #expect(!after.nodeAlive)
+        #expect(writer.apply(StoreBatch(number: 3, writes: [], removals: ["s1"])) == .written(refused: []))
+        guard case .missing = store.load("s1") else {
+            Issue.record("a removed session is gone")
+            return
+        }
+    }
+}
