@@ -97,6 +97,9 @@ final class LoadGenerator {
     private(set) var windowEnd = Int64.max
     private var serverBefore: ProcessSample?
     private(set) var serverAfter: ProcessSample?
+    /// ``Options/watchedPIDs`` read when the window opens and when it closes (nil: the process was gone).
+    private var watchedBefore: [ProcessSample?] = []
+    private var watchedAfter: [ProcessSample?] = []
     private var clientCPUBefore = 0.0
     private(set) var clientCPUSeconds = 0.0
 
@@ -310,6 +313,7 @@ final class LoadGenerator {
         closedEarly = 0
         windowStart = now
         if let pid = options.serverPID { serverBefore = ProcessSample.read(pid: pid) }
+        watchedBefore = options.watchedPIDs.map { ProcessSample.read(pid: $0) }
         clientCPUBefore = ProcessSample.selfCPUSeconds()
         phaseEnd = now + Int64(options.duration * 1_000_000)
         phase = .measuring
@@ -318,6 +322,7 @@ final class LoadGenerator {
     private func closeWindow(now: Int64) {
         windowEnd = now
         if let pid = options.serverPID { serverAfter = ProcessSample.read(pid: pid) }
+        watchedAfter = options.watchedPIDs.map { ProcessSample.read(pid: $0) }
         clientCPUSeconds = ProcessSample.selfCPUSeconds() - clientCPUBefore
         phaseEnd = now + 500_000
         phase = .draining
@@ -606,6 +611,19 @@ final class LoadGenerator {
     var serverSystemSeconds: Double? {
         guard let before = serverBefore, let after = serverAfter else { return nil }
         return after.systemSeconds - before.systemSeconds
+    }
+
+    /// Each watched process's CPU time over the window, total and in the kernel (nil: not read at both ends).
+    var watchedCPUSeconds: [(pid: Int32, cpu: Double, system: Double)?] {
+        options.watchedPIDs.indices.map { index in
+            guard index < watchedBefore.count, index < watchedAfter.count, let before = watchedBefore[index],
+                let after = watchedAfter[index]
+            else { return nil }
+            return (
+                options.watchedPIDs[index], after.cpuSeconds - before.cpuSeconds,
+                after.systemSeconds - before.systemSeconds
+            )
+        }
     }
 
     private func problem(_ text: String) {

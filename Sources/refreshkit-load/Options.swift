@@ -29,6 +29,9 @@ struct Options {
     var idle = false
     /// The server's pid: its CPU (utime + stime) and RSS are read from /proc over the measured window.
     var serverPID: Int32?
+    /// More processes whose CPU time over the measured window is reported, each on its own (`watched` in the
+    /// report): the servers of a cluster, its store, its balancer.
+    var watchedPIDs: [Int32] = []
     var connectTimeout = 60.0
     /// Connections that may be in the middle of their handshake at once.
     var connectBatch = 200
