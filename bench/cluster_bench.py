@@ -54,6 +54,8 @@ HELLO = {"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3, "frames": 
 # The servers log at `warning` in every configuration, as refreshkit-bench's server runs do.
 SERVER_ARGS = ("--log-level", "warning")
 ACK = re.compile(r'"ack":\{([^}]*)\}')
+# HAProxy's httplog line of a reconnection (`&n=` in its URL): the retries field before the queues
+RECONNECTION_LOGGED = re.compile(r' \d+/\d+/\d+/\d+/(\+?\d+) \d+/\d+ "GET /\?s=[^ ]*&n=')
 SCALING_NOTE = ("This machine has {cores} cores, shared by the servers, Redis, HAProxy and the load generator: "
                 "2 processes cannot show scaling by throughput here (there is no idle core to give the second "
                 "process). What scales is the CPU cost per input: when it stays flat from 1 to 2 processes, N "
@@ -252,9 +254,24 @@ async def sigkill(args, tmp: Path) -> dict:
         f"{args.rate:g} Hz…")
     cluster = await asyncio.to_thread(Cluster, 2, tmp, *SERVER_ARGS)
     try:
-        return await sigkill_on(cluster, args)
+        figures = await sigkill_on(cluster, args)
+        figures["haproxy_retried_reconnections"] = await retried_reconnections(cluster, figures["back_sessions"])
+        return figures
     finally:
         cluster.stop()
+
+
+async def retried_reconnections(cluster, reconnections: int) -> int | None:
+    """How many reconnections HAProxy retried (on a backup, after its pause before a retry): from its log's
+    `actconn/feconn/beconn/srv_conn/retries` (`+N` when redispatched), written when each connection closes.
+    None if the log did not show every reconnection within 5 s of closing them."""
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        lines = [m for m in map(RECONNECTION_LOGGED.search, list(cluster.balancer.stdout)) if m]
+        if len(lines) >= reconnections:
+            return sum(m.group(1) != "0" for m in lines)
+        await asyncio.sleep(0.05)
+    return None
 
 
 async def sigkill_on(cluster, args) -> dict:
@@ -461,7 +478,8 @@ def table(results: dict) -> str:
                   f"  page's backoff before reopening {pm('backoff_ms')}",
                   f"  kill → welcome                 {pm('kill_to_welcome_ms')}",
                   f"  kill → first frame             {pm('kill_to_first_frame_ms')}",
-                  f"  reopen → first frame           {pm('reconnect_to_first_frame_ms')}",
+                  f"  reopen → first frame           {pm('reconnect_to_first_frame_ms')} "
+                  f"(HAProxy retried {k.get('haproxy_retried_reconnections', '?')} of them)",
                   f"  take-over catch-up             {pm('takeover_catch_up_ms')} ({pm('takeover_ops', ' ops')})",
                   f"  acknowledged inputs lost       {pm('acknowledged_inputs_lost', '')} "
                   f"({pm('acknowledged_ms_lost')} of input)",
