@@ -509,7 +509,7 @@ def main() -> int:
             or not 0 < args.drag_before_kill <= 60):
         parser.error("--sessions ≥ 2, --rate > 0, --duration > 0, --warmup ≥ 0, --rounds ≥ 1, "
                      "--drag-before-kill 0…60 s")
-    os.environ.setdefault("REFRESHKIT_BIN", str(Path(args.bin_dir) / "refreshkit"))
+    os.environ["REFRESHKIT_BIN"] = str((Path(args.bin_dir) / "refreshkit").resolve())  # the helpers' server
     for tool in ("refreshkit", "refreshkit-load"):
         if not (Path(args.bin_dir) / tool).exists():
             print(f"error: {Path(args.bin_dir) / tool} not found: run `swift build -c release`", file=sys.stderr)
