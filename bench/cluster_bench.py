@@ -495,7 +495,7 @@ def main() -> int:
     parser.add_argument("--out", default="bench/cluster.json", help="where the JSON figures go")
     parser.add_argument("--bin-dir", default=str(ROOT / ".build" / "release"),
                         help="where refreshkit and refreshkit-load are")
-    parser.add_argument("--sessions", type=int, default=100)
+    parser.add_argument("--sessions", type=int, default=100, help="sessions (connections) in both parts")
     parser.add_argument("--rate", type=float, default=60.0, help="inputs per second per session")
     parser.add_argument("--warmup", type=float, default=2.0, help="seconds of input before each measured window")
     parser.add_argument("--duration", type=float, default=6.0, help="seconds measured per load run")
