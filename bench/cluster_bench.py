@@ -28,6 +28,7 @@ import argparse
 import asyncio
 import json
 import os
+import collections
 import random
 import re
 import resource
@@ -53,6 +54,9 @@ SUBPROTOCOL = cluster_support.server_support.SUBPROTOCOL
 HELLO = {"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3, "frames": "delta"}
 # The servers log at `warning` in every configuration, as refreshkit-bench's server runs do.
 SERVER_ARGS = ("--log-level", "warning")
+# web/js/inputs.js: what a page keeps to send again after a resume
+RESEND_WINDOW_S = 1.0
+MAX_RESEND = 400
 ACK = re.compile(r'"ack":\{([^}]*)\}')
 # HAProxy's httplog line of a reconnection (`&n=` in its URL): the retries field before the queues
 RECONNECTION_LOGGED = re.compile(r' \d+/\d+/\d+/\d+/(\+?\d+) \d+/\d+ "GET /\?s=[^ ]*&n=')
@@ -222,6 +226,27 @@ class Page:
         self.attempts = 0
         self.again: dict = {}
         self.failure: str | None = None
+        self.reconnecting = False  # between the close and the welcome: inputs are numbered and kept, not sent
+        self.kept: collections.deque = collections.deque()  # (seq, text, at) of the last RESEND_WINDOW_S
+        self.resent: list[int] = []  # the seqs sent again after the welcome
+        self.numbered_at_welcome = 0
+        self.caught_up_at = None  # the first frame acknowledging the last input sent again
+
+    def keep(self, seq: int, text: str, at: float) -> None:
+        """web/js/inputs.js ResendLog.record: every input of the last second, at most MAX_RESEND of them."""
+        self.kept.append((seq, text, at))
+        while self.kept and (at - self.kept[0][2] > RESEND_WINDOW_S or len(self.kept) > MAX_RESEND):
+            self.kept.popleft()
+
+    def to_resend(self, welcome: dict, at: float) -> list[tuple[int, str]]:
+        """web/js/inputs.js ResendLog.onWelcome: after a resume, the kept inputs numbered above `welcome.ack`."""
+        while self.kept and at - self.kept[0][2] > RESEND_WINDOW_S:
+            self.kept.popleft()
+        ack = welcome.get("ack")
+        if welcome.get("resumed") is not True or not isinstance(ack, int) or ack < 0:
+            self.kept.clear()
+            return []
+        return [(seq, text) for seq, text, _ in self.kept if seq > ack]
 
     def note(self, raw: str) -> None:
         """Reads this member's `ack` from a frame or delta (docs/PROTOCOL.md: `"ack":{"<member>":seq,…}`, patched
@@ -232,10 +257,21 @@ class Page:
             entry = re.search(f'"{self.welcome.get("member")}":(\\d+)', found.group(1))
             if entry:
                 self.acked = max(self.acked, int(entry.group(1)))
+                if self.resent and self.caught_up_at is None and self.acked >= self.resent[-1]:
+                    self.caught_up_at = time.monotonic()
 
 
-async def hello(ws, **extra) -> tuple[dict, float, float]:
-    """Sends hello; returns the welcome, and the monotonic times of the welcome and of the first frame."""
+class Elsewhere(Exception):
+    """`session_elsewhere`: another process holds the session; connect again naming it (docs/SCALING.md)."""
+
+    def __init__(self, node: str):
+        super().__init__(node)
+        self.node = node
+
+
+async def hello(ws, on_welcome=None, **extra) -> tuple[dict, float, float]:
+    """Sends hello; returns the welcome, and the monotonic times of the welcome and of the first frame.
+    `on_welcome(welcome)`, awaited as soon as the welcome arrives, sends what the page sends then."""
     await ws.send(json.dumps({**HELLO, **extra}))
     welcome = None
     welcome_at = None
@@ -243,7 +279,11 @@ async def hello(ws, **extra) -> tuple[dict, float, float]:
         message = json.loads(await asyncio.wait_for(ws.recv(), 5))
         if message["type"] == "welcome":
             welcome, welcome_at = message, time.monotonic()
+            if on_welcome:
+                await on_welcome(welcome)
         elif message["type"] == "error" and welcome is None:
+            if message.get("code") == "session_elsewhere" and isinstance(message.get("node"), str):
+                raise Elsewhere(message["node"])
             raise RuntimeError(f"hello refused: {message}")
         elif message["type"] == "frame" and welcome is not None:
             return welcome, welcome_at, time.monotonic()
@@ -289,10 +329,22 @@ async def sigkill_on(cluster, args) -> dict:
     kill_at = 0.0
 
     async def reconnect(page: Page) -> None:
-        """What web/js/connection.js does after a close: back off, reopen with s and n, hello with the token."""
+        """What web/js/connection.js does after a close: back off, reopen with s and n, hello with the token;
+        and web/js/inputs.js: at the welcome, send again the kept inputs the session does not have."""
         page.closed_at = time.monotonic()
+        page.reconnecting = True
         session, node = page.welcome["session"], page.welcome["node"]
         attempt = 0
+
+        async def resend(welcome: dict) -> None:
+            page.reconnecting = False
+            page.numbered_at_welcome = page.seq
+            again = page.to_resend(welcome, time.monotonic())
+            page.resent = [seq for seq, _ in again]
+            for _, text in again:
+                await ws.send(text)
+            page.ws = ws  # the finger is still down: its moves go on (the first one sent again began a drag)
+
         while time.monotonic() - kill_at < 20:
             await asyncio.sleep(backoff_ms(attempt) / 1000)
             attempt += 1
@@ -300,8 +352,12 @@ async def sigkill_on(cluster, args) -> dict:
             page.reopened_at = time.monotonic()
             try:
                 ws = await ws_connect(cluster.url(session, node))
-                again, welcome_at, frame_at = await hello(ws, session=session, token=page.welcome["token"])
+                again, welcome_at, frame_at = await hello(ws, resend, session=session, token=page.welcome["token"])
+            except Elsewhere as elsewhere:
+                node = elsewhere.node
+                continue
             except (OSError, InvalidHandshake, ConnectionClosed, asyncio.TimeoutError):
+                page.ws, page.reconnecting = None, True
                 continue
             except RuntimeError as error:
                 page.failure = str(error)
@@ -310,11 +366,14 @@ async def sigkill_on(cluster, args) -> dict:
             if again.get("session") != session or not again.get("resumed") or "notice" in again:
                 page.failure = f"not resumed: {json.dumps(again)[:200]}"
             page.welcome = again
-            page.ws, page.pressed = ws, False  # the finger is still down: the page starts a new drag
             break
         else:
             page.failure = "did not reconnect within 20 s"
-        if all(p.frame_at is not None or p.failure for p in affected):
+        check_all_back()
+
+    def check_all_back() -> None:
+        if all(p.failure or (p.frame_at is not None and (not p.resent or p.caught_up_at is not None))
+               for p in affected):
             all_back.set()
 
     async def read(page: Page) -> None:
@@ -323,6 +382,8 @@ async def sigkill_on(cluster, args) -> dict:
             try:
                 async for raw in ws:
                     page.note(raw)
+                    if page.caught_up_at is not None and killed.is_set() and not all_back.is_set():
+                        check_all_back()
             except ConnectionClosed:
                 pass
             if stop.is_set():
@@ -343,7 +404,7 @@ async def sigkill_on(cluster, args) -> dict:
             next_tick += period
             for page in pages:
                 ws = page.ws
-                if ws is None:
+                if ws is None and not page.reconnecting:
                     continue
                 page.seq += 1
                 t = round(time.monotonic() * 1000, 3)
@@ -356,6 +417,9 @@ async def sigkill_on(cluster, args) -> dict:
                     phase = "move"
                 # the page's spelling (docs/PROTOCOL.md, "acknowledgement"), written out: no json.dumps per move
                 message = f'{{"type":"touch","phase":"{phase}","dx":0,"dy":{dy},"t":{t},"id":1,"seq":{page.seq}}}'
+                page.keep(page.seq, message, t / 1000)
+                if ws is None:  # reconnecting: numbered and kept, sent after the welcome
+                    continue
                 try:
                     await ws.send(message)
                 except ConnectionClosed:
@@ -410,7 +474,9 @@ async def sigkill_on(cluster, args) -> dict:
         values = sorted(values)
         return {"p50": round(statistics.median(values), 1), "max": round(values[-1], 1)} if values else None
 
-    lost = [max(0, p.acked_at_kill - p.again.get("ack", 0)) for p in back]
+    missing = [max(0, p.acked_at_kill - p.again.get("ack", 0)) for p in back]
+    # inputs the page numbered before its welcome that the new holder neither had nor got again
+    lost = [len(set(range(p.again.get("ack", 0) + 1, p.numbered_at_welcome + 1)) - set(p.resent)) for p in back]
     takeovers = [p.again.get("takeover") or {} for p in back]
     client_cpu = (cpu_after.ru_utime + cpu_after.ru_stime - cpu_before.ru_utime - cpu_before.ru_stime)
     return {
@@ -430,8 +496,13 @@ async def sigkill_on(cluster, args) -> dict:
         "reconnect_attempts": ms([p.attempts for p in back]),
         "takeover_catch_up_ms": ms([t["catchUpMs"] for t in takeovers if "catchUpMs" in t]),
         "takeover_ops": ms([t["ops"] for t in takeovers if "ops" in t]),
-        "acknowledged_inputs_lost": ms(lost),
-        "acknowledged_ms_lost": ms([1000 * n / args.rate for n in lost]),
+        "acknowledged_inputs_not_in_store": ms(missing),
+        "acknowledged_ms_not_in_store": ms([1000 * n / args.rate for n in missing]),
+        "inputs_resent": ms([len(p.resent) for p in back]),
+        "inputs_lost_after_resend": ms(lost),
+        "kill_to_resent_acknowledged_ms": ms([1000 * (p.caught_up_at - kill_at) for p in back
+                                              if p.caught_up_at is not None]),
+        "resent_acknowledged_sessions": sum(p.caught_up_at is not None for p in back if p.resent),
         "client_cpu_percent": round(100 * client_cpu / elapsed, 1) if elapsed > 0 else None,
         "client_loop_lag_ms": ms([lag for at, lag in lags if kill_at <= at <= kill_at + elapsed]),
         "reconnect": "as the page: backoff 125–250 ms (then 250–500 ms…), ws://…/?s=ID&n=NODE, hello with session "
@@ -481,8 +552,11 @@ def table(results: dict) -> str:
                   f"  reopen → first frame           {pm('reconnect_to_first_frame_ms')} "
                   f"(HAProxy retried {k.get('haproxy_retried_reconnections', '?')} of them)",
                   f"  take-over catch-up             {pm('takeover_catch_up_ms')} ({pm('takeover_ops', ' ops')})",
-                  f"  acknowledged inputs lost       {pm('acknowledged_inputs_lost', '')} "
-                  f"({pm('acknowledged_ms_lost')} of input)",
+                  f"  acknowledged, not in the store {pm('acknowledged_inputs_not_in_store', '')} "
+                  f"({pm('acknowledged_ms_not_in_store')} of input)",
+                  f"  sent again after the welcome   {pm('inputs_resent', '')}; lost after that "
+                  f"{pm('inputs_lost_after_resend', '')}",
+                  f"  kill → all sent again acked    {pm('kill_to_resent_acknowledged_ms')}",
                   f"  the clients' own loop lag      {pm('client_loop_lag_ms')} "
                   f"(their CPU {k['client_cpu_percent']}% of a core)"]
         for failure in k["failures"]:
