@@ -13,10 +13,13 @@ Usage: .venv/bin/python bench/cluster_bench.py [--out bench/cluster.json] [--ses
    reported with the spread.
 2. SIGKILL to drawing again. N sessions through HAProxy on two processes sharing Redis, each dragging at R Hz
    with numbered touches (`seq`), as the page does. Once every session has dragged for --drag-before-kill
-   seconds (its inputs acknowledged) and every session is in the store, the process holding about half of them is killed with SIGKILL. Each affected
-   client reconnects as the page does (web/js/connection.js: the backoff of web/js/clock.js, the URL
-   `/?s=ID&n=NODE`, `hello` with the session id and the member's token): the figures are the time from the
-   kill to its welcome and to the first frame after it, and the acknowledged inputs the take-over lost.
+   seconds (its inputs acknowledged) and every session is in the store, the process holding about half of
+   them is killed with SIGKILL. Each affected client does what the page does (web/js/connection.js,
+   web/js/inputs.js): after the backoff of web/js/clock.js it reconnects at `/?s=ID&n=NODE` with `hello`
+   naming the session and the member's token (following `session_elsewhere`); its inputs go on being
+   numbered and kept meanwhile; at the welcome it sends again the kept ones above `welcome.ack`. The figures:
+   the time from the kill to its welcome, to the first frame after it, and to every input sent again being
+   acknowledged; the acknowledged inputs the store did not have; the inputs lost after the resend.
 
 Starts and stops everything it needs with the cluster tests' helpers (tests/cluster/cluster_support.py,
 scripts/cluster_config.py); needs `redis-server` and `haproxy` (scripts/ensure-deps.sh cluster) and a release
