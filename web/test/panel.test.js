@@ -176,6 +176,9 @@ test('event filter: words must all appear; field:value words match one field', (
   assert.ok(matchesFilter({ name: 'gestureBegan', cause: 'drag' }, 'edge:'));
   assert.equal(clockText(81315.2), '1:21.315');
   assert.equal(clockText(3_723_004), '1:02:03.004');
+  // The server's clock counts from 1970: the UTC time of day (2026-11-24T00:45:00.123Z).
+  assert.equal(clockText(Date.UTC(2026, 10, 24, 0, 45, 0, 123)), '45:00.123');
+  assert.equal(clockText(Date.UTC(2026, 10, 24, 13, 5, 9, 7)), '13:05:09.007');
   assert.equal(describeEvent(ev), 'top pulling → armed (drag)');
 });
 

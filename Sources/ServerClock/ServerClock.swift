@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The server's clock, in microseconds since the Unix epoch: the wall clock (`CLOCK_REALTIME`) read once, when
+/// the clock is made, advanced from then on by the monotonic clock (`CLOCK_MONOTONIC`).
+///
+/// It is the time of the engine, the traces, the frames and `serverT` (docs/PROTOCOL.md, "Clocks"), and it must
+/// be two things at once:
+/// - **never stepped** while the process runs, so that a session's time only moves forward: the monotonic clock
+///   gives the time elapsed, and an administrator or NTP setting the wall clock later does not move it;
+/// - **the same on every machine**, so that a session taken over by a process on another machine continues at
+///   the time it had (docs/SCALING.md, "Several machines"): the wall clock gives the origin. The monotonic
+///   clock alone counts from an unspecified point (on Linux, the boot), different on every machine.
+///
+/// Linux applies NTP's gradual corrections (its frequency and slew) to `CLOCK_MONOTONIC` as well as to
+/// `CLOCK_REALTIME`; only steps, and `CLOCK_MONOTONIC_RAW`, are left out (clock_gettime(2)). So this clock stays
+/// within NTP's accuracy of the wall clock for as long as the wall clock is not stepped after it was made, and
+/// two processes, on one machine or on several machines synchronised by NTP or chrony, agree to within that
+/// accuracy (milliseconds at worst, usually far less).
+public struct ServerClock: Sendable {
+    /// The wall clock's time at the origin, µs since the Unix epoch.
+    public let wallOrigin: Int64
+    /// The monotonic clock's reading at the origin, µs.
+    public let monotonicOrigin: Int64
+
+    /// A clock whose origin is now: the wall clock read between two readings of the monotonic clock, which is
+    /// taken at their midpoint (the three reads take well under a microsecond).
+    public init() {
+        let before = Self.read(CLOCK_MONOTONIC)
+        let wall = Self.read(CLOCK_REALTIME)
+        let after = Self.read(CLOCK_MONOTONIC)
+        self.init(wallOrigin: wall, monotonicOrigin: before + (after - before) / 2)
+    }
+
+    /// A clock with the given origin: the wall clock read `wallOrigin` when the monotonic clock read
+    /// `monotonicOrigin`.
+    public init(wallOrigin: Int64, monotonicOrigin: Int64) {
+        self.wallOrigin = wallOrigin
+        self.monotonicOrigin = monotonicOrigin
+    }
+
+    /// The time now, µs since the Unix epoch.
+    @inline(__always)
+    public func now() -> Int64 { time(atMonotonic: Self.read(CLOCK_MONOTONIC)) }
+
+    /// The time when the monotonic clock read `monotonic` (µs).
+    @inline(__always)
+    public func time(atMonotonic monotonic: Int64) -> Int64 { wallOrigin + (monotonic - monotonicOrigin) }
+
+    /// The wall clock now, µs since the Unix epoch (what NTP keeps; it may step).
+    public static func wallClock() -> Int64 { read(CLOCK_REALTIME) }
+
+    @inline(__always)
+    private static func read(_ clock: clockid_t) -> Int64 {
+        var reading = timespec()
+        clock_gettime(clock, &reading)
+        return Int64(reading.tv_sec) * 1_000_000 + Int64(reading.tv_nsec) / 1000
+    }
+}
