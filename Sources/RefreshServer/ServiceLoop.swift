@@ -37,8 +37,8 @@ final class ServiceLoop {
     /// The server's rules: every connection and session, and what each event makes of them.
     let host: SessionHost
     /// The time of every event told to the host, and so of the engine, the traces and the wire: µs since the
-    /// Unix epoch, comparable across processes and machines (``ServerClock``). lws's own clock
-    /// (`lws_now_usecs`, the monotonic clock) only ever measures delays it keeps to itself.
+    /// Unix epoch, comparable across processes and machines (``ServerClock``). `lws_now_usecs` (the monotonic
+    /// clock) is left to what times only itself: the log throttle, the store's reconnection.
     let clock = ServerClock()
     private var nextConnectionID: UInt64 = 1
 

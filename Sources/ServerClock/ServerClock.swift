@@ -15,19 +15,20 @@
 ///   the time it had (docs/SCALING.md, "Several machines"): the wall clock gives the origin. The monotonic
 ///   clock alone counts from an unspecified point (on Linux, the boot), different on every machine.
 ///
-/// Linux applies NTP's gradual corrections (its frequency and slew) to `CLOCK_MONOTONIC` as well as to
-/// `CLOCK_REALTIME`; only steps, and `CLOCK_MONOTONIC_RAW`, are left out (clock_gettime(2)). So this clock stays
-/// within NTP's accuracy of the wall clock for as long as the wall clock is not stepped after it was made, and
-/// two processes, on one machine or on several machines synchronised by NTP or chrony, agree to within that
-/// accuracy (milliseconds at worst, usually far less).
+/// Linux applies the gradual corrections of adjtime(3) and NTP to `CLOCK_MONOTONIC` as well as to the wall
+/// clock; a step of the wall clock it applies to the wall clock alone, and `CLOCK_MONOTONIC` does not count
+/// time the machine spends suspended (clock_gettime(2)). So this clock stays within NTP's accuracy of the wall
+/// clock unless the wall clock is stepped, or the machine suspended, after the clock was made; and two
+/// processes, on one machine or on several machines synchronised by NTP (chrony, ntpd), agree to within that
+/// accuracy.
 public struct ServerClock: Sendable {
     /// The wall clock's time at the origin, µs since the Unix epoch.
     public let wallOrigin: Int64
     /// The monotonic clock's reading at the origin, µs.
     public let monotonicOrigin: Int64
 
-    /// A clock whose origin is now: the wall clock read between two readings of the monotonic clock, which is
-    /// taken at their midpoint (the three reads take well under a microsecond).
+    /// A clock whose origin is now: the wall clock read between two readings of the monotonic clock, whose
+    /// midpoint is taken as the monotonic clock's reading at the same instant.
     public init() {
         let before = Self.read(CLOCK_MONOTONIC)
         let wall = Self.read(CLOCK_REALTIME)
@@ -43,11 +44,9 @@ public struct ServerClock: Sendable {
     }
 
     /// The time now, µs since the Unix epoch.
-    @inline(__always)
     public func now() -> Int64 { time(atMonotonic: Self.read(CLOCK_MONOTONIC)) }
 
     /// The time when the monotonic clock read `monotonic` (µs).
-    @inline(__always)
     public func time(atMonotonic monotonic: Int64) -> Int64 { wallOrigin + (monotonic - monotonicOrigin) }
 
     /// The wall clock now, µs since the Unix epoch (what NTP keeps; it may step).
