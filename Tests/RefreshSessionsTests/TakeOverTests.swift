@@ -41,10 +41,25 @@ final class MemoryStore: SessionStore {
             if index > 0 { trace.append(UInt8(ascii: ",")) }
             trace += operation
         }
-        return .found(StoredSession(trace: trace + stored.summary, members: members, node: stored.node))
+        let alive = leases[stored.node].map { $0 > time() } ?? false
+        return .found(
+            StoredSession(trace: trace + stored.summary, members: members, node: stored.node, nodeAlive: alive))
     }
 
     func remove(_ id: String) { sessions[id] = nil }
+
+    /// Each node's lease: when it lapses, on ``time``'s clock (µs).
+    var leases: [String: Int64] = [:]
+    /// The clock the leases run on (a test's host time); 0 unless a test sets it.
+    var time: () -> Int64 = { 0 }
+
+    func renewLease(node: String, milliseconds: Int) -> Bool {
+        guard reachable else { return false }
+        leases[node] = time() + Int64(milliseconds) * 1000
+        return true
+    }
+
+    func endLease(node: String) { leases[node] = nil }
 }
 
 /// Sessions that outlive their process: ids that name the node, the store's batching, and the take-over rule.

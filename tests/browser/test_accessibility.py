@@ -109,12 +109,18 @@ def test_the_feed_is_reached_by_tab_and_page_down_moves_row_by_row(desktop):
         wait_until(page, lambda p: row_in_view(p, start + k), 10, what=f"row {start + k} scrolled into view")
     assert frame(page)["offset"]["y"] > 0, "the list scrolled to follow the focus"
     # the focus is visible: the focused article sits over its row, with an outline
-    box = page.evaluate("() => { const a = document.activeElement, s = getComputedStyle(a), r = a.getBoundingClientRect();"
-                        " const c = document.getElementById('list').getBoundingClientRect();"
-                        " return {opacity: s.opacity, outline: s.outlineStyle, top: r.top - c.top, h: r.height}; }")
-    f = frame(page)
+    def focused_box(p):
+        return p.evaluate("() => { const a = document.activeElement, s = getComputedStyle(a), r = a.getBoundingClientRect();"
+                          " const c = document.getElementById('list').getBoundingClientRect();"
+                          " return {opacity: s.opacity, outline: s.outlineStyle, top: r.top - c.top, h: r.height}; }")
+
+    def over_its_row(p):  # the scroll animates to the row: the state is the article over it once it rests
+        f = frame(p)
+        box = focused_box(p)
+        return f["phase"] == "idle" and abs(box["top"] - ((start + steps) * f["feed"]["rowHeight"] - f["offset"]["y"])) <= 1
+    wait_until(page, over_its_row, 10, what="the focused article over its row once the list rests")
+    box = focused_box(page)
     assert box["opacity"] == "1" and box["outline"] == "solid"
-    assert abs(box["top"] - ((start + steps) * f["feed"]["rowHeight"] - f["offset"]["y"])) <= 1, box
     # Page Up goes back one row
     page.keyboard.press("PageUp")
     page.wait_for_function("(i) => Number(document.activeElement?.getAttribute('aria-posinset')) === i + 1",

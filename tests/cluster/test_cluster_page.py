@@ -4,6 +4,7 @@ node), land on the same other process, which took the session over, show it in t
 refresh finishes where it was."""
 from __future__ import annotations
 
+import re
 import signal
 import sys
 
@@ -73,3 +74,80 @@ def test_pages_follow_their_session_to_the_process_that_takes_it_over(browser, c
     finally:
         ctx_a.close()
         ctx_b.close()
+
+
+def test_inputs_the_killed_process_never_stored_are_sent_again(browser, cluster):
+    """A finger drags while its session's process is killed between two store writes: the page sends again
+    what the store does not have (welcome.ack), keeps what the finger does while it reconnects, and the
+    process that takes the session over ends up with every input, once each, and the content under the
+    finger (docs/SCALING.md, "Resending")."""
+    c = cluster(2)
+    ctx, page = open_page(browser, f"http://127.0.0.1:{c.balancer.port}")
+    try:
+        sid = page.evaluate("() => window.refreshkit.session.id")
+        node = welcome(page)["node"]
+        server = c.servers[node].proc
+        assert frame(page)["offset"]["y"] == 0
+        cdp = page.context.new_cdp_session(page)
+        x, y0 = 195.0, 700.0
+        step = {"k": 0}
+
+        def touch(kind: str, finger_y: float | None = None):
+            step["k"] += 1
+            points = [] if finger_y is None else [{"x": x, "y": finger_y, "id": 1}]
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points,
+                                                  "timestamp": 1000.0 + step["k"] * 0.016})
+
+        finger = {"y": y0}
+
+        def moves(count: int):  # the finger goes up 6 px a move: the content scrolls down, linearly
+            for _ in range(count):
+                finger["y"] -= 6
+                touch("touchMove", finger["y"])
+
+        def prediction():
+            return page.evaluate("() => window.refreshkit.prediction()")
+
+        def all_acknowledged():
+            p = prediction()
+            return p["pending"] == 0 and p["lastAck"] == p["nextSeq"] - 1 and p["lastAck"] > 0
+
+        def stored_seqs() -> list[int]:
+            ops = c.redis.cli("LRANGE", f"rk:session:{sid}:ops", "0", "-1")
+            return [int(s) for s in re.findall(r'\\?"seq\\?":(\d+)', ops)]
+
+        touch("touchStart", finger["y"])
+        moves(10)
+        # Freeze the process once its frames acknowledged every input but its store write did not yet carry
+        # the last one (the write period is 100 ms: a few tries at most).
+        for _ in range(20):
+            moves(3)
+            wait_until(page, lambda _: all_acknowledged(), 10, what="the process to acknowledge every input")
+            server.send_signal(signal.SIGSTOP)
+            last = prediction()["lastAck"]
+            if last not in stored_seqs():
+                break
+            server.send_signal(signal.SIGCONT)
+        else:
+            pytest.fail("every store write carried the last input: no window to lose inputs in")
+        lost = [s for s in range(1, last + 1) if s not in stored_seqs()]
+        assert lost, "the store is missing the last inputs"
+        server.send_signal(signal.SIGKILL)
+        moves(5)  # the finger goes on while the page reconnects
+        wait_until(page, lambda p: ((welcome(p).get("takeover") or {}).get("from") == node
+                                    and p.evaluate("() => window.refreshkit.state.connected")), 15,
+                   what="the page to be welcomed by the process that took its session over")
+        moves(5)
+        wait_until(page, lambda _: all_acknowledged(), 10, what="the new process to acknowledge every input")
+        p = prediction()
+        assert p["resent"] >= len(lost), (p, lost)
+        moved = y0 - finger["y"]
+        assert abs(frame(page)["offset"]["y"] - moved) <= 1, (frame(page)["offset"], moved)
+        # every input, once each, in order, in what the new process writes
+        wait_until(page, lambda _: p["lastAck"] in stored_seqs(), 5, what="the new process's store write")
+        seqs = stored_seqs()
+        assert seqs == list(range(1, p["lastAck"] + 1)), seqs
+        touch("touchEnd")
+        cdp.detach()
+    finally:
+        ctx.close()

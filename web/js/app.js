@@ -4,6 +4,7 @@ import { Connection } from './connection.js';
 import { ErrorCode } from './protocol.js';
 import { Store } from './store.js';
 import { Predictor, DrawnOffset } from './prediction.js';
+import { InputChannel } from './inputs.js';
 import { frameAt } from './edgeFollow.js';
 import { attachInput } from './input.js';
 import { Renderer, readTheme } from './renderer.js';
@@ -92,6 +93,9 @@ function drawingServerNow(pageNow) {
   return pageNow + (conn.clock.applied ?? conn.clock.offset);
 }
 
+/** The page's touch and wheel messages: numbered, predicted, and sent again after a resume (js/inputs.js). */
+const inputs = new InputChannel({ conn, predictor, frameOf: () => store.frame, serverNowOf: drawingServerNow });
+
 /**
  * Changes what the prediction stands on (a frame, a welcome, a refused input) without a jump on screen:
  * when the page was or is predicting, the difference goes into the blend, which fades it out.
@@ -111,7 +115,7 @@ function handleMessage(msg, tRecv, raw, previousFrame) {
   panel.onMessage(msg, tRecv);
   switch (msg.type) {
     case 'welcome':
-      rebase(store.frame, () => predictor.onWelcome(msg));
+      rebase(store.frame, () => inputs.onWelcome(msg, performance.now()));
       setPresets(Array.isArray(msg.presets) ? msg.presets : [], msg.preset);
       app.dirty = true;
       break;
@@ -263,15 +267,12 @@ function countLastSecond(list, now) {
 
 // ------------------------------------------------------------------ input
 
-/** A touch or wheel message: numbered, predicted (js/prediction.js), sent. */
+/** A touch or wheel message: numbered, predicted (js/prediction.js), sent or kept for the resumed session (js/inputs.js). */
 function sendInput(msg) {
-  if (!conn.ready) return false;
   const now = performance.now();
+  if (!inputs.send(msg, now)) return false;
   lastLocalInputAt = now;
-  predictor.stamp(msg, store.frame, drawingServerNow(now), now);
-  if (conn.send(msg)) return true;
-  predictor.onError({ seq: msg.seq }); // not sent after all: nothing will acknowledge it
-  return false;
+  return true;
 }
 
 /** ?predict=0 and the panel's switch. */
@@ -408,6 +409,7 @@ window.refreshkit = Object.freeze({
   prediction: () => ({
     enabled: predictor.enabled, supported: predictor.support, active: predictor.active,
     pending: predictor.pending.length, lastAck: predictor.lastAck, nextSeq: predictor.nextSeq,
+    resent: inputs.resent, // inputs sent again after resumes (js/inputs.js)
     correction: { x: drawn.blend.x, y: drawn.blend.y }, // drawn − target: what is still being blended away
     stalls: predictor.stalls, // frame gaps > 100 ms while inputs were pending
   }),

@@ -68,6 +68,11 @@ export class Connection {
     return this.welcomed && this.ws?.readyState === 1;
   }
 
+  /** Whether the page is on its way back to a session it had (its inputs are kept for it: js/inputs.js). */
+  get resuming() {
+    return !this.stopped && !this.ready && Boolean(this.store.session && this.store.token);
+  }
+
   start() {
     this.stopped = false;
     this.open();
@@ -162,6 +167,7 @@ export class Connection {
         this.dropToken();
         this.sendHello();
       }
+      if (msg.type === 'error' && msg.code === ErrorCode.sessionElsewhere) this.goElsewhere(msg);
       this.onMessage?.(msg, tRecv, ev.data, previousFrame);
     };
     ws.onclose = (ev) => {
@@ -197,6 +203,18 @@ export class Connection {
     url.searchParams.set('s', this.store.session);
     if (this.node) url.searchParams.set('n', this.node);
     return url.toString();
+  }
+
+  /**
+   * `session_elsewhere`: another process holds the session (docs/SCALING.md, "Who holds a session"). The page
+   * connects again naming it (`n`), which the balancer routes there; the reconnection backs off as any other,
+   * so a balancer that keeps sending it back cannot make it spin. Returns whether it goes.
+   */
+  goElsewhere(msg) {
+    if (this.welcomed || typeof msg.node !== 'string' || !msg.node || !this.ws) return false;
+    this.node = msg.node;
+    this.ws.close(NORMAL_CLOSURE, 'session elsewhere');
+    return true;
   }
 
   sendHello() {

@@ -123,11 +123,14 @@ export class Predictor {
 
   // ---------------------------------------------------------------- the server's side
 
-  /** A welcome: the connection is new, so every input sent on the old one is settled or lost. */
-  onWelcome(msg) {
+  /**
+   * A welcome: the connection is new, so every input sent on the old one is settled or lost, except those in
+   * `resent` (seqs), which the page sends again now (js/inputs.js) and so stay pending.
+   */
+  onWelcome(msg, resent = new Set()) {
     this.member = Number.isInteger(msg.member) ? msg.member : null;
-    this.pending = [];
-    this.predictions.clear();
+    this.pending = this.pending.filter((p) => resent.has(p.seq));
+    for (const k of this.predictions.keys()) if (!resent.has(k)) this.predictions.delete(k);
     this.ackSeen = false;
     this.lastFrameAt = null;
     if (this.support === 'no') this.support = 'unknown'; // perhaps another server now

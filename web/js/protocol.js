@@ -1,6 +1,6 @@
 // The wire's names (docs/PROTOCOL.md), in one place: the subprotocol, every `error` code and every close code
 // the server sends, spelled as the server's RefreshWire spells them (`ErrorCode`, `CloseCode`). The page reacts
-// to a few of them (bad_token, session_full, unknown_preset, 4001); the others are here so that the lists are
+// to a few of them (bad_token, session_full, unknown_preset, session_elsewhere, 4001); the others are here so that the lists are
 // the document's tables whole, which web/test/protocol.test.js checks.
 
 /** The WebSocket subprotocol (docs/PROTOCOL.md, the first paragraph). */
@@ -23,6 +23,7 @@ export const ErrorCode = Object.freeze({
   binaryUnsupported: 'binary_unsupported',
   rateLimited: 'rate_limited',
   lagging: 'lagging',
+  sessionElsewhere: 'session_elsewhere',
 });
 
 /** Every close code the server ends a connection with (docs/PROTOCOL.md, "close codes"), in the table's order. */

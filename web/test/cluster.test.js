@@ -25,6 +25,21 @@ test('the socket URL names the session and, once welcomed, the node that holds i
   assert.equal(c.routedUrl(), `ws://h:8080/?s=n1.${HEX}&n=n2`);
 });
 
+test('a hello answered session_elsewhere connects again, naming the node that holds the session', () => {
+  const store = { session: `n1.${HEX}`, token: 't' };
+  const c = new Connection({ hello: () => ({}), url: 'ws://h:8080/', store });
+  const closed = [];
+  c.ws = { close: (code, reason) => closed.push([code, reason]) };
+  assert.equal(c.goElsewhere({ type: 'error', code: 'session_elsewhere', node: 'n2' }), true);
+  assert.deepEqual(closed, [[1000, 'session elsewhere']]);
+  assert.equal(c.routedUrl(), `ws://h:8080/?s=n1.${HEX}&n=n2`);
+  // not without a node, and never once welcomed
+  assert.equal(c.goElsewhere({ type: 'error', code: 'session_elsewhere' }), false);
+  c.welcomed = true;
+  assert.equal(c.goElsewhere({ type: 'error', code: 'session_elsewhere', node: 'n3' }), false);
+  assert.equal(c.node, 'n2');
+});
+
 test('the panel says which node holds the session and what a take-over took', () => {
   assert.equal(nodeText({}), '');
   assert.equal(nodeText({ node: 'n1' }), 'node n1');

@@ -187,9 +187,43 @@ final class RedisStore: SessionStore {
             trace += operation
         }
         trace += summary
+        let node = String(decoding: fields["node"] ?? [], as: UTF8.self)
         return .found(
-            StoredSession(
-                trace: trace, members: members, node: String(decoding: fields["node"] ?? [], as: UTF8.self)))
+            StoredSession(trace: trace, members: members, node: node, nodeAlive: !node.isEmpty && leaseHeld(by: node)))
+    }
+
+    // MARK: - Leases (`rk:node:NAME`, the holder's pid, expiring after the lease's duration: NodeLease)
+
+    private static func leaseKey(_ node: String) -> [UInt8] { Array("rk:node:\(node)".utf8) }
+
+    func renewLease(node: String, milliseconds: Int) -> Bool {
+        guard let context = connected() else { return false }
+        append(
+            context,
+            [
+                Self.bytes("SET"), Self.leaseKey(node), Self.bytes(String(getpid())), Self.bytes("PX"),
+                Self.bytes(String(milliseconds)),
+            ])
+        var stored = false
+        let read = replies(context, 1) { _, reply in stored = reply.pointee.type == REDIS_REPLY_STATUS }
+        return read && stored
+    }
+
+    func endLease(node: String) {
+        guard let context = connected() else { return }
+        append(context, [Self.bytes("DEL"), Self.leaseKey(node)])
+        _ = replies(context, 1) { _, _ in }
+    }
+
+    /// Whether node `node`'s lease is current (unknown counts as not: the store just answered, so this is rare).
+    private func leaseHeld(by node: String) -> Bool {
+        guard let context = connected() else { return false }
+        append(context, [Self.bytes("EXISTS"), Self.leaseKey(node)])
+        var held = false
+        _ = replies(context, 1) { _, reply in
+            held = reply.pointee.type == REDIS_REPLY_INTEGER && reply.pointee.integer == 1
+        }
+        return held
     }
 
     func remove(_ id: String) {

@@ -14,7 +14,10 @@ extension SessionHost {
         let member: Session.Member
         var notice: String?
         var resumed = false
-        if let id = hello.session { takeOver(id, at: nowMicroseconds) }
+        if let id = hello.session, let holder = takeOver(id, at: nowMicroseconds) {
+            reject(connection, .sessionElsewhere(id, node: holder))
+            return
+        }
         switch registry.admit(hello, at: now) {
         case .refused(let error):
             logger.notice(
@@ -67,7 +70,7 @@ extension SessionHost {
             session: session.id, token: member.tokenHash == nil ? member.token : hello.token ?? "",
             preset: session.model.presetName, presets: Preset.names,
             configuration: session.model.configuration, serverTime: now, member: member.number, resumed: resumed,
-            notice: notice, ack: resumed ? session.acknowledged(member: member.number) : nil,
+            notice: notice, ack: resumed ? session.acknowledged(member: member.number) ?? 0 : nil,
             share: shareBase, node: configuration.node, takeOver: takeOvers[session.id])
         enqueue(.welcome(welcome), on: connection)
         broadcast(session.takeEvents(), in: session)

@@ -27,20 +27,38 @@ extension SessionHost {
         }
     }
 
+    /// Renews this node's lease in the store when it is due (``NodeLease``) or `force`d, while the node holds
+    /// sessions.
+    func renewLease(at now: Int64, force: Bool = false) {
+        guard let store, !registry.isEmpty, nodeLease.due(at: now) || force else { return }
+        _ = store.renewLease(node: configuration.node, milliseconds: Int(NodeLease.duration / 1000))
+    }
+
     /// A `hello` names session `id`, which this process does not hold: load it from the store, replay its
     /// trace, check the frames' digest, and hold it with its members (who resume with their tokens). Any
     /// failure leaves the session unknown here (the `hello` then gets a new session, `session_expired`).
-    func takeOver(_ id: String, at now: Int64) {
-        guard let store, registry.sessions[id] == nil else { return }
+    /// - Returns: the node to send the page to instead, when another live process holds the session
+    ///   (``NodeLease/decide(storedBy:storedNodeAlive:me:home:)``).
+    func takeOver(_ id: String, at now: Int64) -> String? {
+        guard let store, registry.sessions[id] == nil else { return nil }
         let started = clock()
         let stored: StoredSession
         switch store.load(id) {
-        case .missing: return
+        case .missing: return nil
         case .unavailable:
             logger.error(
                 "could not take a session over: the session store is unreachable", metadata: ["session": "\(id)"])
-            return
+            return nil
         case .found(let found): stored = found
+        }
+        let home = !configuration.idPrefix.isEmpty && id.hasPrefix(configuration.idPrefix)
+        let decision = NodeLease.decide(
+            storedBy: stored.node, storedNodeAlive: stored.nodeAlive, me: configuration.node, home: home)
+        if case .elsewhere(let node) = decision {
+            logger.notice(
+                "session held by another live process; the page is sent there",
+                metadata: ["session": "\(id)", "node": "\(node)"])
+            return node
         }
         var traced: TracedListModel
         let trace: Trace
@@ -54,7 +72,7 @@ extension SessionHost {
             logger.error(
                 "could not take a session over",
                 metadata: ["session": "\(id)", "from": "\(stored.node)", "reason": "\(error)"])
-            return
+            return nil
         }
         let operations = trace.operations.count
         noteClock(behindBy: traced.model.now.microseconds - now, session: id, from: stored.node)
@@ -72,6 +90,11 @@ extension SessionHost {
                 "catchUpMs": "\(Double(record.catchUpMicroseconds) / 1000)",
                 "frames": "\(traced.recorder.frames.count)",
             ])
+        // The store names this node as the holder at once, with a current lease, so that no other process
+        // takes the session too (the id's own node, restarted, would otherwise: ``NodeLease``).
+        renewLease(at: now, force: true)
+        writeToStore(at: now, force: true)
+        return nil
     }
 
     /// The session taken over was last at a time `behind` µs later than this process's clock reads now: its time

@@ -88,6 +88,7 @@ extension SessionHost {
             }
         }
         writeToStore(at: now)
+        renewLease(at: now)
         if !connections.isEmpty || (store != nil && !registry.isEmpty) { armSweep() }
     }
 }

@@ -53,6 +53,7 @@ public final class SessionHost {
     /// Where sessions are kept for other processes to take over (docs/SCALING.md); `nil`: in memory only.
     public var store: SessionStore?
     @exclusivity(unchecked) var storeLedger = StoreLedger()
+    @exclusivity(unchecked) var nodeLease = NodeLease()
     /// The sessions this process took over from the store, and how (the `welcome`'s `takeover`).
     var takeOvers: [String: TakeOver] = [:]
     /// The transport's clock (µs), read: only to measure how long a take-over's catch-up took.
@@ -195,6 +196,7 @@ public final class SessionHost {
     public func beginShutdown() {
         flushHeldFrame()
         writeToStore(at: clock(), force: true)  // hand every session over with nothing lost
+        store?.endLease(node: configuration.node)  // and let the others take them at once
         shuttingDown = true
         tickScheduler.stop()
         logger.info("shutting down", metadata: ["connections": "\(connections.count)"])

@@ -15,6 +15,11 @@ public protocol SessionStore: AnyObject {
     func load(_ id: String) -> StoreLoad
     /// Forgets session `id` (it expired).
     func remove(_ id: String)
+    /// Node `node` is alive for the next `milliseconds`: its lease, which the host renews well before it
+    /// lapses (``NodeLease``). - Returns: whether the store took it.
+    func renewLease(node: String, milliseconds: Int) -> Bool
+    /// Node `node` stops (SIGTERM, after writing every session): its lease ends now.
+    func endLease(node: String)
 }
 
 /// What a store is to change about one session.
@@ -96,11 +101,14 @@ public struct StoredSession: Sendable {
     public var members: StoredMembers
     /// The node that wrote it last.
     public var node: String
+    /// Whether that node's lease was current when the session was read: the node is alive, and holds it.
+    public var nodeAlive: Bool
 
-    public init(trace: [UInt8], members: StoredMembers, node: String) {
+    public init(trace: [UInt8], members: StoredMembers, node: String, nodeAlive: Bool = false) {
         self.trace = trace
         self.members = members
         self.node = node
+        self.nodeAlive = nodeAlive
     }
 }
 

@@ -40,6 +40,9 @@ public enum ErrorCode: String, CaseIterable, Hashable, Sendable, CustomStringCon
     case rateLimited = "rate_limited"
     /// The connection fell behind and its oldest queued messages were dropped. Raised by the server.
     case lagging = "lagging"
+    /// A `hello` for a session that another live process holds (``WireError/node`` names it): the page connects
+    /// again with `n=<node>`, which a balancer routes there (docs/SCALING.md). Raised by the server.
+    case sessionElsewhere = "session_elsewhere"
 
     /// The code of an engine refusal. Every reason has one; the switch has no default, so a new
     /// ``ListModelError/Reason`` does not compile until it is given its code here (and in PROTOCOL.md's table).

@@ -65,7 +65,9 @@ public struct MessageEncoder: Sendable {
 
     /// Appends an `error` message to `buffer`.
     public func encode(_ error: WireError, into buffer: inout [UInt8]) {
-        let bound = 96 + error.code.rawValue.utf8.count + 6 * (error.message.utf8.count + (error.ref?.utf8.count ?? 0))
+        let bound =
+            112 + error.code.rawValue.utf8.count
+            + 6 * (error.message.utf8.count + (error.ref?.utf8.count ?? 0) + (error.node?.utf8.count ?? 0))
         appendJSON(to: &buffer, bound: bound) { w in writeError(error, to: &w) }
     }
 
@@ -233,6 +235,10 @@ public struct MessageEncoder: Sendable {
         if let seq = error.seq {
             w.literal(#","seq":"#)
             w.digits(seq)
+        }
+        if let node = error.node {
+            w.literal(#","node":"#)
+            w.string(node)
         }
         w.byte(.closeBrace)
     }

@@ -16,12 +16,15 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
     public var ref: String?
     /// The `seq` of the refused input, when it had a valid one.
     public var seq: UInt64?
+    /// For ``ErrorCode/sessionElsewhere``: the process that holds the session.
+    public var node: String?
 
-    public init(code: ErrorCode, message: String, ref: String? = nil, seq: UInt64? = nil) {
+    public init(code: ErrorCode, message: String, ref: String? = nil, seq: UInt64? = nil, node: String? = nil) {
         self.code = code
         self.message = message
         self.ref = ref
         self.seq = seq
+        self.node = node
     }
 
     /// An engine refusal (``ListModelError``), passed on to the page with the message type it answers and the
@@ -47,6 +50,14 @@ extension WireError {
     /// The reply to an input that arrives before `hello`.
     public static func notReady(ref: String?, seq: UInt64? = nil) -> WireError {
         WireError(code: .notReady, message: "send hello first", ref: ref, seq: seq)
+    }
+
+    /// The reply to a `hello` for session `session`, which node `node` holds.
+    public static func sessionElsewhere(_ session: String, node: String) -> WireError {
+        WireError(
+            code: .sessionElsewhere,
+            message: "session \(session) is held by node \(node); connect again with n=\(node) in the URL",
+            ref: "hello", node: node)
     }
 
     /// The reply to a binary WebSocket frame.

@@ -6,6 +6,7 @@
 import { Connection } from '../connection.js';
 import { Store } from '../store.js';
 import { Predictor, DrawnOffset } from '../prediction.js';
+import { InputChannel } from '../inputs.js';
 import { frameAt } from '../edgeFollow.js';
 import { Renderer } from '../renderer.js';
 import { stylesForPreset, EdgeStateClock } from '../indicators/index.js';
@@ -59,6 +60,10 @@ export class CompareSide {
         onStatus(this);
       },
     });
+    this.inputs = new InputChannel({
+      conn: this.conn, predictor: this.predictor, frameOf: () => this.store.frame,
+      serverNowOf: (pageNow) => this.drawingServerNow(pageNow),
+    });
   }
 
   start() {
@@ -102,7 +107,7 @@ export class CompareSide {
   handle(msg, tRecv, previousFrame) {
     switch (msg.type) {
       case 'welcome':
-        this.rebase(this.store.frame, () => this.predictor.onWelcome(msg));
+        this.rebase(this.store.frame, () => this.inputs.onWelcome(msg, performance.now()));
         break;
       case 'frame':
         this.rebase(previousFrame, () => this.predictor.onFrame(msg, tRecv));
@@ -131,14 +136,9 @@ export class CompareSide {
 
   /** A touch or wheel message from either list: a copy is numbered, predicted and sent on this side's connection. */
   sendInput(input) {
-    if (!this.conn.ready) return false;
-    const msg = { ...input };
-    const now = performance.now();
-    this.predictor.stamp(msg, this.store.frame, this.drawingServerNow(now), now);
+    if (!this.inputs.send({ ...input }, performance.now())) return false;
     this.dirty = true;
-    if (this.conn.send(msg)) return true;
-    this.predictor.onError({ seq: msg.seq }); // not sent after all: nothing will acknowledge it
-    return false;
+    return true;
   }
 
   /** A command, a key's message, a tap target's message: sent as it is. */

@@ -1,0 +1,111 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ResendLog, InputChannel, RESEND_WINDOW_MS, MAX_RESEND } from '../js/inputs.js';
+import { Predictor } from '../js/prediction.js';
+
+const move = (dy, t) => ({ type: 'touch', phase: 'move', dx: 0, dy, t, id: 1 });
+const frame = { seq: 1, t: 0, offset: { x: 0, y: 500 }, velocity: { x: 0, y: 0 }, phase: 'dragging',
+  contentSize: { w: 390, h: 5000 }, viewport: { w: 390, h: 844 }, insets: { top: 0, left: 0, bottom: 0, right: 0 }, edges: [] };
+
+/** The parts of js/connection.js the channel uses: whether it is open, whether it is resuming, and its sends. */
+class FakeConnection {
+  constructor() {
+    this.ready = true;
+    this.resuming = false;
+    this.sent = [];
+  }
+
+  send(msg) {
+    if (!this.ready) return false;
+    this.sent.push(JSON.parse(JSON.stringify(msg)));
+    return true;
+  }
+}
+
+function channel() {
+  const conn = new FakeConnection();
+  const predictor = new Predictor();
+  predictor.onWelcome({ member: 0, ack: 0, resumed: false });
+  const inputs = new InputChannel({ conn, predictor, frameOf: () => frame, serverNowOf: (t) => t });
+  return { conn, predictor, inputs };
+}
+
+test('the log gives back, after a resume, the inputs numbered above welcome.ack, in order', () => {
+  const log = new ResendLog();
+  for (let seq = 1; seq <= 5; seq++) log.record({ ...move(1, seq), seq }, seq);
+  const again = log.onWelcome({ resumed: true, ack: 2 }, 10);
+  assert.deepEqual(again.map((m) => m.seq), [3, 4, 5]);
+  // asked again (a second take-over soon after), it still has them
+  assert.deepEqual(log.onWelcome({ resumed: true, ack: 4 }, 11).map((m) => m.seq), [5]);
+});
+
+test('a welcome that is not a resume, or has no ack, forgets every input', () => {
+  for (const welcome of [{ resumed: false, ack: 0 }, { resumed: true }, { notice: 'session_expired' }, { resumed: true, ack: -1 }]) {
+    const log = new ResendLog();
+    log.record({ ...move(1, 0), seq: 1 }, 0);
+    assert.deepEqual(log.onWelcome(welcome, 1), []);
+    assert.equal(log.size, 0, JSON.stringify(welcome));
+  }
+});
+
+test(`the log keeps the last ${RESEND_WINDOW_MS} ms and at most ${MAX_RESEND} inputs`, () => {
+  const log = new ResendLog();
+  log.record({ ...move(1, 0), seq: 1 }, 0);
+  log.record({ ...move(1, 0), seq: 2 }, 500);
+  log.record({ ...move(1, 0), seq: 3 }, RESEND_WINDOW_MS + 1);
+  assert.deepEqual(log.onWelcome({ resumed: true, ack: 0 }, RESEND_WINDOW_MS + 1).map((m) => m.seq), [2, 3]);
+  assert.deepEqual(log.onWelcome({ resumed: true, ack: 0 }, 1600).map((m) => m.seq), [3]);
+  const many = new ResendLog();
+  for (let seq = 1; seq <= MAX_RESEND + 50; seq++) many.record({ ...move(1, 0), seq }, 0);
+  const kept = many.onWelcome({ resumed: true, ack: 0 }, 0);
+  assert.equal(kept.length, MAX_RESEND);
+  assert.equal(kept[0].seq, 51);
+});
+
+test('an open connection sends every input numbered; a resume sends again what the session lacks, same seq', () => {
+  const { conn, predictor, inputs } = channel();
+  for (let k = 0; k < 5; k++) assert.equal(inputs.send(move(4, k * 16), k * 16), true);
+  assert.deepEqual(conn.sent.map((m) => m.seq), [1, 2, 3, 4, 5]);
+  // the process dies after acknowledging 1…4 in frames; the store had 1…2
+  predictor.onFrame({ ...frame, ack: { 0: 4 } }, 70);
+  assert.equal(predictor.pending.length, 1);
+  conn.sent = [];
+  const count = inputs.onWelcome({ member: 0, resumed: true, ack: 2 }, 100);
+  assert.equal(count, 3);
+  assert.deepEqual(conn.sent.map((m) => [m.seq, m.dy]), [[3, 4], [4, 4], [5, 4]]);
+  assert.equal(inputs.resent, 3);
+  // still predicted until the new process acknowledges them; the next input numbers on
+  assert.deepEqual(predictor.pending.map((p) => p.seq), [5]);
+  inputs.send(move(4, 120), 120);
+  assert.equal(conn.sent.at(-1).seq, 6);
+});
+
+test('while the page is on its way back to its session, inputs are kept and go out once it is welcomed', () => {
+  const { conn, predictor, inputs } = channel();
+  inputs.send(move(4, 0), 0);
+  conn.ready = false;
+  conn.resuming = true;
+  assert.equal(inputs.send(move(6, 16), 16), true);
+  assert.equal(inputs.send(move(6, 32), 32), true);
+  assert.equal(conn.sent.length, 1);
+  assert.deepEqual(predictor.pending.map((p) => p.seq), [1, 2, 3], 'predicted while disconnected');
+  conn.ready = true;
+  conn.resuming = false;
+  inputs.onWelcome({ member: 0, resumed: true, ack: 1 }, 200);
+  assert.deepEqual(conn.sent.map((m) => m.seq), [1, 2, 3]);
+});
+
+test('with no session to go back to, an input is dropped unnumbered; a new session drops what was kept', () => {
+  const { conn, predictor, inputs } = channel();
+  conn.ready = false;
+  const msg = move(4, 0);
+  assert.equal(inputs.send(msg, 0), false);
+  assert.equal(msg.seq, undefined);
+  conn.resuming = true;
+  inputs.send(move(4, 16), 16);
+  conn.ready = true;
+  conn.resuming = false;
+  assert.equal(inputs.onWelcome({ member: 0, notice: 'session_expired' }, 50), 0);
+  assert.deepEqual(conn.sent, []);
+  assert.equal(predictor.pending.length, 0);
+});
