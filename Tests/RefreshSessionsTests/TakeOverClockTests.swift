@@ -10,9 +10,9 @@ import Testing
 /// clock passes it; far ahead, it catches up with the time that clock says passed. Either way it goes on: the
 /// refresh it was in finishes, a drag works, frames keep coming, no error, and its time never goes back.
 @Suite struct TakeOverClockTests {
-    /// Where one run ended up: the messages of the page on each process, and the first process's last time.
+    /// Where one run ended up: the messages the page got from the process that went on with the session (from
+    /// its welcome on), the time of the first process's last frame, and the session's trace after a take-over.
     struct Run {
-        let before: [[String: Any]]
         let after: [[String: Any]]
         let errors: [String]
         let lastTimeBefore: Double
@@ -50,7 +50,6 @@ import Testing
         for _ in 0..<6 { a.runTick() }  // the content glides to the refreshing inset
         #expect(Self.topState(a.frames(page).last) == "refreshing", "the pull started a refresh")
         a.sweep()  // the session's first write, at once: at the time of its last frame, `a` dies
-        let before = a.messages(page)
         let lastTimeBefore = try #require(a.frames(page).last?["t"] as? Double)
 
         let (b, again): (TestTransport, Connection)
@@ -86,7 +85,7 @@ import Testing
         try Self.tick(b) { Self.lastFrame(b, again)?["phase"] as? String == "idle" }
         let session = try #require(b.host.sessions[id])
         return Run(
-            before: before, after: Array(b.messages(again).dropFirst(skew == nil ? seen : 0)), errors: b.errors(again),
+            after: Array(b.messages(again).dropFirst(skew == nil ? seen : 0)), errors: b.errors(again),
             lastTimeBefore: lastTimeBefore, welcomeTime: welcomeTime,
             trace: skew == nil ? nil : try Trace(json: session.traced.recorder.json()))
     }
