@@ -26,22 +26,44 @@ public struct ServerClock: Sendable {
     public let wallOrigin: Int64
     /// The monotonic clock's reading at the origin, µs.
     public let monotonicOrigin: Int64
+    /// How far apart in time the origin's two readings may be, µs: half the time the monotonic clock moved
+    /// while the wall clock was read. Every time this clock gives is off by at most this much (plus what the
+    /// wall clock itself is off by).
+    public let originUncertainty: Int64
 
     /// A clock whose origin is now: the wall clock read between two readings of the monotonic clock, whose
-    /// midpoint is taken as the monotonic clock's reading at the same instant.
+    /// midpoint is taken as the monotonic clock's reading at the same instant. A thread preempted between the
+    /// reads would widen that bracket by the whole preemption (and shift every time this clock gives by up to
+    /// half of it, for the life of the process), so the reads are made ``originAttempts`` times and the
+    /// narrowest bracket is kept.
     public init() {
-        let before = Self.read(CLOCK_MONOTONIC)
-        let wall = Self.read(CLOCK_REALTIME)
-        let after = Self.read(CLOCK_MONOTONIC)
-        self.init(wallOrigin: wall, monotonicOrigin: before + (after - before) / 2)
+        var best = Self.readOrigin()
+        for _ in 1..<Self.originAttempts where best.after - best.before > 1 {  // 1 µs: as narrow as it gets
+            let next = Self.readOrigin()
+            if next.after - next.before < best.after - best.before { best = next }
+        }
+        self.init(
+            wallOrigin: best.wall, monotonicOrigin: best.before + (best.after - best.before) / 2,
+            originUncertainty: (best.after - best.before + 1) / 2)
+    }
+
+    /// The wall clock, read between two readings of the monotonic clock.
+    private static func readOrigin() -> (wall: Int64, before: Int64, after: Int64) {
+        let before = read(CLOCK_MONOTONIC)
+        let wall = read(CLOCK_REALTIME)
+        return (wall, before, read(CLOCK_MONOTONIC))
     }
 
     /// A clock with the given origin: the wall clock read `wallOrigin` when the monotonic clock read
-    /// `monotonicOrigin`.
-    public init(wallOrigin: Int64, monotonicOrigin: Int64) {
+    /// `monotonicOrigin`, give or take `originUncertainty` µs.
+    public init(wallOrigin: Int64, monotonicOrigin: Int64, originUncertainty: Int64 = 0) {
         self.wallOrigin = wallOrigin
         self.monotonicOrigin = monotonicOrigin
+        self.originUncertainty = originUncertainty
     }
+
+    /// How many times ``init()`` reads the clocks at most.
+    static let originAttempts = 8
 
     /// The time now, µs since the Unix epoch.
     public func now() -> Int64 { time(atMonotonic: Self.read(CLOCK_MONOTONIC)) }
