@@ -3,6 +3,7 @@
 import CLibWebSockets
 import DequeModule
 import Foundation
+import ServerClock
 
 /// One client connection and its drag.
 final class LoadConnection {
@@ -16,7 +17,7 @@ final class LoadConnection {
     var helloSent = false
     var inputDue = false
     var inputsSent = 0
-    /// Send times (µs, CLOCK_MONOTONIC) of inputs not answered yet, oldest first.
+    /// Send times (µs, the generator's ``ServerClock``) of inputs not answered yet, oldest first.
     var pending = TimeQueue()
 
     // The message being received (it may come in several callbacks).
@@ -121,6 +122,9 @@ final class LoadGenerator {
     private(set) var connectFailures = 0
     private(set) var closedEarly = 0
     private(set) var clockSkewMicroseconds: Int64?
+    /// Every time the generator reads: the server's kind of clock (µs since the Unix epoch, the wall clock read
+    /// at the start and advanced by the monotonic clock), so that a send time and a frame's `t` compare.
+    private let clock = ServerClock()
     private(set) var failure: String?
     private var loggedProblems = 0
 
@@ -183,7 +187,7 @@ final class LoadGenerator {
         timer.pointee.data = Unmanaged.passUnretained(self).toOpaque()
         uv_timer_start(timer, scheduleTimerCallback, 0, options.idle ? 50 : 1)
 
-        let start = lws_now_usecs()
+        let start = clock.now()
         connectDeadline = start + Int64(options.connectTimeout * 1_000_000)
         while phase != .done {
             uv_run(loop, UV_RUN_ONCE)
@@ -197,7 +201,7 @@ final class LoadGenerator {
 
     /// The schedule's heartbeat (every millisecond; 50 ms for idle connections).
     fileprivate func onTimer() {
-        advance(now: lws_now_usecs())
+        advance(now: clock.now())
     }
 
     /// Everything time-driven.
@@ -381,11 +385,11 @@ final class LoadGenerator {
         } else if connection.inputDue {
             connection.inputDue = false
             isInput = true
-            length = touchMessage(for: connection, at: pre, now: lws_now_usecs())
+            length = touchMessage(for: connection, at: pre, now: clock.now())
         } else {
             return 0
         }
-        let sent = lws_now_usecs()
+        let sent = clock.now()
         let written = sendBuffer.withUnsafeMutableBytes { raw in
             lws_write(wsi, raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + pre, length, LWS_WRITE_TEXT)
         }
@@ -403,7 +407,8 @@ final class LoadGenerator {
     }
 
     /// `touch start` first, then `touch move`s of ±step px, flipping direction every few moves so the
-    /// content keeps moving inside the first page (never pulling past an edge). `t` is our monotonic ms.
+    /// content keeps moving inside the first page (never pulling past an edge). `t` is the page clock of a
+    /// browser (`performance.now()`): ms since the generator started.
     private func touchMessage(for connection: LoadConnection, at offset: Int, now: Int64) -> Int {
         var at = offset
         if connection.inputsSent == 0 {
@@ -417,7 +422,7 @@ final class LoadGenerator {
             at += putNumber(Int64((options.step * 1000).rounded()), decimals: 3, at: at)
             at += put(#","t":"#, at: at)
         }
-        at += putNumber(now, decimals: 3, at: at)
+        at += putNumber(now - clock.wallOrigin, decimals: 3, at: at)
         at += put("}", at: at)
         return at - offset
     }
@@ -467,7 +472,7 @@ final class LoadGenerator {
         connection.messageBytes += length
         guard lws_remaining_packet_payload(wsi) == 0, lws_is_final_fragment(wsi) != 0 else { return }
         connection.inMessage = false
-        let now = lws_now_usecs()
+        let now = clock.now()
         let size = connection.messageBytes
         let counted = phase == .measuring
         if counted {

@@ -2,7 +2,8 @@
 struct Options {
     enum Mode: String, CaseIterable {
         /// Against `refreshkit serve`: latency = send of an input → the first frame whose `t` is at or after
-        /// that send (server and generator read the same CLOCK_MONOTONIC on this machine).
+        /// that send (server and generator read the same kind of clock, ``ServerClock``, which agrees across
+        /// processes).
         case frames
         /// Against `lws-echo`: latency = send of a message → its echo (FIFO per connection).
         case echo
