@@ -71,7 +71,7 @@ clean:
 
 # Figures, not pass/fail (docs/PERFORMANCE.md): the engine on one core, the server under N dragging sessions
 # against a bare lws echo server (the floor), the idle cost, the page in Chromium. Writes bench/results.json.
-# Then the cluster's figures (docs/SCALING.md, about 2 minutes): CPU per input of the servers, Redis and HAProxy,
+# Then the cluster's figures (docs/SCALING.md, about 70 s): CPU per input of the servers, Redis and HAProxy,
 # and SIGKILL to the pages drawing again. Writes bench/cluster.json; SKIP_CLUSTER=1 leaves it out.
 # Options: make bench BENCH_ARGS="--levels 100,1000 --duration 5" (see .build/release/refreshkit-bench --help),
 # CLUSTER_BENCH_ARGS="--rounds 3 --skip-kill" (see .venv/bin/python bench/cluster_bench.py --help).
