@@ -71,10 +71,18 @@ clean:
 
 # Figures, not pass/fail (docs/PERFORMANCE.md): the engine on one core, the server under N dragging sessions
 # against a bare lws echo server (the floor), the idle cost, the page in Chromium. Writes bench/results.json.
-# Options: make bench BENCH_ARGS="--levels 100,1000 --duration 5" (see .build/release/refreshkit-bench --help).
+# Then the cluster's figures (docs/SCALING.md, about 70 s): CPU per input of the servers, Redis and HAProxy,
+# and SIGKILL to the pages drawing again. Writes bench/cluster.json; SKIP_CLUSTER=1 leaves it out.
+# Options: make bench BENCH_ARGS="--levels 100,1000 --duration 5" (see .build/release/refreshkit-bench --help),
+# CLUSTER_BENCH_ARGS="--rounds 3 --skip-kill" (see .venv/bin/python bench/cluster_bench.py --help).
+SKIP_CLUSTER ?=
 bench: deps test-deps
 	swift build -c release
 	ulimit -n 20000 2>/dev/null || true; .build/release/refreshkit-bench --out bench/results.json $(BENCH_ARGS)
+ifeq ($(SKIP_CLUSTER),)
+	@scripts/ensure-deps.sh cluster
+	$(VENV)/bin/python bench/cluster_bench.py --out bench/cluster.json $(CLUSTER_BENCH_ARGS)
+endif
 
 # Hardening evidence (docs/HARDENING.md), minutes rather than seconds, so not part of `make test`: Autobahn
 # conformance (docs/AUTOBAHN.md), a bounded soak with flat memory, the server tests against AddressSanitizer

@@ -8,6 +8,7 @@ import PackageDescription
 //   RefreshSessions  – the session host: the server's rules as a pure value (events in, actions out), the sessions
 //                      and their members, the screens, and the recorded model that a replay drives the same way.
 //   CLibWebSockets   – Debian's libwebsockets 4.1.6 through pkg-config, plus a tiny shim header.
+//   ServerClock      – the server's clock: the wall clock read once, advanced by the monotonic clock (µs since 1970).
 //   RefreshServer    – the libwebsockets adapter: one context, static files, HTTP answers, metrics; carries out
 //                      the session host's actions.
 //   LinkSimulator    – `refreshkit link`: a user-space TCP proxy that delays, jitters, loses and stalls (docs/LINK.md).
@@ -63,10 +64,13 @@ let package = Package(
         .target(
             name: "LWSEcho",
             dependencies: ["CLibWebSockets", .product(name: "DequeModule", package: "swift-collections")]),
+        // The time of the engine, the traces and the wire, comparable across machines (docs/SCALING.md).
+        .target(name: "ServerClock"),
         .target(
             name: "RefreshServer",
             dependencies: [
                 "RefreshKit", "RefreshWire", "RefreshSessions", "CLibWebSockets", "CQREncode", "CHiredis", "LWSEcho",
+                "ServerClock",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -95,6 +99,7 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]),
         .testTarget(name: "LWSEchoTests", dependencies: ["LWSEcho"]),
+        .testTarget(name: "ServerClockTests", dependencies: ["ServerClock"]),
         // `make bench` (docs/PERFORMANCE.md): engine micro-benchmarks and the orchestration, the load
         // generator (lws client API), and the transport's floor (a bare lws echo server).
         .executableTarget(
@@ -107,7 +112,7 @@ let package = Package(
         .executableTarget(
             name: "refreshkit-load",
             dependencies: [
-                "CLibWebSockets",
+                "CLibWebSockets", "ServerClock",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),

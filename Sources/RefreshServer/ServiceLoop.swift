@@ -3,6 +3,7 @@ import Logging
 import RefreshKit
 import RefreshSessions
 import RefreshWire
+import ServerClock
 import Synchronization
 
 #if canImport(Glibc)
@@ -38,6 +39,10 @@ final class ServiceLoop {
     let host: SessionHost
     /// Writes the host's batches to the session store, off this thread (`nil`: no store).
     let storeThread: StoreThread?
+    /// The time of every event told to the host, and so of the engine, the traces and the wire: µs since the
+    /// Unix epoch, comparable across processes and machines (``ServerClock``). `lws_now_usecs` (the monotonic
+    /// clock) is left to what times only itself: the log throttle, the store's reconnection.
+    let clock = ServerClock()
     private var nextConnectionID: UInt64 = 1
 
     // Timers: the host's tick, its liveness sweep, and the shutdown's deadline.
@@ -54,7 +59,7 @@ final class ServiceLoop {
         host = SessionHost(
             configuration: configuration.hostConfiguration, logger: logger,
             metrics: metrics.hostMetrics, headroom: Int(RK_LWS_PRE))
-        host.clock = { Int64(lws_now_usecs()) }
+        host.clock = { [clock] in clock.now() }
         if let url = configuration.storeURL, let (storeHost, storePort) = RedisStore.parse(url) {
             host.store = RedisStore(url: url, logger: logger)
             storeThread = StoreThread(host: storeHost, port: storePort, logger: logger)
@@ -100,7 +105,7 @@ final class ServiceLoop {
         while true {
             if stopFlag.isSet {
                 let deadline = shutdownDeadline ?? beginShutdown()
-                if host.connections.isEmpty || lws_now_usecs() >= deadline { return true }
+                if host.connections.isEmpty || clock.now() >= deadline { return true }
             }
             if let uvLoop {
                 // One turn: whatever is ready (sockets, lws's timers, the wake-up pipe of
@@ -157,7 +162,7 @@ final class ServiceLoop {
             host.beginShutdown()
         }
         carryOutActions()
-        let now = lws_now_usecs()
+        let now = clock.now()
         let deadline = now + Int64(configuration.shutdownGraceMilliseconds) * 1000
         shutdownDeadline = deadline
         if !host.connections.isEmpty, let context {
@@ -188,7 +193,7 @@ final class ServiceLoop {
             nextConnectionID += 1
             let peer = Gatekeeper.peer(of: wsi)
             gatekeeper.opened(peer: peer)
-            let connection = host.opened(id: id, peer: peer, at: lws_now_usecs())
+            let connection = host.opened(id: id, peer: peer, at: clock.now())
             connection.transport = wsi  // before the host's actions are carried out (the defer above)
             user.storeBytes(of: Unmanaged.passRetained(connection).toOpaque(), as: UnsafeMutableRawPointer?.self)
             return 0
@@ -197,13 +202,13 @@ final class ServiceLoop {
             host.received(
                 UnsafeRawBufferPointer(start: input, count: length), binary: lws_frame_is_binary(wsi) != 0,
                 isLast: lws_remaining_packet_payload(wsi) == 0 && lws_is_final_fragment(wsi) != 0, on: connection,
-                at: lws_now_usecs())
+                at: clock.now())
             return 0
         case LWS_CALLBACK_SERVER_WRITEABLE:
             guard let connection = Self.connection(in: user) else { return 0 }
             return write(connection, wsi: wsi)
         case LWS_CALLBACK_RECEIVE_PONG:
-            if let connection = Self.connection(in: user) { host.pong(on: connection, at: lws_now_usecs()) }
+            if let connection = Self.connection(in: user) { host.pong(on: connection, at: clock.now()) }
             return 0
         case LWS_CALLBACK_TIMER:
             // Only ever armed by a close: now lws sends the close frame with the reason given.
@@ -220,7 +225,7 @@ final class ServiceLoop {
             let connection = Unmanaged<Connection>.fromOpaque(raw).takeRetainedValue()
             connection.transport = nil  // the socket is gone: actions still naming it do nothing
             gatekeeper.closed(peer: connection.peer)
-            host.closed(connection, at: lws_now_usecs())
+            host.closed(connection, at: clock.now())
             return 0
         default:
             return 0
@@ -253,7 +258,7 @@ final class ServiceLoop {
                 if let wsi = connection.transport { kill(connection, wsi: wsi) }
             case .armTick(let deadline):
                 guard let context else { return }
-                lws_sul_schedule(context, 0, &tick.pointee.sul, tickCallback, max(0, deadline - lws_now_usecs()))
+                lws_sul_schedule(context, 0, &tick.pointee.sul, tickCallback, max(0, deadline - clock.now()))
             case .armSweep(let after):
                 guard let context else { return }
                 lws_sul_schedule(context, 0, &keepaliveSweep.pointee.sul, keepaliveCallback, after)
@@ -266,7 +271,7 @@ final class ServiceLoop {
     /// One write on `wsi`: whatever the host has to send, or the close it decided.
     private func write(_ connection: Connection, wsi: OpaquePointer) -> Int32 {
         let pre = Int(RK_LWS_PRE)
-        let outcome = host.writeable(connection, at: lws_now_usecs()) { kind, buffer in
+        let outcome = host.writeable(connection, at: clock.now()) { kind, buffer in
             let start = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + pre
             let protocolKind = kind == .ping ? LWS_WRITE_PING : LWS_WRITE_TEXT
             return lws_write(wsi, start, buffer.count - pre, protocolKind) >= 0
@@ -300,20 +305,20 @@ final class ServiceLoop {
     }
 
     fileprivate func onTick() {
-        host.tick(at: lws_now_usecs())
+        host.tick(at: clock.now())
         carryOutActions()
     }
 
     fileprivate func sweepKeepalive() {
         deliverStoreReports()  // before the sweep, which writes the next batch once the last is answered
-        host.sweep(at: lws_now_usecs())
+        host.sweep(at: clock.now())
         carryOutActions()
     }
 
     /// Tells the host what the store thread did with its batches.
     private func deliverStoreReports() {
         guard let storeThread else { return }
-        for report in storeThread.takeReports() { host.storeAnswered(report, at: lws_now_usecs()) }
+        for report in storeThread.takeReports() { host.storeAnswered(report, at: clock.now()) }
     }
 
 }

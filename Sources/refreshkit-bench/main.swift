@@ -74,7 +74,7 @@ results["workload"] = [
     "server_log_level": options.serverLogLevel, "server_arguments": options.serverArguments,
     "frames": options.frames,
     "drag": "touch start, then touch move ±5 px at the input rate, direction flipped every 30 moves",
-    "latency": "client send of an input → receipt of the first frame whose t ≥ that send (same CLOCK_MONOTONIC); "
+    "latency": "client send of an input → receipt of the first frame whose t ≥ that send (both read a ServerClock); "
         + "echo: send → receipt of its echo",
 ]
 

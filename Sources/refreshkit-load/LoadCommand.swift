@@ -42,6 +42,12 @@ struct LoadCommand: ParsableCommand {
         help: ArgumentHelp("The server's process id: its CPU time and RSS over the measured window.", valueName: "pid"))
     var serverPid: Int32?
 
+    @Option(
+        name: .customLong("watch-pid"),
+        help: ArgumentHelp(
+            "Another process whose CPU time over the measured window is reported (repeatable).", valueName: "pid"))
+    var watchPids: [Int32] = []
+
     @Option(help: ArgumentHelp("Seconds allowed for every session to connect.", valueName: "seconds"))
     var connectTimeout = 60.0
 
@@ -84,6 +90,7 @@ struct LoadCommand: ParsableCommand {
         options.frames = frames
         options.idle = idle
         options.serverPID = serverPid
+        options.watchedPIDs = watchPids
         options.connectTimeout = connectTimeout
         options.connectBatch = connectBatch
         options.step = step

@@ -3,6 +3,7 @@
 import CLibWebSockets
 import DequeModule
 import Foundation
+import ServerClock
 
 /// One client connection and its drag.
 final class LoadConnection {
@@ -16,7 +17,7 @@ final class LoadConnection {
     var helloSent = false
     var inputDue = false
     var inputsSent = 0
-    /// Send times (µs, CLOCK_MONOTONIC) of inputs not answered yet, oldest first.
+    /// Send times (µs, the generator's ``ServerClock``) of inputs not answered yet, oldest first.
     var pending = TimeQueue()
 
     // The message being received (it may come in several callbacks).
@@ -97,6 +98,9 @@ final class LoadGenerator {
     private(set) var windowEnd = Int64.max
     private var serverBefore: ProcessSample?
     private(set) var serverAfter: ProcessSample?
+    /// ``Options/watchedPIDs`` read when the window opens and when it closes (nil: the process was gone).
+    private var watchedBefore: [ProcessSample?] = []
+    private var watchedAfter: [ProcessSample?] = []
     private var clientCPUBefore = 0.0
     private(set) var clientCPUSeconds = 0.0
 
@@ -118,6 +122,9 @@ final class LoadGenerator {
     private(set) var connectFailures = 0
     private(set) var closedEarly = 0
     private(set) var clockSkewMicroseconds: Int64?
+    /// Every time the generator reads: the server's kind of clock (µs since the Unix epoch, the wall clock read
+    /// at the start and advanced by the monotonic clock), so that a send time and a frame's `t` compare.
+    private let clock = ServerClock()
     private(set) var failure: String?
     private var loggedProblems = 0
 
@@ -180,7 +187,7 @@ final class LoadGenerator {
         timer.pointee.data = Unmanaged.passUnretained(self).toOpaque()
         uv_timer_start(timer, scheduleTimerCallback, 0, options.idle ? 50 : 1)
 
-        let start = lws_now_usecs()
+        let start = clock.now()
         connectDeadline = start + Int64(options.connectTimeout * 1_000_000)
         while phase != .done {
             uv_run(loop, UV_RUN_ONCE)
@@ -194,7 +201,7 @@ final class LoadGenerator {
 
     /// The schedule's heartbeat (every millisecond; 50 ms for idle connections).
     fileprivate func onTimer() {
-        advance(now: lws_now_usecs())
+        advance(now: clock.now())
     }
 
     /// Everything time-driven.
@@ -310,6 +317,7 @@ final class LoadGenerator {
         closedEarly = 0
         windowStart = now
         if let pid = options.serverPID { serverBefore = ProcessSample.read(pid: pid) }
+        watchedBefore = options.watchedPIDs.map { ProcessSample.read(pid: $0) }
         clientCPUBefore = ProcessSample.selfCPUSeconds()
         phaseEnd = now + Int64(options.duration * 1_000_000)
         phase = .measuring
@@ -318,6 +326,7 @@ final class LoadGenerator {
     private func closeWindow(now: Int64) {
         windowEnd = now
         if let pid = options.serverPID { serverAfter = ProcessSample.read(pid: pid) }
+        watchedAfter = options.watchedPIDs.map { ProcessSample.read(pid: $0) }
         clientCPUSeconds = ProcessSample.selfCPUSeconds() - clientCPUBefore
         phaseEnd = now + 500_000
         phase = .draining
@@ -376,11 +385,11 @@ final class LoadGenerator {
         } else if connection.inputDue {
             connection.inputDue = false
             isInput = true
-            length = touchMessage(for: connection, at: pre, now: lws_now_usecs())
+            length = touchMessage(for: connection, at: pre, now: clock.now())
         } else {
             return 0
         }
-        let sent = lws_now_usecs()
+        let sent = clock.now()
         let written = sendBuffer.withUnsafeMutableBytes { raw in
             lws_write(wsi, raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + pre, length, LWS_WRITE_TEXT)
         }
@@ -398,7 +407,8 @@ final class LoadGenerator {
     }
 
     /// `touch start` first, then `touch move`s of ±step px, flipping direction every few moves so the
-    /// content keeps moving inside the first page (never pulling past an edge). `t` is our monotonic ms.
+    /// content keeps moving inside the first page (never pulling past an edge). `t` is the page clock of a
+    /// browser (`performance.now()`): ms since the generator started.
     private func touchMessage(for connection: LoadConnection, at offset: Int, now: Int64) -> Int {
         var at = offset
         if connection.inputsSent == 0 {
@@ -412,7 +422,7 @@ final class LoadGenerator {
             at += putNumber(Int64((options.step * 1000).rounded()), decimals: 3, at: at)
             at += put(#","t":"#, at: at)
         }
-        at += putNumber(now, decimals: 3, at: at)
+        at += putNumber(now - clock.wallOrigin, decimals: 3, at: at)
         at += put("}", at: at)
         return at - offset
     }
@@ -462,7 +472,7 @@ final class LoadGenerator {
         connection.messageBytes += length
         guard lws_remaining_packet_payload(wsi) == 0, lws_is_final_fragment(wsi) != 0 else { return }
         connection.inMessage = false
-        let now = lws_now_usecs()
+        let now = clock.now()
         let size = connection.messageBytes
         let counted = phase == .measuring
         if counted {
@@ -606,6 +616,19 @@ final class LoadGenerator {
     var serverSystemSeconds: Double? {
         guard let before = serverBefore, let after = serverAfter else { return nil }
         return after.systemSeconds - before.systemSeconds
+    }
+
+    /// Each watched process's CPU time over the window, total and in the kernel (nil: not read at both ends).
+    var watchedCPUSeconds: [(pid: Int32, cpu: Double, system: Double)?] {
+        options.watchedPIDs.indices.map { index in
+            guard index < watchedBefore.count, index < watchedAfter.count, let before = watchedBefore[index],
+                let after = watchedAfter[index]
+            else { return nil }
+            return (
+                options.watchedPIDs[index], after.cpuSeconds - before.cpuSeconds,
+                after.systemSeconds - before.systemSeconds
+            )
+        }
     }
 
     private func problem(_ text: String) {

@@ -2,7 +2,8 @@
 struct Options {
     enum Mode: String, CaseIterable {
         /// Against `refreshkit serve`: latency = send of an input → the first frame whose `t` is at or after
-        /// that send (server and generator read the same CLOCK_MONOTONIC on this machine).
+        /// that send (server and generator read the same kind of clock, ``ServerClock``, which agrees across
+        /// processes).
         case frames
         /// Against `lws-echo`: latency = send of a message → its echo (FIFO per connection).
         case echo
@@ -29,6 +30,9 @@ struct Options {
     var idle = false
     /// The server's pid: its CPU (utime + stime) and RSS are read from /proc over the measured window.
     var serverPID: Int32?
+    /// More processes whose CPU time over the measured window is reported, each on its own (`watched` in the
+    /// report): the servers of a cluster, its store, its balancer.
+    var watchedPIDs: [Int32] = []
     var connectTimeout = 60.0
     /// Connections that may be in the middle of their handshake at once.
     var connectBatch = 200

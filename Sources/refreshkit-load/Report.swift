@@ -65,6 +65,14 @@ struct Report {
                 fields.append(("server_sys_cpu_percent", number(100 * system / window)))
             }
         }
+        if !o.watchedPIDs.isEmpty {
+            let watched = zip(o.watchedPIDs, g.watchedCPUSeconds).map { pid, sample in
+                guard let sample else { return "{\"pid\":\(pid),\"cpu_seconds\":null}" }
+                return
+                    "{\"pid\":\(pid),\"cpu_seconds\":\(number(sample.cpu)),\"sys_cpu_seconds\":\(number(sample.system))}"
+            }
+            fields.append(("watched", "[" + watched.joined(separator: ",") + "]"))
+        }
         fields.append(("failure", g.failure.map(quoted) ?? "null"))
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }

@@ -12,7 +12,6 @@ import Testing
             $0.prefixesIDs = true
         }
         transport.host.store = store
-        transport.storeAnswers = store.apply
         return transport
     }
 

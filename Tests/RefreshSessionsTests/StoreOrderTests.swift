@@ -14,6 +14,7 @@ import Testing
             $0.prefixesIDs = true
         }
         transport.host.store = store
+        transport.holdsStoreBatches = true
         return transport
     }
 
@@ -113,7 +114,7 @@ import Testing
         for id in [first.id, second.id] { try expectConsistent(id, in: store, on: a) }
         // and another node takes the first session over: the digest matches
         let b = node("b", store)
-        b.storeAnswers = store.apply
+        b.holdsStoreBatches = false
         b.now = a.now
         let again = b.open()
         b.send(TestTransport.hello(session: first.id, token: first.token), on: again)
@@ -156,6 +157,7 @@ import Testing
             $0.sessionGraceSeconds = 1
         }
         a.host.store = store
+        a.holdsStoreBatches = true
         let (page, id, _) = try session(on: a)
         a.sweep()
         try deliver(a, to: store)

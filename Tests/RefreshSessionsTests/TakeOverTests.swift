@@ -100,7 +100,6 @@ final class MemoryStore: SessionStore {
             $0.prefixesIDs = true
         }
         transport.host.store = store
-        transport.storeAnswers = store.apply
         return transport
     }
 

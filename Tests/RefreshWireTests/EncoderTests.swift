@@ -225,6 +225,8 @@ struct NumberFormattingTests {
 
     @Test(arguments: [
         (Int64(0), "0"), (1, "0.001"), (-1, "-0.001"), (1000, "1"), (1_500, "1.5"), (81_234_560, "81234.56"),
+        // The server's clock counts from the Unix epoch: such a time keeps its microsecond.
+        (1_795_478_700_123_456, "1795478700123.456"), (1_795_478_700_000_010, "1795478700000.01"),
         (Int64.max, "9223372036854775.807"), (Int64.min, "-9223372036854775.808"),
     ])
     func timestampsAreExactMilliseconds(microseconds: Int64, expected: String) {

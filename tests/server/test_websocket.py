@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
 
 import pytest
 import websockets
@@ -63,6 +64,24 @@ def test_touch_drag_produces_frames(server):
             frame, _ = await recv_until(ws, lambda m: m["type"] == "frame")
             assert frame["seq"] > last["seq"]
             assert frame["phase"] in {"idle", "animating"}, frame
+    run(scenario)
+
+
+def test_server_time_is_wall_clock_time(server):
+    """serverT, a frame's t and a pong's serverT are the wall clock's time, ms since the Unix epoch (the server's
+    clock: the wall clock read at its start, advanced by the monotonic clock; docs/PROTOCOL.md, "Clocks"), so
+    processes on machines synchronised by NTP agree on it."""
+    async def scenario():
+        async with ws_connect(server) as ws:
+            before = time.time() * 1000
+            welcome, frame = await hello(ws)
+            await send_json(ws, {"type": "ping", "t": 1.0})
+            pong, _ = await recv_until(ws, lambda m: m["type"] == "pong")
+            after = time.time() * 1000
+            # 1 ms for the rounding of both clocks to the microsecond, and nothing else.
+            for name, value in (("welcome.serverT", welcome["serverT"]), ("frame.t", frame["t"]),
+                                ("pong.serverT", pong["serverT"])):
+                assert before - 1 <= value <= after + 1, (name, before, value, after)
     run(scenario)
 
 

@@ -15,7 +15,7 @@
 // by what they moved, as before), and anything when the welcome has no `ack` (a server that does not number).
 
 /** Inputs sent within this long (ms) are kept for a resend: well over the store's 100 ms write period and a
- * take-over's reconnection (docs/SCALING.md: p50 ~0.1 s, max ~0.3 s). */
+ * take-over's reconnection (docs/SCALING.md, "Figures": p50 ~0.22 s, max ~0.4 s). */
 export const RESEND_WINDOW_MS = 1000;
 /** At most this many are kept (a drag's coalesced pointer samples run at up to ~240 a second). Below the
  * server's burst of 600 messages (docs/HARDENING.md), so a resend is never rate limited. */

@@ -68,3 +68,15 @@ test('the display offset slews towards a new estimate instead of jumping', () =>
   c.addSample(300, 301, 1400.5); // offset 1100: a jump beyond 25 ms is taken at once
   assert.equal(c.displayOffset(201), 1100);
 });
+
+test('a server clock in wall-clock time (ms since 1970) keeps its microsecond through the offset', () => {
+  // serverT is the wall clock's time (docs/PROTOCOL.md, "Clocks"), about 1.8·10¹² ms; the page's clock starts
+  // near 0. A symmetric 10 ms trip: serverNow at any later page time is the server's time to within 1 µs.
+  const c = new ClockSync();
+  const server = 1_795_478_700_123.456;
+  c.addSample(2500.25, 2510.25, server + 5);
+  assert.ok(Math.abs(c.serverNow(2505.25) - (server + 5)) < 1e-3);
+  assert.ok(Math.abs(c.serverNow(62_505.251) - (server + 60_005.001)) < 1e-3);
+  // the display offset, slewed or snapped, is the same offset
+  assert.ok(Math.abs(2505.25 + c.displayOffset(2505.25) - (server + 5)) < 1e-3);
+});

@@ -172,3 +172,22 @@ test('a timed segment is exactly its target from t1 on, and its start at t0', ()
   assert.deepEqual(evaluateSegment({ ...seg, t1: undefined }, 1100), { x: 0, v: 0, done: true });
   close(evaluateSegment({ ...seg, curve: 'x' }, 1125).x, -30, 1e-12);
 });
+
+test('at wall-clock times (ms since 1970, the server clock) a segment evaluates as at small ones', () => {
+  // serverT is the wall clock's time (docs/PROTOCOL.md, "Clocks"): about 1.8·10¹² ms, where a double still
+  // resolves 0.25 µs. The same spring and decay, shifted there, land within 1/1000 px of the unshifted ones.
+  const epoch = 1_795_478_700_123.456;
+  const shift = (seg) => ({ ...seg, t0: seg.t0 + epoch, t1: seg.t1 + epoch });
+  const segments = [
+    spring({ x0: -100, mass: 1, stiffness: 100, damping: 20 }),
+    { kind: 'decay', t0: 1000, t1: 3000, x0: 0, v0: 2000, k: DECAY_K_NORMAL },
+  ];
+  for (const seg of segments) {
+    for (const t of [1000, 1016.667, 1100.001, 1600, 2999.999]) {
+      const near = evaluateSegment(seg, t);
+      const far = evaluateSegment(shift(seg), t + epoch);
+      assert.ok(Math.abs(near.x - far.x) < 1e-3, `${seg.kind} at ${t}: ${near.x} vs ${far.x}`);
+      assert.ok(Math.abs(near.v - far.v) < 1e-2, `${seg.kind} at ${t}: ${near.v} vs ${far.v}`);
+    }
+  }
+});

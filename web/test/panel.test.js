@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Ring, SeriesRing } from '../js/panel/ring.js';
 import { seedNames, seedNamesForTransition, libraryFor, SEED_NAMES } from '../js/panel/seedNames.js';
-import { SeqGapCounter, CounterRate, formatBytes } from '../js/panel/figures.js';
+import { SeqGapCounter, CounterRate, formatBytes, clockSkew } from '../js/panel/figures.js';
 import { TransitionLog, relativeTime } from '../js/panel/timeline.js';
 import { EventLogModel, matchesFilter, clockText, describeEvent } from '../js/panel/eventLog.js';
 import {
@@ -176,6 +176,9 @@ test('event filter: words must all appear; field:value words match one field', (
   assert.ok(matchesFilter({ name: 'gestureBegan', cause: 'drag' }, 'edge:'));
   assert.equal(clockText(81315.2), '1:21.315');
   assert.equal(clockText(3_723_004), '1:02:03.004');
+  // The server's clock counts from 1970: the UTC time of day (2026-11-24T00:45:00.123Z).
+  assert.equal(clockText(Date.UTC(2026, 10, 24, 0, 45, 0, 123)), '45:00.123');
+  assert.equal(clockText(Date.UTC(2026, 10, 24, 13, 5, 9, 7)), '13:05:09.007');
   assert.equal(describeEvent(ev), 'top pulling → armed (drag)');
 });
 
@@ -336,4 +339,11 @@ test('the frame pane shows a timed segment with its target and curve', () => {
   const segs = describeSegments(frame, 2100);
   assert.deepEqual(segs.map((s) => [s.kind, s.active, s.time]), [['timed', true, '0.10 / 0.20 s']]);
   assert.equal(segs[0].params, 'x0 −30.0 → 0.0 · curve (0.42, 0.00, 0.58, 1.00)');
+});
+
+test('the panel shows the server clock against this device\'s wall clock, not against the page\'s load', () => {
+  // a page loaded at 2026-11-24T00:45:00Z whose server runs 12.5 ms ahead of this device
+  const origin = Date.UTC(2026, 10, 24, 0, 45);
+  assert.equal(clockSkew(origin + 12.5, origin), 12.5);
+  assert.equal(clockSkew(origin - 3, origin), -3);
 });

@@ -4,7 +4,7 @@
 /// microseconds keep replays bit-exact, because elapsed times are computed as integer differences before
 /// they become seconds (docs/PHYSICS.md §10.3).
 public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
-    /// Microseconds since an arbitrary origin chosen by the host (the server uses its monotonic clock).
+    /// Microseconds since an origin chosen by the host (the server's clock counts from the Unix epoch).
     public var microseconds: Int64
 
     public init(microseconds: Int64) {

@@ -1,3 +1,4 @@
+import Logging
 import RefreshKit
 import RefreshWire
 
@@ -103,6 +104,7 @@ extension SessionHost {
             return nil
         }
         let operations = trace.operations.count
+        noteClock(behindBy: traced.model.now.microseconds - now, session: id, from: stored.node)
         liftPointers(in: &traced, recordedIn: trace, at: now)
         let session = Session(id: id, traced: traced, headroom: headroom)
         session.adopt(stored.members)
@@ -123,6 +125,28 @@ extension SessionHost {
         writeToStore(at: now, force: true)
         return nil
     }
+
+    /// The session taken over was last at a time `behind` µs later than this process's clock reads now: its time
+    /// holds until the clock passes it (``TracedListModel/sessionTime(_:)``). That takes a clock behind the
+    /// previous holder's by more than the time that passed since the session's last operation, and it lasts no
+    /// longer than the two clocks disagree: milliseconds between machines synchronised by NTP. More than a second
+    /// means they are not, and the session stands still for as long: said as a warning.
+    private func noteClock(behindBy behind: Int64, session id: String, from node: String) {
+        guard behind > 0 else { return }
+        let metadata: Logger.Metadata = [
+            "session": "\(id)", "from": "\(node)", "behindMs": "\(Double(behind) / 1000)",
+        ]
+        if behind > Self.clockDisagreementWarning {
+            logger.warning(
+                "this process's clock is behind the previous holder's; the session stands still until it catches up (are the clocks synchronised?)",
+                metadata: metadata)
+        } else {
+            logger.info("the session's time holds until this process's clock catches up", metadata: metadata)
+        }
+    }
+
+    /// A clock behind the previous holder's by more than this (µs) is reported as a warning.
+    static let clockDisagreementWarning: Int64 = 1_000_000
 
     /// Lifts every pointer the trace leaves down (a `touch cancel` each, recorded, as when a member leaves):
     /// nobody is connected to a session taken over, and a finger that lifted while its process was gone would

@@ -7,8 +7,8 @@ import RefreshWire
 ///
 /// The transport tells the host what happened — a connection opened, a piece of a message arrived, a
 /// connection can be written, a pong came, the timer fired, a connection closed — always with the time it
-/// happened (µs on the transport's monotonic clock), and carries out the ``HostAction``s the host leaves in
-/// ``actions``. Nothing here reads a clock, touches a socket or sleeps, so Swift tests drive every rule
+/// happened (µs on the transport's clock, which never steps back), and carries out the ``HostAction``s the host
+/// leaves in ``actions``. Nothing here reads a clock, touches a socket or sleeps, so Swift tests drive every rule
 /// (admission, resume, the newer connection wins, expiry, coalescing, the tick) event by event
 /// (`SessionHostTests`). In the style of swift-nio's `HTTPServerPipelineHandler` and Hummingbird's
 /// `WebSocketStateMachine`: state in, actions out.
@@ -56,7 +56,7 @@ public final class SessionHost {
     @exclusivity(unchecked) var nodeLease = NodeLease()
     /// The sessions this process took over from the store, and how (the `welcome`'s `takeover`).
     var takeOvers: [String: TakeOver] = [:]
-    /// The transport's monotonic clock (µs): only to measure how long a take-over's catch-up took.
+    /// The transport's clock (µs), read: only to measure how long a take-over's catch-up took.
     public var clock: () -> Int64 = { 0 }
 
     /// What the transport is to do, in order; after each call it carries them out with

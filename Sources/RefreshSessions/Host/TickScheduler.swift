@@ -1,6 +1,6 @@
 /// When the server's one timer must fire: every period of the tick rate while some session moves, and at
 /// the earliest deadline a session waits for (a refresh's end, an expiry) otherwise. Times are µs on the
-/// transport's monotonic clock, passed in.
+/// transport's clock, passed in.
 ///
 /// While ticking, deadlines are `origin + index · 1 s / rate`, so the period carries no rounding drift; a
 /// tick that comes late skips the ticks it missed instead of bursting to catch up. The timer is only ever

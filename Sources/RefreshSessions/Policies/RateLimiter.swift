@@ -39,7 +39,7 @@ struct RateLimiter: Sendable, Equatable {
         tokens = self.burst
     }
 
-    /// One message arrived at `now` (µs, monotonic).
+    /// One message arrived at `now` (µs, the transport's clock).
     mutating func admit(at now: Int64) -> Decision {
         if let updated, now > updated {
             tokens = min(burst, tokens + Double(now - updated) * ratePerSecond / 1_000_000)

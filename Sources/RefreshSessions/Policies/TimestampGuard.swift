@@ -36,7 +36,7 @@ struct TimestampGuard: Sendable, Equatable {
             && a.newest?.page == b.newest?.page && a.newest?.server == b.newest?.server
     }
 
-    /// Judges `pageTime` (ms, the page's `performance.now()`), received at `serverTime` (µs, monotonic).
+    /// Judges `pageTime` (ms, the page's `performance.now()`), received at `serverTime` (µs, the transport's clock).
     mutating func check(pageTime: Double, serverTime: Int64) -> Verdict {
         guard pageTime.isFinite else { return .backwards(milliseconds: .infinity) }
         guard let newest else {

@@ -12,6 +12,12 @@ import RefreshWire
 /// It also keeps the model's `ack` map (``AcknowledgementTable``): the `seq` of each member's last applied
 /// input, which every frame carries from the first `seq` on. The map follows from the applied messages
 /// alone (their text holds the `seq`), so a replay rebuilds it, and the frames' digest covers it.
+///
+/// Its time never goes back: a call at a time earlier than the model's is made, and recorded, at the model's
+/// own time (``sessionTime(_:)``). The engine would treat it so anyway (``ListModel/advance(to:)`` never moves
+/// backwards); recording it so keeps a trace's times in order. It happens when a process whose clock is a little
+/// behind the one that ran the session before takes it over (docs/SCALING.md, "Several machines"): the session
+/// holds its time until the new clock passes it.
 public struct TracedListModel: Sendable {
     public private(set) var model: ListModel
     public private(set) var recorder: TraceRecorder
@@ -40,22 +46,28 @@ public struct TracedListModel: Sendable {
         noteSchedule()
     }
 
-    /// Applies `member`'s input at `time` and records its text. Once applied, its `seq` (when given) becomes
+    /// Applies `member`'s input at `clockTime` (``sessionTime(_:)``) and records its text. Once applied, its `seq` (when given) becomes
     /// `member`'s acknowledgement. Throws, changing nothing but the recording, when the engine refuses the
     /// input.
-    public mutating func apply(_ received: ReceivedInput, member: Int, at time: Timestamp) throws(ListModelError) {
+    public mutating func apply(_ received: ReceivedInput, member: Int, at clockTime: Timestamp) throws(ListModelError) {
+        let time = sessionTime(clockTime)
         recorder.recordApply(received.text, member: member, at: time)
         defer { noteSchedule() }  // a refused input may still have advanced the model to `time`
         try model.apply(Self.namespaced(received.input, member: member), at: time)
         if let seq = received.seq { acknowledgements.note(seq: seq, member: member) }
     }
 
-    /// Moves the model to `time` (``ListModel/advance(to:)``), recorded.
-    public mutating func advance(to time: Timestamp) {
+    /// Moves the model to `clockTime` (``ListModel/advance(to:)``; ``sessionTime(_:)``), recorded.
+    public mutating func advance(to clockTime: Timestamp) {
+        let time = sessionTime(clockTime)
         recorder.recordAdvance(to: time)
         model.advance(to: time)
         noteSchedule()
     }
+
+    /// The time a call at `clockTime` is made at: `clockTime`, or the model's time when that is later.
+    @inline(__always)
+    public func sessionTime(_ clockTime: Timestamp) -> Timestamp { max(clockTime, model.now) }
 
     private mutating func noteSchedule() {
         (isActive, nextDeadline) = model.schedule()

@@ -8,7 +8,7 @@ public struct TraceHeader: Hashable, Sendable {
     public var devicePixelRatio: Double
     /// The simulated feed's seed.
     public var seed: UInt64
-    /// The session's start on the engine's time axis (the server's monotonic clock).
+    /// The session's start on the engine's time axis (the server's clock: µs since the Unix epoch).
     public var start: Timestamp
 
     public init(preset: String, viewport: Size, devicePixelRatio: Double, seed: UInt64, start: Timestamp) {

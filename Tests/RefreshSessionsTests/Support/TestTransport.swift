@@ -27,9 +27,9 @@ final class TestTransport {
     private(set) var sweepArmed = false
     /// How many frames (`frame` or `delta`) were written at once (`writeSoon`) rather than on a later write.
     private(set) var framesWrittenAtOnce = 0
-    /// The session store's writer: when set, each batch the host hands over is answered at once with what
-    /// this makes of it; when `nil`, batches wait in ``storeBatches`` for ``answerStore(_:)``.
-    var storeAnswers: ((StoreBatch) -> StoreOutcome)?
+    /// Whether the store's batches wait in ``storeBatches`` for ``answerStore(_:)`` (as the store thread
+    /// answers later); otherwise the host's store, a ``MemoryStore``, applies each at once and answers.
+    var holdsStoreBatches = false
     /// Batches handed over and not answered yet, oldest first.
     private(set) var storeBatches: [StoreBatch] = []
 
@@ -149,8 +149,8 @@ final class TestTransport {
             case .armSweep:
                 sweepArmed = true
             case .writeStore(let batch):
-                if let storeAnswers {
-                    host.storeAnswered(StoreReport(batch: batch.number, outcome: storeAnswers(batch)), at: now)
+                if !holdsStoreBatches, let store = host.store as? MemoryStore {
+                    host.storeAnswered(StoreReport(batch: batch.number, outcome: store.apply(batch)), at: now)
                 } else {
                     storeBatches.append(batch)
                 }

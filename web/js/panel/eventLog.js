@@ -38,11 +38,14 @@ export function matchesFilter(ev, query, seeds = []) {
   });
 }
 
-/** Server time (ms) as m:ss.mmm (h:mm:ss.mmm past an hour). */
+/**
+ * Server time (ms) as m:ss.mmm (h:mm:ss.mmm past an hour), within its day: the server's clock counts from the
+ * Unix epoch (docs/PROTOCOL.md, "Clocks"), so this is the UTC time of day.
+ */
 export function clockText(t) {
   if (!Number.isFinite(t)) return '–';
   const ms = Math.max(0, Math.round(t));
-  const h = Math.floor(ms / 3_600_000);
+  const h = Math.floor(ms / 3_600_000) % 24;
   const m = Math.floor(ms / 60_000) % 60;
   const s = Math.floor(ms / 1000) % 60;
   const f = String(ms % 1000).padStart(3, '0');

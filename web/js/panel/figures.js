@@ -127,7 +127,7 @@ export class Figures {
     const t = this.tiles;
     const rtt = clock.rtt;
     setText(t.rtt.value, rtt == null ? '–' : `${fmt(rtt, rtt < 10 ? 1 : 0)} ms`);
-    setText(t.rtt.sub, `min ${fmt(clock.minRtt, 1)} · clock ${clock.synced ? signed(clock.offset) : '–'}`);
+    setText(t.rtt.sub, `min ${fmt(clock.minRtt, 1)} · clock ${clock.synced ? signed(clockSkew(clock.offset)) : '–'}`);
     setText(t.fps.value, `${Math.round(this.frameRate.rate())}/s`);
     setText(t.fps.sub, `seq ${this.seq.last ?? '–'} · ${this.seq.frames} in`);
     setText(t.bps.value, typeof conn.bytesIn === 'number' ? `${formatBytes(this.byteRate.rate())}/s` : '–');
@@ -137,6 +137,16 @@ export class Figures {
     setText(t.coalesced.sub, `${recent} in the last 5 s`);
     t.coalesced.node.dataset.hot = String(recent > 0);
   }
+}
+
+/**
+ * How far the server's clock is ahead of this device's wall clock (ms). The server's time counts from 1970
+ * (docs/PROTOCOL.md, "Clocks"), the page's `performance.now()` from the page's load, so the offset between them
+ * is about 1.8·10¹² ms; less the page's time origin on the wall clock, what is left is the two machines'
+ * clocks' difference (a few ms when both follow NTP), plus the sync's own error.
+ */
+export function clockSkew(offset, timeOrigin = globalThis.performance?.timeOrigin ?? 0) {
+  return offset - timeOrigin;
 }
 
 function signed(v) {
