@@ -6,21 +6,6 @@ import Testing
 /// Who holds a session when several processes share a store (docs/SCALING.md, "Who holds a session"): leases,
 /// and the rule that keeps a session on one process.
 @Suite struct NodeLeaseTests {
-    private func node(_ name: String, _ store: MemoryStore) -> TestTransport {
-        let transport = TestTransport {
-            $0.node = name
-            $0.prefixesIDs = true
-        }
-        transport.host.store = store
-        return transport
-    }
-
-    private func welcomed(_ transport: TestTransport, _ hello: String) throws -> (Connection, [String: Any]) {
-        let page = transport.open()
-        transport.send(hello, on: page)
-        return (page, try #require(transport.welcome(page), "welcomed: \(transport.messages(page))"))
-    }
-
     @Test func theRule() {
         func decide(_ holder: String, alive: Bool, me: String, home: Bool) -> NodeLease.Decision {
             NodeLease.decide(storedBy: holder, storedNodeAlive: alive, me: me, home: home)
@@ -50,22 +35,22 @@ import Testing
     /// second time. Once `b`'s lease ends, `a` takes it over.
     @Test func theIdsOwnNodeComingBackSendsPagesToTheLiveHolder() throws {
         let store = MemoryStore()
-        let a = node("a", store)
+        let a = TestTransport.node("a", store)
         store.time = { a.now }
-        let (_, made) = try welcomed(a, TestTransport.hello())
+        let (_, made) = try a.welcomed(TestTransport.hello())
         let id = try #require(made["session"] as? String)
         a.sweep()
         #expect(store.leases["a"] != nil, "a node holding sessions has a lease")
         // `a` is killed; the balancer sends the page to `b`, a backup, while a's lease has not lapsed
-        let b = node("b", store)
+        let b = TestTransport.node("b", store)
         b.now = a.now + 10_000
         store.time = { b.now }
-        let (_, resumed) = try welcomed(b, TestTransport.hello(session: id, token: made["token"] as? String))
+        let (_, resumed) = try b.welcomed(TestTransport.hello(session: id, token: made["token"] as? String))
         #expect(resumed["session"] as? String == id && resumed["node"] as? String == "b")
         #expect(store.sessions[id]?.node == "b", "the store names the new holder at once")
         #expect(store.leases["b"] != nil)
         // `a` runs again; a second device opens the link
-        let again = node("a", store)
+        let again = TestTransport.node("a", store)
         again.now = b.now + 2 * NodeLease.duration
         store.time = { again.now }
         b.now = again.now
@@ -77,31 +62,31 @@ import Testing
         #expect(refusal["ref"] as? String == "hello")
         #expect(again.welcome(page) == nil && again.host.registry.sessions[id] == nil, "nothing joined or taken")
         // it joins on `b`
-        let (_, joined) = try welcomed(b, TestTransport.hello(session: id))
+        let (_, joined) = try b.welcomed(TestTransport.hello(session: id))
         #expect(joined["session"] as? String == id && joined["member"] as? Int == 1)
         // `b` stops (SIGTERM): its lease ends with it, and `a` takes the session over
         b.beginShutdown()
         #expect(store.leases["b"] == nil)
-        let (_, taken) = try welcomed(again, TestTransport.hello(session: id))
+        let (_, taken) = try again.welcomed(TestTransport.hello(session: id))
         #expect(taken["session"] as? String == id && taken["node"] as? String == "a")
         #expect((taken["takeover"] as? [String: Any])?["from"] as? String == "b")
     }
 
     @Test func aHolderWhoseLeaseLapsedIsTakenOverByTheIdsOwnNode() throws {
         let store = MemoryStore()
-        let b = node("b", store)
+        let b = TestTransport.node("b", store)
         store.time = { b.now }
         // a session of `a`'s, held by `b`
-        let first = node("a", store)
-        let (_, made) = try welcomed(first, TestTransport.hello())
+        let first = TestTransport.node("a", store)
+        let (_, made) = try first.welcomed(TestTransport.hello())
         let id = try #require(made["session"] as? String)
         first.sweep()
         store.sessions[id]?.node = "b"
         store.renewLease(node: "b", milliseconds: 1000)
-        let a = node("a", store)
+        let a = TestTransport.node("a", store)
         a.now = b.now + NodeLease.duration + 1
         store.time = { a.now }
-        let (_, taken) = try welcomed(a, TestTransport.hello(session: id))
+        let (_, taken) = try a.welcomed(TestTransport.hello(session: id))
         #expect(taken["session"] as? String == id && taken["node"] as? String == "a")
     }
 }

@@ -9,11 +9,7 @@ import Testing
 @Suite struct StoreOrderTests {
     /// A host whose batches wait for the test to answer them (as the store thread's do).
     private func node(_ name: String, _ store: MemoryStore) -> TestTransport {
-        let transport = TestTransport {
-            $0.node = name
-            $0.prefixesIDs = true
-        }
-        transport.host.store = store
+        let transport = TestTransport.node(name, store)
         transport.holdsStoreBatches = true
         return transport
     }

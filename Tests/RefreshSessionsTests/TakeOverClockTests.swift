@@ -20,21 +20,12 @@ import Testing
         let trace: Trace?
     }
 
-    private func node(_ name: String, _ store: MemoryStore) -> TestTransport {
-        let transport = TestTransport {
-            $0.node = name
-            $0.prefixesIDs = true
-        }
-        transport.host.store = store
-        return transport
-    }
-
     /// A page pulls its list into a refresh on node `a`, which writes it to the store and dies; the page comes
     /// back at once to node `b`, whose clock reads `skew` µs off `a`'s (`nil`: no take-over, `a` goes on), waits
     /// for the refresh to finish, drags, lets go and waits for the list to come to rest.
     private func run(skew: Int64?) throws -> Run {
         let store = MemoryStore()
-        let a = node("a", store)
+        let a = TestTransport.node("a", store)
         let page = a.open()
         a.send(TestTransport.hello(), on: page)
         let welcome = try #require(a.welcome(page))
@@ -54,7 +45,7 @@ import Testing
 
         let (b, again): (TestTransport, Connection)
         if let skew {
-            b = node("b", store)
+            b = TestTransport.node("b", store)
             b.now = a.now + skew
             again = b.open()
             b.send(TestTransport.hello(session: id, token: token), on: again)

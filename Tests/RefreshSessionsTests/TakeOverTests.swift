@@ -5,124 +5,22 @@ import Testing
 
 @testable import RefreshSessions
 
-/// A store in memory, applying batches as the Redis script does (docs/SCALING.md, RedisWriter.swift): each
-/// write all or nothing, whole or appended; an append only to the copy it continues (its generation, holding
-/// exactly its base of operations), a whole write only when no later batch wrote the session (one process
-/// here); anything else is refused and changes nothing.
-final class MemoryStore: SessionStore {
-    struct Stored: Equatable {
-        var head: [UInt8] = []
-        var generation = ""
-        var operations: [[UInt8]] = []
-        var summary: [UInt8] = []
-        var members: StoredMembers?
-        var node = ""
-        /// The batch that wrote it last.
-        var batch: UInt64 = 0
-    }
-    var sessions: [String: Stored] = [:]
-    var reachable = true
-    /// The writes of every batch applied, in order.
-    private(set) var writes: [[StoreWrite]] = []
-    /// The appends refused, by session.
-    private(set) var refused: [String] = []
-
-    /// Applies `batch` (`reachable`), or fails without changing anything.
-    func apply(_ batch: StoreBatch) -> StoreOutcome {
-        guard reachable else { return .failed(reason: "unreachable") }
-        if !batch.writes.isEmpty { writes.append(batch.writes) }
-        for id in batch.removals { sessions[id] = nil }
-        defer {
-            switch batch.lease {
-            case .renew(let node, let milliseconds): renewLease(node: node, milliseconds: milliseconds)
-            case .end(let node): leases[node] = nil
-            case nil: break
-            }
-        }
-        var refusedNow: [String] = []
-        for write in batch.writes {
-            var stored: Stored
-            if write.whole {
-                if let found = sessions[write.session], found.batch > batch.number {
-                    refusedNow.append(write.session)
-                    continue
-                }
-                stored = Stored(head: write.head, generation: write.generation)
-            } else {
-                guard let found = sessions[write.session], found.generation == write.generation,
-                    found.operations.count == write.base
-                else {
-                    refusedNow.append(write.session)
-                    continue
-                }
-                stored = found
-            }
-            stored.operations += write.operations
-            stored.summary = write.summary
-            stored.node = write.node
-            stored.batch = batch.number
-            if let members = write.members { stored.members = members }
-            sessions[write.session] = stored
-        }
-        refused += refusedNow
-        return .written(refused: refusedNow)
-    }
-
-    func load(_ id: String) -> StoreLoad {
-        guard reachable else { return .unavailable }
-        guard let stored = sessions[id], let members = stored.members else { return .missing }
-        var trace = stored.head
-        for (index, operation) in stored.operations.enumerated() {
-            if index > 0 { trace.append(UInt8(ascii: ",")) }
-            trace += operation
-        }
-        let alive = leases[stored.node].map { $0 > time() } ?? false
-        return .found(
-            StoredSession(trace: trace + stored.summary, members: members, node: stored.node, nodeAlive: alive))
-    }
-
-    /// Each node's lease: when it lapses, on ``time``'s clock (µs).
-    var leases: [String: Int64] = [:]
-    /// The clock the leases run on (a test's host time); 0 unless a test sets it.
-    var time: () -> Int64 = { 0 }
-
-    /// Node `node` is alive for `milliseconds` (a batch's lease renewal, or a test's).
-    func renewLease(node: String, milliseconds: Int) {
-        leases[node] = time() + Int64(milliseconds) * 1000
-    }
-}
-
 /// Sessions that outlive their process: ids that name the node, the store's batching, and the take-over rule.
 @Suite struct TakeOverTests {
-    private func node(_ name: String, _ store: MemoryStore) -> TestTransport {
-        let transport = TestTransport {
-            $0.node = name
-            $0.prefixesIDs = true
-        }
-        transport.host.store = store
-        return transport
-    }
-
-    private func welcomed(_ transport: TestTransport, _ hello: String) throws -> (Connection, [String: Any]) {
-        let page = transport.open()
-        transport.send(hello, on: page)
-        return (page, try #require(transport.welcome(page), "welcomed: \(transport.messages(page))"))
-    }
-
     @Test func aSessionIdNamesTheNodeThatMadeItAndTheWelcomeSaysWhichNodeHoldsIt() throws {
-        let (_, welcome) = try welcomed(node("n2", MemoryStore()), TestTransport.hello())
+        let (_, welcome) = try TestTransport.node("n2", MemoryStore()).welcomed(TestTransport.hello())
         let id = try #require(welcome["session"] as? String)
         #expect(id.hasPrefix("n2.") && id.count == 3 + 32)
         #expect(welcome["node"] as? String == "n2")
-        let (_, plain) = try welcomed(TestTransport { $0.node = "4242" }, TestTransport.hello())
+        let (_, plain) = try TestTransport { $0.node = "4242" }.welcomed(TestTransport.hello())
         #expect((plain["session"] as? String)?.count == 32, "no prefix unless asked: \(plain)")
         #expect(plain["node"] as? String == "4242")
     }
 
     @Test func theStoreGetsTheWholeTraceFirstThenOnlyWhatIsNewAndOnlyWhatChanged() throws {
         let store = MemoryStore()
-        let a = node("a", store)
-        let (page, welcome) = try welcomed(a, TestTransport.hello())
+        let a = TestTransport.node("a", store)
+        let (page, welcome) = try a.welcomed(TestTransport.hello())
         let id = try #require(welcome["session"] as? String)
         a.sweep()
         let first = try #require(store.writes.last?.first)
@@ -155,8 +53,8 @@ final class MemoryStore: SessionStore {
 
     @Test func anotherNodeTakesTheSessionOverWithItsStateAndMembers() throws {
         let store = MemoryStore()
-        let a = node("a", store)
-        let (page, welcome) = try welcomed(a, TestTransport.hello())
+        let a = TestTransport.node("a", store)
+        let (page, welcome) = try a.welcomed(TestTransport.hello())
         let id = try #require(welcome["session"] as? String)
         let token = try #require(welcome["token"] as? String)
         a.send(#"{"type":"command","name":"scrollBy","amount":500}"#, on: page)
@@ -168,9 +66,9 @@ final class MemoryStore: SessionStore {
         a.sweep()
         let before = try #require(a.frames(page).last)
         // `a` is gone; `b` gets the page's hello
-        let b = node("b", store)
+        let b = TestTransport.node("b", store)
         b.now = a.now
-        let (again, resumed) = try welcomed(b, TestTransport.hello(session: id, token: token))
+        let (again, resumed) = try b.welcomed(TestTransport.hello(session: id, token: token))
         #expect(resumed["session"] as? String == id && resumed["resumed"] as? Bool == true)
         #expect(resumed["token"] as? String == token && resumed["member"] as? Int == 0)
         #expect(resumed["node"] as? String == "b" && resumed["notice"] == nil)
@@ -185,31 +83,31 @@ final class MemoryStore: SessionStore {
         let wrong = b.open()
         b.send(TestTransport.hello(session: id, token: String(repeating: "0", count: 32)), on: wrong)
         #expect(b.errors(wrong) == ["bad_token"])
-        let (_, joined) = try welcomed(b, TestTransport.hello(session: id))
+        let (_, joined) = try b.welcomed(TestTransport.hello(session: id))
         #expect(joined["session"] as? String == id && joined["member"] as? Int == 1)
     }
 
     @Test func aTraceWhoseReplayDoesNotMatchItsDigestIsNotTakenOver() throws {
         let store = MemoryStore()
-        let a = node("a", store)
-        let (page, welcome) = try welcomed(a, TestTransport.hello())
+        let a = TestTransport.node("a", store)
+        let (page, welcome) = try a.welcomed(TestTransport.hello())
         let id = try #require(welcome["session"] as? String)
         a.send(#"{"type":"command","name":"scrollBy","amount":500}"#, on: page)
         for _ in 0..<10 { a.runTick() }
         a.sweep()
         // one operation lost: the replay's frames no longer add up to the recorded digest
         store.sessions[id]!.operations.removeLast(3)
-        let b = node("b", store)
+        let b = TestTransport.node("b", store)
         b.now = a.now
-        let (_, fresh) = try welcomed(b, TestTransport.hello(session: id, token: welcome["token"] as? String))
+        let (_, fresh) = try b.welcomed(TestTransport.hello(session: id, token: welcome["token"] as? String))
         #expect(fresh["session"] as? String != id && fresh["notice"] as? String == "session_expired")
     }
 
     @Test func withTheStoreUnreachableAHelloForAnUnknownSessionStartsANewOne() throws {
         let store = MemoryStore()
         store.reachable = false
-        let (_, welcome) = try welcomed(
-            node("b", store), TestTransport.hello(session: "a." + String(repeating: "f", count: 32)))
+        let (_, welcome) = try TestTransport.node("b", store).welcomed(
+            TestTransport.hello(session: "a." + String(repeating: "f", count: 32)))
         #expect(welcome["notice"] as? String == "session_expired")
     }
 }
