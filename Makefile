@@ -110,12 +110,17 @@ asan: deps test-deps
 	REFRESHKIT_SANITIZER=address ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		LSAN_OPTIONS=suppressions=$(abspath scripts/sanitizers/lsan.supp) \
 		REFRESHKIT_BIN=$(abspath .build-asan/debug/refreshkit) $(VENV)/bin/python -m pytest -q $(SANITIZER_TESTS)
+	REFRESHKIT_SANITIZER=address ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+		LSAN_OPTIONS=suppressions=$(abspath scripts/sanitizers/lsan.supp) \
+		REFRESHKIT_BIN=$(abspath .build-asan/debug/refreshkit) $(VENV)/bin/python -m pytest -q tests/cluster
 
 tsan: deps test-deps
 	swift build -c debug --sanitize=thread --scratch-path .build-tsan --product refreshkit
 	swift test --disable-xctest --sanitize=thread --scratch-path .build-tsan --filter 'RefreshServerTests|RefreshWireTests|RefreshSessionsTests'
 	REFRESHKIT_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 REFRESHKIT_BIN=$(abspath .build-tsan/debug/refreshkit) \
 		$(VENV)/bin/python -m pytest -q $(SANITIZER_TESTS)
+	REFRESHKIT_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 REFRESHKIT_BIN=$(abspath .build-tsan/debug/refreshkit) \
+		$(VENV)/bin/python -m pytest -q tests/cluster
 
 fuzz: deps
 	scripts/fuzz.sh $(FUZZ_RUNS)
