@@ -5,6 +5,8 @@ import Testing
 
 /// Who holds a session when several processes share a store (docs/SCALING.md, "Who holds a session"): leases,
 /// and the rule that keeps a session on one process.
+// The store's clock reads a transport weakly: the transport's host holds the store, so a strong capture would
+// keep both alive after the test.
 @Suite struct NodeLeaseTests {
     @Test func theRule() {
         func decide(_ holder: String, alive: Bool, me: String, home: Bool) -> NodeLease.Decision {
@@ -36,7 +38,7 @@ import Testing
     @Test func theIdsOwnNodeComingBackSendsPagesToTheLiveHolder() throws {
         let store = MemoryStore()
         let a = TestTransport.node("a", store)
-        store.time = { a.now }
+        store.time = { [weak a] in a?.now ?? 0 }
         let (_, made) = try a.welcomed(TestTransport.hello())
         let id = try #require(made["session"] as? String)
         a.sweep()
@@ -44,7 +46,7 @@ import Testing
         // `a` is killed; the balancer sends the page to `b`, a backup, while a's lease has not lapsed
         let b = TestTransport.node("b", store)
         b.now = a.now + 10_000
-        store.time = { b.now }
+        store.time = { [weak b] in b?.now ?? 0 }
         let (_, resumed) = try b.welcomed(TestTransport.hello(session: id, token: made["token"] as? String))
         #expect(resumed["session"] as? String == id && resumed["node"] as? String == "b")
         #expect(store.sessions[id]?.node == "b", "the store names the new holder at once")
@@ -52,7 +54,7 @@ import Testing
         // `a` runs again; a second device opens the link
         let again = TestTransport.node("a", store)
         again.now = b.now + 2 * NodeLease.duration
-        store.time = { again.now }
+        store.time = { [weak again] in again?.now ?? 0 }
         b.now = again.now
         b.sweep()  // b is alive: its lease is current
         let page = again.open()
@@ -75,7 +77,7 @@ import Testing
     @Test func aHolderWhoseLeaseLapsedIsTakenOverByTheIdsOwnNode() throws {
         let store = MemoryStore()
         let b = TestTransport.node("b", store)
-        store.time = { b.now }
+        store.time = { [weak b] in b?.now ?? 0 }
         // a session of `a`'s, held by `b`
         let first = TestTransport.node("a", store)
         let (_, made) = try first.welcomed(TestTransport.hello())
@@ -85,7 +87,7 @@ import Testing
         store.renewLease(node: "b", milliseconds: 1000)
         let a = TestTransport.node("a", store)
         a.now = b.now + NodeLease.duration + 1
-        store.time = { a.now }
+        store.time = { [weak a] in a?.now ?? 0 }
         let (_, taken) = try a.welcomed(TestTransport.hello(session: id))
         #expect(taken["session"] as? String == id && taken["node"] as? String == "a")
     }
