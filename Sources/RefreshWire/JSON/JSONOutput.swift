@@ -150,6 +150,32 @@ struct JSONWriter {
         byte(.quote)
     }
 
+    // Optional members: `key` is the literal before the value (`,"ref":`); nothing is written without a value.
+
+    /// Writes `key` and `value` as a JSON string (``string(_:)``), when there is a value.
+    @inline(__always)
+    mutating func member(_ key: StaticString, string value: String?) {
+        guard let value else { return }
+        literal(key)
+        string(value)
+    }
+
+    /// Writes `key` and `value`'s raw value, which needs no escaping (``plainString(_:)``), when there is a value.
+    @inline(__always)
+    mutating func member<Value: RawRepresentable<String>>(_ key: StaticString, plain value: Value?) {
+        guard let value else { return }
+        literal(key)
+        plainString(value.rawValue)
+    }
+
+    /// Writes `key` and the digits of `value`, when there is a value.
+    @inline(__always)
+    mutating func member(_ key: StaticString, digits value: UInt64?) {
+        guard let value else { return }
+        literal(key)
+        digits(value)
+    }
+
     /// Writes the decimal digits of `value`, zero-padded on the left to `width` (at most 20).
     @inline(__always)
     mutating func digits(_ value: UInt64, width: Int = 1) {

@@ -395,19 +395,23 @@ private struct FieldReader {
     /// A required finite `dx`/`dy` within ``DecodingLimits/maxDelta``.
     @inline(__always)
     func delta(_ position: Int?, _ name: StaticString) throws(WireError) -> Double {
-        let value = try requiredNumber(position, "\(name)")
-        guard abs(value) <= limits.maxDelta else {
-            throw outOfRange("\(name) must be at most \(describe(limits.maxDelta)) in magnitude")
-        }
-        return value
+        try requiredNumber(position, name, magnitudeAtMost: limits.maxDelta)
     }
 
     /// A required page timestamp within ``DecodingLimits/maxTime``.
     @inline(__always)
     func time(_ position: Int?, _ name: StaticString) throws(WireError) -> Double {
+        try requiredNumber(position, name, magnitudeAtMost: limits.maxTime)
+    }
+
+    /// A required finite number no larger than `limit` in magnitude.
+    @inline(__always)
+    func requiredNumber(_ position: Int?, _ name: StaticString, magnitudeAtMost limit: Double) throws(WireError)
+        -> Double
+    {
         let value = try requiredNumber(position, "\(name)")
-        guard abs(value) <= limits.maxTime else {
-            throw outOfRange("\(name) must be at most \(describe(limits.maxTime)) in magnitude")
+        guard abs(value) <= limit else {
+            throw outOfRange("\(name) must be at most \(describe(limit)) in magnitude")
         }
         return value
     }

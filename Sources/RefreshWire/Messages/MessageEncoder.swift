@@ -200,18 +200,9 @@ public struct MessageEncoder: Sendable {
     private func writeEvent(_ event: Event, to w: inout JSONWriter) {
         w.literal(#"{"type":"event","name":"#)
         w.plainString(event.name.rawValue)
-        if let edge = event.edge {
-            w.literal(#","edge":"#)
-            w.plainString(edge.rawValue)
-        }
-        if let from = event.from {
-            w.literal(#","from":"#)
-            w.plainString(from.rawValue)
-        }
-        if let to = event.to {
-            w.literal(#","to":"#)
-            w.plainString(to.rawValue)
-        }
+        w.member(#","edge":"#, plain: event.edge)
+        w.member(#","from":"#, plain: event.from)
+        w.member(#","to":"#, plain: event.to)
         w.literal(#","cause":"#)
         w.plainString(event.cause.rawValue)
         w.literal(#","t":"#)
@@ -228,18 +219,9 @@ public struct MessageEncoder: Sendable {
         w.plainString(error.code.rawValue)
         w.literal(#","message":"#)
         w.string(error.message)
-        if let ref = error.ref {
-            w.literal(#","ref":"#)
-            w.string(ref)
-        }
-        if let seq = error.seq {
-            w.literal(#","seq":"#)
-            w.digits(seq)
-        }
-        if let node = error.node {
-            w.literal(#","node":"#)
-            w.string(node)
-        }
+        w.member(#","ref":"#, string: error.ref)
+        w.member(#","seq":"#, digits: error.seq)
+        w.member(#","node":"#, string: error.node)
         w.byte(.closeBrace)
     }
 
@@ -267,22 +249,10 @@ public struct MessageEncoder: Sendable {
             w.integer(Int64(member))
         }
         if welcome.resumed { w.literal(#","resumed":true"#) }
-        if let ack = welcome.ack {
-            w.literal(#","ack":"#)
-            w.digits(ack)
-        }
-        if let share = welcome.share {
-            w.literal(#","share":"#)
-            w.string(share)
-        }
-        if let notice = welcome.notice {
-            w.literal(#","notice":"#)
-            w.string(notice)
-        }
-        if let node = welcome.node {
-            w.literal(#","node":"#)
-            w.string(node)
-        }
+        w.member(#","ack":"#, digits: welcome.ack)
+        w.member(#","share":"#, string: welcome.share)
+        w.member(#","notice":"#, string: welcome.notice)
+        w.member(#","node":"#, string: welcome.node)
         if let takeOver = welcome.takeOver {
             w.literal(#","takeover":{"from":"#)
             w.string(takeOver.from)
