@@ -4,9 +4,24 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
+from playwright.sync_api import sync_playwright
+
 ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("REFRESHKIT_CHROMIUM", "/usr/bin/chromium")
+
+
+@contextmanager
+def chromium():
+    """Headless Chromium (REFRESHKIT_CHROMIUM, else Debian's), for a fixture's life."""
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        try:
+            yield b
+        finally:
+            b.close()
 ARTIFACTS = ROOT / "artifacts"
 SCREENSHOTS = ARTIFACTS / "screenshots"
 

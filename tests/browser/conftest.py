@@ -11,14 +11,12 @@ import sys
 import threading
 
 import pytest
-from playwright.sync_api import sync_playwright
 
-from browser_support import ARTIFACTS, ROOT
+from browser_support import ARTIFACTS, ROOT, chromium
 
 sys.path.append(str(ROOT / "tests"))  # link_support.py, shared with tests/server
 from link_support import RunningLink, free_port, refreshkit_binary as server_binary  # noqa: E402
 
-CHROMIUM = os.environ.get("REFRESHKIT_CHROMIUM", "/usr/bin/chromium")
 READY_TIMEOUT_S = 20.0
 TEST_TIMEOUT_S = int(os.environ.get("REFRESHKIT_TEST_TIMEOUT", "90"))
 LISTENING = re.compile(r"listening on (http://[^\s/]+)")
@@ -129,10 +127,8 @@ def linked():
 
 @pytest.fixture(scope="session")
 def browser():
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture(autouse=True)

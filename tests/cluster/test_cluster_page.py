@@ -9,23 +9,19 @@ import signal
 import sys
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 from cluster_support import ROOT
 
 sys.path.append(str(ROOT / "tests" / "browser"))
-from browser_support import configure_feed, edge, frame, wait_until  # noqa: E402
+from browser_support import chromium, configure_feed, edge, frame, wait_until  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
 PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+    with chromium() as b:
         yield b
-        b.close()
 
 
 def open_page(browser, base: str, query: str = ""):
