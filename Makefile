@@ -48,20 +48,20 @@ page-test:
 	node --test web/test/
 
 server-test: release test-deps
-	REFRESHKIT_BIN=$(abspath $(RELEASE_BIN)) $(VENV)/bin/python -m pytest -q tests/server
+	REFRESHKIT_BIN=$(abspath $(RELEASE_BIN)) $(VENV)/bin/python -m pytest -q e2e/server
 
 # Several processes behind HAProxy sharing Redis: routing, take-over after SIGKILL and SIGTERM (docs/SCALING.md).
 cluster-test: release test-deps
-	REFRESHKIT_BIN=$(abspath $(RELEASE_BIN)) $(VENV)/bin/python -m pytest -q tests/cluster
+	REFRESHKIT_BIN=$(abspath $(RELEASE_BIN)) $(VENV)/bin/python -m pytest -q e2e/cluster
 
 browser-test: release test-deps
-	REFRESHKIT_BIN=$(abspath $(RELEASE_BIN)) $(VENV)/bin/python -m pytest -q tests/browser
+	REFRESHKIT_BIN=$(abspath $(RELEASE_BIN)) $(VENV)/bin/python -m pytest -q e2e/browser
 
 # The README's pictures (docs/images) are screenshots the browser tests take; an ordinary run leaves them be.
 screenshots: release test-deps
 	REFRESHKIT_PUBLISH_IMAGES=1 REFRESHKIT_BIN=$(abspath $(RELEASE_BIN)) $(VENV)/bin/python -m pytest -q \
-		tests/browser/test_page.py tests/browser/test_panel.py tests/browser/test_share_qr.py tests/browser/test_failure.py \
-		tests/browser/test_compare.py
+		e2e/browser/test_page.py e2e/browser/test_panel.py e2e/browser/test_share_qr.py e2e/browser/test_failure.py \
+		e2e/browser/test_compare.py
 
 format:
 	swift format --in-place --recursive Sources Tests Package.swift
@@ -92,7 +92,7 @@ endif
 # TraceLimits per session (docs/HARDENING.md, "Gaps"); SOAK_ARGS="--clients 200 --seconds 120" measures that.
 SOAK_ARGS ?= --clients 200 --seconds 120 --server-arg=--trace-limit=0
 FUZZ_RUNS ?= 1000000
-SANITIZER_TESTS ?= tests/server
+SANITIZER_TESTS ?= e2e/server
 
 .PHONY: check autobahn soak asan tsan fuzz
 
@@ -112,7 +112,7 @@ asan: deps test-deps
 		REFRESHKIT_BIN=$(abspath .build-asan/debug/refreshkit) $(VENV)/bin/python -m pytest -q $(SANITIZER_TESTS)
 	REFRESHKIT_SANITIZER=address ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		LSAN_OPTIONS=suppressions=$(abspath scripts/sanitizers/lsan.supp) \
-		REFRESHKIT_BIN=$(abspath .build-asan/debug/refreshkit) $(VENV)/bin/python -m pytest -q tests/cluster
+		REFRESHKIT_BIN=$(abspath .build-asan/debug/refreshkit) $(VENV)/bin/python -m pytest -q e2e/cluster
 
 tsan: deps test-deps
 	swift build -c debug --sanitize=thread --scratch-path .build-tsan --product refreshkit
@@ -120,7 +120,7 @@ tsan: deps test-deps
 	REFRESHKIT_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 REFRESHKIT_BIN=$(abspath .build-tsan/debug/refreshkit) \
 		$(VENV)/bin/python -m pytest -q $(SANITIZER_TESTS)
 	REFRESHKIT_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 REFRESHKIT_BIN=$(abspath .build-tsan/debug/refreshkit) \
-		$(VENV)/bin/python -m pytest -q tests/cluster
+		$(VENV)/bin/python -m pytest -q e2e/cluster
 
 fuzz: deps
 	scripts/fuzz.sh $(FUZZ_RUNS)

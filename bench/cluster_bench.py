@@ -21,7 +21,7 @@ Usage: .venv/bin/python bench/cluster_bench.py [--out bench/cluster.json] [--ses
    the time from the kill to its welcome, to the first frame after it, and to every input sent again being
    acknowledged; the acknowledged inputs the store did not have; the inputs lost after the resend.
 
-Starts and stops everything it needs with the cluster tests' helpers (tests/cluster/cluster_support.py,
+Starts and stops everything it needs with the cluster tests' helpers (e2e/cluster/cluster_support.py,
 scripts/cluster_config.py); needs `redis-server` and `haproxy` (scripts/ensure-deps.sh cluster) and a release
 build (`swift build -c release`). Prints a table; writes the figures, the commit and the load average as JSON.
 """
@@ -45,7 +45,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "cluster"))
+sys.path.insert(0, str(ROOT / "e2e" / "cluster"))
 import cluster_support  # noqa: E402  (after the path it lives on)
 import pytest  # noqa: E402  (the helpers report a failure with pytest.fail)
 from websockets.asyncio.client import connect  # noqa: E402

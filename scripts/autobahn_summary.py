@@ -103,7 +103,7 @@ def write_markdown(path, args, groups, totals, behaviours, notable, failed) -> N
         "handshake, the Origin check and the connection limits. The echo itself is `Sources/LWSEcho`, the same one",
         "`lws-echo` serves as the bench's floor (docs/PERFORMANCE.md). Its own message limit is 32 MiB (Autobahn's",
         "9.* cases send up to 16 MiB); `refreshkit.v1` keeps its 16 KiB limit and closes with 1009 beyond it,",
-        "which tests/server/test_hostile.py covers.",
+        "which e2e/server/test_hostile.py covers.",
         "",
         f"Last run: {today}, {platform.machine()} {platform.system()}, cases `{args.cases}`, "
         f"binary `{args.binary}`.",

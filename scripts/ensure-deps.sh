@@ -20,7 +20,7 @@ need_pkg "pkg-config --exists libqrencode" libqrencode-dev  # the QR code `serve
 need_pkg "pkg-config --exists hiredis" libhiredis-dev  # the session store's client (Sources/CHiredis)
 need_pkg "pkg-config --exists libcrypto" libssl-dev  # SHA-256 of the tokens a store keeps (Sources/CLibCrypto)
 if [ "${want[0]}" = test ] || [ "${want[0]}" = cluster ]; then
-    need_pkg "command -v haproxy" haproxy  # the balancer of `make cluster` and tests/cluster
+    need_pkg "command -v haproxy" haproxy  # the balancer of `make cluster` and e2e/cluster
     need_pkg "command -v redis-server" redis-server  # the session store (docs/SCALING.md)
 fi
 if [ "${want[0]}" = test ]; then
@@ -29,7 +29,7 @@ if [ "${want[0]}" = test ]; then
     need_pkg "python3 -c 'import venv, ensurepip'" python3-venv
     need_pkg "command -v zbarimg" zbar-tools  # reads the QR codes back in tests
     need_pkg "fc-list :lang=zh | grep -q ." fonts-noto-cjk  # Chinese glyphs in the i18n test's screenshot
-    need_pkg "command -v ip" iproute2  # another host for tests: a network namespace (tests/server/test_metrics.py)
+    need_pkg "command -v ip" iproute2  # another host for tests: a network namespace (e2e/server/test_metrics.py)
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then
@@ -60,9 +60,9 @@ if [ "${want[0]}" = test ]; then
         echo "==> creating the Python venv for the server and browser tests ($venv)"
         python3 -m venv $venv
     fi
-    if [ ! -f $stamp ] || ! cmp -s tests/requirements.txt $stamp; then
-        echo "==> installing tests/requirements.txt into $venv"
-        $venv/bin/pip install -q --disable-pip-version-check -r tests/requirements.txt
-        cp tests/requirements.txt $stamp
+    if [ ! -f $stamp ] || ! cmp -s e2e/requirements.txt $stamp; then
+        echo "==> installing e2e/requirements.txt into $venv"
+        $venv/bin/pip install -q --disable-pip-version-check -r e2e/requirements.txt
+        cp e2e/requirements.txt $stamp
     fi
 fi

@@ -3,7 +3,7 @@
 
 Plain float64 Python, no dependencies, written from the formulas in docs/PHYSICS.md (each function names
 its section). `python3 scripts/physics_vectors.py` prints one line per row: the row number and its values in
-the order the §9 table gives them. tests/server/test_physics_vectors.py checks the table against this.
+the order the §9 table gives them. e2e/server/test_physics_vectors.py checks the table against this.
 
 Rows about formulas the engine does not implement (Flutter's per-event drag friction, its friction
 simulation with constant deceleration, time-stepped integrators, Android and Chromium curves) are left out,

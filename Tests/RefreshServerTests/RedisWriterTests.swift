@@ -82,7 +82,7 @@ private final class RedisProcess {
 /// The store's writes against a real Redis (docs/SCALING.md, "Batched writes, off the service thread"): the
 /// script applies an append only to the copy it continues, and a whole write only when no later batch of the
 /// same process wrote the session, so a batch that Redis runs late (sent on a connection given up on) changes
-/// nothing. `tests/cluster` covers the rest with real processes; this pins the script's rule write by write.
+/// nothing. `e2e/cluster` covers the rest with real processes; this pins the script's rule write by write.
 @Suite(.enabled(if: RedisProcess.installed, "needs redis-server (scripts/ensure-deps.sh test)"))
 struct RedisWriterTests {
     private let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }

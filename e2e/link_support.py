@@ -1,6 +1,6 @@
 """`refreshkit link` (docs/LINK.md) as a test's part: one link process on an ephemeral loopback port, started,
-stalled on demand and stopped. Shared by tests/server/test_link.py and the browser tests (tests/browser/conftest.py),
-which import it with `tests/` on `sys.path`. Every wait is for a state (a printed or logged line), bounded."""
+stalled on demand and stopped. Shared by e2e/server/test_link.py and the browser tests (e2e/browser/conftest.py),
+which import it with `e2e/` on `sys.path`. Every wait is for a state (a printed or logged line), bounded."""
 from __future__ import annotations
 
 import os
@@ -30,7 +30,7 @@ def refreshkit_binary() -> Path:
 class ChildProcess:
     """What the tests do with a `refreshkit` process they started (`proc`, its `stdout` and `stderr` lines, read by
     threads): show its output, kill it, or stop it with SIGTERM and take its exit status. Shared by `RunningLink`
-    and tests/server's `RunningServer`."""
+    and e2e/server's `RunningServer`."""
 
     name = "process"
     proc: subprocess.Popen

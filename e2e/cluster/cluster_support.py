@@ -18,13 +18,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.append(str(ROOT / "tests"))
+sys.path.append(str(ROOT / "e2e"))
 sys.path.append(str(ROOT / "scripts"))
 from link_support import ChildProcess, free_port  # noqa: E402
 import cluster_config  # noqa: E402
 
 # The server tests' helpers (RunningServer, hello, recv_until…), loaded under a name of their own.
-_spec = importlib.util.spec_from_file_location("server_support", ROOT / "tests" / "server" / "conftest.py")
+_spec = importlib.util.spec_from_file_location("server_support", ROOT / "e2e" / "server" / "conftest.py")
 server_support = importlib.util.module_from_spec(_spec)
 sys.modules["server_support"] = server_support
 _spec.loader.exec_module(server_support)

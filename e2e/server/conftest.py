@@ -20,7 +20,7 @@ import websockets
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.append(str(ROOT / "tests"))  # link_support.py, shared with the browser tests
+sys.path.append(str(ROOT / "e2e"))  # link_support.py, shared with the browser tests
 from link_support import ChildProcess, refreshkit_binary  # noqa: E402  (after the path it lives on)
 
 READY_TIMEOUT_S = 20.0

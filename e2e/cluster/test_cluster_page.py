@@ -12,7 +12,7 @@ import pytest
 
 from cluster_support import ROOT
 
-sys.path.append(str(ROOT / "tests" / "browser"))
+sys.path.append(str(ROOT / "e2e" / "browser"))
 from browser_support import chromium, configure_feed, edge, frame, wait_until  # noqa: E402
 
 PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)

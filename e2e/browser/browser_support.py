@@ -1,4 +1,4 @@
-"""Helpers for the browser tests (a module of its own: `conftest` is a name tests/server uses too)."""
+"""Helpers for the browser tests (a module of its own: `conftest` is a name e2e/server uses too)."""
 from __future__ import annotations
 
 import os

@@ -14,7 +14,7 @@ import pytest
 
 from browser_support import ARTIFACTS, ROOT, chromium
 
-sys.path.append(str(ROOT / "tests"))  # link_support.py, shared with tests/server
+sys.path.append(str(ROOT / "e2e"))  # link_support.py, shared with e2e/server
 from link_support import RunningLink, free_port, refreshkit_binary as server_binary  # noqa: E402
 
 READY_TIMEOUT_S = 20.0

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCS = {"PHYSICS": ROOT / "docs" / "PHYSICS.md", "SEEDS": ROOT / "docs" / "SEEDS.md"}
 
 # Where citations may live: the code, the tests, the page, the scripts and the docs themselves.
-SCANNED_DIRS = ["Sources", "Tests", "web", "tests", "scripts", "bench", "docs"]
+SCANNED_DIRS = ["Sources", "Tests", "web", "e2e", "scripts", "bench", "docs"]
 SCANNED_FILES = ["Makefile", "README.md", "Package.swift"]
 TEXT_SUFFIXES = {".swift", ".js", ".mjs", ".py", ".md", ".h", ".c", ".sh", ".html", ".css", ".toml", ".txt"}
 SKIPPED_PARTS = {"node_modules", ".build", ".venv", "__pycache__"}
