@@ -14,6 +14,8 @@ struct OperationLogTests {
 
     private func read(_ log: OperationLog) -> [Written] {
         var out: [Written] = []
+        // swift-format-ignore: ReplaceForEachWithForLoop
+        // OperationLog is not a Sequence (its forEach walks the packed log).
         log.forEach { record in
             switch record {
             case .apply(let time, let member, let text): out.append(.apply(time.microseconds, member, Array(text)))

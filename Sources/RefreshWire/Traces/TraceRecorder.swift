@@ -99,6 +99,8 @@ public struct TraceRecorder: Sendable {
         encodeHead(into: &buffer)
         // Each operation on its own line, after a comma from the second on.
         var first = true
+        // swift-format-ignore: ReplaceForEachWithForLoop
+        // OperationLog is not a Sequence: its forEach walks the packed log without building records.
         operations.forEach { record in
             Self.encode(record, separator: first ? "\n" : ",\n", into: &buffer)
             first = false
