@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make lint`: the habits nothing else checks, each by a tool that fails on a breach (README, "Tests").
+# `make lint`: the habits nothing else checks, each by a tool that fails on a breach (README, "The two commands").
 #   - Swift: `swift format lint --strict` over Sources, Tests and Package.swift, with .swift-format;
 #   - Python: ruff over every .py file, with pyproject.toml's rules (pyflakes, pycodestyle, import order,
 #     bugbear; ruff is pinned in e2e/requirements.txt);
