@@ -8,7 +8,7 @@ VENV := .venv
 RELEASE_BIN := .build/release/refreshkit
 
 # `make cluster PROCESSES=N PORT=P`: N processes behind HAProxy on PORT, sessions shared in Redis (docs/SCALING.md).
-.PHONY: cluster cluster-deps cluster-test run test build release deps test-deps unit-test page-test server-test browser-test screenshots format clean bench
+.PHONY: cluster cluster-deps cluster-test run test build release deps test-deps lint unit-test page-test server-test browser-test screenshots format clean bench
 
 # LINK=wifi (or lan, wifi-powersave, congested): pages reach the server through `refreshkit link` on PORT, a
 # simulated network (docs/LINK.md); the server itself listens on a loopback port of its own.
@@ -37,9 +37,15 @@ build: deps
 release: deps
 	swift build -c release --product refreshkit
 
-# Everything, in order of speed: engine and wire (Swift Testing), page logic (node), then the real
+# Everything, in order of speed: the lint, engine and wire (Swift Testing), page logic (node), then the real
 # server over a real WebSocket, then real headless Chromium driving the real page.
-test: test-deps unit-test page-test release server-test cluster-test browser-test
+test: lint test-deps unit-test page-test release server-test cluster-test browser-test
+
+# The habits, checked (scripts/lint/lint.sh): swift format --strict, ruff (pyproject.toml), the JS modules
+# (scripts/lint/check-js.mjs). Fails on a badly formatted file; `make format` fixes the Swift layout.
+lint:
+	@scripts/ensure-deps.sh lint
+	scripts/lint/lint.sh
 
 unit-test: deps
 	swift test

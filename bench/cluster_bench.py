@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import json
 import os
-import collections
 import random
 import re
 import resource
@@ -46,10 +46,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "e2e" / "cluster"))
-import cluster_support  # noqa: E402  (after the path it lives on)
 import pytest  # noqa: E402  (the helpers report a failure with pytest.fail)
 from websockets.asyncio.client import connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed, InvalidHandshake  # noqa: E402
+
+import cluster_support  # noqa: E402  (after the path it lives on)
 
 RunningServer, RunningRedis, Cluster = (cluster_support.RunningServer, cluster_support.RunningRedis,
                                         cluster_support.Cluster)
@@ -129,8 +130,9 @@ def load_run(configuration: str, args, tmp: Path) -> dict:
                               timeout=args.warmup + args.duration + 90)
         try:
             report = json.loads(done.stdout.strip().splitlines()[-1])
-        except (IndexError, json.JSONDecodeError):
-            raise RuntimeError(f"refreshkit-load printed no report (exit {done.returncode}): {done.stderr[-500:]}")
+        except (IndexError, json.JSONDecodeError) as error:
+            raise RuntimeError(
+                f"refreshkit-load printed no report (exit {done.returncode}): {done.stderr[-500:]}") from error
     finally:
         stop()
     inputs = report["inputs_sent"]

@@ -118,4 +118,3 @@ class RunningLink(ChildProcess):
                 READY_TIMEOUT_S)
         if not taken or self.proc.poll() is not None:
             pytest.fail("link did not log its stall on demand after SIGUSR1\n" + self.output(), pytrace=False)
-

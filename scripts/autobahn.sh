@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Autobahn|Testsuite conformance of the server's WebSocket layer, with kosoku (PyPI; a Python 3 runner for
-# Autobahn's own case files: `autobahntestsuite` itself is Python 2 only). The server runs with
-# `--echo-protocol`, which adds the test-only `autobahn-echo` subprotocol as the default (kosoku asks for
-# none); refreshkit.v1 is unchanged beside it. Writes docs/AUTOBAHN.md and docs/autobahn-summary.json.
+# Autobahn|Testsuite conformance of the server's WebSocket layer, with kosoku (PyPI, pinned in
+# e2e/requirements.txt; a Python 3 runner for Autobahn's own case files: `autobahntestsuite` itself is Python 2
+# only). The server runs with `--echo-protocol`, which adds the test-only `autobahn-echo` subprotocol as the
+# default (kosoku asks for none); refreshkit.v1 is unchanged beside it. Writes docs/AUTOBAHN.md and docs/autobahn-summary.json.
 #
 #   scripts/autobahn.sh                    # cases 1-7, 9, 10 (9.* sends up to 16 MiB)
 #   AUTOBAHN_CASES="1.* 2.*" scripts/autobahn.sh
@@ -23,7 +23,7 @@ WRITE_DOCS=${AUTOBAHN_WRITE_DOCS:-1}
 
 [ -x "$BIN" ] || { echo "autobahn: $BIN not found (make release, or set REFRESHKIT_BIN)" >&2; exit 2; }
 [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-[ -x "$VENV/bin/kosoku" ] || "$VENV/bin/pip" install --quiet kosoku
+[ -x "$VENV/bin/kosoku" ] || "$VENV/bin/pip" install --quiet -r e2e/requirements.txt  # kosoku, pinned there
 
 WORK=$(mktemp -d /tmp/refreshkit-autobahn.XXXXXX)
 SERVER_PID=""

@@ -8,7 +8,6 @@ import collections
 import datetime
 import json
 import platform
-import subprocess
 from pathlib import Path
 
 PASSING = {"OK", "NON-STRICT", "INFORMATIONAL"}

@@ -2,6 +2,7 @@
 # Installs what RefreshKit needs on a Debian machine, and nothing that is already there.
 #   scripts/ensure-deps.sh runtime   libwebsockets-dev (and pkg-config) for building the server
 #   scripts/ensure-deps.sh cluster   + haproxy and redis-server for `make cluster`
+#   scripts/ensure-deps.sh lint      + node and the Python venv (ruff, e2e/requirements.txt) for `make lint`
 #   scripts/ensure-deps.sh test      + haproxy, redis-server, chromium and node for the page tests, and the Python venv
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,10 +24,12 @@ if [ "${want[0]}" = test ] || [ "${want[0]}" = cluster ]; then
     need_pkg "command -v haproxy" haproxy  # the balancer of `make cluster` and e2e/cluster
     need_pkg "command -v redis-server" redis-server  # the session store (docs/SCALING.md)
 fi
-if [ "${want[0]}" = test ]; then
-    need_pkg "command -v chromium" chromium
+if [ "${want[0]}" = test ] || [ "${want[0]}" = lint ]; then
     need_pkg "command -v node" nodejs
     need_pkg "python3 -c 'import venv, ensurepip'" python3-venv
+fi
+if [ "${want[0]}" = test ]; then
+    need_pkg "command -v chromium" chromium
     need_pkg "command -v zbarimg" zbar-tools  # reads the QR codes back in tests
     need_pkg "fc-list :lang=zh | grep -q ." fonts-noto-cjk  # Chinese glyphs in the i18n test's screenshot
     need_pkg "command -v ip" iproute2  # another host for tests: a network namespace (e2e/server/test_metrics.py)
@@ -53,11 +56,11 @@ if [ ${#missing[@]} -gt 0 ]; then
     fi
 fi
 
-if [ "${want[0]}" = test ]; then
+if [ "${want[0]}" = test ] || [ "${want[0]}" = lint ]; then
     venv=.venv
     stamp=$venv/.requirements.stamp
     if [ ! -x $venv/bin/python ]; then
-        echo "==> creating the Python venv for the server and browser tests ($venv)"
+        echo "==> creating the Python venv for the tests and the lint ($venv)"
         python3 -m venv $venv
     fi
     if [ ! -f $stamp ] || ! cmp -s e2e/requirements.txt $stamp; then

@@ -129,7 +129,7 @@ def least_squares_velocity(samples: list[tuple[float, float]]) -> float:
         for row in range(3):
             if row != col:
                 factor = matrix[row][col] / matrix[col][col]
-                matrix[row] = [a - factor * b for a, b in zip(matrix[row], matrix[col])]
+                matrix[row] = [a - factor * b for a, b in zip(matrix[row], matrix[col], strict=True)]
     return matrix[1][3] / matrix[1][1] * 1000
 
 
@@ -217,7 +217,7 @@ def vectors() -> dict[int, list[float]]:
     rows[32] = [ios_weighted_velocity(slowing)]
     rows[33] = [least_squares_velocity([(0, 0), (8, 16), (16, 32), (24, 48), (80, 60), (88, 62)])]
     jitter = (0, 3, -2, 4, 0, 6, -3, 1, 5, -4)
-    received = [(t + j, x) for (t, x), j in zip(steady, jitter)]
+    received = [(t + j, x) for (t, x), j in zip(steady, jitter, strict=True)]
     rows[34] = [least_squares_velocity(received), ios_weighted_velocity(received)]
     rows[35] = [band_inverse(100, 844), band_inverse(100, 844, 0.52)]
     rows[36] = [band_inverse(54, 844)]

@@ -22,8 +22,11 @@ def chromium():
             yield b
         finally:
             b.close()
+
+
 ARTIFACTS = ROOT / "artifacts"
 SCREENSHOTS = ARTIFACTS / "screenshots"
+
 
 def frame(page) -> dict:
     return page.evaluate("() => window.refreshkit.frame")

@@ -106,18 +106,21 @@ def test_the_feed_is_reached_by_tab_and_page_down_moves_row_by_row(desktop):
         page.keyboard.press("PageDown")
         page.wait_for_function("(i) => Number(document.activeElement?.getAttribute('aria-posinset')) === i + 1",
                                arg=start + k)
-        wait_until(page, lambda p: row_in_view(p, start + k), 10, what=f"row {start + k} scrolled into view")
+        wait_until(page, lambda p, row=start + k: row_in_view(p, row), 10, what=f"row {start + k} scrolled into view")
     assert frame(page)["offset"]["y"] > 0, "the list scrolled to follow the focus"
     # the focus is visible: the focused article sits over its row, with an outline
+
     def focused_box(p):
-        return p.evaluate("() => { const a = document.activeElement, s = getComputedStyle(a), r = a.getBoundingClientRect();"
+        return p.evaluate("() => { const a = document.activeElement, s = getComputedStyle(a),"
+                          " r = a.getBoundingClientRect();"
                           " const c = document.getElementById('list').getBoundingClientRect();"
                           " return {opacity: s.opacity, outline: s.outlineStyle, top: r.top - c.top, h: r.height}; }")
 
     def over_its_row(p):  # the scroll animates to the row: the state is the article over it once it rests
         f = frame(p)
         box = focused_box(p)
-        return f["phase"] == "idle" and abs(box["top"] - ((start + steps) * f["feed"]["rowHeight"] - f["offset"]["y"])) <= 1
+        row_top = (start + steps) * f["feed"]["rowHeight"] - f["offset"]["y"]
+        return f["phase"] == "idle" and abs(box["top"] - row_top) <= 1
     wait_until(page, over_its_row, 10, what="the focused article over its row once the list rests")
     box = focused_box(page)
     assert box["opacity"] == "1" and box["outline"] == "solid"

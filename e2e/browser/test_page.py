@@ -4,8 +4,20 @@ from __future__ import annotations
 
 import time
 
-from browser_support import (canvas_point, configure_feed, edge, frame, is_subsequence, publish_image,
-                             save_screenshot, to_states, touch_drag, touch_end, transitions, wait_until)
+from browser_support import (
+    canvas_point,
+    configure_feed,
+    edge,
+    frame,
+    is_subsequence,
+    publish_image,
+    save_screenshot,
+    to_states,
+    touch_drag,
+    touch_end,
+    transitions,
+    wait_until,
+)
 
 FEED_LATENCY_MS = 1500  # long enough to see the refreshing state
 # While a refresh is photographed the feed does not answer at all within the test: the picture is taken of a state

@@ -7,8 +7,16 @@ from __future__ import annotations
 
 import time
 
-from browser_support import (canvas_point, edge, frame, publish_image, save_screenshot, to_states, transitions,
-                             wait_until)
+from browser_support import (
+    canvas_point,
+    edge,
+    frame,
+    publish_image,
+    save_screenshot,
+    to_states,
+    transitions,
+    wait_until,
+)
 from conftest import open_page
 
 FEED_LATENCY_MS = 1500
@@ -47,8 +55,9 @@ def pull(page, dy: float, steps: int = 30, interval: float = 0.016, fx: float = 
 
 def timeline_rows(page, edge_name: str) -> list[dict]:
     """The panel's transition rows for an edge, oldest first."""
-    rows = page.evaluate("""(edge) => [...document.querySelectorAll(`#panel [data-timeline-rows="${edge}"] li.timeline-row`)]
-        .map(li => ({from: li.dataset.from, to: li.dataset.to, cause: li.dataset.cause, text: li.textContent}))""",
+    rows = page.evaluate("""(edge) => [
+        ...document.querySelectorAll(`#panel [data-timeline-rows="${edge}"] li.timeline-row`)
+    ].map(li => ({from: li.dataset.from, to: li.dataset.to, cause: li.dataset.cause, text: li.textContent}))""",
                          edge_name)
     return list(reversed(rows))
 
@@ -93,7 +102,8 @@ def test_panel_on_a_wide_screen(browser, server):
         box = page.evaluate("""() => {
             const p = document.getElementById('panel').getBoundingClientRect();
             const c = document.getElementById('list').getBoundingClientRect();
-            return {px: p.x, pw: p.width, pr: p.right, pb: p.bottom, cw: c.width, cx: c.x, iw: innerWidth, ih: innerHeight};
+            return {px: p.x, pw: p.width, pr: p.right, pb: p.bottom, cw: c.width, cx: c.x,
+                    iw: innerWidth, ih: innerHeight};
         }""")
         assert abs(box["pr"] - box["iw"]) < 1 and abs(box["pb"] - box["ih"]) < 1
         assert 300 <= box["pw"] <= 440
@@ -103,7 +113,8 @@ def test_panel_on_a_wide_screen(browser, server):
 
         # the parameters form shows the preset's config (welcome.config)
         td = page.locator('#panel [data-param="top.triggerDistance"] input')
-        assert td.input_value() == str(int(page.evaluate("() => window.refreshkit.welcome.config.edges.top.triggerDistance")))
+        configured = page.evaluate("() => window.refreshkit.welcome.config.edges.top.triggerDistance")
+        assert td.input_value() == str(int(configured))
         # the editors are built from welcome.schema (the engine's ConfigurationSchema): one per field, its range
         schema = page.evaluate("() => window.refreshkit.welcome.schema")
         spec = next(f for f in schema["edges"] if f["name"] == "triggerDistance")
@@ -128,7 +139,8 @@ def test_panel_on_a_wide_screen(browser, server):
         # the timeline lists pulling → armed → refreshing → finishing → idle for top, with causes
         def cycle(p):
             rows = timeline_rows(p, "top")
-            return rows if [r["to"] for r in rows][-5:] == ["pulling", "armed", "refreshing", "finishing", "idle"] else None
+            whole = [r["to"] for r in rows][-5:] == ["pulling", "armed", "refreshing", "finishing", "idle"]
+            return rows if whole else None
         rows = wait_until(page, cycle, 3, what="the timeline to list the whole cycle")
         assert all(r["cause"] for r in rows), rows
         assert rows[-5]["cause"] == "drag" and rows[-4]["cause"] == "drag", rows  # pulled and armed by the finger
@@ -145,7 +157,8 @@ def test_panel_on_a_wide_screen(browser, server):
         # the filter narrows it, pause counts what it misses, clear empties it
         page.fill("#panel .log-filter", "didStart")
         wait_until(page, lambda p: p.evaluate(
-            "() => [...document.querySelectorAll('#panel [data-panel-events] li')].every(li => li.dataset.name === 'didStart')"),
+            "() => [...document.querySelectorAll('#panel [data-panel-events] li')]"
+            ".every(li => li.dataset.name === 'didStart')"),
             2, what="the filter to apply")
         page.fill("#panel .log-filter", "")
 
@@ -162,7 +175,8 @@ def test_panel_on_a_wide_screen(browser, server):
         assert canvas_has_ink(page, "#panel .timeline-strip")
 
         # the picture: the panel after a whole refresh, the pull still on the plot, from the panel's top
-        page.evaluate("() => { document.activeElement?.blur(); document.querySelector('#panel [data-panel-body]').scrollTop = 0; }")
+        page.evaluate("() => { document.activeElement?.blur();"
+                      " document.querySelector('#panel [data-panel-body]').scrollTop = 0; }")
         page.wait_for_timeout(120)  # one text update of the panel (10 per second)
         shot = save_screenshot(page, "panel.png")
         publish_image(shot, "docs/images/panel.png")
@@ -170,15 +184,16 @@ def test_panel_on_a_wide_screen(browser, server):
         # a parameter edited live: triggerDistance 100 → 150, and the next pull arms at the new distance
         wait_idle(page)
         set_param(page, "top", "triggerDistance", 150)
-        wait_until(page, lambda p: param_status(p, "top", "triggerDistance") == "ok", 5, what="triggerDistance accepted")
+        wait_until(page, lambda p: param_status(p, "top", "triggerDistance") == "ok", 5,
+                   what="triggerDistance accepted")
         assert not page.locator('#panel [data-param="top.triggerDistance"] .param-error').inner_text()
         before = len(transitions(page, "top"))
         samples = pull(page, dy=640, steps=36)
         assert any(s == "pulling" and d > 115 for s, d in samples), f"still armed at the old distance: {samples}"
         started = next(((s, d) for s, d in samples if s in ("armed", "refreshing")), None)
         assert started and started[1] >= 150 - 0.5, f"armed before the new distance: {samples}"
-        wait_until(page, lambda p: to_states(transitions(p, "top")[before:])[-1:] == ["idle"], FEED_LATENCY_MS / 1000 + 8,
-                   what="the refresh at the new distance to end")
+        wait_until(page, lambda p: to_states(transitions(p, "top")[before:])[-1:] == ["idle"],
+                   FEED_LATENCY_MS / 1000 + 8, what="the refresh at the new distance to end")
         assert "refreshing" in to_states(transitions(page, "top")[before:])
 
         # a value the engine refuses: the server's error is shown next to the field, the value goes back

@@ -13,12 +13,13 @@ import asyncio
 import json
 import statistics
 import threading
+from itertools import pairwise
 
 import pytest
 import websockets
 
 from browser_support import canvas_point, edge, frame, touch_drag, touch_end, wait_until
-from conftest import DESKTOP, PHONE, open_page
+from conftest import CONNECTED, DESKTOP, PHONE, open_page
 
 SLOW_ONE_WAY_MS = 40  # slow_link: an 80 ms round trip
 STALL_MS = 250  # what the slow link's SIGUSR1 holds it for
@@ -79,16 +80,18 @@ def open_linked(browser, link, query=""):
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     page.goto(link.url + "/" + query)
     try:
-        page.wait_for_function("() => window.refreshkit && window.refreshkit.frame && window.refreshkit.state.connected")
+        page.wait_for_function(CONNECTED)
     except Exception as error:
-        status = page.evaluate("() => [document.body.dataset.connection, document.getElementById('status-text')?.textContent,"
+        status = page.evaluate("() => [document.body.dataset.connection,"
+                               " document.getElementById('status-text')?.textContent,"
                                " window.refreshkit && window.refreshkit.errors]")
         raise AssertionError(f"the page through the link did not connect: {status}; {page.errors}") from error
     return context, page
 
 
 def settle(page):
-    page.wait_for_function("() => { const r = window.refreshkit; return r.frame.phase === 'idle' && r.prediction().pending === 0; }")
+    page.wait_for_function("() => { const r = window.refreshkit;"
+                           " return r.frame.phase === 'idle' && r.prediction().pending === 0; }")
 
 
 def record_inputs(page):
@@ -115,8 +118,9 @@ def record_frames(page):
         window.__frames = [];
         const tick = (t) => {
             const r = window.refreshkit, f = r.frame, top = (f.edges || []).find(e => e.edge === 'top');
+            const refreshingEvents = r.events.filter(e => e.name === 'transition' && e.to === 'refreshing').length;
             window.__frames.push({t, server: f.offset.y, state: top && top.state, drawn: r.displayedOffset().y,
-                                  refreshingEvents: r.events.filter(e => e.name === 'transition' && e.to === 'refreshing').length});
+                                  refreshingEvents});
             requestAnimationFrame(tick);
         };
         requestAnimationFrame(tick);
@@ -201,10 +205,10 @@ def test_a_pull_refreshes_exactly_when_the_server_says(browser, slow_link):
         # may fall between the two messages: the event may be counted a frame early, never late)
         assert all(s["state"] != "refreshing" for s in samples[:first])
         assert all(s["refreshingEvents"] >= 1 for s in samples[first:] if s["state"] == "refreshing")
-        page.wait_for_function("() => (window.refreshkit.frame.edges.find(e => e.edge === 'top') || {}).state === 'idle'"
-                               " && window.refreshkit.frame.phase === 'idle'")
-        refreshes = page.evaluate("() => window.refreshkit.events.filter(e => e.name === 'transition' && e.edge === 'top'"
-                                  " && e.to === 'refreshing').length")
+        page.wait_for_function("() => (window.refreshkit.frame.edges.find(e => e.edge === 'top') || {}).state"
+                               " === 'idle' && window.refreshkit.frame.phase === 'idle'")
+        refreshes = page.evaluate("() => window.refreshkit.events.filter(e => e.name === 'transition'"
+                                  " && e.edge === 'top' && e.to === 'refreshing').length")
         assert refreshes == 1
         assert page.errors == []
     finally:
@@ -229,8 +233,8 @@ def test_a_second_device_moving_the_list_is_followed_without_a_jump(browser, slo
         samples = a.evaluate("() => window.__frames")
         draws = [s["drawn"] for s in samples]
         servers = [s["server"] for s in samples]
-        motion = max(abs(y1 - y0) for y0, y1 in zip(servers, servers[1:]))
-        step = max(abs(y1 - y0) for y0, y1 in zip(draws, draws[1:]))
+        motion = max(abs(y1 - y0) for y0, y1 in pairwise(servers))
+        step = max(abs(y1 - y0) for y0, y1 in pairwise(draws))
         assert motion > 5, "B did not move A's list"
         assert step <= motion + 6, (step, motion)
         assert abs(a.evaluate("() => window.refreshkit.displayedOffset().y") - frame(a)["offset"]["y"]) < 0.5
@@ -258,7 +262,7 @@ def test_a_stall_at_a_flings_release_does_not_freeze_the_list(browser, slow_link
         samples = [s for s in page.evaluate("() => window.__frames") if released <= s["t"] <= released + 200]
         # while nothing comes through the link, the list keeps moving (with the page's own release velocity)
         assert len({round(s["drawn"], 1) for s in samples}) >= 5, samples
-        assert all(s1["drawn"] >= s0["drawn"] for s0, s1 in zip(samples, samples[1:])), "it went backwards"
+        assert all(s1["drawn"] >= s0["drawn"] for s0, s1 in pairwise(samples)), "it went backwards"
         settle(page)
         assert page.errors == []
     finally:
@@ -306,8 +310,9 @@ def test_the_edges_at_a_predicted_offset_are_the_servers(browser, server, preset
                     if (b.state === 'finishing') return;
                     const a = moved.edges[k];
                     checked += 1;
+                    const sameRect = (r) => !b[r] || ['x', 'y', 'w', 'h'].every(c => close(a[r][c], b[r][c]));
                     const ok = close(a.distance, b.distance) && close(a.progress, b.progress) && close(a.scale, b.scale)
-                        && ['control', 'view'].every(r => !b[r] || ['x', 'y', 'w', 'h'].every(c => close(a[r][c], b[r][c])));
+                        && ['control', 'view'].every(sameRect);
                     if (!ok && wrong.length < 3) wrong.push({from: f1.seq, to: f2.seq, page: a, server: b});
                 });
             }
@@ -320,7 +325,6 @@ def test_the_edges_at_a_predicted_offset_are_the_servers(browser, server, preset
         context.close()
 
 
-
 def test_the_panel_shows_the_prediction_and_its_switch_turns_it_off(browser, server):
     context, page = open_page(browser, server, DESKTOP)
     try:
@@ -329,7 +333,8 @@ def test_the_panel_shows_the_prediction_and_its_switch_turns_it_off(browser, ser
         switch = page.locator("[data-panel-predict]")
         assert switch.is_checked()
         assert page.evaluate("() => window.refreshkit.prediction().enabled")
-        page.wait_for_function("() => /ms/.test(document.querySelector('[data-figure=\"link\"] .fig-value').textContent)")
+        page.wait_for_function(
+            "() => /ms/.test(document.querySelector('[data-figure=\"link\"] .fig-value').textContent)")
         switch.uncheck()
         page.wait_for_function("() => !window.refreshkit.prediction().enabled")
         switch.check()

@@ -6,8 +6,17 @@ import time
 
 import pytest
 
-from browser_support import (canvas_point, configure_feed, edge, frame, save_screenshot, touch_drag, touch_end,
-                             transitions, wait_until)
+from browser_support import (
+    canvas_point,
+    configure_feed,
+    edge,
+    frame,
+    save_screenshot,
+    touch_drag,
+    touch_end,
+    transitions,
+    wait_until,
+)
 
 PRESETS = ["ios", "jh", "ht", "gv", "ms", "iq"]
 

@@ -8,9 +8,19 @@ import json
 import re
 import subprocess
 
-from browser_support import (ROOT, canvas_point, configure_feed, edge, frame, save_screenshot, touch_drag, touch_end, transitions,
-                             wait_until)
-from conftest import PHONE, open_page, server_binary
+from browser_support import (
+    ROOT,
+    canvas_point,
+    configure_feed,
+    edge,
+    frame,
+    save_screenshot,
+    touch_drag,
+    touch_end,
+    transitions,
+    wait_until,
+)
+from conftest import CONNECTED, PHONE, open_page, server_binary
 
 HEX128 = re.compile(r"^[0-9a-f]{32}$")
 
@@ -91,7 +101,7 @@ def test_websocket_cut_mid_refresh_resumes_and_finishes(browser, server):
     page.route_web_socket(re.compile(r"^ws://"), route)
     try:
         page.goto(server.url + "/")
-        page.wait_for_function("() => window.refreshkit && window.refreshkit.frame && window.refreshkit.state.connected")
+        page.wait_for_function(CONNECTED)
         first = page.evaluate("() => window.refreshkit.welcome")
         slow_feed(page, 2500)
         newest_before = frame(page)["feed"]["newest"]
@@ -125,7 +135,7 @@ def test_reload_resumes_the_same_member(browser, server):
     try:
         before = page.evaluate("() => window.refreshkit.welcome")
         page.reload()
-        page.wait_for_function("() => window.refreshkit && window.refreshkit.frame && window.refreshkit.state.connected")
+        page.wait_for_function(CONNECTED)
         after = page.evaluate("() => window.refreshkit.welcome")
         assert after["session"] == before["session"] and after["token"] == before["token"]
         assert after.get("resumed") is True and after["member"] == 0

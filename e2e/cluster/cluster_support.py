@@ -1,6 +1,6 @@
-"""The cluster tests' support (docs/SCALING.md): real Redis, real `refreshkit serve` processes sharing it, real HAProxy in
-front of them (scripts/cluster_config.py writes its configuration), and a real WebSocket client through the
-balancer. Everything is started and stopped by the fixtures; every wait is for a state, bounded.
+"""The cluster tests' support (docs/SCALING.md): real Redis, real `refreshkit serve` processes sharing it, real
+HAProxy in front of them (scripts/cluster_config.py writes its configuration), and a real WebSocket client through
+the balancer. Everything is started and stopped by the fixtures; every wait is for a state, bounded.
 
 Needs `redis-server` and `haproxy` (`make test` installs them: scripts/ensure-deps.sh test).
 """
@@ -20,8 +20,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.append(str(ROOT / "e2e"))
 sys.path.append(str(ROOT / "scripts"))
-from link_support import ChildProcess, free_port  # noqa: E402
 import cluster_config  # noqa: E402
+from link_support import ChildProcess, free_port  # noqa: E402
 
 # The server tests' helpers (RunningServer, hello, recv_until…), loaded under a name of their own.
 _spec = importlib.util.spec_from_file_location("server_support", ROOT / "e2e" / "server" / "conftest.py")
@@ -29,7 +29,6 @@ server_support = importlib.util.module_from_spec(_spec)
 sys.modules["server_support"] = server_support
 _spec.loader.exec_module(server_support)
 RunningServer = server_support.RunningServer
-bounded_test = server_support.bounded_test  # the same hard bound on every test
 
 READY_TIMEOUT_S = 20.0
 
@@ -61,7 +60,7 @@ class Piped(ChildProcess):
                                      bufsize=1)
         self.stdout, self.stderr = [], []
         for stream, lines in ((self.proc.stdout, self.stdout), (self.proc.stderr, self.stderr)):
-            threading.Thread(target=lambda s=stream, l=lines: [l.append(x.rstrip("\n")) for x in s],
+            threading.Thread(target=lambda s=stream, kept=lines: [kept.append(x.rstrip("\n")) for x in s],
                              daemon=True).start()
 
 

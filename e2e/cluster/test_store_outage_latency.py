@@ -9,6 +9,7 @@ import asyncio
 import json
 import signal
 import time
+from itertools import pairwise
 
 from websockets.asyncio.client import connect
 
@@ -34,11 +35,11 @@ def server_gaps(arrived: list[float], sent: list[float]) -> list[float]:
     own pace (never pausing CLIENT_PAUSE_MS itself): those are the server's. A pause of the page's own (this test's
     process descheduled on a busy machine) holds its reading up too, so it says nothing about the server."""
     gaps = []
-    for a, b in zip(arrived, arrived[1:]):
+    for a, b in pairwise(arrived):
         if (b - a) * 1000 < 50:
             continue
         points = [a] + [s for s in sent if a < s < b] + [b]
-        if max(y - x for x, y in zip(points, points[1:])) * 1000 < CLIENT_PAUSE_MS:
+        if max(y - x for x, y in pairwise(points)) * 1000 < CLIENT_PAUSE_MS:
             gaps.append(round((b - a) * 1000))
     return gaps
 

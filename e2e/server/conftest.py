@@ -1,14 +1,14 @@
 """Server tests: the REAL binary (`refreshkit serve`) on an ephemeral loopback port, a real HTTP client
 and a real WebSocket client (`websockets`, asyncio). Every wait is bounded.
 
-The binary is `.build/release/refreshkit` unless REFRESHKIT_BIN names another one.
+The binary is `.build/release/refreshkit` unless REFRESHKIT_BIN names another one. Every test is bounded by
+pytest-timeout (60 s, pyproject.toml).
 """
 from __future__ import annotations
 
 import asyncio
 import json
 import re
-import signal
 import subprocess
 import sys
 import threading
@@ -25,7 +25,6 @@ from link_support import ChildProcess, refreshkit_binary  # noqa: E402  (after t
 
 READY_TIMEOUT_S = 20.0
 STOP_TIMEOUT_S = 10.0
-TEST_TIMEOUT_S = 60
 RECV_TIMEOUT_S = 5.0
 SUBPROTOCOL = "refreshkit.v1"
 LISTENING = re.compile(r"^listening on (http://\S+?)/?$")
@@ -83,7 +82,6 @@ class RunningServer(ChildProcess):
                 if len(line.split(" ", 2)) > 1 and line.split(" ", 2)[1] in ("error", "critical")]
 
 
-
 @pytest.fixture(scope="session")
 def server():
     """One server shared by the tests that only talk to it; stopped with SIGTERM, must exit 0, and must not have
@@ -109,19 +107,6 @@ def fresh_server():
     yield start
     for srv in servers:
         srv.kill()
-
-
-@pytest.fixture(autouse=True)
-def bounded_test():
-    """A hard bound on every test, whatever it waits on."""
-    def expired(signum, frame):
-        raise TimeoutError(f"test exceeded {TEST_TIMEOUT_S} s")
-
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.alarm(TEST_TIMEOUT_S)
-    yield
-    signal.alarm(0)
-    signal.signal(signal.SIGALRM, previous)
 
 
 def run(coroutine_factory: Callable[[], Awaitable[Any]], timeout: float = 30.0) -> Any:

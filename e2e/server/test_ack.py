@@ -11,8 +11,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from conftest import (ROOT, RECV_TIMEOUT_S, hello, recv_json, recv_until, run, send_json, server_binary,
-                      ws_connect)
+from conftest import RECV_TIMEOUT_S, ROOT, hello, recv_json, recv_until, run, send_json, server_binary, ws_connect
 from test_delta import apply_delta, exact
 
 MAX_SEQ = 2 ** 53
@@ -94,7 +93,10 @@ def test_two_members_acks_are_independent_and_a_page_without_seq_has_none(server
             await send_page(a, touch("end", 0, t + 16, 6))
             for seq in (100, 101, 102):
                 await send_page(b, wheel(40, 5000 + seq, seq))
-            both = lambda m: is_frame(m) and m.get("ack") == {"0": 6, "1": 102}
+
+            def both(m):
+                return is_frame(m) and m.get("ack") == {"0": 6, "1": 102}
+
             for ws in (a, b, c):
                 frame, seen = await recv_until(ws, both)
                 # member 0's ack never moved while member 1 sent, and member 1's came only with its own

@@ -56,7 +56,7 @@ def test_bottom_load_more_runs_through_to_no_more_data(server):
             await send_json(ws, {"type": "configure", "feed": {"totalItems": 50, "pageSize": 20, "latencyMs": 100}})
             for expected in (40, 50):  # 20 → 40 → 50: the short page ends it
                 await send_json(ws, {"type": "command", "name": "scrollToEdge", "edge": "bottom", "animated": False})
-                await recv_until(ws, lambda m: m["type"] == "frame" and m["feed"]["count"] == expected)
+                await recv_until(ws, lambda m, count=expected: m["type"] == "frame" and m["feed"]["count"] == count)
             frame, _ = await recv_until(
                 ws, lambda m: m["type"] == "frame"
                 and any(e["edge"] == "bottom" and e["state"] == "noMoreData" for e in m["edges"]))

@@ -40,4 +40,3 @@ def test_each_event_loop_serves_refuses_and_shuts_down_cleanly(fresh_server, loo
 
     run(scenario)
     assert srv.terminate() == 0, srv.output()
-

@@ -11,8 +11,7 @@ import time
 import pytest
 
 from conftest import RunningServer
-from hostile_support import (OP_BINARY, OP_CONT, OP_PING, OP_TEXT, RawWebSocket, error_lines, log_lines,
-                             raw_hello)
+from hostile_support import OP_BINARY, OP_CONT, OP_PING, OP_TEXT, RawWebSocket, log_lines, raw_hello
 
 
 class Client(RawWebSocket):
@@ -451,7 +450,6 @@ def test_max_message_bytes_is_configurable(fresh_server):
         c.recv_until(lambda m: m["type"] == "pong")
         c.send_json({"type": "ping", "t": 1, "pad": "a" * 1100})
         assert c.wait_closed() == 1009
-
 
 
 # MARK: - Close codes libwebsockets sends (docs/PROTOCOL.md, "close codes")

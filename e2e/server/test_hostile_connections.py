@@ -11,8 +11,16 @@ import time
 import pytest
 
 from conftest import RunningServer
-from hostile_support import (HandshakeRefused, RawWebSocket, error_lines, log_lines, open_fds, raw_hello,
-                             rss_kib, wait_for)
+from hostile_support import (
+    HandshakeRefused,
+    RawWebSocket,
+    error_lines,
+    log_lines,
+    open_fds,
+    raw_hello,
+    rss_kib,
+    wait_for,
+)
 
 
 def open_many(srv, count: int, **kwargs) -> list[RawWebSocket]:

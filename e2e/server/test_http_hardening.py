@@ -9,7 +9,6 @@ import os
 import re
 import socket
 import time
-from pathlib import Path
 
 import pytest
 
@@ -112,7 +111,7 @@ def test_refused_symlinks_are_logged(site_server):
     time.sleep(1.1)  # refusals of one kind are logged at most once a second (the rest are counted)
     get(site_server, "/leak.txt")
     deadline = time.monotonic() + 2
-    while time.monotonic() < deadline and not [l for l in site_server.stderr if "leak.txt" in l]:
+    while time.monotonic() < deadline and not [line for line in site_server.stderr if "leak.txt" in line]:
         time.sleep(0.05)
     assert [line for line in site_server.stderr if "leak.txt" in line], site_server.output()
 

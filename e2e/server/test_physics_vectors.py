@@ -40,7 +40,7 @@ def test_the_table_matches_the_formulas_to_its_printed_digits():
     for number, values in computed.items():
         printed = table[number]
         assert len(printed) == len(values), f"row {number}: the table has {printed}, the script {values}"
-        for text, value in zip(printed, values):
+        for text, value in zip(printed, values, strict=True):
             decimals = len(text.split(".")[1]) if "." in text else 0
             assert abs(float(text) - value) <= 0.5 * 10 ** -decimals + 1e-12, (
                 f"row {number}: the table prints {text}, the formula gives {value}")

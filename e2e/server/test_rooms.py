@@ -11,9 +11,6 @@ import subprocess
 import time
 from pathlib import Path
 
-import pytest
-import websockets
-
 from conftest import ROOT, hello, recv_json, recv_until, run, send_json, server_binary, wait_closed, ws_connect
 
 HEX128 = re.compile(r"^[0-9a-f]{32}$")
@@ -338,7 +335,7 @@ def test_trace_recording_can_be_limited(fresh_server):
     async def scenario():
         async with ws_connect(srv) as ws:
             await hello(ws)
-            for i in range(10):
+            for _ in range(10):
                 await send_json(ws, {"type": "command", "name": "scrollBy", "amount": 10, "animated": False})
             await send_json(ws, {"type": "trace"})
             message, _ = await recv_until(ws, lambda m: m["type"] == "trace")

@@ -81,7 +81,10 @@ def test_ms_start_and_finish_glide_in_0_2_s_on_a_timed_segment(server):
             assert rest["insets"]["top"] == 30, rest["insets"]
             await send_json(ws, {"type": "command", "name": "finish", "edge": "top"})
             frame, _ = await recv_until(
-                ws, is_frame(lambda f: vertical(f)[:1] and vertical(f)[0]["kind"] == "timed" and vertical(f)[0]["target"] == 0))
+                ws,
+                is_frame(lambda f: vertical(f)[:1] and vertical(f)[0]["kind"] == "timed"
+                         and vertical(f)[0]["target"] == 0),
+            )
             end = vertical(frame)[0]
             assert round(end["t1"] - end["t0"], 3) == 200, end
             assert end["x0"] == -30 and end["curve"] == EASE_IN_EASE_OUT, end

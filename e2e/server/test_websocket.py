@@ -6,11 +6,12 @@ import asyncio
 import json
 import re
 import time
+from itertools import pairwise
 
 import pytest
 import websockets
 
-from conftest import (hello, recv_json, recv_until, run, send_json, wait_closed, ws_connect)
+from conftest import hello, recv_json, recv_until, run, send_json, wait_closed, ws_connect
 
 HEX128 = re.compile(r"^[0-9a-f]{32}$")
 
@@ -240,7 +241,7 @@ def test_animation_is_ticked_without_input_and_stops_at_rest(server):
                 frame, _ = await recv_until(ws, lambda m: m["type"] == "frame", timeout=3)
                 arrivals.append(loop.time())
             assert len(arrivals) >= 3, "the animation produced no tick frames"
-            gaps = sorted(b - a for a, b in zip(arrivals, arrivals[1:]))
+            gaps = sorted(b - a for a, b in pairwise(arrivals))
             if gaps:
                 median = gaps[len(gaps) // 2]
                 assert 0.005 <= median <= 0.05, f"median tick gap {median * 1000:.1f} ms (60 Hz expected)"

@@ -8,7 +8,7 @@ import Testing
 /// elsewhere follows it: docs/PROTOCOL.md's configure table, the page's fixture of `welcome.schema`, and the
 /// wire's `configure` and `config`, field by field.
 @Suite struct ConfigurationSchemaDocumentTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../..")
     static let writeAnew = ProcessInfo.processInfo.environment["REFRESHKIT_WRITE_FIXTURES"] != nil
     static let begin =
         "<!-- configure-fields: ConfigurationSchema as a table, kept equal by ConfigurationSchemaDocumentTests -->"

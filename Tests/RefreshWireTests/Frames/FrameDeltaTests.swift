@@ -444,7 +444,7 @@ struct FrameDeltaTests {
         }
         out += "\n]}\n"
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-            "../../web/test/fixtures/deltas.json")
+            "../../../web/test/fixtures/deltas.json")
         if ProcessInfo.processInfo.environment["REFRESHKIT_WRITE_FIXTURES"] != nil {
             try Data(out.utf8).write(to: url)
         }

@@ -9,7 +9,7 @@ struct ProtocolDocumentTests {
     /// docs/PROTOCOL.md, found from this file's place in the repository.
     static let document: String = {
         let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
         let url = root.appending(path: "docs/PROTOCOL.md")
         return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
     }()

@@ -1,0 +1,99 @@
+"""`make lint` fails on a badly formatted file: scripts/lint/lint.sh run over scratch trees laid out like the
+repository (Sources/, e2e/, web/js/, web/test/), first clean, then each with one file spoiled on purpose, with
+the repository's settings (.swift-format, pyproject.toml) and the real tools (swift format, ruff, node).
+
+No server is needed: the test writes files and runs the lint.
+"""
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+LINT = ROOT / "scripts" / "lint" / "lint.sh"
+
+CLEAN = {
+    "Sources/Demo/Greeting.swift": 'public func greeting(_ name: String) -> String {\n    "Hello, \\(name)"\n}\n',
+    "e2e/support.py": 'def greeting(name: str) -> str:\n    return f"Hello, {name}"\n',
+    "web/js/greeting.js": "export function greeting(name) {\n  return `Hello, ${name}`;\n}\n",
+    "web/js/page/index.js": "import { greeting } from '../greeting.js';\n\nexport const title = greeting('page');\n",
+    "web/test/greeting.test.js": (
+        "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\n"
+        "import { greeting } from '../js/greeting.js';\n\n"
+        "test('greets', () => assert.equal(greeting('a'), 'Hello, a'));\n"
+    ),
+}
+
+# Each spoiled tree: the files changed or added, the tool that must object, and what its report must name.
+SPOILED = {
+    "swift layout": (
+        {"Sources/Demo/Greeting.swift": 'public func greeting(_ name:String)->String{ "Hello, \\(name)" }\n'},
+        "swift format", "Greeting.swift",
+    ),
+    "swift line length": (
+        {"Sources/Demo/Long.swift": "public let long = \"" + "x" * 130 + "\"\n"},
+        "swift format", "Long.swift",
+    ),
+    "python layout": (
+        {"e2e/support.py": 'def greeting(name: str) -> str:\n    return f"Hello, {name}"   \n\n\n\n'},
+        "ruff", "support.py",
+    ),
+    "python unused import": (
+        {"e2e/tool.py": "import os\nimport sys\n\nprint(sys.argv)\n"},
+        "ruff", "tool.py",
+    ),
+    "python import order": (
+        {"e2e/tool.py": "import sys\nimport os\n\nprint(sys.argv, os.sep)\n"},
+        "ruff", "tool.py",
+    ),
+    "js syntax": (
+        {"web/js/greeting.js": "export function greeting(name) {\n  return `Hello, ${name}`;\n"},
+        "check-js", "web/js/greeting.js",
+    ),
+    "js missing module": (
+        {"web/js/page/index.js": "import { greeting } from '../greting.js';\n\nexport const title = greeting('x');\n"},
+        "check-js", "web/js/page/index.js",
+    ),
+    "js missing export": (
+        {"web/js/page/index.js": "import { greet } from '../greeting.js';\n\nexport const title = greet('x');\n"},
+        "check-js", "does not provide an export named 'greet'",
+    ),
+    "js bare package": (
+        {"web/js/page/index.js": "import { greeting } from 'greeting';\n\nexport const title = greeting('x');\n"},
+        "check-js", "'greeting': a page module imports relative or root paths only",
+    ),
+    "js names twice": (
+        {"web/js/page/greeting.js": "export const again = 1;\n"},
+        "check-js", "page modules share the file name greeting.js",
+    ),
+}
+
+
+def write_tree(root: Path, files: dict[str, str]) -> None:
+    for relative, text in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def lint(root: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([str(LINT), str(root)], cwd=ROOT, capture_output=True, text=True, timeout=50)
+
+
+def test_a_clean_tree_passes(tmp_path):
+    write_tree(tmp_path, CLEAN)
+    result = lint(tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("case", SPOILED, ids=list(SPOILED))
+def test_a_spoiled_file_fails_the_lint(tmp_path, case):
+    changes, tool, named = SPOILED[case]
+    write_tree(tmp_path, {**CLEAN, **changes})
+    result = lint(tmp_path)
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert f"lint: failed: {tool}" in output, output
+    assert named in output, output

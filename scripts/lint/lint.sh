@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# `make lint`: the habits nothing else checks, each by a tool that fails on a breach (README, "The two commands").
+#   - Swift: `swift format lint --strict` over Sources, Tests and Package.swift, with .swift-format;
+#   - Python: ruff over every .py file, with pyproject.toml's rules (pyflakes, pycodestyle, import order,
+#     bugbear; ruff is pinned in e2e/requirements.txt);
+#   - JS: scripts/lint/check-js.mjs over web/ and examples/ (every module parses as an ES module, every import
+#     resolves and links, no two page modules share a file name).
+# Every check runs, whatever the one before found, so one run lists every problem; exits 1 if any failed.
+#
+#   scripts/lint/lint.sh          the repository
+#   scripts/lint/lint.sh DIR      a tree laid out like it, with the repository's settings (the lint's own test,
+#                                 e2e/server/test_lint.py, lints scratch trees with files it spoiled on purpose)
+set -uo pipefail
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+ROOT=$(cd "${1:-$REPO}" && pwd)
+VENV=${VENV:-$REPO/.venv}
+[ -x "$VENV/bin/ruff" ] || { echo "lint: $VENV/bin/ruff not found (make lint installs it: scripts/ensure-deps.sh lint)" >&2; exit 2; }
+
+failed=()
+
+swift_paths=()
+for path in Sources Tests Package.swift; do [ -e "$ROOT/$path" ] && swift_paths+=("$ROOT/$path"); done
+if [ ${#swift_paths[@]} -gt 0 ]; then
+    swift format lint --strict --parallel --recursive --configuration "$REPO/.swift-format" "${swift_paths[@]}" \
+        || failed+=("swift format")
+fi
+
+"$VENV/bin/ruff" check --quiet --config "$REPO/pyproject.toml" "$ROOT" || failed+=(ruff)
+
+node "$REPO/scripts/lint/check-js.mjs" "$ROOT" || failed+=(check-js)
+
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "lint: failed: ${failed[*]} (see above; \`make format\` fixes the Swift layout, \`.venv/bin/ruff check --fix\` the import order)" >&2
+    exit 1
+fi
+echo "lint: swift format, ruff and check-js found nothing"
