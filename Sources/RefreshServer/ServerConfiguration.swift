@@ -1,7 +1,12 @@
-import Glibc
 import RefreshKit
 import RefreshSessions
 import RefreshWire
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Everything a ``Server`` needs to know before it starts. A value: build it, validate it, hand it over.
 public struct ServerConfiguration: Sendable, Hashable {

@@ -1,6 +1,11 @@
 import CHiredis
-import Glibc
 import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// One connection to Redis through hiredis's blocking client, with short timeouts (docs/SCALING.md): made
 /// when first needed, dropped on any error, and made again at most once a second (each attempt, like each

@@ -1,7 +1,12 @@
 import CHiredis
-import Glibc
 import Logging
 import RefreshSessions
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The session store in Redis (docs/SCALING.md): its layout, and the reads a take-over makes.
 ///

@@ -1,7 +1,12 @@
 import CHiredis
-import Glibc
 import Logging
 import RefreshSessions
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Applies the host's batches to Redis (docs/SCALING.md), on the store thread (``StoreThread``), through a
 /// connection of its own.

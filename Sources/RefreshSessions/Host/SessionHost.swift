@@ -39,7 +39,7 @@ public final class SessionHost {
 
     /// Every open connection, by the transport's id.
     @exclusivity(unchecked) public internal(set) var connections: [UInt64: Connection] = [:]
-    /// Every session (session), by id.
+    /// Every session this process holds, by id.
     let registry: SessionRegistry
     @exclusivity(unchecked) var tickScheduler: TickScheduler
     @exclusivity(unchecked) var sweepArmed = false
