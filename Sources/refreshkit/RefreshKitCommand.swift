@@ -77,7 +77,8 @@ struct Serve: ParsableCommand {
 
     @Option(
         help:
-            "The shared session store, redis://HOST:PORT, so other processes can take sessions over (docs/SCALING.md).")
+            "The shared session store, redis://[[USER]:PASSWORD@]HOST[:PORT][/DB], so other processes can take sessions over (docs/SCALING.md)."
+    )
     var store: String?
 
     @OptionGroup(title: "Hardening")

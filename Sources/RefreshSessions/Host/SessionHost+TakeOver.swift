@@ -94,6 +94,8 @@ extension SessionHost {
             connection.lifecycle.acceptsInput
         {
             let text = connection.heldMessages.removeFirst()
+            // As from another socket's read: the frame another session's input holds goes first.
+            if let held = heldSession, held !== connection.session { flushHeldFrame() }
             text.withUnsafeBytes { handle($0, on: connection, at: now) }
         }
     }

@@ -228,6 +228,7 @@ public final class SessionHost {
         // A connection and its session hold each other: let go of both sides, so neither outlives the host.
         for connection in connections.values { connection.session = nil }
         connections.removeAll()
+        storeReads.removeAll()
         registry.removeAll()
         clearActions()
     }
