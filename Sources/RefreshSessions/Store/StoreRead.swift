@@ -17,7 +17,9 @@ public struct StoreRead: Sendable, Hashable {
 /// holder's lease is current, ``StoredSession``). Whatever else a read learns about the copy (a fencing epoch,
 /// for one) rides on ``StoredSession`` and reaches the host's rules with it.
 public struct StoreReadAnswer: Sendable {
+    /// The read this answers.
     public var read: StoreRead
+    /// What the store holds of the session: found, missing, or the store unreachable.
     public var load: StoreLoad
 
     public init(read: StoreRead, load: StoreLoad) {
