@@ -1,4 +1,4 @@
-"""The cluster's figures (docs/SCALING.md, "Figures"; issue 21): what a dragged input costs each part of a
+"""The cluster's figures (docs/SCALING.md, "Figures"): what a dragged input costs each part of a
 cluster, and how long the pages of a process killed with SIGKILL take to draw again. Part of `make bench`.
 
 Usage: .venv/bin/python bench/cluster_bench.py [--out bench/cluster.json] [--sessions 100] [--rate 60]

@@ -1,5 +1,5 @@
 """Finger-to-content lag of the real page in Debian's headless Chromium (Playwright), per link and with
-prediction on and off (issue 18; docs/LINK.md for the links).
+prediction on and off (docs/PERFORMANCE.md, "Finger-to-content lag"; docs/LINK.md for the links).
 
 Usage: .venv/bin/python bench/lag_bench.py --target loopback=http://127.0.0.1:P/ \\
            --target wifi=http://127.0.0.1:L1/ [--target …] [--seconds 4]

@@ -1,3 +1,5 @@
+import RefreshSessions
+
 /// The defences against hostile clients that can be tuned (docs/HARDENING.md): connection limits, the
 /// per-connection message rate, the WebSocket Origin policy, and the test-only echo protocol.
 public struct HardeningConfiguration: Sendable, Hashable {
@@ -27,8 +29,8 @@ public struct HardeningConfiguration: Sendable, Hashable {
         maxConnections: Int = 10_000,
         maxConnectionsPerAddress: Int = 64,
         limitLoopback: Bool = false,
-        messagesPerSecond: Int = 300,
-        floodCloseSeconds: Int = 3,
+        messagesPerSecond: Int = ServerConfiguration.defaults.messagesPerSecond,
+        floodCloseSeconds: Int = ServerConfiguration.defaults.floodCloseSeconds,
         allowedOrigins: [String] = [],
         publicPorts: [Int] = [],
         echoProtocol: Bool = false,
@@ -44,9 +46,6 @@ public struct HardeningConfiguration: Sendable, Hashable {
         self.echoProtocol = echoProtocol
         self.metricsAllow = metricsAllow
     }
-
-    /// The burst a connection may send at once: two seconds' worth.
-    public var messageBurst: Int { messagesPerSecond * 2 }
 
     public func validate() throws(ServerError) {
         guard (1...1_000_000).contains(maxConnections) else {

@@ -1,7 +1,12 @@
-import Glibc
 import RefreshKit
 import RefreshSessions
 import RefreshWire
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Everything a ``Server`` needs to know before it starts. A value: build it, validate it, hand it over.
 public struct ServerConfiguration: Sendable, Hashable {
@@ -49,7 +54,8 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// session ids it makes (docs/SCALING.md). `nil`: its process id, and ids without a prefix unless a store
     /// is configured.
     public var node: String?
-    /// The shared session store, `redis://HOST:PORT` (docs/SCALING.md); `nil`: sessions live in memory only.
+    /// The shared session store, `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]` (docs/SCALING.md, ``StoreAddress``);
+    /// `nil`: sessions live in memory only.
     public var storeURL: String?
 
     /// The event loop lws runs on.
@@ -60,23 +66,26 @@ public struct ServerConfiguration: Sendable, Hashable {
         case poll
     }
 
+    /// The defaults of every limit and timing the session host reads: its own (one home, in RefreshSessions).
+    public static let defaults = SessionHost.Configuration.production
+
     public init(
         host: String = "0.0.0.0",
         port: Int = 8080,
         webRoot: String = "web",
-        defaultPreset: String = "ios",
-        maxMessageBytes: Int = 16 * 1024,
-        maxQueuedMessages: Int = 4096,
-        tickRate: Int = 60,
-        seed: UInt64 = 1,
-        pingIntervalSeconds: Int = 10,
-        hangupSeconds: Int = 20,
+        defaultPreset: String = ServerConfiguration.defaults.defaultPreset,
+        maxMessageBytes: Int = ServerConfiguration.defaults.maxMessageBytes,
+        maxQueuedMessages: Int = ServerConfiguration.defaults.maxQueuedMessages,
+        tickRate: Int = ServerConfiguration.defaults.tickRate,
+        seed: UInt64 = ServerConfiguration.defaults.seed,
+        pingIntervalSeconds: Int = ServerConfiguration.defaults.pingIntervalSeconds,
+        hangupSeconds: Int = ServerConfiguration.defaults.hangupSeconds,
         shutdownGraceMilliseconds: Int = 1000,
-        sessionGraceSeconds: Double = 30,
-        maxSessions: Int = 10_000,
-        maxMembersPerSession: Int = 16,
-        traceLimits: TraceLimits = TraceLimits(),
-        maxTraceBytesTotal: Int = 64 << 20,
+        sessionGraceSeconds: Double = ServerConfiguration.defaults.sessionGraceSeconds,
+        maxSessions: Int = ServerConfiguration.defaults.maxSessions,
+        maxMembersPerSession: Int = ServerConfiguration.defaults.maxMembersPerSession,
+        traceLimits: TraceLimits = ServerConfiguration.defaults.traceLimits,
+        maxTraceBytesTotal: Int = ServerConfiguration.defaults.maxTraceBytesTotal,
         hardening: HardeningConfiguration = HardeningConfiguration(),
         eventLoop: EventLoop = .libuv
     ) {
@@ -109,9 +118,7 @@ public struct ServerConfiguration: Sendable, Hashable {
                 throw .invalidConfiguration("node must be 1 to 32 letters, digits, '-' or '_' (got '\(node)')")
             }
         }
-        if let storeURL, RedisStore.parse(storeURL) == nil {
-            throw .invalidConfiguration("store must be redis://HOST:PORT (got '\(storeURL)')")
-        }
+        if let storeURL { _ = try StoreAddress(storeURL) }
         guard (0...65535).contains(port) else {
             throw .invalidConfiguration("port must be between 0 and 65535 (got \(port))")
         }
@@ -197,7 +204,6 @@ extension ServerConfiguration {
         host.traceLimits = traceLimits
         host.maxTraceBytesTotal = maxTraceBytesTotal
         host.messagesPerSecond = hardening.messagesPerSecond
-        host.messageBurst = hardening.messageBurst
         host.floodCloseSeconds = hardening.floodCloseSeconds
         host.pingIntervalSeconds = pingIntervalSeconds
         host.hangupSeconds = hangupSeconds

@@ -18,6 +18,8 @@ import Synchronization
 /// file only translates. Confined to the service thread: it is created, run and destroyed there, and nothing
 /// else touches it (the only cross-thread call is `lws_cancel_service`, made by ``Server``). The host's store
 /// batches go to the ``StoreThread``, whose answers it takes at each sweep: it never waits on Redis to write.
+/// Its reads (a take-over's) are carried out here (``StoreReads``) and answered as events. Every event's time
+/// is read here: the host reads no clock.
 final class ServiceLoop {
     let configuration: ServerConfiguration
     let logger: Logger
@@ -39,6 +41,8 @@ final class ServiceLoop {
     let host: SessionHost
     /// Writes the host's batches to the session store, off this thread (`nil`: no store).
     let storeThread: StoreThread?
+    /// Carries out the host's take-over reads (`nil`: no store).
+    let storeReads: StoreReads?
     /// The time of every event told to the host, and so of the engine, the traces and the wire: µs since the
     /// Unix epoch, comparable across processes and machines (``ServerClock``). `lws_now_usecs` (the monotonic
     /// clock) is left to what times only itself: the log throttle, the store's reconnection.
@@ -59,12 +63,13 @@ final class ServiceLoop {
         host = SessionHost(
             configuration: configuration.hostConfiguration, logger: logger,
             metrics: metrics.hostMetrics, headroom: Int(RK_LWS_PRE))
-        host.clock = { [clock] in clock.now() }
-        if let url = configuration.storeURL, let (storeHost, storePort) = RedisStore.parse(url) {
-            host.store = RedisStore(url: url, logger: logger)
-            storeThread = StoreThread(host: storeHost, port: storePort, logger: logger)
+        // (validated before: ServerConfiguration.validate())
+        if let url = configuration.storeURL, let address = try? StoreAddress(url) {
+            host.hasStore = true
+            storeReads = StoreReads(address: address, logger: logger)
+            storeThread = StoreThread(address: address, logger: logger)
         } else {
-            storeThread = nil
+            (storeReads, storeThread) = (nil, nil)
         }
         tick = .allocate(capacity: 1)
         tick.initialize(to: rk_tick_t())
@@ -151,7 +156,7 @@ final class ServiceLoop {
             // (the host's first action is the last batch; the closes are written only once the loop runs).
             _ = storeThread.waitUntilAnswered(seconds: Self.storeHandOverSeconds)
             deliverStoreReports()
-            host.beginShutdown()
+            host.beginShutdown(at: clock.now())
             carryOutActions()
             _ = storeThread.waitUntilAnswered(seconds: Self.storeHandOverSeconds)
             deliverStoreReports()
@@ -159,7 +164,7 @@ final class ServiceLoop {
                 logger.error("the session store did not answer in time; sessions may not have been handed over")
             }
         } else {
-            host.beginShutdown()
+            host.beginShutdown(at: clock.now())
         }
         carryOutActions()
         let now = clock.now()
@@ -264,6 +269,9 @@ final class ServiceLoop {
                 lws_sul_schedule(context, 0, &keepaliveSweep.pointee.sul, keepaliveCallback, after)
             case .writeStore(let batch):
                 storeThread?.submit(batch)
+            case .readStore(let read):
+                let answer = storeReads?.answer(read) ?? StoreReadAnswer(read: read, load: .unavailable)
+                host.storeRead(answer, at: clock.now())
             }
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Finger-to-content lag (issue 18): bench/lag_bench.py drives the real page in headless Chromium straight
-/// to the server (loopback) and through a `refreshkit link` per profile, prediction on and off.
+/// Finger-to-content lag (docs/PERFORMANCE.md, "Finger-to-content lag"): bench/lag_bench.py drives the real page in
+/// headless Chromium straight to the server (loopback) and through a `refreshkit link` per profile, prediction on and off.
 struct LagBench {
     let options: BenchOptions
     /// The links measured besides loopback (docs/LINK.md).

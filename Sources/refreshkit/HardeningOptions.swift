@@ -41,7 +41,7 @@ struct HardeningOptions: ParsableArguments {
         help: ArgumentHelp(
             "Seconds without a pong before a WebSocket is dropped; it is pinged after half of it.",
             valueName: "seconds"))
-    var idleTimeout = 20
+    var idleTimeout = ServerConfiguration.defaults.hangupSeconds
 
     @Flag(help: .hidden)
     var echoProtocol = false

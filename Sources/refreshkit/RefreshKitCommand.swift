@@ -25,41 +25,44 @@ struct Serve: ParsableCommand {
             """
     )
 
+    /// Every option's default: the server's (whose host limits and timings are the session host's own).
+    static let defaults = ServerConfiguration()
+
     @Option(help: "The address to bind (0.0.0.0: every IPv4 interface; :: every interface).")
-    var host = "0.0.0.0"
+    var host = Self.defaults.host
 
     @Option(help: "The TCP port (0: pick a free one).")
-    var port = 8080
+    var port = Self.defaults.port
 
     @Option(help: "The folder served at /.")
-    var webRoot = "web"
+    var webRoot = Self.defaults.webRoot
 
     @Option(help: "The preset a session gets unless its hello names one (\(Preset.names.joined(separator: ", "))).")
-    var preset = "ios"
+    var preset = Self.defaults.defaultPreset
 
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: LogLevel = .info
 
     @Option(help: "The largest WebSocket message accepted, in bytes; larger ones close the connection with 1009.")
-    var maxMessageBytes = 16 * 1024
+    var maxMessageBytes = Self.defaults.maxMessageBytes
 
     @Option(help: "The animation tick in Hz (it runs only while something moves).")
-    var tickRate = 60
+    var tickRate = Self.defaults.tickRate
 
     @Option(help: "Seeds each session's simulated feed (unless its hello brings a seed).")
-    var seed: UInt64 = 1
+    var seed = Self.defaults.seed
 
     @Option(
         help: ArgumentHelp(
             "Seconds a session outlives its last connection; a page that comes back within it resumes.",
             valueName: "seconds"))
-    var sessionGrace: Double = 30
+    var sessionGrace = Self.defaults.sessionGraceSeconds
 
     @Option(help: "Operations each session's input trace records at most (0: record nothing).")
-    var traceLimit = TraceLimits().maxOperations
+    var traceLimit = Self.defaults.traceLimits.maxOperations
 
     @Option(help: "libuv (epoll; the default) or poll (lws's own loop, which scans every socket on each wake-up).")
-    var eventLoop: ServerConfiguration.EventLoop = .libuv
+    var eventLoop = Self.defaults.eventLoop
 
     @Option(
         help: """
@@ -74,7 +77,8 @@ struct Serve: ParsableCommand {
 
     @Option(
         help:
-            "The shared session store, redis://HOST:PORT, so other processes can take sessions over (docs/SCALING.md).")
+            "The shared session store, redis://[[USER]:PASSWORD@]HOST[:PORT][/DB], so other processes can take sessions over (docs/SCALING.md)."
+    )
     var store: String?
 
     @OptionGroup(title: "Hardening")

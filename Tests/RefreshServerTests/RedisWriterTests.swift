@@ -18,10 +18,12 @@ private final class RedisProcess {
         ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].first { access($0, X_OK) == 0 }
     }
 
-    init() throws {
+    /// `extra`: more of redis-server's options (`--requirepass`, `--user`).
+    init(_ extra: [String] = []) throws {
         port = try Self.freePort()
         let path = try #require(Self.executable)
-        let arguments = [path, "--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        let arguments =
+            [path, "--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"] + extra
         var argv = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         var actions = posix_spawn_file_actions_t()
@@ -116,8 +118,8 @@ struct RedisWriterTests {
 
     @Test func lateWritesChangeNothingAndTheCopyStaysWhole() throws {
         let redis = try RedisProcess()
-        let writer = RedisWriter(host: "127.0.0.1", port: redis.port, logger: logger)
-        let store = try #require(RedisStore(url: "redis://127.0.0.1:\(redis.port)", logger: logger))
+        let writer = RedisWriter(address: try StoreAddress("redis://127.0.0.1:\(redis.port)"), logger: logger)
+        let store = RedisStore(address: try StoreAddress("redis://127.0.0.1:\(redis.port)"), logger: logger)
         let whole = StoreBatch(number: 1, writes: [write(whole: true, generation: "a.1", operations: 0..<2)])
         let append = StoreBatch(number: 2, writes: [write(whole: false, generation: "a.1", operations: 2..<3)])
         #expect(writer.apply(whole) == .written(refused: []))
@@ -133,7 +135,7 @@ struct RedisWriterTests {
         #expect(writer.apply(append) == .written(refused: ["s1"]))
         #expect(try stored(store) == trace(upTo: 5))
         // Another process (a take-over) writes whole whatever its batch number; this one's appends then stop.
-        let other = RedisWriter(host: "127.0.0.1", port: redis.port, logger: logger)
+        let other = RedisWriter(address: try StoreAddress("redis://127.0.0.1:\(redis.port)"), logger: logger)
         #expect(other.incarnation != writer.incarnation)
         #expect(
             other.apply(StoreBatch(number: 1, writes: [write(whole: true, generation: "b.1", operations: 0..<6)]))
@@ -145,8 +147,8 @@ struct RedisWriterTests {
 
     @Test func aWholeWriteOfThousandsOfOperationsAndTheLease() throws {
         let redis = try RedisProcess()
-        let writer = RedisWriter(host: "127.0.0.1", port: redis.port, logger: logger)
-        let store = try #require(RedisStore(url: "redis://127.0.0.1:\(redis.port)", logger: logger))
+        let writer = RedisWriter(address: try StoreAddress("redis://127.0.0.1:\(redis.port)"), logger: logger)
+        let store = RedisStore(address: try StoreAddress("redis://127.0.0.1:\(redis.port)"), logger: logger)
         let big = StoreBatch(
             number: 1, writes: [write(whole: true, generation: "a.1", operations: 0..<2500)],
             lease: .renew(node: "a", milliseconds: 60_000))
@@ -162,5 +164,49 @@ struct RedisWriterTests {
             Issue.record("a removed session is gone")
             return
         }
+    }
+
+    /// `--store redis://:PASSWORD@HOST:PORT/DB` against a Redis with `requirepass`: every connection (the
+    /// writer's, the reader's) authenticates and selects the database; a wrong or missing password is a store
+    /// that does not answer, with the reason said.
+    @Test func aPasswordAndADatabaseOnEveryConnection() throws {
+        let redis = try RedisProcess(["--requirepass", "s3cret:@/x"])
+        let url = "redis://:s3cret%3A%40%2Fx@127.0.0.1:\(redis.port)/2"
+        let writer = RedisWriter(address: try StoreAddress(url), logger: logger)
+        let store = RedisStore(address: try StoreAddress(url), logger: logger)
+        let batch = StoreBatch(number: 1, writes: [write(whole: true, generation: "a.1", operations: 0..<2)])
+        #expect(writer.apply(batch) == .written(refused: []))
+        #expect(try stored(store) == trace(upTo: 2))
+        // The session is in database 2, not in 0.
+        let zero = RedisStore(
+            address: try StoreAddress("redis://:s3cret%3A%40%2Fx@127.0.0.1:\(redis.port)"), logger: logger)
+        guard case .missing = zero.load("s1") else {
+            Issue.record("database 0 holds nothing")
+            return
+        }
+        // No password: Redis answers NOAUTH, and the store is unavailable.
+        let anonymous = RedisStore(address: try StoreAddress("redis://127.0.0.1:\(redis.port)/2"), logger: logger)
+        guard case .unavailable = anonymous.load("s1") else {
+            Issue.record("without the password the store is unavailable")
+            return
+        }
+        let wrong = RedisWriter(
+            address: try StoreAddress("redis://:nope@127.0.0.1:\(redis.port)/2"), logger: logger)
+        guard case .failed(let reason) = wrong.apply(batch) else {
+            Issue.record("a wrong password writes nothing")
+            return
+        }
+        #expect(reason.contains("AUTH refused"), "\(reason)")
+    }
+
+    /// A Redis ACL user: `redis://USER:PASSWORD@HOST` sends `AUTH USER PASSWORD`.
+    @Test func anACLUser() throws {
+        let redis = try RedisProcess(["--user", "default", "off", "--user", "writer", "on", ">pw", "~*", "&*", "+@all"])
+        let url = "redis://writer:pw@127.0.0.1:\(redis.port)/1"
+        let writer = RedisWriter(address: try StoreAddress(url), logger: logger)
+        let store = RedisStore(address: try StoreAddress(url), logger: logger)
+        let batch = StoreBatch(number: 1, writes: [write(whole: true, generation: "a.1", operations: 0..<3)])
+        #expect(writer.apply(batch) == .written(refused: []))
+        #expect(try stored(store) == trace(upTo: 3))
     }
 }

@@ -244,7 +244,7 @@ import Testing
         let transport = TestTransport()
         let page = try joined(transport)
         transport.receive(#"{"type":"ping","t":5}"#, on: page)
-        transport.host.beginShutdown()
+        transport.host.beginShutdown(at: transport.now)
         transport.endOfRead()
         transport.flush()
         #expect(transport.messages(page).last?["type"] as? String == "pong")

@@ -152,7 +152,8 @@ import Testing
             $0.prefixesIDs = true
             $0.sessionGraceSeconds = 1
         }
-        a.host.store = store
+        a.store = store
+        a.host.hasStore = true
         a.holdsStoreBatches = true
         let (page, id, _) = try session(on: a)
         a.sweep()

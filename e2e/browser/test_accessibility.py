@@ -1,4 +1,5 @@
-"""Accessibility (issue 22): an axe-core audit of the phone and desktop pages, the feed mirror of the canvas's rows
+"""Accessibility (README.md, "Using the demo"): an axe-core audit of the phone and desktop pages, the feed
+mirror of the canvas's rows
 (the WAI-ARIA feed pattern, https://www.w3.org/WAI/ARIA/apg/patterns/feed/) read from the accessibility tree,
 reached and walked by keyboard, and busy while a refresh runs. The real page in headless Chromium against the real
 server; every wait is for a state."""

@@ -1,4 +1,5 @@
-"""Prediction and reconciliation (issue 18) in real Chromium against the real server, through the real link
+"""Prediction and reconciliation (README.md, "Prediction: the content stays under the finger") in real
+Chromium against the real server, through the real link
 simulator (`refreshkit link`, docs/LINK.md) set to 40 ms each way without jitter (an 80 ms round trip) and
 stalled on demand (SIGUSR1): the page draws its own drag at once, the server still decides every state, a
 second device's motion is followed without a jump, and a stall at a fling's release does not freeze the list.

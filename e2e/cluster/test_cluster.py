@@ -182,6 +182,6 @@ def test_sigterm_hands_every_session_over_with_no_acknowledged_input_lost(cluste
 def test_serve_refuses_a_bad_node_name_or_store_address():
     binary = server_support.server_binary()
     for args, message in ((["--node", "bad name"], "node must be 1 to 32 letters"),
-                          (["--store", "http://x"], "store must be redis://HOST:PORT")):
+                          (["--store", "http://x"], "--store 'http://x': the scheme 'http' is not supported")):
         done = subprocess.run([str(binary), "serve", "--port", "0", *args], capture_output=True, text=True, timeout=10)
         assert done.returncode != 0 and message in done.stderr, done.stderr

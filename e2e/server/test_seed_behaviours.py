@@ -1,4 +1,4 @@
-"""The presets behave like their seed libraries (issue 20, "Behaviours that are wrong now"), over the real
+"""The presets behave like their seed libraries (docs/SEEDS.md), over the real
 WebSocket: each test drives the real server the way a user would and reads what the frames and events say.
 The library behaviour each test holds the engine to is cited from docs/SEEDS.md (the research notes'
 headings)."""

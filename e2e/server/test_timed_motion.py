@@ -1,4 +1,4 @@
-"""Presets move like their libraries (issue 20, "Motion"), over the real WebSocket: the inset glides on a
+"""Presets move like their libraries (docs/SEEDS.md), over the real WebSocket: the inset glides on a
 `timed` segment of the library's duration and curve (docs/PHYSICS.md §11, docs/PROTOCOL.md "timed"), and
 UIKit's own control (`ios`) keeps the bounce spring.
 

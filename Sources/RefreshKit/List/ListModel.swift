@@ -46,7 +46,7 @@ public struct ListModel: Hashable, Sendable {
             throw .unknownPreset(preset)
         }
         try Validation.viewport(viewport)
-        try Validation.check(devicePixelRatio, in: 0.1...16, "dpr")
+        try Validation.check(devicePixelRatio, in: DevicePixelRatio.range, "dpr")
         self.devicePixelRatio = devicePixelRatio
         now = time
         presetName = found.name

@@ -1,14 +1,18 @@
 import CHiredis
-import Glibc
 import Logging
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One connection to Redis through hiredis's blocking client, with short timeouts (docs/SCALING.md): made
-/// when first needed, dropped on any error, and made again at most once a second (each attempt, like each
+/// when first needed (authenticated and on its database, ``StoreAddress/handshake``), dropped on any error, and made again at most once a second (each attempt, like each
 /// reply, waits at most ``timeout``). Not thread-safe: one thread owns it (the store thread its writer's,
 /// the service thread its reader's).
 final class RedisConnection {
-    let host: String
-    let port: Int32
+    let address: StoreAddress
     private let logger: Logger
     private var context: UnsafeMutablePointer<redisContext>?
     private var nextAttempt: Int64 = 0
@@ -17,9 +21,8 @@ final class RedisConnection {
     static let timeout = timeval(tv_sec: 0, tv_usec: 250_000)
     static let retryPeriod: Int64 = 1_000_000
 
-    init(host: String, port: Int32, logger: Logger) {
-        self.host = host
-        self.port = port
+    init(address: StoreAddress, logger: Logger) {
+        self.address = address
         self.logger = logger
     }
 
@@ -31,7 +34,7 @@ final class RedisConnection {
         let now = Self.monotonicMicroseconds()
         guard now >= nextAttempt else { return false }
         nextAttempt = now + Self.retryPeriod
-        guard let made = redisConnectWithTimeout(host, port, Self.timeout) else {
+        guard let made = redisConnectWithTimeout(address.host, address.port, Self.timeout) else {
             lastError = "hiredis could not allocate a connection"
             return false
         }
@@ -43,11 +46,31 @@ final class RedisConnection {
         }
         redisSetTimeout(made, Self.timeout)
         context = made
+        if let refused = handshake() {
+            drop(refused)
+            logger.debug("session store: no connection", metadata: ["reason": "\(refused)"])
+            return false
+        }
         guard prepare(self) else {
             drop("the new connection could not be prepared")
             return false
         }
         return true
+    }
+
+    /// Sends the address's `AUTH` and `SELECT` on a new connection. - Returns: why they failed, or `nil`.
+    private func handshake() -> String? {
+        let commands = address.handshake
+        guard !commands.isEmpty else { return nil }
+        for command in commands { append(command.map { Array($0.utf8) }) }
+        var refusal: String?
+        let read = replies(commands.count) { index, reply in
+            guard refusal == nil, reply.pointee.type == REDIS_REPLY_ERROR else { return }
+            let text = String(decoding: Self.string(reply), as: UTF8.self)
+            refusal = "\(commands[index][0]) refused: \(text)"
+        }
+        guard read else { return lastError }
+        return refusal
     }
 
     /// Closes the connection (after an error: what was sent on it may or may not have been applied).

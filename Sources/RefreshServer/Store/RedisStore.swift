@@ -1,7 +1,12 @@
 import CHiredis
-import Glibc
 import Logging
 import RefreshSessions
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The session store in Redis (docs/SCALING.md): its layout, and the reads a take-over makes.
 ///
@@ -11,30 +16,18 @@ import RefreshSessions
 /// `rk:session:ID:ops` (each operation's JSON). Both expire a day after their last write.
 ///
 /// The writes are not made here: the host's batches go to a ``StoreThread``, which owns a connection of its
-/// own, so the service thread never waits on Redis to write. A read (``load(_:)``) stays on the service
-/// thread, on this connection: a bounded round trip (at most 250 ms per step, and while Redis is unreachable
-/// at most one connection attempt a second), made only when a page names a session this process does not
-/// hold.
+/// own, so the service thread never waits on Redis to write. A read (``load(_:)``) is the adapter's, on the
+/// service thread, on this connection, when the host asks for one (``HostAction/readStore(_:)``,
+/// ``StoreReads``): a bounded round trip (at most 250 ms per step, and while Redis is unreachable at most
+/// one connection attempt a second), made only when a page names a session this process does not hold.
 final class RedisStore: SessionStore {
     private let connection: RedisConnection
 
-    /// `url`: `redis://HOST:PORT` (or `HOST:PORT`).
-    init?(url: String, logger: Logger) {
-        guard let (host, port) = Self.parse(url) else { return nil }
-        connection = RedisConnection(host: host, port: port, logger: logger)
+    init(address: StoreAddress, logger: Logger) {
+        connection = RedisConnection(address: address, logger: logger)
     }
 
     static let expirySeconds = 86_400
-
-    static func parse(_ url: String) -> (String, Int32)? {
-        var rest = Substring(url)
-        if rest.hasPrefix("redis://") { rest = rest.dropFirst(8) }
-        if let slash = rest.firstIndex(of: "/") { rest = rest[..<slash] }
-        guard let colon = rest.lastIndex(of: ":") else { return rest.isEmpty ? nil : (String(rest), 6379) }
-        guard let port = Int32(rest[rest.index(after: colon)...]), (1...65535).contains(port) else { return nil }
-        let host = rest[..<colon]
-        return (host.isEmpty ? "127.0.0.1" : String(host), port)
-    }
 
     static func key(_ session: String) -> [UInt8] { Array("rk:session:\(session)".utf8) }
     static func opsKey(_ session: String) -> [UInt8] { Array("rk:session:\(session):ops".utf8) }

@@ -1,7 +1,12 @@
 import CHiredis
-import Glibc
 import Logging
 import RefreshSessions
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Applies the host's batches to Redis (docs/SCALING.md), on the store thread (``StoreThread``), through a
 /// connection of its own.
@@ -23,8 +28,8 @@ final class RedisWriter {
     /// from 1 in every run, and a node restarted under its name must not be taken for its earlier run.
     let incarnation: String
 
-    init(host: String, port: Int32, logger: Logger) {
-        connection = RedisConnection(host: host, port: port, logger: logger)
+    init(address: StoreAddress, logger: Logger) {
+        connection = RedisConnection(address: address, logger: logger)
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         incarnation = "\(getpid())-\(Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000)"

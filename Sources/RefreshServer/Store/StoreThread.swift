@@ -27,8 +27,8 @@ final class StoreThread: @unchecked Sendable {
     private var stopping = false
     private let finished = DispatchSemaphore(value: 0)
 
-    init(host: String, port: Int32, logger: Logger) {
-        writer = RedisWriter(host: host, port: port, logger: logger)
+    init(address: StoreAddress, logger: Logger) {
+        writer = RedisWriter(address: address, logger: logger)
         let thread = Thread { [self] in run() }
         thread.name = "refreshkit-store"
         thread.start()

@@ -23,6 +23,10 @@ public final class Connection {
     /// The session, once `hello` was admitted; and which of its members this connection is.
     @exclusivity(unchecked) public internal(set) var session: Session?
     @exclusivity(unchecked) public internal(set) var member = 0
+    /// Its `hello` waits for the store's answer (a take-over's read): the messages that come meanwhile wait
+    /// here, and are handled in order once it is answered (``SessionHost/storeRead(_:at:)``).
+    @exclusivity(unchecked) var awaitingStore = false
+    @exclusivity(unchecked) var heldMessages: [[UInt8]] = []
 
     @exclusivity(unchecked) var assembler: MessageAssembler
     @exclusivity(unchecked) public internal(set) var outbox: Outbox

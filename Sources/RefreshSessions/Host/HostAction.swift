@@ -18,6 +18,9 @@ public enum HostAction {
     /// Hand `batch` to the session store, without waiting for it; tell the host what became of it with
     /// ``SessionHost/storeAnswered(_:at:)`` (docs/SCALING.md).
     case writeStore(StoreBatch)
+    /// Read session `read.session` from the store for a take-over, without the host waiting for it; bring the
+    /// answer back with ``SessionHost/storeRead(_:at:)`` (docs/SCALING.md).
+    case readStore(StoreRead)
 }
 
 /// What one write asked the transport to put on the wire.

@@ -1,31 +1,38 @@
 import RefreshWire
 
 extension SessionHost {
-    /// What the host's rules depend on: the server's limits and timings (the server's configuration documents
-    /// each; ``SessionHost`` only reads them).
+    /// What the host's rules depend on: the server's limits and timings. This is the one home of their
+    /// defaults: `ServerConfiguration` and `refreshkit serve`'s options read them from ``production``, so the
+    /// host's tests run under the values a server runs with (`DefaultsTests`).
     public struct Configuration: Sendable, Hashable {
         /// The preset and feed seed of a session whose `hello` names none.
         public var defaultPreset = "ios"
         public var seed: UInt64 = 1
         /// The largest message taken (bytes); a larger one closes the connection with 1009.
         public var maxMessageBytes = 16 * 1024
-        /// Messages a connection may have queued before the oldest are dropped (``Outbox``).
-        public var maxQueuedMessages = 256
-        /// The tick, Hz.
+        /// Messages (control replies and events) a connection may have queued before the oldest are dropped
+        /// and the page is told it is `lagging` (``Outbox``). Frames are never queued: one pending, the newest.
+        public var maxQueuedMessages = 4096
+        /// The tick, Hz. It runs only while some session moves or waits for a deadline.
         public var tickRate = 60
         /// How long a session outlives its last connection, seconds.
         public var sessionGraceSeconds = 30.0
+        /// Sessions kept at most (connected or waiting out their grace).
         public var maxSessions = 10_000
+        /// Devices admitted to one session at most.
         public var maxMembersPerSession = 16
+        /// What each session records of its input trace (docs/TRACE.md).
         public var traceLimits = TraceLimits()
-        public var maxTraceBytesTotal = 256 << 20
-        /// The message rate (``RateLimiter``).
+        /// Bytes all sessions' traces may hold together.
+        public var maxTraceBytesTotal = 64 << 20
+        /// The message rate (``RateLimiter``): per second on average, bursts of twice that.
         public var messagesPerSecond = 300
-        public var messageBurst = 600
+        /// A connection refused by the rate limit for this long without a pause is closed with 1008.
         public var floodCloseSeconds = 3
-        /// Liveness (``Keepalive``).
-        public var pingIntervalSeconds = 20
-        public var hangupSeconds = 40
+        /// Liveness (``Keepalive``): a quiet connection is pinged after ``pingIntervalSeconds`` and dropped
+        /// after ``hangupSeconds`` without a pong.
+        public var pingIntervalSeconds = 10
+        public var hangupSeconds = 20
 
         /// The name of this process in a cluster (`serve --node`, else its process id): the `welcome`'s `node`.
         public var node = ""
@@ -33,6 +40,12 @@ extension SessionHost {
         public var prefixesIDs = false
 
         public init() {}
+
+        /// The values a server runs with unless it is told otherwise.
+        public static let production = Configuration()
+
+        /// The burst a connection may send at once: two seconds' worth.
+        public var messageBurst: Int { messagesPerSecond * 2 }
 
         /// What a new session id starts with.
         var idPrefix: String { prefixesIDs && !node.isEmpty ? node + "." : "" }

@@ -9,6 +9,15 @@ extension SessionHost {
         connection.heard(at: now)  // application traffic proves the peer is alive
         guard connection.lifecycle.acceptsInput else { return }
         guard screened(connection, at: now) else { return }
+        if connection.awaitingStore {
+            holdWhileAwaitingStore(text, on: connection)
+        } else {
+            handle(text, on: connection, at: now)
+        }
+    }
+
+    /// Decodes a message that passed the screens and hands it to the session rules.
+    func handle(_ text: UnsafeRawBufferPointer, on connection: Connection, at now: Int64) {
         let message: ClientMessage
         do {
             message = try decoder.decode(text)
@@ -26,7 +35,11 @@ extension SessionHost {
         switch message {
         case .hello(let hello):
             connection.pageClock.reset()
-            admit(connection, hello: hello, at: now)
+            if needsStore(hello), let id = hello.session {
+                awaitStore(id, connection: connection, hello: hello, at: now)
+            } else {
+                admit(connection, hello: hello, at: now)
+            }
         case .input(let input, let seq):
             guard screened(connection, input, seq: seq, at: now) else { return }
             apply(ReceivedInput(input, seq: seq, text: text), on: connection, at: now)

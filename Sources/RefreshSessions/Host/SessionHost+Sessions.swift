@@ -7,17 +7,14 @@ extension SessionHost {
     /// `hello`: a new session, a new member of a shared one, or a member coming back (``SessionRegistry``). A
     /// second `hello` on a connection leaves its session first (its token stays valid), once the new one is
     /// admitted; a refused `hello` changes nothing. The same member on a newer connection wins: the older is
-    /// closed with 4001, so it does not take the member back.
+    /// closed with 4001, so it does not take the member back. (A `hello` naming a session this process does not
+    /// hold comes here once the store has answered: SessionHost+TakeOver.swift.)
     func admit(_ connection: Connection, hello: Hello, at nowMicroseconds: Int64) {
         let now = Timestamp(microseconds: nowMicroseconds)
         let session: Session
         let member: Session.Member
         var notice: String?
         var resumed = false
-        if let id = hello.session, let holder = takeOver(id, at: nowMicroseconds) {
-            reject(connection, .sessionElsewhere(id, node: holder))
-            return
-        }
         switch registry.admit(hello, at: now) {
         case .refused(let error):
             logger.notice(

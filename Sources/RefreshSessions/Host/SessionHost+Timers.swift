@@ -88,6 +88,6 @@ extension SessionHost {
             }
         }
         writeToStore(at: now)
-        if !connections.isEmpty || (store != nil && (!registry.isEmpty || storeLedger.hasWork)) { armSweep() }
+        if !connections.isEmpty || (hasStore && (!registry.isEmpty || storeLedger.hasWork)) { armSweep() }
     }
 }

@@ -6,9 +6,10 @@ import RefreshWire
 /// does, what every member is sent and when, when the timer must fire, and when a connection is closed.
 ///
 /// The transport tells the host what happened — a connection opened, a piece of a message arrived, a
-/// connection can be written, a pong came, the timer fired, a connection closed — always with the time it
-/// happened (µs on the transport's clock, which never steps back), and carries out the ``HostAction``s the host
-/// leaves in ``actions``. Nothing here reads a clock, touches a socket or sleeps, so Swift tests drive every rule
+/// connection can be written, a pong came, the timer fired, a connection closed, the store answered — always
+/// with the time it happened (µs on the transport's clock, which never steps back), and carries out the
+/// ``HostAction``s the host leaves in ``actions``. Nothing here reads a clock, touches a socket or reads the
+/// store (a read is an action out and an event back, as a write is), or sleeps, so Swift tests drive every rule
 /// (admission, resume, the newer connection wins, expiry, coalescing, the tick) event by event
 /// (`SessionHostTests`). In the style of swift-nio's `HTTPServerPipelineHandler` and Hummingbird's
 /// `WebSocketStateMachine`: state in, actions out.
@@ -39,7 +40,7 @@ public final class SessionHost {
 
     /// Every open connection, by the transport's id.
     @exclusivity(unchecked) public internal(set) var connections: [UInt64: Connection] = [:]
-    /// Every session (session), by id.
+    /// Every session this process holds, by id.
     let registry: SessionRegistry
     @exclusivity(unchecked) var tickScheduler: TickScheduler
     @exclusivity(unchecked) var sweepArmed = false
@@ -50,14 +51,18 @@ public final class SessionHost {
     /// The session whose frame waits for the end of the read that brought its input.
     @exclusivity(unchecked) var heldSession: Session?
 
-    /// Where sessions are kept for other processes to take over (docs/SCALING.md); `nil`: in memory only.
-    public var store: SessionStore?
+    /// Whether sessions are kept in a store for other processes to take over (docs/SCALING.md): the host then
+    /// asks for writes (``HostAction/writeStore(_:)``) and reads (``HostAction/readStore(_:)``); `false`: in
+    /// memory only.
+    public var hasStore = false
     @exclusivity(unchecked) var storeLedger = StoreLedger()
     @exclusivity(unchecked) var nodeLease = NodeLease()
     /// The sessions this process took over from the store, and how (the `welcome`'s `takeover`).
     var takeOvers: [String: TakeOver] = [:]
-    /// The transport's clock (µs), read: only to measure how long a take-over's catch-up took.
-    public var clock: () -> Int64 = { 0 }
+    /// The take-overs waiting for the store's answer, by session id (SessionHost+TakeOver.swift).
+    var storeReads: [String: PendingStoreRead] = [:]
+    /// Counts the host's reads from 1.
+    var storeReadsAsked: UInt64 = 0
 
     /// What the transport is to do, in order; after each call it carries them out with
     /// ``carryOutActions(_:)``, which clears them. Carrying one out may call the host again, which appends more.
@@ -195,15 +200,15 @@ public final class SessionHost {
     /// Every connection is to flush what it has queued and close with 1001; nothing is scheduled any more.
     /// With a store, every session is handed to it first (the first action): the transport waits for the
     /// store's answer before it carries out the closes, so the pages reconnect to what the store has.
-    public func beginShutdown() {
+    public func beginShutdown(at now: Int64) {
         flushHeldFrame()
-        if store != nil, !storeIsIdle {
+        if hasStore, !storeIsIdle {
             logger.error(
                 "the session store has not answered the last write; the sessions are not handed over",
                 metadata: ["sessions": "\(registry.sessions.count)"])
         }
         // hand every session over with nothing lost, and let the others take them at once (the lease ends)
-        writeToStore(at: clock(), force: true, endingLease: true)
+        writeToStore(at: now, force: true, endingLease: true)
         shuttingDown = true
         tickScheduler.stop()
         logger.info("shutting down", metadata: ["connections": "\(connections.count)"])
@@ -223,6 +228,7 @@ public final class SessionHost {
         // A connection and its session hold each other: let go of both sides, so neither outlives the host.
         for connection in connections.values { connection.session = nil }
         connections.removeAll()
+        storeReads.removeAll()
         registry.removeAll()
         clearActions()
     }

@@ -68,12 +68,12 @@ public final class Session {
     @exclusivity(unchecked) private var deltaKey: (base: UInt64, frame: UInt64)?
     private let encoder = MessageEncoder()
 
-    /// A session for the session `traced`, whose frame messages leave `headroom` bytes free before them (the
+    /// A session whose model is `traced` and whose frame messages leave `headroom` bytes free before them (the
     /// transport writes its header there).
     init(id: String, traced: TracedListModel, headroom: Int = 0) {
         self.id = id
         self.traced = traced
-        // Session for a delta from the start; a whole frame's memory is taken when a member first needs one.
+        // Room for a delta from the start; a whole frame's memory is taken when a member first needs one.
         frameBuffer = MessageBuffer(headroom: headroom, capacity: 0)
         deltaBuffer = MessageBuffer(headroom: headroom, capacity: 1024)
     }

@@ -60,7 +60,7 @@ final class SessionRegistry {
             }
             notice = Self.sessionExpired
         }
-        if sessions.count >= configuration.maxSessions && !evictIdleRoom() {
+        if sessions.count >= configuration.maxSessions && !evictIdleSession() {
             return .refused(
                 WireError(code: .tooManySessions, message: "the server is at its session limit", ref: "hello"))
         }
@@ -114,8 +114,8 @@ final class SessionRegistry {
         sessions.removeAll()
     }
 
-    /// Frees the idle session closest to its expiry, to make session for a new one. - Returns: whether one was freed.
-    private func evictIdleRoom() -> Bool {
+    /// Frees the idle session closest to its expiry, to make room for a new one. - Returns: whether one was freed.
+    private func evictIdleSession() -> Bool {
         let idle = sessions.values.filter { $0.expiresAt != nil }
         guard let oldest = idle.min(by: { $0.expiresAt! < $1.expiresAt! }) else { return false }
         remove(oldest)

@@ -1,13 +1,14 @@
 import RefreshWire
 
-/// Where a host reads sessions back from, to take over one that another process held (docs/SCALING.md). The
+/// Where sessions are read back from, to take over one that another process held (docs/SCALING.md). The
 /// host writes each session's trace (its header, every recorded operation, the frames' digest so far) and its
 /// members (their numbers and token hashes) through its actions (``HostAction/writeStore(_:)``, every
-/// ~100 ms, ``StoreLedger``), which the transport carries out off the host's thread; it reads a session back
-/// here when a page asks for one it does not hold (``SessionHost/takeOver(_:at:)``).
+/// ~100 ms, ``StoreLedger``), and asks for a session back the same way when a page names one it does not hold
+/// (``HostAction/readStore(_:)``). The transport carries the read out with this and brings the answer back
+/// (``SessionHost/storeRead(_:at:)``): the host itself never calls a store.
 ///
-/// Called on the host's thread: a bounded round trip (rare: only a `hello` naming a session this process does
-/// not hold), answering at once that it is unavailable while the store is away.
+/// A bounded round trip (rare: only a `hello` naming a session this process does not hold), answering at once
+/// that it is unavailable while the store is away.
 public protocol SessionStore: AnyObject {
     /// Session `id` as stored.
     func load(_ id: String) -> StoreLoad
@@ -37,31 +38,12 @@ public struct StoredMembers: Sendable, Hashable {
         }
     }
 
-    /// `{"next":N,"members":[[number,"hash"],…]}`.
-    public func json() -> [UInt8] {
-        var text = #"{"next":\#(next),"members":["#
-        for (index, member) in members.enumerated() {
-            text += (index > 0 ? "," : "") + #"[\#(member.number),"\#(member.tokenHash)"]"#
-        }
-        return Array((text + "]}").utf8)
-    }
+    /// `{"next":N,"members":[[number,"hash"],…]}` (``StoredMembersJSON``, the wire's writer).
+    public func json() -> [UInt8] { StoredMembersJSON.encode(next: next, members: members) }
 
-    /// Reads ``json()``'s form back.
+    /// Reads ``json()``'s form back (``StoredMembersJSON``, the wire's validating reader).
     public init?(json: [UInt8]) {
-        let text = String(decoding: json, as: UTF8.self)
-        guard let nextStart = text.range(of: #"{"next":"#)?.upperBound,
-            let comma = text[nextStart...].firstIndex(of: ","), let next = Int(text[nextStart..<comma]),
-            let listStart = text.range(of: #""members":["#)?.upperBound
-        else { return nil }
-        var members: [(number: Int, tokenHash: String)] = []
-        var rest = text[listStart...]
-        while let open = rest.firstIndex(of: "[") {
-            guard let close = rest[open...].firstIndex(of: "]") else { return nil }
-            let parts = rest[rest.index(after: open)..<close].split(separator: ",")
-            guard parts.count == 2, let number = Int(parts[0]), parts[1].count == 66 else { return nil }
-            members.append((number, String(parts[1].dropFirst().dropLast())))
-            rest = rest[rest.index(after: close)...]
-        }
+        guard let (next, members) = StoredMembersJSON.decode(json) else { return nil }
         self.init(members: members, next: next)
     }
 }

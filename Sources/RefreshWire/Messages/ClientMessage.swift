@@ -60,7 +60,7 @@ public struct DecodingLimits: Hashable, Sendable {
     /// Largest `|t|` of a page timestamp (`touch`, `wheel`, `ping`), ms (10¹² ms ≈ 31 years).
     public var maxTime = 1e12
     /// Largest `dpr` of a `hello`; it must also be `> 0`.
-    public var maxDevicePixelRatio = 16.0
+    public var maxDevicePixelRatio = DevicePixelRatio.range.upperBound
     /// Longest `preset`, `session`, `token` and `physics.spring` string, UTF-8 bytes after unescaping.
     public var maxStringLength = 256
 
@@ -70,7 +70,7 @@ public struct DecodingLimits: Hashable, Sendable {
         maxDelta: Double = 1_000_000,
         maxAmount: Double = 1_000_000,
         maxTime: Double = 1e12,
-        maxDevicePixelRatio: Double = 16,
+        maxDevicePixelRatio: Double = DevicePixelRatio.range.upperBound,
         maxStringLength: Int = 256
     ) {
         self.maxDepth = maxDepth

@@ -2,7 +2,7 @@ import Foundation
 import RefreshKit
 import Testing
 
-/// The seeded random-trace property test of issue 6 ("Faults"/"Evidence"): random traces of touches,
+/// The seeded random-trace property test (README.md, "Repository layout"): random traces of touches,
 /// wheel streams, resizes, commands, `configure` patches, hostile numbers and time gaps, for every preset,
 /// with the invariants of ``ModelInvariants`` checked after every step and a long settle at the end.
 ///

@@ -2,7 +2,7 @@ import Testing
 
 @testable import RefreshKit
 
-/// The presets' behaviours that issue 20 found off against their libraries (docs/SEEDS.md), each as the
+/// The presets' behaviours that were found off against their libraries (docs/SEEDS.md), each as the
 /// engine's rule on one control and as a model driven the way a user would.
 @Suite struct SeedBehaviourTests {
     static let t0 = Timestamp(microseconds: 1_000_000)

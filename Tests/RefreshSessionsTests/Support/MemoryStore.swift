@@ -99,7 +99,8 @@ extension TestTransport {
             $0.node = name
             $0.prefixesIDs = true
         }
-        transport.host.store = store
+        transport.store = store
+        transport.host.hasStore = true
         return transport
     }
 

@@ -32,12 +32,19 @@ final class TestTransport {
     var holdsStoreBatches = false
     /// Batches handed over and not answered yet, oldest first.
     private(set) var storeBatches: [StoreBatch] = []
+    /// The store the host's reads are carried out with (and its batches applied to, unless held).
+    var store: MemoryStore?
+    /// Whether the host's reads wait in ``storeReads`` for ``answerStoreRead()`` (as a slow store's would);
+    /// otherwise each is answered at once from ``store``.
+    var holdsStoreReads = false
+    /// Reads asked for and not answered yet, oldest first.
+    private(set) var storeReads: [StoreRead] = []
 
     /// Like the server at its end: the host lets go of every connection and session.
     deinit { host.tearDown() }
 
     init(_ configure: (inout SessionHost.Configuration) -> Void = { _ in }) {
-        var configuration = SessionHost.Configuration()
+        var configuration = SessionHost.Configuration.production
         configure(&configuration)
         host = SessionHost(
             configuration: configuration, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
@@ -99,9 +106,23 @@ final class TestTransport {
         return batch
     }
 
+    /// The store answers the oldest read waiting, from ``store`` as it is now. - Returns: that read.
+    @discardableResult
+    func answerStoreRead(_ load: StoreLoad? = nil) -> StoreRead? {
+        guard !storeReads.isEmpty else { return nil }
+        let read = storeReads.removeFirst()
+        host.storeRead(StoreReadAnswer(read: read, load: load ?? loaded(read)), at: now)
+        carryOut()
+        endOfRead()
+        flush()
+        return read
+    }
+
+    private func loaded(_ read: StoreRead) -> StoreLoad { store?.load(read.session) ?? .unavailable }
+
     /// A SIGTERM: the host hands its sessions over and drains its connections.
     func beginShutdown() {
-        host.beginShutdown()
+        host.beginShutdown(at: now)
         carryOut()
     }
 
@@ -149,10 +170,16 @@ final class TestTransport {
             case .armSweep:
                 sweepArmed = true
             case .writeStore(let batch):
-                if !holdsStoreBatches, let store = host.store as? MemoryStore {
+                if !holdsStoreBatches, let store {
                     host.storeAnswered(StoreReport(batch: batch.number, outcome: store.apply(batch)), at: now)
                 } else {
                     storeBatches.append(batch)
+                }
+            case .readStore(let read):
+                if holdsStoreReads {
+                    storeReads.append(read)
+                } else {
+                    host.storeRead(StoreReadAnswer(read: read, load: loaded(read)), at: now)
                 }
             }
         }
