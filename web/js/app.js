@@ -6,7 +6,7 @@ import { Store } from './store.js';
 import { Predictor, DrawnOffset } from './prediction.js';
 import { InputChannel } from './inputs.js';
 import { frameAt } from './edgeFollow.js';
-import { attachInput } from './input.js';
+import { attachInput } from './pointerInput.js';
 import { Renderer, readTheme } from './renderer.js';
 import { stylesForPreset, EdgeStateClock } from './indicators/index.js';
 import { lastUpdatedText } from './indicators/arrow.js';

@@ -10,7 +10,7 @@
 import { CompareSide } from './side.js';
 import { ComparePanel } from './panel.js';
 import { withoutCompare } from './request.js';
-import { attachInput } from '../input.js';
+import { attachInput } from '../pointerInput.js';
 import { readTheme } from '../renderer.js';
 import { keyAction, isEditable } from '../keys.js';
 import { statusText } from '../ui.js';
