@@ -59,8 +59,8 @@ def test_a_page_embeds_a_list_of_its_own_with_the_public_module(desktop):
 
     # a command of one's own: its subscribers hear the transitions
     assert embedded(page, "session.send({ type: 'command', name: 'scrollToEdge', edge: 'top' })")
-    wait_until(page, lambda p: embedded(p, "session.store.frame.offset.y === 0 && session.store.frame.phase === 'idle'"),
-               5, what="the embedded list back at the top")
+    at_top = "session.store.frame.offset.y === 0 && session.store.frame.phase === 'idle'"
+    wait_until(page, lambda p: embedded(p, at_top), 5, what="the embedded list back at the top")
     assert embedded(page, "session.send({ type: 'command', name: 'refresh', edge: 'top' })")
     wait_until(page, lambda p: embedded(
         p, "seen.events.some((e) => e.name === 'transition' && e.edge === 'top' && e.to === 'refreshing')"),

@@ -102,7 +102,8 @@ test('the identity starts from the address and this tab\'s token, and remembers 
   assert.deepEqual(new SessionIdentity({ win, storage }).initial(), { session: other, token: 't2' });
   identity.remember(other, null);
   assert.equal(map.has(`refreshkit.token.${other}`), false);
-  assert.deepEqual(new SessionIdentity({ win: fakeWindow('http://h/').win, storage }).initial(), { session: null, token: null });
+  const fresh = new SessionIdentity({ win: fakeWindow('http://h/').win, storage });
+  assert.deepEqual(fresh.initial(), { session: null, token: null });
 });
 
 /** A WebSocket the test drives: it records what is sent. */
@@ -139,7 +140,8 @@ test('a welcome writes the member token once, and a dropped token is forgotten',
     ws.onopen();
     assert.equal(ws.sent[0].type, 'hello');
     assert.equal(ws.sent[0].session, undefined);
-    ws.onmessage({ data: JSON.stringify({ type: 'welcome', session: ID, token: 'tok', member: 0, preset: 'ios', serverT: 1 }) });
+    const welcome = { type: 'welcome', session: ID, token: 'tok', member: 0, preset: 'ios', serverT: 1 };
+    ws.onmessage({ data: JSON.stringify(welcome) });
     assert.deepEqual(writes, [[`refreshkit.token.${ID}`, 'tok']]);
     assert.equal(win.location.href, `http://h/?s=${ID}`);
     // the member was resumed elsewhere (close 4001): the token is dropped, once

@@ -144,7 +144,8 @@ export function startCompare(presets, { predict = true } = {}) {
     const state = states.every((s) => s === 'connected') ? 'connected'
       : states.includes('reconnecting') ? 'reconnecting' : states.includes('closed') ? 'closed' : 'connecting';
     body.dataset.connection = state;
-    const rtts = sides.map((s) => s.session.connection.clock.rtt).filter((r) => typeof r === 'number' && Number.isFinite(r));
+    const rtts = sides.map((s) => s.session.connection.clock.rtt)
+      .filter((r) => typeof r === 'number' && Number.isFinite(r));
     const retryAt = Math.max(0, ...sides.map((s) => s.session.status.retryAt ?? 0));
     const text = statusText({
       state,

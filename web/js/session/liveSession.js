@@ -1,9 +1,9 @@
 // One live session on the page: its WebSocket (js/connection.js), what it knows (js/store.js), the prediction of
 // its own drag (js/prediction.js), its input channel (js/inputs.js: numbering and resending), the rebase that
-// keeps a change of base from jumping on screen, and the drawing of its canvas (js/renderer.js). The normal page
-// (js/app.js), each side of compare mode (js/compare/compareSide.js) and a page that embeds a list
-// (js/refreshkit.js, docs/PAGE.md) each make one; what is around the list (a bar, a panel, announcements) subscribes
-// to its events. After Phoenix LiveView's `View`: one object per live session, with a life cycle of its own.
+// keeps a change of base from jumping on screen, and the drawing of its canvas (js/session/listCanvas.js). The
+// normal page (js/app.js), each side of compare mode (js/compare/compareSide.js) and a page that embeds a list
+// (js/refreshkit.js, docs/PAGE.md) each make one; what is around the list (a bar, a panel, announcements)
+// subscribes to its events. After Phoenix LiveView's `View`: one object per live session, with a life cycle.
 //
 //   new LiveSession(canvas, options) ──connect()──▶ live ──dispose()──▶ disposed
 //        (draws its skeleton)            │  every server message: the store takes it, the session reacts, then
@@ -20,12 +20,11 @@ import { Predictor, DrawnOffset } from '../prediction.js';
 import { InputChannel } from '../inputs.js';
 import { frameAt } from '../edgeFollow.js';
 import { attachInput } from '../pointerInput.js';
-import { Renderer, readTheme } from '../renderer.js';
 import { FeedMirror } from '../feedMirror.js';
-import { stylesForPreset, EdgeStateClock } from '../indicators/index.js';
-import { DEFAULT_SLOT } from '../indicators/geometry.js';
+import { EdgeStateClock } from '../indicators/index.js';
 import { Emitter } from './emitter.js';
 import { DrawLog } from './drawLog.js';
+import { ListCanvas, slotDepth } from './listCanvas.js';
 
 /** An edge changed state this recently (ms): its indicator may still be animating the change. */
 const STATE_CHANGE_MS = 400;
@@ -67,14 +66,10 @@ export class LiveSession {
     this.store = new Store({ session: start.session ?? null, token: start.token ?? null, preset: preset || null });
     this.predictor = new Predictor({ enabled: predict, configOf: () => this.store.config });
     this.drawn = new DrawnOffset(this.predictor);
-    this.renderer = new Renderer(canvas);
-    this.ownTheme = !theme;
-    this.renderer.theme = theme ?? readTheme();
-    this.renderer.fit();
+    /** The canvas: its size, colours, indicator styles and tap targets (js/session/listCanvas.js). */
+    this.listCanvas = new ListCanvas(canvas, { theme });
     this.reducedMotionQuery = window.matchMedia('(prefers-reduced-motion: reduce)');
     this.stateClock = new EdgeStateClock();
-    this.styles = null;
-    this.stylesPreset = undefined; // the preset `styles` were made for
     this.status = { state: 'connecting' };
     this.refused = null;           // the error that refused this session's hello (an unknown preset), if any
     this.lastUpdated = null;       // when a refresh last loaded the feed (the arrow's "last updated" line)
@@ -82,15 +77,13 @@ export class LiveSession {
     this.pointerCancels = 0;
     this.dirty = true;
     this.pendingResize = false;
-    this.taps = [];
     this.framesIn = [];            // page times of the frames received in the last second
     /** What was drawn last: the offset on screen and the prediction's lead over the server (drawn − server y). */
     this.view = { shown: { x: 0, y: 0 }, gap: 0 };
     this.log = new DrawLog(drawLog);
-    this.slotFor = (edge) => this.slotDepth(edge);
     this.drawEnv = {
       styles: null, clock: 0, serverNow: 0, reducedMotion: false, lastUpdated: null,
-      stateClock: this.stateClock, slotFor: this.slotFor,
+      stateClock: this.stateClock, slotFor: (edge) => slotDepth(this.store.config, edge),
     };
     this.raf = 0;
     this.loop = (ts) => {
@@ -103,7 +96,7 @@ export class LiveSession {
       ...(url ? { url } : {}),
       onTokenChange: (session, token) => this.identity?.remember(session, token),
       hello: () => {
-        const hello = { viewport: this.viewportSize(), dpr: this.renderer.dpr };
+        const hello = { viewport: this.listCanvas.viewportSize(), dpr: this.listCanvas.dpr };
         if (this.store.preset) hello.preset = this.store.preset;
         return hello;
       },
@@ -120,10 +113,15 @@ export class LiveSession {
     });
     this.mirror = mirror ? new FeedMirror(mirror, {
       scrollBy: (amount) => this.send({ type: 'command', name: 'scrollBy', amount }),
-      view: () => ({ frame: this.store.frame, offsetY: Number(this.store.frame?.offset?.y ?? 0), viewportH: this.renderer.cssH }),
+      view: () => ({
+        frame: this.store.frame, offsetY: Number(this.store.frame?.offset?.y ?? 0), viewportH: this.listCanvas.cssH,
+      }),
     }) : null;
     if (input) this.takeInput();
-    this.watchLayout();
+    this.listCanvas.watch(this.abort.signal, (resized) => {
+      this.dirty = true;
+      if (resized) this.pendingResize = true;
+    });
   }
 
   // ---------------------------------------------------------------- life cycle
@@ -253,11 +251,7 @@ export class LiveSession {
 
   /** The message of the tap target under `pt` (canvas px), if any (a footer's "tap to retry"). */
   tapAt(pt) {
-    for (const tap of this.taps) {
-      const r = tap.rect;
-      if (pt.x >= r.x && pt.x <= r.x + r.w && pt.y >= r.y && pt.y <= r.y + r.h) return tap.message;
-    }
-    return null;
+    return this.listCanvas.tapAt(pt);
   }
 
   /** Each edge's configured role (`refresh` or `loadMore`), from the session's configuration. */
@@ -291,39 +285,22 @@ export class LiveSession {
     });
   }
 
-  // ---------------------------------------------------------------- size, pixels and colours
+  // ---------------------------------------------------------------- size
 
+  /** The list's size in CSS px, as the server is told it. */
   viewportSize() {
-    return { w: Math.max(1, Math.round(this.renderer.cssW)), h: Math.max(1, Math.round(this.renderer.cssH)) };
+    return this.listCanvas.viewportSize();
   }
 
   /** The canvas's box or the device's pixels changed: fit it, and tell the server a new size on the next frame. */
   refit() {
-    const before = this.viewportSize();
-    this.renderer.fit();
-    const after = this.viewportSize();
+    if (this.listCanvas.refit()) this.pendingResize = true;
     this.dirty = true;
-    if (before.w !== after.w || before.h !== after.h) this.pendingResize = true;
   }
 
-  watchLayout() {
-    const { signal } = this.abort;
-    const observer = new ResizeObserver(() => this.refit());
-    observer.observe(this.canvas);
-    signal.addEventListener('abort', () => observer.disconnect());
-    window.addEventListener('resize', () => this.refit(), { signal });
-    const watchDpr = () => {
-      const mq = window.matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`);
-      mq.addEventListener?.('change', () => {
-        this.refit();
-        watchDpr();
-      }, { once: true, signal });
-    };
-    watchDpr();
-    window.matchMedia('(prefers-color-scheme: dark)').addEventListener?.('change', () => {
-      if (this.ownTheme) this.renderer.theme = readTheme();
-      this.dirty = true;
-    }, { signal });
+  /** The indicator styles drawn now: the preset's that the store shows. */
+  get styles() {
+    return this.listCanvas.stylesFor(this.store.preset);
   }
 
   // ---------------------------------------------------------------- drawing
@@ -342,18 +319,17 @@ export class LiveSession {
       // a predicted or blended offset: the edges follow it (their states stay the server's)
       const picture = shown.predicted || shown.blending ? frameAt(frame, shown, this.store.config) : frame;
       const env = this.drawEnv;
-      env.styles = this.currentStyles();
+      env.styles = this.listCanvas.stylesFor(this.store.preset);
       env.clock = now;
       env.serverNow = serverNow;
       env.reducedMotion = this.reducedMotionQuery.matches;
       env.lastUpdated = this.lastUpdated;
-      const out = this.renderer.draw(picture, shown, env);
-      this.taps = out.taps;
+      this.listCanvas.draw(picture, shown, env);
       this.view.shown.x = shown.x;
       this.view.shown.y = shown.y;
       this.view.gap = frame ? shown.y - Number(frame.offset?.y ?? 0) : 0;
       if (this.mirror) {
-        this.mirror.update(frame, shown.y, this.renderer.cssH);
+        this.mirror.update(frame, shown.y, this.listCanvas.cssH);
         this.mirror.place(shown.y);
       }
       this.log.record(now, shown.y);
@@ -369,24 +345,10 @@ export class LiveSession {
     if (!edges) return false;
     for (let i = 0; i < edges.length; i++) {
       const e = edges[i];
-      if (e.state === 'refreshing' || e.state === 'finishing' || this.stateClock.age(e.edge, now) < STATE_CHANGE_MS) return true;
+      if (e.state === 'refreshing' || e.state === 'finishing') return true;
+      if (this.stateClock.age(e.edge, now) < STATE_CHANGE_MS) return true;
     }
     return false;
-  }
-
-  /** The indicator styles of the preset the store shows (made again only when it changes). */
-  currentStyles() {
-    if (this.stylesPreset !== this.store.preset) {
-      this.stylesPreset = this.store.preset;
-      this.styles = stylesForPreset(this.store.preset || '');
-    }
-    return this.styles;
-  }
-
-  /** The indicator slot depth of an edge: its configured height when the server told us, else 60 px. */
-  slotDepth(edge) {
-    const h = this.store.config?.edges?.[edge]?.height;
-    return Number.isFinite(h) && h > 0 ? h : DEFAULT_SLOT;
   }
 
   /** Frames received in the last second, at page time `now`. */
