@@ -6,7 +6,7 @@
 // subscribes to its events. After Phoenix LiveView's `View`: one object per live session, with a life cycle.
 //
 //   new LiveSession(canvas, options) ──connect()──▶ live ──dispose()──▶ disposed
-//        (draws its skeleton)            │  every server message: the store takes it, the session reacts, then
+//   (fitted; a skeleton until a frame)   │  every server message: the store takes it, the session reacts, then
 //                                        │  'message' and the message's own event ('welcome', 'frame'…) go out
 //                                        │  every animation frame: drawFrame(now) draws when anything moved or
 //                                        ▼  changed, then 'tick' (and 'draw' when it drew)
