@@ -152,3 +152,19 @@ test('a welcome writes the member token once, and a dropped token is forgotten',
     globalThis.WebSocket = saved;
   }
 });
+
+test('the public module exports every name docs/PAGE.md lists', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const api = await import('../js/refreshkit.js');
+  const page = await readFile(new URL('../../docs/PAGE.md', import.meta.url), 'utf8');
+  const table = page.slice(page.indexOf('## What `/js/refreshkit.js` exports'), page.indexOf('## Embedding'));
+  // the names in the first cell of each row: `LiveSession`, `createSession(canvas, options)`, `ErrorCode`, …
+  const documented = table.split('\n').filter((line) => line.startsWith('| `'))
+    .flatMap((line) => [...line.split('|')[1].matchAll(/`([A-Za-z]+)/g)].map((m) => m[1]));
+  for (const name of ['LiveSession', 'createSession', 'SessionIdentity', 'ErrorCode', 'CloseCode']) {
+    assert.ok(documented.includes(name), `${name} is not in the table`);
+  }
+  for (const name of documented) assert.ok(name in api, `${name} is documented but not exported`);
+  assert.equal(typeof api.LiveSession, 'function');
+  assert.equal(typeof api.createSession, 'function');
+});
