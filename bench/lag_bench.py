@@ -37,7 +37,7 @@ RECORDER = """
 (() => {
   const lag = { on: false, moves: [], touches: [], samples: [], start: 0 };
   window.__lag = lag;
-  // The page drives from pointer events (js/input.js), each frame's pointermove carrying the moves
+  // The page drives from pointer events (js/pointerInput.js), each frame's pointermove carrying the moves
   // coalesced into it; Chromium holds back touchmove inside its touch slop (~15 px), so the touch events
   // are recorded too but the lag is taken over the pointer moves, each with its own timeStamp.
   window.addEventListener('pointermove', (e) => {

@@ -64,7 +64,7 @@ const en = {
   'footer.loading': 'Loading…',
   'footer.noMore': 'No more items',
   'footer.failed': "Couldn't load more — tap to retry",
-  // the Share popover and notices (js/share.js)
+  // the Share popover and notices (js/sharePopover.js, js/noticeBar.js)
   'share.button': 'Share',
   'share.button.title': 'Share this session with another device',
   'share.title': 'Share this session',

@@ -1,5 +1,5 @@
 // The page's touch and wheel inputs on their way to the server, and what becomes of them when the connection
-// breaks (issue 21; docs/SCALING.md, "Resending"). One mechanism with prediction (js/prediction.js): every
+// breaks (docs/SCALING.md, "Resending"). One mechanism with prediction (js/prediction.js): every
 // input gets its `seq`, every frame acknowledges the last one applied, and a resumed `welcome.ack` says which
 // of them the session has.
 //

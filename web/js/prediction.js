@@ -1,5 +1,5 @@
-// Client-side prediction with server reconciliation (issue 18; docs/PHYSICS.md §7.3: the drag mapping is path
-// independent, so the page can apply it itself and agree with the server exactly), as games do it (G. Gambetta,
+// Client-side prediction with server reconciliation (README, "Prediction"; docs/PHYSICS.md §7.3: the drag mapping
+// is path independent, so the page can apply it itself and agree with the server exactly), as games do it (G. Gambetta,
 // "Fast-Paced Multiplayer", parts II–III; Valve, "Source Multiplayer Networking": the client applies its own
 // input at once, remembers what the server has not acknowledged, and on every server state re-applies it).
 //

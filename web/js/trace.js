@@ -63,7 +63,7 @@ export function playbackHello(trace) {
 }
 
 /**
- * Wires "Export trace" and "Load trace…" (the buttons js/share.js puts in the Share popover) to the
+ * Wires "Export trace" and "Load trace…" (the buttons js/sharePopover.js puts in the Share popover) to the
  * connection. `notify(text, kind)` reports progress.
  */
 export class TraceTools {
@@ -92,7 +92,7 @@ export class TraceTools {
     });
   }
 
-  /** Every server message passes here (app.js); `trace` replies resolve the pending requests. */
+  /** Every message of the page's session passes here (js/app.js); `trace` replies resolve the pending requests. */
   onMessage(msg, raw) {
     if (msg.type === 'trace') {
       const text = traceText(raw, msg);

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Connection } from '../js/connection.js';
-import { sessionFromUrl } from '../js/share.js';
+import { sessionFromUrl } from '../js/session/identity.js';
 import { nodeText } from '../js/panel/node.js';
 
 const HEX = '0123456789abcdef0123456789abcdef';

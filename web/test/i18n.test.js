@@ -4,7 +4,7 @@ import { CATALOGUES, LANGUAGES, chooseLanguage, format, t, setLanguage, language
 import { announcementFor, statusText } from '../js/ui.js';
 import { footerLabel } from '../js/indicators/footer.js';
 import { arrowLabel } from '../js/indicators/arrow.js';
-import { membersText } from '../js/share.js';
+import { membersText } from '../js/sharePopover.js';
 import { failureText } from '../js/failure.js';
 
 const placeholders = (message) => {

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { Ring, SeriesRing } from '../js/panel/ring.js';
+import { Ring, SeriesRing } from '../js/panel/ringBuffer.js';
 import { seedNames, seedNamesForTransition, libraryFor, SEED_NAMES } from '../js/panel/seedNames.js';
 import { SeqGapCounter, CounterRate, formatBytes, clockSkew } from '../js/panel/figures.js';
 import { TransitionLog, relativeTime } from '../js/panel/timeline.js';

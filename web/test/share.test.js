@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sessionFromUrl, shareUrl, urlWithSession, noticeText, membersText, TokenStore, qrCodePath, shareOrigin } from '../js/share.js';
+import { sessionFromUrl, urlWithSession, TokenStore, SessionIdentity } from '../js/session/identity.js';
+import { shareUrl, membersText, qrCodePath, shareOrigin } from '../js/sharePopover.js';
+import { noticeText, errorNotice } from '../js/noticeBar.js';
 import { traceText, traceFileName, traceProblem, playbackPlan, playbackHello } from '../js/trace.js';
 
 const ID = '0123456789abcdef0123456789abcdef';
@@ -23,6 +25,9 @@ test('share links and the address bar', () => {
 test('notices and member counts in words', () => {
   assert.match(noticeText('session_expired'), /ended/);
   assert.equal(noticeText(undefined), null);
+  assert.equal(errorNotice({ code: 'session_full' }).kind, 'warning');
+  assert.equal(errorNotice({ code: 'bad_token' }).kind, 'info');
+  assert.equal(errorNotice({ code: 'bad_field' }), null);
   assert.equal(membersText(1), '1 device connected');
   assert.equal(membersText(3), '3 devices connected');
 });

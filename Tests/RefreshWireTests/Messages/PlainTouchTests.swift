@@ -23,7 +23,7 @@ struct PlainTouchTests {
         }
     }
 
-    /// A touch as `JSON.stringify` writes the page's object literal (web/js/input.js), `seq` last.
+    /// A touch as `JSON.stringify` writes the page's object literal (web/js/pointerInput.js), `seq` last.
     static func pageMessage(_ phase: String, dx: String, dy: String, t: String, id: String?, seq: String? = nil)
         -> String
     {

@@ -7,11 +7,10 @@
 // `startCompare` opens both sessions and says, through `outcome`, whether the server took both presets: a hello
 // naming a preset the server does not know is refused (`unknown_preset`), and the caller (js/main.js) then
 // leaves compare mode (`stop`) for the normal page.
-import { CompareSide } from './side.js';
-import { ComparePanel } from './panel.js';
+import { CompareSide } from './compareSide.js';
+import { ComparePanel } from './comparePanel.js';
 import { withoutCompare } from './request.js';
-import { attachInput } from '../input.js';
-import { readTheme } from '../renderer.js';
+import { attachInput } from '../pointerInput.js';
 import { keyAction, isEditable } from '../keys.js';
 import { statusText } from '../ui.js';
 import { t, language } from '../i18n.js';
@@ -66,8 +65,6 @@ export function startCompare(presets, { predict = true } = {}) {
   exit.title = t('compare.exit.title');
   $('.bar-actions').prepend(exit);
 
-  const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
-  let theme = readTheme();
   const columns = [];
   let finish; // resolves `outcome` (the first answer counts: a promise settles once)
   const outcome = new Promise((resolve) => {
@@ -79,7 +76,7 @@ export function startCompare(presets, { predict = true } = {}) {
     const col = sideColumn(preset, index);
     grid.append(col.column);
     const side = new CompareSide({
-      preset, canvas: col.canvas, theme, predict,
+      preset, canvas: col.canvas, predict,
       onMessage: (s, msg) => onMessage(index, s, msg),
       onStatus: () => updateStatus(performance.now(), true),
     });
@@ -92,38 +89,29 @@ export function startCompare(presets, { predict = true } = {}) {
     if (msg.type === 'error' && side.refused) {
       finish({ ok: false, preset: side.preset, code: side.refused.code, message: side.refused.message });
     }
-    if (msg.type === 'welcome' && sides.every((s) => s.conn.welcomed)) finish({ ok: true });
+    if (msg.type === 'welcome' && sides.every((s) => s.session.connection.welcomed)) finish({ ok: true });
   }
 
   // ---------------------------------------------------------------- input: every input goes to both sides
 
+  // each side numbers, predicts and sends its own copy (its own `seq`)
   const sendInput = (msg) => {
     let sent = false;
-    for (const side of sides) sent = side.sendInput(msg) || sent;
+    for (const side of sides) sent = side.session.sendInput({ ...msg }) || sent;
     return sent;
   };
-  const sendToBoth = (msg) => sides.map((side) => side.send(msg)).some(Boolean);
+  const sendToBoth = (msg) => sides.map((side) => side.session.send(msg)).some(Boolean);
 
   sides.forEach((side) => {
     attachInput(side.canvas, {
       send: sendInput,
       onTap: (pt) => {
-        const message = side.tapAt(pt);
+        const message = side.session.tapAt(pt);
         if (message) sendToBoth(message);
       },
+      signal,
     });
-    const observer = new ResizeObserver(() => side.refit());
-    observer.observe(side.canvas);
-    signal.addEventListener('abort', () => observer.disconnect());
   });
-  window.addEventListener('resize', () => sides.forEach((s) => s.refit()), { signal });
-  window.matchMedia('(prefers-color-scheme: dark)').addEventListener?.('change', () => {
-    theme = readTheme();
-    for (const side of sides) {
-      side.renderer.theme = theme;
-      side.dirty = true;
-    }
-  }, { signal });
 
   $('#refresh').addEventListener('click', () => sendToBoth({ type: 'command', name: 'refresh', edge: 'top' }), { signal });
 
@@ -152,17 +140,18 @@ export function startCompare(presets, { predict = true } = {}) {
     if (signal.aborted) return; // compare mode was left: the closing sockets report to nobody
     if (!force && now - status.lastAt < 250) return;
     status.lastAt = now;
-    const states = sides.map((s) => s.status.state);
+    const states = sides.map((s) => s.session.status.state);
     const state = states.every((s) => s === 'connected') ? 'connected'
       : states.includes('reconnecting') ? 'reconnecting' : states.includes('closed') ? 'closed' : 'connecting';
     body.dataset.connection = state;
-    const rtts = sides.map((s) => s.conn.clock.rtt).filter((r) => typeof r === 'number' && Number.isFinite(r));
-    const retryAt = Math.max(0, ...sides.map((s) => s.status.retryAt ?? 0));
+    const rtts = sides.map((s) => s.session.connection.clock.rtt)
+      .filter((r) => typeof r === 'number' && Number.isFinite(r));
+    const retryAt = Math.max(0, ...sides.map((s) => s.session.status.retryAt ?? 0));
     const text = statusText({
       state,
       retryInMs: retryAt ? retryAt - now : null,
       rtt: rtts.length ? Math.max(...rtts) : null,
-      framesPerSecond: Math.min(...sides.map((s) => s.framesPerSecond(now))),
+      framesPerSecond: Math.min(...sides.map((s) => s.session.framesPerSecond(now))),
     });
     if (statusTextEl.textContent !== text) statusTextEl.textContent = text;
     if (statusEl.dataset.state !== state) statusEl.dataset.state = state;
@@ -174,7 +163,7 @@ export function startCompare(presets, { predict = true } = {}) {
   function loop(ts) {
     raf = requestAnimationFrame(loop);
     const now = Number.isFinite(ts) ? ts : performance.now();
-    const serverNows = sides.map((side) => side.tick(now, { reducedMotion: reducedMotion.matches }));
+    const serverNows = sides.map((side) => side.session.drawFrame(now));
     sides.forEach((side, i) => {
       const headline = side.headline();
       const badge = columns[i].state;
@@ -194,19 +183,19 @@ export function startCompare(presets, { predict = true } = {}) {
     compare: () => sides.map((side) => side.snapshot()),
     get language() { return language(); },
     get state() {
-      return { connected: sides.every((s) => s.connected), status: body.dataset.connection ?? 'connecting' };
+      return { connected: sides.every((s) => s.session.connected), status: body.dataset.connection ?? 'connecting' };
     },
     /** Sends `obj` on both sessions (as the page's own commands are). */
     send: (obj) => sendToBoth(obj),
   });
 
-  for (const side of sides) side.start();
+  for (const side of sides) side.session.connect();
   raf = requestAnimationFrame(loop);
 
   function stop() {
     cancelAnimationFrame(raf);
     abort.abort();
-    for (const side of sides) side.stop();
+    for (const side of sides) side.session.dispose();
     panel.clear();
     grid.remove();
     exit.remove();

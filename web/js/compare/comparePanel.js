@@ -33,7 +33,7 @@ class SidePane {
 export class ComparePanel {
   /**
    * @param {HTMLElement} root  the page's <aside id="panel"> (its head and body are reused)
-   * @param {object[]} sides    the compare sides (js/compare/side.js), in the order they are shown
+   * @param {object[]} sides    the compare sides (js/compare/compareSide.js), in the order they are shown
    * @param {object} o
    * @param {(open: boolean) => void} [o.onToggle]
    * @param {AbortSignal} o.signal  ends the panel's listeners when compare mode is left

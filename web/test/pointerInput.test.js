@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TouchTracker, wheelMessage, pointerSamples } from '../js/input.js';
+import { TouchTracker, wheelMessage, pointerSamples } from '../js/pointerInput.js';
 import { keyAction, isEditable } from '../js/keys.js';
 import { announcementFor, statusText } from '../js/ui.js';
 import { describeEvent } from '../js/panel/eventLog.js';

@@ -1,29 +1,8 @@
-// Sharing a session between devices (docs/PROTOCOL.md, "Sessions"): the session id lives in the URL
-// (`/?s=ID`, so a reload rejoins and the link lets another device in), the member token in sessionStorage
-// (per tab and per session, so a reload resumes the same member), and a "Share" popover shows the link,
-// how many devices are connected, and the trace controls (js/trace.js).
-// The pure helpers at the top are unit tested with node.
-
+// The "Share" button and its popover (docs/PROTOCOL.md, "Sessions"): the session's link and its QR code, how
+// many devices are connected, a Copy button, and the trace controls (js/trace.js finds them by id). It reads the
+// session's store (js/store.js) and draws again on every welcome and `room` message.
+// The pure helpers at the top are unit tested with node (web/test/share.test.js).
 import { t } from './i18n.js';
-import { ErrorCode } from './protocol.js';
-
-const TOKEN_KEY = 'refreshkit.token.';
-const NOTICE_MS = 10000;
-
-/**
- * The session id a URL asks to join (`?s=ID`), or null. Ids are the server's hex, after a node name and a dot
- * when the server runs in a cluster (`n2.<hex>`, docs/SCALING.md); anything else is ignored.
- */
-export function sessionFromUrl(href) {
-  let url;
-  try {
-    url = new URL(href);
-  } catch {
-    return null;
-  }
-  const id = url.searchParams.get('s');
-  return id && /^([A-Za-z0-9_-]{1,32}\.)?[0-9a-f]{16,64}$/.test(id) ? id : null;
-}
 
 /** The share link of session `id` for a page served at `origin`. */
 export function shareUrl(origin, id) {
@@ -48,26 +27,9 @@ export function shareOrigin(pageOrigin, serverShare) {
   }
 }
 
-/** `href` with `?s=ID` set (other parameters kept): what history.replaceState puts in the address bar. */
-export function urlWithSession(href, id) {
-  const url = new URL(href);
-  url.searchParams.set('s', id);
-  return url.toString();
-}
-
 /** The server's picture of `url` as a QR code (docs/HARDENING.md: GET /qr.svg?text=…). */
 export function qrCodePath(url) {
   return `/qr.svg?text=${encodeURIComponent(url)}`;
-}
-
-/** The words for a welcome's notice, or null. */
-export function noticeText(notice) {
-  switch (notice) {
-    case 'session_expired':
-      return t('notice.sessionExpired');
-    default:
-      return typeof notice === 'string' && notice ? notice : null;
-  }
 }
 
 /** "1 device" / "3 devices". */
@@ -75,99 +37,31 @@ export function membersText(n) {
   return t('share.members', { count: n });
 }
 
-/** Tokens per session id in sessionStorage (per tab); every access tolerates a storage that throws. */
-export class TokenStore {
-  constructor(storage) {
-    this.storage = storage;
-  }
-
-  get(session) {
-    try {
-      return session ? this.storage?.getItem(TOKEN_KEY + session) ?? null : null;
-    } catch {
-      return null;
-    }
-  }
-
-  set(session, token) {
-    try {
-      if (!session) return;
-      if (token) this.storage?.setItem(TOKEN_KEY + session, token);
-      else this.storage?.removeItem(TOKEN_KEY + session);
-    } catch {
-      // private mode or a full storage: the page still works, it just joins as a new member after a reload
-    }
-  }
-}
-
-/**
- * The page's side of sharing. It puts the session in the URL (`?s=`) and this tab's token for it into the
- * store (js/store.js) for the first hello; `onWelcome`, `onRoom`, `onTokenChange` keep the URL, the
- * storage and the popover current from the store; `notify` shows a notice.
- */
-export class Share {
-  constructor({ store, doc = document, win = window, storage = safeSessionStorage(), insertBefore } = {}) {
+export class SharePopover {
+  /**
+   * @param {object} o
+   * @param {object} o.session  the page's LiveSession (js/session/liveSession.js)
+   * @param {(text: string, kind: string) => void} o.notify  says a copy's outcome (js/noticeBar.js)
+   * @param {Element} [o.insertBefore]  where the Share button goes in the bar (before the Debug button)
+   */
+  constructor({ session, notify, doc = document, win = window, insertBefore }) {
+    this.store = session.store;
+    this.notify = notify;
     this.doc = doc;
     this.win = win;
-    this.store = store;
-    this.tokens = new TokenStore(storage);
-    if (!store.session) {
-      const session = sessionFromUrl(win.location.href);
-      store.setToken(session, this.tokens.get(session));
-    }
-    this.noticeTimer = 0;
-    this.buildUi(insertBefore);
+    this.build(insertBefore);
+    session.on('welcome', () => this.render());
+    session.on('room', () => this.render());
   }
 
+  /** The link another device opens to join, or null before the first welcome. */
   get url() {
     if (!this.store.session) return null;
     return shareUrl(shareOrigin(this.win.location.origin, this.store.welcome?.share), this.store.session);
   }
 
-  onTokenChange(session, token) {
-    this.tokens.set(session, token);
-  }
-
-  onWelcome(msg) {
-    if (typeof msg.session !== 'string') return;
-    this.tokens.set(msg.session, typeof msg.token === 'string' ? msg.token : null);
-    try {
-      this.win.history.replaceState(this.win.history.state, '', urlWithSession(this.win.location.href, msg.session));
-    } catch {
-      // a sandboxed frame may refuse: the share link still works
-    }
-    const text = noticeText(msg.notice);
-    if (text) this.notify(text, 'warning');
-    this.render();
-  }
-
-  onRoom() {
-    this.render();
-  }
-
-  onError(msg) {
-    if (msg.code === ErrorCode.badToken) this.notify(t('notice.rejoined'), 'info');
-    if (msg.code === ErrorCode.sessionFull) this.notify(t('notice.sessionFull'), 'warning');
-  }
-
-  /** Shows `text` under the bar for a while (role=status: screen readers hear it). */
-  notify(text, kind = 'info') {
-    const el = this.noticeEl;
-    if (!el) return;
-    el.textContent = text;
-    el.dataset.kind = kind;
-    el.hidden = false;
-    this.win.clearTimeout(this.noticeTimer);
-    this.noticeTimer = this.win.setTimeout(() => {
-      el.hidden = true;
-    }, NOTICE_MS);
-  }
-
-  // ---------------------------------------------------------------- the popover
-
-  buildUi(insertBefore) {
+  build(insertBefore) {
     const d = this.doc;
-    if (!d?.createElement) return;
     const button = d.createElement('button');
     button.type = 'button';
     button.id = 'share-toggle';
@@ -197,19 +91,12 @@ export class Share {
         <button type="button" class="button button-plain" id="trace-load">${t('share.load')}</button>
         <input type="file" id="trace-file" accept="application/json,.json" hidden>
       </p>`;
-    const notice = d.createElement('p');
-    notice.id = 'notice';
-    notice.className = 'notice';
-    notice.setAttribute('role', 'status');
-    notice.hidden = true;
 
     const anchor = insertBefore || d.getElementById('debug-toggle');
     anchor?.parentNode?.insertBefore(button, anchor);
     d.body.appendChild(pop);
-    d.querySelector('.bar')?.after(notice);
     this.button = button;
     this.pop = pop;
-    this.noticeEl = notice;
     this.linkEl = pop.querySelector('#share-link');
     this.qrEl = pop.querySelector('#share-qr');
     this.membersEl = pop.querySelector('#share-members');
@@ -228,15 +115,13 @@ export class Share {
     this.render();
   }
 
-  toggle(open = this.pop?.hidden) {
-    if (!this.pop) return;
+  toggle(open = this.pop.hidden) {
     this.pop.hidden = !open;
     this.button.setAttribute('aria-expanded', String(open));
     if (open) this.render();
   }
 
   render() {
-    if (!this.linkEl) return;
     const url = this.url;
     this.linkEl.textContent = url ?? t('share.connecting');
     this.linkEl.href = url ?? '/';
@@ -270,13 +155,5 @@ export class Share {
       sel.addRange(range);
     }
     this.notify(copied ? t('share.copied') : t('share.copyManually'), 'info');
-  }
-}
-
-function safeSessionStorage() {
-  try {
-    return globalThis.sessionStorage ?? null;
-  } catch {
-    return null;
   }
 }

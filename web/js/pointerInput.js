@@ -84,15 +84,16 @@ export function wheelMessage(e) {
 
 /**
  * Wires the canvas. `send(msg)` gets touch and wheel messages; `onTap({x, y})` gets canvas-relative taps;
- * `onInput()` is called on every input (to wake the renderer).
+ * `onInput()` is called on every input (to wake the renderer). Aborting `signal` removes every listener.
  */
-export function attachInput(canvas, { send, onTap, onInput, onPointerCancel } = {}) {
+export function attachInput(canvas, { send, onTap, onInput, onPointerCancel, signal } = {}) {
   const tracker = new TouchTracker();
   const local = (e) => {
     const r = canvas.getBoundingClientRect();
     return { x: e.clientX - r.left, y: e.clientY - r.top };
   };
-  const opts = { passive: false };
+  const opts = { passive: false, signal };
+  const plain = { signal };
 
   canvas.addEventListener('pointerdown', (e) => {
     if (e.pointerType === 'mouse' && e.button !== 0) return;
@@ -138,7 +139,7 @@ export function attachInput(canvas, { send, onTap, onInput, onPointerCancel } = 
       const r = tracker.finish(e.pointerId, NaN, NaN, e.timeStamp, 'cancel');
       if (r) send(r.message);
     }
-  });
+  }, plain);
 
   canvas.addEventListener('wheel', (e) => {
     e.preventDefault();
@@ -149,9 +150,9 @@ export function attachInput(canvas, { send, onTap, onInput, onPointerCancel } = 
 
   // Older iOS Safari: touchmove must be cancelled on the element itself.
   canvas.addEventListener('touchmove', (e) => e.preventDefault(), opts);
-  canvas.addEventListener('contextmenu', (e) => e.preventDefault());
-  canvas.addEventListener('selectstart', (e) => e.preventDefault());
-  canvas.addEventListener('dragstart', (e) => e.preventDefault());
+  canvas.addEventListener('contextmenu', (e) => e.preventDefault(), plain);
+  canvas.addEventListener('selectstart', (e) => e.preventDefault(), plain);
+  canvas.addEventListener('dragstart', (e) => e.preventDefault(), plain);
 
   // Page-wide: no ctrl+wheel zoom, no Safari pinch (gesture* events).
   window.addEventListener('wheel', (e) => {

@@ -1,0 +1,63 @@
+// `window.refreshkit` on the normal page: what the browser tests, the benches and a curious reader see of the
+// page's live session (web/README.md lists it). It holds nothing of its own: every member reads the session
+// (js/session/liveSession.js) or the page part named. A page that embeds a list imports js/refreshkit.js instead.
+import { lastUpdatedText } from './indicators/arrow.js';
+import { language } from './i18n.js';
+
+/**
+ * Sets `window.refreshkit` for `session`, with the share popover's link (js/sharePopover.js) and the trace tools
+ * (js/trace.js).
+ */
+export function exposePageHook({ session, share, traceTools }) {
+  const { store, connection: conn, predictor } = session;
+  window.refreshkit = Object.freeze({
+    get frame() { return store.frame; },
+    get events() { return store.events; },
+    get errors() { return store.errors; },
+    get welcome() { return store.welcome; },
+    get preset() { return store.preset; },
+    get config() { return store.config; },
+    /** The page's language (js/i18n.js) and what the text indicators say now, per edge (the canvas's words). */
+    get language() { return language(); },
+    indicatorTexts: () => Object.fromEntries((store.frame?.edges || [])
+      .map((e) => [e.edge, session.styles?.[e.edge]?.text?.(e.state) ?? null])),
+    /** The header's "last updated" line where the preset's indicator draws one (null before the first refresh). */
+    lastUpdatedText: () => (session.styles?.top?.name === 'arrow' ? lastUpdatedText(session.lastUpdated) : null),
+    get state() {
+      return {
+        connected: conn.connected,
+        status: session.status.state,
+        rtt: conn.clock.rtt,
+        offset: conn.clock.offset, // server clock − page clock, ms
+        pointerCancels: session.pointerCancels,
+      };
+    },
+    send: (obj) => session.send(obj),
+    // sessions and traces (js/session/identity.js, js/sharePopover.js, js/trace.js)
+    get session() {
+      return { id: store.session, member: store.member, members: store.members, url: share.url };
+    },
+    requestTrace: () => traceTools.request(),
+    exportTrace: () => traceTools.download(),
+    playTrace: (text) => traceTools.play(text),
+    get playback() { return traceTools.state; },
+    serverNow: () => session.serverNow(),
+    /** The offset drawn last, predicted or not. */
+    displayedOffset: () => ({ x: session.view.shown.x, y: session.view.shown.y }),
+    // measurement hooks (README, "Prediction"): the lag bench and the browser tests
+    /** The last ≤ 1000 draws: t is the requestAnimationFrame time (performance.now), y the drawn offset.y. */
+    drawLog: () => session.drawLog(),
+    /** |predicted − server| px at each acknowledgement of an input (the prediction after it vs that frame). */
+    reconciliationErrors: () => predictor.errors.list(),
+    prediction: () => ({
+      enabled: predictor.enabled, supported: predictor.support, active: predictor.active,
+      pending: predictor.pending.length, lastAck: predictor.lastAck, nextSeq: predictor.nextSeq,
+      resent: session.inputs.resent, // inputs sent again after resumes (js/inputs.js)
+      correction: { x: session.drawn.blend.x, y: session.drawn.blend.y }, // drawn − target: still being blended away
+      stalls: predictor.stalls, // frame gaps > 100 ms while inputs were pending
+    }),
+    setPrediction: (on) => session.setPrediction(!!on),
+    /** The feed mirror (js/feedMirror.js): how often it changed the DOM. */
+    get mirror() { return { updates: session.mirror?.updates ?? 0 }; },
+  });
+}

@@ -1,0 +1,365 @@
+// One live session on the page: its WebSocket (js/connection.js), what it knows (js/store.js), the prediction of
+// its own drag (js/prediction.js), its input channel (js/inputs.js: numbering and resending), the rebase that
+// keeps a change of base from jumping on screen, and the drawing of its canvas (js/session/listCanvas.js). The
+// normal page (js/app.js), each side of compare mode (js/compare/compareSide.js) and a page that embeds a list
+// (js/refreshkit.js, docs/PAGE.md) each make one; what is around the list (a bar, a panel, announcements)
+// subscribes to its events. After Phoenix LiveView's `View`: one object per live session, with a life cycle.
+//
+//   new LiveSession(canvas, options) ──connect()──▶ live ──dispose()──▶ disposed
+//   (fitted; a skeleton until a frame)   │  every server message: the store takes it, the session reacts, then
+//                                        │  'message' and the message's own event ('welcome', 'frame'…) go out
+//                                        │  every animation frame: drawFrame(now) draws when anything moved or
+//                                        ▼  changed, then 'tick' (and 'draw' when it drew)
+//
+// Per animation frame the session allocates nothing of its own: the renderer's options, the offset drawn last
+// (`view`) and the draw log are kept and written in place.
+import { Connection } from '../connection.js';
+import { ErrorCode } from '../protocol.js';
+import { Store } from '../store.js';
+import { Predictor, DrawnOffset } from '../prediction.js';
+import { InputChannel } from '../inputs.js';
+import { frameAt } from '../edgeFollow.js';
+import { attachInput } from '../pointerInput.js';
+import { FeedMirror } from '../feedMirror.js';
+import { EdgeStateClock } from '../indicators/index.js';
+import { Emitter } from './emitter.js';
+import { DrawLog } from './drawLog.js';
+import { ListCanvas, slotDepth } from './listCanvas.js';
+
+/** An edge changed state this recently (ms): its indicator may still be animating the change. */
+const STATE_CHANGE_MS = 400;
+
+export class LiveSession {
+  /**
+   * @param {HTMLCanvasElement} canvas  where the list is drawn (sized by CSS; the session fits it to the
+   *   device's pixels and tells the server its size)
+   * @param {object} [o]
+   * @param {string} [o.preset]         the preset the first hello asks for (else the server's default)
+   * @param {boolean} [o.predict=true]  whether the display follows the page's own prediction (?predict=0: no)
+   * @param {boolean} [o.input=true]    whether the session takes the canvas's pointer and wheel input itself
+   *   (compare mode gives each input to both sessions, and so takes it itself: `sendInput`, `tapAt`)
+   * @param {boolean} [o.animate=true]  whether the session draws on its own animation frames; false: the page
+   *   calls `drawFrame(now)` from its loop
+   * @param {HTMLElement} [o.mirror]    a `role="feed"` element that mirrors the rows for screen readers and
+   *   keyboards (js/feedMirror.js)
+   * @param {{initial: () => {session, token}, remember: (session, token) => void}} [o.identity]  where the
+   *   session id and member token are kept across reloads (js/session/identity.js); none: a new session
+   * @param {object} [o.theme]          the colours (js/renderer.js); by default read from the page's CSS, and
+   *   again when the colour scheme changes
+   * @param {number} [o.drawLog=0]      how many draws to keep for `drawLog()` (measurements)
+   * @param {string} [o.url]            the WebSocket address (the page's own server by default)
+   * @param {string} [o.label]          names the session in console warnings
+   */
+  constructor(canvas, {
+    preset = null, predict = true, input = true, animate = true, mirror = null, identity = null, theme = null,
+    drawLog = 0, url, label = null,
+  } = {}) {
+    this.canvas = canvas;
+    this.identity = identity;
+    this.label = label;
+    this.animate = animate;
+    this.phase = 'idle'; // idle → live → disposed
+    this.emitter = new Emitter();
+    this.abort = new AbortController();
+    const start = identity?.initial() ?? {};
+    /** What the session knows (frame, config, preset, session id, member, events, errors): js/store.js. */
+    this.store = new Store({ session: start.session ?? null, token: start.token ?? null, preset: preset || null });
+    this.predictor = new Predictor({ enabled: predict, configOf: () => this.store.config });
+    this.drawn = new DrawnOffset(this.predictor);
+    /** The canvas: its size, colours, indicator styles and tap targets (js/session/listCanvas.js). */
+    this.listCanvas = new ListCanvas(canvas, { theme });
+    this.reducedMotionQuery = window.matchMedia('(prefers-reduced-motion: reduce)');
+    this.stateClock = new EdgeStateClock();
+    this.status = { state: 'connecting' };
+    this.refused = null;           // the error that refused this session's hello (an unknown preset), if any
+    this.lastUpdated = null;       // when a refresh last loaded the feed (the arrow's "last updated" line)
+    this.lastInputAt = -Infinity;  // page time of the last input this session sent
+    this.pointerCancels = 0;
+    this.dirty = true;
+    this.pendingResize = false;
+    this.framesIn = [];            // page times of the frames received in the last second
+    /** What was drawn last: the offset on screen and the prediction's lead over the server (drawn − server y). */
+    this.view = { shown: { x: 0, y: 0 }, gap: 0 };
+    this.log = new DrawLog(drawLog);
+    this.drawEnv = {
+      styles: null, clock: 0, serverNow: 0, reducedMotion: false, lastUpdated: null,
+      stateClock: this.stateClock, slotFor: (edge) => slotDepth(this.store.config, edge),
+    };
+    this.raf = 0;
+    this.loop = (ts) => {
+      this.raf = requestAnimationFrame(this.loop);
+      this.drawFrame(Number.isFinite(ts) ? ts : performance.now());
+    };
+
+    this.connection = new Connection({
+      store: this.store,
+      ...(url ? { url } : {}),
+      onTokenChange: (session, token) => this.identity?.remember(session, token),
+      hello: () => {
+        const hello = { viewport: this.listCanvas.viewportSize(), dpr: this.listCanvas.dpr };
+        if (this.store.preset) hello.preset = this.store.preset;
+        return hello;
+      },
+      onMessage: (msg, tRecv, raw, previousFrame) => this.receive(msg, tRecv, raw, previousFrame),
+      onStatus: (s) => {
+        this.status = { ...this.status, ...s };
+        if (this.phase === 'live') this.emitter.emit('status', this.status);
+      },
+    });
+    /** The page's touch and wheel messages: numbered, predicted, and sent again after a resume (js/inputs.js). */
+    this.inputs = new InputChannel({
+      conn: this.connection, predictor: this.predictor, frameOf: () => this.store.frame,
+      serverNowOf: (pageNow) => this.drawingServerNow(pageNow),
+    });
+    this.mirror = mirror ? new FeedMirror(mirror, {
+      scrollBy: (amount) => this.send({ type: 'command', name: 'scrollBy', amount }),
+      view: () => ({
+        frame: this.store.frame, offsetY: Number(this.store.frame?.offset?.y ?? 0), viewportH: this.listCanvas.cssH,
+      }),
+    }) : null;
+    if (input) this.takeInput();
+    this.listCanvas.watch(this.abort.signal, (resized) => {
+      this.dirty = true;
+      if (resized) this.pendingResize = true;
+    });
+  }
+
+  // ---------------------------------------------------------------- life cycle
+
+  /** Opens the connection (hello, then the server's welcome and frames) and, unless `animate` is false, draws. */
+  connect() {
+    if (this.phase !== 'idle') return this;
+    this.phase = 'live';
+    this.connection.start();
+    if (this.animate) this.raf = requestAnimationFrame(this.loop);
+    return this;
+  }
+
+  /** Closes the connection, stops drawing, and lets go of every listener (the session's and the page's). */
+  dispose() {
+    if (this.phase === 'disposed') return;
+    this.phase = 'disposed';
+    cancelAnimationFrame(this.raf);
+    this.abort.abort();
+    this.connection.stop();
+    this.emitter.clear();
+  }
+
+  /**
+   * Calls `fn` on each `name` event; returns the function that stops it. Events: `status` (the connection's
+   * state), `message` (every server message, with its arrival time and text), `welcome`, `config`, `room`,
+   * `frame` (deltas applied), `event`, `error`, `trace` (the message), `tick` (every animation frame: page time,
+   * server time) and `draw` (after a draw: page time; `view` holds what was drawn). docs/PAGE.md.
+   */
+  on(name, fn) {
+    return this.emitter.on(name, fn);
+  }
+
+  get connected() {
+    return this.connection.connected;
+  }
+
+  // ---------------------------------------------------------------- the server's messages
+
+  /** One server message, after the store took it (a `delta` arrives as the whole `frame` it makes). */
+  receive(msg, tRecv, raw, previousFrame) {
+    switch (msg.type) {
+      case 'welcome':
+        this.rebase(this.store.frame, () => this.inputs.onWelcome(msg, performance.now()));
+        break;
+      case 'frame':
+        this.rebase(previousFrame, () => this.predictor.onFrame(msg, tRecv));
+        this.stateClock.update(msg.edges, tRecv);
+        this.framesIn.push(tRecv);
+        break;
+      case 'event':
+        if (msg.name === 'feedLoaded' && this.roleOf(msg.edge) === 'refresh') this.lastUpdated = new Date();
+        break;
+      case 'error':
+        if (Number.isInteger(msg.seq)) this.rebase(this.store.frame, () => this.predictor.onError(msg));
+        // a hello refused for what it asks (an unknown preset); a stale token is the connection's to handle
+        if (msg.ref === 'hello' && !this.connection.welcomed && msg.code !== ErrorCode.badToken) this.refused = msg;
+        // a picked preset the server does not know: show the server's again
+        if (msg.ref === 'configure' && msg.code === ErrorCode.unknownPreset && this.store.welcome) {
+          this.store.pickPreset(this.store.serverPreset);
+        }
+        console.warn(`refreshkit${this.label ? ` (${this.label})` : ''}: ${msg.code}: ${msg.message}`);
+        break;
+      default:
+        break;
+    }
+    this.dirty = true;
+    if (this.phase !== 'live') return;
+    this.emitter.emit('message', msg, tRecv, raw);
+    this.emitter.emit(msg.type, msg, tRecv);
+  }
+
+  /** The server time the session draws at, without moving the display clock's slew (js/clock.js). */
+  drawingServerNow(pageNow) {
+    return pageNow + (this.connection.clock.applied ?? this.connection.clock.offset);
+  }
+
+  /** The server's clock now (ms), as the page estimates it. */
+  serverNow(pageNow = performance.now()) {
+    return this.connection.serverNow(pageNow);
+  }
+
+  /**
+   * Changes what the prediction stands on (a frame, a welcome, a refused input, the switch) without a jump on
+   * screen: when the session was or is predicting, the difference goes into the blend, which fades it out.
+   */
+  rebase(previousFrame, change) {
+    const now = performance.now();
+    const result = this.drawn.rebase(previousFrame, () => this.store.frame, this.drawingServerNow(now), now, change);
+    this.dirty = true;
+    return result;
+  }
+
+  // ---------------------------------------------------------------- what the page sends
+
+  /** Sends a message as it is (a command, a configure…) once the session is open. Returns whether it went. */
+  send(msg) {
+    return this.connection.send(msg);
+  }
+
+  /**
+   * A touch or wheel message: numbered (it gets `seq`), predicted, and sent, or kept for the session being
+   * resumed. Returns whether it was sent or kept.
+   */
+  sendInput(msg) {
+    const now = performance.now();
+    if (!this.inputs.send(msg, now)) return false;
+    this.lastInputAt = now;
+    this.dirty = true;
+    return true;
+  }
+
+  /** Asks the server for preset `name`; the list shows it at once, and the server's `config` confirms it. */
+  pickPreset(name) {
+    this.send({ type: 'configure', preset: name });
+    this.store.pickPreset(name);
+    this.dirty = true;
+  }
+
+  /** Whether the display follows the prediction (?predict=0 and the panel's switch). */
+  setPrediction(on) {
+    if (this.predictor.enabled === on) return;
+    this.rebase(this.store.frame, () => {
+      this.predictor.enabled = on;
+    });
+  }
+
+  /** The message of the tap target under `pt` (canvas px), if any (a footer's "tap to retry"). */
+  tapAt(pt) {
+    return this.listCanvas.tapAt(pt);
+  }
+
+  /** Each edge's configured role (`refresh` or `loadMore`), from the session's configuration. */
+  edgeRoles() {
+    const edges = this.store.config?.edges ?? {};
+    return Object.fromEntries(Object.entries(edges).map(([edge, c]) => [edge, c.role]));
+  }
+
+  roleOf(edge) {
+    return this.store.config?.edges?.[edge]?.role ?? null;
+  }
+
+  get reducedMotion() {
+    return this.reducedMotionQuery.matches;
+  }
+
+  takeInput() {
+    attachInput(this.canvas, {
+      send: (msg) => this.sendInput(msg),
+      onInput: () => {
+        this.dirty = true;
+      },
+      onTap: (pt) => {
+        const message = this.tapAt(pt);
+        if (message) this.send(message);
+      },
+      onPointerCancel: () => {
+        this.pointerCancels += 1;
+      },
+      signal: this.abort.signal,
+    });
+  }
+
+  // ---------------------------------------------------------------- size
+
+  /** The list's size in CSS px, as the server is told it. */
+  viewportSize() {
+    return this.listCanvas.viewportSize();
+  }
+
+  /** The canvas's box or the device's pixels changed: fit it, and tell the server a new size on the next frame. */
+  refit() {
+    if (this.listCanvas.refit()) this.pendingResize = true;
+    this.dirty = true;
+  }
+
+  /** The indicator styles drawn now: the preset's that the store shows. */
+  get styles() {
+    return this.listCanvas.stylesFor(this.store.preset);
+  }
+
+  // ---------------------------------------------------------------- drawing
+
+  /**
+   * One animation frame at page time `now`: tells the server a new size, and draws when anything moved or
+   * changed. Returns the server time it drew at.
+   */
+  drawFrame(now) {
+    if (this.pendingResize && this.send({ type: 'resize', viewport: this.viewportSize() })) this.pendingResize = false;
+    const serverNow = this.connection.displayServerNow(now);
+    const frame = this.store.frame;
+    const shown = this.drawn.at(frame, serverNow, now);
+    if (this.dirty || shown.moving || this.edgesBusy(frame, now)) {
+      this.dirty = false;
+      // a predicted or blended offset: the edges follow it (their states stay the server's)
+      const picture = shown.predicted || shown.blending ? frameAt(frame, shown, this.store.config) : frame;
+      const env = this.drawEnv;
+      env.styles = this.listCanvas.stylesFor(this.store.preset);
+      env.clock = now;
+      env.serverNow = serverNow;
+      env.reducedMotion = this.reducedMotionQuery.matches;
+      env.lastUpdated = this.lastUpdated;
+      this.listCanvas.draw(picture, shown, env);
+      this.view.shown.x = shown.x;
+      this.view.shown.y = shown.y;
+      this.view.gap = frame ? shown.y - Number(frame.offset?.y ?? 0) : 0;
+      if (this.mirror) {
+        this.mirror.update(frame, shown.y, this.listCanvas.cssH);
+        this.mirror.place(shown.y);
+      }
+      this.log.record(now, shown.y);
+      this.emitter.emit('draw', now);
+    }
+    this.emitter.emit('tick', now, serverNow);
+    return serverNow;
+  }
+
+  /** An edge refreshing, finishing, or just changed state: its indicator animates. */
+  edgesBusy(frame, now) {
+    const edges = frame?.edges;
+    if (!edges) return false;
+    for (let i = 0; i < edges.length; i++) {
+      const e = edges[i];
+      if (e.state === 'refreshing' || e.state === 'finishing') return true;
+      if (this.stateClock.age(e.edge, now) < STATE_CHANGE_MS) return true;
+    }
+    return false;
+  }
+
+  /** Frames received in the last second, at page time `now`. */
+  framesPerSecond(now) {
+    const list = this.framesIn;
+    while (list.length && now - list[0] > 1000) list.shift();
+    return list.length;
+  }
+
+  /** The last ≤ `drawLog` draws, `{t, y}`: the animation frame's time and the offset.y drawn. */
+  drawLog() {
+    return this.log.list();
+  }
+}
