@@ -360,6 +360,7 @@ private struct FieldReader {
                 case .integer: try integer(position, name).map { .integer($0) }
                 case .bool: try bool(position, name).map { .bool($0) }
                 case .enumeration(let names): try oneOf(position, name, names).map { .name($0) }
+                case .name: try string(position, name).map { .name($0) }
                 }
             if let value { found(field, value) }
         }

@@ -11,7 +11,7 @@ import { frameAt } from '../edgeFollow.js';
 import { Renderer } from '../renderer.js';
 import { stylesForPreset, EdgeStateClock } from '../indicators/index.js';
 import { DEFAULT_SLOT } from '../indicators/geometry.js';
-import { LIBRARIES } from '../panel/seedNames.js';
+import { libraryFor, receiveCatalogue } from '../panel/seedNames.js';
 import { ErrorCode } from '../protocol.js';
 
 /** Events kept per side for `window.refreshkit.compare()` (the store keeps its own last 200). */
@@ -30,7 +30,7 @@ export class CompareSide {
    */
   constructor({ preset, canvas, theme, predict = true, onMessage = () => {}, onStatus = () => {}, url }) {
     this.preset = preset;
-    this.library = LIBRARIES[preset] ?? null;
+    this.library = libraryFor(preset); // known once a welcome brought the catalogue
     this.canvas = canvas;
     this.onMessageOut = onMessage;
     this.store = new Store({ preset });
@@ -107,6 +107,8 @@ export class CompareSide {
   handle(msg, tRecv, previousFrame) {
     switch (msg.type) {
       case 'welcome':
+        receiveCatalogue(msg.catalogue);
+        this.library = libraryFor(this.preset);
         this.rebase(this.store.frame, () => this.inputs.onWelcome(msg, performance.now()));
         break;
       case 'frame':

@@ -9,7 +9,7 @@ import { EventLog } from './eventLog.js';
 import { FramePane } from './framePane.js';
 import { Params } from './params.js';
 import { PredictionPane } from './predictionPane.js';
-import { libraryFor } from './seedNames.js';
+import { libraryFor, receiveCatalogue } from './seedNames.js';
 import { t } from '../i18n.js';
 import { nodeText } from './node.js';
 
@@ -111,6 +111,7 @@ export class Panel {
   onMessage(msg, tRecv) {
     switch (msg.type) {
       case 'welcome':
+        receiveCatalogue(msg.catalogue);
         this.welcomed = true;
         this.figures.onWelcome();
         setText(this.nodeEl, nodeText(msg));
