@@ -27,19 +27,21 @@ public struct PresetCatalogue: Hashable, Sendable {
     /// The preset called `name`, if any.
     public func named(_ name: String) -> Preset? { presets.first { $0.name == name } }
 
-    /// Adds `preset` after the others, once its values pass ``ConfigurationSchema`` (every problem listed).
-    /// A name already taken, or not a name (1 to 64 characters of `A`–`Z`, `a`–`z`, `0`–`9`, `_`, `-`), is
-    /// refused too.
+    /// Adds `preset` after the others, or in the place of the preset of the same name (a seed's included),
+    /// once its values pass ``ConfigurationSchema``. A name that is not one (1 to 64 characters of `A`–`Z`,
+    /// `a`–`z`, `0`–`9`, `_`, `-`) is refused too; every problem is listed, and nothing changes then.
     public mutating func register(_ preset: Preset) throws(PresetProblems) {
         var problems = ConfigurationSchema.problems(in: preset.configuration)
         if !ConfigurationFieldKind.isName(preset.name) {
             problems.insert(
                 "name: '\(preset.name.prefix(80))' is not \(ConfigurationFieldKind.name.expectation)", at: 0)
-        } else if named(preset.name) != nil {
-            problems.insert("name: a preset named '\(preset.name)' exists already", at: 0)
         }
         guard problems.isEmpty else { throw PresetProblems(problems) }
-        presets.append(preset)
+        if let index = presets.firstIndex(where: { $0.name == preset.name }) {
+            presets[index] = preset
+        } else {
+            presets.append(preset)
+        }
     }
 }
 
@@ -78,5 +80,17 @@ extension ConfigurationSchema {
         check(feed, of: configuration.feed, in: "feed")
         check(physics, of: configuration, in: "physics")
         return problems
+    }
+}
+
+extension PresetCatalogue {
+    /// `input` with a `configure`'s preset name looked up here (``ConfigurationPatch/presetValue``), so that
+    /// it may name any preset of the catalogue; every other input as it is.
+    public func resolving(_ input: Input) -> Input {
+        guard case .configure(var patch) = input, patch.presetValue == nil, let name = patch.preset,
+            let preset = named(name)
+        else { return input }
+        patch.presetValue = preset
+        return .configure(patch)
     }
 }

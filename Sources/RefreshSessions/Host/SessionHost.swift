@@ -33,7 +33,7 @@ public final class SessionHost {
     /// Bytes the transport needs free before each message it writes (lws's `LWS_PRE`).
     let headroom: Int
 
-    let decoder = MessageDecoder()
+    let decoder: MessageDecoder
     let encoder = MessageEncoder()
     let keepalive: Keepalive
 
@@ -68,6 +68,7 @@ public final class SessionHost {
         self.logger = logger
         self.metrics = metrics
         self.headroom = headroom
+        decoder = MessageDecoder(presets: configuration.presets)
         registry = SessionRegistry(configuration: configuration, logger: logger, headroom: headroom)
         tickScheduler = TickScheduler(rate: configuration.tickRate)
         keepalive = Keepalive(

@@ -80,7 +80,6 @@ import Testing
             try catalogue.register(Preset(name: "ios", configuration: configuration))
         } throws: { error in
             (error as? PresetProblems)?.problems == [
-                "name: a preset named 'ios' exists already",
                 "edges.top.triggerDistance must be between 1 and 10000, got 20000.0",
                 "edges.bottom.control must be a name of 1 to 64 characters from A-Z, a-z, 0-9, _ and -; got 'no spaces'",
                 "feed.pageSize must be between 1 and 1000, got 0",
@@ -90,6 +89,14 @@ import Testing
             try catalogue.register(Preset(name: "a b", configuration: Preset.ios.configuration))
         }
         #expect(catalogue == .seeds)
+    }
+
+    /// A preset named like one the catalogue has takes its place (a seed's too).
+    @Test func aPresetOfTheSameNameReplacesIt() throws {
+        var catalogue = PresetCatalogue.seeds
+        try catalogue.register(Preset(name: "jh", configuration: Preset.ios.configuration))
+        #expect(catalogue.names == Preset.names)
+        #expect(catalogue.named("jh")?.configuration == Preset.ios.configuration)
     }
 
     /// A patch may carry the preset to start from as a value: what a host found in its catalogue.
