@@ -127,7 +127,7 @@ import Testing
             guard let error = error as? WireError else { return false }
             return error.code == .badField && error.ref == "configure"
                 && error.message
-                    == "configure.presetFile is refused (2 problems): feed.pageSize must be between 1 and 1000, got 0; feed.rowHeight must be a finite number; got a string"
+                    == "configure.presetFile is refused (2 problems): feed.pageSize must be between 1 and 1000, got 0\nfeed.rowHeight must be a finite number; got a string"
         }
     }
 }

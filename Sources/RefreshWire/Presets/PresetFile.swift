@@ -25,7 +25,7 @@ public enum PresetFile {
         return try read(tree, presets: presets)
     }
 
-    /// A page's `configure.presetFile`: the preset, or an error listing every problem (refused whole).
+    /// A page's `configure.presetFile`: the preset, or an error listing every problem, one a line (refused whole).
     static func read(_ tree: JSONTree, presets: PresetCatalogue, ref: String) throws(WireError) -> Preset {
         do throws(PresetProblems) {
             return try read(tree, presets: presets)
@@ -34,7 +34,7 @@ public enum PresetFile {
             throw WireError(
                 code: .badField,
                 message: "configure.presetFile is refused (\(count) problem\(count == 1 ? "" : "s")): "
-                    + error.problems.joined(separator: "; "), ref: ref)
+                    + error.problems.joined(separator: "\n"), ref: ref)
         }
     }
 
