@@ -161,3 +161,26 @@ def test_a_page_loads_a_preset_file_and_a_bad_one_changes_nothing(server):
     assert loaded["type"] == "config", loaded
     assert loaded["preset"] == "my-gv"
     assert loaded["config"] == good["config"]
+
+
+def test_a_trace_of_a_file_preset_replays_with_the_file(fresh_server, tmp_path):
+    path = write(tmp_path, "mine", {"name": "mine", "base": "ms", "config": {"edges": {"top": {"triggerDistance": 44}}}})
+    srv = fresh_server("--preset-file", str(path))
+
+    async def scenario():
+        async with ws_connect(srv) as ws:
+            await hello(ws, preset="mine")
+            await send_json(ws, {"type": "command", "name": "refresh", "edge": "top"})
+            await send_json(ws, {"type": "configure", "preset": "ios"})
+            await recv_until(ws, lambda m: m["type"] == "config")
+            await send_json(ws, {"type": "configure", "preset": "mine"})
+            await recv_until(ws, lambda m: m["type"] == "config")
+            await send_json(ws, {"type": "trace"})
+            message, _ = await recv_until(ws, lambda m: m["type"] == "trace")
+            return message["trace"]
+
+    trace = write(tmp_path, "trace", run(scenario))
+    without = refreshkit("replay", str(trace))
+    assert without.returncode == 2 and "no preset named 'mine'" in without.stderr, without.stderr
+    replayed = refreshkit("replay", "--preset-file", str(path), str(trace))
+    assert replayed.returncode == 0, replayed.stderr + replayed.stdout

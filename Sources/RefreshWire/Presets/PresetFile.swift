@@ -199,15 +199,14 @@ private struct PresetFileReader {
         } else if requiresEveryField, parts["edges"] == nil {
             problems.append("edges is required (an object, one member per edge with a control)")
         }
-        read(parts["insets"], ConfigurationSchema.insets, into: &configuration.insets, scope: "insets", base: base)
-        read(parts["feed"], ConfigurationSchema.feed, into: &configuration.feed, scope: "feed", base: base)
-        read(parts["physics"], ConfigurationSchema.physics, into: &configuration, scope: "physics", base: base)
+        read(parts["insets"], ConfigurationSchema.insets, into: &configuration.insets, scope: "insets")
+        read(parts["feed"], ConfigurationSchema.feed, into: &configuration.feed, scope: "feed")
+        read(parts["physics"], ConfigurationSchema.physics, into: &configuration, scope: "physics")
     }
 
     /// One part that is not an edge (insets, feed, physics): required without a base.
     private mutating func read<Root>(
-        _ tree: JSONTree?, _ fields: [ConfigurationField<Root>], into root: inout Root, scope: String,
-        base: Preset?
+        _ tree: JSONTree?, _ fields: [ConfigurationField<Root>], into root: inout Root, scope: String
     ) {
         guard let tree else {
             if requiresEveryField { problems.append("\(scope) is required (or a base to take it from)") }
