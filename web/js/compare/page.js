@@ -98,7 +98,10 @@ export function startCompare(presets, { predict = true } = {}) {
     if (msg.type === 'error' && side.refused) {
       finish({ ok: false, preset: side.preset, code: side.refused.code, message: side.refused.message });
     }
-    if (msg.type === 'welcome') columns[index]?.showLibrary();
+    if (msg.type === 'welcome') {
+      columns[index]?.showLibrary();
+      panel.showLibrary(index);
+    }
     if (msg.type === 'welcome' && sides.every((s) => s.conn.welcomed)) finish({ ok: true });
   }
 
