@@ -19,6 +19,8 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var webRoot: String
     /// The preset a `hello` without `preset` gets.
     public var defaultPreset: String
+    /// The presets sessions may use: the seeds and those of `--preset-file` (docs/PRESETS.md).
+    public var presets = PresetCatalogue.seeds
     /// The largest WebSocket message accepted, in bytes; a larger one closes the connection with 1009.
     public var maxMessageBytes: Int
     /// Messages (control replies and events) a connection may have queued before the oldest are dropped
@@ -125,9 +127,9 @@ public struct ServerConfiguration: Sendable, Hashable {
         guard !host.isEmpty, !host.utf8.contains(0) else {
             throw .invalidConfiguration("host must not be empty")
         }
-        guard Preset.names.contains(defaultPreset) else {
+        guard presets.names.contains(defaultPreset) else {
             throw .invalidConfiguration(
-                "unknown preset '\(defaultPreset)'; available presets: \(Preset.names.joined(separator: ", "))")
+                "unknown preset '\(defaultPreset)'; available presets: \(presets.names.joined(separator: ", "))")
         }
         guard (256...(1 << 20)).contains(maxMessageBytes) else {
             throw .invalidConfiguration("max message bytes must be between 256 and 1048576 (got \(maxMessageBytes))")
@@ -194,6 +196,7 @@ extension ServerConfiguration {
     var hostConfiguration: SessionHost.Configuration {
         var host = SessionHost.Configuration()
         host.defaultPreset = defaultPreset
+        host.presets = presets
         host.seed = seed
         host.maxMessageBytes = maxMessageBytes
         host.maxQueuedMessages = maxQueuedMessages

@@ -10,7 +10,7 @@ struct RefreshKitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "refreshkit",
         abstract: "An authoritative scroll and pull-to-refresh engine, driven from a browser page.",
-        subcommands: [Serve.self, Replay.self, Link.self],
+        subcommands: [Serve.self, Replay.self, Link.self, PresetCommand.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -37,8 +37,18 @@ struct Serve: ParsableCommand {
     @Option(help: "The folder served at /.")
     var webRoot = Self.defaults.webRoot
 
-    @Option(help: "The preset a session gets unless its hello names one (\(Preset.names.joined(separator: ", "))).")
+    @Option(
+        help:
+            "The preset a session gets unless its hello names one (\(Preset.names.joined(separator: ", ")), or a --preset-file's)."
+    )
     var preset = Self.defaults.defaultPreset
+
+    @Option(
+        name: .customLong("preset-file"),
+        help: ArgumentHelp(
+            "A preset file to offer (docs/PRESETS.md); repeat for more. A bad file stops the server at start.",
+            valueName: "path"))
+    var presetFiles: [String] = []
 
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: LogLevel = .info
@@ -95,9 +105,20 @@ struct Serve: ParsableCommand {
         return configuration
     }
 
-    func validate() throws {
+    /// The seeds and the presets of `--preset-file`, every problem of a bad file listed.
+    func presets() throws -> PresetCatalogue {
         do {
-            try serverConfiguration.validate()
+            return try PresetFiles.catalogue(presetFiles)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+
+    func validate() throws {
+        var configuration = serverConfiguration
+        configuration.presets = try presets()
+        do {
+            try configuration.validate()
         } catch {
             throw ValidationError(error.description)
         }
@@ -122,7 +143,9 @@ struct Serve: ParsableCommand {
         var logger = Logger(label: "refreshkit")
         logger.logLevel = level
 
-        let server = Server(configuration: serverConfiguration, logger: logger)
+        var configuration = serverConfiguration
+        configuration.presets = try presets()
+        let server = Server(configuration: configuration, logger: logger)
         do {
             try server.start()
         } catch {

@@ -19,6 +19,12 @@ struct Replay: ParsableCommand {
     @Argument(help: "The trace file (refreshkit.trace.v1 JSON); - reads standard input.")
     var trace: String
 
+    @Option(
+        name: .customLong("preset-file"),
+        help: ArgumentHelp(
+            "A preset file the recording server offered (serve --preset-file); repeat for more.", valueName: "path"))
+    var presetFiles: [String] = []
+
     @Flag(help: "Also print every frame message, one per line.")
     var frames = false
 
@@ -36,11 +42,18 @@ struct Replay: ParsableCommand {
             Self.fail("cannot read \(trace): \(error.localizedDescription)")
             throw ExitCode(2)
         }
+        let presets: PresetCatalogue
+        do {
+            presets = try PresetFiles.catalogue(presetFiles)
+        } catch {
+            Self.fail("\(error)")
+            throw ExitCode(2)
+        }
         let recorded: Trace
         let result: TraceReplay.Result
         do {
             recorded = try Trace(json: bytes)
-            result = try TraceReplay(recorded).run { _, message in
+            result = try TraceReplay(recorded, decoder: MessageDecoder(presets: presets)).run { _, message in
                 guard frames, !json else { return }
                 print(String(decoding: message, as: UTF8.self))
             }

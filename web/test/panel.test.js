@@ -1,10 +1,9 @@
-// The debug panel's pure parts: ring buffers, seed-name mapping, seq-gap counting, rates, transition spans,
+// The debug panel's pure parts: ring buffers, seq-gap counting, rates, transition spans,
 // the event filter and log model, form field → configure patch, segment description.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Ring, SeriesRing } from '../js/panel/ringBuffer.js';
-import { seedNames, seedNamesForTransition, libraryFor, SEED_NAMES } from '../js/panel/seedNames.js';
 import { SeqGapCounter, CounterRate, formatBytes, clockSkew } from '../js/panel/figures.js';
 import { TransitionLog, relativeTime } from '../js/panel/timeline.js';
 import { EventLogModel, matchesFilter, clockText, describeEvent } from '../js/panel/eventLog.js';
@@ -49,50 +48,6 @@ test('SeriesRing stores columns without allocating, drops old samples and search
   s.push(70, 7);
   s.push(80, 8); // wraps
   assert.deepEqual([0, 1, 2, 3].map((i) => s.get('t', i)), [50, 60, 70, 80]);
-});
-
-test('seed names: each preset maps our events to its library\'s names', () => {
-  assert.deepEqual(seedNames('ms', { name: 'armed' }), ['canEngage']);
-  assert.deepEqual(seedNames('ms', { name: 'disarmed' }), ['didDisengage']);
-  assert.deepEqual(seedNames('ms', { name: 'didStart' }), ['didEngage']);
-  assert.deepEqual(seedNames('ms', { name: 'didEnd' }), []);
-  assert.deepEqual(seedNames('ht', { name: 'willEnd' }), ['WillEndRefresh']);
-  assert.deepEqual(seedNames('ht', { name: 'didEnd' }), ['DidEndRefresh']);
-  assert.deepEqual(seedNames('jh', { name: 'cycleStarted' }), ['refreshControlDidStartAnimationCycle']);
-  assert.deepEqual(seedNames('jh', { name: 'cycleEnded' }), ['refreshControlDidEndAnimationCycle']);
-  assert.deepEqual(seedNames('iq', { name: 'transition', from: 'idle', to: 'pulling' }), ['.pulling(progress)']);
-  assert.deepEqual(seedNames('iq', { name: 'armed' }), ['.eligible']);
-  // IQ names the two roles differently
-  assert.deepEqual(seedNames('iq', { name: 'didStart' }, 'refresh'), ['.refreshing']);
-  assert.deepEqual(seedNames('iq', { name: 'didStart' }, 'loadMore'), ['loadingBegin']);
-  assert.deepEqual(seedNames('iq', { name: 'didEnd' }), ['.none / loadingFinished']);
-  for (const p of ['ios', 'gv']) {
-    assert.deepEqual(seedNames(p, { name: 'didStart' }), ['valueChanged (beginRefreshing)']);
-    assert.deepEqual(seedNames(p, { name: 'didEnd' }), ['endRefreshing']);
-  }
-  // a transition's companions (armed, didStart) carry the names; the transition itself does not repeat them
-  assert.deepEqual(seedNames('ms', { name: 'transition', from: 'pulling', to: 'armed' }), []);
-  assert.deepEqual(seedNames('nope', { name: 'didStart' }), []);
-  assert.deepEqual(seedNames('ms', null), []);
-  assert.deepEqual(seedNames('toString', { name: 'didStart' }), []);
-  assert.equal(libraryFor('jh'), 'JHPullToRefreshKit');
-  assert.equal(libraryFor('ios'), 'UIRefreshControl');
-  assert.equal(libraryFor('constructor'), null);
-  assert.deepEqual(Object.keys(SEED_NAMES).sort(), ['gv', 'ht', 'ios', 'iq', 'jh', 'ms']);
-  // the returned lists are copies
-  seedNames('ms', { name: 'armed' }).push('x');
-  assert.deepEqual(seedNames('ms', { name: 'armed' }), ['canEngage']);
-});
-
-test('seed names of a whole transition include the event it implies', () => {
-  assert.deepEqual(seedNamesForTransition('ms', 'pulling', 'armed'), ['canEngage']);
-  assert.deepEqual(seedNamesForTransition('ms', 'armed', 'pulling'), ['didDisengage']);
-  assert.deepEqual(seedNamesForTransition('ht', 'armed', 'refreshing'), ['DidEngageRefresh']);
-  assert.deepEqual(seedNamesForTransition('ht', 'refreshing', 'finishing'), ['WillEndRefresh']);
-  assert.deepEqual(seedNamesForTransition('ht', 'finishing', 'idle'), ['DidEndRefresh']);
-  assert.deepEqual(seedNamesForTransition('iq', 'armed', 'pulling'), ['.pulling(progress)']);
-  assert.deepEqual(seedNamesForTransition('iq', 'idle', 'refreshing', 'loadMore'), ['loadingBegin']);
-  assert.deepEqual(seedNamesForTransition('ios', 'pulling', 'idle'), []);
 });
 
 test('seq gaps count the frames the server coalesced', () => {
@@ -227,7 +182,9 @@ const SCHEMA = JSON.parse(readFileSync(new URL('./fixtures/schema.json', import.
 
 test('the editors come from the schema the server sends: every field, its kind, range, unit and section', () => {
   const fields = fieldsFromSchema(SCHEMA);
-  assert.deepEqual(fields.edges.map((f) => f.key).sort(), SCHEMA.edges.map((f) => f.name).sort());
+  // a name field (an edge's `control`) has no editor here: the panel's control picker sets it
+  const edited = SCHEMA.edges.filter((f) => f.kind !== 'name');
+  assert.deepEqual(fields.edges.map((f) => f.key).sort(), edited.map((f) => f.name).sort());
   assert.ok(fields.edges.some((f) => f.key === 'endsOnCycleBoundary' && f.kind === 'bool'));
   // an edge's editors are gathered by section, in the order the sections first appear
   const groups = fields.edges.map((f) => f.group);
@@ -240,7 +197,7 @@ test('the editors come from the schema the server sends: every field, its kind, 
   assert.deepEqual(fields.physics.map((f) => f.key), ['decelerationRate', 'spring', 'rubberBand']);
   // the ranges are the schema's, not a copy
   for (const scope of ['top', 'feed', 'physics']) {
-    const list = scope === 'top' ? SCHEMA.edges : SCHEMA[scope];
+    const list = scope === 'top' ? edited : SCHEMA[scope];
     for (const f of list) {
       const spec = fieldSpec(fields, scope, f.name);
       assert.equal(spec.label, f.label);

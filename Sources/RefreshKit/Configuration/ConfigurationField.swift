@@ -61,6 +61,10 @@ public final class ConfigurationField<Root>: Sendable {
             guard names.contains(given) else {
                 throw .outOfRange("\(name) must be one of \(names.joined(separator: ", ")); got '\(given)'")
             }
+        case (.name, .name(let given)):
+            guard ConfigurationFieldKind.isName(given) else {
+                throw .outOfRange("\(name) must be \(kind.expectation); got '\(given.prefix(80))'")
+            }
         default:
             throw ListModelError(.wrongKind, message: "\(name) must be \(kind.expectation)")
         }
@@ -85,6 +89,9 @@ public enum ConfigurationFieldKind: Hashable, Sendable {
     case bool
     /// One of these names.
     case enumeration([String])
+    /// A name of something outside the engine (a control on the page): 1 to 64 characters of `A`–`Z`,
+    /// `a`–`z`, `0`–`9`, `_` and `-`. The engine stores it and never reads it.
+    case name
 
     /// What a value of this kind is, as an error message says it (`a finite number`, `one of a, b`).
     public var expectation: String {
@@ -93,7 +100,22 @@ public enum ConfigurationFieldKind: Hashable, Sendable {
         case .integer: "an integer"
         case .bool: "true or false"
         case .enumeration(let names): "one of \(names.joined(separator: ", "))"
+        case .name: "a name of 1 to 64 characters from A-Z, a-z, 0-9, _ and -"
         }
+    }
+
+    /// Whether `text` is a valid value of a ``name`` field.
+    public static func isName(_ text: String) -> Bool {
+        let bytes = text.utf8
+        return (1...64).contains(bytes.count)
+            && bytes.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                    true
+                default: false
+                }
+            }
     }
 }
 
@@ -199,6 +221,21 @@ extension ConfigurationField {
             write: { root, value in
                 guard case .name(let given) = value, let choice = Choice(rawValue: given) else { return false }
                 root[keyPath: path] = choice
+                return true
+            })
+    }
+
+    /// A field holding a name (``ConfigurationFieldKind/name``) stored at `path`.
+    static func name(
+        _ name: String, _ path: WritableKeyPath<Root, String> & Sendable, _ label: String,
+        in section: ConfigurationSection? = nil, _ meaning: String
+    ) -> Self {
+        Self(
+            name: name, kind: .name, label: label, section: section, meaning: meaning, path: path,
+            read: { .name($0[keyPath: path]) },
+            write: { root, value in
+                guard case .name(let given) = value, ConfigurationFieldKind.isName(given) else { return false }
+                root[keyPath: path] = given
                 return true
             })
     }

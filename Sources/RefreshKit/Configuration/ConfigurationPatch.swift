@@ -11,6 +11,9 @@ public struct ConfigurationPatch: Hashable, Sendable {
 
     /// Replace everything with a named preset first (then apply the rest of the patch).
     public var preset: String?
+    /// The preset to replace everything with, as a value: what a host found for ``preset`` in its
+    /// ``PresetCatalogue``, or a preset file the page sent whole. Without it, ``preset`` names a seed.
+    public var presetValue: Preset?
     /// The app's own content inset (bars, safe areas), all four sides; edge controls never touch it.
     public var insets: EdgeInsets?
     public var edges: [Edge: EdgePatch]
@@ -18,10 +21,12 @@ public struct ConfigurationPatch: Hashable, Sendable {
     public var physics: PhysicsPatch?
 
     public init(
-        preset: String? = nil, insets: EdgeInsets? = nil, edges: [Edge: EdgePatch] = [:], feed: FeedPatch? = nil,
+        preset: String? = nil, presetValue: Preset? = nil, insets: EdgeInsets? = nil, edges: [Edge: EdgePatch] = [:],
+        feed: FeedPatch? = nil,
         physics: PhysicsPatch? = nil
     ) {
         self.preset = preset
+        self.presetValue = presetValue
         self.insets = insets
         self.edges = edges
         self.feed = feed

@@ -66,6 +66,10 @@ public enum ConfigurationSchema {
         .number(
             "height", \.height, 1...10_000, .pixels, step: 1, "Height", in: .distances,
             "Size of the control's view along the pull axis"),
+        .name(
+            "control", \.control, "Control", in: .look,
+            "The page's control that draws the edge (`spinner`, `colorCycle`, `arrow`, `ring`, `footer`, `side`, or a user's own); the engine never reads it"
+        ),
     ]
 
     /// The app's own content inset (bars, safe areas): `configure.insets`, `config.insets`. A `configure`

@@ -1,5 +1,5 @@
 extension ListConfiguration {
-    /// This configuration with `patch` applied (a preset first, then the fields in ``ConfigurationSchema``'s
+    /// This configuration with `patch` applied (a preset first: ``ConfigurationPatch/presetValue``, else the seed `preset` names; then the fields in ``ConfigurationSchema``'s
     /// order: edges, insets, feed, physics), or an error naming the first value out of range; nothing is applied then.
     /// - Returns: the new configuration, and the preset's name when the patch named one.
     public func applying(_ patch: ConfigurationPatch) throws(ListModelError) -> (
@@ -7,8 +7,8 @@ extension ListConfiguration {
     ) {
         var result = self
         var presetName: String?
-        if let name = patch.preset {
-            guard let preset = Preset.named(name) else {
+        if let name = patch.preset ?? patch.presetValue?.name {
+            guard let preset = patch.presetValue ?? Preset.named(name) else {
                 throw .unknownPreset(name)
             }
             result = preset.configuration

@@ -35,16 +35,12 @@ public struct ListModel: Hashable, Sendable {
     /// - Parameters:
     ///   - viewport: the page's viewport, CSS px.
     ///   - devicePixelRatio: device pixels per CSS px; motion comes to rest within one device pixel.
-    ///   - preset: the name of a preset (see ``Preset/names``).
+    ///   - found: the preset it starts with (``init(viewport:devicePixelRatio:preset:seed:time:)`` names one).
     ///   - seed: seeds the simulated feed (failures).
     ///   - time: the model's start.
     public init(
-        viewport: Size, devicePixelRatio: Double = 1, preset: String = Preset.ios.name, seed: UInt64 = 1,
-        time: Timestamp
+        viewport: Size, devicePixelRatio: Double = 1, starting found: Preset, seed: UInt64 = 1, time: Timestamp
     ) throws(ListModelError) {
-        guard let found = Preset.named(preset) else {
-            throw .unknownPreset(preset)
-        }
         try Validation.viewport(viewport)
         try Validation.check(devicePixelRatio, in: DevicePixelRatio.range, "dpr")
         self.devicePixelRatio = devicePixelRatio

@@ -28,8 +28,7 @@ public struct ListModelError: Error, Hashable, Sendable, CustomStringConvertible
     static func outOfRange(_ message: String) -> ListModelError { ListModelError(.outOfRange, message: message) }
 
     /// The refusal of a preset named `name` that does not exist; the message lists the known ones.
-    static func unknownPreset(_ name: String) -> ListModelError {
-        ListModelError(
-            .unknownPreset, message: "no preset named '\(name)'; known: \(Preset.names.joined(separator: ", "))")
+    static func unknownPreset(_ name: String, known: [String] = Preset.names) -> ListModelError {
+        ListModelError(.unknownPreset, message: "no preset named '\(name)'; known: \(known.joined(separator: ", "))")
     }
 }

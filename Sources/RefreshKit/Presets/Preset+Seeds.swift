@@ -26,7 +26,7 @@ extension Preset {
     /// while the finger is still down, once 100 px are visible, and the content rests 60 px down
     /// (docs/PHYSICS.md §8.1). Load-more starts when the footer comes into view.
     public static let ios = Preset(
-        name: "ios",
+        name: "ios", library: .uiRefreshControl,
         summary: "UIRefreshControl: starts at 100 px while dragging, rests at 60 px; auto load-more footer",
         configuration: ListConfiguration(edges: [
             .top: EdgeConfiguration(
@@ -43,7 +43,7 @@ extension Preset {
     /// `kPTRAnimationDuration` UIView animations (docs/SEEDS.md §1). Its pull is measured from the inset here (its own
     /// threshold ignored the inset), and a forced refresh is revealed and never doubled.
     public static let jh = Preset(
-        name: "jh",
+        name: "jh", library: .jhPullToRefreshKit,
         summary: "JHPullToRefreshKit: release past 60 px (strict), animation cycles, exit animation",
         configuration: ListConfiguration(edges: [
             .top: EdgeConfiguration(
@@ -52,7 +52,8 @@ extension Preset {
                 insetAnimation: InsetAnimation(curve: .easeInEaseOut, returnDuration: 0.25), endsOnCycleBoundary: true,
                 presentation: .slideDown,
                 anchor: .top, viewBehaviour: .fixedTop,
-                cycle: EdgeConfiguration.AnimationCycle(duration: 0.8, delay: 0, kind: .default), height: 60)
+                cycle: EdgeConfiguration.AnimationCycle(duration: 0.8, delay: 0, kind: .default), height: 60,
+                control: "colorCycle")
         ])
     )
 
@@ -64,25 +65,25 @@ extension Preset {
     /// every list here is: HT's hiding rule would switch it off for good. Every inset change, the footer's
     /// prompt included, is HT's 0.25 s ease-out from where the content is (§3.3, §3.4).
     public static let ht = Preset(
-        name: "ht",
+        name: "ht", library: .htRefreshView,
         summary: "HTRefreshView: four edges, fling may trigger, auto-trigger footer with prompting inset",
         configuration: ListConfiguration(edges: [
             .top: EdgeConfiguration(
                 role: .refresh, triggerDistance: 60, restingInset: 60, trigger: .onRelease, strictness: .strict,
                 fling: .trigger, minimumVisibleDuration: 0.25, startDuration: 0.25, exitDuration: 0.25,
                 insetAnimation: htInset, presentation: .slideDown, anchor: .bottom, viewBehaviour: .fixedBottom,
-                height: 60),
+                height: 60, control: "arrow"),
             .bottom: footer(
                 height: 44, prompting: 44, strictness: .strict, shortContent: .disabled, insetDuration: 0.25,
                 insetAnimation: htInset),
             .left: EdgeConfiguration(
                 role: .refresh, triggerDistance: 60, restingInset: 60, trigger: .onRelease, strictness: .strict,
                 fling: .trigger, minimumVisibleDuration: 0.25, startDuration: 0.25, exitDuration: 0.25,
-                insetAnimation: htInset, height: 60),
+                insetAnimation: htInset, height: 60, control: "side"),
             .right: EdgeConfiguration(
                 role: .loadMore, triggerDistance: 60, restingInset: 60, trigger: .onRelease, strictness: .strict,
                 minimumVisibleDuration: 0.25, startDuration: 0.25, exitDuration: 0.25, insetAnimation: htInset,
-                height: 60),
+                height: 60, control: "side"),
         ])
     )
 
@@ -94,13 +95,13 @@ extension Preset {
     /// behaviour chosen from the pull progress; UIKit starts it while dragging (docs/SEEDS.md §4). The default
     /// behaviour when the data source gives none is `fixedTop`.
     public static let gv = Preset(
-        name: "gv",
+        name: "gv", library: .gvRefreshControl,
         summary: "GVRefreshControl: 100 px control, starts while dragging, stretches then pins (fixedTop)",
         configuration: ListConfiguration(edges: [
             .top: EdgeConfiguration(
                 role: .refresh, triggerDistance: 100, restingInset: 100, trigger: .whileDragging,
                 strictness: .inclusive, minimumVisibleDuration: 0.5, startDuration: 0.25, exitDuration: 0.3,
-                presentation: .slideDown, anchor: .middle, viewBehaviour: .fixedTop, height: 100)
+                presentation: .slideDown, anchor: .middle, viewBehaviour: .fixedTop, height: 100, control: "ring")
         ])
     )
 
@@ -110,14 +111,14 @@ extension Preset {
     /// it, while a programmatic start and every finish animate over 0.2 s (docs/SEEDS.md §2.3). Short content
     /// works here (the original broke when the content area was smaller than the frame).
     public static let ms = Preset(
-        name: "ms",
+        name: "ms", library: .msPullToRefreshController,
         summary: "MSPullToRefreshController: top and bottom, engage on release past 30 px (strict), 0.2 s",
         configuration: ListConfiguration(edges: [
             .top: EdgeConfiguration(
                 role: .refresh, triggerDistance: 30, restingInset: 30, trigger: .onRelease, strictness: .strict,
                 fling: .ignore, minimumVisibleDuration: 0, startDuration: 0.2, exitDuration: 0.2,
                 insetAnimation: msInset, presentation: .slideDown, anchor: .bottom, viewBehaviour: .fixedBottom,
-                height: 30),
+                height: 30, control: "arrow"),
             .bottom: EdgeConfiguration(
                 role: .loadMore, triggerDistance: 30, restingInset: 30, trigger: .onRelease, strictness: .strict,
                 fling: .ignore, minimumVisibleDuration: 0, startDuration: 0.2, exitDuration: 0.2,
@@ -135,14 +136,14 @@ extension Preset {
     /// reaches the end, never a fling (`fling: ignore`); `preload` moves both thresholds; insets animate
     /// over 0.1 s, UIView's default curve (docs/SEEDS.md §5.2, §5.3). Paginated by its wrapper's rules.
     public static let iq = Preset(
-        name: "iq",
+        name: "iq", library: .iqPullToRefresh,
         summary: "IQPullToRefresh: eligible at 80 px (inclusive), release to refresh, reach-end load-more",
         configuration: ListConfiguration(edges: [
             .top: EdgeConfiguration(
                 role: .refresh, triggerDistance: 80, restingInset: 80, trigger: .onRelease, strictness: .inclusive,
                 fling: .ignore, minimumVisibleDuration: 0.3, startDuration: 0.1, exitDuration: 0.1,
                 insetAnimation: uiViewAnimation, presentation: .background, anchor: .middle,
-                viewBehaviour: .fixedTop, height: 80),
+                viewBehaviour: .fixedTop, height: 80, control: "ring"),
             .bottom: EdgeConfiguration(
                 role: .loadMore, triggerDistance: 60, restingInset: 60, preload: 0, trigger: .onReachEdge,
                 strictness: .inclusive, fling: .ignore, minimumVisibleDuration: 0.3, startDuration: 0.1,

@@ -1,23 +1,30 @@
-/// A named configuration that reproduces one seed library's documented behaviour and defaults.
+/// A named configuration: one of the seeds, which reproduce a seed library's documented behaviour and
+/// defaults, or an app's own (a preset file, docs/PRESETS.md, or a value made in Swift and registered in a
+/// ``PresetCatalogue``).
 public struct Preset: Hashable, Sendable {
+    /// The preset's name, as `hello.preset` and `configure.preset` name it: 1 to 64 characters of
+    /// `A`–`Z`, `a`–`z`, `0`–`9`, `_` and `-`.
     public var name: String
+    /// The library the preset imitates, when it imitates one.
+    public var library: PresetLibrary?
     /// One line for people: what the preset imitates.
     public var summary: String
+    /// Every edge, the insets, the feed and the physics.
     public var configuration: ListConfiguration
 
-    public init(name: String, summary: String, configuration: ListConfiguration) {
+    public init(name: String, library: PresetLibrary? = nil, summary: String = "", configuration: ListConfiguration) {
         self.name = name
+        self.library = library
         self.summary = summary
         self.configuration = configuration
     }
 
-    /// Every preset, the default (`ios`) first.
+    /// Every seed preset, the default (`ios`) first.
     public static let all: [Preset] = [.ios, .jh, .ht, .gv, .ms, .iq]
 
-    /// The names of every preset, the default first.
+    /// The names of every seed preset, the default first.
     public static var names: [String] { all.map(\.name) }
 
-    /// The preset called `name`, if any.
+    /// The seed preset called `name`, if any.
     public static func named(_ name: String) -> Preset? { all.first { $0.name == name } }
-
 }

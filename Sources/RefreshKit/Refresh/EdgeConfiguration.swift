@@ -135,6 +135,9 @@ public struct EdgeConfiguration: Hashable, Sendable {
     public var cycle: AnimationCycle
     /// Size of the control's view along the pull axis, CSS px.
     public var height: Double
+    /// The name of the page's control that draws this edge (docs/CONTROLS.md): stored and carried in the
+    /// configuration, never read by the engine.
+    public var control: String
 
     public init(
         role: Role = .refresh,
@@ -156,7 +159,8 @@ public struct EdgeConfiguration: Hashable, Sendable {
         anchor: Anchor = .bottom,
         viewBehaviour: ViewBehaviour = .fixedBottom,
         cycle: AnimationCycle = AnimationCycle(),
-        height: Double = 60
+        height: Double = 60,
+        control: String? = nil
     ) {
         self.role = role
         self.enabled = enabled
@@ -178,6 +182,8 @@ public struct EdgeConfiguration: Hashable, Sendable {
         self.viewBehaviour = viewBehaviour
         self.cycle = cycle
         self.height = height
+        // Without a name, the built-in control of the role: the seeds' pull indicator or footer.
+        self.control = control ?? (role == .loadMore ? "footer" : "spinner")
     }
 
     /// An edge with nothing attached.

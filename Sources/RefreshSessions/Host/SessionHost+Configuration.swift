@@ -1,3 +1,4 @@
+import RefreshKit
 import RefreshWire
 
 extension SessionHost {
@@ -7,6 +8,8 @@ extension SessionHost {
     public struct Configuration: Sendable, Hashable {
         /// The preset and feed seed of a session whose `hello` names none.
         public var defaultPreset = "ios"
+        /// The presets a session may use (the seeds and a server's preset files, docs/PRESETS.md).
+        public var presets = PresetCatalogue.seeds
         public var seed: UInt64 = 1
         /// The largest message taken (bytes); a larger one closes the connection with 1009.
         public var maxMessageBytes = 16 * 1024

@@ -65,7 +65,8 @@ extension SessionHost {
         let welcome = Welcome(
             // A member adopted from a store has only its token's hash: its page sent the token itself.
             session: session.id, token: member.tokenHash == nil ? member.token : hello.token ?? "",
-            preset: session.model.presetName, presets: Preset.names,
+            preset: session.model.presetName, presets: configuration.presets.names,
+            catalogue: configuration.presets.presets,
             configuration: session.model.configuration, serverTime: now, member: member.number, resumed: resumed,
             notice: notice, ack: resumed ? session.acknowledged(member: member.number) ?? 0 : nil,
             share: shareBase, node: configuration.node, takeOver: takeOvers[session.id])

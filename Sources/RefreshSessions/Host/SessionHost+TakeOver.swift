@@ -132,7 +132,8 @@ extension SessionHost {
             guard !trace.truncated else {
                 throw TraceError("its trace was truncated (a recording limit), so it does not rebuild the session")
             }
-            traced = try TracedListModel.replaying(trace, limits: configuration.traceLimits)
+            traced = try TracedListModel.replaying(
+                trace, limits: configuration.traceLimits, presets: configuration.presets)
         } catch {
             logger.error(
                 "could not take a session over",

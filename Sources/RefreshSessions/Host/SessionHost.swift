@@ -34,7 +34,7 @@ public final class SessionHost {
     /// Bytes the transport needs free before each message it writes (lws's `LWS_PRE`).
     let headroom: Int
 
-    let decoder = MessageDecoder()
+    let decoder: MessageDecoder
     let encoder = MessageEncoder()
     let keepalive: Keepalive
 
@@ -73,6 +73,7 @@ public final class SessionHost {
         self.logger = logger
         self.metrics = metrics
         self.headroom = headroom
+        decoder = MessageDecoder(presets: configuration.presets)
         registry = SessionRegistry(configuration: configuration, logger: logger, headroom: headroom)
         tickScheduler = TickScheduler(rate: configuration.tickRate)
         keepalive = Keepalive(

@@ -69,7 +69,8 @@ final class SessionRegistry {
             devicePixelRatio: hello.dpr, seed: hello.seed ?? configuration.seed, start: now)
         let traced: TracedListModel
         do {
-            traced = try TracedListModel(header: header, limits: configuration.traceLimits)
+            traced = try TracedListModel(
+                header: header, limits: configuration.traceLimits, presets: configuration.presets)
         } catch {
             return .refused(WireError(error, ref: "hello"))
         }

@@ -34,7 +34,8 @@ public struct TraceReplay: Sendable {
     public func run(onFrame: (Frame, ArraySlice<UInt8>) -> Void = { _, _ in }) throws(TraceError) -> Result {
         var traced: TracedListModel
         do {
-            traced = try TracedListModel(header: trace.header, limits: .unlimited, digest: trace.frames.kind)
+            traced = try TracedListModel(
+                header: trace.header, limits: .unlimited, digest: trace.frames.kind, presets: decoder.presets)
         } catch {
             throw TraceError("the trace's model cannot be created: \(error.message)")
         }

@@ -6,14 +6,18 @@ extension TracedListModel {
     /// (as ``TraceReplay`` does), recording on within `limits`: how a process takes over a session another
     /// one recorded (docs/SCALING.md). Throws when an operation does not decode or the frames' digest differs
     /// from the trace's (the rebuilt session would not be the one the pages saw).
-    public static func replaying(_ trace: Trace, limits: TraceLimits) throws(TraceError) -> TracedListModel {
+    /// `presets` are those its preset names were looked up in.
+    public static func replaying(_ trace: Trace, limits: TraceLimits, presets: PresetCatalogue = .seeds)
+        throws(TraceError) -> TracedListModel
+    {
         var traced: TracedListModel
         do {
-            traced = try TracedListModel(header: trace.header, limits: limits, digest: trace.frames.kind)
+            traced = try TracedListModel(
+                header: trace.header, limits: limits, digest: trace.frames.kind, presets: presets)
         } catch {
             throw TraceError("the trace's session cannot be created: \(error.message)")
         }
-        let decoder = MessageDecoder()
+        let decoder = MessageDecoder(presets: presets)
         var update = MessageBuffer()
         for (index, operation) in trace.operations.enumerated() {
             switch operation {

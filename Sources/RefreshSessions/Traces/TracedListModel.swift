@@ -33,15 +33,19 @@ public struct TracedListModel: Sendable {
     public private(set) var isActive = false
     /// ``ListModel/nextDeadline`` as of the last `apply` or `advance`, stored like ``isActive``.
     public private(set) var nextDeadline: Timestamp?
+    /// The presets the header's and a `configure`'s preset names are looked up in.
+    public let presets: PresetCatalogue
 
     /// A new model as `header` describes it, recording within `limits`, its frames' digest of kind
     /// `digest` (the deltas between them, unless replaying a trace whose digest is of another kind).
-    public init(header: TraceHeader, limits: TraceLimits = .init(), digest: FrameDigest.Kind = .deltas)
-        throws(ListModelError)
-    {
+    public init(
+        header: TraceHeader, limits: TraceLimits = .init(), digest: FrameDigest.Kind = .deltas,
+        presets: PresetCatalogue = .seeds
+    ) throws(ListModelError) {
+        self.presets = presets
         model = try ListModel(
             viewport: header.viewport, devicePixelRatio: header.devicePixelRatio, preset: header.preset,
-            seed: header.seed, time: header.start)
+            in: presets, seed: header.seed, time: header.start)
         recorder = TraceRecorder(header: header, limits: limits, digest: digest)
         noteSchedule()
     }
@@ -53,7 +57,7 @@ public struct TracedListModel: Sendable {
         let time = sessionTime(clockTime)
         recorder.recordApply(received.text, member: member, at: time)
         defer { noteSchedule() }  // a refused input may still have advanced the model to `time`
-        try model.apply(Self.namespaced(received.input, member: member), at: time)
+        try model.apply(presets.resolving(Self.namespaced(received.input, member: member)), at: time)
         if let seq = received.seq { acknowledgements.note(seq: seq, member: member) }
     }
 

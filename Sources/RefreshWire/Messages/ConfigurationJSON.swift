@@ -84,6 +84,8 @@ extension MessageEncoder {
                     w.string(name)
                 }
                 w.byte(.closeBracket)
+            case .name:
+                w.literal(#","kind":"name""#)
             }
             w.literal(#","label":"#)
             w.string(field.label)

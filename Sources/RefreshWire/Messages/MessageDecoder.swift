@@ -23,9 +23,12 @@ import RefreshKit
 ///   `wheel`'s `seq` is checked last, and an error about its other fields carries it when it is valid.
 public struct MessageDecoder: Sendable {
     public var limits: DecodingLimits
+    /// The presets a `configure.presetFile`'s `base` may name.
+    public var presets: PresetCatalogue
 
-    public init(limits: DecodingLimits = .init()) {
+    public init(limits: DecodingLimits = .init(), presets: PresetCatalogue = .seeds) {
         self.limits = limits
+        self.presets = presets
     }
 
     /// Decodes one message from its UTF-8 text.
@@ -254,6 +257,9 @@ public struct MessageDecoder: Sendable {
         let fields = try r.members(of: object, ConfigureField.self)
         var patch = ConfigurationPatch()
         patch.preset = try r.string(fields[.preset], "configure.preset")
+        if let file = try r.object(fields[.presetFile], "configure.presetFile") {
+            patch.presetValue = try PresetFile.read(JSONTree.tree(r.text, at: file), presets: presets, ref: r.ref)
+        }
         if let edges = try r.object(fields[.edges], "configure.edges") {
             var positions: [Edge: Int] = [:]
             try r.text.forEachMember(ofObjectAt: edges) { (key, value) throws(WireError) in
@@ -299,7 +305,7 @@ private enum CommandField: String, CaseIterable {
 }
 
 private enum ConfigureField: String, CaseIterable {
-    case preset, insets, edges, feed, physics
+    case preset, presetFile, insets, edges, feed, physics
 }
 
 // MARK: - Fields
@@ -360,6 +366,7 @@ private struct FieldReader {
                 case .integer: try integer(position, name).map { .integer($0) }
                 case .bool: try bool(position, name).map { .bool($0) }
                 case .enumeration(let names): try oneOf(position, name, names).map { .name($0) }
+                case .name: try string(position, name).map { .name($0) }
                 }
             if let value { found(field, value) }
         }

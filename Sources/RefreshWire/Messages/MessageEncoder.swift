@@ -81,7 +81,7 @@ public struct MessageEncoder: Sendable {
             + welcome.presets
         let bound =
             2048 + welcome.configuration.edges.count * 1536 + strings.reduce(0) { $0 + 6 * $1.utf8.count + 3 }
-            + Self.schemaJSON.count
+            + Self.schemaJSON.count + Self.catalogueBound(welcome.catalogue)
         appendJSON(to: &buffer, bound: bound) { w in writeWelcome(welcome, to: &w) }
     }
 
@@ -237,7 +237,12 @@ public struct MessageEncoder: Sendable {
             if i > 0 { w.byte(.comma) }
             w.string(name)
         }
-        w.literal(#"],"config":"#)
+        w.byte(.closeBracket)
+        if !welcome.catalogue.isEmpty {
+            w.literal(#","catalogue":"#)
+            appendCatalogue(welcome.catalogue, to: &w)
+        }
+        w.literal(#","config":"#)
         appendConfiguration(welcome.configuration, to: &w)
         w.literal(#","schema":"#)
         Self.schemaJSON.withUnsafeBufferPointer { w.bytes($0) }

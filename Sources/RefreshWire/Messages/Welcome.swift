@@ -10,6 +10,9 @@ public struct Welcome: Hashable, Sendable {
     public var preset: String
     /// Every preset the page may choose, the default first.
     public var presets: [String]
+    /// What the page shows about each preset (its library, summary and the library's event names), written
+    /// as `catalogue`; nothing is written when empty.
+    public var catalogue: [Preset]
     /// The session's configuration, written as `config`, with the schema that describes its fields
     /// (``ConfigurationSchema``) as `schema`.
     public var configuration: ListConfiguration
@@ -38,6 +41,7 @@ public struct Welcome: Hashable, Sendable {
         token: String,
         preset: String,
         presets: [String],
+        catalogue: [Preset] = [],
         configuration: ListConfiguration,
         serverTime: Timestamp,
         member: Int? = nil,
@@ -54,6 +58,7 @@ public struct Welcome: Hashable, Sendable {
         self.token = token
         self.preset = preset
         self.presets = presets
+        self.catalogue = catalogue
         self.configuration = configuration
         self.serverTime = serverTime
         self.member = member

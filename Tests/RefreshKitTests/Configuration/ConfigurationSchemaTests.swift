@@ -126,6 +126,15 @@ import Testing
                 #expect(error?.message == "\(name) must be one of \(names.joined(separator: ", ")); got 'x'")
             case .bool:
                 for good in [false, true] { _ = try base.applying(patch(field, .bool(good))) }
+            case .name:
+                for good in ["a", "my-control_2", String(repeating: "x", count: 64)] {
+                    _ = try base.applying(patch(field, .name(good)))
+                }
+                for bad in ["", "a b", "ünï", "a/b", String(repeating: "x", count: 65)] {
+                    let error = refused(field, .name(bad))
+                    #expect(error?.reason == .outOfRange)
+                    #expect(error?.message == "\(name) must be \(field.kind.expectation); got '\(bad)'")
+                }
             }
         }
         return ranges

@@ -40,6 +40,7 @@ import Testing
         case .integer(let rule): "integer, \(range(rule))"
         case .bool: "`true` \\| `false`"
         case .enumeration(let names): names.map { "`\($0)`" }.joined(separator: " \\| ")
+        case .name: "a name: 1…64 of `A-Z a-z 0-9 _ -`"
         }
     }
 
@@ -143,6 +144,8 @@ import Testing
             .bool(current != .bool(true))
         case .enumeration(let names):
             .name(names.first { .name($0) != current }!)
+        case .name:
+            .name(current == .name("bubbles") ? "my-control_2" : "bubbles")
         }
     }
 

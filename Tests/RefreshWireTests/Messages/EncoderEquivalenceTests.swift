@@ -249,6 +249,7 @@ struct EncoderEquivalenceTests {
                         "anchor": e.anchor.rawValue, "viewBehaviour": e.viewBehaviour.rawValue,
                         "cycleDuration": e.cycle.duration,
                         "cycleDelay": e.cycle.delay, "cycleKind": e.cycle.kind.rawValue, "height": e.height,
+                        "control": e.control,
                     ] as [String: Any]
             }
             let expected: [String: Any] = [

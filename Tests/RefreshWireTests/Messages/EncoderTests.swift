@@ -124,7 +124,7 @@ struct EncoderTests {
             + #""promptingInset":0,"preload":0,"trigger":"onReachEdge","strictness":"inclusive","fling":"ignore","#
             + #""shortContent":"enabled","minimumVisibleDuration":0.4,"startDuration":0.25,"exitDuration":0.3,"#
             + #""endsOnCycleBoundary":false,"presentation":"slideDown","anchor":"bottom","viewBehaviour":"fixedBottom","cycleDuration":1,"#
-            + #""cycleDelay":0,"cycleKind":"default","height":60}},"#
+            + #""cycleDelay":0,"cycleKind":"default","height":60,"control":"footer"}},"#
             + #""insets":{"top":0,"left":0,"bottom":0,"right":0},"feed":{"latencyMs":1200,"failureRate":0,"#
             + #""pageSize":20,"totalItems":200,"newItemsPerRefresh":3,"rowHeight":72,"timeoutMs":10000},"#
             + #""physics":{"decelerationRate":0.998,"spring":"ios","rubberBand":0.55}},"#

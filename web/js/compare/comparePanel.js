@@ -18,10 +18,17 @@ class SidePane {
     const presetOf = () => side.preset;
     this.timeline = new Timeline({ roleOf, presetOf });
     this.log = new EventLog({ roleOf, presetOf });
-    const name = side.library ? `${side.preset} · ${side.library}` : side.preset;
-    this.timelineSection = section(name, `compare-timeline-${side.preset}`, this.timeline.root);
+    this.timelineSection = section(side.preset, `compare-timeline-${side.preset}`, this.timeline.root);
+    this.showLibrary();
     this.eventsSection = section(`${t('panel.events')} · ${side.preset}`, `compare-events-${side.preset}`, this.log.root);
     for (const node of [this.timelineSection, this.eventsSection]) node.dataset.comparePreset = side.preset;
+  }
+
+  /** The title: the preset and, once a welcome brought the catalogue, its library. */
+  showLibrary() {
+    const { side } = this;
+    const title = this.timelineSection.querySelector('.panel-summary-title');
+    if (title) title.textContent = side.library ? `${side.preset} · ${side.library}` : side.preset;
   }
 
   add(ev) {
@@ -73,6 +80,11 @@ export class ComparePanel {
   }
 
   /** An event of side `index`. */
+  /** A side's welcome came: its library is known. */
+  showLibrary(index) {
+    this.panes[index]?.showLibrary();
+  }
+
   addEvent(index, ev) {
     this.panes[index]?.add(ev);
   }

@@ -3,7 +3,7 @@
 // label's headline, `window.refreshkit.compare()`). The compare page (js/compare/page.js) gives every input to
 // both sides and draws both from its one loop: the sessions take no input and run no loop of their own.
 import { LiveSession } from '../session/liveSession.js';
-import { LIBRARIES } from '../panel/seedNames.js';
+import { libraryFor, receiveCatalogue } from '../panel/seedNames.js';
 
 /** Events kept per side for `window.refreshkit.compare()` (the store keeps its own last 200). */
 const KEPT_EVENTS = 400;
@@ -20,11 +20,15 @@ export class CompareSide {
    */
   constructor({ preset, canvas, predict = true, onMessage = () => {}, onStatus = () => {}, url }) {
     this.preset = preset;
-    this.library = LIBRARIES[preset] ?? null;
+    this.library = libraryFor(preset); // known once a welcome brought the catalogue
     this.canvas = canvas;
     this.session = new LiveSession(canvas, { preset, predict, url, input: false, animate: false, label: preset });
     this.events = []; // every event this session sent (the last KEPT_EVENTS)
     this.session.on('message', (msg) => {
+      if (msg.type === 'welcome') {
+        receiveCatalogue(msg.catalogue);
+        this.library = libraryFor(this.preset);
+      }
       if (msg.type === 'event') {
         this.events.push(msg);
         if (this.events.length > KEPT_EVENTS) this.events.splice(0, this.events.length - KEPT_EVENTS);

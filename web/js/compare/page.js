@@ -14,7 +14,7 @@ import { attachInput } from '../pointerInput.js';
 import { keyAction, isEditable } from '../keys.js';
 import { statusText } from '../ui.js';
 import { t, language } from '../i18n.js';
-import { LIBRARIES } from '../panel/seedNames.js';
+import { libraryFor } from '../panel/seedNames.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -27,21 +27,27 @@ function element(tag, className, text) {
 
 /** A side's column: its label (preset, library, the state of its busiest edge) over its canvas. */
 function sideColumn(preset, index) {
-  const library = LIBRARIES[preset] ?? null;
   const name = element('h2', 'compare-name', preset);
   name.id = `compare-name-${index}`;
   const state = element('span', 'state-badge compare-state', '');
   const head = element('div', 'compare-head');
-  head.append(name, element('span', 'compare-library', library ?? ''), state);
+  const libraryEl = element('span', 'compare-library', '');
+  head.append(name, libraryEl, state);
   const canvas = element('canvas', 'compare-list');
   canvas.tabIndex = 0;
-  canvas.setAttribute('aria-label', t('compare.listLabel', { preset, library: library ?? preset }));
+  // the library comes with the welcome's catalogue (showLibrary)
+  const showLibrary = () => {
+    const library = libraryFor(preset);
+    libraryEl.textContent = library ?? '';
+    canvas.setAttribute('aria-label', t('compare.listLabel', { preset, library: library ?? preset }));
+  };
+  showLibrary();
   const column = element('section', 'compare-side');
   column.dataset.side = String(index);
   column.dataset.preset = preset;
   column.setAttribute('aria-labelledby', name.id);
   column.append(head, canvas);
-  return { column, canvas, state };
+  return { column, canvas, state, showLibrary };
 }
 
 /**
@@ -88,6 +94,10 @@ export function startCompare(presets, { predict = true } = {}) {
     if (msg.type === 'event') panel.addEvent(index, msg);
     if (msg.type === 'error' && side.refused) {
       finish({ ok: false, preset: side.preset, code: side.refused.code, message: side.refused.message });
+    }
+    if (msg.type === 'welcome') {
+      columns[index]?.showLibrary();
+      panel.showLibrary(index);
     }
     if (msg.type === 'welcome' && sides.every((s) => s.session.connection.welcomed)) finish({ ok: true });
   }

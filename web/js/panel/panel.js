@@ -9,9 +9,10 @@ import { EventLog } from './eventLog.js';
 import { FramePane } from './framePane.js';
 import { Params } from './params.js';
 import { PredictionPane } from './predictionPane.js';
-import { libraryFor } from './seedNames.js';
+import { libraryFor, receiveCatalogue } from './seedNames.js';
 import { t } from '../i18n.js';
 import { nodeText } from './node.js';
+import { PresetFilePane } from './presetFile.js';
 
 export const WIDE_QUERY = '(min-width: 900px)';
 const TEXT_MS = 100;
@@ -47,6 +48,7 @@ export class Panel {
     this.log = new EventLog({ roleOf, presetOf: () => this.presetOf() });
     this.framePane = new FramePane();
     this.params = new Params({ send });
+    this.presetFile = new PresetFilePane({ send });
     this.prediction = predictor ? new PredictionPane({ predictor, onToggle: onPredictionToggle }) : null;
     this.device = haptics ? hapticsSwitch(haptics) : null;
 
@@ -70,6 +72,7 @@ export class Panel {
       section(t('panel.events'), 'events', this.log.root),
       section(t('panel.frame'), 'frame', this.framePane.root, { extra: this.seqBadge }),
       section(t('panel.params'), 'params', this.params.root),
+      section(t('panel.presetFile'), 'presetFile', this.presetFile.root),
       this.device && section(t('panel.device'), 'device', this.device),
     ].filter(Boolean));
     this.params.updateNote();
@@ -109,8 +112,10 @@ export class Panel {
 
   /** Every server message (before the app handles it); `tRecv` is the page time it arrived. */
   onMessage(msg, tRecv) {
+    this.presetFile.onMessage(msg);
     switch (msg.type) {
       case 'welcome':
+        receiveCatalogue(msg.catalogue);
         this.welcomed = true;
         this.figures.onWelcome();
         setText(this.nodeEl, nodeText(msg));

@@ -1,64 +1,41 @@
 // The seed libraries' own names for our events, per preset, so the panel can show "didStart
-// (refreshControlDidStart)". Pure module: unit tested in web/test/panel.test.js.
+// (refreshControlDidStart)". The facts come from the server: `welcome.catalogue` (docs/PROTOCOL.md,
+// "welcome"), written from the Swift presets, which are their one source. Pure module, no DOM: unit tested in
+// web/test/seedNames.test.js.
 //
-// Keys are our event names (docs/PROTOCOL.md, "event"), or `transition:<to>` for a state change that a
-// library reports as a state of its own. A value is a list of names, or {refresh, loadMore} when the
-// library names the two roles differently.
+// A catalogue is {preset: {library?, summary, eventNames}}. An event name's key is our event's name
+// (docs/PROTOCOL.md, "event"), or `transition:<to>` for a state change that a library reports as a state of
+// its own; its value is a list of names, or {refresh, loadMore} when the library names the two roles
+// differently.
 
-/** The library each preset imitates. */
-export const LIBRARIES = Object.freeze({
-  ios: 'UIRefreshControl',
-  jh: 'JHPullToRefreshKit',
-  ht: 'HTRefreshView',
-  gv: 'GVRefreshControl',
-  ms: 'MSPullToRefreshController',
-  iq: 'IQPullToRefresh',
-});
+let catalogue = Object.create(null);
 
-const UIKIT = Object.freeze({
-  didStart: ['valueChanged (beginRefreshing)'],
-  didEnd: ['endRefreshing'],
-});
+/** Takes the catalogue a welcome carried (`welcome.catalogue`); anything but an object leaves it empty. */
+export function receiveCatalogue(received) {
+  catalogue = Object.create(null);
+  if (!received || typeof received !== 'object' || Array.isArray(received)) return;
+  for (const [name, entry] of Object.entries(received)) {
+    if (entry && typeof entry === 'object') catalogue[name] = entry;
+  }
+}
 
-export const SEED_NAMES = Object.freeze({
-  ms: Object.freeze({
-    armed: ['canEngage'],
-    disarmed: ['didDisengage'],
-    didStart: ['didEngage'],
-  }),
-  ht: Object.freeze({
-    armed: ['CanEngageRefresh'],
-    disarmed: ['DidDisengageRefresh'],
-    didStart: ['DidEngageRefresh'],
-    willEnd: ['WillEndRefresh'],
-    didEnd: ['DidEndRefresh'],
-  }),
-  jh: Object.freeze({
-    didStart: ['refreshControlDidStart'],
-    cycleStarted: ['refreshControlDidStartAnimationCycle'],
-    cycleEnded: ['refreshControlDidEndAnimationCycle'],
-    didEnd: ['refreshControlDidEnd'],
-  }),
-  iq: Object.freeze({
-    'transition:pulling': ['.pulling(progress)'],
-    armed: ['.eligible'],
-    didStart: { refresh: ['.refreshing'], loadMore: ['loadingBegin'] },
-    didEnd: { refresh: ['.none'], loadMore: ['loadingFinished'] },
-  }),
-  gv: UIKIT,
-  ios: UIKIT,
-});
+/** The catalogue's entry for a preset, or null. */
+function entryOf(preset) {
+  return typeof preset === 'string' && Object.hasOwn(catalogue, preset) ? catalogue[preset] : null;
+}
 
 /** The library a preset imitates, or null. */
 export function libraryFor(preset) {
-  return Object.hasOwn(LIBRARIES, preset ?? '') ? LIBRARIES[preset] : null;
+  const library = entryOf(preset)?.library;
+  return typeof library === 'string' ? library : null;
 }
 
 function lookup(preset, key, role) {
-  const table = Object.hasOwn(SEED_NAMES, preset ?? '') ? SEED_NAMES[preset] : null;
-  if (!table || !Object.hasOwn(table, key)) return [];
+  const table = entryOf(preset)?.eventNames;
+  if (!table || typeof table !== 'object' || !Object.hasOwn(table, key)) return [];
   const v = table[key];
   if (Array.isArray(v)) return v.slice();
+  if (!v || typeof v !== 'object') return [];
   if (role === 'refresh' || role === 'loadMore') return (v[role] || []).slice();
   // role unknown: both, as "a / b"
   return [[...(v.refresh || []), ...(v.loadMore || [])].join(' / ')];

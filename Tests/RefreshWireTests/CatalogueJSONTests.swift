@@ -1,0 +1,62 @@
+import Foundation
+import RefreshKit
+import Testing
+
+@testable import RefreshWire
+
+/// `welcome.catalogue` is written from the presets, and web/test/fixtures/catalogue.json is the seeds' as the
+/// encoder writes it: the page's seed-name tests read it, so the page keeps no table of its own.
+@Suite struct CatalogueJSONTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
+
+    static func catalogueJSON(_ presets: [Preset]) -> String {
+        var buffer: [UInt8] = []
+        appendJSON(to: &buffer, bound: MessageEncoder.catalogueBound(presets)) { w in
+            MessageEncoder().appendCatalogue(presets, to: &w)
+        }
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    @Test func thePageFixtureIsTheSeedsCatalogue() throws {
+        let url = Self.root.appendingPathComponent("web/test/fixtures/catalogue.json")
+        let current = Self.catalogueJSON(Preset.all) + "\n"
+        if ProcessInfo.processInfo.environment["REFRESHKIT_WRITE_FIXTURES"] != nil {
+            try Data(current.utf8).write(to: url)
+        }
+        #expect(
+            try String(contentsOf: url, encoding: .utf8) == current,
+            "web/test/fixtures/catalogue.json differs from the seeds' welcome.catalogue; if the change is meant, run REFRESHKIT_WRITE_FIXTURES=1 swift test --filter CatalogueJSON and node --test web/test/"
+        )
+    }
+
+    @Test func theWelcomeCarriesTheCatalogue() throws {
+        let mine = Preset(name: "mine", summary: "my \"own\"", configuration: Preset.ios.configuration)
+        var welcome: [UInt8] = []
+        MessageEncoder().encode(
+            Welcome(
+                session: "s", token: "t", preset: "ios", presets: Preset.names + ["mine"],
+                catalogue: Preset.all + [mine], configuration: Preset.ios.configuration, serverTime: .zero),
+            into: &welcome)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(welcome)) as? [String: Any])
+        let catalogue = try #require(object["catalogue"] as? [String: [String: Any]])
+        #expect(Set(catalogue.keys) == Set(Preset.names + ["mine"]))
+        #expect(catalogue["jh"]?["library"] as? String == "JHPullToRefreshKit")
+        #expect(catalogue["mine"]?["library"] == nil)
+        #expect(catalogue["mine"]?["summary"] as? String == "my \"own\"")
+        let iq = try #require(catalogue["iq"]?["eventNames"] as? [String: Any])
+        #expect(iq["armed"] as? [String] == [".eligible"])
+        #expect((iq["didStart"] as? [String: [String]]) == ["refresh": [".refreshing"], "loadMore": ["loadingBegin"]])
+        let config = try #require(object["config"] as? [String: Any])
+        let top = try #require((config["edges"] as? [String: [String: Any]])?["top"])
+        #expect(top["control"] as? String == "spinner")
+    }
+
+    @Test func aWelcomeWithoutACatalogueWritesNone() throws {
+        var welcome: [UInt8] = []
+        MessageEncoder().encode(
+            Welcome(
+                session: "s", token: "t", preset: "ios", presets: ["ios"], configuration: Preset.ios.configuration,
+                serverTime: .zero), into: &welcome)
+        #expect(!String(decoding: welcome, as: UTF8.self).contains("catalogue"))
+    }
+}
