@@ -65,6 +65,8 @@ public struct EdgeControl: Hashable, Sendable {
     /// `onReachEdge` fires when the edge comes into view, not for as long as it stays there: it re-arms
     /// when the edge leaves the view, or when a load added rows (a short list keeps filling the screen).
     private var reachArmed = true
+    /// Whether the control has observed the content yet: a first observation counts as a move.
+    private var hasObserved = false
 
     public init(edge: Edge, configuration: EdgeConfiguration) {
         self.edge = edge
@@ -198,7 +200,9 @@ public struct EdgeControl: Hashable, Sendable {
         events: inout [Event]
     ) -> Action {
         clock = max(clock, time)
-        self.distance = distance.isFinite ? distance : 0
+        let shown = distance.isFinite ? distance : 0
+        let moved = shown != self.distance || !hasObserved
+        (self.distance, hasObserved) = (shown, true)
         self.pullVelocity = velocity.isFinite ? velocity : 0
         if distance < -configuration.preload { reachArmed = true }
         let cause: Cause =
@@ -212,10 +216,13 @@ public struct EdgeControl: Hashable, Sendable {
         switch stage {
         case .plain(.idle), .plain(.pulling), .plain(.armed):
             if configuration.trigger == .onReachEdge {
-                // `fling: ignore`: only hands on the content reach the edge; momentum, and the rest it comes
-                // to, never start the load. IQPullToRefresh's default footer loads more only from a drag: a
-                // fling that reaches the end does not, a later drag at the end does (docs/SEEDS.md §5.3).
-                let mayReach = handsOn || configuration.fling == .trigger
+                // `fling: ignore`: only hands that move the content reach the edge; momentum, the rest it comes
+                // to, and a finger that lands without moving it never start the load. IQPullToRefresh's
+                // default footer looks at the content when a drag changes its offset: a fling that reaches the
+                // end does not load, a later drag at the end does, and on a list shorter than the viewport
+                // (where the rest is the end) only a drag up loads, a drag down pulls the top instead
+                // (docs/SEEDS.md §5.3).
+                let mayReach = configuration.fling == .trigger || (handsOn && moved)
                 if canStart && reachArmed && mayReach && hasReached(distance) {
                     reachArmed = false
                     return begin(cause: .reachEdge, at: time, events: &events)
