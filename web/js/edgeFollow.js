@@ -57,14 +57,16 @@ export function edgeGeometry(edge, conf, distance, viewport, baseInset) {
   const stretched = pull > height;
   const controlLength = stretched ? pull : height;
   const controlStart = stretched || conf.presentation === 'background' ? baseInset : contentEdge - height;
-  let viewStart;
-  if (conf.anchor === 'top') viewStart = controlStart;
-  else if (conf.anchor === 'bottom') viewStart = controlStart + controlLength - height;
-  else viewStart = controlStart + (controlLength - height) / 2;
+  const centred = controlStart + (controlLength - height) / 2;
   // GVRefreshControl's visible percentage, the pull over the height, unclamped (docs/SEEDS.md §4.2)
   const visible = height > 0 ? pull / height : 1;
+  let viewStart = centred;
   let scale = 1;
-  if (conf.viewBehaviour === 'stretches') scale = Math.max(0.01, visible);
+  if (conf.viewBehaviour === 'anchored') {
+    // JHPullToRefreshKit's anchor, never scaled (docs/SEEDS.md §1.3); GV's behaviours ignore it
+    if (conf.anchor === 'top') viewStart = controlStart;
+    else if (conf.anchor === 'bottom') viewStart = controlStart + controlLength - height;
+  } else if (conf.viewBehaviour === 'stretches') scale = Math.max(0.01, visible);
   else if (conf.viewBehaviour === 'fixedTop') {
     if (visible < 1) scale = Math.max(0.01, visible);
     else viewStart = baseInset;

@@ -326,6 +326,11 @@ test('edge geometry and layers are EdgeGeometry\'s and EdgeControl\'s', () => {
   assert.equal(s.scale, 1.5, 'unclamped past the height (GVRefreshControl)');
   const fixedTop = edgeGeometry('top', { ...conf, viewBehaviour: 'fixedTop' }, 90, { w: 390, h: 700 }, 20);
   assert.deepEqual([fixedTop.scale, fixedTop.view.y], [1, 20], 'fully revealed: pinned to the base line');
+  const anchored = (anchor) => edgeGeometry('top', { ...conf, height: 70, anchor, viewBehaviour: 'anchored' }, 100, { w: 390, h: 700 }, 0);
+  assert.deepEqual(['top', 'middle', 'bottom'].map((a) => [anchored(a).view.y, anchored(a).scale]), [[0, 1], [15, 1], [30, 1]],
+    'JHPullToRefreshKit\'s anchors: placed in the gap, never scaled');
+  const topStretches = edgeGeometry('top', { ...conf, anchor: 'top' }, 90, { w: 390, h: 700 }, 0);
+  assert.deepEqual([topStretches.view.y, topStretches.scale], [15, 1.5], 'stretches ignores the anchor: centred');
   assert.equal(layerOf({ role: 'refresh', restingInset: 60 }, 'refreshing'), 60);
   assert.equal(layerOf({ role: 'refresh', restingInset: 60 }, 'finishing'), 0);
   assert.equal(layerOf({ role: 'loadMore', restingInset: 60, promptingInset: 44 }, 'idle'), 44);

@@ -51,10 +51,12 @@ public enum ConfigurationSchema {
             "presentation", \.presentation, "Presentation", in: .look,
             "Whether the indicator slides in with the content or is uncovered behind it"),
         .enumeration(
-            "anchor", \.anchor, "Anchor", in: .look, "Where the animation view sits inside a stretched control"),
+            "anchor", \.anchor, "Anchor", in: .look,
+            "Where the animation view sits inside a stretched control, for the anchored view behaviour"),
         .enumeration(
             "viewBehaviour", \.viewBehaviour, "View", in: .look,
-            "How the control's view follows the pull: scaled, scaled then pinned, or glued to the content"),
+            "How the control's view follows the pull: scaled, scaled then pinned, glued to the content, or placed by its anchor unscaled"
+        ),
         .number(
             "cycleDuration", \.cycle.duration, 0.05...60, .seconds, step: 0.05, "Cycle", in: .timing,
             "Length of one animation cycle while refreshing"),

@@ -401,7 +401,7 @@ public struct ListModel: Hashable, Sendable {
                 let fits = contentFits(controls[index].edge.axis)
                 controls[index].observeLayout(contentFits: fits, hasMore: pager.hasMore, at: now, events: &events)
             }
-            guard controls[index].state != .disabled else { continue }
+            if case .plain(.disabled) = controls[index].stage { continue }
             let edge = controls[index].edge
             let pull = pull(edge)
             let canStart = canStart(edge)
@@ -412,7 +412,7 @@ public struct ListModel: Hashable, Sendable {
                 perform(action, for: edge)
                 quiet = false
             }
-            if controls[index].state == .failed { quiet = false }
+            if case .failed = controls[index].stage { quiet = false }
         }
         // A layer follows its control's state (``EdgeControl/layer``), and every change of state is an
         // event: an observation that asked for nothing and said nothing moved no layer, and skips looking.
@@ -623,18 +623,18 @@ public struct ListModel: Hashable, Sendable {
         entry.control = geometry.control
         entry.view = geometry.view
         entry.scale = geometry.scale
-        if let cycle = control.cycle {
-            let animation = control.configuration.cycle
+        switch control.stage {
+        case .refreshing(let refreshing):
+            let (cycle, animation) = (refreshing.cycle, control.configuration.cycle)
             entry.cycle = CycleFrame(
                 index: cycle.index, start: cycle.start, duration: animation.duration, delay: animation.delay,
                 kind: animation.kind)
-        } else {
-            entry.cycle = nil
-        }
-        if let start = control.exitStart {
-            entry.exit = ExitFrame(start: start, duration: control.exitDuration)
-        } else {
             entry.exit = nil
+        case .finishing(let finishing):
+            entry.cycle = nil
+            entry.exit = ExitFrame(start: finishing.exitStart, duration: finishing.exitDuration)
+        default:
+            (entry.cycle, entry.exit) = (nil, nil)
         }
     }
 

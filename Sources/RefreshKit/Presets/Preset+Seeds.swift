@@ -51,7 +51,7 @@ extension Preset {
                 minimumVisibleDuration: 0, startDuration: 0.25, exitDuration: 0.5,
                 insetAnimation: InsetAnimation(curve: .easeInEaseOut, returnDuration: 0.25), endsOnCycleBoundary: true,
                 presentation: .slideDown,
-                anchor: .top, viewBehaviour: .fixedTop,
+                anchor: .top, viewBehaviour: .anchored,
                 cycle: EdgeConfiguration.AnimationCycle(duration: 0.8, delay: 0, kind: .default), height: 60,
                 control: "colorCycle")
         ])

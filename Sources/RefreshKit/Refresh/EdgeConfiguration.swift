@@ -61,21 +61,25 @@ public struct EdgeConfiguration: Hashable, Sendable {
         case background
     }
 
-    /// Where the animation view sits inside a stretched control (JHPullToRefreshKit's anchor).
+    /// Where the animation view sits inside a stretched control (JHPullToRefreshKit's anchor), for the
+    /// `anchored` view behaviour; GVRefreshControl's behaviours place the view by their own rules.
     public enum Anchor: String, Hashable, Sendable, CaseIterable {
         case top
         case middle
         case bottom
     }
 
-    /// How the control's view follows the pull (GVRefreshControl's behaviours).
+    /// How the control's view follows the pull: GVRefreshControl's behaviours, or JHPullToRefreshKit's anchor.
     public enum ViewBehaviour: String, Hashable, Sendable, CaseIterable {
-        /// Scaled along the pull axis by the progress.
+        /// Centred on the control and scaled along the pull axis by the pull over its height, unclamped, so that
+        /// it fills the gap (GV).
         case stretches
-        /// Stretches until fully revealed, then pinned to the viewport edge.
+        /// Stretches until fully revealed, then pinned to the viewport edge, unscaled (GV).
         case fixedTop
-        /// Glued to the content edge and moving with it.
+        /// Glued to the content edge and moving with it (GV).
         case fixedBottom
+        /// Never scaled, at the top, middle or bottom of the control as ``EdgeConfiguration/anchor`` says (JH).
+        case anchored
     }
 
     /// The animation that repeats while refreshing (JHPullToRefreshKit's cycle).

@@ -1,5 +1,5 @@
 // Over 400 lines on purpose: one state machine, every transition in one place so that a reader sees them all
-// (a fifth of the file is their documentation).
+// (a fifth of the file is their documentation). The data each state carries is in EdgeControl+Stage.swift.
 
 /// The refresh (or load-more) control of one edge: a state machine fed with what the scroll view does.
 ///
@@ -8,6 +8,10 @@
 /// an ``Event`` with its cause, in a fixed order per refresh: `willStart`, `transition(→refreshing)`,
 /// `didStart`, cycles, `willEnd`, `transition(→finishing)`, `transition(→idle)`, `didEnd` — exactly one
 /// start and one end per refresh.
+///
+/// Where the control is, and what it knows there, is its ``stage``: a refresh's start, cycle and waiting
+/// finish live in `refreshing`, the exit's timing in `finishing`, the retry back-off in `failed`; ``state`` is
+/// the flat projection the wire shows.
 public struct EdgeControl: Hashable, Sendable {
     /// How the content is moving when the control observes it.
     public enum Motion: Hashable, Sendable {
@@ -41,38 +45,17 @@ public struct EdgeControl: Hashable, Sendable {
 
     public let edge: Edge
     public private(set) var configuration: EdgeConfiguration
-    public private(set) var state: EdgeState
+    /// Where the control is in its machine, with that state's data (``Stage``).
+    public private(set) var stage: Stage
     /// The latest displayed pull beyond the rest position, CSS px (unclamped).
     public private(set) var distance: Double = 0
     /// The latest pull velocity, px/s.
     public private(set) var pullVelocity: Double = 0
-    /// When the running refresh started.
-    public private(set) var refreshStart: Timestamp?
-    /// A finish may not end the refresh before this time (the minimum visible duration); `nil` once passed
-    /// or waived.
-    private var visibleUntil: Timestamp?
-    /// When the exit animation started.
-    public private(set) var exitStart: Timestamp?
-    /// One run of the refreshing animation.
-    public struct RunningCycle: Hashable, Sendable {
-        public var index: Int
-        public var start: Timestamp
-    }
-
-    /// The running animation cycle.
-    public private(set) var cycle: RunningCycle?
-    /// A finish that waits: for the minimum visible time, or for the finger to let go.
-    private var pendingFinish: Outcome?
-    private var finishAnimated = true
-    /// Where the control goes once the exit animation ends.
-    private var afterExit: EdgeState = .idle
-    /// The running exit animation's length, seconds (0 for a finish that is not animated).
-    public private(set) var exitDuration: Double = 0
     /// Whether the latest end was animated (`true` until a finish says otherwise, and again from the next
-    /// start): a control whose inset goes back after its exit gives it back without animation then.
+    /// start): a control whose inset goes back after its exit gives it back without animation then. It
+    /// outlives the exit: a footer's layer shrinks later too (`failed → idle`).
     public private(set) var exitAnimated = true
-    /// Automatic retries of a failed load wait until then (back-off); a command retries at once.
-    public private(set) var retryNotBefore: Timestamp?
+    /// Failed loads in a row, across refreshes: the retry back-off grows with them.
     private var consecutiveFailures = 0
     /// The latest time the control acted at, or was stepped to while it had a timer: an overdue timer (a
     /// configure shortened it) fires then, never in the past. A control without a timer need not follow the
@@ -82,11 +65,13 @@ public struct EdgeControl: Hashable, Sendable {
     /// `onReachEdge` fires when the edge comes into view, not for as long as it stays there: it re-arms
     /// when the edge leaves the view, or when a load added rows (a short list keeps filling the screen).
     private var reachArmed = true
+    /// Whether the control has observed the content yet: a first observation counts as a move.
+    private var hasObserved = false
 
     public init(edge: Edge, configuration: EdgeConfiguration) {
         self.edge = edge
         self.configuration = configuration
-        self.state = configuration.enabled ? .idle : .disabled
+        self.stage = configuration.enabled ? .idle : .disabled
     }
 
     // MARK: - Derived
@@ -162,18 +147,23 @@ public struct EdgeControl: Hashable, Sendable {
     }
 
     /// Whether a timer of this control may be running: only a refresh underway has one.
-    var hasTimer: Bool { state == .refreshing || state == .finishing }
+    var hasTimer: Bool {
+        switch stage {
+        case .refreshing, .finishing: true
+        default: false
+        }
+    }
 
     /// The next time a timer of this control fires, if any.
     public var nextDeadline: Timestamp? {
-        switch state {
-        case .refreshing:
+        switch stage {
+        case .refreshing(let refreshing):
             // The earlier of the cycle's end and a waiting finish's gate (no array: asked on every step).
-            let cycleDeadline = cycle.map { cycleEnd($0.start) }
-            guard pendingFinish != nil, let visibleUntil else { return cycleDeadline }
-            return cycleDeadline.map { min($0, visibleUntil) } ?? visibleUntil
-        case .finishing:
-            return exitStart?.advanced(bySeconds: exitDuration)
+            let cycleDeadline = cycleEnd(refreshing.cycle.start)
+            guard refreshing.pending != nil, let visibleUntil = refreshing.visibleUntil else { return cycleDeadline }
+            return min(cycleDeadline, visibleUntil)
+        case .finishing(let finishing):
+            return finishing.exitEnd
         default:
             return nil
         }
@@ -185,10 +175,13 @@ public struct EdgeControl: Hashable, Sendable {
 
     // MARK: - Events
 
-    private mutating func transition(to next: EdgeState, cause: Cause, at time: Timestamp, events: inout [Event]) {
-        guard next != state else { return }
-        events.append(Event(.transition, edge: edge, from: state, to: next, cause: cause, time: time))
-        state = next
+    /// Moves to `next`, with its data, and says so with a `transition` event. Staying in the same state is no
+    /// move: the machine never enters a state it is in (a refresh starts from another state, and so on).
+    private mutating func transition(to next: Stage, cause: Cause, at time: Timestamp, events: inout [Event]) {
+        let (from, to) = (state, next.state)
+        guard to != from else { return }
+        events.append(Event(.transition, edge: edge, from: from, to: to, cause: cause, time: time))
+        stage = next
     }
 
     private func emit(_ name: Event.Name, cause: Cause, at time: Timestamp, value: Double? = nil, events: inout [Event])
@@ -207,7 +200,9 @@ public struct EdgeControl: Hashable, Sendable {
         events: inout [Event]
     ) -> Action {
         clock = max(clock, time)
-        self.distance = distance.isFinite ? distance : 0
+        let shown = distance.isFinite ? distance : 0
+        let moved = shown != self.distance || !hasObserved
+        (self.distance, hasObserved) = (shown, true)
         self.pullVelocity = velocity.isFinite ? velocity : 0
         if distance < -configuration.preload { reachArmed = true }
         let cause: Cause =
@@ -218,13 +213,16 @@ public struct EdgeControl: Hashable, Sendable {
             case .still: .layout
             }
         let handsOn = motion == .dragging || motion == .wheel
-        switch state {
-        case .idle, .pulling, .armed:
+        switch stage {
+        case .plain(.idle), .plain(.pulling), .plain(.armed):
             if configuration.trigger == .onReachEdge {
-                // `fling: ignore`: only hands on the content reach the edge; momentum, and the rest it comes
-                // to, never start the load. IQPullToRefresh's default footer loads more only from a drag: a
-                // fling that reaches the end does not, a later drag at the end does (docs/SEEDS.md §5.3).
-                let mayReach = handsOn || configuration.fling == .trigger
+                // `fling: ignore`: only hands that move the content reach the edge; momentum, the rest it comes
+                // to, and a finger that lands without moving it never start the load. IQPullToRefresh's
+                // default footer looks at the content when a drag changes its offset: a fling that reaches the
+                // end does not load, a later drag at the end does, and on a list shorter than the viewport
+                // (where the rest is the end) only a drag up loads, a drag down pulls the top instead
+                // (docs/SEEDS.md §5.3).
+                let mayReach = configuration.fling == .trigger || (handsOn && moved)
                 if canStart && reachArmed && mayReach && hasReached(distance) {
                     reachArmed = false
                     return begin(cause: .reachEdge, at: time, events: &events)
@@ -261,11 +259,11 @@ public struct EdgeControl: Hashable, Sendable {
             return .none
         case .refreshing:
             return .none
-        case .failed:
+        case .failed(let failed):
             // A deliberate pull past the trigger, beyond where the failed footer rests, retries once the
             // back-off allows; a nudge at the end does not.
             if handsOn, isPastTrigger(distance - layer), configuration.trigger != .manual,
-                retryNotBefore.map({ time >= $0 }) ?? true
+                time >= failed.retryNotBefore
             {
                 transition(to: .armed, cause: cause, at: time, events: &events)
                 emit(.armed, cause: cause, at: time, events: &events)
@@ -276,7 +274,7 @@ public struct EdgeControl: Hashable, Sendable {
                 }
             }
             return .none
-        case .finishing, .noMoreData, .disabled:
+        case .finishing, .plain(.noMoreData), .plain(.disabled):
             return .none
         }
     }
@@ -319,11 +317,10 @@ public struct EdgeControl: Hashable, Sendable {
         } else if state == .armed {
             emit(.disarmed, cause: .release, at: time, events: &events)
             transition(to: thresholdPull(distance) > 0 ? .pulling : .idle, cause: .release, at: time, events: &events)
-        } else if state == .refreshing, let outcome = pendingFinish, !configuration.endsOnCycleBoundary,
-            mayEnd(at: time, fingerDown: false)
+        } else if case .refreshing(let refreshing) = stage, let pending = refreshing.pending,
+            !configuration.endsOnCycleBoundary, mayEnd(refreshing, at: time, fingerDown: false)
         {
-            pendingFinish = nil
-            end(outcome, cause: .release, at: time, events: &events)
+            end(refreshing, pending.outcome, animated: pending.animated, cause: .release, at: time, events: &events)
         }
         return action
     }
@@ -344,14 +341,12 @@ public struct EdgeControl: Hashable, Sendable {
 
     private mutating func begin(cause: Cause, at time: Timestamp, events: inout [Event]) -> Action {
         emit(.willStart, cause: cause, at: time, events: &events)
-        transition(to: .refreshing, cause: cause, at: time, events: &events)
-        refreshStart = time
+        let refreshing = Refreshing(
+            start: time, visibleUntil: time.advanced(bySeconds: configuration.minimumVisibleDuration),
+            cycle: RunningCycle(index: 0, start: time), pending: nil)
+        transition(to: .refreshing(refreshing), cause: cause, at: time, events: &events)
         exitAnimated = true
-        visibleUntil = time.advanced(bySeconds: configuration.minimumVisibleDuration)
-        pendingFinish = nil
-        exitStart = nil
         emit(.didStart, cause: cause, at: time, events: &events)
-        cycle = RunningCycle(index: 0, start: time)
         emit(.cycleStarted, cause: .timer, at: time, value: 0, events: &events)
         return .request
     }
@@ -362,50 +357,52 @@ public struct EdgeControl: Hashable, Sendable {
         _ outcome: Outcome, cause: Cause, animated: Bool = true, fingerDown: Bool, at time: Timestamp,
         events: inout [Event]
     ) {
-        guard state == .refreshing else { return }
+        guard case .refreshing(var refreshing) = stage else { return }
         clock = max(clock, time)
-        finishAnimated = animated
         // A dropped request ends at once: nothing was loaded, so there is nothing to keep on screen.
-        let waits = configuration.endsOnCycleBoundary || !mayEnd(at: time, fingerDown: fingerDown)
+        let waits = configuration.endsOnCycleBoundary || !mayEnd(refreshing, at: time, fingerDown: fingerDown)
         if outcome != .cancelled && waits {
-            pendingFinish = outcome
+            refreshing.pending = PendingFinish(outcome: outcome, animated: animated)
+            stage = .refreshing(refreshing)
             return
         }
-        end(outcome, cause: cause, at: time, events: &events)
+        end(refreshing, outcome, animated: animated, cause: cause, at: time, events: &events)
     }
 
     /// The gates every end passes: the minimum visible time, and no finger holding the content beyond the
     /// resting position. (JH-style controls also wait for the end of the running cycle.)
-    private func mayEnd(at time: Timestamp, fingerDown: Bool) -> Bool {
-        let visibleLongEnough = visibleUntil.map { time >= $0 } ?? true
+    private func mayEnd(_ refreshing: Refreshing, at time: Timestamp, fingerDown: Bool) -> Bool {
+        let visibleLongEnough = refreshing.visibleUntil.map { time >= $0 } ?? true
         return visibleLongEnough && !(fingerDown && distance > configuration.restingInset)
     }
 
-    private mutating func end(_ outcome: Outcome, cause: Cause, at time: Timestamp, events: inout [Event]) {
-        if let cycle {
-            emit(.cycleEnded, cause: .timer, at: time, value: Double(cycle.index), events: &events)
-            self.cycle = nil
-        }
+    /// Ends `refreshing`: its cycle ends and the exit animation starts.
+    private mutating func end(
+        _ refreshing: Refreshing, _ outcome: Outcome, animated: Bool, cause: Cause, at time: Timestamp,
+        events: inout [Event]
+    ) {
+        emit(.cycleEnded, cause: .timer, at: time, value: Double(refreshing.cycle.index), events: &events)
+        let next: AfterExit
         switch outcome {
         case .success(let hasMore):
             consecutiveFailures = 0
-            retryNotBefore = nil
-            afterExit = configuration.role == .loadMore && !hasMore ? .noMoreData : .idle
+            next = configuration.role == .loadMore && !hasMore ? .noMoreData : .idle
         case .cancelled:
-            afterExit = .idle
+            next = .idle
         case .failure:
             consecutiveFailures += 1
             // 1, 2, 4 … 30 s between automatic retries (bluesky-social/social-app #375: no rapid retries).
             let backOff = min(30, Double(1 << min(consecutiveFailures - 1, 5)))
-            retryNotBefore = time.advanced(bySeconds: backOff)
-            afterExit = configuration.role == .loadMore ? .failed : .idle
+            next =
+                configuration.role == .loadMore
+                ? .failed(Failed(retryNotBefore: time.advanced(bySeconds: backOff))) : .idle
         }
         emit(.willEnd, cause: cause, at: time, events: &events)
-        transition(to: .finishing, cause: cause, at: time, events: &events)
-        exitStart = time
-        exitDuration = finishAnimated ? configuration.exitDuration : 0
-        exitAnimated = finishAnimated
-        finishAnimated = true
+        let finishing = Finishing(
+            refreshStart: refreshing.start, exitStart: time, exitDuration: animated ? configuration.exitDuration : 0,
+            next: next)
+        transition(to: .finishing(finishing), cause: cause, at: time, events: &events)
+        exitAnimated = animated
     }
 
     // MARK: - Time
@@ -435,37 +432,38 @@ public struct EdgeControl: Hashable, Sendable {
     }
 
     private mutating func fire(at time: Timestamp, fingerDown: Bool, events: inout [Event]) {
-        switch state {
-        case .refreshing:
-            if let current = cycle, cycleEnd(current.start) <= time {
+        switch stage {
+        case .refreshing(var refreshing):
+            let current = refreshing.cycle
+            if cycleEnd(current.start) <= time {
                 let boundary = max(cycleEnd(current.start), time)
-                if let outcome = pendingFinish, configuration.endsOnCycleBoundary,
-                    mayEnd(at: boundary, fingerDown: fingerDown)
+                if let pending = refreshing.pending, configuration.endsOnCycleBoundary,
+                    mayEnd(refreshing, at: boundary, fingerDown: fingerDown)
                 {
-                    pendingFinish = nil
-                    end(outcome, cause: .timer, at: boundary, events: &events)
+                    end(
+                        refreshing, pending.outcome, animated: pending.animated, cause: .timer, at: boundary,
+                        events: &events)
                     return
                 }
                 emit(.cycleEnded, cause: .timer, at: boundary, value: Double(current.index), events: &events)
-                cycle = RunningCycle(index: current.index + 1, start: boundary)
+                refreshing.cycle = RunningCycle(index: current.index + 1, start: boundary)
                 emit(.cycleStarted, cause: .timer, at: boundary, value: Double(current.index + 1), events: &events)
             }
-            if pendingFinish != nil, let until = visibleUntil, time >= until {
+            if let pending = refreshing.pending, let until = refreshing.visibleUntil, time >= until {
                 // The minimum visible time is over: the gate opens for good.
-                visibleUntil = nil
-                if let outcome = pendingFinish, !configuration.endsOnCycleBoundary,
-                    mayEnd(at: time, fingerDown: fingerDown)
-                {
-                    pendingFinish = nil
-                    end(outcome, cause: .timer, at: time, events: &events)
+                refreshing.visibleUntil = nil
+                if !configuration.endsOnCycleBoundary, mayEnd(refreshing, at: time, fingerDown: fingerDown) {
+                    end(
+                        refreshing, pending.outcome, animated: pending.animated, cause: .timer, at: time,
+                        events: &events)
+                    return
                 }
                 // Otherwise a release (or the cycle's end) ends it.
             }
-        case .finishing:
-            transition(to: afterExit, cause: .timer, at: time, events: &events)
+            stage = .refreshing(refreshing)
+        case .finishing(let finishing):
+            transition(to: finishing.next.stage, cause: .timer, at: time, events: &events)
             emit(.didEnd, cause: .timer, at: time, events: &events)
-            exitStart = nil
-            refreshStart = nil
         default:
             break
         }
@@ -480,22 +478,18 @@ public struct EdgeControl: Hashable, Sendable {
         _ new: EdgeConfiguration, contentFits: Bool = false, at time: Timestamp, events: inout [Event]
     ) -> Action {
         clock = max(clock, time)
-        let wasRefreshing = state == .refreshing
         configuration = new
         if !new.enabled {
             var action = Action.none
-            if wasRefreshing {
-                end(.cancelled, cause: .configure, at: time, events: &events)
+            if case .refreshing(let refreshing) = stage {
+                // A finish that waited, not animated, ends so.
+                let animated = refreshing.pending?.animated ?? true
+                end(refreshing, .cancelled, animated: animated, cause: .configure, at: time, events: &events)
                 action = .cancelRequest
             }
             let wasFinishing = state == .finishing
             transition(to: .disabled, cause: .configure, at: time, events: &events)
             if wasFinishing { emit(.didEnd, cause: .configure, at: time, events: &events) }
-            cycle = nil
-            pendingFinish = nil
-            visibleUntil = nil
-            exitStart = nil
-            refreshStart = nil
             return action
         }
         if state == .disabled && !(new.shortContent == .disabled && contentFits) {
@@ -508,7 +502,6 @@ public struct EdgeControl: Hashable, Sendable {
     public mutating func feedReset(hasMore: Bool, at time: Timestamp, events: inout [Event]) {
         if hasMore && (state == .noMoreData || state == .failed) {
             consecutiveFailures = 0
-            retryNotBefore = nil
             transition(to: .idle, cause: .feedCompleted, at: time, events: &events)
         } else if !hasMore && configuration.role == .loadMore && state == .idle {
             transition(to: .noMoreData, cause: .feedCompleted, at: time, events: &events)

@@ -6,10 +6,13 @@
 /// - the control is `height` long, glued to the content edge (`slideDown`) or pinned to the base line
 ///   (`background`); once the pull exceeds `height` it stretches over the whole gap (JHPullToRefreshKit,
 ///   docs/SEEDS.md §1.3);
-/// - the animation view (`height` long) sits at the top, middle or bottom of the control (JH's anchor);
-/// - GVRefreshControl's behaviours then place and scale it: `stretches` scales it by the pull over its
-///   `height`, unclamped (1.5 at 150 %), `fixedTop` does the same until fully revealed and then pins it to
-///   the base line unscaled, `fixedBottom` keeps it on the content edge (docs/SEEDS.md §4.2).
+/// - the animation view (`height` long) is placed by one library's rule, the `viewBehaviour`, never both:
+///   - `anchored`, JHPullToRefreshKit's: at the top, middle or bottom of the control by its `anchor`, never
+///     scaled (docs/SEEDS.md §1.3: the library sets the view's frame or centre, never its size);
+///   - GVRefreshControl's, which ignore the anchor: `stretches` centres the view on the control and scales it
+///     by the pull over its `height`, unclamped (1.5 at 150 %), so that it fills the gap; `fixedTop` does the
+///     same until fully revealed and then pins it to the base line unscaled; `fixedBottom` keeps it on the
+///     content edge (docs/SEEDS.md §4.2).
 public struct EdgeGeometry: Hashable, Sendable {
     public var control: Rect
     public var view: Rect
@@ -31,22 +34,31 @@ public struct EdgeGeometry: Hashable, Sendable {
             controlStart = contentEdge - height
         }
 
-        var viewStart: Double
-        switch configuration.anchor {
-        case .top: viewStart = controlStart
-        case .middle: viewStart = controlStart + (controlLength - height) / 2
-        case .bottom: viewStart = controlStart + controlLength - height
-        }
+        let centred = controlStart + (controlLength - height) / 2
         // GVRefreshControl's visible percentage, `−y / height`: not clamped, so `stretches` scales past 1 on a
         // pull longer than the control (docs/SEEDS.md §4.2, Behaviour). Measured here from the rest position,
         // as every threshold is (GV's ignored the inset, docs/SEEDS.md (c) 1).
         let visible = height > 0 ? pull / height : 1
+        let viewStart: Double
         var scale = 1.0
         switch configuration.viewBehaviour {
+        case .anchored:
+            switch configuration.anchor {
+            case .top: viewStart = controlStart
+            case .middle: viewStart = centred
+            case .bottom: viewStart = controlStart + controlLength - height
+            }
         case .stretches:
+            viewStart = centred
             scale = max(0.01, visible)
         case .fixedTop:
-            if visible < 1 { scale = max(0.01, visible) } else { viewStart = baseInset }
+            // Below a full reveal the control is not stretched, and `centred` is its start.
+            if visible < 1 {
+                viewStart = centred
+                scale = max(0.01, visible)
+            } else {
+                viewStart = baseInset
+            }
         case .fixedBottom:
             viewStart = contentEdge - height
         }

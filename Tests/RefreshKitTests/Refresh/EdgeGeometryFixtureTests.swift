@@ -107,7 +107,7 @@ import Testing
 
     @Test func thePageFixtureOfEdgeGeometryIsWhatTheEngineComputes() throws {
         let geometry = Self.geometryRows()
-        #expect(geometry.count == 4 * 2 * 3 * 3 * 8)
+        #expect(geometry.count == 4 * 2 * 3 * EdgeConfiguration.ViewBehaviour.allCases.count * 8)
         var configurations: [String] = []
         var frames: [String] = []
         // Each seed preset: a pull at the top held past the trigger and released, to the end of the refresh;

@@ -153,7 +153,7 @@ struct DecodeErrorTests {
         ),
         (
             #"{"type":"configure","edges":{"top":{"viewBehaviour":"fixed"}}}"#,
-            "configure.edges.top.viewBehaviour must be one of stretches, fixedTop, fixedBottom"
+            "configure.edges.top.viewBehaviour must be one of stretches, fixedTop, fixedBottom, anchored"
         ),
         (
             #"{"type":"configure","edges":{"top":{"cycleKind":"bounce"}}}"#,
