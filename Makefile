@@ -7,7 +7,8 @@ LOG_LEVEL ?= info
 VENV := .venv
 RELEASE_BIN := .build/release/refreshkit
 
-# `make cluster PROCESSES=N PORT=P`: N processes behind HAProxy on PORT, sessions shared in Redis (docs/SCALING.md).
+# `make cluster PROCESSES=N PORT=P`: N processes behind HAProxy on PORT, sessions shared in Redis, all run by
+# supervisord, which starts again a process that exits (docs/SCALING.md).
 .PHONY: cluster cluster-deps cluster-test run test build release deps test-deps lint unit-test page-test server-test browser-test screenshots format clean bench
 
 # LINK=wifi (or lan, wifi-powersave, congested): pages reach the server through `refreshkit link` on PORT, a

@@ -7,8 +7,11 @@ Routing: a WebSocket upgrade (`/ws`) names its session in the URL: `n` (the node
 welcome) or else the node prefix of `s` (`n2.<hex>`: the process that made it). It goes to that node's
 backend, whose other servers are backups, in a fixed order: while the node is up every connection of the
 session reaches it; once it is down, every connection of the session reaches the same first healthy backup,
-which takes the session over from the store. Anything else (a new session, static files) goes to the node
-with the fewest connections.
+which takes the session over from the store. A node's backend names itself to the server in the header
+`X-RefreshKit-Backend` (removed from what clients send): a server that gets a page through another node's
+backend knows that the balancer found that node down, and only then takes a session over from a process
+whose lease is still current (docs/SCALING.md, "Who holds a session"). Anything else (a new session, static
+files) goes to the node with the fewest connections.
 """
 import argparse
 import re
@@ -41,6 +44,7 @@ def config(bind: str, nodes: list[tuple[str, str]], log: str = "stdout") -> str:
         "",
         "frontend refreshkit",
         f"    bind {bind}",
+        "    http-request del-header X-RefreshKit-Backend",  # only the balancer says which backend it chose
         "    http-request set-var(txn.node) url_param(n) if { url_param(n) -m found }",
         "    http-request set-var(txn.node) url_param(s),field(1,.) if !{ var(txn.node) -m found } "
         "{ url_param(s) -m reg ^[A-Za-z0-9_-]+[.] }",
@@ -51,7 +55,8 @@ def config(bind: str, nodes: list[tuple[str, str]], log: str = "stdout") -> str:
     for name, address in nodes:
         out.append(f"    server {name} {address} track node_{name}/{name}")
     for index, (name, address) in enumerate(nodes):
-        out += ["", f"backend node_{name}", f"    server {name} {address} {check}"]
+        out += ["", f"backend node_{name}", f"    http-request set-header X-RefreshKit-Backend {name}",
+                f"    server {name} {address} {check}"]
         for other in nodes[index + 1:] + nodes[:index]:  # the next nodes first: spreads the take-overs
             out.append(f"    server {other[0]} {other[1]} track node_{other[0]}/{other[0]} backup")
     return "\n".join(out) + "\n"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what RefreshKit needs on a Debian machine, and nothing that is already there.
 #   scripts/ensure-deps.sh runtime   libwebsockets-dev (and pkg-config) for building the server
-#   scripts/ensure-deps.sh cluster   + haproxy and redis-server for `make cluster`
+#   scripts/ensure-deps.sh cluster   + haproxy, redis-server and supervisor for `make cluster`
 #   scripts/ensure-deps.sh lint      + node and the Python venv (ruff, e2e/requirements.txt) for `make lint`
-#   scripts/ensure-deps.sh test      + haproxy, redis-server, chromium and node for the page tests, and the Python venv
+#   scripts/ensure-deps.sh test      + haproxy, redis-server, supervisor, chromium and node for the page tests, and the Python venv
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +23,7 @@ need_pkg "pkg-config --exists libcrypto" libssl-dev  # SHA-256 of the tokens a s
 if [ "${want[0]}" = test ] || [ "${want[0]}" = cluster ]; then
     need_pkg "command -v haproxy" haproxy  # the balancer of `make cluster` and e2e/cluster
     need_pkg "command -v redis-server" redis-server  # the session store (docs/SCALING.md)
+    need_pkg "command -v supervisord" supervisor  # runs and restarts the processes of `make cluster`
 fi
 if [ "${want[0]}" = test ] || [ "${want[0]}" = lint ]; then
     need_pkg "command -v node" nodejs

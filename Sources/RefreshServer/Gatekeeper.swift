@@ -168,6 +168,17 @@ final class Gatekeeper {
         return String(decoding: buffer.prefix(Int(copied)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// A request header lws does not know by name (`name`: lowercase, with its colon), nil when absent, empty,
+    /// longer than 64 bytes or unreadable.
+    static func customHeader(_ wsi: OpaquePointer, _ name: String) -> String? {
+        let length = Int(lws_hdr_custom_length(wsi, name, Int32(name.utf8.count)))
+        guard length > 0, length <= 64 else { return nil }
+        var buffer = [CChar](repeating: 0, count: length + 1)
+        let copied = lws_hdr_custom_copy(wsi, &buffer, Int32(buffer.count), name, Int32(name.utf8.count))
+        guard copied > 0 else { return nil }
+        return String(decoding: buffer.prefix(Int(copied)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     static func shorten(_ text: String, to limit: Int = 120) -> String {
         text.count <= limit ? text : String(text.prefix(limit)) + "…"
     }

@@ -200,6 +200,7 @@ final class ServiceLoop {
             gatekeeper.opened(peer: peer)
             let connection = host.opened(id: id, peer: peer, at: clock.now())
             connection.transport = wsi  // before the host's actions are carried out (the defer above)
+            connection.balancerBackend = Gatekeeper.customHeader(wsi, "x-refreshkit-backend:")
             user.storeBytes(of: Unmanaged.passRetained(connection).toOpaque(), as: UnsafeMutableRawPointer?.self)
             return 0
         case LWS_CALLBACK_RECEIVE:

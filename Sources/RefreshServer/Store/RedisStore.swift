@@ -59,7 +59,7 @@ final class RedisStore: SessionStore {
         guard read, executed else { return .unavailable }
         guard let head = fields["head"], let summary = fields["summary"], let membersJSON = fields["members"],
             let members = StoredMembers(json: membersJSON)
-        else { return .missing }
+        else { return unwrittenOrMissing(id) }
         if let count = fields["ops"].flatMap({ Int(String(decoding: $0, as: UTF8.self)) }), count < operations.count {
             operations.removeLast(operations.count - count)  // written with its count in one script, but be sure
         }
@@ -78,6 +78,14 @@ final class RedisStore: SessionStore {
 
     /// Written by ``RedisWriter`` with the batches (``StoreLeaseChange``), read here.
     static func leaseKey(_ node: String) -> [UInt8] { Array("rk:node:\(node)".utf8) }
+
+    /// A session the store does not have: ``StoreLoad/unwritten(node:)`` when the node its id names
+    /// (`NODE.<hex>`) holds a current lease (it made the session and has not written it yet), else missing.
+    private func unwrittenOrMissing(_ id: String) -> StoreLoad {
+        guard let dot = id.firstIndex(of: "."), dot > id.startIndex else { return .missing }
+        let node = String(id[..<dot])
+        return leaseHeld(by: node) ? .unwritten(node: node) : .missing
+    }
 
     /// Whether node `node`'s lease is current (unknown counts as not: the store just answered, so this is rare).
     private func leaseHeld(by node: String) -> Bool {

@@ -15,6 +15,11 @@ public final class Connection {
     /// The peer's address, for the log.
     public let peer: String
 
+    /// The node whose backend the balancer routed this connection through (its `X-RefreshKit-Backend` header,
+    /// scripts/cluster_config.py), nil without one. When it names another node than this process's, the
+    /// balancer found that node down and sent the page here as its backup (``NodeLease``).
+    @exclusivity(unchecked) public var balancerBackend: String?
+
     @exclusivity(unchecked) public internal(set) var lifecycle = ConnectionLifecycle.open
     /// The transport's own handle for this connection (lws's `wsi`), set and cleared by the transport; the host
     /// never reads it. Nil once the transport reported the connection gone.

@@ -15,6 +15,7 @@ extension SessionHost {
         let member: Session.Member
         var notice: String?
         var resumed = false
+        var created = false
         switch registry.admit(hello, at: now) {
         case .refused(let error):
             logger.notice(
@@ -22,8 +23,8 @@ extension SessionHost {
                 metadata: ["connection": "\(connection.id)", "code": "\(error.code)", "reason": "\(error.message)"])
             reject(connection, error)
             return
-        case .created(let created, let first, let createdNotice):
-            (session, member, notice) = (created, first, createdNotice)
+        case .created(let createdSession, let first, let createdNotice):
+            (session, member, notice, created) = (createdSession, first, createdNotice, true)
             logger.info(
                 "session started",
                 metadata: [
@@ -74,6 +75,9 @@ extension SessionHost {
         broadcast(session.takeEvents(), in: session)
         announceMembers(of: session)
         armTick(for: session, at: nowMicroseconds)
+        // A new session goes to the store at once (not a write period later), with this node's lease: a device
+        // joining it with the id in its `hello` at another process is sent here (NodeLease).
+        if created { writeToStore(at: nowMicroseconds, force: true) }
     }
 
     /// Takes `connection` out of its session: its pointers are lifted, the others are told, and a session left

@@ -70,7 +70,8 @@ extension SessionHost {
         // Nobody waits any more (every page went, or the server is stopping): nothing is taken over.
         var elsewhere: String?
         if !shuttingDown, !open.isEmpty {
-            elsewhere = takeOver(id, from: answer.load, askedAt: pending.askedAt, at: now)
+            let backends = Set(open.compactMap { $0.connection.balancerBackend })
+            elsewhere = takeOver(id, from: answer.load, backends: backends, askedAt: pending.askedAt, at: now)
         }
         for (connection, hello) in pending.waiting {
             connection.awaitingStore = false
@@ -102,23 +103,37 @@ extension SessionHost {
 
     /// Takes session `id` over from what the store answered (`load`): checks who holds it, replays its trace,
     /// checks the frames' digest, and holds it with its members (who resume with their tokens). Any failure
-    /// leaves the session unknown here (the `hello` then gets a new session, `session_expired`).
-    /// - Returns: the node to send the page to instead, when another live process holds the session
-    ///   (``NodeLease/decide(storedBy:storedNodeAlive:me:home:)``).
-    func takeOver(_ id: String, from load: StoreLoad, askedAt: Int64, at now: Int64) -> String? {
+    /// leaves the session unknown here (the `hello` then gets a new session, `session_expired`). `backends`:
+    /// the nodes whose backends the balancer routed the waiting pages through (``Connection/balancerBackend``).
+    /// - Returns: the node to send the page to instead, when another live process holds the session, or made
+    ///   it and has not written it yet (``NodeLease/decide(storedBy:storedNodeAlive:me:balancerFoundDown:)``).
+    func takeOver(_ id: String, from load: StoreLoad, backends: Set<String>, askedAt: Int64, at now: Int64)
+        -> String?
+    {
         guard registry.sessions[id] == nil else { return nil }
         let stored: StoredSession
         switch load {
         case .missing: return nil
+        case .unwritten(let node):
+            // Nothing to take over: the node the id names made it and lives. The page goes there, unless the
+            // balancer found that node down (then a new session, as for a missing one).
+            let decision = NodeLease.decide(
+                storedBy: node, storedNodeAlive: true, me: configuration.node,
+                balancerFoundDown: backends.contains(node))
+            guard case .elsewhere(let holder) = decision else { return nil }
+            logger.notice(
+                "session not in the store yet, and the live process that made it holds it; the page is sent there",
+                metadata: ["session": "\(id)", "node": "\(holder)"])
+            return holder
         case .unavailable:
             logger.error(
                 "could not take a session over: the session store is unreachable", metadata: ["session": "\(id)"])
             return nil
         case .found(let found): stored = found
         }
-        let home = !configuration.idPrefix.isEmpty && id.hasPrefix(configuration.idPrefix)
         let decision = NodeLease.decide(
-            storedBy: stored.node, storedNodeAlive: stored.nodeAlive, me: configuration.node, home: home)
+            storedBy: stored.node, storedNodeAlive: stored.nodeAlive, me: configuration.node,
+            balancerFoundDown: backends.contains(stored.node))
         if case .elsewhere(let node) = decision {
             logger.notice(
                 "session held by another live process; the page is sent there",

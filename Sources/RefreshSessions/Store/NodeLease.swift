@@ -1,7 +1,7 @@
 /// Which process holds a session, as the store tells it (docs/SCALING.md, "Who holds a session"): every process
 /// that holds sessions keeps a lease in the store, renewed every ``renewal`` for ``duration``, and each session
 /// names the node that wrote it last. A process asked for a session it does not hold reads both and decides
-/// (``decide(storedBy:storedNodeAlive:me:home:)``) whether to take it over or to send the page to the
+/// (``decide(storedBy:storedNodeAlive:me:balancerFoundDown:)``) whether to take it over or to send the page to the
 /// holder. The rule as a value; the host renews the lease from its sweep.
 struct NodeLease {
     /// How long a lease lasts (µs): how long after a SIGKILL the store still says the node is alive.
@@ -27,20 +27,24 @@ struct NodeLease {
         case elsewhere(node: String)
     }
 
-    /// The rule. `storedBy` wrote the session last; `storedNodeAlive`: its lease was current. `me` is this
-    /// process's node; `home`: the session's id names this node (``SessionHost/Configuration/idPrefix``).
+    /// The rule. `storedBy` holds the session: the node that wrote it last, or, for a session not in the store
+    /// yet, the node its id names (``StoreLoad/unwritten(node:)``); `storedNodeAlive`: its lease was current.
+    /// `me` is this process's node. `balancerFoundDown`: the balancer sent this page here as a backup for that
+    /// very node (its `X-RefreshKit-Backend` header names it, ``Connection/balancerBackend``): the node refused
+    /// the balancer's connection or failed its check.
     ///
     /// - Written last by this node (an earlier run of it, under the same name): take it over.
     /// - Written by another node whose lease lapsed: that node is gone; take it over.
-    /// - Written by another live node, and the id names this one: the balancer sent the page here because the
-    ///   id names this node (the page's link has no `n`, or an old one), not because the holder is down: send
-    ///   the page there. Taking it over would split the session between two processes.
-    /// - Written by another live node, and the id names some other node: the balancer sent the page here only
-    ///   as a backup, because the holder's node refused a connection. Its lease has not lapsed yet (it dies
-    ///   with a SIGKILL up to ``duration`` before the store knows): take it over, so that a killed process's
-    ///   pages are back at once.
-    static func decide(storedBy node: String, storedNodeAlive: Bool, me: String, home: Bool) -> Decision {
-        guard node != me, storedNodeAlive, home else { return .takeOver }
+    /// - Written by another live node that the balancer found down: it has just died (a SIGKILL leaves its
+    ///   lease current for up to ``duration``): take it over at once, so that a killed process's pages are back
+    ///   without waiting for the lease.
+    /// - Written by another live node, in any other case (a page at `/` with the id in its `hello` only, a
+    ///   link whose `s` or `n` names another node, a connection straight to this process): send the page
+    ///   there, whatever its URL said. Taking it over, or opening a new session, would split it.
+    static func decide(storedBy node: String, storedNodeAlive: Bool, me: String, balancerFoundDown: Bool)
+        -> Decision
+    {
+        guard node != me, storedNodeAlive, !balancerFoundDown else { return .takeOver }
         return .elsewhere(node: node)
     }
 }

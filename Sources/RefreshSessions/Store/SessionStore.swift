@@ -71,6 +71,9 @@ public enum StoreLoad: Sendable {
     case found(StoredSession)
     /// The store has no such session (it never existed, or expired).
     case missing
+    /// The store has no such session, but the node its id names (`NODE.<hex>`) holds a current lease: that
+    /// node has just made the session and not written it yet (its first write comes within a write period).
+    case unwritten(node: String)
     /// The store is unreachable.
     case unavailable
 }

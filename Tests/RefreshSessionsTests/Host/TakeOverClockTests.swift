@@ -46,6 +46,7 @@ import Testing
         let (b, again): (TestTransport, Connection)
         if let skew {
             b = TestTransport.node("b", store)
+            b.balancerBackend = "a"  // `a` is gone: the balancer sends its pages to `b`, its backup
             b.now = a.now + skew
             again = b.open()
             b.send(TestTransport.hello(session: id, token: token), on: again)

@@ -17,6 +17,7 @@ import Testing
         a.send(#"{"type":"command","name":"scrollBy","amount":300}"#, on: page)
         a.sweep()
         let b = TestTransport.node("b", store)
+        b.balancerBackend = "a"  // `a` is gone: the balancer sends its pages to `b`, its backup
         b.holdsStoreReads = true
         b.now = a.now + 50_000
         return (b, try #require(welcome["session"] as? String), try #require(welcome["token"] as? String))

@@ -67,6 +67,7 @@ import Testing
         let before = try #require(a.frames(page).last)
         // `a` is gone; `b` gets the page's hello
         let b = TestTransport.node("b", store)
+        b.balancerBackend = "a"  // `a` is gone: the balancer sends its pages to `b`, its backup
         b.now = a.now
         let (again, resumed) = try b.welcomed(TestTransport.hello(session: id, token: token))
         #expect(resumed["session"] as? String == id && resumed["resumed"] as? Bool == true)
@@ -98,6 +99,7 @@ import Testing
         // one operation lost: the replay's frames no longer add up to the recorded digest
         store.sessions[id]!.operations.removeLast(3)
         let b = TestTransport.node("b", store)
+        b.balancerBackend = "a"  // `a` is gone: the balancer sends its pages to `b`, its backup
         b.now = a.now
         let (_, fresh) = try b.welcomed(TestTransport.hello(session: id, token: welcome["token"] as? String))
         #expect(fresh["session"] as? String != id && fresh["notice"] as? String == "session_expired")

@@ -9,17 +9,61 @@ import Testing
 // keep both alive after the test.
 @Suite struct NodeLeaseTests {
     @Test func theRule() {
-        func decide(_ holder: String, alive: Bool, me: String, home: Bool) -> NodeLease.Decision {
-            NodeLease.decide(storedBy: holder, storedNodeAlive: alive, me: me, home: home)
+        func decide(_ holder: String, alive: Bool, me: String, foundDown: Bool) -> NodeLease.Decision {
+            NodeLease.decide(storedBy: holder, storedNodeAlive: alive, me: me, balancerFoundDown: foundDown)
         }
         // its own earlier run, or a holder whose lease lapsed: take it over
-        #expect(decide("a", alive: true, me: "a", home: true) == .takeOver)
-        #expect(decide("b", alive: false, me: "a", home: true) == .takeOver)
-        #expect(decide("b", alive: false, me: "a", home: false) == .takeOver)
-        // a live holder, and the id names this node: the page goes there
-        #expect(decide("b", alive: true, me: "a", home: true) == .elsewhere(node: "b"))
-        // a live holder, and this node is only a backup (the holder's node refused the balancer): take it over
-        #expect(decide("b", alive: true, me: "c", home: false) == .takeOver)
+        #expect(decide("a", alive: true, me: "a", foundDown: false) == .takeOver)
+        #expect(decide("b", alive: false, me: "a", foundDown: false) == .takeOver)
+        #expect(decide("b", alive: false, me: "a", foundDown: true) == .takeOver)
+        // a live holder: the page goes there, whatever brought it here (its id, `n`, `/`, a direct connection)
+        #expect(decide("b", alive: true, me: "a", foundDown: false) == .elsewhere(node: "b"))
+        #expect(decide("b", alive: true, me: "c", foundDown: false) == .elsewhere(node: "b"))
+        // a live holder the balancer found down (this node is its backup): it has just died; take it over
+        #expect(decide("b", alive: true, me: "c", foundDown: true) == .takeOver)
+    }
+
+    /// A second device opens a WebSocket at `/` (no `s`, no `n`) and names the session only in its `hello`: the
+    /// balancer sends it to any process. One that does not hold the session sends it to the holder, whether
+    /// the session is in the store yet or not, instead of opening a new session or taking it over.
+    @Test func aHelloOnlyJoinIsSentToTheHolder() throws {
+        let store = MemoryStore()
+        let a = TestTransport.node("a", store)
+        store.time = { [weak a] in a?.now ?? 0 }
+        let (_, made) = try a.welcomed(TestTransport.hello())
+        let id = try #require(made["session"] as? String)
+        let stored = try #require(store.sessions[id], "a new session is written at once")
+        #expect(store.leases["a"] != nil, "with the node's lease")
+        store.sessions[id] = nil  // as if its first write had not landed yet: its id's node is alive
+        let b = TestTransport.node("b", store)
+        b.now = a.now
+        for written in [false, true] {
+            if written { store.sessions[id] = stored }
+            let page = b.open()
+            b.send(TestTransport.hello(session: id), on: page)
+            let refusal = try #require(b.messages(page, type: "error").first, "\(b.messages(page))")
+            #expect(refusal["code"] as? String == "session_elsewhere" && refusal["node"] as? String == "a")
+            #expect(b.welcome(page) == nil && b.host.sessions.isEmpty, "no new session, nothing taken over")
+        }
+        // through `a`'s backend, found down by the balancer (b is its backup): b takes it over at once
+        b.balancerBackend = "a"
+        let (_, taken) = try b.welcomed(TestTransport.hello(session: id, token: made["token"] as? String))
+        #expect(taken["session"] as? String == id && taken["resumed"] as? Bool == true)
+        #expect((taken["takeover"] as? [String: Any])?["from"] as? String == "a")
+    }
+
+    /// Not in the store yet, and the balancer found its node down: there is nothing to take over, and the page
+    /// gets a new session (`session_expired`), as for a session the store does not have.
+    @Test func anUnwrittenSessionWhoseNodeTheBalancerFoundDownIsANewSession() throws {
+        let store = MemoryStore()
+        let a = TestTransport.node("a", store)
+        let (_, made) = try a.welcomed(TestTransport.hello())
+        let id = try #require(made["session"] as? String)
+        store.sessions[id] = nil  // its first write has not landed yet; `a`'s lease is current
+        let b = TestTransport.node("b", store)
+        b.balancerBackend = "a"
+        let (_, welcome) = try b.welcomed(TestTransport.hello(session: id))
+        #expect(welcome["session"] as? String != id && welcome["notice"] as? String == "session_expired")
     }
 
     @Test func theLeaseIsRenewedFourTimesPerDuration() {
@@ -45,6 +89,7 @@ import Testing
         #expect(store.leases["a"] != nil, "a node holding sessions has a lease")
         // `a` is killed; the balancer sends the page to `b`, a backup, while a's lease has not lapsed
         let b = TestTransport.node("b", store)
+        b.balancerBackend = "a"  // the balancer found `a` down: `b` is its backup
         b.now = a.now + 10_000
         store.time = { [weak b] in b?.now ?? 0 }
         let (_, resumed) = try b.welcomed(TestTransport.hello(session: id, token: made["token"] as? String))
@@ -64,6 +109,7 @@ import Testing
         #expect(refusal["ref"] as? String == "hello")
         #expect(again.welcome(page) == nil && again.host.registry.sessions[id] == nil, "nothing joined or taken")
         // it joins on `b`
+        b.balancerBackend = "b"
         let (_, joined) = try b.welcomed(TestTransport.hello(session: id))
         #expect(joined["session"] as? String == id && joined["member"] as? Int == 1)
         // `b` stops (SIGTERM): its lease ends with it, and `a` takes the session over

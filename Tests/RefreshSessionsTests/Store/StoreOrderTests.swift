@@ -82,8 +82,9 @@ import Testing
         let a = node("a", store)
         let first = try session(on: a)
         let second = try session(on: a)
-        a.sweep()
-        try deliver(a, to: store)
+        try deliver(a, to: store)  // the first session's, at once
+        nextPeriod(a)
+        try deliver(a, to: store)  // the second's, made while the first's was unanswered
         a.send(a.touch("start", dy: 0, seq: 1), on: first.page)
         a.send(a.touch("start", dy: 0, seq: 1), on: second.page)
         nextPeriod(a)
@@ -111,6 +112,7 @@ import Testing
         // and another node takes the first session over: the digest matches
         let b = node("b", store)
         b.holdsStoreBatches = false
+        b.balancerBackend = "a"  // `a` is gone: the balancer sends its pages to `b`, its backup
         b.now = a.now
         let again = b.open()
         b.send(TestTransport.hello(session: first.id, token: first.token), on: again)

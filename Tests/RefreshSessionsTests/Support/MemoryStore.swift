@@ -70,7 +70,12 @@ final class MemoryStore: SessionStore {
 
     func load(_ id: String) -> StoreLoad {
         guard reachable else { return .unavailable }
-        guard let stored = sessions[id], let members = stored.members else { return .missing }
+        guard let stored = sessions[id], let members = stored.members else {
+            // as RedisStore: the id's node, alive, made it and has not written it yet
+            let node = id.split(separator: ".").first.map(String.init) ?? ""
+            let alive = id.contains(".") && (leases[node].map { $0 > time() } ?? false)
+            return alive ? .unwritten(node: node) : .missing
+        }
         var trace = stored.head
         for (index, operation) in stored.operations.enumerated() {
             if index > 0 { trace.append(UInt8(ascii: ",")) }

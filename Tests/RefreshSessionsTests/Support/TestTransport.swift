@@ -40,6 +40,10 @@ final class TestTransport {
     /// Reads asked for and not answered yet, oldest first.
     private(set) var storeReads: [StoreRead] = []
 
+    /// The `X-RefreshKit-Backend` header of the connections it opens from now on: the node whose backend the
+    /// balancer routed them through (``Connection/balancerBackend``); nil: no balancer.
+    var balancerBackend: String?
+
     /// Like the server at its end: the host lets go of every connection and session.
     deinit { host.tearDown() }
 
@@ -55,6 +59,7 @@ final class TestTransport {
     func open(peer: String = "127.0.0.1") -> Connection {
         defer { nextID += 1 }
         let connection = host.opened(id: nextID, peer: peer, at: now)
+        connection.balancerBackend = balancerBackend
         carryOut()
         return connection
     }

@@ -1,0 +1,199 @@
+"""`make cluster` itself (docs/SCALING.md, "Supervised processes"): scripts/cluster.sh runs supervisord with the
+configuration scripts/cluster_supervisor.py writes (Redis, the servers, HAProxy). A process killed with SIGKILL
+loses no session (another takes it over), supervisord starts it again within seconds, HAProxy's health check
+sends it new sessions again, and stopping the launcher leaves no process behind."""
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from cluster_support import ROOT, Piped, accepts, server_support, wait_for
+from link_support import free_port
+from test_cluster import connect_to
+
+hello, recv_until, send_json, run = (server_support.hello, server_support.recv_until, server_support.send_json,
+                                     server_support.run)
+
+
+def free_base_port() -> int:
+    """A PORT whose PORT+1, PORT+2 (the servers) and PORT+100 (Redis) are free too."""
+    def free(port: int) -> bool:
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+                return True
+            except OSError:
+                return False
+    for _ in range(50):
+        port = free_port()
+        if port + 100 <= 65535 and all(free(port + k) for k in (1, 2, 100)):
+            return port
+    pytest.fail("no free port range for the cluster", pytrace=False)
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie (exited, not reaped yet by its parent) counts as gone
+    stat = Path(f"/proc/{pid}/stat")
+    return stat.exists() and stat.read_text().split(") ")[-1][:1] != "Z"
+
+
+class Launched(Piped):
+    """`scripts/cluster.sh BIN 2 PORT …` as `make cluster` runs it, in a process group of its own (so that a test
+    can press Ctrl-C: SIGINT to the group, as a terminal does)."""
+    name = "cluster.sh"
+
+    def __init__(self, processes: int = 2):
+        for tool in ("supervisord", "redis-server", "haproxy"):
+            if not subprocess.run(["sh", "-c", f"command -v {tool}"], capture_output=True).returncode == 0:
+                pytest.fail(f"{tool} is not installed: run `scripts/ensure-deps.sh test`", pytrace=False)
+        self.port = free_base_port()
+        binary = str(server_support.server_binary())
+        self.proc = subprocess.Popen(
+            ["scripts/cluster.sh", binary, str(processes), str(self.port), "--web-root", "web", "--log-level", "info"],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1, start_new_session=True)
+        self.stdout, self.stderr = [], []
+        threading.Thread(target=lambda: [self.stdout.append(x.rstrip("\n")) for x in self.proc.stdout],
+                         daemon=True).start()
+        control = wait_for(lambda: next((m for line in self.stdout
+                                         if (m := re.search(r"supervisorctl -c (\S+) status", line))), None),
+                           what="the launcher's banner")
+        self.conf = control.group(1)
+        self.run_dir = Path(self.conf).parent
+        self.nodes = {f"n{k}": self.port + k for k in range(1, processes + 1)}
+        wait_for(lambda: all(accepts(p) for p in [self.port, self.port + 100, *self.nodes.values()]),
+                 what="Redis, the servers and HAProxy to listen")
+        self.ws_url = f"ws://127.0.0.1:{self.port}/"
+
+    def ctl(self, *args: str) -> str:
+        return subprocess.run(["supervisorctl", "-c", self.conf, *args], capture_output=True, text=True,
+                              timeout=10).stdout.strip()
+
+    def pid(self, program: str | None = None) -> int:
+        text = self.ctl("pid", *([program] if program else []))
+        return int(text) if text.isdigit() else 0
+
+    def url(self, session: str | None = None, node: str | None = None) -> str:
+        query = [f"{k}={v}" for k, v in (("s", session), ("n", node)) if v]
+        return self.ws_url + ("?" + "&".join(query) if query else "")
+
+    def redis(self, *args: str) -> str:
+        return subprocess.run(["redis-cli", "-p", str(self.port + 100), *args], capture_output=True, text=True,
+                              timeout=5).stdout
+
+    def every_pid(self) -> list[int]:
+        return [self.pid(), *(self.pid(name) for name in ("redis", "haproxy", *self.nodes))]
+
+    def kill(self) -> None:
+        """The fixture's end: a clean stop if still running; failing that, SIGKILL to everything."""
+        if self.proc.poll() is not None:
+            return
+        pids = [pid for pid in self.every_pid() if pid]
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(5)
+        for pid in pids:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def launched():
+    made: list[Launched] = []
+
+    def start(processes: int = 2) -> Launched:
+        made.append(Launched(processes))
+        return made[-1]
+
+    yield start
+    for cluster in made:
+        cluster.kill()
+
+
+def stop_and_check_nothing_is_left(c: Launched, how: str) -> None:
+    pids = c.every_pid()
+    assert all(pids) and len(set(pids)) == len(pids), pids
+    if how == "ctrl-c":
+        os.killpg(c.proc.pid, signal.SIGINT)  # what a terminal does on Ctrl-C
+    else:
+        c.proc.send_signal(signal.SIGTERM)  # to the launcher alone
+    assert c.proc.wait(30) == 0 or how == "ctrl-c", "\n".join(c.stdout)
+    wait_for(lambda: not any(alive(pid) for pid in pids), timeout=5, what="every process to be gone")
+    assert not c.run_dir.exists(), "the launcher removes its directory"
+    assert not any(accepts(p) for p in [c.port, c.port + 100, *c.nodes.values()])
+
+
+def test_a_killed_process_comes_back_and_its_sessions_carry_on_elsewhere(launched):
+    c = launched(2)
+
+    async def scenario():
+        a = await connect_to(c.url())
+        wa, _ = await hello(a)
+        home, session = wa["node"], wa["session"]
+        other = next(name for name in c.nodes if name != home)
+        b = await connect_to(c.url(session))
+        wb, _ = await hello(b, session=session)
+        assert wb["node"] == home and wb["member"] == 1, wb
+        await asyncio.to_thread(wait_for, lambda: c.redis("EXISTS", f"rk:session:{session}").strip() == "1",
+                                what="the session in the store")
+        killed = c.pid(home)
+        os.kill(killed, signal.SIGKILL)
+        await server_support.wait_closed(a)
+        await server_support.wait_closed(b)
+        # both devices come back, as the page does (n: the node the welcome named), on the other process
+        a = await connect_to(c.url(session, home))
+        back_a, _ = await hello(a, session=session, token=wa["token"])
+        b = await connect_to(c.url(session, home))
+        back_b, _ = await hello(b, session=session, token=wb["token"])
+        for back in (back_a, back_b):
+            assert back["resumed"] is True and back["node"] == other and "notice" not in back, back
+        assert back_a["takeover"]["from"] == home, back_a
+        await send_json(a, {"type": "touch", "phase": "start", "dx": 0, "dy": 0, "t": 1, "id": 1})
+        await send_json(a, {"type": "touch", "phase": "move", "dx": 0, "dy": -40, "t": 17, "id": 1})
+        await recv_until(b, lambda m: m["type"] == "frame" and m["offset"]["y"] >= 40)
+        # supervisord starts the killed process again (a new pid, running, listening) within seconds
+        started = time.monotonic()
+        await asyncio.to_thread(wait_for, lambda: c.pid(home) not in (0, killed) and accepts(c.nodes[home]),
+                                timeout=10, what=f"supervisord to start {home} again")
+        restarted_in = time.monotonic() - started
+        # RUNNING once it has stayed up for `startsecs` (1 s)
+        await asyncio.to_thread(wait_for, lambda: "RUNNING" in c.ctl("status", home), timeout=10,
+                                what=f"supervisord to call {home} running")
+
+        # HAProxy's check brings it back: a new session (leastconn: the other holds two connections) lands there
+        async def new_session_node() -> str:
+            async with connect_to(c.url()) as probe:
+                welcome, _ = await hello(probe)
+                return welcome["node"]
+
+        async def back_in_rotation():
+            while await new_session_node() != home:
+                pass
+
+        await asyncio.wait_for(back_in_rotation(), 15)
+        print(f"{home} restarted {restarted_in:.2f} s after the take-over's welcome")
+        await a.close()
+        await b.close()
+
+    run(scenario, timeout=50)
+    stop_and_check_nothing_is_left(c, "ctrl-c")
+
+
+def test_sigterm_to_the_launcher_stops_everything(launched):
+    c = launched(2)
+    stop_and_check_nothing_is_left(c, "sigterm")

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Writes what `make cluster` runs (docs/SCALING.md): a supervisord configuration with Redis, N `refreshkit serve`
+processes and HAProxy, and HAProxy's own configuration (scripts/cluster_config.py), into a run directory.
+
+    scripts/cluster_supervisor.py --bin BIN --processes N --port PORT --run DIR [-- serve options…]
+
+The balancer listens on PORT (every interface), the processes on loopback PORT+1…PORT+N, Redis on PORT+100.
+supervisord (Debian's `supervisor`) starts them in that order (Redis, the servers, HAProxy) and starts again
+any that exits (`autorestart`): a process killed is back within a second, and HAProxy's health check sends it
+new sessions once it answers. SIGINT or SIGTERM to supervisord stops them all, in the reverse order (the
+servers with SIGTERM: each writes its sessions and ends its lease first). Then prints the addresses.
+"""
+from __future__ import annotations
+
+import argparse
+import shlex
+import socket
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import cluster_config
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where everything of one cluster listens, and where its files go."""
+    bin: Path
+    processes: int
+    port: int
+    run: Path
+    bind: str = "0.0.0.0"
+    redis_port: int | None = None  # PORT+100 unless given
+    node_ports: tuple[int, ...] = ()  # PORT+1…PORT+N unless given
+
+    def redis(self) -> int:
+        return self.redis_port or self.port + 100
+
+    def nodes(self) -> list[tuple[str, int]]:
+        ports = self.node_ports or tuple(self.port + k for k in range(1, self.processes + 1))
+        if len(ports) != self.processes:
+            raise ValueError(f"{self.processes} processes but {len(ports)} node ports")
+        return [(f"n{k}", port) for k, port in enumerate(ports, start=1)]
+
+
+def program(name: str, command: list[str], run: Path, priority: int, stop_seconds: int = 5) -> list[str]:
+    """One `[program:NAME]` section: restarted whenever it exits, its output in DIR/NAME.log."""
+    return [
+        f"[program:{name}]",
+        "command=" + " ".join(shlex.quote(part) for part in command),
+        f"directory={ROOT}",
+        f"priority={priority}",
+        "autostart=true",
+        "autorestart=true",  # whatever the exit: a crash, a SIGKILL, an OOM kill
+        "startsecs=1",  # up for a second: started (sooner exits are retried with a growing pause)
+        "startretries=10",
+        "stopsignal=TERM",
+        f"stopwaitsecs={stop_seconds}",  # then SIGKILL
+        "stopasgroup=true",
+        "killasgroup=true",
+        "redirect_stderr=true",
+        f"stdout_logfile={run / (name + '.log')}",
+        "stdout_logfile_maxbytes=10MB",
+        "stdout_logfile_backups=1",
+        "",
+    ]
+
+
+def supervisord_conf(layout: Layout, serve_args: list[str]) -> str:
+    """The supervisord configuration: supervisord itself in the foreground, its control socket in the run
+    directory (`supervisorctl -c DIR/supervisord.conf status`), then Redis, the servers and HAProxy."""
+    run = layout.run
+    redis = layout.redis()
+    out = [
+        "[supervisord]",
+        "nodaemon=true",  # in the foreground: the launcher's Ctrl-C reaches it
+        f"logfile={run / 'supervisord.log'}",
+        f"pidfile={run / 'supervisord.pid'}",
+        f"childlogdir={run}",
+        "loglevel=info",
+        "",
+        "[unix_http_server]",
+        f"file={run / 'supervisor.sock'}",
+        "chmod=0700",
+        "",
+        "[rpcinterface:supervisor]",
+        "supervisor.rpcinterface_factory = supervisor.rpcinterface:make_main_rpcinterface",
+        "",
+        "[supervisorctl]",
+        f"serverurl=unix://{run / 'supervisor.sock'}",
+        "",
+    ]
+    out += program("redis", ["redis-server", "--port", str(redis), "--bind", "127.0.0.1", "--save", "",
+                              "--appendonly", "no", "--dir", str(run)], run, priority=10)
+    for name, port in layout.nodes():
+        out += program(name, [str(layout.bin), "serve", "--host", "127.0.0.1", "--port", str(port), "--node", name,
+                              "--store", f"redis://127.0.0.1:{redis}", "--public-port", str(layout.port),
+                              "--qr", "never", *serve_args], run, priority=20, stop_seconds=10)
+    out += program("haproxy", ["haproxy", "-db", "-f", str(run / "haproxy.cfg")], run, priority=30)
+    return "\n".join(out)
+
+
+def haproxy_cfg(layout: Layout) -> str:
+    return cluster_config.config(f"{layout.bind}:{layout.port}",
+                                 [(name, f"127.0.0.1:{port}") for name, port in layout.nodes()])
+
+
+def write(layout: Layout, serve_args: list[str]) -> Path:
+    """Writes both configurations into the run directory; returns supervisord's."""
+    layout.run.mkdir(parents=True, exist_ok=True)
+    (layout.run / "haproxy.cfg").write_text(haproxy_cfg(layout))
+    conf = layout.run / "supervisord.conf"
+    conf.write_text(supervisord_conf(layout, serve_args))
+    return conf
+
+
+def banner(layout: Layout, conf: Path) -> str:
+    lines = [f"RefreshKit cluster: {layout.processes} processes behind HAProxy, sessions in Redis "
+             f"(127.0.0.1:{layout.redis()}), run by supervisord",
+             f"  open      http://localhost:{layout.port}/"]
+    try:
+        addresses = {info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)}
+    except OSError:
+        addresses = set()
+    for address in sorted(addresses - {"127.0.0.1", "127.0.1.1"}):
+        lines.append(f"  network   http://{address}:{layout.port}/")
+    for name, port in layout.nodes():
+        lines.append(f"  node {name:<4} http://127.0.0.1:{port}/   log {layout.run / (name + '.log')}")
+    lines.append(f"  balancer  log {layout.run / 'haproxy.log'}")
+    lines.append(f"  control   supervisorctl -c {conf} status   (restart n1, stop n2, …)")
+    lines.append("A process that exits is started again. Ctrl-C stops them all.")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bin", required=True, type=Path, help="the refreshkit binary")
+    parser.add_argument("--processes", required=True, help="how many servers (N)")
+    parser.add_argument("--port", required=True, help="the balancer's port (PORT)")
+    parser.add_argument("--run", required=True, type=Path, help="the directory for configurations and logs")
+    parser.add_argument("serve_args", nargs="*", help="more `refreshkit serve` options (after --)")
+    args = parser.parse_args(argv)
+    if not args.processes.isdigit() or int(args.processes) < 1:
+        sys.exit(f"error: PROCESSES must be a positive number, not {args.processes!r}")
+    if not args.port.isdigit() or not 1 <= int(args.port) <= 65435:
+        sys.exit(f"error: PORT must be a port number from 1 to 65435 (Redis takes PORT+100), not {args.port!r}")
+    layout = Layout(bin=args.bin.absolute(), processes=int(args.processes), port=int(args.port), run=args.run)
+    if int(args.processes) >= 100:
+        sys.exit("error: PROCESSES must be below 100 (Redis listens on PORT+100)")
+    conf = write(layout, args.serve_args)
+    sys.stdout.write(banner(layout, conf))
+
+
+if __name__ == "__main__":
+    main()
