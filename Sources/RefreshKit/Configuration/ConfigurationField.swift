@@ -227,15 +227,15 @@ extension ConfigurationField {
 
     /// A field holding a name (``ConfigurationFieldKind/name``) stored at `path`.
     static func name(
-        _ name: String, _ path: WritableKeyPath<Root, String> & Sendable, _ label: String,
+        _ name: String, _ path: WritableKeyPath<Root, ControlName> & Sendable, _ label: String,
         in section: ConfigurationSection? = nil, _ meaning: String
     ) -> Self {
         Self(
             name: name, kind: .name, label: label, section: section, meaning: meaning, path: path,
-            read: { .name($0[keyPath: path]) },
+            read: { .name($0[keyPath: path].description) },
             write: { root, value in
-                guard case .name(let given) = value, ConfigurationFieldKind.isName(given) else { return false }
-                root[keyPath: path] = given
+                guard case .name(let given) = value, let control = ControlName(validating: given) else { return false }
+                root[keyPath: path] = control
                 return true
             })
     }

@@ -52,6 +52,14 @@ public struct FieldChanges<Root: Configurable>: Hashable, Sendable {
         set { set(Self.field(path), to: newValue.map { .name($0) }) }
     }
 
+    public subscript(path: WritableKeyPath<Root, ControlName>) -> ControlName? {
+        get {
+            guard case .name(let value) = values[Self.field(path).name] else { return nil }
+            return ControlName(validating: value)
+        }
+        set { set(Self.field(path), to: newValue.map { .name($0.description) }) }
+    }
+
     public subscript<Choice: RawRepresentable>(path: WritableKeyPath<Root, Choice>) -> Choice?
     where Choice.RawValue == String {
         get {

@@ -141,7 +141,7 @@ public struct EdgeConfiguration: Hashable, Sendable {
     public var height: Double
     /// The name of the page's control that draws this edge (docs/CONTROLS.md): stored and carried in the
     /// configuration, never read by the engine.
-    public var control: String
+    public var control: ControlName
 
     public init(
         role: Role = .refresh,
@@ -164,7 +164,7 @@ public struct EdgeConfiguration: Hashable, Sendable {
         viewBehaviour: ViewBehaviour = .fixedBottom,
         cycle: AnimationCycle = AnimationCycle(),
         height: Double = 60,
-        control: String? = nil
+        control: ControlName? = nil
     ) {
         self.role = role
         self.enabled = enabled

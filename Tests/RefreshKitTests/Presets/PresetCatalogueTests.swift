@@ -7,7 +7,7 @@ import Testing
     /// Each seed draws its edges with the controls the page drew them with before the field existed
     /// (docs/PRESETS.md).
     @Test func seedsNameTheirControls() {
-        let expected: [String: [Edge: String]] = [
+        let expected: [String: [Edge: ControlName]] = [
             "ios": [.top: "spinner", .bottom: "footer"],
             "jh": [.top: "colorCycle"],
             "ht": [.top: "arrow", .bottom: "footer", .left: "side", .right: "side"],
@@ -69,19 +69,30 @@ import Testing
         }
     }
 
+    /// A control's name is checked where it is made: a name with a space, an empty one or one of 65 characters
+    /// cannot be put in a configuration at all (a preset file's are refused with the other errors).
+    @Test func aControlNameIsValidOrNothing() {
+        #expect(ControlName(validating: "no spaces") == nil)
+        #expect(ControlName(validating: "") == nil)
+        #expect(ControlName(validating: String(repeating: "a", count: 65)) == nil)
+        let longest = String(repeating: "z", count: 64)
+        #expect(ControlName(validating: longest)?.description == longest)
+        #expect(ControlName(validating: "htFooter-2_b")?.description == "htFooter-2_b")
+        #expect(ControlName(validating: "ring") == "ring")
+        #expect(ControlName(validating: "ring") != ControlName(validating: "rings"))
+    }
+
     /// A registration is refused whole, with every problem listed.
     @Test func aBadPresetIsRefusedWithEveryProblem() {
         var catalogue = PresetCatalogue.seeds
         var configuration = Preset.ios.configuration
         configuration.edges[.top]?.triggerDistance = 20_000
-        configuration.edges[.bottom]?.control = "no spaces"
         configuration.feed.pageSize = 0
         #expect {
             try catalogue.register(Preset(name: "ios", configuration: configuration))
         } throws: { error in
             (error as? PresetProblems)?.problems == [
                 "edges.top.triggerDistance must be between 1 and 10000, got 20000.0",
-                "edges.bottom.control must be a name of 1 to 64 characters from A-Z, a-z, 0-9, _ and -; got 'no spaces'",
                 "feed.pageSize must be between 1 and 1000, got 0",
             ]
         }

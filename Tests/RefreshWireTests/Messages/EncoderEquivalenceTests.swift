@@ -249,7 +249,7 @@ struct EncoderEquivalenceTests {
                         "anchor": e.anchor.rawValue, "viewBehaviour": e.viewBehaviour.rawValue,
                         "cycleDuration": e.cycle.duration,
                         "cycleDelay": e.cycle.delay, "cycleKind": e.cycle.kind.rawValue, "height": e.height,
-                        "control": e.control,
+                        "control": e.control.description,
                     ] as [String: Any]
             }
             let expected: [String: Any] = [

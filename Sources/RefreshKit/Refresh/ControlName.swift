@@ -1,0 +1,48 @@
+/// The name of the page's control that draws an edge (docs/CONTROLS.md): 1 to 64 characters of `A`–`Z`, `a`–`z`,
+/// `0`–`9`, `_` and `-` (``ConfigurationFieldKind/isName(_:)``).
+///
+/// The characters are kept inline rather than in a `String`, so that ``EdgeConfiguration`` and the edge controls
+/// that hold it stay plain values that are copied bit for bit: the engine copies its edge controls on every step,
+/// and with a `String` among their fields every copy went through Swift's value witnesses with a retain and a
+/// release (measured with callgrind on the host path: about 1 400 more instructions per input, docs/PERFORMANCE.md).
+public struct ControlName: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+    /// The longest name, in characters.
+    public static let maximumLength = 64
+
+    private typealias Storage = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+    private var storage: Storage = (0, 0, 0, 0, 0, 0, 0, 0)
+    private var length: UInt8 = 0
+
+    /// The name `text`, or nil when it is not a valid name (empty, too long, or another character).
+    public init?(validating text: String) {
+        guard ConfigurationFieldKind.isName(text) else { return nil }
+        withUnsafeMutableBytes(of: &storage) { raw in
+            for (index, byte) in text.utf8.enumerated() { raw[index] = byte }
+        }
+        length = UInt8(text.utf8.count)
+    }
+
+    /// A name written in the code; it must be valid.
+    public init(stringLiteral text: String) {
+        guard let name = ControlName(validating: text) else { preconditionFailure("'\(text)' is not a control name") }
+        self = name
+    }
+
+    /// The name as text.
+    public var description: String {
+        withUnsafeBytes(of: storage) { raw in
+            String(decoding: UnsafeRawBufferPointer(rebasing: raw[0..<Int(length)]), as: UTF8.self)
+        }
+    }
+
+    public static func == (a: ControlName, b: ControlName) -> Bool {
+        a.length == b.length && a.storage.0 == b.storage.0 && a.storage.1 == b.storage.1
+            && a.storage.2 == b.storage.2 && a.storage.3 == b.storage.3 && a.storage.4 == b.storage.4
+            && a.storage.5 == b.storage.5 && a.storage.6 == b.storage.6 && a.storage.7 == b.storage.7
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(length)
+        withUnsafeBytes(of: storage) { hasher.combine(bytes: $0) }
+    }
+}
