@@ -57,7 +57,14 @@ public struct TracedListModel: Sendable {
         let time = sessionTime(clockTime)
         recorder.recordApply(received.text, member: member, at: time)
         defer { noteSchedule() }  // a refused input may still have advanced the model to `time`
-        try model.apply(presets.resolving(Self.namespaced(received.input, member: member)), at: time)
+        let input = Self.namespaced(received.input, member: member)
+        // Only a `configure` may name a preset to look up: a touch or a wheel (nearly every input) is not copied
+        // through the catalogue (callgrind, docs/PERFORMANCE.md).
+        if case .configure = input {
+            try model.apply(presets.resolving(input), at: time)
+        } else {
+            try model.apply(input, at: time)
+        }
         if let seq = received.seq { acknowledgements.note(seq: seq, member: member) }
     }
 
