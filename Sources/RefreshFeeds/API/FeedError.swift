@@ -38,7 +38,7 @@ public enum FeedError: Error, Hashable, Sendable, CustomStringConvertible {
         case .badCursor(let cursor): "The cursor \"\(cursor)\" was not made by this feed."
         case .readOnly(let path): "The feed file \(path) is read-only; it cannot take new items."
         case .locked(let path): "The feed file \(path) is locked by another program; try again."
-        case .missing(let path): "\(path) does not exist."
+        case .missing(let path): "\(path.prefix(1).uppercased() + path.dropFirst()) does not exist."
         case .badAddress(let reason): "Bad feed address: \(reason)."
         case .rejected(let reason): "The post was rejected: \(reason)."
         }

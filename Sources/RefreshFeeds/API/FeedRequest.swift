@@ -23,6 +23,17 @@ public struct FeedCursor: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// The cursor's text.
     public var description: String { value }
+
+    /// Reads a cursor written as a plain JSON string.
+    public init(from decoder: any Decoder) throws {
+        value = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    /// Writes the cursor as a plain JSON string.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
+    }
 }
 
 /// One request to a ``FeedSource``: where the page starts and how many items it may hold at most.
