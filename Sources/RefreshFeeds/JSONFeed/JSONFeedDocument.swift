@@ -1,6 +1,6 @@
 import Foundation
 
-/// One fetched JSON Feed 1.1 document (jsonfeed.org/version/1.1), reduced to what a list shows.
+/// One fetched JSON Feed 1.1 document, reduced to what a list shows (the fields read: docs/FEEDS.md).
 public struct JSONFeedDocument: Hashable, Sendable {
     /// The feed's title, when it has one.
     public var title: String?
@@ -93,8 +93,8 @@ public struct JSONFeedDocument: Hashable, Sendable {
 
 /// RFC 3339 dates (JSON Feed's: `2026-11-24T10:00:00Z`, `2026-11-24T10:00:00.250+01:00`) as µs since 1970.
 ///
-/// Read by hand: Foundation's ISO8601DateFormatter takes about 10 µs a date on Linux, which a 10 000-item
-/// feed would pay on every fetch.
+/// Read by hand, as Foundation's ISO8601DateFormatter was too slow for a 10 000-item feed (docs/FEEDS.md,
+/// "jsonfeed:URL").
 struct RFC3339Dates {
     func micros(_ text: String) -> Int64? {
         let bytes = Array(text.utf8)
@@ -148,8 +148,8 @@ struct RFC3339Dates {
         return seconds * 1_000_000 + fraction
     }
 
-    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (H. Hinnant, "chrono-compatible
-    /// low-level date algorithms", days_from_civil).
+    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar: Howard Hinnant's days_from_civil
+    /// (docs/FEEDS.md, "jsonfeed:URL").
     static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
