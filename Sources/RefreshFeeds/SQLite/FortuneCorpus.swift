@@ -21,6 +21,12 @@ public enum FortuneCorpus {
         public var text: String
         /// The attribution without its `-- `, lines joined with a space.
         public var author: String?
+
+        /// An entry; an app may fill a new ``SQLiteFeed`` with entries of its own.
+        public init(text: String, author: String? = nil) {
+            self.text = text
+            self.author = author
+        }
     }
 
     /// Every entry of the files in `folder` (the UTF-8 `.u8` versions where Debian ships them), in file

@@ -37,15 +37,25 @@ public final class SQLiteFeed: PostableFeedSource {
             throw .missing(path: "the folder \(folder)")
         }
         let exists = FileManager.default.fileExists(atPath: path)
+        // The corpus is read before the file is made, so a missing corpus leaves no empty file behind.
+        var entries: [FortuneCorpus.Entry] = []
+        if let corpus {
+            entries = corpus
+        } else if !exists {
+            entries = try FortuneCorpus.load()
+        }
         isReadOnly = exists && !Self.isWritable(path)
         connection = try SQLiteConnection(
             path: path, create: !exists, readOnly: isReadOnly, busyTimeoutMs: limits.timeoutMs)
         if exists {
             try checkSchema()
         } else {
-            let entries: [FortuneCorpus.Entry]
-            if let corpus { entries = corpus } else { entries = try FortuneCorpus.load() }
-            try create(nowMicros: nowMicros, corpus: entries)
+            do throws(FeedError) {
+                try create(nowMicros: nowMicros, corpus: entries)
+            } catch {
+                try? FileManager.default.removeItem(atPath: path)
+                throw error
+            }
         }
     }
 
