@@ -90,4 +90,31 @@ struct FeedWorkerTests {
         #expect(stopped.last?.id == late)
         #expect(throws: FeedError.unavailable("the feed worker has stopped")) { try stopped.last?.outcome.get() }
     }
+
+    @Test("with answers racing their time limit, each id is answered once and answers never overlap")
+    func race() {
+        let answers = Answers()
+        let inside = Atomic<Int>(0)
+        let overlaps = Atomic<Int>(0)
+        let worker = FeedWorker(
+            source: ClosureSource { request throws(FeedError) in
+                // Some calls take longer than the 2 ms limit, some do not.
+                if request.limit % 2 == 0 { usleep(UInt32(request.limit % 5) * 1_000) }
+                return FeedPage(items: [], olderCursor: nil, newerCursor: nil, hasMore: false)
+            }, limits: FeedLimits(timeoutMs: 2)
+        ) { answer in
+            if inside.add(1, ordering: .sequentiallyConsistent).newValue > 1 {
+                overlaps.add(1, ordering: .relaxed)
+            }
+            answers.deliver(answer)
+            inside.subtract(1, ordering: .sequentiallyConsistent)
+        }
+        defer { worker.stop() }
+        let ids = (1...200).map { worker.submit(FeedRequest(.newest, limit: $0)) }
+        let got = answers.wait(for: 200)
+        #expect(got.count == 200)
+        #expect(Set(got.map(\.id)) == Set(ids))
+        #expect(overlaps.load(ordering: .relaxed) == 0)
+        #expect(got.contains { (try? $0.outcome.get()) == nil })
+    }
 }

@@ -1,5 +1,7 @@
 import CSQLite
+import Dispatch
 import Foundation
+import Synchronization
 import Testing
 
 @testable import RefreshFeeds
@@ -140,5 +142,29 @@ struct SQLiteFeedTests {
         sqlite3_close(holder)
         #expect(try feed.load(FeedRequest(.newest, limit: 3)).items.count == 3)
         #expect(try feed.post(text: "hi", author: nil, timeMicros: testNow).text == "hi")
+    }
+
+    @Test("posts and reads from several threads take turns: every post lands, in order")
+    func concurrentPosts() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let feed = try SQLiteFeed(path: folder.file("feed.db"), nowMicros: testNow, corpus: Self.entries)
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 40) { index in
+            do throws(FeedError) {
+                if index % 2 == 0 {
+                    _ = try feed.post(text: "post \(index)", author: nil, timeMicros: testNow)
+                } else {
+                    _ = try feed.load(FeedRequest(.newest, limit: 5))
+                }
+            } catch {
+                failures.withLock { $0 += 1 }
+            }
+        }
+        #expect(failures.withLock { $0 } == 0)
+        let page = try feed.load(FeedRequest(.newest, limit: 30))
+        #expect(page.items.prefix(20).allSatisfy { $0.text.hasPrefix("post ") })
+        let times = page.items.map(\.timeMicros)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 > $1 })
     }
 }

@@ -9,7 +9,8 @@ import RefreshKit
 /// ``FortuneCorpus``, with times spaced over the past in the order of the items. A file whose permissions
 /// forbid writing is opened read-only: it still serves pages, and ``post(text:author:timeMicros:)``
 /// answers ``FeedError/readOnly(path:)``. Another program holding the write lock for longer than the
-/// time limit makes a call answer ``FeedError/locked(path:)``.
+/// time limit makes a call answer ``FeedError/locked(path:)``. Calls from several threads (a worker
+/// reading, a post from elsewhere) take turns, so a post's transaction is never interleaved.
 public final class SQLiteFeed: PostableFeedSource {
     /// The file.
     public let path: String
@@ -17,6 +18,8 @@ public final class SQLiteFeed: PostableFeedSource {
     public let isReadOnly: Bool
     private let limits: FeedLimits
     private let connection: SQLiteConnection
+    /// Held for the whole of each call, so one connection serves one call at a time.
+    private let turn = NSLock()
 
     /// Opens the feed at `path`, creating and filling it when it is missing.
     /// - Parameters:
@@ -64,6 +67,8 @@ public final class SQLiteFeed: PostableFeedSource {
 
     /// How many items the feed holds.
     public func count() throws(FeedError) -> Int {
+        turn.lock()
+        defer { turn.unlock() }
         var count = 0
         try connection.query("SELECT count(*) FROM items", []) { count = Int($0.integer(0)) }
         return count
@@ -71,6 +76,8 @@ public final class SQLiteFeed: PostableFeedSource {
 
     /// The page at `request.position`, read along the (time, id) index.
     public func load(_ request: FeedRequest) throws(FeedError) -> FeedPage {
+        turn.lock()
+        defer { turn.unlock() }
         let columns = "SELECT id, text, author, time, image_url, image_width, image_height FROM items"
         let limit = Int64(request.limit + 1)
         var items: [FeedItem] = []
@@ -106,6 +113,8 @@ public final class SQLiteFeed: PostableFeedSource {
 
     /// Adds an item at the top: at `timeMicros`, or a microsecond after the newest item if that is later.
     public func post(text: String, author: String?, timeMicros: Int64) throws(FeedError) -> FeedItem {
+        turn.lock()
+        defer { turn.unlock() }
         let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
         let author = author?.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw .rejected("the text is empty") }

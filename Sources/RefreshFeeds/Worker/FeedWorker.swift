@@ -8,8 +8,8 @@ import Foundation
 /// Every page is checked by a ``FeedPageValidator`` first, so a source's bad page arrives as a
 /// ``FeedError``. A request not answered within ``FeedLimits/timeoutMs`` of its submission is answered with
 /// ``FeedError/timedOut(limitMs:)`` at that moment, even while the source still blocks; the source's late
-/// page is then dropped. `deliver` is called on the worker's thread or on its timer's queue, never with a
-/// lock held, and never twice for one id.
+/// page is then dropped. `deliver` is called on the worker's thread or on its timer's queue, one answer at
+/// a time (never two at once), never with the queue's lock held, and never twice for one id.
 ///
 /// `@unchecked Sendable`: the queue, the pending requests and the flags are only touched with `condition`
 /// locked; the source is only called on the worker's thread.
@@ -24,6 +24,8 @@ public final class FeedWorker: @unchecked Sendable {
     private let validator: FeedPageValidator
     private let deliver: @Sendable (FeedAnswer) -> Void
     private let condition = NSCondition()
+    /// Held while `deliver` runs, so answers from the thread and the timers never overlap.
+    private let delivering = NSLock()
     private let timers = DispatchQueue(label: "refreshkit-feed-timers")
     private var queue: [Job] = []
     /// Submitted and not answered yet (queued or running), by id.
@@ -121,7 +123,9 @@ public final class FeedWorker: @unchecked Sendable {
     private func answer(_ job: Job, _ outcome: Result<FeedPage, FeedError>) {
         let elapsed = ContinuousClock.now - job.submitted
         let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
-        deliver(FeedAnswer(id: job.id, request: job.request, outcome: outcome, durationMicros: micros))
+        delivering.withLock {
+            deliver(FeedAnswer(id: job.id, request: job.request, outcome: outcome, durationMicros: micros))
+        }
     }
 
     /// The wall clock, µs since 1970: what "in the future" is checked against.
