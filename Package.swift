@@ -20,6 +20,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "RefreshKit", targets: ["RefreshKit"]),
+        .library(name: "RefreshFeeds", targets: ["RefreshFeeds"]),
         .executable(name: "refreshkit", targets: ["refreshkit"]),
     ],
     dependencies: [
