@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import RefreshFeeds
+import Synchronization
 
 /// `refreshkit feed show`: one page of a feed source as JSON (docs/FEEDS.md).
 struct FeedCommand: ParsableCommand {
@@ -114,15 +115,16 @@ enum FeedCLI {
         -> FeedPage
     {
         let answered = DispatchSemaphore(value: 0)
-        let box = AnswerBox()
+        let box = Mutex<FeedAnswer?>(nil)
         let worker = FeedWorker(source: source, limits: limits) { answer in
-            box.answer = answer
+            box.withLock { $0 = answer }
             answered.signal()
         }
         worker.submit(request)
         answered.wait()
-        defer { worker.stop() }
-        guard let answer = box.answer else { throw .unavailable("no answer") }
+        // Not stopped: a source still blocking past its time limit must not hold the command up (stop waits
+        // for the call running); the process ends once the page is printed.
+        guard let answer = box.withLock({ $0 }) else { throw .unavailable("no answer") }
         return try answer.outcome.get()
     }
 
@@ -130,10 +132,5 @@ enum FeedCLI {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         print(String(decoding: try encoder.encode(value), as: UTF8.self))
-    }
-
-    /// The worker's one answer; written before the semaphore is signalled, read after it is waited on.
-    private final class AnswerBox: @unchecked Sendable {
-        var answer: FeedAnswer?
     }
 }
