@@ -12,12 +12,15 @@ import PackageDescription
 //   RefreshServer    – the libwebsockets adapter: one context, static files, HTTP answers, metrics; carries out
 //                      the session host's actions.
 //   LinkSimulator    – `refreshkit link`: a user-space TCP proxy that delays, jitters, loses and stalls (docs/LINK.md).
-//   refreshkit       – the command line (`serve`, `replay`, `link`).
+//   RefreshFeeds     – the feed source API (docs/FEEDS.md) and its sources: SQLite, JSON Feed, simulated.
+//   CSQLite, CCurl   – Debian's libsqlite3 and libcurl through pkg-config (the SQLite source; JSON Feed fetching).
+//   refreshkit       – the command line (`serve`, `replay`, `link`, `post`, `feed show`).
 let package = Package(
     name: "RefreshKit",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "RefreshKit", targets: ["RefreshKit"]),
+        .library(name: "RefreshFeeds", targets: ["RefreshFeeds"]),
         .executable(name: "refreshkit", targets: ["refreshkit"]),
     ],
     dependencies: [
@@ -32,6 +35,10 @@ let package = Package(
     targets: [
         .target(name: "RefreshKit"),
         .target(name: "RefreshWire", dependencies: ["RefreshKit"]),
+        // The feed source API and the sources that ship (docs/FEEDS.md); blocking I/O, run on a worker thread.
+        .target(name: "RefreshFeeds", dependencies: ["RefreshKit", "CSQLite", "CCurl"]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The session host: the server's rules as a pure value (events in, actions out), no sockets, no clock.
         .target(
             name: "RefreshSessions",
@@ -82,7 +89,7 @@ let package = Package(
         .executableTarget(
             name: "refreshkit",
             dependencies: [
-                "RefreshKit", "RefreshWire", "RefreshSessions", "RefreshServer", "LinkSimulator",
+                "RefreshKit", "RefreshWire", "RefreshSessions", "RefreshServer", "LinkSimulator", "RefreshFeeds",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -91,6 +98,7 @@ let package = Package(
         // The wire's frame and trace tests drive a recorded model (RefreshSessions' TracedListModel) to make them.
         .testTarget(name: "RefreshWireTests", dependencies: ["RefreshWire", "RefreshKit", "RefreshSessions"]),
         .testTarget(name: "LinkSimulatorTests", dependencies: ["LinkSimulator"]),
+        .testTarget(name: "RefreshFeedsTests", dependencies: ["RefreshFeeds", "RefreshKit", "CSQLite"]),
         .testTarget(
             name: "RefreshSessionsTests",
             dependencies: [

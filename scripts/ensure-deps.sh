@@ -20,6 +20,9 @@ need_pkg "pkg-config --exists libuv" libuv1-dev  # a dependency of libwebsockets
 need_pkg "pkg-config --exists libqrencode" libqrencode-dev  # the QR code `serve` prints (Sources/CQREncode)
 need_pkg "pkg-config --exists hiredis" libhiredis-dev  # the session store's client (Sources/CHiredis)
 need_pkg "pkg-config --exists libcrypto" libssl-dev  # SHA-256 of the tokens a store keeps (Sources/CLibCrypto)
+need_pkg "pkg-config --exists sqlite3" libsqlite3-dev  # the SQLite feed source (Sources/CSQLite, docs/FEEDS.md)
+need_pkg "pkg-config --exists libcurl" libcurl4-openssl-dev  # fetching JSON Feeds (Sources/CCurl, docs/FEEDS.md)
+need_pkg "test -f /usr/share/games/fortunes/fortunes" fortunes  # the text a new SQLite feed starts with
 if [ "${want[0]}" = test ] || [ "${want[0]}" = cluster ]; then
     need_pkg "command -v haproxy" haproxy  # the balancer of `make cluster` and e2e/cluster
     need_pkg "command -v redis-server" redis-server  # the session store (docs/SCALING.md)

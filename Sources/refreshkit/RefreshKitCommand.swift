@@ -10,7 +10,7 @@ struct RefreshKitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "refreshkit",
         abstract: "An authoritative scroll and pull-to-refresh engine, driven from a browser page.",
-        subcommands: [Serve.self, Replay.self, Link.self, PresetCommand.self],
+        subcommands: [Serve.self, Replay.self, Link.self, PresetCommand.self, PostCommand.self, FeedCommand.self],
         defaultSubcommand: Serve.self
     )
 }

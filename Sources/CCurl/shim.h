@@ -1,0 +1,23 @@
+// Debian's libcurl (libcurl4-openssl-dev): fetching JSON Feeds (Sources/RefreshFeeds/JSONFeed, docs/FEEDS.md).
+// curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call: these typed wrappers can.
+#include <curl/curl.h>
+
+static inline CURLcode refreshkit_curl_set_long(CURL *curl, CURLoption option, long value) {
+    return curl_easy_setopt(curl, option, value);
+}
+static inline CURLcode refreshkit_curl_set_offset(CURL *curl, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(curl, option, value);
+}
+static inline CURLcode refreshkit_curl_set_string(CURL *curl, CURLoption option, const char *value) {
+    return curl_easy_setopt(curl, option, value);
+}
+static inline CURLcode refreshkit_curl_set_pointer(CURL *curl, CURLoption option, void *value) {
+    return curl_easy_setopt(curl, option, value);
+}
+typedef size_t (*refreshkit_curl_write_callback)(char *data, size_t size, size_t count, void *context);
+static inline CURLcode refreshkit_curl_set_write_function(CURL *curl, refreshkit_curl_write_callback callback) {
+    return curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, callback);
+}
+static inline CURLcode refreshkit_curl_response_code(CURL *curl, long *code) {
+    return curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, code);
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Where a feed comes from, as a person types it: `sqlite:PATH`, `jsonfeed:URL` or `simulated`.
+public enum FeedAddress: Hashable, Sendable, CustomStringConvertible {
+    /// A SQLite file (``SQLiteFeed``).
+    case sqlite(path: String)
+    /// A JSON Feed at an http or https address (``JSONFeedSource``).
+    case jsonFeed(url: String)
+    /// The engine's simulated feed (``SimulatedSource``).
+    case simulated
+
+    /// Parses `text`. - Throws: ``FeedError/badAddress(_:)`` saying what is wrong and what is expected.
+    public init(parsing text: String) throws(FeedError) {
+        let expected = "expected sqlite:PATH, jsonfeed:URL or simulated"
+        if text == "simulated" {
+            self = .simulated
+        } else if text.hasPrefix("sqlite:") {
+            let path = String(text.dropFirst("sqlite:".count))
+            guard !path.isEmpty else { throw .badAddress("\"sqlite:\" needs a file path, as in sqlite:feed.db") }
+            self = .sqlite(path: path)
+        } else if text.hasPrefix("jsonfeed:") {
+            let url = String(text.dropFirst("jsonfeed:".count))
+            guard let scheme = URL(string: url)?.scheme?.lowercased(), ["http", "https"].contains(scheme),
+                URL(string: url)?.host?.isEmpty == false
+            else {
+                throw .badAddress(
+                    "\"\(url)\" is not an http or https address, as in jsonfeed:https://example.org/feed.json")
+            }
+            self = .jsonFeed(url: url)
+        } else if text.isEmpty {
+            throw .badAddress("the address is empty; \(expected)")
+        } else {
+            throw .badAddress("\"\(text)\" names no known source; \(expected)")
+        }
+    }
+
+    /// The address as typed.
+    public var description: String {
+        switch self {
+        case .sqlite(let path): "sqlite:\(path)"
+        case .jsonFeed(let url): "jsonfeed:\(url)"
+        case .simulated: "simulated"
+        }
+    }
+
+    /// Opens the source this address names (a missing SQLite file is created and filled).
+    /// - Parameter nowMicros: the time now, µs since 1970 (a new SQLite file's items are dated before it).
+    public func open(limits: FeedLimits = FeedLimits(), nowMicros: Int64) throws(FeedError) -> any FeedSource {
+        switch self {
+        case .sqlite(let path): try SQLiteFeed(path: path, limits: limits, nowMicros: nowMicros)
+        case .jsonFeed(let url): JSONFeedSource(url: url, limits: limits)
+        case .simulated: SimulatedSource()
+        }
+    }
+}

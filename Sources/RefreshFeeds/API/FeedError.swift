@@ -1,0 +1,64 @@
+/// Why a source gave no page (Paging 3's `LoadResult.Error`), with a message a person understands
+/// (``description``). Every case is an answer, never a crash: the list shows it with a Retry.
+public enum FeedError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The source could not be reached or read; the reason says why (a refused connection, an HTTP status).
+    case unavailable(String)
+    /// No answer within the time limit.
+    case timedOut(limitMs: Int)
+    /// The answer is not what the format says it must be; the reason points at the first fault.
+    case malformed(String)
+    /// The answer is larger than allowed; `what` names the part (`body`, `page`, `text`) and `limit` its bound.
+    case oversized(what: String, limit: Int)
+    /// Two items of one page share an id.
+    case repeatedIds(String)
+    /// An item is newer than the one above it (a feed is newest first), or on the wrong side of the cursor.
+    case outOfOrder(String)
+    /// A cursor this source did not make.
+    case badCursor(String)
+    /// The SQLite file cannot be written (posting to it).
+    case readOnly(path: String)
+    /// Another connection holds the SQLite file's write lock for longer than the busy timeout.
+    case locked(path: String)
+    /// The file or its folder does not exist.
+    case missing(path: String)
+    /// The address names no known source, or names it wrongly.
+    case badAddress(String)
+    /// The source does not take posts, or the post is not acceptable (empty text).
+    case rejected(String)
+
+    /// What went wrong, for a person.
+    public var description: String {
+        switch self {
+        case .unavailable(let reason): "The feed is unavailable: \(reason)."
+        case .timedOut(let limit): "The feed did not answer within \(limit) ms."
+        case .malformed(let reason): "The feed's answer is malformed: \(reason)."
+        case .oversized(let what, let limit): "The feed's \(what) is larger than the limit of \(limit)."
+        case .repeatedIds(let id): "The feed repeated the item id \"\(id)\" in one page."
+        case .outOfOrder(let reason): "The feed's items are out of order: \(reason)."
+        case .badCursor(let cursor): "The cursor \"\(cursor)\" was not made by this feed."
+        case .readOnly(let path): "The feed file \(path) is read-only; it cannot take new items."
+        case .locked(let path): "The feed file \(path) is locked by another program; try again."
+        case .missing(let path): "\(path.prefix(1).uppercased() + path.dropFirst()) does not exist."
+        case .badAddress(let reason): "Bad feed address: \(reason)."
+        case .rejected(let reason): "The post was rejected: \(reason)."
+        }
+    }
+
+    /// A short, stable name of the case (for logs, metrics and the wire).
+    public var code: String {
+        switch self {
+        case .unavailable: "unavailable"
+        case .timedOut: "timedOut"
+        case .malformed: "malformed"
+        case .oversized: "oversized"
+        case .repeatedIds: "repeatedIds"
+        case .outOfOrder: "outOfOrder"
+        case .badCursor: "badCursor"
+        case .readOnly: "readOnly"
+        case .locked: "locked"
+        case .missing: "missing"
+        case .badAddress: "badAddress"
+        case .rejected: "rejected"
+        }
+    }
+}

@@ -1,0 +1,33 @@
+/// The bounds an answer from a source must keep to, and its time limit.
+public struct FeedLimits: Hashable, Sendable {
+    /// The longest an answer may take, milliseconds (Paging 3 leaves this to the app; a list must not wait
+    /// forever).
+    public var timeoutMs: Int
+    /// The largest body a fetched feed may have, bytes.
+    public var maxBodyBytes: Int
+    /// The most items one page may hold, whatever the request asked.
+    public var maxItems: Int
+    /// The longest an item's text may be, bytes of UTF-8.
+    public var maxTextBytes: Int
+    /// The longest an id, an author or an image address may be, bytes of UTF-8.
+    public var maxFieldBytes: Int
+    /// How far in the future an item's time may lie (clocks differ a little), microseconds.
+    public var futureToleranceMicros: Int64
+
+    /// Limits; the defaults suit a list on a phone.
+    public init(
+        timeoutMs: Int = 5_000,
+        maxBodyBytes: Int = 8 << 20,
+        maxItems: Int = 200,
+        maxTextBytes: Int = 16_384,
+        maxFieldBytes: Int = 2_048,
+        futureToleranceMicros: Int64 = 300_000_000
+    ) {
+        self.timeoutMs = timeoutMs
+        self.maxBodyBytes = maxBodyBytes
+        self.maxItems = maxItems
+        self.maxTextBytes = maxTextBytes
+        self.maxFieldBytes = maxFieldBytes
+        self.futureToleranceMicros = futureToleranceMicros
+    }
+}

@@ -1,0 +1,59 @@
+import CCurl
+import Foundation
+
+/// Fetches one http or https address with Debian's libcurl, within a time limit and a size limit.
+///
+/// Redirects are followed (at most 5, http and https only); a compressed answer is decoded, and the limit
+/// applies to the decoded bytes. Blocking: it runs on the feed worker's thread.
+public enum CurlFetcher {
+    private static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+    /// The body at `url`. - Throws: ``FeedError/timedOut(limitMs:)``, ``FeedError/oversized(what:limit:)``
+    /// past `maxBytes`, ``FeedError/unavailable(_:)`` with curl's reason or the HTTP status.
+    public static func fetch(_ url: String, timeoutMs: Int, maxBytes: Int) throws(FeedError) -> Data {
+        guard initialized, let curl = curl_easy_init() else { throw .unavailable("libcurl could not start") }
+        defer { curl_easy_cleanup(curl) }
+        let body = Body(limit: maxBytes)
+        let context = Unmanaged.passUnretained(body).toOpaque()
+        _ = refreshkit_curl_set_string(curl, CURLOPT_URL, url)
+        _ = refreshkit_curl_set_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
+        _ = refreshkit_curl_set_string(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        _ = refreshkit_curl_set_string(curl, CURLOPT_USERAGENT, "refreshkit")
+        _ = refreshkit_curl_set_string(curl, CURLOPT_ACCEPT_ENCODING, "")
+        _ = refreshkit_curl_set_long(curl, CURLOPT_NOSIGNAL, 1)
+        _ = refreshkit_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 1)
+        _ = refreshkit_curl_set_long(curl, CURLOPT_MAXREDIRS, 5)
+        _ = refreshkit_curl_set_long(curl, CURLOPT_TIMEOUT_MS, timeoutMs)
+        _ = refreshkit_curl_set_offset(curl, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBytes))
+        _ = refreshkit_curl_set_pointer(curl, CURLOPT_WRITEDATA, context)
+        _ = refreshkit_curl_set_write_function(curl) { data, size, count, context in
+            guard let data, let context else { return 0 }
+            let body = Unmanaged<Body>.fromOpaque(context).takeUnretainedValue()
+            let length = size * count
+            guard body.data.count + length <= body.limit else {
+                body.exceeded = true
+                return 0
+            }
+            body.data.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
+            return length
+        }
+        let code = withExtendedLifetime(body) { curl_easy_perform(curl) }
+        if body.exceeded || code == CURLE_FILESIZE_EXCEEDED { throw .oversized(what: "body", limit: maxBytes) }
+        if code == CURLE_OPERATION_TIMEDOUT { throw .timedOut(limitMs: timeoutMs) }
+        guard code == CURLE_OK else {
+            throw .unavailable("\(url): \(String(cString: curl_easy_strerror(code)))")
+        }
+        var status = 0
+        _ = refreshkit_curl_response_code(curl, &status)
+        guard (200..<300).contains(status) else { throw .unavailable("\(url) answered HTTP \(status)") }
+        return body.data
+    }
+
+    /// The bytes received so far; touched only by the callback, on the calling thread.
+    private final class Body {
+        var data = Data()
+        let limit: Int
+        var exceeded = false
+        init(limit: Int) { self.limit = limit }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Synchronization
+
+/// `jsonfeed:URL`: any JSON Feed 1.1, paged by its `next_url` (docs/FEEDS.md).
+///
+/// A document may hold more items than a page: an older cursor names a document's address and how many of
+/// its items were already shown (`older:SKIP:URL`); past a document's last item it names the `next_url`.
+/// A newer cursor names the top item (`newer:TIME:ID`); asking for what is newer fetches the first document
+/// again and answers the items above that one. The last document fetched is kept, so the pages inside it
+/// cost no fetch; a refresh always fetches. Every fetch keeps to ``FeedLimits/timeoutMs`` and
+/// ``FeedLimits/maxBodyBytes``.
+public final class JSONFeedSource: FeedSource {
+    /// The first document's address.
+    public let url: String
+    private let limits: FeedLimits
+    private let fetch: @Sendable (String) throws(FeedError) -> Data
+    /// The last document fetched, by address: an older page inside it is served without fetching again.
+    private let lastDocument = Mutex<(address: String, document: JSONFeedDocument)?>(nil)
+
+    /// A source for the feed at `url`, fetched with ``CurlFetcher``.
+    public convenience init(url: String, limits: FeedLimits = FeedLimits()) {
+        self.init(url: url, limits: limits) { (address: String) throws(FeedError) -> Data in
+            try CurlFetcher.fetch(address, timeoutMs: limits.timeoutMs, maxBytes: limits.maxBodyBytes)
+        }
+    }
+
+    /// A source for the feed at `url` whose documents `fetch` brings (from files, in tests).
+    public init(url: String, limits: FeedLimits, fetch: @escaping @Sendable (String) throws(FeedError) -> Data) {
+        self.url = url
+        self.limits = limits
+        self.fetch = fetch
+    }
+
+    /// `jsonfeed:URL`.
+    public var address: String { "jsonfeed:\(url)" }
+
+    /// The page at `request.position`.
+    public func load(_ request: FeedRequest) throws(FeedError) -> FeedPage {
+        switch request.position {
+        case .newest:
+            return try page(of: try document(at: url, reuse: false), at: url, skipping: 0, limit: request.limit)
+        case .olderThan(let cursor):
+            let parts = cursor.value.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[0] == "older", let skip = Int(parts[1]), skip >= 0 else {
+                throw .badCursor(cursor.value)
+            }
+            let address = String(parts[2])
+            return try page(
+                of: try document(at: address, reuse: skip > 0), at: address, skipping: skip, limit: request.limit)
+        case .newerThan(let cursor):
+            let parts = cursor.value.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[0] == "newer", let time = Int64(parts[1]) else {
+                throw .badCursor(cursor.value)
+            }
+            let document = try document(at: url, reuse: false)
+            let id = String(parts[2])
+            let above = document.items.firstIndex { $0.id == id } ?? document.items.firstIndex { $0.timeMicros <= time }
+            let newer = document.items[..<(above ?? document.items.endIndex)]
+            let items = Array(newer.suffix(request.limit))
+            return FeedPage(
+                items: items, olderCursor: nil, newerCursor: items.first.map(Self.newerCursor) ?? cursor,
+                hasMore: newer.count > items.count)
+        }
+    }
+
+    /// The document at `address`: the one kept from the last fetch when `reuse` allows, fetched otherwise.
+    private func document(at address: String, reuse: Bool) throws(FeedError) -> JSONFeedDocument {
+        if reuse, let kept = lastDocument.withLock({ $0 }), kept.address == address { return kept.document }
+        let document = try JSONFeedDocument(parsing: fetch(address), limits: limits)
+        lastDocument.withLock { $0 = (address, document) }
+        return document
+    }
+
+    private func page(
+        of document: JSONFeedDocument, at address: String, skipping skip: Int, limit: Int
+    ) throws(FeedError) -> FeedPage {
+        let items = Array(document.items.dropFirst(skip).prefix(limit))
+        let shown = skip + items.count
+        var older: FeedCursor?
+        if shown < document.items.count {
+            older = FeedCursor("older:\(shown):\(address)")
+        } else if let next = document.nextURL, let resolved = URL(string: next, relativeTo: URL(string: address)) {
+            older = FeedCursor("older:0:\(resolved.absoluteString)")
+        }
+        return FeedPage(
+            items: items, olderCursor: older, newerCursor: items.first.map(Self.newerCursor), hasMore: older != nil)
+    }
+
+    private static func newerCursor(_ item: FeedItem) -> FeedCursor {
+        FeedCursor("newer:\(item.timeMicros):\(item.id)")
+    }
+}
