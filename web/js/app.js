@@ -8,9 +8,10 @@ import { InputChannel } from './inputs.js';
 import { frameAt } from './edgeFollow.js';
 import { attachInput } from './input.js';
 import { Renderer, readTheme } from './renderer.js';
-import { stylesForPreset, EdgeStateClock } from './indicators/index.js';
-import { lastUpdatedText } from './indicators/arrow.js';
-import { DEFAULT_SLOT } from './indicators/geometry.js';
+import { EdgeStateClock } from './controls/stateClock.js';
+import { lastUpdatedText } from './controls/builtin/arrow.js';
+import { DEFAULT_SLOT } from './controls/geometry.js';
+import { ControlPicker } from './panel/controlPicker.js';
 import { Panel } from './panel/panel.js';
 import { keyAction, isEditable } from './keys.js';
 import { announcementFor, statusText } from './ui.js';
@@ -32,8 +33,6 @@ const store = new Store({ preset: params.get('preset') || null });
 const predictor = new Predictor({ enabled: params.get('predict') !== '0', configOf: () => store.config });
 const drawn = new DrawnOffset(predictor);
 const app = {
-  styles: null,
-  stylesPreset: undefined, // the preset `styles` were made for
   stateClock: new EdgeStateClock(),
   status: { state: 'connecting' },
   dirty: true,
@@ -183,15 +182,6 @@ function setPresets(list, current) {
   app.dirty = true;
 }
 
-/** The indicator styles of the preset the store shows (made again only when it changes). */
-function currentStyles() {
-  if (app.stylesPreset !== store.preset) {
-    app.stylesPreset = store.preset;
-    app.styles = stylesForPreset(store.preset || '');
-  }
-  return app.styles;
-}
-
 presetSelect.addEventListener('change', () => {
   const name = presetSelect.value;
   if (!name) return;
@@ -218,6 +208,8 @@ const panel = new Panel($('#panel'), {
   haptics,
 });
 debugToggle.addEventListener('click', () => panel.toggle());
+renderer.controls.attach({ send: (msg) => conn.send(msg), onChange: () => { app.dirty = true; }, search: location.search });
+new ControlPicker({ host: renderer.controls, store, send: (msg) => conn.send(msg) }).mount($('#panel [data-panel-body]'));
 $('#panel [data-panel-close]').addEventListener('click', () => panel.toggle(false));
 
 window.addEventListener('keydown', (e) => {
@@ -339,7 +331,8 @@ function loop(ts) {
     // a predicted or blended offset: the edges follow it (their states stay the server's)
     const picture = shown.predicted || shown.blending ? frameAt(frame, shown, store.config) : frame;
     const out = renderer.draw(picture, shown, {
-      styles: currentStyles(),
+      config: store.config,
+      preset: store.preset,
       clock: now,
       serverNow,
       reducedMotion: reducedMotion.matches,
@@ -376,10 +369,13 @@ window.refreshkit = Object.freeze({
   get config() { return store.config; },
   /** The page's language (js/i18n.js) and what the text indicators say now, per edge (the canvas's words). */
   get language() { return language(); },
-  indicatorTexts: () => Object.fromEntries((store.frame?.edges || [])
-    .map((e) => [e.edge, app.styles?.[e.edge]?.text?.(e.state) ?? null])),
-  /** The header's "last updated" line where the preset's indicator draws one (null before the first refresh). */
-  lastUpdatedText: () => (app.styles?.top?.name === 'arrow' ? lastUpdatedText(app.lastUpdated) : null),
+  indicatorTexts: () => renderer.controls.texts(),
+  /** The header's "last updated" line where the top edge's control draws one (null before the first refresh). */
+  lastUpdatedText: () => (renderer.controls.drawing().top === 'arrow' ? lastUpdatedText(app.lastUpdated) : null),
+  /** The edges' controls (js/controls/controlHost.js): which one draws each edge, their state, problems. */
+  controls: () => ({
+    drawing: renderer.controls.drawing(), status: renderer.controls.status(), problems: [...renderer.controls.problems],
+  }),
   get state() {
     return {
       connected: conn.connected,

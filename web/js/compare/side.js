@@ -9,8 +9,8 @@ import { Predictor, DrawnOffset } from '../prediction.js';
 import { InputChannel } from '../inputs.js';
 import { frameAt } from '../edgeFollow.js';
 import { Renderer } from '../renderer.js';
-import { stylesForPreset, EdgeStateClock } from '../indicators/index.js';
-import { DEFAULT_SLOT } from '../indicators/geometry.js';
+import { EdgeStateClock } from '../controls/stateClock.js';
+import { DEFAULT_SLOT } from '../controls/geometry.js';
 import { LIBRARIES } from '../panel/seedNames.js';
 import { ErrorCode } from '../protocol.js';
 
@@ -39,7 +39,7 @@ export class CompareSide {
     this.renderer = new Renderer(canvas);
     this.renderer.theme = theme;
     this.renderer.fit();
-    this.styles = stylesForPreset(preset);
+    this.renderer.controls.attach({ send: (msg) => this.conn.send(msg), onChange: () => { this.dirty = true; } });
     this.stateClock = new EdgeStateClock();
     this.status = { state: 'connecting' };
     this.refused = null;      // the error that refused this side's hello (an unknown preset), if any
@@ -165,7 +165,8 @@ export class CompareSide {
       // a predicted or blended offset: the edges follow it (their states stay the server's)
       const picture = shown.predicted || shown.blending ? frameAt(frame, shown, this.store.config) : frame;
       const out = this.renderer.draw(picture, shown, {
-        styles: this.styles,
+        config: this.store.config,
+        preset: this.preset,
         clock: now,
         serverNow,
         reducedMotion,
