@@ -374,7 +374,8 @@ window.refreshkit = Object.freeze({
   lastUpdatedText: () => (renderer.controls.drawing().top === 'arrow' ? lastUpdatedText(app.lastUpdated) : null),
   /** The edges' controls (js/controls/controlHost.js): which one draws each edge, their state, problems. */
   controls: () => ({
-    drawing: renderer.controls.drawing(), status: renderer.controls.status(), problems: [...renderer.controls.problems],
+    drawing: renderer.controls.drawing(), status: renderer.controls.status(), calls: renderer.controls.calls(),
+    areas: renderer.controls.areas(), problems: [...renderer.controls.problems],
   }),
   get state() {
     return {

@@ -126,6 +126,16 @@ export class ControlHost {
     return Object.fromEntries([...this.slots].map(([edge, slot]) => [edge, this.current(slot)?.control.name ?? null]));
   }
 
+  /** The area each edge's control drew in last (CSS px of the canvas). */
+  areas() {
+    return Object.fromEntries([...this.slots].map(([edge, slot]) => [edge, this.current(slot)?.ctx.area ?? null]));
+  }
+
+  /** How often each hook of the control drawing each edge ran (for tests and tools). */
+  calls() {
+    return Object.fromEntries([...this.slots].map(([edge, slot]) => [edge, { ...(this.current(slot)?.calls ?? {}) }]));
+  }
+
   /** Whether each edge's chosen control is ready (`ready`), still coming (`loading`) or failed (`failed`). */
   status() {
     return Object.fromEntries([...this.slots].map(([edge, slot]) => [edge, slot.primary?.status ?? this.loads.get(slot.name)?.status ?? 'loading']));
@@ -182,7 +192,7 @@ export class ControlHost {
   /** An instance of `control` on `edge`: its context, then its set-up (timed out when asynchronous). */
   start(control, edge) {
     if (!control) return null;
-    const inst = { control, status: 'ready', lastState: null, ctx: this.context(control, edge) };
+    const inst = { control, status: 'ready', lastState: null, calls: {}, ctx: this.context(control, edge) };
     if (control.dom) inst.ctx.element = this.element(control, edge);
     if (typeof control.setup !== 'function') return inst;
     let result;
@@ -263,7 +273,13 @@ export class ControlHost {
     const busy = entry.state === 'refreshing' || entry.state === 'finishing';
     if (busy) ctx.cycle = cyclePhase(entry.cycle, env.serverNow, c.cycleMs);
     if (entry.state === 'finishing') ctx.exit = exitPhase(entry.exit, env.serverNow, ctx.stateAge, c.exitMs);
-    if (ctx.element) this.place(ctx.element, layout.band);
+    if (ctx.element) {
+      this.place(ctx.element, layout.band);
+      if (inst.faded && entry.state !== 'finishing') {
+        ctx.element.style.opacity = ''; // the host's own fade is over
+        inst.faded = false;
+      }
+    }
     g.save();
     g.beginPath();
     g.rect(layout.band.x, layout.band.y, layout.band.w, layout.band.h);
@@ -275,15 +291,18 @@ export class ControlHost {
     else {
       // no exit animation of its own: the cycle goes on, fading out over the exit's duration
       g.globalAlpha = 1 - ctx.exit.t;
-      if (ctx.element) ctx.element.style.opacity = String(1 - ctx.exit.t);
+      if (ctx.element) {
+        ctx.element.style.opacity = String(1 - ctx.exit.t);
+        inst.faded = true;
+      }
       this.call(inst, 'cycle');
     }
     g.restore();
     ctx.canvas2d = null;
-    if (ctx.element && !busy) ctx.element.style.opacity = '';
   }
 
   call(inst, hook, ...args) {
+    inst.calls[hook] = (inst.calls[hook] ?? 0) + 1;
     try {
       inst.control[hook](inst.ctx, ...args);
     } catch (err) {

@@ -74,6 +74,7 @@ function drawFooter(ctx, alpha) {
 export default defineControl({
   name: 'footer',
   label: 'Load-more footer',
+  edges: ['bottom'],
   /** The words drawn for `state` (also read by tests through window.refreshkit.indicatorTexts). */
   text: footerLabel,
   progress(ctx) {

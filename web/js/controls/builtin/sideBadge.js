@@ -51,6 +51,7 @@ function badge(ctx, alpha) {
 export default defineControl({
   name: 'side',
   label: 'Side badge',
+  edges: ['left', 'right'],
   progress(ctx) {
     if (ctx.state === 'disabled') return;
     if ((ctx.state === 'idle' || ctx.state === 'pulling' || ctx.state === 'armed') && ctx.distance <= 0) return;
