@@ -6,12 +6,15 @@
 import { CompareSide } from '../compare/side.js';
 import { Renderer, readTheme } from '../renderer.js';
 import { attachInput } from '../input.js';
-import { registeredControl, registeredNames } from '../controls/api.js';
+import { defineControl, registerControl, registeredControl, registeredNames } from '../controls/api.js';
 import { listControls, loadControl } from '../controls/loader.js';
 import { t } from '../i18n.js';
 import { statusText } from '../ui.js';
 
 const $ = (sel) => document.querySelector(sel);
+
+/** What a list shows on the edges its control is not made for: nothing, so that each list shows one control. */
+const NOTHING = defineControl({ name: 'galleryNothing', label: 'Nothing', progress() {}, cycle() {} });
 
 function element(tag, className, text) {
   const node = document.createElement(tag);
@@ -52,7 +55,10 @@ export async function startGallery(preset = 'jh') {
   $('#stage').append(grid);
 
   const names = [...new Set([...registeredNames(), ...(await listControls())])];
-  const entries = await Promise.all(names.map(entryFor));
+  const found = await Promise.all(names.map(entryFor));
+  // the controls of the top edge first (the gesture's), then those of the other edges
+  const entries = [...found.filter((e) => e.edge === 'top'), ...found.filter((e) => e.edge !== 'top')];
+  registerControl(NOTHING);
   const columns = entries.map((entry) => ({ ...entry, ...column(entry) }));
   for (const c of columns) grid.append(c.node);
 
@@ -74,7 +80,7 @@ export async function startGallery(preset = 'jh') {
     renderer.theme = theme;
     renderer.fit();
     if (i > 0) renderer.controls.attach({ send: (msg) => side.send(msg), onChange: () => { side.dirty = true; } });
-    renderer.controls.choose(c.edge, c.name);
+    for (const edge of ['top', 'bottom', 'left', 'right']) renderer.controls.choose(edge, edge === c.edge ? c.name : NOTHING.name);
     return { ...c, renderer, taps: [] };
   });
   const draw = side.renderer.draw.bind(side.renderer);
