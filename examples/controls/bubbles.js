@@ -1,5 +1,6 @@
 // JHPullToRefreshKit's "bubbles" control, on RefreshKit's control API (docs/CONTROLS.md, "The seeds' own
-// examples"): the README's second example, one of the four "made with less than 150 lines of code".
+// examples"): the README's second example, shown only as a picture (bubbles.gif), one of the four "made with
+// less than 150 lines of code"; this one follows its name through JH's life cycle.
 // - With the pull (pullRatio = ctx.progress): bubbles appear one by one and grow, resting on the content edge.
 // - Each animation cycle (ctx.cycle.index, ctx.cycle.t): every bubble rises from the content edge to the top of
 //   the control and a new set starts; a bubble's column, size and colour come from the cycle's index, so every

@@ -1,6 +1,6 @@
 // JHPullToRefreshKit's "google" control, on RefreshKit's control API (docs/CONTROLS.md, "The seeds' own
-// examples"): the README shows it as the third of its four controls, after Google's app of the time: four dots
-// in Google's colours.
+// examples"): the README shows it only as a picture (google.gif), the third of its four controls; this one
+// draws Google's four colours as dots and runs them through JH's life cycle.
 // - With the pull (pullRatio = ctx.progress): the four dots come out of the centre and spread to their places,
 //   growing as they go.
 // - Each animation cycle (ctx.cycle.t): the dots jump one after the other, a wave that runs once per cycle.

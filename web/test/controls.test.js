@@ -155,3 +155,20 @@ test('the classic header says when the list was last refreshed, in the reader\'s
   assert.equal(lastUpdatedText(null, 'en'), null);
   assert.equal(lastUpdatedText(new Date(NaN), 'en'), null);
 });
+
+test('every example control is at most 150 lines, named as its file, and says what it draws (docs/CONTROLS.md)', async () => {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const folder = new URL('../../examples/controls/', import.meta.url);
+  const files = (await readdir(folder)).filter((f) => f.endsWith('.js')).sort();
+  assert.deepEqual(files, ['bubbles.js', 'colors.js', 'google.js', 'gvStretch.js', 'htFooter.js', 'htHeader.js',
+    'iqLabel.js', 'rainbow.js', 'yahoo.js']);
+  for (const file of files) {
+    const text = await readFile(new URL(file, folder), 'utf8');
+    const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+    assert.ok(lines <= 150, `${file}: ${lines} lines`);
+    assert.match(text, /^\/\/ .*\n(\/\/.*\n)*/, `${file} opens with its header`);
+    assert.match(text.split('import')[0], /docs\/CONTROLS\.md/, `${file}'s header cites docs/CONTROLS.md`);
+    assert.match(text, new RegExp(`name: '${file.slice(0, -3)}'`), `${file} is called as its file`);
+    assert.match(text, /defineControl\(/);
+  }
+});

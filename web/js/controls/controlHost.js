@@ -29,6 +29,8 @@ export class ControlHost {
     this.send = () => false;
     this.onChange = () => {};
     this.listeners = new Set();
+    this.choiceListeners = new Set();
+    this.lastNames = null;
     this.overrides = new Map(); // edge → {name, configured}: the page's own choice, until the session's changes
     this.loads = new Map();     // name → {status: 'loading'|'ready'|'failed', control}
     this.slots = new Map();     // edge → {name, primary, fallback, state}
@@ -62,7 +64,17 @@ export class ControlHost {
       if (config?.edges?.[edge]?.control !== o.configured) this.overrides.delete(edge); // a newer choice
       else own[edge] = o.name;
     }
-    return chooseControls(config, preset, own);
+    const names = chooseControls(config, preset, own);
+    const changed = !this.lastNames || Object.keys(names).some((edge) => names[edge] !== this.lastNames[edge]);
+    this.lastNames = names;
+    if (changed) for (const fn of this.choiceListeners) fn(names);
+    return names;
+  }
+
+  /** Calls `fn(names)` whenever the control of an edge changes (a choice here, or the session's). */
+  listenChoice(fn) {
+    this.choiceListeners.add(fn);
+    return () => this.choiceListeners.delete(fn);
   }
 
   /** Calls `fn(problem)` for every problem reported from now on. */

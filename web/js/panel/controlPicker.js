@@ -30,6 +30,7 @@ export class ControlPicker {
     this.select.addEventListener('change', () => this.pick(this.select.value));
     this.select.addEventListener('focus', () => this.refresh());
     host.listen((p) => this.showProblem(p));
+    host.listenChoice((names) => this.show(names[this.edge]));
     for (const p of host.problems) this.showProblem(p);
     this.refresh();
   }
@@ -51,6 +52,16 @@ export class ControlPicker {
       return o;
     }));
     this.select.value = current;
+  }
+
+  /** Shows `name` as the edge's control (listed first when the list does not have it yet). */
+  show(name) {
+    if (![...this.select.options].some((o) => o.value === name)) {
+      const o = el('option', null, name);
+      o.value = name;
+      this.select.append(o);
+    }
+    if (this.select.value !== name) this.select.value = name;
   }
 
   pick(name) {
