@@ -58,7 +58,7 @@ const en = {
   'failure.refresh': "Couldn't refresh.",
   'failure.refreshLeft': "Couldn't refresh (left edge).",
   'failure.retry': 'Retry',
-  // indicators drawn on the canvas (js/indicators/*.js)
+  // the built-in controls drawn on the canvas (js/controls/builtin/*.js)
   'indicator.pull': 'Pull to refresh',
   'indicator.release': 'Release to refresh',
   'indicator.loading': 'Loading…',
