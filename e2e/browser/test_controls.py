@@ -134,7 +134,7 @@ def test_example_control_through_pull_arm_refresh_and_exit(browser, controls_ser
         wait_ready(page, name)
         page.evaluate("() => window.refreshkit.send({type: 'configure', feed: {latencyMs: 2500, failureRate: 0},"
                       " edges: {top: {triggerDistance: 150}}})")
-        wait_until(page, lambda p: p.evaluate("() => window.refreshkit.config.edges.top.triggerDistance") == 150, 5)
+        wait_until(page, lambda p: p.evaluate("() => window.refreshkit.config?.edges?.top?.triggerDistance") == 150, 5)
         states, info = drive(page, name, "top", 1, 150)
         assert "finishing" in states, states
         calls = info["calls"]["top"]
@@ -150,7 +150,7 @@ def test_ht_footer_on_the_bottom_edge(browser, controls_server):
     try:
         page.evaluate("() => window.refreshkit.send({type: 'configure', feed: {latencyMs: 2500, failureRate: 0},"
                       " edges: {bottom: {enabled: true, role: 'loadMore', trigger: 'onRelease', triggerDistance: 150}}})")
-        wait_until(page, lambda p: p.evaluate("() => window.refreshkit.config.edges.bottom.triggerDistance") == 150, 5)
+        wait_until(page, lambda p: p.evaluate("() => window.refreshkit.config?.edges?.bottom?.triggerDistance") == 150, 5)
         page.evaluate("() => window.refreshkit.send({type: 'command', name: 'scrollToEdge', edge: 'bottom', animated: false})")
         wait_until(page, lambda p: settled(p) and p.evaluate(
             "() => { const f = window.refreshkit.frame; return f.offset.y >= f.contentSize.h - f.viewport.h - 0.5; }"),
