@@ -30,6 +30,7 @@ export class ControlError extends Error {
     this.name = 'ControlError';
     this.control = control;
     this.hook = hook;
+    this.detail = message;
   }
 }
 

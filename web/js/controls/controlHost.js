@@ -192,7 +192,7 @@ export class ControlHost {
         load.control = c;
       }, (err) => {
         load.status = 'failed';
-        this.report(slot.name, err.hook ?? 'load', err instanceof ControlError ? err.message.replace(/^control "[^"]*": [^:]*: /, '') : String(err), slot.edge);
+        this.report(slot.name, err.hook ?? 'load', err instanceof ControlError ? err.detail : String(err), slot.edge);
       }).finally(() => {
         for (const s of load.waiting) if (this.slots.get(s.edge) === s && load.control) s.primary = this.start(load.control, s.edge);
         this.onChange();
