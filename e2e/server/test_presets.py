@@ -164,7 +164,8 @@ def test_a_page_loads_a_preset_file_and_a_bad_one_changes_nothing(server):
 
 
 def test_a_trace_of_a_file_preset_replays_with_the_file(fresh_server, tmp_path):
-    path = write(tmp_path, "mine", {"name": "mine", "base": "ms", "config": {"edges": {"top": {"triggerDistance": 44}}}})
+    path = write(tmp_path, "mine",
+                 {"name": "mine", "base": "ms", "config": {"edges": {"top": {"triggerDistance": 44}}}})
     srv = fresh_server("--preset-file", str(path))
 
     async def scenario():
