@@ -4,6 +4,8 @@ PROCESSES ?= 2
 HOST ?= 0.0.0.0
 PRESET ?= ios
 LOG_LEVEL ?= info
+# the folder of your own control modules, served at /controls/ (docs/CONTROLS.md); CONTROLS= serves none
+CONTROLS ?= examples/controls
 VENV := .venv
 RELEASE_BIN := .build/release/refreshkit
 
@@ -15,9 +17,9 @@ RELEASE_BIN := .build/release/refreshkit
 # simulated network (docs/LINK.md); the server itself listens on a loopback port of its own.
 run: release
 ifeq ($(LINK),)
-	$(RELEASE_BIN) serve --host $(HOST) --port $(PORT) --web-root web --preset $(PRESET) --log-level $(LOG_LEVEL)
+	$(RELEASE_BIN) serve --host $(HOST) --port $(PORT) --web-root web --preset $(PRESET) --log-level $(LOG_LEVEL) $(if $(CONTROLS),--controls $(CONTROLS))
 else
-	scripts/run-with-link.sh $(RELEASE_BIN) $(HOST) $(PORT) $(LINK) --web-root web --preset $(PRESET) --log-level $(LOG_LEVEL)
+	scripts/run-with-link.sh $(RELEASE_BIN) $(HOST) $(PORT) $(LINK) --web-root web --preset $(PRESET) --log-level $(LOG_LEVEL) $(if $(CONTROLS),--controls $(CONTROLS))
 endif
 
 deps:

@@ -15,6 +15,8 @@ final class Gatekeeper {
     private(set) var origins: OriginPolicy
     private(set) var paths: StaticPathPolicy
     private(set) var endpoints = HTTPEndpoints()
+    /// The user's control modules at `/controls/` (`serve --controls`).
+    private(set) var controls = ControlsFolder(root: nil)
     /// Writes the metrics page (set by the service loop, which holds what it describes).
     var metricsText: () -> String = { "" }
     private var throttle = LogThrottle()
@@ -33,8 +35,9 @@ final class Gatekeeper {
     }
 
     /// Completes the policies that depend on the bound port and the resolved web root.
-    func start(webRoot: String, port: Int, host: String) {
+    func start(webRoot: String, port: Int, host: String, controlsRoot: String? = nil) {
         paths = StaticPathPolicy(root: webRoot)
+        controls = ControlsFolder(root: controlsRoot)
         origins = OriginPolicy(
             ownHosts: OriginPolicy.localHosts(bound: host), port: port, publicPorts: configuration.publicPorts,
             allowedOrigins: configuration.allowedOrigins)
@@ -95,7 +98,13 @@ final class Gatekeeper {
         if let path = String(validating: bytes, as: UTF8.self), HTTPEndpoints.paths.contains(path) {
             return answer(wsi, path: path, hasBody: hasBody)
         }
-        switch paths.decide(path: bytes, hasBody: hasBody, resolve: StaticPathPolicy.realPath) {
+        let decision: StaticPathPolicy.Decision
+        if !hasBody, let path = String(validating: bytes, as: UTF8.self), path.hasPrefix(ControlsFolder.prefix) {
+            decision = controls.decide(path: path, resolve: StaticPathPolicy.realPath)
+        } else {
+            decision = paths.decide(path: bytes, hasBody: hasBody, resolve: StaticPathPolicy.realPath)
+        }
+        switch decision {
         case .serve:
             return 0
         case .refuse(let status, let reason):
@@ -120,7 +129,8 @@ final class Gatekeeper {
         let response =
             hasBody
             ? .refused(405, "only GET and HEAD are answered")
-            : endpoints.respond(to: request, metrics: metricsText) ?? .refused(404, "not found")
+            : endpoints.respond(to: request, metrics: metricsText, controls: { [controls] in controls.names() })
+                ?? .refused(404, "not found")
         if let reason = response.refusal, throttle.allow("http") {
             logger.notice(
                 "HTTP request refused",

@@ -21,6 +21,9 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var defaultPreset: String
     /// The presets sessions may use: the seeds and those of `--preset-file` (docs/PRESETS.md).
     public var presets = PresetCatalogue.seeds
+    /// The folder of the user's control modules served at `/controls/` (`serve --controls`,
+    /// docs/CONTROLS.md); nil: none, and `/controls/index.json` lists none.
+    public var controlsRoot: String? = nil
     /// The largest WebSocket message accepted, in bytes; a larger one closes the connection with 1009.
     public var maxMessageBytes: Int
     /// Messages (control replies and events) a connection may have queued before the oldest are dropped

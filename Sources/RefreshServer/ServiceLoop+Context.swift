@@ -26,6 +26,8 @@ extension ServiceLoop {
             throw .webRootNotFound(configuration.webRoot)
         }
 
+        let controlsRoot = try Self.controlsFolder(configuration.controlsRoot)
+
         var http = lws_protocols()
         http.name = resources.string("http")
         http.callback = httpGateCallback  // Origin, connection limits and static paths, then lws's dummy
@@ -56,6 +58,15 @@ extension ServiceLoop {
         mount.def = resources.string("index.html")
         mount.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
         mount.extra_mimetypes = UnsafePointer(mimeTypes)
+        if let controlsRoot {
+            // The user's control modules (docs/CONTROLS.md): lws picks the longest matching mount point.
+            var controls = lws_http_mount()
+            controls.mountpoint = resources.string("/controls")
+            controls.mountpoint_len = UInt8("/controls".utf8.count)
+            controls.origin = resources.string(controlsRoot)
+            controls.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
+            mount.mount_next = UnsafePointer(resources.allocate(controls))
+        }
         let mounts = resources.allocate(mount)
 
         // Zero: lws's own ping/hang-up (its "validity" timers) stays off; see Keepalive.swift for why and
@@ -122,7 +133,7 @@ extension ServiceLoop {
         } else {
             host.shareBase = Self.shareBase(host: configuration.host, port: port)
         }
-        gatekeeper.start(webRoot: webRoot, port: port, host: configuration.host)
+        gatekeeper.start(webRoot: webRoot, port: port, host: configuration.host, controlsRoot: controlsRoot)
         gatekeeper.metricsText = { [unowned self] in metricsPage() }
         logger.debug(
             "libwebsockets context created",
@@ -130,6 +141,21 @@ extension ServiceLoop {
     }
 
     // MARK: - Helpers
+
+    /// `--controls`' folder made absolute (symlinks resolved); nil without it; thrown when it is not a folder.
+    static func controlsFolder(_ path: String?) throws(ServerError) -> String? {
+        guard let path else { return nil }
+        guard let resolved = realpath(path, nil) else {
+            throw .invalidConfiguration("controls folder '\(path)' does not exist or is not a directory")
+        }
+        defer { free(resolved) }
+        var status = stat()
+        let folder = String(cString: resolved)
+        guard stat(folder, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
+            throw .invalidConfiguration("controls folder '\(path)' does not exist or is not a directory")
+        }
+        return folder
+    }
 
     static let subprotocol = "refreshkit.v1"
 

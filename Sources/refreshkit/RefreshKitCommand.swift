@@ -50,6 +50,12 @@ struct Serve: ParsableCommand {
             valueName: "path"))
     var presetFiles: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "A folder of your own control modules, served at /controls/NAME.js and listed at /controls/index.json (docs/CONTROLS.md).",
+            valueName: "dir"))
+    var controls: String?
+
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: LogLevel = .info
 
@@ -102,6 +108,7 @@ struct Serve: ParsableCommand {
         hardening.apply(to: &configuration)
         configuration.node = node
         configuration.storeURL = store
+        configuration.controlsRoot = controls
         return configuration
     }
 
@@ -126,6 +133,12 @@ struct Serve: ParsableCommand {
         guard FileManager.default.fileExists(atPath: webRoot, isDirectory: &isDirectory), isDirectory.boolValue
         else {
             throw ValidationError("web root '\(webRoot)' does not exist or is not a directory")
+        }
+        if let controls {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: controls, isDirectory: &isFolder), isFolder.boolValue else {
+                throw ValidationError("controls folder '\(controls)' does not exist or is not a directory")
+            }
         }
     }
 

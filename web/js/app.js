@@ -1,10 +1,12 @@
 // The normal page: one live session (js/session/liveSession.js) on #list, and the page around it: the bar (preset
-// picker, Refresh, status line, Share), the debug panel, keys, announcements, the failure banner, haptics.
-// The server owns every state; the session sends input and draws the latest frame, this wires the chrome to it.
+// picker, Refresh, status line, Share), the debug panel (with its control picker), keys, announcements, the failure
+// banner, haptics. The server owns every state; the session sends input and draws the latest frame, this wires
+// the chrome to it.
 import { LiveSession } from './session/liveSession.js';
 import { SessionIdentity } from './session/identity.js';
 import { ErrorCode } from './protocol.js';
 import { Panel } from './panel/panel.js';
+import { ControlPicker } from './panel/controlPicker.js';
 import { keyAction, isEditable } from './keys.js';
 import { announcementFor, statusText } from './ui.js';
 import { NoticeBar } from './noticeBar.js';
@@ -52,6 +54,9 @@ const panel = new Panel($('#panel'), {
 });
 debugToggle.addEventListener('click', () => panel.toggle());
 $('#panel [data-panel-close]').addEventListener('click', () => panel.toggle(false));
+// ?control= chooses this page's controls; the panel's picker chooses the session's (docs/CONTROLS.md)
+session.controls.attach({ search: location.search });
+new ControlPicker({ host: session.controls, store, send: (msg) => session.send(msg) }).mount($('#panel [data-panel-body]'));
 
 // ------------------------------------------------------------------ the session's messages
 

@@ -1,7 +1,7 @@
 // A failed refresh, made visible: the server's `feedFailed` event for a refreshing edge shows a short message under
 // the bar with **Retry** (which asks for the refresh again); it goes by itself after a while, on a refresh that
-// succeeds, or when a new refresh starts. The footer's failed state says the same in its own place (js/indicators/
-// footer.js): both name what failed and offer the same way out.
+// succeeds, or when a new refresh starts. The footer's failed state says the same in its own place (js/controls/
+// builtin/footer.js): both name what failed and offer the same way out.
 import { t } from './i18n.js';
 
 /** How long the message stays when nobody acts on it. */

@@ -9,7 +9,10 @@ import { ErrorCode } from './protocol.js';
 localizePage(document);
 const request = compareRequest(location.search);
 
-if (request?.presets) {
+if (new URLSearchParams(location.search).has('gallery')) {
+  const { startGallery } = await import('./gallery/galleryPage.js'); // every control on one gesture (docs/CONTROLS.md)
+  await startGallery(new URLSearchParams(location.search).get('gallery') || undefined);
+} else if (request?.presets) {
   const { startCompare } = await import('./compare/page.js');
   const compare = startCompare(request.presets, { predict: new URLSearchParams(location.search).get('predict') !== '0' });
   const result = await compare.outcome;

@@ -1,7 +1,7 @@
 // `window.refreshkit` on the normal page: what the browser tests, the benches and a curious reader see of the
 // page's live session (web/README.md lists it). It holds nothing of its own: every member reads the session
 // (js/session/liveSession.js) or the page part named. A page that embeds a list imports js/refreshkit.js instead.
-import { lastUpdatedText } from './indicators/arrow.js';
+import { lastUpdatedText } from './controls/builtin/arrow.js';
 import { language } from './i18n.js';
 
 /**
@@ -17,12 +17,16 @@ export function exposePageHook({ session, share, traceTools }) {
     get welcome() { return store.welcome; },
     get preset() { return store.preset; },
     get config() { return store.config; },
-    /** The page's language (js/i18n.js) and what the text indicators say now, per edge (the canvas's words). */
+    /** The page's language (js/i18n.js) and what the edges' controls say now, per edge (the canvas's words). */
     get language() { return language(); },
-    indicatorTexts: () => Object.fromEntries((store.frame?.edges || [])
-      .map((e) => [e.edge, session.styles?.[e.edge]?.text?.(e.state) ?? null])),
-    /** The header's "last updated" line where the preset's indicator draws one (null before the first refresh). */
-    lastUpdatedText: () => (session.styles?.top?.name === 'arrow' ? lastUpdatedText(session.lastUpdated) : null),
+    indicatorTexts: () => session.controls.texts(),
+    /** The header's "last updated" line where the top edge's control draws one (null before the first refresh). */
+    lastUpdatedText: () => (session.controls.drawing().top === 'arrow' ? lastUpdatedText(session.lastUpdated) : null),
+    /** The edges' controls (js/controls/controlHost.js): which one draws each edge, their state, problems. */
+    controls: () => ({
+      drawing: session.controls.drawing(), status: session.controls.status(), calls: session.controls.calls(),
+      areas: session.controls.areas(), problems: [...session.controls.problems],
+    }),
     get state() {
       return {
         connected: conn.connected,

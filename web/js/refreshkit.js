@@ -17,5 +17,5 @@ export function createSession(canvas, options = {}) {
   return new LiveSession(canvas, options).connect();
 }
 
-// The controls API (your own edge controls, docs/CONTROLS.md) joins this surface here:
-// export * from './controls/api.js';
+// The controls API: your own edge controls (docs/CONTROLS.md).
+export * from './controls/api.js';

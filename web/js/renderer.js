@@ -1,7 +1,8 @@
-// The canvas: rows (visible ones only) and the edge indicators, crisp at devicePixelRatio.
+// The canvas: rows (visible ones only) and the edges' controls, crisp at devicePixelRatio. Each edge is drawn
+// by the control its configuration names, run by this list's control host (js/controls/controlHost.js).
 import { rowContent, visibleRows } from './rows.js';
-import { edgeLayout, intersects } from './indicators/geometry.js';
-import { TAU, roundRectPath } from './indicators/common.js';
+import { ControlHost } from './controls/controlHost.js';
+import { TAU, roundRectPath } from './controls/paint.js';
 
 const THEME_VARS = {
   background: '--rk-background', row: '--rk-row', separator: '--rk-separator', text: '--rk-text',
@@ -37,6 +38,8 @@ export class Renderer {
     this.cssH = 0;
     this.dpr = 1;
     this.theme = FALLBACK;
+    /** The controls of this list's edges (attach it to the page: `renderer.controls.attach({...})`). */
+    this.controls = new ControlHost({ canvas });
   }
 
   /** Matches the backing store to the element's size × devicePixelRatio. Returns true when it changed. */
@@ -62,8 +65,9 @@ export class Renderer {
   }
 
   /**
-   * Draws one picture. `shown` is the offset on screen; `env` carries the clocks, the styles and
-   * per-edge state ages. Returns the tap targets the indicators declared.
+   * Draws one picture. `shown` is the offset on screen; `env` carries the clocks, the session's `config` and
+   * `preset` (which control draws each edge) and per-edge state ages. Returns the tap targets the controls
+   * offered.
    */
   draw(frame, shown, env) {
     const ctx = this.ctx;
@@ -90,30 +94,8 @@ export class Renderer {
       drawn = range.last - range.first + 1;
       this.drawRows(range, feed, rh, contentW, tx, ty);
     }
-    // indicators, each clipped to the band its edge owns
-    const viewport = { w: vw, h: vh };
-    for (const entry of frame.edges || []) {
-      const style = env.styles[entry.edge];
-      if (!style) continue;
-      const layout = edgeLayout(entry, frame, shown, viewport, env.slotFor(entry.edge));
-      if (!intersects(layout.band, viewport) && !intersects(layout.view, viewport)) continue;
-      ctx.save();
-      ctx.beginPath();
-      ctx.rect(layout.band.x, layout.band.y, layout.band.w, layout.band.h);
-      ctx.clip();
-      const edgeEnv = {
-        ...env, theme: t, dpr: this.dpr, viewport,
-        stateAge: env.stateClock.age(entry.edge, env.clock), prevState: env.stateClock.prevState(entry.edge),
-      };
-      let out = null;
-      try {
-        out = style.draw(ctx, entry, layout, edgeEnv);
-      } catch (err) {
-        console.error('indicator', entry.edge, err);
-      }
-      ctx.restore();
-      if (out && out.tap) taps.push({ edge: entry.edge, ...out.tap });
-    }
+    // the edges' controls, each clipped to the band its edge owns
+    taps.push(...this.controls.draw(ctx, frame, shown, { ...env, theme: t, dpr: this.dpr, viewport: { w: vw, h: vh } }));
     return { taps, rows: drawn };
   }
 

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CATALOGUES, LANGUAGES, chooseLanguage, format, t, setLanguage, language } from '../js/i18n.js';
 import { announcementFor, statusText } from '../js/ui.js';
-import { footerLabel } from '../js/indicators/footer.js';
-import { arrowLabel } from '../js/indicators/arrow.js';
+import { footerLabel } from '../js/controls/builtin/footer.js';
+import { arrowLabel } from '../js/controls/builtin/arrow.js';
 import { membersText } from '../js/sharePopover.js';
 import { failureText } from '../js/failure.js';
 

@@ -23,6 +23,16 @@ test('listeners are called in order with the arguments, and stop when told', () 
   assert.throws(() => e.on('frame', 'not a function'), TypeError);
 });
 
+test('a listener gets up to four arguments (the draw event: now, picture, shown, options)', () => {
+  const e = new Emitter();
+  let got = null;
+  e.on('draw', (...args) => {
+    got = args;
+  });
+  e.emit('draw', 1, 'picture', 'shown', 'env');
+  assert.deepEqual(got, [1, 'picture', 'shown', 'env']);
+});
+
 test('a listener that throws does not stop the others', () => {
   const e = new Emitter();
   const seen = [];
@@ -160,7 +170,7 @@ test('the public module exports every name docs/PAGE.md lists', async () => {
   const table = page.slice(page.indexOf('## What `/js/refreshkit.js` exports'), page.indexOf('## Embedding'));
   // the names in the first cell of each row: `LiveSession`, `createSession(canvas, options)`, `ErrorCode`, …
   const documented = table.split('\n').filter((line) => line.startsWith('| `'))
-    .flatMap((line) => [...line.split('|')[1].matchAll(/`([A-Za-z]+)/g)].map((m) => m[1]));
+    .flatMap((line) => [...line.split('|')[1].matchAll(/`([A-Za-z_]+)/g)].map((m) => m[1]));
   for (const name of ['LiveSession', 'createSession', 'SessionIdentity', 'ErrorCode', 'CloseCode']) {
     assert.ok(documented.includes(name), `${name} is not in the table`);
   }

@@ -7,6 +7,7 @@
 /// - `GET /metrics`: the server's vital signs in Prometheus' text format (``ServerMetrics``,
 ///   docs/OPERATIONS.md), to loopback and the addresses of `--metrics-allow` only (``AddressAllowList``); 403
 ///   for anyone else.
+/// - `GET /controls/index.json`: the user's control modules (``ControlsFolder``), `{"controls":[...]}`.
 struct HTTPEndpoints: Sendable {
     /// Who may read `/metrics`.
     var metricsAllow = AddressAllowList()
@@ -37,12 +38,17 @@ struct HTTPEndpoints: Sendable {
     static let metricsPath = "/metrics"
 
     /// The paths answered here (the static files never see them).
-    static let paths: Set<String> = [qrCodePath, metricsPath]
+    static let paths: Set<String> = [qrCodePath, metricsPath, ControlsFolder.indexPath]
 
     /// The response for `request`, or nil when the path is not one of ``paths``; `metrics` writes the metrics
-    /// page, called only for a peer that may read it.
-    func respond(to request: Request, metrics: () -> String = { "" }) -> Response? {
+    /// page, called only for a peer that may read it; `controls` lists the user's control modules.
+    func respond(
+        to request: Request, metrics: () -> String = { "" }, controls: () -> [String] = { [] }
+    ) -> Response? {
         switch request.path {
+        case ControlsFolder.indexPath:
+            return Response(
+                status: 200, contentType: "application/json", body: ControlsFolder.indexJSON(controls()), refusal: nil)
         case Self.metricsPath:
             guard metricsAllow.allows(request.peer) else {
                 return .refused(403, "metrics are served to loopback and the addresses of --metrics-allow only")

@@ -1,6 +1,6 @@
 // Compare mode (`/?compare=ms,ht`): two presets side by side, each its own session, driven by the same gesture.
 // Every input the person makes on either list (touch, mouse, wheel, keys, the Refresh button, a tap target) goes
-// to both sessions; each side draws its own frames with its own indicators, under its preset's name, and the
+// to both sessions; each side draws its own frames with its own controls, under its preset's name, and the
 // debug panel shows both sides' timelines. The page's own elements (the bar, the stage, the panel) are reused;
 // the single list (#list, #feed) is hidden while compare mode runs and shown again when it is left.
 //

@@ -28,13 +28,13 @@ export class Emitter {
     else this.listeners.delete(name);
   }
 
-  /** Calls every listener of `name` with the arguments. */
-  emit(name, a, b, c) {
+  /** Calls every listener of `name` with the arguments (up to four). */
+  emit(name, a, b, c, d) {
     const list = this.listeners.get(name);
     if (!list) return;
     for (let i = 0; i < list.length; i++) {
       try {
-        list[i](a, b, c);
+        list[i](a, b, c, d);
       } catch (err) {
         report(err, name);
       }

@@ -1,10 +1,9 @@
 // A live session's canvas (js/session/liveSession.js): its size in CSS and device pixels, its colours, the
-// indicator styles of the preset shown, the tap targets the indicators declared, and the drawing of one picture
-// (js/renderer.js). It watches what changes the picture without a message from the server: the canvas's box,
+// control host that draws its edges (js/controls/controlHost.js), the tap targets the controls offered, and the
+// drawing of one picture (js/renderer.js). It watches what changes the picture without a message from the server: the canvas's box,
 // the device pixel ratio, the colour scheme.
 import { Renderer, readTheme } from '../renderer.js';
-import { stylesForPreset } from '../indicators/index.js';
-import { DEFAULT_SLOT } from '../indicators/geometry.js';
+import { DEFAULT_SLOT } from '../controls/geometry.js';
 
 export class ListCanvas {
   /**
@@ -18,8 +17,6 @@ export class ListCanvas {
     this.ownTheme = !theme;
     this.renderer.theme = theme ?? readTheme();
     this.renderer.fit();
-    this.styles = null;
-    this.stylesPreset = undefined; // the preset `styles` were made for
     this.taps = [];
   }
 
@@ -68,13 +65,9 @@ export class ListCanvas {
     }, { signal });
   }
 
-  /** The indicator styles of `preset` (made again only when it changes). */
-  stylesFor(preset) {
-    if (this.stylesPreset !== preset) {
-      this.stylesPreset = preset;
-      this.styles = stylesForPreset(preset || '');
-    }
-    return this.styles;
+  /** The controls of this list's edges: which control draws each edge, their state and problems. */
+  get controls() {
+    return this.renderer.controls;
   }
 
   /** Draws `picture` at the offset `shown` with the renderer's options `env`; keeps its tap targets. */
@@ -92,7 +85,7 @@ export class ListCanvas {
   }
 }
 
-/** The indicator slot depth of an edge: its configured height in `config` when the server said, else 60 px. */
+/** The control slot depth of an edge: its configured height in `config` when the server said, else 60 px. */
 export function slotDepth(config, edge) {
   const h = config?.edges?.[edge]?.height;
   return Number.isFinite(h) && h > 0 ? h : DEFAULT_SLOT;

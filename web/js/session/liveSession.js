@@ -21,12 +21,12 @@ import { InputChannel } from '../inputs.js';
 import { frameAt } from '../edgeFollow.js';
 import { attachInput } from '../pointerInput.js';
 import { FeedMirror } from '../feedMirror.js';
-import { EdgeStateClock } from '../indicators/index.js';
+import { EdgeStateClock } from '../controls/stateClock.js';
 import { Emitter } from './emitter.js';
 import { DrawLog } from './drawLog.js';
 import { ListCanvas, slotDepth } from './listCanvas.js';
 
-/** An edge changed state this recently (ms): its indicator may still be animating the change. */
+/** An edge changed state this recently (ms): its control may still be animating the change. */
 const STATE_CHANGE_MS = 400;
 
 export class LiveSession {
@@ -66,8 +66,11 @@ export class LiveSession {
     this.store = new Store({ session: start.session ?? null, token: start.token ?? null, preset: preset || null });
     this.predictor = new Predictor({ enabled: predict, configOf: () => this.store.config });
     this.drawn = new DrawnOffset(this.predictor);
-    /** The canvas: its size, colours, indicator styles and tap targets (js/session/listCanvas.js). */
+    /** The canvas: its size, colours, edge controls and tap targets (js/session/listCanvas.js). */
     this.listCanvas = new ListCanvas(canvas, { theme });
+    /** The controls of the list's edges (js/controls/controlHost.js): their taps and redraws go to this session. */
+    this.controls = this.listCanvas.controls;
+    this.controls.attach({ send: (msg) => this.send(msg), onChange: () => { this.dirty = true; } });
     this.reducedMotionQuery = window.matchMedia('(prefers-reduced-motion: reduce)');
     this.stateClock = new EdgeStateClock();
     this.status = { state: 'connecting' };
@@ -82,7 +85,7 @@ export class LiveSession {
     this.view = { shown: { x: 0, y: 0 }, gap: 0 };
     this.log = new DrawLog(drawLog);
     this.drawEnv = {
-      styles: null, clock: 0, serverNow: 0, reducedMotion: false, lastUpdated: null,
+      config: null, preset: null, clock: 0, serverNow: 0, reducedMotion: false, lastUpdated: null,
       stateClock: this.stateClock, slotFor: (edge) => slotDepth(this.store.config, edge),
     };
     this.raf = 0;
@@ -142,6 +145,7 @@ export class LiveSession {
     cancelAnimationFrame(this.raf);
     this.abort.abort();
     this.connection.stop();
+    this.controls.destroy();
     this.emitter.clear();
   }
 
@@ -149,7 +153,9 @@ export class LiveSession {
    * Calls `fn` on each `name` event; returns the function that stops it. Events: `status` (the connection's
    * state), `message` (every server message, with its arrival time and text), `welcome`, `config`, `room`,
    * `frame` (deltas applied), `event`, `error`, `trace` (the message), `tick` (every animation frame: page time,
-   * server time) and `draw` (after a draw: page time; `view` holds what was drawn). docs/PAGE.md.
+   * server time) and `draw` (after a draw: page time, then the picture, the offset and the renderer's options
+   * it drew with, for a page that draws the same session on more canvases; `view` holds what was drawn).
+   * docs/PAGE.md.
    */
   on(name, fn) {
     return this.emitter.on(name, fn);
@@ -298,11 +304,6 @@ export class LiveSession {
     this.dirty = true;
   }
 
-  /** The indicator styles drawn now: the preset's that the store shows. */
-  get styles() {
-    return this.listCanvas.stylesFor(this.store.preset);
-  }
-
   // ---------------------------------------------------------------- drawing
 
   /**
@@ -319,7 +320,8 @@ export class LiveSession {
       // a predicted or blended offset: the edges follow it (their states stay the server's)
       const picture = shown.predicted || shown.blending ? frameAt(frame, shown, this.store.config) : frame;
       const env = this.drawEnv;
-      env.styles = this.listCanvas.stylesFor(this.store.preset);
+      env.config = this.store.config;
+      env.preset = this.store.preset;
       env.clock = now;
       env.serverNow = serverNow;
       env.reducedMotion = this.reducedMotionQuery.matches;
@@ -333,13 +335,13 @@ export class LiveSession {
         this.mirror.place(shown.y);
       }
       this.log.record(now, shown.y);
-      this.emitter.emit('draw', now);
+      this.emitter.emit('draw', now, picture, shown, env);
     }
     this.emitter.emit('tick', now, serverNow);
     return serverNow;
   }
 
-  /** An edge refreshing, finishing, or just changed state: its indicator animates. */
+  /** An edge refreshing, finishing, or just changed state: its control animates. */
   edgesBusy(frame, now) {
     const edges = frame?.edges;
     if (!edges) return false;

@@ -1,14 +1,8 @@
-// Drawing helpers shared by the indicator styles.
+// Drawing helpers for controls on canvas (the built-in ones use them; so may yours: import them from
+// /js/controls/paint.js). Every function takes the 2D context first (`ctx.canvas2d` in a hook).
 
 export const TAU = Math.PI * 2;
 export const clamp01 = (v) => (v < 0 ? 0 : v > 1 ? 1 : Number.isFinite(v) ? v : 0);
-
-/** Milliseconds → a fraction of a cycle. `duration` may be given in seconds (< 50) or ms. */
-export function cyclePeriodMs(cycle, fallbackMs) {
-  const d = cycle && Number.isFinite(cycle.duration) && cycle.duration > 0 ? cycle.duration : null;
-  if (d == null) return fallbackMs;
-  return d < 50 ? d * 1000 : d;
-}
 
 /**
  * UIActivityIndicatorView-style ticks. `revealed` (0…1) shows the ticks clockwise from 12 o'clock one by
@@ -42,11 +36,14 @@ export function drawTicks(ctx, cx, cy, { radius = 13, ticks = 8, revealed = 1, s
   ctx.restore();
 }
 
-/** A spinning indicator for "loading" states, honouring reduced motion (static ticks then). */
-export function drawActivity(ctx, cx, cy, env, { radius = 9, color, alpha = 1, periodMs = 1000 } = {}) {
-  const spin = env.reducedMotion ? null : (env.clock % periodMs) / periodMs;
+/**
+ * A spinning activity indicator (one turn per `periodMs` of server time, so every device shows the same tick),
+ * static ticks under reduced motion. `c` is the hook's context.
+ */
+export function drawActivity(ctx, cx, cy, c, { radius = 9, color, alpha = 1, periodMs = 1000 } = {}) {
+  const spin = c.reducedMotion ? null : (((c.serverNow % periodMs) + periodMs) % periodMs) / periodMs;
   drawTicks(ctx, cx, cy, {
-    radius, color: color || env.theme.indicator, alpha: env.reducedMotion ? alpha * 0.8 : alpha,
+    radius, color: color || c.theme.indicator, alpha: c.reducedMotion ? alpha * 0.8 : alpha,
     spin, revealed: 1, width: Math.max(2, radius * 0.24),
   });
 }
@@ -66,8 +63,8 @@ export function roundRectPath(ctx, x, y, w, h, r) {
   ctx.closePath();
 }
 
-export function setFont(ctx, env, size, weight = 400) {
-  ctx.font = `${weight} ${size}px ${env.theme.font}`;
+export function setFont(ctx, theme, size, weight = 400) {
+  ctx.font = `${weight} ${size}px ${theme.font}`;
 }
 
 /** A down-pointing arrow centred at (cx, cy), rotated by `angle` (π = pointing up). */
@@ -111,14 +108,4 @@ export function drawCheck(ctx, cx, cy, color, size = 16, alpha = 1) {
 export function ease(t) {
   const x = clamp01(t);
   return x * x * (3 - 2 * x);
-}
-
-/** Alpha of a finishing indicator: the entry's exit animation when present, else a local fade. */
-export function finishingAlpha(entry, env, fallbackMs = 300) {
-  if (entry.state !== 'finishing') return 1;
-  if (entry.exit && Number.isFinite(entry.exit.t0)) {
-    const dur = cyclePeriodMs({ duration: entry.exit.duration }, fallbackMs) || fallbackMs;
-    return 1 - clamp01((env.serverNow - entry.exit.t0) / dur);
-  }
-  return 1 - clamp01(env.stateAge / fallbackMs);
 }
