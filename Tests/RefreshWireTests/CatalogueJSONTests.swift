@@ -43,6 +43,11 @@ import Testing
         #expect(catalogue["jh"]?["library"] as? String == "JHPullToRefreshKit")
         #expect(catalogue["mine"]?["library"] == nil)
         #expect(catalogue["mine"]?["summary"] as? String == "my \"own\"")
+        #expect(
+            catalogue["ht"]?["controls"] as? [String: String] == [
+                "top": "arrow", "bottom": "footer", "left": "side", "right": "side",
+            ])
+        #expect(catalogue["jh"]?["controls"] as? [String: String] == ["top": "colorCycle"])
         let iq = try #require(catalogue["iq"]?["eventNames"] as? [String: Any])
         #expect(iq["armed"] as? [String] == [".eligible"])
         #expect((iq["didStart"] as? [String: [String]]) == ["refresh": [".refreshing"], "loadMore": ["loadingBegin"]])

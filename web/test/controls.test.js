@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { edgeBand, indicatorRect, displayedDistance, edgeLayout, nonZeroRect } from '../js/controls/geometry.js';
 import { EdgeStateClock } from '../js/controls/stateClock.js';
 import { chooseControls, defaultControl, parseControlParam } from '../js/controls/choice.js';
+import { receiveCatalogue } from '../js/catalogue.js';
+import { readFileSync } from 'node:fs';
 import { cyclePhase, exitPhase } from '../js/controls/phase.js';
 import { defineControl, registerControl, registeredControl, registeredNames, controlProblem, ControlError } from '../js/controls/api.js';
 import { BUILT_IN } from '../js/controls/builtin/index.js';
@@ -63,7 +65,11 @@ test('the displayed distance follows the animated offset', () => {
   assert.equal(displayedDistance(entry('left', { distance: 10 }), frame(0), { x: -25, y: 0 }), 35);
 });
 
-test('each edge gets the configured control, else its preset\'s default; the page\'s own choice first', () => {
+test('each edge gets the configured control, else its preset\'s own (the catalogue\'s); the page\'s own choice first', () => {
+  receiveCatalogue({});
+  assert.equal(defaultControl('top', 'jh'), 'spinner', 'before any welcome: the edge\'s built-in control');
+  assert.equal(defaultControl('right', 'ht'), 'side');
+  receiveCatalogue(JSON.parse(readFileSync(new URL('./fixtures/catalogue.json', import.meta.url), 'utf8')));
   assert.equal(defaultControl('top', 'ios'), 'spinner');
   assert.equal(defaultControl('top', 'jh'), 'colorCycle');
   assert.equal(defaultControl('top', 'ht'), 'arrow');

@@ -3,7 +3,7 @@
 // label's headline, `window.refreshkit.compare()`). The compare page (js/compare/page.js) gives every input to
 // both sides and draws both from its one loop: the sessions take no input and run no loop of their own.
 import { LiveSession } from '../session/liveSession.js';
-import { libraryFor, receiveCatalogue } from '../panel/seedNames.js';
+import { libraryFor } from '../catalogue.js';
 
 /** Events kept per side for `window.refreshkit.compare()` (the store keeps its own last 200). */
 const KEPT_EVENTS = 400;
@@ -25,10 +25,7 @@ export class CompareSide {
     this.session = new LiveSession(canvas, { preset, predict, url, input: false, animate: false, label: preset });
     this.events = []; // every event this session sent (the last KEPT_EVENTS)
     this.session.on('message', (msg) => {
-      if (msg.type === 'welcome') {
-        receiveCatalogue(msg.catalogue);
-        this.library = libraryFor(this.preset);
-      }
+      if (msg.type === 'welcome') this.library = libraryFor(this.preset); // the session took its catalogue
       if (msg.type === 'event') {
         this.events.push(msg);
         if (this.events.length > KEPT_EVENTS) this.events.splice(0, this.events.length - KEPT_EVENTS);

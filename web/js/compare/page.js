@@ -14,7 +14,7 @@ import { attachInput } from '../pointerInput.js';
 import { keyAction, isEditable } from '../keys.js';
 import { statusText } from '../ui.js';
 import { t, language } from '../i18n.js';
-import { libraryFor } from '../panel/seedNames.js';
+import { libraryFor } from '../catalogue.js';
 
 const $ = (sel) => document.querySelector(sel);
 

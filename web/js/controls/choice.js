@@ -2,19 +2,19 @@
 //
 // In order: a choice made on this page (`?control=`, the gallery), then the session's configuration
 // (`config.edges.<edge>.control`, set by the preset or by `configure` from any device, the panel's picker
-// included), then the seed preset's built-in default below.
+// included), then the preset's own control as the server's catalogue names it (js/catalogue.js), then the
+// built-in control of the edge below.
 import { CONTROL_NAME } from './api.js';
+import { presetControl } from '../catalogue.js';
 
 export const EDGES = Object.freeze(['top', 'bottom', 'left', 'right']);
 
-/** Each seed preset's top control; the other edges have one control for every preset. */
-const TOP_BY_PRESET = Object.freeze({ ios: 'spinner', jh: 'colorCycle', ht: 'arrow', ms: 'arrow', gv: 'ring', iq: 'ring' });
-const OTHER_EDGES = Object.freeze({ bottom: 'footer', left: 'side', right: 'side' });
+/** The built-in control of each edge, for a preset the catalogue does not describe. */
+const BUILT_IN = Object.freeze({ top: 'spinner', bottom: 'footer', left: 'side', right: 'side' });
 
-/** The built-in control an edge gets when its configuration names none. */
+/** The control an edge falls back to: the preset's own (the catalogue's), else the edge's built-in one. */
 export function defaultControl(edge, preset) {
-  if (edge === 'top') return TOP_BY_PRESET[preset] ?? 'spinner';
-  return OTHER_EDGES[edge] ?? 'side';
+  return presetControl(preset, edge) ?? BUILT_IN[edge] ?? 'side';
 }
 
 /**

@@ -9,7 +9,7 @@ import { EventLog } from './eventLog.js';
 import { FramePane } from './framePane.js';
 import { Params } from './params.js';
 import { PredictionPane } from './predictionPane.js';
-import { libraryFor, receiveCatalogue } from './seedNames.js';
+import { libraryFor } from '../catalogue.js';
 import { t } from '../i18n.js';
 import { nodeText } from './node.js';
 import { PresetFilePane } from './presetFile.js';
@@ -115,7 +115,6 @@ export class Panel {
     this.presetFile.onMessage(msg);
     switch (msg.type) {
       case 'welcome':
-        receiveCatalogue(msg.catalogue);
         this.welcomed = true;
         this.figures.onWelcome();
         setText(this.nodeEl, nodeText(msg));

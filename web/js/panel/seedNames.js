@@ -8,30 +8,11 @@
 // its own; its value is a list of names, or {refresh, loadMore} when the library names the two roles
 // differently.
 
-let catalogue = Object.create(null);
-
-/** Takes the catalogue a welcome carried (`welcome.catalogue`); anything but an object leaves it empty. */
-export function receiveCatalogue(received) {
-  catalogue = Object.create(null);
-  if (!received || typeof received !== 'object' || Array.isArray(received)) return;
-  for (const [name, entry] of Object.entries(received)) {
-    if (entry && typeof entry === 'object') catalogue[name] = entry;
-  }
-}
-
-/** The catalogue's entry for a preset, or null. */
-function entryOf(preset) {
-  return typeof preset === 'string' && Object.hasOwn(catalogue, preset) ? catalogue[preset] : null;
-}
-
-/** The library a preset imitates, or null. */
-export function libraryFor(preset) {
-  const library = entryOf(preset)?.library;
-  return typeof library === 'string' ? library : null;
-}
+export { receiveCatalogue, libraryFor } from '../catalogue.js';
+import { catalogueEntry } from '../catalogue.js';
 
 function lookup(preset, key, role) {
-  const table = entryOf(preset)?.eventNames;
+  const table = catalogueEntry(preset)?.eventNames;
   if (!table || typeof table !== 'object' || !Object.hasOwn(table, key)) return [];
   const v = table[key];
   if (Array.isArray(v)) return v.slice();

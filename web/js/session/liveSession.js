@@ -22,6 +22,7 @@ import { frameAt } from '../edgeFollow.js';
 import { attachInput } from '../pointerInput.js';
 import { FeedMirror } from '../feedMirror.js';
 import { EdgeStateClock } from '../controls/stateClock.js';
+import { receiveCatalogue } from '../catalogue.js';
 import { Emitter } from './emitter.js';
 import { DrawLog } from './drawLog.js';
 import { ListCanvas, slotDepth } from './listCanvas.js';
@@ -171,6 +172,7 @@ export class LiveSession {
   receive(msg, tRecv, raw, previousFrame) {
     switch (msg.type) {
       case 'welcome':
+        receiveCatalogue(msg.catalogue); // the presets' libraries, event names and own controls (js/catalogue.js)
         this.rebase(this.store.frame, () => this.inputs.onWelcome(msg, performance.now()));
         break;
       case 'frame':
