@@ -67,16 +67,21 @@ export function setFont(ctx, theme, size, weight = 400) {
   ctx.font = `${weight} ${size}px ${theme.font}`;
 }
 
-/** A down-pointing arrow centred at (cx, cy), rotated by `angle` (π = pointing up). */
-export function drawArrow(ctx, cx, cy, angle, color, size = 18, alpha = 1) {
-  ctx.save();
-  ctx.translate(cx, cy);
-  ctx.rotate(angle);
+/** The pen of the arrow and the check: 2.2 px, round ends and joins. */
+function roundPen(ctx, color, alpha) {
   ctx.globalAlpha = alpha;
   ctx.strokeStyle = color;
   ctx.lineWidth = 2.2;
   ctx.lineCap = 'round';
   ctx.lineJoin = 'round';
+}
+
+/** A down-pointing arrow centred at (cx, cy), rotated by `angle` (π = pointing up). */
+export function drawArrow(ctx, cx, cy, angle, color, size = 18, alpha = 1) {
+  ctx.save();
+  ctx.translate(cx, cy);
+  ctx.rotate(angle);
+  roundPen(ctx, color, alpha);
   const h = size / 2;
   ctx.beginPath();
   ctx.moveTo(0, -h);
@@ -90,11 +95,7 @@ export function drawArrow(ctx, cx, cy, angle, color, size = 18, alpha = 1) {
 
 export function drawCheck(ctx, cx, cy, color, size = 16, alpha = 1) {
   ctx.save();
-  ctx.globalAlpha = alpha;
-  ctx.strokeStyle = color;
-  ctx.lineWidth = 2.2;
-  ctx.lineCap = 'round';
-  ctx.lineJoin = 'round';
+  roundPen(ctx, color, alpha);
   const h = size / 2;
   ctx.beginPath();
   ctx.moveTo(cx - h * 0.8, cy);
