@@ -232,6 +232,27 @@ def test_a_control_picked_on_one_page_draws_on_every_page_of_the_session(browser
         context_a.close()
 
 
+def test_the_panel_chooses_the_control_of_any_edge(browser, controls_server):
+    context, page = open_page(browser, controls_server, WIDE_TOUCH, "?preset=ios")
+    try:
+        wait_ready(page, "footer", "bottom")
+        edges = page.locator("select[data-control-picker-edge]")
+        assert edges.evaluate("(s) => [...s.options].map((o) => o.value)") == ["top", "bottom"]
+        edges.select_option("bottom")
+        picker = page.locator("select[data-control-picker=bottom]")
+        wait_until(page, lambda p: "htFooter" in picker.evaluate("(s) => [...s.options].map((o) => o.value)"), 5,
+                   what="the picker to list the folder's controls")
+        assert picker.input_value() == "footer"
+        picker.select_option("htFooter")
+        wait_until(page, lambda p: (p.evaluate("() => window.refreshkit.config.edges.bottom.control")
+                                    == "htFooter"), 5, what="the session's config to name htFooter at the bottom")
+        wait_ready(page, "htFooter", "bottom")
+        assert controls(page)["drawing"]["top"] == "spinner", "the top edge keeps its control"
+        assert page.errors == [] and controls(page)["problems"] == [], (page.errors, controls(page)["problems"])
+    finally:
+        context.close()
+
+
 def test_the_folder_serves_its_controls_only(controls_server, server):
     for path in ["/controls/notes.txt", "/controls/sub/inner.js", "/controls/escape.js", "/controls/nope.js",
                  "/controls/", "/controls/a%2Fb.js"]:

@@ -56,7 +56,8 @@ debugToggle.addEventListener('click', () => panel.toggle());
 $('#panel [data-panel-close]').addEventListener('click', () => panel.toggle(false));
 // ?control= chooses this page's controls; the panel's picker chooses the session's (docs/CONTROLS.md)
 session.controls.attach({ search: location.search });
-new ControlPicker({ host: session.controls, store, send: (msg) => session.send(msg) }).mount($('#panel [data-panel-body]'));
+const controlPicker = new ControlPicker({ host: session.controls, store, send: (msg) => session.send(msg) });
+controlPicker.mount($('#panel [data-panel-body]'));
 
 // ------------------------------------------------------------------ the session's messages
 
@@ -64,8 +65,12 @@ session.on('message', (msg, tRecv, raw) => {
   traceTools.onMessage(msg, raw);
   panel.onMessage(msg, tRecv);
 });
-session.on('welcome', (msg) => setPresets(Array.isArray(msg.presets) ? msg.presets : [], msg.preset));
+session.on('welcome', (msg) => {
+  setPresets(Array.isArray(msg.presets) ? msg.presets : [], msg.preset);
+  controlPicker.listEdges();
+});
 session.on('config', () => {
+  controlPicker.listEdges(); // a preset's edges, or an edge turned on
   // An accepted configure, from this page or another device in the session: follow it.
   if (presetSelect.value !== store.preset && store.preset) presetSelect.value = store.preset;
 });

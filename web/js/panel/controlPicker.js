@@ -1,6 +1,7 @@
-// The panel's control picker (docs/CONTROLS.md, "Choosing a control"): which control draws the top edge, from
-// the built-in ones and the server's `--controls` folder (/controls/index.json). Choosing one sends
-// `configure {edges:{top:{control}}}`, so every device of the session switches, and draws it here at once.
+// The panel's control picker (docs/CONTROLS.md, "Choosing a control"): which control draws an edge (the top
+// one first; any edge the session configures), from the built-in ones and the server's `--controls` folder
+// (/controls/index.json). Choosing one sends `configure {edges:{EDGE:{control}}}`, so every device of the
+// session switches, and draws it here at once.
 // Below, the problems the control host reported: a control that failed to load, threw, never finished its
 // set-up or lacks a hook, named with the hook.
 import { el, section, setText } from './dom.js';
@@ -21,12 +22,18 @@ export class ControlPicker {
     this.store = store;
     this.send = send;
     this.edge = edge;
+    this.edgeSelect = el('select', 'control-picker-edge');
+    this.edgeSelect.dataset.controlPickerEdge = '';
+    this.edgeSelect.setAttribute('aria-label', t('controls.whichEdge'));
     this.select = el('select', 'control-picker');
-    this.select.dataset.controlPicker = edge;
-    this.select.setAttribute('aria-label', t('controls.edge', { edge }));
     this.problemList = el('ul', 'control-problems');
     this.problemList.dataset.controlProblems = '';
-    this.root = el('div', 'panel-controls', [this.select, el('p', 'panel-note', t('controls.note')), this.problemList]);
+    this.root = el('div', 'panel-controls', [
+      this.edgeSelect, this.select, el('p', 'panel-note', t('controls.note')), this.problemList,
+    ]);
+    this.setEdge(edge);
+    this.edgeSelect.addEventListener('change', () => this.setEdge(this.edgeSelect.value));
+    this.edgeSelect.addEventListener('focus', () => this.listEdges());
     this.select.addEventListener('change', () => this.pick(this.select.value));
     this.select.addEventListener('focus', () => this.refresh());
     host.listen((p) => this.showProblem(p));
@@ -39,6 +46,27 @@ export class ControlPicker {
   mount(body) {
     body?.append(section(t('panel.controls'), 'controls', this.root));
     return this;
+  }
+
+  /** Chooses for `edge` from now on (its select says which: `data-control-picker`). */
+  setEdge(edge) {
+    this.edge = edge;
+    this.select.dataset.controlPicker = edge;
+    this.select.setAttribute('aria-label', t('controls.edge', { edge }));
+    this.listEdges();
+    this.refresh();
+  }
+
+  /** The edges the session configures (the top one when it has none yet), the one chosen for selected. */
+  listEdges() {
+    const configured = Object.keys(this.store.config?.edges ?? {});
+    const edges = ['top', 'bottom', 'left', 'right'].filter((e) => configured.includes(e) || e === this.edge);
+    this.edgeSelect.replaceChildren(...edges.map((edge) => {
+      const o = el('option', null, edge);
+      o.value = edge;
+      return o;
+    }));
+    this.edgeSelect.value = this.edge;
   }
 
   /** Lists the built-in controls and the server's, with the one drawing the edge now selected. */
