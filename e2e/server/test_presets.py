@@ -98,7 +98,7 @@ def test_a_preset_file_is_offered_and_may_be_the_default(fresh_server, tmp_path)
     assert welcome["preset"] == "mine"
     assert welcome["presets"] == SEEDS + ["mine"]
     assert welcome["catalogue"]["mine"] == {
-        "library": "JHPullToRefreshKit", "summary": "jh, pulled further",
+        "library": "JHPullToRefreshKit", "summary": "jh, pulled further", "controls": {"top": "bubbles"},
         "eventNames": welcome["catalogue"]["jh"]["eventNames"],
     }
     top = welcome["config"]["edges"]["top"]
