@@ -5,6 +5,7 @@ sends it new sessions again, and stopping the launcher leaves no process behind.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import signal
@@ -149,8 +150,14 @@ def test_a_killed_process_comes_back_and_its_sessions_carry_on_elsewhere(launche
         b = await connect_to(c.url(session))
         wb, _ = await hello(b, session=session)
         assert wb["node"] == home and wb["member"] == 1, wb
-        await asyncio.to_thread(wait_for, lambda: c.redis("EXISTS", f"rk:session:{session}").strip() == "1",
-                                what="the session in the store")
+
+        def both_members_stored() -> bool:
+            # a new session is written at once, a member who joins rides on the next batch, ~100 ms later
+            # (docs/SCALING.md): the take-over must know B's token as well as A's
+            stored = c.redis("HGET", f"rk:session:{session}", "members").strip()
+            return bool(stored) and len(json.loads(stored)["members"]) == 2
+
+        await asyncio.to_thread(wait_for, both_members_stored, what="both members in the store")
         killed = c.pid(home)
         os.kill(killed, signal.SIGKILL)
         await server_support.wait_closed(a)
