@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from websockets.exceptions import InvalidStatus
 
 from cluster_support import ROOT, Piped, accepts, server_support, wait_for
 from link_support import free_port
@@ -139,6 +140,19 @@ def stop_and_check_nothing_is_left(c: Launched, how: str) -> None:
     assert not any(accepts(p) for p in [c.port, c.port + 100, *c.nodes.values()])
 
 
+async def reconnect(url: str, attempts: int = 20):
+    """Connects as the page reconnects (web/js/connection.js): a refusal while the balancer still sees the killed
+    process (a 503 between its health checks) is tried again after a pause, up to `attempts` times."""
+    for attempt in range(attempts):
+        try:
+            return await connect_to(url)
+        except (InvalidStatus, OSError):
+            if attempt == attempts - 1:
+                raise
+            await asyncio.sleep(0.25)  # the page's first backoff step; the bound is the attempts
+    raise AssertionError("unreachable")
+
+
 def test_a_killed_process_comes_back_and_its_sessions_carry_on_elsewhere(launched):
     c = launched(2)
 
@@ -163,9 +177,9 @@ def test_a_killed_process_comes_back_and_its_sessions_carry_on_elsewhere(launche
         await server_support.wait_closed(a)
         await server_support.wait_closed(b)
         # both devices come back, as the page does (n: the node the welcome named), on the other process
-        a = await connect_to(c.url(session, home))
+        a = await reconnect(c.url(session, home))
         back_a, _ = await hello(a, session=session, token=wa["token"])
-        b = await connect_to(c.url(session, home))
+        b = await reconnect(c.url(session, home))
         back_b, _ = await hello(b, session=session, token=wb["token"])
         for back in (back_a, back_b):
             assert back["resumed"] is True and back["node"] == other and "notice" not in back, back
