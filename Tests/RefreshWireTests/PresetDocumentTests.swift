@@ -2,9 +2,9 @@ import Foundation
 import RefreshKit
 import Testing
 
-/// docs/presets/NAME.md carries a table of its preset's values, generated from the Swift preset (the one source
-/// of a preset's facts) and kept equal by this test: `REFRESHKIT_WRITE_FIXTURES=1 swift test --filter
-/// PresetDocument` writes them anew.
+/// Each seed preset's page in docs/presets/ (docs/presets/ios.md and its siblings) ends with a table of the
+/// preset's values, generated from the Swift preset (the one source of a preset's facts) and kept equal by this
+/// test: `REFRESHKIT_WRITE_FIXTURES=1 swift test --filter PresetDocument` writes them anew.
 @Suite struct PresetDocumentTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
     static let writeAnew = ProcessInfo.processInfo.environment["REFRESHKIT_WRITE_FIXTURES"] != nil
