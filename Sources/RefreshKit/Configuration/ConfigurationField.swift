@@ -104,19 +104,8 @@ public enum ConfigurationFieldKind: Hashable, Sendable {
         }
     }
 
-    /// Whether `text` is a valid value of a ``name`` field.
-    public static func isName(_ text: String) -> Bool {
-        let bytes = text.utf8
-        return (1...64).contains(bytes.count)
-            && bytes.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
-                    true
-                default: false
-                }
-            }
-    }
+    /// Whether `text` is a valid value of a ``name`` field (``ControlName/isValid(_:)``).
+    public static func isName(_ text: String) -> Bool { ControlName.isValid(text) }
 }
 
 /// The range, unit and resolution of a numeric field.

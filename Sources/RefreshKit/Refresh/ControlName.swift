@@ -1,5 +1,6 @@
 /// The name of the page's control that draws an edge (docs/CONTROLS.md): 1 to 64 characters of `A`–`Z`, `a`–`z`,
-/// `0`–`9`, `_` and `-` (``ConfigurationFieldKind/isName(_:)``).
+/// `0`–`9`, `_` and `-` (``isValid(_:)``: the one rule for a control's name, in a configuration, a preset file and
+/// the server's `--controls` folder).
 ///
 /// The characters are kept inline rather than in a `String`, so that ``EdgeConfiguration`` and the edge controls
 /// that hold it stay plain values that are copied bit for bit: the engine copies its edge controls on every step,
@@ -13,9 +14,22 @@ public struct ControlName: Hashable, Sendable, CustomStringConvertible, Expressi
     private var storage: Storage = (0, 0, 0, 0, 0, 0, 0, 0)
     private var length: UInt8 = 0
 
+    /// Whether `text` is a valid name: 1 to ``maximumLength`` characters of `A`–`Z`, `a`–`z`, `0`–`9`, `_` and `-`.
+    public static func isValid(_ text: some StringProtocol) -> Bool {
+        (1...maximumLength).contains(text.utf8.count)
+            && text.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                    true
+                default: false
+                }
+            }
+    }
+
     /// The name `text`, or nil when it is not a valid name (empty, too long, or another character).
     public init?(validating text: String) {
-        guard ConfigurationFieldKind.isName(text) else { return nil }
+        guard Self.isValid(text) else { return nil }
         withUnsafeMutableBytes(of: &storage) { raw in
             for (index, byte) in text.utf8.enumerated() { raw[index] = byte }
         }

@@ -1,3 +1,5 @@
+import RefreshKit
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -9,34 +11,20 @@
 /// lets it `import()` them, and `GET /controls/index.json` lists them as `{"controls":["NAME",...]}` (an empty
 /// list without `--controls`).
 ///
-/// Only a valid name is served: 1 to 64 of `[A-Za-z0-9_-]` followed by `.js`, a regular file that really lies
-/// in DIR (symlinks resolved, as ``StaticPathPolicy`` does for the web root). Anything else under
-/// `/controls/` (a sub-folder, another suffix, a `..`, an encoded slash) is refused with 404.
+/// Only a valid name is served (``ControlName/isValid(_:)``: 1 to 64 of `[A-Za-z0-9_-]`) followed by `.js`, a
+/// regular file that really lies in DIR (symlinks resolved, as ``StaticPathPolicy`` does for the web root).
+/// Anything else under `/controls/` (a sub-folder, another suffix, a `..`, an encoded slash) is refused with 404.
 struct ControlsFolder: Sendable, Equatable {
     /// The folder, absolute and with symlinks resolved; nil without `--controls`.
     let root: String?
 
     static let prefix = "/controls/"
     static let indexPath = "/controls/index.json"
-    /// The longest control name.
-    static let maxNameLength = 64
-
-    /// Whether `name` may name a control: 1 to 64 of `[A-Za-z0-9_-]`.
-    static func isValidName(_ name: some StringProtocol) -> Bool {
-        (1...maxNameLength).contains(name.utf8.count)
-            && name.utf8.allSatisfy { byte in
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-            }
-    }
-
     /// The control a request path names (`/controls/NAME.js` → `NAME`), nil for any other path.
     static func controlName(inPath path: String) -> String? {
         guard path.hasPrefix(prefix), path.hasSuffix(".js") else { return nil }
         let name = path.dropFirst(prefix.count).dropLast(3)
-        return isValidName(name) ? String(name) : nil
+        return ControlName.isValid(name) ? String(name) : nil
     }
 
     /// What to do with a request for `path` (under ``prefix``, not the index).
