@@ -57,7 +57,7 @@ page-test:
 	node --test web/test/
 
 server-test: release test-deps
-	REFRESHKIT_BIN=$(abspath $(RELEASE_BIN)) $(VENV)/bin/python -m pytest -q e2e/server
+	REFRESHKIT_BIN=$(abspath $(RELEASE_BIN)) $(VENV)/bin/python -m pytest -q e2e/server e2e/jsonfeed
 
 # Several processes behind HAProxy sharing Redis: routing, take-over after SIGKILL and SIGTERM (docs/SCALING.md).
 cluster-test: release test-deps
