@@ -113,7 +113,7 @@ let package = Package(
         .executableTarget(
             name: "refreshkit-bench",
             dependencies: [
-                "RefreshKit", "RefreshWire", "RefreshSessions", "CLibWebSockets",
+                "RefreshKit", "RefreshWire", "RefreshSessions", "RefreshFeeds", "CSQLite", "CLibWebSockets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]),

@@ -98,6 +98,11 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds of each measured drag in the lag bench (at least 1).", valueName: "seconds"))
     var lagSeconds = 4.0
 
+    // MARK: The feed sources
+
+    @Option(help: "Items of the SQLite feed the feed stage reads (made once into the temporary folder).")
+    var feedItems = 1_000_000
+
     // MARK: What to skip
 
     @Flag(help: "Skip the engine micro-benchmarks (and the instruction count).")
@@ -120,6 +125,9 @@ struct BenchCommand: ParsableCommand {
 
     @Flag(help: "Skip the finger-to-content lag (about 45 s).")
     var skipLag = false
+
+    @Flag(help: "Skip the feed sources' answer times (SQLite and the local JSON Feed).")
+    var skipFeed = false
 
     // MARK: Profiling modes
 
@@ -178,7 +186,9 @@ struct BenchCommand: ParsableCommand {
             profileHostSessions: profileHostSessions.map { max(1, $0) },
             profileHostInputs: profileHostInputs.map { max(1, $0) }, profileHostNumbered: profileHostNumbered,
             skipEngine: skipEngine, skipInstructions: skipInstructions, skipServer: skipServer, skipEcho: skipEcho,
-            skipIdle: skipIdle, skipPage: skipPage, skipLag: skipLag, logDirectory: logDirectory)
+            skipIdle: skipIdle, skipPage: skipPage, skipLag: skipLag, skipFeed: skipFeed,
+            feedItems: max(100, feedItems),
+            logDirectory: logDirectory)
     }
 
     /// The directory of this executable (the same build directory as the binaries the bench runs).

@@ -43,6 +43,10 @@ struct BenchOptions {
     var skipPage: Bool
     /// Skip the finger-to-content lag (``LagBench``, about 45 s).
     var skipLag: Bool
+    /// Skip the feed sources' answer times (``FeedBench``).
+    var skipFeed: Bool
+    /// Items of the SQLite feed ``FeedBench`` reads.
+    var feedItems: Int
     /// Where each child's stderr goes (one file per child), made fresh per run.
     var logDirectory: String
 

@@ -202,6 +202,14 @@ if !options.skipPage {
     results["page"] = ["ms_per_frame": NSNull(), "fps": NSNull(), "note": "skipped (--skip-page)"]
 }
 
+// MARK: - Feed sources
+
+if !options.skipFeed {
+    results["feed"] = await FeedBench(options: options, sqliteItems: options.feedItems).run()
+} else {
+    results["feed"] = ["note": "skipped (--skip-feed)"]
+}
+
 // MARK: - Lag
 
 if !options.skipLag {
@@ -226,6 +234,7 @@ do {
             results: results, engine: engine, frames: frameRuns, echo: echoRuns, idle: idleRun,
             rounds: (frameRounds, echoRounds)))
     print(LagBench.table(results["lag"] as? [String: Any]))
+    print(FeedBench.table(results["feed"] as? [String: Any]))
     print("wrote \(options.output) (logs in \(options.logDirectory))")
 } catch {
     say("could not write \(options.output): \(error)")
