@@ -1,0 +1,131 @@
+"""A JSON Feed behind the list, end to end in Chromium: the tests' local JSON Feed 1.1 server (e2e/jsonfeed/
+feed_server.py: 10 000 quotations from Debian's fortunes, pages of 50 linked by `next_url`), the REAL server with
+`--feed jsonfeed:URL`, and the real page. A touch pull refreshes (an item added at the source comes to the top), touch
+flings reach the bottom and load older items (the source's next pages, in order, no item twice), and a source that
+fails shows the failure and Retry brings the page in once it answers again. Every wait is for a state the page says
+(`window.refreshkit.feed()`, the frame) or the feed server logs, never for a duration."""
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from browser_support import canvas_point, edge, frame, touch_drag, wait_until
+from conftest import PHONE, open_page, server_binary, start_server, stop_server
+from jsonfeed.feed_server import JSONFeedServer  # e2e/ is on the path (conftest.py)
+
+ITEMS = 10_000
+
+
+def serve_supports_feeds() -> bool:
+    """Whether this build's `serve` takes `--feed` (the feed sources wired to sessions, docs/FEEDS.md)."""
+    done = subprocess.run([str(server_binary()), "serve", "--help"], capture_output=True, text=True, timeout=20)
+    return "--feed " in done.stdout or "--feed <" in done.stdout
+
+
+pytestmark = pytest.mark.skipif(
+    not server_binary().exists() or not serve_supports_feeds(),
+    reason="this build's `refreshkit serve` has no --feed yet (the server side of the feed sources, docs/FEEDS.md)",
+)
+
+
+@pytest.fixture(scope="module")
+def jsonfeed():
+    with JSONFeedServer(ITEMS) as feed:
+        yield feed
+
+
+@pytest.fixture(scope="module")
+def feed_server(jsonfeed):
+    srv = start_server("--feed", f"jsonfeed:{jsonfeed.url}", "--feed-poll-ms", "0")
+    yield srv
+    assert stop_server(srv) == 0, "\n".join(srv.log[-30:])
+
+
+def feed(page, limit: int = 10_000) -> dict:
+    return page.evaluate("(n) => window.refreshkit.feed(n)", limit)
+
+
+def loaded(page) -> dict | None:
+    """The feed once the rows agree with the frame (the page applied every `rows` message the frames count)."""
+    f = feed(page)
+    count = page.evaluate("() => window.refreshkit.frame?.feed?.count ?? -1")
+    return f if f["external"] and f["count"] > 0 and f["count"] == count else None
+
+
+def state(page, name: str) -> str | None:
+    return (edge(frame(page), name) or {}).get("state")
+
+
+def settled(page) -> bool:
+    return frame(page)["phase"] == "idle" and state(page, "top") == "idle" and state(page, "bottom") in ("idle", None)
+
+
+def expected_ids(jsonfeed: JSONFeedServer, count: int) -> list[str]:
+    return [item["id"] for item in jsonfeed.items[:count]]
+
+
+def test_refresh_and_load_more_through_a_json_feed(browser, feed_server, jsonfeed):
+    context, page = open_page(browser, feed_server, PHONE)
+    try:
+        f = wait_until(page, loaded, 20, what="the JSON Feed's first page in the rows")
+        assert f["kind"] == "jsonfeed" and f["source"] == f"jsonfeed:{jsonfeed.url}", f
+        assert [item["id"] for item in f["items"]] == expected_ids(jsonfeed, f["count"])
+        by_id = {item["id"]: item for item in jsonfeed.items}
+        assert all(item["text"] == by_id[item["id"]]["content_text"] for item in f["items"])
+        assert f["requests"][0]["kind"] == "refresh" and f["requests"][0]["error"] is None, f["requests"]
+
+        # a pull with a real finger: the item the source gained since comes to the top, the rest stays
+        posted = jsonfeed.post("A new quotation at the source, for the pull to bring in.", author="The test")
+        seen = len(jsonfeed.requests)
+        touch_drag(page, canvas_point(page, 0.5, 0.15), dy=350, steps=20, interval=0.016)
+        jsonfeed.wait_for_request(lambda r: r.page == 1, after=seen)
+        f = wait_until(page, lambda p: (g := loaded(p)) and g["items"][0]["id"] == posted["id"] and settled(p) and g,
+                       15, what="the pulled refresh to put the new item on top")
+        assert f["items"][0]["text"] == posted["content_text"]
+        assert [item["id"] for item in f["items"]] == expected_ids(jsonfeed, f["count"])
+
+        # flings up with a real finger until the bottom loads older items, three times: the source's next pages
+        for _ in range(3):
+            before = feed(page, 0)["count"]
+
+            def more(p, before=before):
+                if (g := loaded(p)) and g["count"] > before and settled(p):
+                    return g
+                if settled(p):  # at rest short of the bottom: another fling
+                    touch_drag(p, canvas_point(p, 0.5, 0.8), dy=-500, steps=6, interval=0.016)
+                return None
+
+            f = wait_until(page, more, 30, interval=0.1, what="a load-more at the bottom")
+            ids = [item["id"] for item in f["items"]]
+            assert ids == expected_ids(jsonfeed, f["count"]), "older items in the source's order, none twice"
+        assert any(r.page and r.page >= 2 for r in jsonfeed.requests), "the source's next_url pages were fetched"
+        kinds = [r["kind"] for r in feed(page, 0)["requests"]]
+        assert "older" in kinds, kinds
+        assert page.errors == []
+    finally:
+        context.close()
+
+
+def test_a_failing_source_shows_the_failure_and_retry_brings_the_page(browser, feed_server, jsonfeed):
+    context, page = open_page(browser, feed_server, PHONE)
+    try:
+        wait_until(page, loaded, 20, what="the first page")
+        jsonfeed.fail("error")
+        banner = page.locator("#refresh-failure")
+        touch_drag(page, canvas_point(page, 0.5, 0.15), dy=350, steps=20, interval=0.016)
+        banner.wait_for(state="visible", timeout=15_000)
+        f = feed(page, 0)
+        assert f["requests"][0]["error"] and f["requests"][0]["error"]["code"] == "unavailable", f["requests"][0]
+        assert "500" in f["requests"][0]["error"]["message"]
+
+        jsonfeed.recover()
+        posted = jsonfeed.post("Back again after the outage.")
+        page.click("#refresh-retry")
+        banner.wait_for(state="hidden", timeout=15_000)
+        wait_until(page, lambda p: (g := loaded(p)) and g["items"][0]["id"] == posted["id"] and settled(p), 15,
+                   what="Retry to bring the new page")
+        assert feed(page, 0)["requests"][0]["error"] is None
+        assert page.errors == []
+    finally:
+        context.close()
