@@ -6,27 +6,17 @@ fails shows the failure and Retry brings the page in once it answers again. Ever
 (`window.refreshkit.feed()`, the frame) or the feed server logs, never for a duration."""
 from __future__ import annotations
 
-import subprocess
-
 import pytest
 
 from browser_support import canvas_point, edge, frame, touch_drag, wait_until
-from conftest import PHONE, open_page, server_binary, start_server, stop_server
+from conftest import PHONE, open_page, start_server, stop_server
+from feed_support import requires_feeds
 from jsonfeed.feed_server import JSONFeedServer  # e2e/ is on the path (conftest.py)
 
 ITEMS = 10_000
 
 
-def serve_supports_feeds() -> bool:
-    """Whether this build's `serve` takes `--feed` (the feed sources wired to sessions, docs/FEEDS.md)."""
-    done = subprocess.run([str(server_binary()), "serve", "--help"], capture_output=True, text=True, timeout=20)
-    return "--feed " in done.stdout or "--feed <" in done.stdout
-
-
-pytestmark = pytest.mark.skipif(
-    not server_binary().exists() or not serve_supports_feeds(),
-    reason="this build's `refreshkit serve` has no --feed yet (the server side of the feed sources, docs/FEEDS.md)",
-)
+pytestmark = requires_feeds
 
 
 @pytest.fixture(scope="module")
