@@ -7,6 +7,8 @@ Every wait is for a state (a message, a log line), never for a duration."""
 from __future__ import annotations
 
 import asyncio
+import http.client
+import json
 import sqlite3
 
 import pytest
@@ -150,24 +152,47 @@ def test_the_sqlite_file_locked_on_a_request(sqlite_server):
     run(scenario, timeout=60)
 
 
-def test_the_sqlite_file_gone_or_read_only_on_a_request(sqlite_server):
+def test_the_sqlite_file_removed_while_serving(sqlite_server):
+    """The server keeps its file open: a file removed (or moved) under it still answers from what is open, and
+    nothing crashes; the next start would say the file is missing."""
     srv = sqlite_server
 
     async def scenario():
         async with ws_connect(srv) as ws:
             await first_page(ws)
-            moved = srv.feed_path.with_suffix(".away")
-            srv.feed_path.rename(moved)  # the open file stays readable: a request still answers
-            await send_json(ws, {"type": "command", "name": "refresh", "edge": "top"})
-            first, _ = await answer(ws)
-            moved.rename(srv.feed_path)
-            srv.feed_path.chmod(0o444)
-            await send_json(ws, {"type": "command", "name": "refresh", "edge": "top"})
-            second, _ = await answer(ws)
-            for message in (first, second):
-                assert message["error"] is None or message["error"]["message"], message
+            srv.feed_path.rename(srv.feed_path.with_suffix(".away"))
+            await send_json(ws, {"type": "command", "name": "loadMore", "edge": "bottom"})
+            older, _ = await answer(ws)
+            assert older["error"] is None or older["error"]["message"], older
             await send_json(ws, {"type": "touch", "phase": "start", "dx": 0, "dy": 0, "t": 1e6})
             await send_json(ws, {"type": "touch", "phase": "move", "dx": 0, "dy": -30, "t": 1e6 + 16})
             await recv_until(ws, lambda m: m["type"] == "frame" and m["phase"] != "idle", timeout=TIMEOUT_S)
     run(scenario, timeout=60)
     assert srv.proc.poll() is None, "the server is still running"
+
+
+def test_a_read_only_sqlite_file_serves_pages_and_refuses_posts(tmp_path, fresh_server):
+    path = tmp_path / "feed.db"
+    fresh_server("--feed", f"sqlite:{path}").terminate()  # created and filled
+    path.chmod(0o444)
+    srv = fresh_server("--feed", f"sqlite:{path}", "--feed-poll-ms", "0", "--log-level", "info")
+
+    async def scenario():
+        async with ws_connect(srv) as ws:
+            welcome, rows = await first_page(ws)
+            status, body = await asyncio.to_thread(post_item, srv, {"text": "Not to be written."})
+            assert status >= 400 and "read-only" in json.dumps(body), (status, body)
+            await send_json(ws, {"type": "command", "name": "refresh", "edge": "top"})
+            again, _ = await answer(ws)
+            assert again["error"] is None, again
+    run(scenario, timeout=60)
+
+
+def post_item(srv: RunningServer, item: dict) -> tuple[int, dict]:
+    connection = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=10)
+    try:
+        connection.request("POST", "/feed/items", body=json.dumps(item), headers={"Content-Type": "application/json"})
+        response = connection.getresponse()
+        return response.status, json.loads(response.read() or b"{}")
+    finally:
+        connection.close()
