@@ -18,8 +18,18 @@ public struct FeedAnswerDecoder: Sendable {
 
     public init() {}
 
-    /// Decodes the `feed_answer` in `bytes`.
+    /// Decodes the `feed_answer` in `bytes`. Every error has the `ref` `feed_answer`.
     public func decode(_ bytes: UnsafeRawBufferPointer) throws(WireError) -> FeedAnswerInput {
+        do {
+            return try read(bytes)
+        } catch {
+            var refused = error
+            refused.ref = "feed_answer"
+            throw refused
+        }
+    }
+
+    private func read(_ bytes: UnsafeRawBufferPointer) throws(WireError) -> FeedAnswerInput {
         let json = JSONText(bytes)
         let outline = try json.validate(maxDepth: maxDepth)
         guard outline.isObject else { throw Self.bad(.badMessage, "a message must be a JSON object") }

@@ -185,3 +185,39 @@ import Testing
         #expect(try run() == run())
     }
 }
+
+/// The merge rules on their own (``LoadedItems``).
+@Suite struct LoadedItemsTests {
+    @Test func aRefreshWithNothingNewChangesNothing() throws {
+        var loaded = LoadedItems()
+        #expect(try loaded.mergeNewest(SourcePagerTests.page([5, 4, 3]), limit: 5) == .replaced)
+        #expect(try loaded.mergeNewest(SourcePagerTests.page([5, 4]), limit: 5) == nil)
+        #expect(loaded.items.map(\.id) == ["5", "4", "3"])
+        #expect(loaded.olderCursor == FeedCursor("3"))
+    }
+
+    @Test func anEmptyLastPageEndsLoadMore() throws {
+        var loaded = LoadedItems()
+        _ = try loaded.mergeNewest(SourcePagerTests.page([5, 4, 3]), limit: 5)
+        #expect(loaded.hasMore)
+        let empty = FeedPage(items: [], olderCursor: nil, newerCursor: nil, hasMore: false)
+        #expect(try loaded.append(empty, limit: 5) == nil)
+        #expect(!loaded.hasMore && loaded.items.count == 3)
+    }
+
+    @Test func aRefusedPageLeavesTheItemsAsTheyWere() {
+        var loaded = LoadedItems()
+        _ = try? loaded.mergeNewest(SourcePagerTests.page([5, 4, 3]), limit: 5)
+        let before = loaded
+        #expect(throws: FeedError.oversized(what: "page (3 items)", limit: 2)) {
+            try loaded.append(SourcePagerTests.page([2, 1, 0]), limit: 2)
+        }
+        #expect(throws: FeedError.repeatedIds("2")) {
+            try loaded.append(SourcePagerTests.page([2, 2]), limit: 5)
+        }
+        #expect(throws: FeedError.outOfOrder("item \"2\" is newer than \"1\" above it")) {
+            try loaded.append(SourcePagerTests.page([2, 1].reversed()), limit: 5)
+        }
+        #expect(loaded == before)
+    }
+}

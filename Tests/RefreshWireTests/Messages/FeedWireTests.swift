@@ -138,3 +138,37 @@ struct FeedWireTests {
                     + #""kind":"older","cursor":"c41","items":2,"ms":3.25,"error":null}]}}"#))
     }
 }
+
+/// The feed-answer decoder on mutated answers: it reads or refuses each one, with a named error, and never
+/// traps; what it reads, it writes back to text that reads the same.
+struct FeedAnswerFuzzTests {
+    @Test func mutatedAnswersAreReadOrRefused() throws {
+        var seeds: [[UInt8]] = []
+        for outcome in [
+            FeedOutcome.page(FeedWireTests.page), .failure(FeedFailure(.locked(path: "/tmp/f.db"))),
+            .page(FeedPage(items: [], olderCursor: nil, newerCursor: FeedCursor("n"), hasMore: false)),
+        ] {
+            var text: [UInt8] = []
+            MessageEncoder().encodeFeedAnswer(
+                FeedAnswerInput(request: 9, outcome: outcome, durationMs: 1.5), into: &text)
+            seeds.append(text)
+        }
+        var g = SeededGenerator(seed: 0xFEED)
+        var read = 0
+        for i in 0..<6_000 {
+            let seed = seeds[i % seeds.count]
+            let bytes = i % 2 == 0 ? FuzzTests.mutate(seed, &g) : FuzzTests.mutateStructure(seed, &g)
+            do {
+                let answer = try FeedAnswerDecoder().decode(bytes)
+                read += 1
+                var again: [UInt8] = []
+                MessageEncoder().encodeFeedAnswer(answer, into: &again)
+                let reread = try FeedAnswerDecoder().decode(again)
+                #expect(reread.request == answer.request && reread.outcome == answer.outcome)
+            } catch {
+                #expect(!error.message.isEmpty && error.ref == "feed_answer")
+            }
+        }
+        #expect(read > 100)
+    }
+}
