@@ -1,4 +1,5 @@
 import Foundation
+import RefreshKit
 
 /// A fresh folder under the system's temporary folder, removed by `remove()`.
 struct TemporaryFolder {

@@ -1,4 +1,5 @@
 import Foundation
+import RefreshKit
 
 /// Where a feed comes from, as a person types it: `sqlite:PATH`, `jsonfeed:URL` or `simulated`.
 public enum FeedAddress: Hashable, Sendable, CustomStringConvertible {

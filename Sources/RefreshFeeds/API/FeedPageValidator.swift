@@ -1,3 +1,5 @@
+import RefreshKit
+
 /// Checks a page that an untrusted source returned, and turns the first violation into a ``FeedError``.
 ///
 /// A page is good when it holds no more items than asked (and than ``FeedLimits/maxItems``); every id is

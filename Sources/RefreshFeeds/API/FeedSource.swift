@@ -1,3 +1,5 @@
+import RefreshKit
+
 /// What an app implements to put its own data behind the list (Paging 3's `PagingSource`).
 ///
 /// ``load(_:)`` is a plain, blocking call: a ``FeedWorker`` runs it on a thread of its own, never on the

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import RefreshKit
 
 /// Fetches one http or https address with Debian's libcurl, within a time limit and a size limit.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import RefreshKit
 
 /// One fetched JSON Feed 1.1 document, reduced to what a list shows (the fields read: docs/FEEDS.md).
 public struct JSONFeedDocument: Hashable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import RefreshKit
 
 /// The text a new SQLite feed starts with: quotations from Debian's `fortunes` package (the BSD fortune
 /// files, in /usr/share/games/fortunes; licence in docs/FEEDS.md).

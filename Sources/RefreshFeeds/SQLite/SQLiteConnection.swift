@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import RefreshKit
 
 /// One connection to a SQLite file through Debian's libsqlite3, with SQLite's result codes turned into
 /// ``FeedError``s: busy means ``FeedError/locked(path:)``, read-only ``FeedError/readOnly(path:)``, not a

@@ -10,14 +10,25 @@ public struct TraceHeader: Hashable, Sendable {
     public var seed: UInt64
     /// The session's start on the engine's time axis (the server's clock: µs since the Unix epoch).
     public var start: Timestamp
+    /// The external feed source's address as shown to people (`sqlite:demo.sqlite`), or `nil` for the
+    /// simulated feed. The model of a trace with a source starts in ``FeedMode/external`` and takes the
+    /// source's answers from the trace (member -1), so it replays without the source.
+    public var feedSource: String?
 
-    public init(preset: String, viewport: Size, devicePixelRatio: Double, seed: UInt64, start: Timestamp) {
+    public init(
+        preset: String, viewport: Size, devicePixelRatio: Double, seed: UInt64, start: Timestamp,
+        feedSource: String? = nil
+    ) {
         self.preset = preset
         self.viewport = viewport
         self.devicePixelRatio = devicePixelRatio
         self.seed = seed
         self.start = start
+        self.feedSource = feedSource
     }
+
+    /// The feed mode of the session's model: external when it has a ``feedSource``.
+    public var feedMode: FeedMode { feedSource == nil ? .simulated : .external }
 }
 
 /// How much a ``TraceRecorder`` keeps before it stops recording (the trace is then `truncated`).
