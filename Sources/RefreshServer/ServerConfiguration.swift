@@ -240,6 +240,14 @@ extension ServerConfiguration {
         host.hangupSeconds = hangupSeconds
         host.node = node ?? String(getpid())
         host.prefixesIDs = node != nil || storeURL != nil
+        switch try? FeedAddress(parsing: feed) {
+        case .sqlite(let path):
+            (host.feedSource, host.feedKind, host.feedPostable) = (feed, "sqlite", FeedStart.mayWrite(path))
+        case .jsonFeed:
+            (host.feedSource, host.feedKind, host.feedPostable) = (feed, "jsonfeed", false)
+        case .simulated, nil:
+            host.feedSource = nil
+        }
         return host
     }
 }

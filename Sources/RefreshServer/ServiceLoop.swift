@@ -280,6 +280,8 @@ final class ServiceLoop {
             case .readStore(let read):
                 let answer = storeReads?.answer(read) ?? StoreReadAnswer(read: read, load: .unavailable)
                 host.storeRead(answer, at: clock.now())
+            case .requestFeed(let session, let id, let request):
+                requestFeed(session: session, id: id, request: request)
             }
         }
     }

@@ -1,6 +1,7 @@
 import CLibWebSockets
 import Logging
 import RefreshFeeds
+import RefreshKit
 
 /// The libwebsockets side of `POST /feed/items` (``FeedPostEndpoint`` decides): the gate screens the request
 /// (method, peer, declared length, whether the feed takes posts), lws hands the body over in pieces to the

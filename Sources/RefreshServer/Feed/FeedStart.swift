@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import RefreshFeeds
+import RefreshKit
 
 #if canImport(Glibc)
     import Glibc
@@ -41,6 +42,15 @@ enum FeedStart {
         } catch {
             throw .feedFailed(address: address, reason: error.description)
         }
+    }
+
+    /// Whether posts can be written to the SQLite file at `path`: it is missing (it will be created) or
+    /// writable, as ``SQLiteFeed`` judges it.
+    static func mayWrite(_ path: String) -> Bool {
+        guard FileManager.default.fileExists(atPath: path) else { return true }
+        let permissions =
+            (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int ?? 0
+        return access(path, W_OK) == 0 && permissions & 0o222 != 0
     }
 
     /// What SQLite would report less clearly: the path is a folder, or the file's permissions forbid reading.

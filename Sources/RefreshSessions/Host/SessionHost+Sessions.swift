@@ -72,6 +72,7 @@ extension SessionHost {
             notice: notice, ack: resumed ? session.acknowledged(member: member.number) ?? 0 : nil,
             share: shareBase, node: configuration.node, takeOver: takeOvers[session.id])
         enqueue(.welcome(welcome), on: connection)
+        welcomeFeed(connection, to: session)
         broadcast(session.takeEvents(), in: session)
         announceMembers(of: session)
         armTick(for: session, at: nowMicroseconds)
@@ -205,6 +206,7 @@ extension SessionHost {
     /// The session's pending frame goes to its members now where it is the only thing to send (the frame leaves
     /// in the same turn of the loop as the input that made it), else when each can be written.
     func writeFrames(of session: Session) {
+        followFeed(of: session)
         for connection in session.connections where connection.lifecycle.takesSessionOutput {
             let alone = connection.outbox.framePending && connection.outbox.isEmpty && !connection.pingDue
             actions.append(alone ? .writeSoon(connection) : .wantWrite(connection))

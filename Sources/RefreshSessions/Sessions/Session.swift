@@ -51,6 +51,8 @@ public final class Session {
     @exclusivity(unchecked) var expiresAt: Int64?
     /// Trace bytes already counted against the server's budget (``SessionRegistry/account(_:)``).
     @exclusivity(unchecked) var accountedTraceBytes = 0
+    /// The external feed's requests and notices, as far as the members were told (SessionHost+Feed.swift).
+    var feed = SessionFeed()
 
     /// Bumped by every change of the session; the session's latest frame is current when it matches (it
     /// starts behind, so the first ``prepareFrame()`` makes one).
