@@ -1,5 +1,4 @@
 import Foundation
-import RefreshKit
 
 /// A fresh folder under the system's temporary folder, removed by `remove()`.
 struct TemporaryFolder {

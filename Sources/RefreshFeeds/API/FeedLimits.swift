@@ -1,5 +1,3 @@
-import RefreshKit
-
 /// The bounds an answer from a source must keep to, and its time limit.
 public struct FeedLimits: Hashable, Sendable {
     /// The longest an answer may take, milliseconds (Paging 3 leaves this to the app; a list must not wait

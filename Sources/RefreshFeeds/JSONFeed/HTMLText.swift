@@ -1,5 +1,3 @@
-import RefreshKit
-
 /// The text of a JSON Feed item's `content_html`: tags dropped (a `<br>` or the end of a block becomes a
 /// line break), the common entities decoded. A list row shows text, not markup.
 enum HTMLText {

@@ -60,6 +60,7 @@ public struct ListModel: Hashable, Sendable {
         for index in controls.indices {
             controls[index].feedReset(hasMore: pager.hasMore, at: now, events: &events)
         }
+        syncLayers()  // a footer with no more data (an external feed before its first page) holds no inset
         // A viewport taller than the first page starts a load-more at once: its events are kept for the
         // host's first `takeEvents()`, so every start has its end.
         observe()
@@ -347,6 +348,7 @@ public struct ListModel: Hashable, Sendable {
         } else {
             events.append(Event(.feedDropped, cause: .stale, time: now, value: Double(answer.request)))
         }
+        syncLayers()
         observe()
     }
 
