@@ -10,9 +10,6 @@ import RefreshWire
 // replays the stored trace) gets the rows back. The members are sent what changed: `rows`, `feed_request`,
 // `new_items`.
 extension SessionHost {
-    /// The member number a source's answers are recorded under (pages count up from 0).
-    public static let feedMember = -1
-
     /// The source answered `answer.request` of session `id`, at `now`: applied (and recorded) as a timed
     /// input; the members get the rows it changed before the frame that shows them.
     public func feedAnswered(session id: String, answer: FeedAnswerInput, at now: Int64) {
@@ -21,17 +18,12 @@ extension SessionHost {
             logger.debug("feed answer for a session no longer held", metadata: ["session": "\(id)"])
             return
         }
-        let text = feedAnswerText(answer)
         let before = session.model.answeredRequests.total
-        let refusal = text.withUnsafeBytes { bytes -> ListModelError? in
-            do throws(ListModelError) {
-                try session.apply(
-                    ReceivedInput(.feedAnswer(answer), text: bytes), member: Self.feedMember,
-                    at: Timestamp(microseconds: now))
-                return nil
-            } catch {
-                return error
-            }
+        var refusal: ListModelError?
+        do {
+            try session.apply(feedAnswer: answer, at: Timestamp(microseconds: now))
+        } catch {
+            refusal = error
         }
         if let refusal {
             logger.error("the engine refused a feed answer", metadata: ["session": "\(id)", "reason": "\(refusal)"])
@@ -66,31 +58,33 @@ extension SessionHost {
             let fresh = recent.suffix(min(recent.count, total - session.feed.requestsAnnounced))
             session.feed.requestsAnnounced = total
             for connection in session.connections where connection.lifecycle.takesSessionOutput {
-                for message in fresh.compactMap(feedRequestMessage) { enqueue(message, on: connection) }
+                for entry in fresh { enqueue(.feedRequest(entry), on: connection) }
             }
         }
         announceNewItems(of: session)
+    }
+
+    /// The `welcome`'s `feed`: the source, whether it takes posts, and its last requests.
+    func welcomeFeed(of session: Session) -> WelcomeFeed {
+        guard session.model.feedMode == .external else { return .simulated }
+        let source = session.traced.recorder.header.feedSource ?? configuration.feedSource ?? "custom"
+        let kind = WelcomeFeed.Kind(rawValue: configuration.feedKind) ?? .custom
+        return WelcomeFeed(
+            source: source, kind: kind, postable: configuration.feedPostable,
+            requests: session.model.answeredRequests.recent)
     }
 
     /// After a `welcome` to `connection`: every loaded item (`rows` `replace`) and the notice of new items.
     func welcomeFeed(_ connection: Connection, to session: Session) {
         guard session.model.feedMode == .external else { return }
         sendRows(.replaced, of: session, to: [connection])
-        if session.feed.newItems.count > 0, let message = newItemsMessage(session.feed.newItems) {
-            enqueue(message, on: connection)
-        }
+        let news = session.feed.newItems
+        if news.count > 0 { enqueue(.newItems(count: news.count, more: news.more), on: connection) }
     }
 
     /// Sends `change`'s items (`rows`) to `connections`.
     private func sendRows(_ change: RowsChange, of session: Session, to connections: [Connection]) {
-        let items = session.model.feedItems
-        let made: ServerMessage? =
-            switch change {
-            case .replaced: rowsMessage("replace", items: items, count: items.count)
-            case .prepended(let count): rowsMessage("prepend", items: Array(items.prefix(count)), count: items.count)
-            case .appended(let count): rowsMessage("append", items: Array(items.suffix(count)), count: items.count)
-            }
-        guard let message = made else { return }
+        let message = ServerMessage.rows(change, items: session.model.feedItems)
         for connection in connections where connection.lifecycle.takesSessionOutput {
             enqueue(message, on: connection)
         }
@@ -102,9 +96,8 @@ extension SessionHost {
         let news = NewItems(polled: polled, top: session.model.feedItems.first)
         guard news != session.feed.newItems else { return }
         session.feed.newItems = news
-        guard let message = newItemsMessage(news) else { return }
         for connection in session.connections where connection.lifecycle.takesSessionOutput {
-            enqueue(message, on: connection)
+            enqueue(.newItems(count: news.count, more: news.more), on: connection)
             actions.append(.wantWrite(connection))
         }
     }

@@ -70,7 +70,7 @@ extension SessionHost {
             catalogue: configuration.presets.presets,
             configuration: session.model.configuration, serverTime: now, member: member.number, resumed: resumed,
             notice: notice, ack: resumed ? session.acknowledged(member: member.number) ?? 0 : nil,
-            share: shareBase, node: configuration.node, takeOver: takeOvers[session.id])
+            share: shareBase, node: configuration.node, takeOver: takeOvers[session.id], feed: welcomeFeed(of: session))
         enqueue(.welcome(welcome), on: connection)
         welcomeFeed(connection, to: session)
         broadcast(session.takeEvents(), in: session)

@@ -203,6 +203,12 @@ public final class Session {
         }
     }
 
+    /// Applies the feed source's `answer`, recorded as member −1's `feed_answer` (``TracedListModel/apply(feedAnswer:at:)``).
+    func apply(feedAnswer answer: FeedAnswerInput, at time: Timestamp) throws(ListModelError) {
+        try traced.apply(feedAnswer: answer, at: time)
+        version &+= 1
+    }
+
     func advance(to time: Timestamp) {
         traced.advance(to: time)
         version &+= 1

@@ -91,7 +91,7 @@ import Testing
             all.lastIndex { ($0["feed"] as? [String: Any])?["count"] as? Int == asked.limit })
         #expect(rowsIndex < frameIndex, "the rows come before the frame that shows them")
         let request = try #require(transport.messages(page, type: "feed_request").last)
-        #expect(request["kind"] as? String == "refresh" && request["error"] == nil)
+        #expect(request["kind"] as? String == "refresh" && request["error"] is NSNull)
     }
 
     @Test func theAnswerIsRecordedAsMemberMinusOneAndAskedOnlyOncePerRequest() throws {
@@ -105,8 +105,10 @@ import Testing
         let session = try #require(transport.host.sessions.values.first)
         let trace = String(decoding: session.traced.recorder.json(), as: UTF8.self)
         #expect(trace.contains(#""feedSource":"sqlite:test.db""#))
-        #expect(
-            trace.contains(#""member":-1"#) && trace.contains(#"\"type\":\"feed_answer\""#), "\(trace.prefix(2000))")
+        #expect(trace.contains(#""member":-1"#) && trace.contains("feed_answer"))
+        // the trace replays to the same frames without the source
+        let replayed = try TraceReplay(try Trace(json: session.traced.recorder.json())).run()
+        #expect(replayed.matches)
     }
 
     @Test func loadMoreAppendsAndAJoiningPageGetsEveryLoadedItem() throws {
@@ -175,6 +177,7 @@ import Testing
         let page = try joined(transport)
         transport.send(#"{"type":"command","name":"refresh"}"#, on: page)
         #expect(transport.feedRequests.isEmpty && rows(transport, page).isEmpty)
-        #expect(transport.welcome(page)?["feed"] == nil)
+        let feed = try #require(transport.welcome(page)?["feed"] as? [String: Any])
+        #expect(feed["kind"] as? String == "simulated" && feed["source"] as? String == "simulated")
     }
 }
