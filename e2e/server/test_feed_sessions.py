@@ -7,7 +7,7 @@ from __future__ import annotations
 import http.client
 import json
 
-from conftest import hello, recv_until, run, send_json, ws_connect
+from conftest import recv_until, run, send_json, ws_connect
 
 
 def post(srv, text: str) -> dict:
@@ -25,6 +25,13 @@ def post(srv, text: str) -> dict:
 def is_rows(op: str | None = None, nonempty: bool = False):
     return lambda m: (m["type"] == "rows" and (op is None or m["op"] == op)
                       and (not nonempty or len(m["items"]) > 0))
+
+
+async def first_page(ws) -> dict:
+    """Says hello and waits for the first page's `rows` (the first frame may come before or after it)."""
+    await send_json(ws, {"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3})
+    rows, _ = await recv_until(ws, is_rows("replace", nonempty=True))
+    return rows
 
 
 def test_the_first_page_then_load_more_and_refresh_come_from_the_source(tmp_path, fresh_server):
@@ -68,8 +75,7 @@ def test_a_post_is_announced_as_one_new_item(tmp_path, fresh_server):
 
     async def scenario():
         async with ws_connect(srv) as ws:
-            await hello(ws)
-            await recv_until(ws, is_rows("replace", nonempty=True))
+            await first_page(ws)
             post(srv, "Posted while the page looks")
             news, _ = await recv_until(ws, lambda m: m["type"] == "new_items" and m["count"] > 0)
             assert news == {"type": "new_items", "count": 1, "more": False}
@@ -85,8 +91,7 @@ def test_a_page_that_sends_a_feed_answer_gets_an_error_and_goes_on(tmp_path, fre
 
     async def scenario():
         async with ws_connect(srv) as ws:
-            await hello(ws)
-            await recv_until(ws, is_rows("replace", nonempty=True))
+            await first_page(ws)
             await send_json(ws, {"type": "feed_answer", "request": 2, "ms": 1, "items": [], "older": None,
                                  "newer": None, "hasMore": False})
             error, _ = await recv_until(ws, lambda m: m["type"] == "error")
