@@ -7,11 +7,10 @@ import asyncio
 import signal
 
 from cluster_support import server_support, wait_for
-from feed_support import items_of, requires_feeds
+from feed_support import HELLO, is_loaded, is_type, items_of, requires_feeds, until_all
 from test_cluster import connect_to
 
-hello, recv_until, send_json, run = (server_support.hello, server_support.recv_until, server_support.send_json,
-                                     server_support.run)
+send_json, run = server_support.send_json, server_support.run
 
 
 pytestmark = requires_feeds
@@ -23,17 +22,16 @@ def test_sigkill_keeps_the_rows_of_a_sqlite_feed(cluster, tmp_path):
 
     async def scenario():
         a = await connect_to(c.url())
-        wa, _ = await hello(a)
+        await send_json(a, HELLO)
+        wa, first, request = await until_all(a, is_type("welcome"), is_loaded, is_type("feed_request"), timeout=20)
         node, session = wa["node"], wa["session"]
-        rows: list[dict] = []
-        first, seen = await recv_until(a, lambda m: m["type"] == "rows" and m["count"] > 0, timeout=20)
-        rows += [m for m in seen if m["type"] == "rows"] + [first]
+        rows, last_id = [first], request["id"]
         for _ in range(2):
             await send_json(a, {"type": "command", "name": "loadMore", "edge": "bottom"})
-            answered, seen = await recv_until(a, lambda m: m["type"] == "feed_request", timeout=20)
-            assert answered["error"] is None, answered
-            more, after = await recv_until(a, lambda m: m["type"] == "rows", timeout=20)
-            rows += [m for m in seen if m["type"] == "rows"] + [more]
+            answered, more = await until_all(a, is_type("feed_request"), is_type("rows"), timeout=20)
+            assert answered["error"] is None and more["op"] == "append", (answered, more)
+            rows.append(more)
+            last_id = answered["id"]
         before = items_of(rows)
         assert len(before) >= 40 and len({item["id"] for item in before}) == len(before)
         # the store has every answer (member -1's applies): the state to wait for, not a duration
@@ -44,15 +42,17 @@ def test_sigkill_keeps_the_rows_of_a_sqlite_feed(cluster, tmp_path):
         c.servers[node].proc.wait(5)
         await server_support.wait_closed(a)
         again = await connect_to(c.url(session, node))
-        welcome, _ = await hello(again, session=session, token=wa["token"])
+        await send_json(again, {**HELLO, "session": session, "token": wa["token"]})
+        welcome, replaced = await until_all(
+            again, is_type("welcome"), lambda m: m["type"] == "rows" and m["op"] == "replace", timeout=20)
         assert welcome["node"] != node and welcome["takeover"]["from"] == node, welcome
-        replaced, _ = await recv_until(again, lambda m: m["type"] == "rows" and m["op"] == "replace", timeout=20)
         assert replaced["items"] == before, "the same rows, item for item, after the take-over"
         await send_json(again, {"type": "command", "name": "loadMore", "edge": "bottom"})
-        answered, _ = await recv_until(again, lambda m: m["type"] == "feed_request", timeout=20)
+        answered, more = await until_all(
+            again, lambda m: m["type"] == "feed_request" and m["id"] > last_id,
+            lambda m: m["type"] == "rows" and m["op"] == "append", timeout=20)
         assert answered["error"] is None and answered["kind"] == "older", answered
-        more, _ = await recv_until(again, lambda m: m["type"] == "rows", timeout=20)
-        assert more["op"] == "append" and more["items"][0]["time"] < before[-1]["time"], more
+        assert more["items"][0]["time"] < before[-1]["time"] and more["count"] > len(before), more
         await again.close()
 
     run(scenario, timeout=60)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import time
 
-from conftest import RunningServer, hello, recv_until
+from conftest import RunningServer, recv_until, send_json
+from feed_support import HELLO, is_loaded, is_type, until_all
 
 TIMEOUT_S = 30.0
 
@@ -20,19 +21,16 @@ def wait_for_log(srv: RunningServer, text: str, timeout: float = 10.0) -> str:
         time.sleep(0.02)
 
 
-def is_rows(message: dict) -> bool:
-    return message["type"] == "rows"
-
-
 def is_request(message: dict) -> bool:
     return message["type"] == "feed_request"
 
 
 async def first_page(ws) -> tuple[dict, dict]:
-    """hello, then the first answer's rows; returns (welcome, rows)."""
-    welcome, _ = await hello(ws)
+    """hello, then the welcome, the first answer's rows and its `feed_request` (the first frame may come before
+    or after them); returns (welcome, rows)."""
+    await send_json(ws, HELLO)
+    welcome, rows, _ = await until_all(ws, is_type("welcome"), is_loaded, is_request, timeout=TIMEOUT_S)
     assert welcome["feed"]["kind"] in ("jsonfeed", "sqlite"), welcome.get("feed")
-    rows, _ = await recv_until(ws, lambda m: is_rows(m) and m["count"] > 0, timeout=TIMEOUT_S)
     return welcome, rows
 
 

