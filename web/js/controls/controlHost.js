@@ -103,7 +103,8 @@ export class ControlHost {
   /**
    * Draws every edge of `frame` on `g` (a 2D context in CSS px) and places the DOM controls. Returns the tap
    * targets the controls offered: `{edge, rect, message, label}`.
-   * `env`: {config, preset, clock, serverNow, reducedMotion, theme, dpr, viewport, stateClock, slotFor, lastUpdated}
+   * `env`: {config, preset, clock, serverNow, reducedMotion, theme, dpr, viewport, stateClock, slotFor, lastUpdated,
+   * errorOf(edge) → the feed source's error `{code, message}` behind a failed edge, or null}
    */
   draw(g, frame, shown, env) {
     const names = this.controlNames(env.config, env.preset);
@@ -134,7 +135,7 @@ export class ControlHost {
     const out = {};
     for (const [edge, slot] of this.slots) {
       const inst = this.current(slot);
-      out[edge] = inst?.control.text && slot.state ? inst.control.text(slot.state) : null;
+      out[edge] = inst?.control.text && slot.state ? inst.control.text(slot.state, inst.ctx.error ?? null) : null;
     }
     return out;
   }
@@ -284,6 +285,7 @@ export class ControlHost {
       scale: Number.isFinite(entry.scale) && entry.scale > 0 ? entry.scale : 1,
       serverNow: env.serverNow, clock: env.clock, reducedMotion: !!env.reducedMotion, theme: env.theme, dpr: env.dpr,
       lastUpdated: env.lastUpdated ?? null,
+      error: entry.state === 'failed' && env.errorOf ? env.errorOf(entry.edge) : null,
       stateAge: env.stateClock ? env.stateClock.age(entry.edge, env.clock) : Infinity,
       previousState: env.stateClock ? env.stateClock.prevState(entry.edge) : null,
       cycle: null, exit: null, taps,
