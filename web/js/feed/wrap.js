@@ -8,32 +8,41 @@ export const ELLIPSIS = '…';
 
 /**
  * `text` in at most `widths.length` lines, line k at most `widths[k]` px wide. Whitespace runs (new lines
- * included) read as one space. Returns the lines (none for an empty text).
+ * included) read as one space. Each word is measured once, a line being its words and the spaces between them
+ * (the few words a row shows, however long the text). Returns the lines (none for an empty text).
  */
 export function wrapText(text, widths, measure) {
   const words = String(text ?? '').split(/\s+/).filter(Boolean);
   const lines = [];
+  const space = measure(' ');
   let w = 0; // the next word
+  let wordW = words.length ? measure(words[0]) : 0;
   while (w < words.length && lines.length < widths.length) {
     const width = widths[lines.length];
-    const last = lines.length === widths.length - 1;
     let line = '';
+    let lineW = 0;
     let broken = false; // the line ends inside a word
     while (w < words.length) {
-      const next = line ? `${line} ${words[w]}` : words[w];
-      if (measure(next) <= width) {
-        line = next;
+      const next = line ? lineW + space + wordW : wordW;
+      if (next <= width) {
+        line = line ? `${line} ${words[w]}` : words[w];
+        lineW = next;
         w += 1;
+        if (w < words.length) wordW = measure(words[w]);
       } else if (!line) {
         // a word wider than the line: as many of its characters as fit, the rest stays for the next line
         const cut = Math.max(1, fitChars(words[w], width, measure));
         line = words[w].slice(0, cut);
         words[w] = words[w].slice(cut);
+        wordW = measure(words[w]);
         broken = true;
         break;
       } else break;
     }
-    if (last && w < words.length) line = ellipsize(`${line}${broken ? '' : ' '}${words.slice(w).join(' ')}`, width, measure);
+    // the last line, and more text: cut what would follow it, with "…"
+    if (lines.length === widths.length - 1 && w < words.length) {
+      line = ellipsize(`${line}${broken ? '' : ' '}${words[w]}`, width, measure);
+    }
     lines.push(line);
   }
   return lines;
