@@ -8,13 +8,14 @@ export class NewItemsPill {
   /**
    * @param {object} session  a LiveSession: its `feed`, `send`, `on` and `canvas`
    * @param {object} [o]
-   * @param {HTMLElement} [o.parent]  where the pill goes (the canvas's parent: a positioned box over the list)
+   * @param {HTMLElement} [o.parent]  where the pill goes (a positioned box over the list); by default just before
+   *   the list's canvas, so that Tab reaches it before the list
    */
-  constructor(session, { parent = session.canvas?.parentElement } = {}) {
+  constructor(session, { parent = null } = {}) {
     this.session = session;
     this.state = session.feed.newItems;
     this.shown = '';
-    const doc = parent?.ownerDocument ?? globalThis.document;
+    const doc = parent?.ownerDocument ?? session.canvas?.ownerDocument ?? globalThis.document;
     const button = doc.createElement('button');
     button.type = 'button';
     button.className = 'new-items-pill';
@@ -23,7 +24,8 @@ export class NewItemsPill {
     // the pill takes its own pointer: a press on it is not a drag of the list
     button.addEventListener('pointerdown', (e) => e.stopPropagation());
     button.addEventListener('click', () => this.tap());
-    parent?.append(button);
+    if (parent) parent.append(button);
+    else session.canvas?.before(button);
     this.button = button;
     this.off = session.on('message', () => this.render());
   }
