@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RefreshKit
 import Synchronization
 import Testing
 
