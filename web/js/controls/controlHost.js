@@ -118,6 +118,8 @@ export class ControlHost {
       this.hideOthers(slot, inst);
       if (!inst) continue;
       this.track(inst, entry, slot);
+      // why a failed edge failed (the feed source's error), also for its words while it is out of view
+      inst.ctx.error = entry.state === 'failed' && env.errorOf ? env.errorOf(entry.edge) : null;
       if (!intersects(layout.band, env.viewport) && !intersects(layout.view, env.viewport)) {
         if (inst.ctx.element) inst.ctx.element.hidden = true;
         continue;
@@ -285,7 +287,6 @@ export class ControlHost {
       scale: Number.isFinite(entry.scale) && entry.scale > 0 ? entry.scale : 1,
       serverNow: env.serverNow, clock: env.clock, reducedMotion: !!env.reducedMotion, theme: env.theme, dpr: env.dpr,
       lastUpdated: env.lastUpdated ?? null,
-      error: entry.state === 'failed' && env.errorOf ? env.errorOf(entry.edge) : null,
       stateAge: env.stateClock ? env.stateClock.age(entry.edge, env.clock) : Infinity,
       previousState: env.stateClock ? env.stateClock.prevState(entry.edge) : null,
       cycle: null, exit: null, taps,
