@@ -60,7 +60,9 @@ public struct ListModel: Hashable, Sendable {
         for index in controls.indices {
             controls[index].feedReset(hasMore: pager.hasMore, at: now, events: &events)
         }
-        syncLayers()  // a footer with no more data (an external feed before its first page) holds no inset
+        // A footer with no more data (an external feed before its first page, a feed shorter than a page) holds
+        // its resting inset from the start.
+        syncLayers()
         // A viewport taller than the first page starts a load-more at once: its events are kept for the
         // host's first `takeEvents()`, so every start has its end.
         observe()
