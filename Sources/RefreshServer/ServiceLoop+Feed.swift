@@ -39,17 +39,19 @@ extension ServiceLoop {
         for report in feed.takeReports() {
             switch report {
             case .answered(let session, let request, let answer):
-                let outcome: FeedOutcome =
-                    switch answer.outcome {
-                    case .success(let page): .page(page)
-                    case .failure(let error): .failure(FeedFailure(error))
-                    }
-                let input = FeedAnswerInput(
-                    request: request, outcome: outcome, durationMs: Double(answer.durationMicros) / 1000)
-                host.feedAnswered(session: session, answer: input, at: clock.now())
+                host.feedAnswered(session: session, answer: answer.input(answering: request), at: clock.now())
             case .polled(let outcome):
-                if case .failure(let error) = outcome {
-                    logger.notice("feed poll failed", metadata: ["feed": "\(feed.address)", "reason": "\(error)"])
+                switch outcome {
+                case .failure(let error) where !feed.pollFailing:
+                    logger.notice(
+                        "feed poll failed; 'N new' waits until it works again",
+                        metadata: ["feed": "\(feed.address)", "code": "\(error.code)", "reason": "\(error)"])
+                    feed.pollFailing = true
+                case .success where feed.pollFailing:
+                    logger.notice("feed poll works again", metadata: ["feed": "\(feed.address)"])
+                    feed.pollFailing = false
+                default:
+                    break
                 }
                 host.feedPolled(try? outcome.get(), at: clock.now())
             case .posted(let ticket, let outcome):

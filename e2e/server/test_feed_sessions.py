@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import http.client
 import json
+import subprocess
 
-from conftest import recv_until, run, send_json, ws_connect
+from conftest import recv_until, run, send_json, server_binary, ws_connect
 
 
 def post(srv, text: str) -> dict:
@@ -83,6 +84,21 @@ def test_a_post_is_announced_as_one_new_item(tmp_path, fresh_server):
             await send_json(ws, {"type": "command", "name": "refresh"})
             cleared, _ = await recv_until(ws, lambda m: m["type"] == "new_items")
             assert cleared["count"] == 0
+    run(scenario)
+
+
+def test_an_item_posted_by_another_program_is_found_by_the_poll(tmp_path, fresh_server):
+    path = tmp_path / "feed.db"
+    srv = fresh_server("--feed", f"sqlite:{path}", "--feed-poll-ms", "100")
+
+    async def scenario():
+        async with ws_connect(srv) as ws:
+            await first_page(ws)
+            result = subprocess.run([str(server_binary()), "post", "--feed", f"sqlite:{path}", "From the CLI"],
+                                    capture_output=True, text=True, timeout=30)
+            assert result.returncode == 0, result.stderr
+            news, _ = await recv_until(ws, lambda m: m["type"] == "new_items" and m["count"] > 0, timeout=10)
+            assert news["count"] == 1
     run(scenario)
 
 

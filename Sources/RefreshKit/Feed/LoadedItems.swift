@@ -86,4 +86,30 @@ public struct LoadedItems: Hashable, Sendable, Codable {
     private static func again(_ item: FeedItem) -> FeedError {
         .malformed("the source sent item \"\(item.id)\" again")
     }
+
+    // Coded without the set of ids, which follows from the items (and whose order would differ from one
+    // process to the next): the same items always encode to the same bytes.
+
+    private enum CodingKeys: String, CodingKey {
+        case items, olderCursor, newerCursor, hasMore
+    }
+
+    /// Reads what ``encode(to:)`` wrote.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        items = try container.decode([FeedItem].self, forKey: .items)
+        ids = Set(items.lazy.map(\.id))
+        olderCursor = try container.decodeIfPresent(FeedCursor.self, forKey: .olderCursor)
+        newerCursor = try container.decodeIfPresent(FeedCursor.self, forKey: .newerCursor)
+        hasMore = try container.decode(Bool.self, forKey: .hasMore)
+    }
+
+    /// Writes the items, the cursors and ``hasMore``.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(items, forKey: .items)
+        try container.encodeIfPresent(olderCursor, forKey: .olderCursor)
+        try container.encodeIfPresent(newerCursor, forKey: .newerCursor)
+        try container.encode(hasMore, forKey: .hasMore)
+    }
 }

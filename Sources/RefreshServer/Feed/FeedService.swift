@@ -40,6 +40,8 @@ final class FeedService: @unchecked Sendable {
     let pollMilliseconds: Int
     /// The page size of the poll: how many new items are counted at most.
     let pollLimit: Int
+    /// Whether the last poll failed (service thread only: its failure is logged once, not every poll).
+    var pollFailing = false
 
     private let source: any FeedSource
     private let logger: Logger

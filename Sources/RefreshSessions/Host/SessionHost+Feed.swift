@@ -57,6 +57,16 @@ extension SessionHost {
         if total > session.feed.requestsAnnounced {
             let fresh = recent.suffix(min(recent.count, total - session.feed.requestsAnnounced))
             session.feed.requestsAnnounced = total
+            for entry in fresh {
+                guard case .failed(let failure) = entry.outcome else { continue }
+                logger.notice(
+                    "feed request failed",
+                    metadata: [
+                        "session": "\(session.id)", "request": "\(entry.request.id)",
+                        "kind": "\(entry.request.kind.rawValue)", "code": "\(failure.code)",
+                        "reason": "\(failure.message)", "ms": "\(entry.durationMs)",
+                    ])
+            }
             for connection in session.connections where connection.lifecycle.takesSessionOutput {
                 for entry in fresh { enqueue(.feedRequest(entry), on: connection) }
             }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import RefreshKit
@@ -219,5 +220,24 @@ import Testing
             try loaded.append(SourcePagerTests.page([2, 1].reversed()), limit: 5)
         }
         #expect(loaded == before)
+    }
+}
+
+/// The external feed's state is Codable (a snapshot holds it), and encodes the same way every time.
+@Suite struct SourceCodableTests {
+    @Test func theSourcePagerRoundTripsThroughJSON() throws {
+        var driver = try SourcePagerTests().driver()
+        let id = try #require(driver.model.sourceRequest?.id)
+        try driver.apply(
+            .feedAnswer(FeedAnswerInput(request: id, outcome: .page(SourcePagerTests.page([10, 9, 8, 7, 6])))))
+        try driver.command(.loadMore)
+        let source = try #require(driver.model.pager.source)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = try encoder.encode(source)
+        let decoded = try JSONDecoder().decode(SourcePager.self, from: data)
+        #expect(decoded == source)
+        #expect(try encoder.encode(decoded) == data)
+        #expect(!String(decoding: data, as: UTF8.self).contains("\"ids\""))
     }
 }

@@ -163,6 +163,41 @@ import Testing
         #expect(ids(rows(transport, page).last).first == "51")
     }
 
+    @Test func aTakeOverKeepsTheRowsAndAsksTheRunningRequestAgain() throws {
+        let store = MemoryStore()
+        let node = { (name: String) -> TestTransport in
+            let transport = self.external {
+                $0.node = name
+                $0.prefixesIDs = true
+            }
+            transport.store = store
+            transport.host.hasStore = true
+            return transport
+        }
+        let feed = ScriptedFeed(count: 100)
+        let a = node("a")
+        let page = try joined(a)
+        let welcome = try #require(a.welcome(page))
+        let (id, token) = (try #require(welcome["session"] as? String), try #require(welcome["token"] as? String))
+        let size = try #require(a.answerFeed(feed.page)).limit
+        a.send(#"{"type":"command","name":"loadMore"}"#, on: page)
+        let running = try #require(a.feedRequests.first)
+        a.now += StoreLedger.period
+        a.sweep()
+        // `a` is gone before the source answered; `b` takes the page's hello
+        let b = node("b")
+        b.balancerBackend = "a"
+        b.now = a.now
+        let (again, resumed) = try b.welcomed(TestTransport.hello(session: id, token: token))
+        #expect(resumed["session"] as? String == id)
+        let replace = try #require(rows(b, again).first)
+        #expect(replace["op"] as? String == "replace" && ids(replace) == feed.items.prefix(size).map(\.id))
+        let asked = try #require(b.feedRequests.first)
+        #expect(asked.id == running.id && asked.request == running.request, "the running request is asked again")
+        b.answerFeed(feed.page)
+        #expect(rows(b, again).last?["op"] as? String == "append")
+    }
+
     @Test func newItemsCountsWithinThePolledPage() {
         let feed = ScriptedFeed(count: 30)
         let page = FeedPage(items: Array(feed.items.prefix(10)), olderCursor: nil, newerCursor: nil, hasMore: true)
