@@ -1,5 +1,6 @@
 """A session on a feed source, over the wire (docs/PROTOCOL.md: `welcome.feed`, `rows`, `feed_request`): the
-helpers test_feed_source_failures.py and test_feed_trace.py share. Every wait is for a message or a log line, bounded."""
+helpers test_feed_source_failures.py and test_feed_trace.py share. Every wait is for a message or a log line,
+bounded."""
 from __future__ import annotations
 
 import time
