@@ -16,6 +16,11 @@ send_json, run = server_support.send_json, server_support.run
 pytestmark = requires_feeds
 
 
+def ended(edge: str):
+    """The end of a load on `edge`: its `didEnd` event (the footer back at rest, ready for the next)."""
+    return lambda m: m["type"] == "event" and m["name"] == "didEnd" and m.get("edge") == edge
+
+
 def test_sigkill_keeps_the_rows_of_a_sqlite_feed(cluster, tmp_path):
     path = tmp_path / "feed.db"
     c = cluster(2, "--feed", f"sqlite:{path}", "--feed-poll-ms", "0")
@@ -28,7 +33,8 @@ def test_sigkill_keeps_the_rows_of_a_sqlite_feed(cluster, tmp_path):
         rows, last_id = [first], request["id"]
         for _ in range(2):
             await send_json(a, {"type": "command", "name": "loadMore", "edge": "bottom"})
-            answered, more = await until_all(a, is_type("feed_request"), is_type("rows"), timeout=20)
+            answered, more, _ = await until_all(a, is_type("feed_request"), is_type("rows"), ended("bottom"),
+                                                timeout=20)
             assert answered["error"] is None and more["op"] == "append", (answered, more)
             rows.append(more)
             last_id = answered["id"]
