@@ -158,7 +158,7 @@ extension SessionHost {
         let operations = trace.operations.count
         noteClock(behindBy: traced.model.now.microseconds - now, session: id, from: stored.node)
         liftPointers(in: &traced, recordedIn: trace, at: now)
-        let session = Session(id: id, traced: traced, headroom: headroom)
+        let session = Session(id: id, traced: traced, messages: registry.frameMessages)
         session.adopt(stored.members)
         session.expiresAt = now + configuration.graceMicroseconds  // until a member attaches
         registry.adopt(session)
