@@ -34,7 +34,6 @@ import os
 import re
 import resource
 import signal
-import statistics
 import subprocess
 import sys
 import time
