@@ -127,7 +127,7 @@ struct TakeOverBench {
         func spread(_ values: [Double]) -> [String: Any] {
             let sorted = values.sorted()
             guard !sorted.isEmpty else { return ["p50": NSNull(), "max": NSNull()] }
-            return ["p50": round1(sorted[sorted.count / 2] * 10) / 10, "max": round1(sorted.last! * 10) / 10]
+            return ["p50": round2(sorted[sorted.count / 2]), "max": round2(sorted.last!)]
         }
         return [
             "catch_up_ms": spread(figures.catchUpMilliseconds), "target_ms": 20,
@@ -139,3 +139,6 @@ struct TakeOverBench {
         ]
     }
 }
+
+/// `value` to two decimals.
+private func round2(_ value: Double) -> Double { (value * 100).rounded() / 100 }
