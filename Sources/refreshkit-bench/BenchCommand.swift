@@ -122,7 +122,7 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Skip the finger-to-content lag (about 45 s).")
     var skipLag = false
 
-    @Flag(help: "Skip the take-over catch-up of a session an hour old (about 10 s).")
+    @Flag(help: "Skip the take-over catch-up of a session an hour old (about 2 s).")
     var skipTakeOver = false
 
     // MARK: Profiling modes
