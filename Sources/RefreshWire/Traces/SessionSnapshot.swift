@@ -42,8 +42,11 @@ public struct SessionSnapshot: Sendable, Codable {
         }
     }
 
+    /// The engine's model, every field of it.
     public var model: ListModel
+    /// Each member's last applied `seq` (``TracedListModel``'s table, with its order of use).
     public var acknowledgements: AcknowledgementTable
+    /// The latest frame, the base of the next frame's `delta`; `nil` before the first frame.
     public var latest: Latest?
     /// The frames recorded before the snapshot, and their digest: the replay's digest goes on from it.
     public var frames: FrameDigest

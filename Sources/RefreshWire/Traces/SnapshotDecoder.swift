@@ -2,8 +2,10 @@
 /// not fit the type (a missing key, a value of another kind, a number out of range) throws a `DecodingError`
 /// naming where.
 public struct SnapshotDecoder {
+    /// A decoder; it keeps nothing between calls.
     public init() {}
 
+    /// The value of type `Value` that `tree` holds. Throws a `DecodingError` when the tree does not fit it.
     public func decode<Value: Decodable>(_: Value.Type, from tree: SnapshotValue) throws -> Value {
         try Self.read(Value.self, from: tree, codingPath: [])
     }

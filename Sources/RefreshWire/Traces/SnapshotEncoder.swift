@@ -2,6 +2,7 @@
 /// into bytes. No Foundation: the wire module stays lean, and a `Double` is kept as its bit pattern, so it comes
 /// back exactly.
 public struct SnapshotEncoder {
+    /// An encoder; it keeps nothing between calls.
     public init() {}
 
     /// `value` as a tree.

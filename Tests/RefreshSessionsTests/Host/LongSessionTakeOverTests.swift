@@ -13,7 +13,9 @@ import Testing
     /// a host: mostly the 60 Hz tick over a resting list (a frame every 64 ticks), with a drag every 2 000
     /// operations (a frame after each of its inputs) and
     /// a finger left down at the end (before the last snapshot, so only the snapshot knows it). The recorder
-    /// takes its snapshots as a server's does (every 5 000 operations).
+    /// takes its snapshots as a server's does (every 5 000 operations). About 7 s in a debug build on the
+    /// 2-core development machine (1-minute load average 2; 16 s under a load average of 17), nearly all of it
+    /// making the million operations.
     @Test func aSessionOfAMillionOperationsIsTakenOverFromItsSnapshotAndTail() throws {
         let store = MemoryStore()
         let a = TestTransport.node("a", store)
