@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import RefreshFeeds
+import RefreshKit
 import Synchronization
 
 /// `refreshkit feed show`: one page of a feed source as JSON (docs/FEEDS.md).

@@ -1,3 +1,4 @@
+import RefreshKit
 import Testing
 
 @testable import RefreshFeeds

@@ -1,3 +1,4 @@
+import RefreshKit
 import Testing
 
 @testable import RefreshFeeds
@@ -51,6 +52,6 @@ struct FeedPageValidatorTests {
             FeedError.locked(path: "/x/feed.db").description
                 == "The feed file /x/feed.db is locked by another program; try again.")
         #expect(FeedError.timedOut(limitMs: 250).description == "The feed did not answer within 250 ms.")
-        #expect(FeedError.repeatedIds("7").code == "repeatedIds")
+        #expect(FeedError.repeatedIds("7").code == "repeated_ids")
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RefreshKit
 import Synchronization
 import Testing
 
@@ -117,4 +118,22 @@ struct FeedWorkerTests {
         #expect(overlaps.load(ordering: .relaxed) == 0)
         #expect(got.contains { (try? $0.outcome.get()) == nil })
     }
+}
+
+/// A worker's answer becomes the engine's input for the request it answers.
+@Test func aWorkersAnswerBecomesTheEnginesInput() {
+    let page = FeedPage(
+        items: [FeedItem(id: "1", text: "one", timeMicros: 5)], olderCursor: nil, newerCursor: nil, hasMore: false)
+    let loaded = FeedAnswer(
+        id: 3, request: FeedRequest(.newest, limit: 5), outcome: .success(page), durationMicros: 2_500)
+    #expect(loaded.input(answering: 9) == FeedAnswerInput(request: 9, outcome: .page(page), durationMs: 2.5))
+    let failed = FeedAnswer(
+        id: 4, request: FeedRequest(.newest, limit: 5), outcome: .failure(.timedOut(limitMs: 100)),
+        durationMicros: 100_000)
+    #expect(
+        failed.input(answering: 10)
+            == FeedAnswerInput(
+                request: 10,
+                outcome: .failure(FeedFailure(code: "timed_out", message: "The feed did not answer within 100 ms.")),
+                durationMs: 100))
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RefreshKit
 import Testing
 
 @testable import RefreshFeeds

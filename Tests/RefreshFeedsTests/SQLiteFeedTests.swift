@@ -1,6 +1,7 @@
 import CSQLite
 import Dispatch
 import Foundation
+import RefreshKit
 import Synchronization
 import Testing
 

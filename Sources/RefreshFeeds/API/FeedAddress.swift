@@ -1,4 +1,5 @@
 import Foundation
+import RefreshKit
 
 /// Where a feed comes from, as a person types it: `sqlite:PATH`, `jsonfeed:URL` or `simulated`.
 public enum FeedAddress: Hashable, Sendable, CustomStringConvertible {
@@ -9,7 +10,7 @@ public enum FeedAddress: Hashable, Sendable, CustomStringConvertible {
     /// The engine's simulated feed (``SimulatedSource``).
     case simulated
 
-    /// Parses `text`. - Throws: ``FeedError/badAddress(_:)`` saying what is wrong and what is expected.
+    /// Parses `text`. - Throws: `FeedError/badAddress(_:)` saying what is wrong and what is expected.
     public init(parsing text: String) throws(FeedError) {
         let expected = "expected sqlite:PATH, jsonfeed:URL or simulated"
         if text == "simulated" {

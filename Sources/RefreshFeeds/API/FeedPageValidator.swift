@@ -1,4 +1,6 @@
-/// Checks a page that an untrusted source returned, and turns the first violation into a ``FeedError``.
+import RefreshKit
+
+/// Checks a page that an untrusted source returned, and turns the first violation into a `FeedError`.
 ///
 /// A page is good when it holds no more items than asked (and than ``FeedLimits/maxItems``); every id is
 /// non-empty and unique; items are newest first (times never increase down the page); no time is negative

@@ -1,10 +1,12 @@
+import RefreshKit
+
 /// What an app implements to put its own data behind the list (Paging 3's `PagingSource`).
 ///
 /// ``load(_:)`` is a plain, blocking call: a ``FeedWorker`` runs it on a thread of its own, never on the
 /// service thread, and checks each page with a ``FeedPageValidator`` before anyone sees it. A source answers
-/// with a ``FeedPage`` or throws a ``FeedError`` that says what went wrong in words a person understands;
+/// with a `FeedPage` or throws a `FeedError` that says what went wrong in words a person understands;
 /// it keeps to its own time limit where it can (a socket's timeout, SQLite's busy timeout), and the worker
-/// answers ``FeedError/timedOut(limitMs:)`` for it when it does not.
+/// answers `FeedError/timedOut(limitMs:)` for it when it does not.
 ///
 /// A source is `Sendable` because the worker calls it from its thread; calls come one at a time.
 public protocol FeedSource: Sendable {

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import RefreshKit
 
 /// Fetches one http or https address with Debian's libcurl, within a time limit and a size limit.
 ///
@@ -8,8 +9,8 @@ import Foundation
 public enum CurlFetcher {
     private static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
-    /// The body at `url`. - Throws: ``FeedError/timedOut(limitMs:)``, ``FeedError/oversized(what:limit:)``
-    /// past `maxBytes`, ``FeedError/unavailable(_:)`` with curl's reason or the HTTP status.
+    /// The body at `url`. - Throws: `FeedError/timedOut(limitMs:)`, `FeedError/oversized(what:limit:)`
+    /// past `maxBytes`, `FeedError/unavailable(_:)` with curl's reason or the HTTP status.
     public static func fetch(_ url: String, timeoutMs: Int, maxBytes: Int) throws(FeedError) -> Data {
         guard initialized, let curl = curl_easy_init() else { throw .unavailable("libcurl could not start") }
         defer { curl_easy_cleanup(curl) }

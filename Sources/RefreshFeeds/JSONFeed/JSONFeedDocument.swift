@@ -1,4 +1,5 @@
 import Foundation
+import RefreshKit
 
 /// One fetched JSON Feed 1.1 document, reduced to what a list shows (the fields read: docs/FEEDS.md).
 public struct JSONFeedDocument: Hashable, Sendable {
@@ -22,8 +23,8 @@ public struct JSONFeedDocument: Hashable, Sendable {
     /// `content_html` (reduced to its text; `summary` or `title` when neither is there) and a
     /// `date_published` (or `date_modified`) in RFC 3339. Its author is `authors[0].name` (JSON Feed 1.0's
     /// `author.name`, or the feed's own author, when missing); its picture is `image`.
-    /// - Throws: ``FeedError/oversized(what:limit:)`` past ``FeedLimits/maxBodyBytes``,
-    ///   ``FeedError/malformed(_:)`` naming the first fault.
+    /// - Throws: `FeedError/oversized(what:limit:)` past ``FeedLimits/maxBodyBytes``,
+    ///   `FeedError/malformed(_:)` naming the first fault.
     public init(parsing data: Data, limits: FeedLimits = FeedLimits()) throws(FeedError) {
         guard data.count <= limits.maxBodyBytes else { throw .oversized(what: "body", limit: limits.maxBodyBytes) }
         let root: Any

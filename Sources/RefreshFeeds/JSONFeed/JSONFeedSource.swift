@@ -1,4 +1,5 @@
 import Foundation
+import RefreshKit
 import Synchronization
 
 /// `jsonfeed:URL`: any JSON Feed 1.1, paged by its `next_url` (docs/FEEDS.md).

@@ -1,4 +1,5 @@
 import Foundation
+import RefreshKit
 
 /// The text a new SQLite feed starts with: quotations from Debian's `fortunes` package (the BSD fortune
 /// files, in /usr/share/games/fortunes; licence in docs/FEEDS.md).
@@ -30,7 +31,7 @@ public enum FortuneCorpus {
     }
 
     /// Every entry of the files in `folder` (the UTF-8 `.u8` versions where Debian ships them), in file
-    /// order. - Throws: ``FeedError/missing(path:)`` when none of the files exists (`fortunes` is not
+    /// order. - Throws: `FeedError/missing(path:)` when none of the files exists (`fortunes` is not
     /// installed: `scripts/ensure-deps.sh` installs it).
     public static func load(folder: String = folder) throws(FeedError) -> [Entry] {
         var entries: [Entry] = []

@@ -1,9 +1,10 @@
 import CSQLite
 import Foundation
+import RefreshKit
 
 /// One connection to a SQLite file through Debian's libsqlite3, with SQLite's result codes turned into
-/// ``FeedError``s: busy means ``FeedError/locked(path:)``, read-only ``FeedError/readOnly(path:)``, not a
-/// database ``FeedError/malformed(_:)``.
+/// `FeedError`s: busy means `FeedError/locked(path:)`, read-only `FeedError/readOnly(path:)`, not a
+/// database `FeedError/malformed(_:)`.
 ///
 /// Opened in serialized mode (`SQLITE_OPEN_FULLMUTEX`), so SQLite itself makes calls from several threads
 /// safe; that is why it is `@unchecked Sendable`.

@@ -8,8 +8,8 @@ import RefreshKit
 /// an item's time and id (`TIME:ID`). When the file does not exist it is created and filled from
 /// ``FortuneCorpus``, with times spaced over the past in the order of the items. A file whose permissions
 /// forbid writing is opened read-only: it still serves pages, and ``post(text:author:timeMicros:)``
-/// answers ``FeedError/readOnly(path:)``. Another program holding the write lock for longer than the
-/// time limit makes a call answer ``FeedError/locked(path:)``. Calls from several threads (a worker
+/// answers `FeedError/readOnly(path:)`. Another program holding the write lock for longer than the
+/// time limit makes a call answer `FeedError/locked(path:)`. Calls from several threads (a worker
 /// reading, a post from elsewhere) take turns, so a post's transaction is never interleaved.
 public final class SQLiteFeed: PostableFeedSource {
     /// The file.
@@ -25,8 +25,8 @@ public final class SQLiteFeed: PostableFeedSource {
     /// - Parameters:
     ///   - nowMicros: the time now, µs since 1970; a new file's newest item is a minute older.
     ///   - corpus: what a new file is filled with; `nil` reads Debian's fortunes (``FortuneCorpus/load(folder:)``).
-    /// - Throws: ``FeedError/missing(path:)`` when the folder does not exist, ``FeedError/locked(path:)``,
-    ///   ``FeedError/malformed(_:)`` when the file is not a feed database.
+    /// - Throws: `FeedError/missing(path:)` when the folder does not exist, `FeedError/locked(path:)`,
+    ///   `FeedError/malformed(_:)` when the file is not a feed database.
     public init(
         path: String, limits: FeedLimits = FeedLimits(), nowMicros: Int64, corpus: [FortuneCorpus.Entry]? = nil
     ) throws(FeedError) {

@@ -1,3 +1,5 @@
+import RefreshKit
+
 /// What a ``FeedWorker`` delivers for each request it was given: exactly one answer per request.
 public struct FeedAnswer: Sendable {
     /// The id ``FeedWorker/submit(_:)`` returned for the request.

@@ -1,13 +1,14 @@
 import Dispatch
 import Foundation
+import RefreshKit
 
 /// The thread that runs a ``FeedSource``'s blocking calls, one at a time, off the caller's thread (as the
 /// server's store thread runs Redis): ``submit(_:)`` queues a request and returns its id at once; the answer
 /// comes later through `deliver`, with that id and the time it took.
 ///
 /// Every page is checked by a ``FeedPageValidator`` first, so a source's bad page arrives as a
-/// ``FeedError``. A request not answered within ``FeedLimits/timeoutMs`` of its submission is answered with
-/// ``FeedError/timedOut(limitMs:)`` at that moment, even while the source still blocks; the source's late
+/// `FeedError`. A request not answered within ``FeedLimits/timeoutMs`` of its submission is answered with
+/// `FeedError/timedOut(limitMs:)` at that moment, even while the source still blocks; the source's late
 /// page is then dropped. `deliver` is called on the worker's thread or on its timer's queue, one answer at
 /// a time (never two at once), never with the queue's lock held, and never twice for one id.
 ///
@@ -72,7 +73,7 @@ public final class FeedWorker: @unchecked Sendable {
         return job.id
     }
 
-    /// Finishes the call running now, answers every queued request with ``FeedError/unavailable(_:)``, and
+    /// Finishes the call running now, answers every queued request with `FeedError/unavailable(_:)`, and
     /// ends the thread; the first call returns when it has ended, any later one at once.
     public func stop() {
         condition.lock()

@@ -14,6 +14,11 @@ public enum Input: Hashable, Sendable {
     /// Boxed: a patch is about 200 bytes, and inline it would make every input that size, copied on every
     /// touch and wheel event the host passes along. Configuring is rare.
     indirect case configure(ConfigurationPatch)
+    /// An external feed source's answer to the model's ``ListModel/sourceRequest`` (``FeedMode/external``),
+    /// brought by the host; recorded in the trace like a page's message, from the reserved member -1.
+    ///
+    /// Boxed, as a page of items is large.
+    indirect case feedAnswer(FeedAnswerInput)
 }
 
 /// The phase of a touch sample, following Pointer Events.

@@ -13,7 +13,8 @@ public struct ListModel: Hashable, Sendable, Codable {
     public private(set) var scroll: ScrollModel
     /// One control per edge, in ``Edge/allCases`` order; edges without a control are `disabled`.
     public private(set) var controls: [EdgeControl]
-    public private(set) var pager: Pager
+    /// The feed: the simulated one, or an external source's answers (``FeedPager``).
+    public private(set) var pager: FeedPager
     /// Device pixels per CSS px of the page that opened the model.
     public private(set) var devicePixelRatio: Double
     private var sequence: UInt64 = 0
@@ -37,9 +38,11 @@ public struct ListModel: Hashable, Sendable, Codable {
     ///   - devicePixelRatio: device pixels per CSS px; motion comes to rest within one device pixel.
     ///   - found: the preset it starts with (``init(viewport:devicePixelRatio:preset:seed:time:)`` names one).
     ///   - seed: seeds the simulated feed (failures).
+    ///   - feed: the simulated feed, or an external source (the model then starts asking for its first page).
     ///   - time: the model's start.
     public init(
-        viewport: Size, devicePixelRatio: Double = 1, starting found: Preset, seed: UInt64 = 1, time: Timestamp
+        viewport: Size, devicePixelRatio: Double = 1, starting found: Preset, seed: UInt64 = 1,
+        feed: FeedMode = .simulated, time: Timestamp
     ) throws(ListModelError) {
         try Validation.viewport(viewport)
         try Validation.check(devicePixelRatio, in: DevicePixelRatio.range, "dpr")
@@ -47,7 +50,7 @@ public struct ListModel: Hashable, Sendable, Codable {
         now = time
         presetName = found.name
         configuration = found.configuration
-        pager = Pager(feed: SimulatedFeed(configuration: found.configuration.feed, seed: seed))
+        pager = FeedPager(feed, configuration: found.configuration.feed, seed: seed, at: time)
         controls = Edge.allCases.map { EdgeControl(edge: $0, configuration: found.configuration.edge($0)) }
         scroll = ScrollModel(
             viewport: viewport, contentSize: .zero, insets: InsetLayers(app: found.configuration.insets),
@@ -57,6 +60,9 @@ public struct ListModel: Hashable, Sendable, Codable {
         for index in controls.indices {
             controls[index].feedReset(hasMore: pager.hasMore, at: now, events: &events)
         }
+        // A footer with no more data (an external feed before its first page, a feed shorter than a page) holds
+        // its resting inset from the start.
+        syncLayers()
         // A viewport taller than the first page starts a load-more at once: its events are kept for the
         // host's first `takeEvents()`, so every start has its end.
         observe()
@@ -124,6 +130,10 @@ public struct ListModel: Hashable, Sendable, Codable {
             observedQuietly.value = false
             if let preset = reconfigured.preset { presetName = preset }
             configure(reconfigured.configuration)
+        case .feedAnswer(let answer):
+            advance(to: time)
+            observedQuietly.value = false
+            apply(answer)
         }
         // What the input made due at once (an exit of 0 s, a feed answering in 0 ms) happens now, not at
         // the next unrelated input.
@@ -330,6 +340,18 @@ public struct ListModel: Hashable, Sendable, Codable {
             controls[Self.index(request.edge)].finish(
                 .failure, cause: .feedFailed, fingerDown: scroll.isDragging, at: now, events: &events)
         }
+    }
+
+    /// An external source's answer: the request ends as the simulated feed's would, or, answering no running
+    /// request, is dropped as stale.
+    private mutating func apply(_ answer: FeedAnswerInput) {
+        if let result = pager.answer(answer) {
+            complete(result)
+        } else {
+            events.append(Event(.feedDropped, cause: .stale, time: now, value: Double(answer.request)))
+        }
+        syncLayers()
+        observe()
     }
 
     /// Each control's inset layer, pushed into the scroll model (which absorbs the change without a jump),

@@ -7,13 +7,15 @@ extension ListModel {
     ///   - preset: the name of a preset of `presets` (see ``PresetCatalogue/names``).
     ///   - presets: the presets the name is looked up in.
     ///   - seed: seeds the simulated feed (failures).
+    ///   - feed: the simulated feed, or an external source.
     ///   - time: the model's start.
     public init(
         viewport: Size, devicePixelRatio: Double = 1, preset: String = Preset.ios.name,
-        in presets: PresetCatalogue = .seeds, seed: UInt64 = 1, time: Timestamp
+        in presets: PresetCatalogue = .seeds, seed: UInt64 = 1, feed: FeedMode = .simulated, time: Timestamp
     ) throws(ListModelError) {
         guard let found = presets.named(preset) else { throw .unknownPreset(preset, known: presets.names) }
         try self.init(
-            viewport: viewport, devicePixelRatio: devicePixelRatio, starting: found, seed: seed, time: time)
+            viewport: viewport, devicePixelRatio: devicePixelRatio, starting: found, seed: seed, feed: feed,
+            time: time)
     }
 }

@@ -46,4 +46,6 @@ public enum Cause: String, Hashable, Sendable, CaseIterable, Codable {
     case layout
     /// Another edge's refresh took precedence.
     case preempted
+    /// A feed answer came for a request that is no longer running (answered, timed out, cancelled).
+    case stale
 }

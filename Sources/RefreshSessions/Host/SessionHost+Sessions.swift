@@ -228,6 +228,7 @@ extension SessionHost {
         case .resize: "resize"
         case .command: "command"
         case .configure: "configure"
+        case .feedAnswer: "feed_answer"
         }
     }
 }

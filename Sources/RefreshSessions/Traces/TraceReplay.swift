@@ -42,7 +42,7 @@ public struct TraceReplay: Sendable {
         for (index, operation) in trace.operations.enumerated() {
             switch operation {
             case .apply(let time, let member, let text):
-                let (input, seq) = try input(text, index: index)
+                let (input, seq) = try input(text, member: member, index: index)
                 let result: Swift.Result<Void, ListModelError> = text.withUnsafeBytes { bytes in
                     Swift.Result { () throws(ListModelError) in
                         try traced.apply(ReceivedInput(input, seq: seq, text: bytes), member: member, at: time)
@@ -67,17 +67,11 @@ public struct TraceReplay: Sendable {
             matches: frames == trace.frames)
     }
 
-    /// The recorded message's input and its `seq`.
-    private func input(_ text: [UInt8], index: Int) throws(TraceError) -> (Input, UInt64?) {
-        let decoded: Swift.Result<ClientMessage, WireError> = text.withUnsafeBytes { bytes in
-            Swift.Result { () throws(WireError) in try decoder.decode(bytes) }
-        }
-        switch decoded {
-        case .success(.input(let input, let seq)):
-            return (input, seq)
-        case .success:
-            throw TraceError("ops[\(index)] applies a message that is not an input (hello, ping or trace)")
-        case .failure(let error):
+    /// The recorded message's input and its `seq` (a `feed_answer` from member -1, the feed source).
+    private func input(_ text: [UInt8], member: Int, index: Int) throws(TraceError) -> (Input, UInt64?) {
+        do {
+            return try TracedListModel.recordedInput(text, member: member, decoder: decoder)
+        } catch {
             throw TraceError("ops[\(index)]: the recorded message does not decode: \(error.description)")
         }
     }

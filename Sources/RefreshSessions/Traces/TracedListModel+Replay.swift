@@ -41,11 +41,12 @@ extension TracedListModel {
         for (index, operation) in trace.operations.enumerated() {
             switch operation {
             case .apply(let time, let member, let text):
-                let decoded: Result<ClientMessage, WireError> = text.withUnsafeBytes { bytes in
-                    Result { () throws(WireError) in try decoder.decode(bytes) }
-                }
-                guard case .success(.input(let input, let seq)) = decoded else {
-                    throw TraceError("ops[\(index)] is not an input that decodes")
+                let input: Input
+                let seq: UInt64?
+                do {
+                    (input, seq) = try recordedInput(text, member: member, decoder: decoder)
+                } catch {
+                    throw TraceError("ops[\(index)] is not an input that decodes: \(error.description)")
                 }
                 text.withUnsafeBytes { bytes in
                     _ = try? traced.apply(ReceivedInput(input, seq: seq, text: bytes), member: member, at: time)

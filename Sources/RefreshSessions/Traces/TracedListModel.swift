@@ -48,7 +48,7 @@ public struct TracedListModel: Sendable {
         self.presets = presets
         model = try ListModel(
             viewport: header.viewport, devicePixelRatio: header.devicePixelRatio, preset: header.preset,
-            in: presets, seed: header.seed, time: header.start)
+            in: presets, seed: header.seed, feed: header.feedMode, time: header.start)
         recorder = TraceRecorder(header: header, limits: limits, digest: digest)
         noteSchedule()
     }

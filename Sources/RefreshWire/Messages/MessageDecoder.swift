@@ -68,6 +68,8 @@ public struct MessageDecoder: Sendable {
             return .trace
         case 9 where json.equals(type, "configure"):
             return .input(.configure(try decodeConfigure(FieldReader(json, limits, "configure"), object)))
+        case 11 where json.equals(type, "feed_answer"):
+            throw Self.feedAnswerFromPage
         default:
             if type.escaped { return try decodeEscapedType(json, type, object) }
             throw unknownType(json, type)
@@ -103,9 +105,15 @@ public struct MessageDecoder: Sendable {
         case "command": return .input(.command(try decodeCommand(reader, object)))
         case "configure": return .input(.configure(try decodeConfigure(reader, object)))
         case "trace": return .trace
+        case "feed_answer": throw Self.feedAnswerFromPage
         default: throw unknownType(json, type)
         }
     }
+
+    /// The reply to a page that sends a `feed_answer` (FeedAnswerDecoder.swift reads the source's own).
+    static let feedAnswerFromPage = WireError(
+        code: .badMessage, message: "feed_answer comes from the server's feed source, not from a page",
+        ref: "feed_answer")
 
     private func unknownType(_ json: JSONText, _ type: StringRef) -> WireError {
         let known = "hello, touch, wheel, resize, command, configure, ping, trace"

@@ -22,6 +22,9 @@ extension MessageEncoder {
             recorder.encodeMessage(into: &buffer)
         case .config(let preset, let configuration):
             encodeConfig(preset: preset, configuration: configuration, into: &buffer)
+        case .rows(let change, let items): encodeRows(change, of: items, into: &buffer)
+        case .feedRequest(let answered): encodeFeedRequest(answered, into: &buffer)
+        case .newItems(let count, let more): encodeNewItems(count: count, more: more, into: &buffer)
         }
     }
 }

@@ -81,7 +81,7 @@ public struct MessageEncoder: Sendable {
             + welcome.presets
         let bound =
             2048 + welcome.configuration.edges.count * 1536 + strings.reduce(0) { $0 + 6 * $1.utf8.count + 3 }
-            + Self.schemaJSON.count + Self.catalogueBound(welcome.catalogue)
+            + Self.schemaJSON.count + Self.catalogueBound(welcome.catalogue) + Self.bound(of: welcome.feed)
         appendJSON(to: &buffer, bound: bound) { w in writeWelcome(welcome, to: &w) }
     }
 
@@ -248,7 +248,8 @@ public struct MessageEncoder: Sendable {
         Self.schemaJSON.withUnsafeBufferPointer { w.bytes($0) }
         w.literal(#","serverT":"#)
         w.milliseconds(welcome.serverTime)
-        w.literal(#","protocol":"refreshkit.v1""#)
+        w.literal(#","protocol":"refreshkit.v1","feed":"#)
+        writeWelcomeFeed(welcome.feed, to: &w)
         if let member = welcome.member {
             w.literal(#","member":"#)
             w.integer(Int64(member))

@@ -21,6 +21,12 @@ public enum ServerMessage: Sendable {
     case trace(TraceRecorder)
     /// `config`: the session's whole configuration after an accepted `configure`, to every member.
     case config(preset: String, configuration: ListConfiguration)
+    /// `rows`: the items an applied feed answer changed (`change`), out of the session's loaded `items`.
+    case rows(RowsChange, items: [FeedItem])
+    /// `feed_request`: one request to the feed source and how it ended.
+    case feedRequest(AnsweredRequest)
+    /// `new_items`: how many items newer than the session's top item the source has.
+    case newItems(count: Int, more: Bool)
 
     /// The message's `type`.
     public var kind: Kind {
@@ -34,12 +40,17 @@ public enum ServerMessage: Sendable {
         case .room: .room
         case .trace: .trace
         case .config: .config
+        case .rows: .rows
+        case .feedRequest: .feedRequest
+        case .newItems: .newItems
         }
     }
 
     /// The `type` of a server message, as the wire spells it: the rows of PROTOCOL.md's "Server → page" table
     /// (`ProtocolDocumentTests` checks that they are the same).
     public enum Kind: String, CaseIterable, Hashable, Sendable {
-        case welcome, frame, delta, event, error, pong, room, trace, config
+        case welcome, frame, delta, event, error, pong, room, trace, config, rows
+        case feedRequest = "feed_request"
+        case newItems = "new_items"
     }
 }

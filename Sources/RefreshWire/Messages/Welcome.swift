@@ -35,6 +35,8 @@ public struct Welcome: Hashable, Sendable {
     /// After a take-over (docs/SCALING.md): where the session came from and how long catching up took,
     /// written as `takeover`.
     public var takeOver: TakeOver?
+    /// The session's feed: its source, whether it takes posts, its last requests (written as `feed`).
+    public var feed: WelcomeFeed
 
     public init(
         session: String,
@@ -50,8 +52,10 @@ public struct Welcome: Hashable, Sendable {
         ack: UInt64? = nil,
         share: String? = nil,
         node: String? = nil,
-        takeOver: TakeOver? = nil
+        takeOver: TakeOver? = nil,
+        feed: WelcomeFeed = .simulated
     ) {
+        self.feed = feed
         self.node = node
         self.takeOver = takeOver
         self.session = session

@@ -10,14 +10,25 @@ public struct TraceHeader: Hashable, Sendable {
     public var seed: UInt64
     /// The session's start on the engine's time axis (the server's clock: µs since the Unix epoch).
     public var start: Timestamp
+    /// The external feed source's address as shown to people (`sqlite:demo.sqlite`), or `nil` for the
+    /// simulated feed. The model of a trace with a source starts in ``FeedMode/external`` and takes the
+    /// source's answers from the trace (member -1), so it replays without the source.
+    public var feedSource: String?
 
-    public init(preset: String, viewport: Size, devicePixelRatio: Double, seed: UInt64, start: Timestamp) {
+    public init(
+        preset: String, viewport: Size, devicePixelRatio: Double, seed: UInt64, start: Timestamp,
+        feedSource: String? = nil
+    ) {
         self.preset = preset
         self.viewport = viewport
         self.devicePixelRatio = devicePixelRatio
         self.seed = seed
         self.start = start
+        self.feedSource = feedSource
     }
+
+    /// The feed mode of the session's model: external when it has a ``feedSource``.
+    public var feedMode: FeedMode { feedSource == nil ? .simulated : .external }
 }
 
 /// How much a ``TraceRecorder`` keeps, and how often it starts over from a snapshot of the session
@@ -54,12 +65,19 @@ public struct TraceLimits: Hashable, Sendable {
 
 /// One recorded call on the session, in the order the server made them.
 public enum TraceOperation: Hashable, Sendable {
-    /// `ListModel.apply` at `time` of a page message from `member`, its text exactly as received.
+    /// `ListModel.apply` at `time` of a page message from `member`, its text exactly as received; or, from
+    /// member ``feedSourceMember``, of a `feed_answer` the server made from its feed source's answer.
     case apply(time: Timestamp, member: Int, text: [UInt8])
     /// `ListModel.advance(to:)`.
     case advance(Timestamp)
     /// `ListModel.frame()` (the frame was encoded and sent).
     case frame
+}
+
+extension TraceOperation {
+    /// The member number of the server's feed source: its answers (`feed_answer`) are recorded as applied by
+    /// member -1, beside the pages' members, which count up from 0 (docs/TRACE.md).
+    public static let feedSourceMember = -1
 }
 
 /// The running digest of a session's frames, and their count. Two runs that produce the same frames have
@@ -259,6 +277,11 @@ public struct Trace: Hashable, Sendable {
             }
             digestKind = kind
         }
+        var feedSource: String?
+        if let position = fields["feedSource"] {
+            guard text.kind(at: position) == .string else { throw TraceError("\"feedSource\" must be a string") }
+            feedSource = text.makeString(text.string(at: position))
+        }
         let truncated = fields["truncated"].map { text.byte($0) == .t } ?? false
         var snapshot: [UInt8]?
         if let position = fields["snapshot"] {
@@ -286,7 +309,7 @@ public struct Trace: Hashable, Sendable {
         self.init(
             header: TraceHeader(
                 preset: preset, viewport: Size(width: w, height: h), devicePixelRatio: dpr, seed: seed,
-                start: Timestamp(microseconds: start)),
+                start: Timestamp(microseconds: start), feedSource: feedSource),
             snapshot: snapshot, operations: operations,
             frames: FrameDigest(kind: digestKind, value: digest, count: UInt64(frames)),
             truncated: truncated)
@@ -310,8 +333,8 @@ public struct Trace: Hashable, Sendable {
                 "ops[\(index)] must be {\"frame\":true}, {\"t\",\"advance\":true} or {\"t\",\"apply\":{…}}")
         }
         let member = fields["member"].flatMap { integer(text, $0) } ?? 0
-        guard (0...Int64(Int32.max)).contains(member) else {
-            throw TraceError("ops[\(index)].member must be a small non-negative integer")
+        guard (Int64(TraceOperation.feedSourceMember)...Int64(Int32.max)).contains(member) else {
+            throw TraceError("ops[\(index)].member must be a small non-negative integer, or -1 (the feed source)")
         }
         let end = text.valueEnd(message)
         let bytes = Array(UnsafeRawBufferPointer(rebasing: text.bytes[message..<end]))

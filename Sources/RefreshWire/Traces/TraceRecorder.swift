@@ -157,7 +157,8 @@ public struct TraceRecorder: Sendable {
     /// The trace's JSON up to its operations: `{"format":…,"start":µs,"ops":[`, with `"snapshot":"…"` before
     /// `"ops"` when the operations start from one.
     public func encodeHead(into buffer: inout [UInt8]) {
-        appendJSON(to: &buffer, bound: 256 + 6 * header.preset.utf8.count) { w in
+        let strings = header.preset.utf8.count + (header.feedSource?.utf8.count ?? 0)
+        appendJSON(to: &buffer, bound: 288 + 6 * strings) { w in
             w.literal(#"{"format":"refreshkit.trace.v1","preset":"#)
             w.string(header.preset)
             w.literal(#","viewport":{"w":"#)
@@ -170,6 +171,7 @@ public struct TraceRecorder: Sendable {
             w.digits(header.seed)
             w.literal(#","start":"#)
             w.integer(header.start.microseconds)
+            w.member(#","feedSource":"#, string: header.feedSource)
         }
         if let snapshot {
             buffer.append(contentsOf: #","snapshot":""#.utf8)

@@ -94,4 +94,17 @@ import Testing
         driver.settle()
         #expect(driver.state(.bottom) == .idle)
     }
+
+    /// A feed shorter than a page starts with its footer showing "no more data", and the footer's inset in
+    /// the scroll view from the first frame (the state and its layer agree at once).
+    @Test func aFeedShorterThanAPageStartsWithTheFooterInPlace() throws {
+        var configuration = Preset.ios.configuration
+        configuration.feed.totalItems = 5
+        let model = try ListModel(
+            viewport: Size(width: 390, height: 844), starting: Preset(name: "short", configuration: configuration),
+            time: Timestamp(microseconds: 1_000_000))
+        #expect(model.control(.bottom).state == .noMoreData)
+        #expect(model.scroll.insets.controls[.bottom] == model.control(.bottom).layer)
+        #expect(model.control(.bottom).layer > 0)
+    }
 }

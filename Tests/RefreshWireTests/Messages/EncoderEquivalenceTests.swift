@@ -271,6 +271,8 @@ struct EncoderEquivalenceTests {
                         as [String: Any],
                 ] as [String: Any],
                 "serverT": 0.001, "protocol": "refreshkit.v1",
+                "feed": ["source": "simulated", "kind": "simulated", "postable": false, "requests": [Any]()]
+                    as [String: Any],
             ]
             let differences = Reference.differences(object, expected, tolerance: 1e-9)
             #expect(differences.isEmpty, "\(differences)")

@@ -43,6 +43,12 @@ struct ServerMessageTests {
             .config(preset: "ios", configuration: configuration),
             { $0.encodeConfig(preset: "ios", configuration: configuration, into: &$1) }
         ),
+        (
+            .rows(.prepended(1), items: FeedWireTests.items),
+            { $0.encodeRows(.prepended(1), of: FeedWireTests.items, into: &$1) }
+        ),
+        (.feedRequest(FeedWireTests.answered), { $0.encodeFeedRequest(FeedWireTests.answered, into: &$1) }),
+        (.newItems(count: 3, more: false), { $0.encodeNewItems(count: 3, more: false, into: &$1) }),
     ]
 
     @Test func everyKindHasASample() {

@@ -1,6 +1,6 @@
 /// Why a source gave no page (Paging 3's `LoadResult.Error`), with a message a person understands
 /// (``description``). Every case is an answer, never a crash: the list shows it with a Retry.
-public enum FeedError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum FeedError: Error, Hashable, Sendable, Codable, CustomStringConvertible {
     /// The source could not be reached or read; the reason says why (a refused connection, an HTTP status).
     case unavailable(String)
     /// No answer within the time limit.
@@ -44,20 +44,21 @@ public enum FeedError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// A short, stable name of the case (for logs, metrics and the wire).
+    /// A short, stable name of the case, the snake_case of its name: the `code` of a `feed_answer`'s or a
+    /// `feed_request`'s `error` on the wire (docs/PROTOCOL.md, "Feed"), and what logs and metrics write.
     public var code: String {
         switch self {
         case .unavailable: "unavailable"
-        case .timedOut: "timedOut"
+        case .timedOut: "timed_out"
         case .malformed: "malformed"
         case .oversized: "oversized"
-        case .repeatedIds: "repeatedIds"
-        case .outOfOrder: "outOfOrder"
-        case .badCursor: "badCursor"
-        case .readOnly: "readOnly"
+        case .repeatedIds: "repeated_ids"
+        case .outOfOrder: "out_of_order"
+        case .badCursor: "bad_cursor"
+        case .readOnly: "read_only"
         case .locked: "locked"
         case .missing: "missing"
-        case .badAddress: "badAddress"
+        case .badAddress: "bad_address"
         case .rejected: "rejected"
         }
     }

@@ -1,7 +1,8 @@
 /// One entry of a feed: what a row of the list shows.
 ///
 /// Times are microseconds since 1970 (UTC), the engine's unit (``FeedItem/timeMicros``). A feed lists its
-/// items newest first; ``FeedPageValidator`` checks that a source keeps to it.
+/// items newest first; RefreshFeeds' `FeedPageValidator` checks that a source keeps to it, and the engine
+/// checks it again across the pages it holds (docs/FEEDS.md).
 public struct FeedItem: Hashable, Sendable, Codable {
     /// The item's id, unique within its feed (a SQLite row id, a JSON Feed item's `id`).
     public var id: String
@@ -21,25 +22,5 @@ public struct FeedItem: Hashable, Sendable, Codable {
         self.author = author
         self.timeMicros = timeMicros
         self.image = image
-    }
-}
-
-/// A picture of a ``FeedItem``: where it is and, when the source says, its size in pixels.
-///
-/// The size lets a list reserve the row's height before the picture has loaded. JSON Feed does not carry
-/// sizes, so both are optional.
-public struct FeedImage: Hashable, Sendable, Codable {
-    /// The picture's address (http, https or a path the page can load).
-    public var url: String
-    /// Its width in pixels, when known.
-    public var width: Int?
-    /// Its height in pixels, when known.
-    public var height: Int?
-
-    /// A picture; see the properties.
-    public init(url: String, width: Int? = nil, height: Int? = nil) {
-        self.url = url
-        self.width = width
-        self.height = height
     }
 }

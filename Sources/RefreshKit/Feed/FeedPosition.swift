@@ -1,0 +1,9 @@
+/// Where a page starts, as Paging 3's `LoadParams` (Refresh, Append, Prepend) says it.
+public enum FeedPosition: Hashable, Sendable, Codable {
+    /// The newest items (a refresh, or the first load).
+    case newest
+    /// The items just older than the cursor (load-more at the bottom).
+    case olderThan(FeedCursor)
+    /// The items just newer than the cursor (what came in above the top row).
+    case newerThan(FeedCursor)
+}

@@ -1,0 +1,115 @@
+/// The items an external feed has loaded, newest first, with the cursors to go on from them, and the rules
+/// that merge a new page into them.
+///
+/// A page is checked against what is loaded before anything changes (a source, or a trace, may send
+/// anything): its ids must be non-empty and new, its items newest first, also across the boundary with the
+/// items it joins. A page that breaks a rule is refused as a ``FeedError`` and the items stay as they were.
+///
+/// Merging a refresh (Paging 3 calls it a refresh, too): when the newest page reaches the current top item
+/// (holds its id), the items above it are put on top and the rest of the list is kept; otherwise the page
+/// replaces the list. A load-more page is appended.
+public struct LoadedItems: Hashable, Sendable, Codable {
+    /// The items, newest first.
+    public private(set) var items: [FeedItem] = []
+    /// The ids of ``items``.
+    private var ids: Set<String> = []
+    /// Asks for the items older than the last one (`nil`: none can be asked).
+    public private(set) var olderCursor: FeedCursor?
+    /// Asks for the items newer than the first one.
+    public private(set) var newerCursor: FeedCursor?
+    /// Whether older items may exist beyond the last one.
+    public private(set) var hasMore = false
+
+    /// No items.
+    public init() {}
+
+    /// Merges `page`, the answer to a refresh or a first load (limited to `limit` items).
+    /// - Returns: what changed, or `nil` when nothing did (the page holds nothing above the top item).
+    public mutating func mergeNewest(_ page: FeedPage, limit: Int) throws(FeedError) -> RowsChange? {
+        try Self.check(page, limit: limit)
+        guard let top = items.first, let reached = page.items.firstIndex(where: { $0.id == top.id }) else {
+            self = LoadedItems(replacingWith: page)
+            return .replaced
+        }
+        let newer = page.items[..<reached]
+        for item in newer where ids.contains(item.id) { throw Self.again(item) }
+        if let lowest = newer.last, lowest.timeMicros < top.timeMicros {
+            throw .outOfOrder("item \"\(lowest.id)\" is older than \"\(top.id)\" below it")
+        }
+        if let cursor = page.newerCursor { newerCursor = cursor }
+        guard !newer.isEmpty else { return nil }
+        items.insert(contentsOf: newer, at: 0)
+        ids.formUnion(newer.lazy.map(\.id))
+        return .prepended(newer.count)
+    }
+
+    /// Appends `page`, the answer to a load-more (limited to `limit` items).
+    /// - Returns: what changed, or `nil` when the page was empty (then ``hasMore`` may still change).
+    public mutating func append(_ page: FeedPage, limit: Int) throws(FeedError) -> RowsChange? {
+        try Self.check(page, limit: limit)
+        for item in page.items where ids.contains(item.id) { throw Self.again(item) }
+        if let last = items.last, let first = page.items.first, first.timeMicros > last.timeMicros {
+            throw .outOfOrder("item \"\(first.id)\" of the next page is newer than \"\(last.id)\" above it")
+        }
+        items.append(contentsOf: page.items)
+        ids.formUnion(page.items.lazy.map(\.id))
+        olderCursor = page.olderCursor
+        hasMore = page.hasMore && page.olderCursor != nil
+        return page.items.isEmpty ? nil : .appended(page.items.count)
+    }
+
+    private init(replacingWith page: FeedPage) {
+        items = page.items
+        ids = Set(page.items.lazy.map(\.id))
+        olderCursor = page.olderCursor
+        newerCursor = page.newerCursor
+        hasMore = page.hasMore && page.olderCursor != nil
+    }
+
+    /// The rules within one page: at most `limit` items, ids non-empty and unique, newest first.
+    private static func check(_ page: FeedPage, limit: Int) throws(FeedError) {
+        guard page.items.count <= limit else {
+            throw .oversized(what: "page (\(page.items.count) items)", limit: limit)
+        }
+        var seen = Set<String>()
+        var previous: FeedItem?
+        for item in page.items {
+            guard !item.id.isEmpty else { throw .malformed("an item has an empty id") }
+            guard seen.insert(item.id).inserted else { throw .repeatedIds(item.id) }
+            if let previous, item.timeMicros > previous.timeMicros {
+                throw .outOfOrder("item \"\(item.id)\" is newer than \"\(previous.id)\" above it")
+            }
+            previous = item
+        }
+    }
+
+    private static func again(_ item: FeedItem) -> FeedError {
+        .malformed("the source sent item \"\(item.id)\" again")
+    }
+
+    // Coded without the set of ids, which follows from the items (and whose order would differ from one
+    // process to the next): the same items always encode to the same bytes.
+
+    private enum CodingKeys: String, CodingKey {
+        case items, olderCursor, newerCursor, hasMore
+    }
+
+    /// Reads what ``encode(to:)`` wrote.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        items = try container.decode([FeedItem].self, forKey: .items)
+        ids = Set(items.lazy.map(\.id))
+        olderCursor = try container.decodeIfPresent(FeedCursor.self, forKey: .olderCursor)
+        newerCursor = try container.decodeIfPresent(FeedCursor.self, forKey: .newerCursor)
+        hasMore = try container.decode(Bool.self, forKey: .hasMore)
+    }
+
+    /// Writes the items, the cursors and ``hasMore``.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(items, forKey: .items)
+        try container.encodeIfPresent(olderCursor, forKey: .olderCursor)
+        try container.encodeIfPresent(newerCursor, forKey: .newerCursor)
+        try container.encode(hasMore, forKey: .hasMore)
+    }
+}

@@ -1,0 +1,10 @@
+/// What an applied answer did to the loaded items (``ListModel/lastRowsChange``), so a host sends its pages
+/// only the change (the `rows` message, docs/PROTOCOL.md).
+public enum RowsChange: Hashable, Sendable, Codable {
+    /// Every item was replaced (a first page, or a refresh whose page did not reach the top item).
+    case replaced
+    /// This many items were put above the top item (a refresh whose page reached it).
+    case prepended(Int)
+    /// This many items were added below the last one (load-more).
+    case appended(Int)
+}

@@ -1,0 +1,151 @@
+/// The pager of an external feed (``FeedMode/external``): the one request in flight, the items loaded, and
+/// the log of answered requests. It never calls a source: it asks (``running``), and the host brings the
+/// answer back as an input (``answer(_:)``).
+///
+/// The rules are the simulated ``Pager``'s: never two requests at once; a refresh replaces a running
+/// load-more (whose late answer is then dropped as stale); a load-more waits while a refresh runs and needs
+/// an older cursor. A request that has no answer by its deadline fails, as a lost answer would.
+///
+/// ```
+///            request ──────────▶ running ── answer (page, checked) ──▶ loaded (rows change)
+///                                  │  └──── answer (failure, refused page) ──▶ failed
+///                                  └─ deadline ──▶ failed (timed out)
+///  answer for another id ──▶ dropped (stale)
+/// ```
+public struct SourcePager: Hashable, Sendable, Codable {
+    /// Added to the feed's `timeoutMs` before the engine gives up on an answer: the source's own time limit
+    /// comes first, and its `timed_out` answer needs a moment to reach the service thread.
+    public static let graceMs = 1_000.0
+    /// How many answered requests ``answered`` keeps.
+    public static let logLength = 8
+
+    /// The items loaded, and their cursors.
+    public private(set) var loaded = LoadedItems()
+    /// The request in flight, if any.
+    public private(set) var running: SourceRequest?
+    /// What the last applied answer changed in the items (`nil`: nothing, or a failure).
+    public private(set) var lastRowsChange: RowsChange?
+    /// The last ``logLength`` requests that ended, oldest first.
+    public private(set) var answered: [AnsweredRequest] = []
+    /// How many requests ended in all (a host sends the log's entries it has not sent).
+    public private(set) var answeredCount = 0
+    /// Items per page.
+    public private(set) var pageSize: Int
+    /// The feed's time limit, milliseconds.
+    public private(set) var timeoutMs: Double
+    private var nextRequestID = 1
+
+    /// How a request ended, for the model.
+    public enum Result: Hashable, Sendable {
+        /// A page was applied: `items` of it, and whether older items may exist now.
+        case loaded(SourceRequest, items: Int, hasMore: Bool)
+        /// It failed.
+        case failed(SourceRequest)
+    }
+
+    /// A pager that asks for the first page at `time` (``SourceRequest/Kind/firstLoad``).
+    public init(configuration: FeedConfiguration, at time: Timestamp) {
+        pageSize = max(1, configuration.pageSize)
+        timeoutMs = configuration.timeoutMs
+        running = makeRequest(.firstLoad, edge: .top, position: .newest, at: time)
+    }
+
+    /// Items loaded.
+    public var count: Int { loaded.items.count }
+    /// Whether a load-more may find older items.
+    public var hasMore: Bool { loaded.hasMore }
+
+    /// Starts a request for `edge`. A refresh cancels a running load-more and returns it as dropped.
+    /// Returns `nil` (and starts nothing) when the request is not allowed now.
+    public mutating func request(
+        _ kind: SourceRequest.Kind, for edge: Edge, at time: Timestamp
+    ) -> (started: SourceRequest?, dropped: SourceRequest?) {
+        var dropped: SourceRequest?
+        if let running {
+            guard kind == .refresh, running.kind == .nextPage else { return (nil, nil) }
+            dropped = running
+            self.running = nil
+        }
+        let position: FeedPosition
+        switch kind {
+        case .firstLoad, .refresh:
+            position = .newest
+        case .nextPage:
+            guard hasMore, let cursor = loaded.olderCursor else { return (nil, dropped) }
+            position = .olderThan(cursor)
+        }
+        let request = makeRequest(kind, edge: edge, position: position, at: time)
+        running = request
+        return (request, dropped)
+    }
+
+    /// Drops the running request of `edge`, if any (its answer will be dropped as stale).
+    public mutating func cancel(for edge: Edge) -> SourceRequest? {
+        guard let running, running.edge == edge else { return nil }
+        self.running = nil
+        return running
+    }
+
+    /// Fails the running request if its deadline has come by `time`.
+    public mutating func resolve(at time: Timestamp) -> Result? {
+        guard let request = running, request.deadline <= time else { return nil }
+        running = nil
+        let waited = request.deadline.seconds(since: request.issued) * 1000
+        return fail(request, FeedFailure(.timedOut(limitMs: Int(timeoutMs.rounded()))), durationMs: waited)
+    }
+
+    /// Applies `answer`: a page is checked and merged, a failure fails the request.
+    /// - Returns: how the request ended, or `nil` when the answer is for no running request (stale).
+    public mutating func answer(_ answer: FeedAnswerInput) -> Result? {
+        guard let request = running, request.id == answer.request else { return nil }
+        running = nil
+        lastRowsChange = nil
+        switch answer.outcome {
+        case .failure(let failure):
+            return fail(request, failure, durationMs: answer.durationMs)
+        case .page(let page):
+            var merged = loaded
+            let change: RowsChange?
+            do {
+                switch request.kind {
+                case .firstLoad, .refresh: change = try merged.mergeNewest(page, limit: request.request.limit)
+                case .nextPage: change = try merged.append(page, limit: request.request.limit)
+                }
+            } catch {
+                return fail(request, FeedFailure(error), durationMs: answer.durationMs)
+            }
+            loaded = merged
+            lastRowsChange = change
+            log(
+                AnsweredRequest(
+                    request: request, outcome: .loaded(items: page.items.count), durationMs: answer.durationMs))
+            return .loaded(request, items: page.items.count, hasMore: hasMore)
+        }
+    }
+
+    /// Takes the page size and time limit of `configuration` for later requests (the items stay).
+    public mutating func reconfigure(_ configuration: FeedConfiguration) {
+        pageSize = max(1, configuration.pageSize)
+        timeoutMs = configuration.timeoutMs
+    }
+
+    private mutating func fail(_ request: SourceRequest, _ failure: FeedFailure, durationMs: Double) -> Result {
+        log(AnsweredRequest(request: request, outcome: .failed(failure), durationMs: durationMs))
+        return .failed(request)
+    }
+
+    private mutating func log(_ entry: AnsweredRequest) {
+        if answered.count == Self.logLength { answered.removeFirst() }
+        answered.append(entry)
+        answeredCount += 1
+    }
+
+    private mutating func makeRequest(
+        _ kind: SourceRequest.Kind, edge: Edge, position: FeedPosition, at time: Timestamp
+    ) -> SourceRequest {
+        defer { nextRequestID += 1 }
+        return SourceRequest(
+            id: nextRequestID, kind: kind, edge: edge, request: FeedRequest(position, limit: pageSize), issued: time,
+            deadline: time.advanced(bySeconds: (timeoutMs + Self.graceMs) / 1000))
+    }
+}

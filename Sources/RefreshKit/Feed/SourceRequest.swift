@@ -1,0 +1,39 @@
+/// A request the model has running to an external feed source (``FeedMode/external``): what the host submits
+/// to the source, once per ``id`` (``ListModel/sourceRequest``).
+///
+/// The engine fails it by itself at ``deadline`` (the feed's `timeoutMs` after it was issued, plus
+/// ``SourcePager/graceMs``), as it would an answer that never comes.
+public struct SourceRequest: Hashable, Sendable, Codable {
+    /// Why the model asks.
+    public enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
+        /// The first page of an external feed, asked when the model starts (no control runs).
+        case firstLoad
+        /// A refresh: the newest page.
+        case refresh
+        /// A load-more: the page older than the last item.
+        case nextPage
+    }
+
+    /// Counts up from 1 within a model; an answer names it.
+    public var id: Int
+    /// Why the model asks.
+    public var kind: Kind
+    /// The edge whose control asked (the top for the first load).
+    public var edge: Edge
+    /// What to ask the source.
+    public var request: FeedRequest
+    /// When the model asked.
+    public var issued: Timestamp
+    /// When the model gives up on an answer and fails the request.
+    public var deadline: Timestamp
+
+    /// A request; see the properties.
+    public init(id: Int, kind: Kind, edge: Edge, request: FeedRequest, issued: Timestamp, deadline: Timestamp) {
+        self.id = id
+        self.kind = kind
+        self.edge = edge
+        self.request = request
+        self.issued = issued
+        self.deadline = deadline
+    }
+}

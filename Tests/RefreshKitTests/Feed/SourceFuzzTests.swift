@@ -1,0 +1,89 @@
+import Testing
+
+@testable import RefreshKit
+
+/// Random sessions on an external feed: commands, gestures' ends by time, and every kind of answer (a good
+/// page, a failure, a repeated id, items out of order, an answer to another request, none at all), with the
+/// rules checked after every step, and the same seed giving the same model.
+@Suite struct SourceFuzzTests {
+    /// A feed of `total` items (item `n` published at `n` s); pages newest first.
+    static func page(for request: SourceRequest, total: Int) -> FeedPage {
+        let top: Int
+        switch request.request.position {
+        case .newest, .newerThan: top = total
+        case .olderThan(let cursor): top = (Int(cursor.value) ?? 1) - 1
+        }
+        let ids = Array(stride(from: top, to: max(0, top - request.request.limit), by: -1))
+        return FeedPage(
+            items: ids.map(SourcePagerTests.item), olderCursor: ids.last.map { FeedCursor("\($0)") },
+            newerCursor: nil, hasMore: (ids.last ?? 1) > 1)
+    }
+
+    static func run(seed: UInt64, steps: Int) throws -> (ListModel, [String]) {
+        var g = SeededGenerator(seed: seed)
+        var configuration = Preset.ios.configuration
+        configuration.feed.pageSize = 1 + Int(g.next() % 8)
+        configuration.feed.timeoutMs = 500
+        var time = Timestamp(microseconds: 1_000_000)
+        var model = try ListModel(
+            viewport: Size(width: 390, height: 300), starting: Preset(name: "fuzz", configuration: configuration),
+            feed: .external, time: time)
+        var total = 30
+        var problems: [String] = []
+        for step in 0..<steps {
+            time = time.advanced(bySeconds: Double(g.next() % 400) / 1000)
+            let roll = g.next() % 12
+            switch roll {
+            case 0: try model.apply(.command(Command(.refresh, edge: .top)), at: time)
+            case 1: try model.apply(.command(Command(.loadMore)), at: time)
+            case 2: try model.apply(.command(Command(.retry)), at: time)
+            case 3:
+                let edge: Edge = g.next() % 2 == 0 ? .top : .bottom
+                try model.apply(.command(Command(.scrollToEdge, edge: edge, animated: g.next() % 2 == 0)), at: time)
+            case 4: total += Int(g.next() % 5)
+            default:
+                guard let request = model.sourceRequest else {
+                    model.advance(to: time)
+                    break
+                }
+                var page = page(for: request, total: total)
+                let outcome: FeedOutcome
+                switch roll {
+                case 5: outcome = .failure(FeedFailure(.unavailable("fuzz")))
+                case 6 where !page.items.isEmpty:  // an item already loaded, or repeated
+                    page.items[page.items.count - 1].id = model.feedItems.first?.id ?? page.items[0].id
+                    outcome = .page(page)
+                case 7 where page.items.count > 1:  // out of order
+                    page.items.swapAt(0, page.items.count - 1)
+                    outcome = .page(page)
+                default: outcome = .page(page)
+                }
+                let id = roll == 8 ? request.id + 1 : request.id  // an answer to another request
+                try model.apply(.feedAnswer(FeedAnswerInput(request: id, outcome: outcome)), at: time)
+            }
+            _ = model.takeEvents()
+            let frame = model.frame()
+            let ids = model.feedItems.map(\.id)
+            let times = model.feedItems.map(\.timeMicros)
+            if Set(ids).count != ids.count { problems.append("step \(step): repeated ids \(ids)") }
+            if times != times.sorted(by: >) { problems.append("step \(step): not newest first \(ids)") }
+            if frame.feed.count != ids.count { problems.append("step \(step): feed.count \(frame.feed.count)") }
+            if frame.contentSize.height != Double(ids.count) * configuration.feed.rowHeight {
+                problems.append("step \(step): content height \(frame.contentSize.height) for \(ids.count) rows")
+            }
+            if let request = model.sourceRequest, request.deadline < model.now {
+                problems.append("step \(step): request \(request.id) past its deadline")
+            }
+            if frame.feed.loading != (model.sourceRequest != nil) { problems.append("step \(step): loading") }
+        }
+        return (model, problems)
+    }
+
+    @Test(arguments: 1...24) func randomAnswersKeepTheRules(seed: UInt64) throws {
+        let (model, problems) = try Self.run(seed: seed, steps: 300)
+        #expect(problems.isEmpty, "\(problems.prefix(5))")
+        #expect(model.answeredRequests.total > 10)
+        let (again, _) = try Self.run(seed: seed, steps: 300)
+        #expect(again == model)
+    }
+}
