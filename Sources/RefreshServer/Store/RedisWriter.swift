@@ -19,7 +19,9 @@ import RefreshSessions
 ///   operations), so a late one finds a newer copy and changes nothing;
 /// - a whole write carries its batch's number and this process's ``incarnation``, and changes nothing when the
 ///   copy was written by a later batch of the same process, so a late one does not put an older copy back.
-/// A write refused answers 0, which the host turns into a whole write of that session.
+/// A write refused answers 0, which the host turns into a whole write of that session. Before all that, the
+/// script fences (``SessionFence``): a write at an older epoch than the copy's answers with the holder, and the
+/// host lets the session go.
 final class RedisWriter {
     private let connection: RedisConnection
     /// The scripts' SHA-1s on the current connection (`SCRIPT LOAD` on every new connection): the write's, the
