@@ -88,6 +88,9 @@ clean:
 
 # Figures, not pass/fail (docs/PERFORMANCE.md): the engine on one core, the server under N dragging sessions
 # against a bare lws echo server (the floor), the idle cost, the page in Chromium. Writes bench/results.json.
+# Then the memory per connected session, the server's beside lws-echo's (2 000 sessions, hello + a five-message
+# drag; fails when the server's is over twice the echo's). Writes bench/memory.json; MEMORY_BENCH_ARGS="--soak-seconds
+# 600" adds the ten-minute idle soak (see .venv/bin/python bench/memory_bench.py --help).
 # Then the cluster's figures (docs/SCALING.md, about 70 s): CPU per input of the servers, Redis and HAProxy,
 # and SIGKILL to the pages drawing again. Writes bench/cluster.json; SKIP_CLUSTER=1 leaves it out.
 # Options: make bench BENCH_ARGS="--levels 100,1000 --duration 5" (see .build/release/refreshkit-bench --help),
@@ -95,7 +98,9 @@ clean:
 SKIP_CLUSTER ?=
 bench: deps test-deps
 	swift build -c release
+	@scripts/ensure-deps.sh bench
 	ulimit -n 20000 2>/dev/null || true; .build/release/refreshkit-bench --out bench/results.json $(BENCH_ARGS)
+	ulimit -n 20000 2>/dev/null || true; $(VENV)/bin/python bench/memory_bench.py --check --out bench/memory.json $(MEMORY_BENCH_ARGS)
 ifeq ($(SKIP_CLUSTER),)
 	@scripts/ensure-deps.sh cluster
 	$(VENV)/bin/python bench/cluster_bench.py --out bench/cluster.json $(CLUSTER_BENCH_ARGS)

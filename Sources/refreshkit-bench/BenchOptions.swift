@@ -43,6 +43,10 @@ struct BenchOptions {
     var skipPage: Bool
     /// Skip the finger-to-content lag (``LagBench``, about 45 s).
     var skipLag: Bool
+    /// Skip the take-over catch-up of a session an hour old (``TakeOverBench``).
+    var skipTakeOver: Bool
+    /// Run only ``TakeOverBench``, print its figures, and exit.
+    var takeOverOnly: Bool
     /// Where each child's stderr goes (one file per child), made fresh per run.
     var logDirectory: String
 

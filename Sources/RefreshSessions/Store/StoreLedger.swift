@@ -3,7 +3,8 @@ import RefreshWire
 /// What a host has written to its store, per session, and when it writes next: the batching rule as a
 /// value (docs/SCALING.md). Every ``period`` the host asks for a batch (``batch(for:node:at:force:)``): one
 /// write per session whose trace or members changed since its last write, carrying only the operations
-/// recorded since (or the whole trace: the first time, and after the store's answer was anything but "taken").
+/// recorded since (or the whole trace: the first time, after the store's answer was anything but "taken", and
+/// after the recording started over from a snapshot, ``TraceRecorder/restart(from:operationsBefore:)``).
 ///
 /// The store answers later, from another thread (``settle(_:at:)``), so the rule that keeps the stored
 /// traces whole is about order:
@@ -27,6 +28,8 @@ struct StoreLedger {
         var generation = ""
         /// The fencing epoch this process holds the session at (``SessionFence``).
         var epoch = SessionFence.first
+        /// The recorder's snapshot the written operations start from (``TraceRecorder/snapshotCount``).
+        var snapshotCount = 0
     }
 
     /// Whether a batch waits for the store's answer.
@@ -90,10 +93,14 @@ struct StoreLedger {
         let recorder = session.traced.recorder
         let members = session.storedMembers()
         let membersChanged = entry.members != members
+        // The recording started over from a snapshot: the store's copy is replaced by the snapshot and the
+        // operations after it (a whole write; its head carries the snapshot).
+        if recorder.snapshotCount != entry.snapshotCount { entry.whole = true }
         if !entry.whole && !membersChanged && recorder.operationCount == entry.cursor.count { return nil }
         var head: [UInt8] = []
         if entry.whole {
             entry.cursor = TraceRecorder.OperationCursor()
+            entry.snapshotCount = recorder.snapshotCount
             recorder.encodeHead(into: &head)
             wholeWrites += 1
             entry.generation = "\(node).\(wholeWrites)"

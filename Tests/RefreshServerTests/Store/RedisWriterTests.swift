@@ -14,7 +14,7 @@ import Testing
 /// A real `redis-server` on a free loopback port, for one test; stopped when the test ends. Started with
 /// `posix_spawn` rather than Foundation's `Process`, whose monitoring leaks a weak reference per run that
 /// LeakSanitizer reports (`make asan`).
-private final class RedisProcess {
+final class RedisProcess {
     let port: Int32
     private var pid: pid_t = 0
 
