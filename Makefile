@@ -11,7 +11,7 @@ RELEASE_BIN := .build/release/refreshkit
 
 # `make cluster PROCESSES=N PORT=P`: N processes behind HAProxy on PORT, sessions shared in Redis, all run by
 # supervisord, which starts again a process that exits (docs/SCALING.md).
-.PHONY: cluster cluster-deps cluster-test run test build release deps test-deps lint unit-test page-test server-test browser-test screenshots format clean bench
+.PHONY: cluster cluster-deps cluster-test chaos run test build release deps test-deps lint unit-test page-test server-test browser-test screenshots format clean bench
 
 # LINK=wifi (or lan, wifi-powersave, congested): pages reach the server through `refreshkit link` on PORT, a
 # simulated network (docs/LINK.md); the server itself listens on a loopback port of its own.
@@ -30,6 +30,14 @@ cluster-deps:
 
 cluster: release cluster-deps
 	scripts/cluster.sh $(RELEASE_BIN) $(PROCESSES) $(PORT) --web-root web --preset $(PRESET) --log-level $(LOG_LEVEL)
+
+# `make chaos`: the chaos run (docs/SCALING.md): `make cluster`'s supervisord configuration with 3 processes, 50
+# sessions of two devices dragging through HAProxy, and for CHAOS_SECONDS (300) random SIGKILLs and SIGSTOPs of
+# servers, a live server's health check made to fail, and Redis stopped for a few seconds; prints sessions lost,
+# inputs lost, epochs refused and the moments two processes served one session. CHAOS_ARGS="--seed 7 --json F".
+CHAOS_SECONDS ?= 300
+chaos: release cluster-deps test-deps
+	$(VENV)/bin/python bench/chaos.py --bin $(RELEASE_BIN) --seconds $(CHAOS_SECONDS) $(CHAOS_ARGS)
 
 test-deps:
 	@scripts/ensure-deps.sh test

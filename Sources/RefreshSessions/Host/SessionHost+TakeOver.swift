@@ -162,6 +162,8 @@ extension SessionHost {
         session.adopt(stored.members)
         session.expiresAt = now + configuration.graceMicroseconds  // until a member attaches
         registry.adopt(session)
+        // Its first write claims the next epoch: the store refuses it if another process claimed first.
+        storeLedger.claim(id, epoch: SessionFence.claim(after: stored.epoch))
         // From the hello to the store's answer: the wait the page saw (the replay that follows is not timed: the
         // host reads no clock).
         let record = TakeOver(from: stored.node, catchUpMicroseconds: max(0, now - askedAt), operations: operations)
@@ -170,6 +172,7 @@ extension SessionHost {
             "session taken over",
             metadata: [
                 "session": "\(id)", "from": "\(stored.node)", "operations": "\(operations)",
+                "epoch": "\(storeLedger.epoch(of: id))",
                 "catchUpMs": "\(Double(record.catchUpMicroseconds) / 1000)",
                 "frames": "\(traced.recorder.frames.count)",
             ])

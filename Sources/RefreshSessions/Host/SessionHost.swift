@@ -63,6 +63,8 @@ public final class SessionHost {
     @exclusivity(unchecked) var nodeLease = NodeLease()
     /// The sessions this process took over from the store, and how (the `welcome`'s `takeover`).
     var takeOvers: [String: TakeOver] = [:]
+    /// Sessions let go because the store said another process holds them at a newer epoch (``SessionFence``).
+    public internal(set) var fencedSessions: UInt64 = 0
     /// The take-overs waiting for the store's answer, by session id (SessionHost+TakeOver.swift).
     var storeReads: [String: PendingStoreRead] = [:]
     /// Counts the host's reads from 1.

@@ -26,6 +26,8 @@ struct StoreLedger {
         var whole = true
         /// The copy this session's appends continue (its last whole write's).
         var generation = ""
+        /// The fencing epoch this process holds the session at (``SessionFence``).
+        var epoch = SessionFence.first
         /// The recorder's snapshot the written operations start from (``TraceRecorder/snapshotCount``).
         var snapshotCount = 0
     }
@@ -83,7 +85,7 @@ struct StoreLedger {
         phase = .writing(batch: batchesMade, since: now)
         removalsWritten = removals
         removals = []
-        return StoreBatch(number: batchesMade, writes: writes, removals: removalsWritten, lease: lease)
+        return StoreBatch(number: batchesMade, writes: writes, removals: removalsWritten, lease: lease, node: node)
     }
 
     private mutating func write(of session: Session, node: String) -> StoreWrite? {
@@ -110,7 +112,7 @@ struct StoreLedger {
         let write = StoreWrite(
             session: session.id, node: node, whole: entry.whole, head: head, generation: entry.generation,
             operations: operations, summary: summary, operationCount: entry.cursor.count,
-            members: membersChanged || entry.whole ? members : nil)
+            members: membersChanged || entry.whole ? members : nil, epoch: entry.epoch)
         entry.whole = false
         entry.members = members
         entries[session.id] = entry
@@ -136,6 +138,22 @@ struct StoreLedger {
             if wentAway { awaySince = now }
             return .failed(wentAway: wentAway)
         }
+    }
+
+    // MARK: - Fencing (SessionFence)
+
+    /// Session `id`, taken over at `epoch` (``SessionFence/claim(after:)``): its first write (whole) claims it.
+    mutating func claim(_ id: String, epoch: Int64) {
+        entries[id] = Entry(epoch: epoch)
+    }
+
+    /// The epoch this process holds session `id` at.
+    func epoch(of id: String) -> Int64 { entries[id]?.epoch ?? SessionFence.first }
+
+    /// Session `id` is held by another process now: nothing more is written for it, and the store keeps it.
+    mutating func release(_ id: String) {
+        entries[id] = nil
+        removals.removeAll { $0 == id }
     }
 
     /// Session `id` is gone: nothing more is written for it, and the store forgets it with the next batch.
