@@ -6,6 +6,8 @@ PRESET ?= ios
 LOG_LEVEL ?= info
 # the folder of your own control modules, served at /controls/ (docs/CONTROLS.md); CONTROLS= serves none
 CONTROLS ?= examples/controls
+# the feed behind the list (docs/FEEDS.md): sqlite:PATH (created and filled on first start), jsonfeed:URL, simulated
+FEED ?= sqlite:.refreshkit/demo.sqlite
 VENV := .venv
 RELEASE_BIN := .build/release/refreshkit
 
@@ -16,10 +18,11 @@ RELEASE_BIN := .build/release/refreshkit
 # LINK=wifi (or lan, wifi-powersave, congested): pages reach the server through `refreshkit link` on PORT, a
 # simulated network (docs/LINK.md); the server itself listens on a loopback port of its own.
 run: release
+	@mkdir -p .refreshkit
 ifeq ($(LINK),)
-	$(RELEASE_BIN) serve --host $(HOST) --port $(PORT) --web-root web --preset $(PRESET) --log-level $(LOG_LEVEL) $(if $(CONTROLS),--controls $(CONTROLS))
+	$(RELEASE_BIN) serve --host $(HOST) --port $(PORT) --web-root web --preset $(PRESET) --log-level $(LOG_LEVEL) $(if $(CONTROLS),--controls $(CONTROLS)) --feed $(FEED)
 else
-	scripts/run-with-link.sh $(RELEASE_BIN) $(HOST) $(PORT) $(LINK) --web-root web --preset $(PRESET) --log-level $(LOG_LEVEL) $(if $(CONTROLS),--controls $(CONTROLS))
+	scripts/run-with-link.sh $(RELEASE_BIN) $(HOST) $(PORT) $(LINK) --web-root web --preset $(PRESET) --log-level $(LOG_LEVEL) $(if $(CONTROLS),--controls $(CONTROLS)) --feed $(FEED)
 endif
 
 deps:

@@ -77,7 +77,7 @@ let package = Package(
             name: "RefreshServer",
             dependencies: [
                 "RefreshKit", "RefreshWire", "RefreshSessions", "CLibWebSockets", "CQREncode", "CHiredis", "LWSEcho",
-                "ServerClock",
+                "ServerClock", "RefreshFeeds",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -133,7 +133,8 @@ let package = Package(
         // docs/HARDENING.md: the server's policies (Origin, limits, rate, page clock, static paths), and a
         // libFuzzer target for the decoder and the session (`make fuzz`; it does nothing in an ordinary build).
         .testTarget(
-            name: "RefreshServerTests", dependencies: ["RefreshServer", "RefreshWire", "RefreshKit", "CLibWebSockets"]),
+            name: "RefreshServerTests",
+            dependencies: ["RefreshServer", "RefreshWire", "RefreshKit", "CLibWebSockets", "RefreshFeeds"]),
         .executableTarget(name: "refreshkit-fuzz", dependencies: ["RefreshKit", "RefreshWire"]),
     ],
     swiftLanguageModes: [.v6]

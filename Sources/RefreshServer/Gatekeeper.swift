@@ -19,6 +19,8 @@ final class Gatekeeper {
     private(set) var controls = ControlsFolder(root: nil)
     /// Writes the metrics page (set by the service loop, which holds what it describes).
     var metricsText: () -> String = { "" }
+    /// `POST /feed/items` (set by the service loop, which runs the feed).
+    var feedPosts: FeedPosts?
     private var throttle = LogThrottle()
 
     init(configuration: HardeningConfiguration, logger: Logger) {
@@ -95,6 +97,22 @@ final class Gatekeeper {
     func filterHTTP(_ wsi: OpaquePointer, path input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
         let bytes = input.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
         let hasBody = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0
+        if let feedPosts, String(validating: bytes, as: UTF8.self) == FeedPostEndpoint.path {
+            let declared = Self.header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap { Int($0) }
+            guard
+                let response = feedPosts.screen(
+                    wsi, isPost: hasBody, peer: Self.peer(of: wsi), declaredLength: declared)
+            else { return 0 }  // on to the callback mount, which takes the body
+            if throttle.allow("http") {
+                logger.notice(
+                    "feed post refused",
+                    metadata: [
+                        "peer": "\(Self.peer(of: wsi))", "status": "\(response.status)",
+                        "reason": "\(response.refusal ?? "-")", "suppressed": "\(throttle.takeSuppressed("http"))",
+                    ])
+            }
+            return respond(wsi, response)
+        }
         if let path = String(validating: bytes, as: UTF8.self), HTTPEndpoints.paths.contains(path) {
             return answer(wsi, path: path, hasBody: hasBody)
         }
@@ -139,6 +157,11 @@ final class Gatekeeper {
                     "path": "\(path)", "suppressed": "\(throttle.takeSuppressed("http"))",
                 ])
         }
+        return respond(wsi, response)
+    }
+
+    /// Writes `response` whole; lws closes the connection after it.
+    private func respond(_ wsi: OpaquePointer, _ response: HTTPEndpoints.Response) -> Int32 {
         let isHead = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0
         let written = response.body.withCString { body in
             rk_http_respond(
@@ -225,14 +248,22 @@ func httpGateCallback(
     _ input: UnsafeMutableRawPointer?,
     _ length: Int
 ) -> Int32 {
-    if let wsi, reason == LWS_CALLBACK_HTTP_CONFIRM_UPGRADE || reason == LWS_CALLBACK_FILTER_HTTP_CONNECTION,
-        let context = lws_get_context(wsi), let owner = lws_context_user(context)
-    {
+    if let wsi, let context = lws_get_context(wsi), let owner = lws_context_user(context) {
         let gatekeeper = Unmanaged<ServiceLoop>.fromOpaque(owner).takeUnretainedValue().gatekeeper
-        if reason == LWS_CALLBACK_HTTP_CONFIRM_UPGRADE {
+        switch reason {
+        case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
             return gatekeeper.confirmUpgrade(wsi)
+        case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
+            return gatekeeper.filterHTTP(wsi, path: input, length: length)
+        case LWS_CALLBACK_HTTP, LWS_CALLBACK_HTTP_BODY, LWS_CALLBACK_HTTP_BODY_COMPLETION,
+            LWS_CALLBACK_HTTP_WRITEABLE, LWS_CALLBACK_CLOSED_HTTP:
+            // A post admitted by the gate: its body and its answer (FeedPosts.swift).
+            if let posts = gatekeeper.feedPosts, posts.owns(wsi) {
+                return posts.handle(wsi, reason: reason, input: input, length: length)
+            }
+        default:
+            break
         }
-        return gatekeeper.filterHTTP(wsi, path: input, length: length)
     }
     return lws_callback_http_dummy(wsi, reason, user, input, length)
 }

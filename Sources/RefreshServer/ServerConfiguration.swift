@@ -1,3 +1,4 @@
+import RefreshFeeds
 import RefreshKit
 import RefreshSessions
 import RefreshWire
@@ -62,6 +63,13 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// The shared session store, `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]` (docs/SCALING.md, ``StoreAddress``);
     /// `nil`: sessions live in memory only.
     public var storeURL: String?
+    /// The feed behind every session's list (`serve --feed`, docs/FEEDS.md): `simulated` (the engine's own),
+    /// `sqlite:PATH` or `jsonfeed:URL`.
+    public var feed = "simulated"
+    /// How often an external feed's newest page is polled for "N new", milliseconds (0: only after a post).
+    public var feedPollMilliseconds = 5000
+    /// Addresses and networks besides loopback that may `POST /feed/items` (``AddressAllowList``).
+    public var feedPostAllow: [String] = []
 
     /// The event loop lws runs on.
     public enum EventLoop: String, Sendable, Hashable, CaseIterable {
@@ -124,6 +132,19 @@ public struct ServerConfiguration: Sendable, Hashable {
             }
         }
         if let storeURL { _ = try StoreAddress(storeURL) }
+        do throws(FeedError) {
+            _ = try FeedAddress(parsing: feed)
+        } catch {
+            throw .feedFailed(address: feed, reason: error.description)
+        }
+        guard (0...3_600_000).contains(feedPollMilliseconds) else {
+            throw .invalidConfiguration("feed poll must be between 0 and 3600000 ms (got \(feedPollMilliseconds))")
+        }
+        if case .failure(let error) = AddressAllowList.parse(feedPostAllow) {
+            throw .invalidConfiguration(
+                "--feed-post-allow needs an IPv4 or IPv6 address or network (10.0.0.5, 10.0.0.0/8), got '\(error.entry)'"
+            )
+        }
         guard (0...65535).contains(port) else {
             throw .invalidConfiguration("port must be between 0 and 65535 (got \(port))")
         }
@@ -181,6 +202,9 @@ public enum ServerError: Error, Hashable, Sendable, CustomStringConvertible {
     case alreadyStarted
     /// libuv could not set up an event loop (``ServerConfiguration/EventLoop/libuv``).
     case eventLoopFailed
+    /// The feed source (``ServerConfiguration/feed``) cannot be used: a bad address, a missing folder, a file
+    /// that cannot be read, is not a feed database or is locked.
+    case feedFailed(address: String, reason: String)
 
     public var description: String {
         switch self {
@@ -190,6 +214,7 @@ public enum ServerError: Error, Hashable, Sendable, CustomStringConvertible {
             "could not listen on \(host):\(port) (address in use, or no such address or interface)"
         case .alreadyStarted: "the server was already started"
         case .eventLoopFailed: "libuv could not create an event loop (try --event-loop poll)"
+        case .feedFailed(let address, let reason): "feed \(address): \(reason)"
         }
     }
 }
@@ -215,6 +240,14 @@ extension ServerConfiguration {
         host.hangupSeconds = hangupSeconds
         host.node = node ?? String(getpid())
         host.prefixesIDs = node != nil || storeURL != nil
+        switch try? FeedAddress(parsing: feed) {
+        case .sqlite(let path):
+            (host.feedSource, host.feedKind, host.feedPostable) = (feed, "sqlite", FeedStart.mayWrite(path))
+        case .jsonFeed:
+            (host.feedSource, host.feedKind, host.feedPostable) = (feed, "jsonfeed", false)
+        case .simulated, nil:
+            host.feedSource = nil
+        }
         return host
     }
 }

@@ -27,6 +27,7 @@ extension ServiceLoop {
         }
 
         let controlsRoot = try Self.controlsFolder(configuration.controlsRoot)
+        try openFeed()
 
         var http = lws_protocols()
         http.name = resources.string("http")
@@ -67,7 +68,14 @@ extension ServiceLoop {
             controls.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
             mount.mount_next = UnsafePointer(resources.allocate(controls))
         }
-        let mounts = resources.allocate(mount)
+        // `POST /feed/items` (FeedPosts.swift): lws hands its body to the "http" protocol's callback.
+        var feedItems = lws_http_mount()
+        feedItems.mountpoint = resources.string(FeedPostEndpoint.path)
+        feedItems.mountpoint_len = UInt8(FeedPostEndpoint.path.utf8.count)
+        feedItems.origin = resources.string("http")
+        feedItems.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
+        feedItems.mount_next = UnsafePointer(resources.allocate(mount))
+        let mounts = resources.allocate(feedItems)
 
         // Zero: lws's own ping/hang-up (its "validity" timers) stays off; see Keepalive.swift for why and
         // for what replaces it. lws would otherwise apply its default policy.
@@ -135,6 +143,7 @@ extension ServiceLoop {
         }
         gatekeeper.start(webRoot: webRoot, port: port, host: configuration.host, controlsRoot: controlsRoot)
         gatekeeper.metricsText = { [unowned self] in metricsPage() }
+        feed?.start(waking: context)
         logger.debug(
             "libwebsockets context created",
             metadata: ["webRoot": "\(webRoot)", "port": "\(port)", "host": "\(configuration.host)"])

@@ -48,6 +48,10 @@ final class ServiceLoop {
     /// clock) is left to what times only itself: the log throttle, the store's reconnection.
     let clock = ServerClock()
     private var nextConnectionID: UInt64 = 1
+    /// The external feed's workers (`nil`: the simulated feed, which the engine runs) and `POST /feed/items`
+    /// (ServiceLoop+Feed.swift), set by ``create()``.
+    var feed: FeedService?
+    var feedPosts: FeedPosts?
 
     // Timers: the host's tick, its liveness sweep, and the shutdown's deadline.
     let tick: UnsafeMutablePointer<rk_tick_t>
@@ -81,6 +85,7 @@ final class ServiceLoop {
 
     deinit {
         storeThread?.stop()  // (already stopped by `destroy()`, unless the context was never made)
+        feed?.stop()
         tick.deinitialize(count: 1)
         tick.deallocate()
         shutdownWake.deinitialize(count: 1)
@@ -122,6 +127,7 @@ final class ServiceLoop {
                 return false
             }
             host.flushHeldFrame()
+            deliverFeedReports()  // the feed's threads wake the loop (lws_cancel_service) when they answer
             carryOutActions()
         }
     }
@@ -129,6 +135,7 @@ final class ServiceLoop {
     /// Destroys the context (lws delivers `CLOSED` for every connection still open) and frees the C
     /// memory it used.
     func destroy() {
+        feed?.stop()  // before the context goes: its threads wake it
         host.tearDown()  // `CLOSED` callbacks from here on only let go of their sessions
         lws_sul_cancel(&tick.pointee.sul)
         lws_sul_cancel(&shutdownWake.pointee.sul)
@@ -274,6 +281,8 @@ final class ServiceLoop {
             case .readStore(let read):
                 let answer = storeReads?.answer(read) ?? StoreReadAnswer(read: read, load: .unavailable)
                 host.storeRead(answer, at: clock.now())
+            case .requestFeed(let session, let id, let request):
+                requestFeed(session: session, id: id, request: request)
             }
         }
     }

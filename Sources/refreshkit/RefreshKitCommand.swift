@@ -97,6 +97,22 @@ struct Serve: ParsableCommand {
     )
     var store: String?
 
+    @Option(
+        help: """
+            The feed behind the list: simulated (the engine's own, ids only), sqlite:PATH (a SQLite file, created \
+            and filled on first start) or jsonfeed:URL (a JSON Feed 1.1), docs/FEEDS.md.
+            """)
+    var feed = Self.defaults.feed
+
+    @Option(
+        help: "How often an external feed's newest page is polled for \"N new\", milliseconds (0: only after a post).")
+    var feedPollMs = Self.defaults.feedPollMilliseconds
+
+    @Option(
+        help: ArgumentHelp(
+            "An address or network that may POST /feed/items besides loopback (repeatable).", valueName: "address"))
+    var feedPostAllow: [String] = []
+
     @OptionGroup(title: "Hardening")
     var hardening: HardeningOptions
 
@@ -109,6 +125,9 @@ struct Serve: ParsableCommand {
         configuration.node = node
         configuration.storeURL = store
         configuration.controlsRoot = controls
+        configuration.feed = feed
+        configuration.feedPollMilliseconds = feedPollMs
+        configuration.feedPostAllow = feedPostAllow
         return configuration
     }
 

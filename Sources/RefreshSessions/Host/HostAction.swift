@@ -1,3 +1,4 @@
+import RefreshKit
 import RefreshWire
 
 /// What the session host asks its transport to do. The host decides; the transport (the libwebsockets
@@ -21,6 +22,10 @@ public enum HostAction {
     /// Read session `read.session` from the store for a take-over, without the host waiting for it; bring the
     /// answer back with ``SessionHost/storeRead(_:at:)`` (docs/SCALING.md).
     case readStore(StoreRead)
+    /// Hand session `session`'s request `id` (its model's ``ListModel/sourceRequest``) to the feed source,
+    /// without waiting; bring the answer back with ``SessionHost/feedAnswered(session:answer:at:)``
+    /// (docs/FEEDS.md, "Serving").
+    case requestFeed(session: String, id: Int, request: FeedRequest)
 }
 
 /// What one write asked the transport to put on the wire.

@@ -70,8 +70,9 @@ extension SessionHost {
             catalogue: configuration.presets.presets,
             configuration: session.model.configuration, serverTime: now, member: member.number, resumed: resumed,
             notice: notice, ack: resumed ? session.acknowledged(member: member.number) ?? 0 : nil,
-            share: shareBase, node: configuration.node, takeOver: takeOvers[session.id])
+            share: shareBase, node: configuration.node, takeOver: takeOvers[session.id], feed: welcomeFeed(of: session))
         enqueue(.welcome(welcome), on: connection)
+        welcomeFeed(connection, to: session)
         broadcast(session.takeEvents(), in: session)
         announceMembers(of: session)
         armTick(for: session, at: nowMicroseconds)
@@ -205,6 +206,7 @@ extension SessionHost {
     /// The session's pending frame goes to its members now where it is the only thing to send (the frame leaves
     /// in the same turn of the loop as the input that made it), else when each can be written.
     func writeFrames(of session: Session) {
+        followFeed(of: session)
         for connection in session.connections where connection.lifecycle.takesSessionOutput {
             let alone = connection.outbox.framePending && connection.outbox.isEmpty && !connection.pingDue
             actions.append(alone ? .writeSoon(connection) : .wantWrite(connection))

@@ -69,6 +69,8 @@ public final class SessionHost {
     var storeReads: [String: PendingStoreRead] = [:]
     /// Counts the host's reads from 1.
     var storeReadsAsked: UInt64 = 0
+    /// The external feed's newest page as last polled (SessionHost+Feed.swift), for the sessions' "N new".
+    var polledFeed: FeedPage?
 
     /// What the transport is to do, in order; after each call it carries them out with
     /// ``carryOutActions(_:)``, which clears them. Carrying one out may call the host again, which appends more.

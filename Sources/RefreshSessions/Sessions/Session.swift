@@ -52,6 +52,8 @@ public final class Session {
     @exclusivity(unchecked) var expiresAt: Int64?
     /// Trace bytes already counted against the server's budget (``SessionRegistry/account(_:)``).
     @exclusivity(unchecked) var accountedTraceBytes = 0
+    /// The external feed's requests and notices, as far as the members were told (SessionHost+Feed.swift).
+    var feed = SessionFeed()
 
     /// Bumped by every change of the session; the session's latest frame is current when it matches (it
     /// starts behind, so the first ``prepareFrame()`` makes one).
@@ -198,6 +200,12 @@ public final class Session {
             case .end, .cancel: members[index].track(pointer: touch.pointer, pageTime: nil)
             }
         }
+    }
+
+    /// Applies the feed source's `answer`, recorded as member −1's `feed_answer` (``TracedListModel/apply(feedAnswer:at:)``).
+    func apply(feedAnswer answer: FeedAnswerInput, at time: Timestamp) throws(ListModelError) {
+        try traced.apply(feedAnswer: answer, at: time)
+        version &+= 1
     }
 
     func advance(to time: Timestamp) {

@@ -66,7 +66,8 @@ final class SessionRegistry {
         }
         let header = TraceHeader(
             preset: hello.preset ?? configuration.defaultPreset, viewport: hello.viewport,
-            devicePixelRatio: hello.dpr, seed: hello.seed ?? configuration.seed, start: now)
+            devicePixelRatio: hello.dpr, seed: hello.seed ?? configuration.seed, start: now,
+            feedSource: configuration.feedSource)
         let traced: TracedListModel
         do {
             traced = try TracedListModel(

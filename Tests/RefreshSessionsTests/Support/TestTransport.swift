@@ -40,6 +40,9 @@ final class TestTransport {
     /// Reads asked for and not answered yet, oldest first.
     private(set) var storeReads: [StoreRead] = []
 
+    /// The feed requests the host handed over and not answered yet, oldest first (``answerFeed(_:ms:)``).
+    private(set) var feedRequests: [(session: String, id: Int, request: FeedRequest)] = []
+
     /// The `X-RefreshKit-Backend` header of the connections it opens from now on: the node whose backend the
     /// balancer routed them through (``Connection/balancerBackend``); nil: no balancer.
     var balancerBackend: String?
@@ -123,6 +126,26 @@ final class TestTransport {
         return read
     }
 
+    /// The source answers the oldest feed request waiting with `outcome` (the server's adapter brings its
+    /// worker's answers so). - Returns: that request.
+    @discardableResult
+    func answerFeed(_ outcome: (FeedRequest) -> FeedOutcome, ms: Double = 2) -> FeedRequest? {
+        guard !feedRequests.isEmpty else { return nil }
+        let asked = feedRequests.removeFirst()
+        let answer = FeedAnswerInput(request: asked.id, outcome: outcome(asked.request), durationMs: ms)
+        host.feedAnswered(session: asked.session, answer: answer, at: now)
+        carryOut()
+        flush()
+        return asked.request
+    }
+
+    /// The poll read `page` as the source's newest.
+    func polled(_ page: FeedPage) {
+        host.feedPolled(page, at: now)
+        carryOut()
+        flush()
+    }
+
     private func loaded(_ read: StoreRead) -> StoreLoad { store?.load(read.session) ?? .unavailable }
 
     /// A SIGTERM: the host hands its sessions over and drains its connections.
@@ -189,6 +212,8 @@ final class TestTransport {
                 } else {
                     host.storeRead(StoreReadAnswer(read: read, load: loaded(read)), at: now)
                 }
+            case .requestFeed(let session, let id, let request):
+                feedRequests.append((session, id, request))
             }
         }
     }

@@ -1,0 +1,115 @@
+import Foundation
+import RefreshFeeds
+import RefreshKit
+
+/// `POST /feed/items` decided as values (docs/FEEDS.md, "Posting over HTTP"); ``FeedPosts`` does the lws side.
+///
+/// The body is JSON, `{"text":"…","author":"…"}` (`author` optional), at most ``maxBodyBytes``. The answers,
+/// each JSON:
+/// - 201 with the item (`{"id":…,"text":…,"author":…,"time":ms}`, the wire's item shape) once the source wrote it;
+/// - 400 when the body is not that JSON, or the text is empty;
+/// - 403 for a peer that is not loopback nor in `--feed-post-allow`;
+/// - 405 for a method other than POST;
+/// - 409 when the feed takes no posts (`simulated`, a JSON Feed, a read-only file);
+/// - 413 when the body or the text is larger than allowed;
+/// - 503 when the file is locked by another program or the source is unavailable.
+///
+/// An error is `{"error":{"code":"…","message":"…"}}`.
+enum FeedPostEndpoint {
+    static let path = "/feed/items"
+    /// The largest body taken, bytes.
+    static let maxBodyBytes = 4096
+
+    /// What a body asks for.
+    struct Post: Equatable, Sendable {
+        var text: String
+        var author: String?
+    }
+
+    /// A body, read.
+    enum Decoded: Equatable, Sendable {
+        case post(Post)
+        /// The 400 or 413 answer.
+        case refused(HTTPEndpoints.Response)
+    }
+
+    /// The post a body asks for, or the 400/413 answer.
+    static func decode(_ body: [UInt8]) -> Decoded {
+        guard body.count <= maxBodyBytes else { return .refused(tooLarge) }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
+            return .refused(
+                error(400, "bad_json", "the body must be a JSON object: {\"text\":\"…\",\"author\":\"…\"}"))
+        }
+        if let unknown = object.keys.sorted().first(where: { $0 != "text" && $0 != "author" }) {
+            return .refused(error(400, "bad_field", "unknown member \"\(unknown)\"; a post has text and author"))
+        }
+        guard let text = object["text"] as? String else {
+            return .refused(error(400, "bad_field", "text must be a string"))
+        }
+        guard text.contains(where: { !$0.isWhitespace }) else {
+            return .refused(error(400, "bad_field", "text is empty"))
+        }
+        var author: String?
+        if let value = object["author"], !(value is NSNull) {
+            guard let name = value as? String else {
+                return .refused(error(400, "bad_field", "author must be a string"))
+            }
+            author = name
+        }
+        return .post(Post(text: text, author: author))
+    }
+
+    /// The answer to a post the source wrote or refused.
+    static func response(for outcome: Result<FeedItem, FeedError>) -> HTTPEndpoints.Response {
+        switch outcome {
+        case .success(let item):
+            return HTTPEndpoints.Response(
+                status: 201, contentType: "application/json", body: itemJSON(item), refusal: nil)
+        case .failure(let failure):
+            let status: Int32 =
+                switch failure {
+                case .rejected, .malformed: 400
+                case .readOnly: 409
+                case .oversized: 413
+                default: 503
+                }
+            return error(status, failure.code, failure.description)
+        }
+    }
+
+    static let tooLarge = error(413, "too_large", "the body is larger than \(maxBodyBytes) bytes")
+    static let notAllowed = error(
+        403, "forbidden", "posts are taken from loopback and the addresses of --feed-post-allow only")
+    static let wrongMethod = error(405, "method_not_allowed", "only POST is answered at \(path)")
+
+    /// 409: the feed takes no posts.
+    static func notPostable(_ address: String) -> HTTPEndpoints.Response {
+        error(409, "not_postable", "the feed \(address) takes no posts (only a writable sqlite: feed does)")
+    }
+
+    /// A JSON error answer.
+    static func error(_ status: Int32, _ code: String, _ message: String) -> HTTPEndpoints.Response {
+        let body = ["error": ["code": code, "message": message]]
+        return HTTPEndpoints.Response(
+            status: status, contentType: "application/json", body: json(body), refusal: message)
+    }
+
+    /// An item as the wire writes it: `time` in milliseconds since 1970; `author` and `image` when present.
+    static func itemJSON(_ item: FeedItem) -> String {
+        var object: [String: Any] = ["id": item.id, "text": item.text, "time": Double(item.timeMicros) / 1000]
+        if let author = item.author { object["author"] = author }
+        if let image = item.image {
+            var fields: [String: Any] = ["url": image.url]
+            if let width = image.width { fields["width"] = width }
+            if let height = image.height { fields["height"] = height }
+            object["image"] = fields
+        }
+        return json(object)
+    }
+
+    private static func json(_ object: Any) -> String {
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+        return String(decoding: data ?? Data("{}".utf8), as: UTF8.self)
+    }
+}

@@ -1,0 +1,62 @@
+import CLibWebSockets
+import Logging
+import RefreshFeeds
+import RefreshKit
+import RefreshSessions
+
+// The external feed (docs/FEEDS.md, "Serving"): opened when the context is made, its answers brought to the host
+// on this thread (the feed's threads wake the loop), its posts answered over HTTP.
+extension ServiceLoop {
+    /// Opens `--feed`'s source (a clear ``ServerError/feedFailed(address:reason:)`` when it cannot work) and sets
+    /// up `POST /feed/items`. Called by ``create()`` before the port is bound.
+    func openFeed() throws(ServerError) {
+        let source = try FeedStart.open(configuration.feed, limits: FeedLimits(), logger: logger)
+        feed = source.map {
+            FeedService(
+                source: $0, limits: FeedLimits(), pollMilliseconds: configuration.feedPollMilliseconds, logger: logger)
+        }
+        let allow = (try? AddressAllowList.parse(configuration.feedPostAllow).get()) ?? AddressAllowList()
+        let posts = FeedPosts(feed: feed, address: configuration.feed, allow: allow, logger: logger)
+        feedPosts = posts
+        gatekeeper.feedPosts = posts
+    }
+
+    /// `HostAction.requestFeed`: hands the request to the source's worker (a session can only ask with an
+    /// external feed; without one it is answered `unavailable` at once).
+    func requestFeed(session: String, id: Int, request: FeedRequest) {
+        guard let feed else {
+            let failure = FeedFailure(.unavailable("the server has no feed source"))
+            host.feedAnswered(
+                session: session, answer: FeedAnswerInput(request: id, outcome: .failure(failure)), at: clock.now())
+            return
+        }
+        feed.submit(request, session: session, request: id)
+    }
+
+    /// Takes what the feed's threads left (answers, the poll's page, posts written) and tells whom it concerns.
+    func deliverFeedReports() {
+        guard let feed else { return }
+        for report in feed.takeReports() {
+            switch report {
+            case .answered(let session, let request, let answer):
+                host.feedAnswered(session: session, answer: answer.input(answering: request), at: clock.now())
+            case .polled(let outcome):
+                switch outcome {
+                case .failure(let error) where !feed.pollFailing:
+                    logger.notice(
+                        "feed poll failed; 'N new' waits until it works again",
+                        metadata: ["feed": "\(feed.address)", "code": "\(error.code)", "reason": "\(error)"])
+                    feed.pollFailing = true
+                case .success where feed.pollFailing:
+                    logger.notice("feed poll works again", metadata: ["feed": "\(feed.address)"])
+                    feed.pollFailing = false
+                default:
+                    break
+                }
+                host.feedPolled(try? outcome.get(), at: clock.now())
+            case .posted(let ticket, let outcome):
+                feedPosts?.posted(ticket: ticket, outcome)
+            }
+        }
+    }
+}

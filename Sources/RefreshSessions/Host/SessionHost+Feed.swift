@@ -1,0 +1,114 @@
+import RefreshKit
+import RefreshWire
+
+// An external feed source behind the sessions' lists (docs/FEEDS.md, "Serving"; docs/PROTOCOL.md, "Feeds").
+//
+// The host never calls the source: a session's model asks (``ListModel/sourceRequest``), the host hands the
+// request to the transport (``HostAction/requestFeed(session:id:request:)``), and the transport brings the answer
+// back (``SessionHost/feedAnswered(session:answer:at:)``), which is applied through the recorded model as the
+// reserved member −1's `feed_answer` message, so a trace replays it without the source and a take-over (which
+// replays the stored trace) gets the rows back. The members are sent what changed: `rows`, `feed_request`,
+// `new_items`.
+extension SessionHost {
+    /// The source answered `answer.request` of session `id`, at `now`: applied (and recorded) as a timed
+    /// input; the members get the rows it changed before the frame that shows them.
+    public func feedAnswered(session id: String, answer: FeedAnswerInput, at now: Int64) {
+        flushHeldFrame()
+        guard !shuttingDown, let session = registry.sessions[id] else {
+            logger.debug("feed answer for a session no longer held", metadata: ["session": "\(id)"])
+            return
+        }
+        let before = session.model.answeredRequests.total
+        var refusal: ListModelError?
+        do {
+            try session.apply(feedAnswer: answer, at: Timestamp(microseconds: now))
+        } catch {
+            refusal = error
+        }
+        if let refusal {
+            logger.error("the engine refused a feed answer", metadata: ["session": "\(id)", "reason": "\(refusal)"])
+        }
+        registry.account(session)
+        if session.model.answeredRequests.total > before, let change = session.model.lastRowsChange {
+            sendRows(change, of: session, to: session.connections)
+        }
+        broadcast(session.takeEvents(), in: session)
+        armTick(for: session, at: now)
+    }
+
+    /// The source's newest page, polled (`nil`: the poll failed, and the counts stay as they are): every
+    /// session showing the source is told how many of its items are newer than its top item.
+    public func feedPolled(_ page: FeedPage?, at now: Int64) {
+        flushHeldFrame()
+        guard let page, !shuttingDown else { return }
+        polledFeed = page
+        for session in registry.sessions.values { announceNewItems(of: session) }
+    }
+
+    /// After every change of `session` (``writeFrames(of:)``): submits its running request when it is new
+    /// (a replayed session asks again), and tells its members of requests that ended and of new items.
+    func followFeed(of session: Session) {
+        guard session.model.feedMode == .external else { return }
+        if let request = session.model.sourceRequest, session.feed.submitted != request.id {
+            session.feed.submitted = request.id
+            actions.append(.requestFeed(session: session.id, id: request.id, request: request.request))
+        }
+        let (recent, total) = session.model.answeredRequests
+        if total > session.feed.requestsAnnounced {
+            let fresh = recent.suffix(min(recent.count, total - session.feed.requestsAnnounced))
+            session.feed.requestsAnnounced = total
+            for entry in fresh {
+                guard case .failed(let failure) = entry.outcome else { continue }
+                logger.notice(
+                    "feed request failed",
+                    metadata: [
+                        "session": "\(session.id)", "request": "\(entry.request.id)",
+                        "kind": "\(entry.request.kind.rawValue)", "code": "\(failure.code)",
+                        "reason": "\(failure.message)", "ms": "\(entry.durationMs)",
+                    ])
+            }
+            for connection in session.connections where connection.lifecycle.takesSessionOutput {
+                for entry in fresh { enqueue(.feedRequest(entry), on: connection) }
+            }
+        }
+        announceNewItems(of: session)
+    }
+
+    /// The `welcome`'s `feed`: the source, whether it takes posts, and its last requests.
+    func welcomeFeed(of session: Session) -> WelcomeFeed {
+        guard session.model.feedMode == .external else { return .simulated }
+        let source = session.traced.recorder.header.feedSource ?? configuration.feedSource ?? "custom"
+        let kind = WelcomeFeed.Kind(rawValue: configuration.feedKind) ?? .custom
+        return WelcomeFeed(
+            source: source, kind: kind, postable: configuration.feedPostable,
+            requests: session.model.answeredRequests.recent)
+    }
+
+    /// After a `welcome` to `connection`: every loaded item (`rows` `replace`) and the notice of new items.
+    func welcomeFeed(_ connection: Connection, to session: Session) {
+        guard session.model.feedMode == .external else { return }
+        sendRows(.replaced, of: session, to: [connection])
+        let news = session.feed.newItems
+        if news.count > 0 { enqueue(.newItems(count: news.count, more: news.more), on: connection) }
+    }
+
+    /// Sends `change`'s items (`rows`) to `connections`.
+    private func sendRows(_ change: RowsChange, of session: Session, to connections: [Connection]) {
+        let message = ServerMessage.rows(change, items: session.model.feedItems)
+        for connection in connections where connection.lifecycle.takesSessionOutput {
+            enqueue(message, on: connection)
+        }
+    }
+
+    /// Tells `session`'s members how many polled items are newer than its top item, when that changed.
+    private func announceNewItems(of session: Session) {
+        guard session.model.feedMode == .external, let polled = polledFeed else { return }
+        let news = NewItems(polled: polled, top: session.model.feedItems.first)
+        guard news != session.feed.newItems else { return }
+        session.feed.newItems = news
+        for connection in session.connections where connection.lifecycle.takesSessionOutput {
+            enqueue(.newItems(count: news.count, more: news.more), on: connection)
+            actions.append(.wantWrite(connection))
+        }
+    }
+}
