@@ -16,6 +16,7 @@ import { FailureBanner } from './failure.js';
 import { Haptics } from './haptics.js';
 import { localizePage } from './i18n.js';
 import { exposePageHook } from './pageHook.js';
+import { NewItemsPill } from './feed/newItemsPill.js';
 
 const $ = (sel) => document.querySelector(sel);
 localizePage(document); // <html lang> and the fixed labels in the reader's language (js/i18n.js)
@@ -40,7 +41,12 @@ const traceTools = new TraceTools({ conn: session.connection, notify });
 // A tick when this device's pull arms, one when its refresh starts (js/haptics.js).
 const haptics = new Haptics();
 // A failed refresh says so under the bar, with Retry (js/failure.js).
-const failure = new FailureBanner({ onRetry: (edge) => session.send({ type: 'command', name: 'refresh', edge }) });
+const failure = new FailureBanner({
+  onRetry: (edge) => session.send({ type: 'command', name: 'refresh', edge }),
+  errorOf: (edge) => session.feed.errorFor(session.roleOf(edge) ?? 'refresh'), // the source's reason (js/feed/)
+});
+// "N new" over the list when the feed source has newer items (js/feed/newItemsPill.js)
+const newItems = new NewItemsPill(session);
 
 const debugToggle = $('#debug-toggle');
 const panel = new Panel($('#panel'), {
@@ -51,6 +57,7 @@ const panel = new Panel($('#panel'), {
   predictor: session.predictor,
   onPredictionToggle: (on) => session.setPrediction(on),
   haptics,
+  feed: session.feed,
 });
 debugToggle.addEventListener('click', () => panel.toggle());
 $('#panel [data-panel-close]').addEventListener('click', () => panel.toggle(false));
@@ -64,6 +71,7 @@ controlPicker.mount($('#panel [data-panel-body]'));
 session.on('message', (msg, tRecv, raw) => {
   traceTools.onMessage(msg, raw);
   panel.onMessage(msg, tRecv);
+  if (msg.type === 'feed_request') failure.sayWhy();
 });
 session.on('welcome', (msg) => {
   setPresets(Array.isArray(msg.presets) ? msg.presets : [], msg.preset);
@@ -168,5 +176,5 @@ function updateStatus(now, force = false) {
 
 // ------------------------------------------------------------------ for tests and tools
 
-exposePageHook({ session, share, traceTools });
+exposePageHook({ session, share, traceTools, newItems });
 session.connect();

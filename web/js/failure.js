@@ -1,14 +1,16 @@
 // A failed refresh, made visible: the server's `feedFailed` event for a refreshing edge shows a short message under
 // the bar with **Retry** (which asks for the refresh again); it goes by itself after a while, on a refresh that
 // succeeds, or when a new refresh starts. The footer's failed state says the same in its own place (js/controls/
-// builtin/footer.js): both name what failed and offer the same way out.
+// builtin/footer.js): both name what failed and offer the same way out. With a feed source, both say the source's
+// own message (its last `feed_request` error, docs/PROTOCOL.md).
 import { t } from './i18n.js';
 
 /** How long the message stays when nobody acts on it. */
 export const FAILURE_SHOWN_MS = 8000;
 
-/** The message for a failed refresh of `edge`. */
-export function failureText(edge) {
+/** The message for a failed refresh of `edge`; `error` (`{code, message}`): the feed source's reason. */
+export function failureText(edge, error = null) {
+  if (error?.message) return t('failure.refreshBecause', { message: error.message });
   return edge === 'left' ? t('failure.refreshLeft') : t('failure.refresh');
 }
 
@@ -30,11 +32,15 @@ export function nextFailure(shown, event, now, roles = {}) {
   }
 }
 
-/** The banner in the DOM: `#refresh-failure`, right under the bar; `onRetry(edge)` asks for the refresh again. */
+/**
+ * The banner in the DOM: `#refresh-failure`, right under the bar; `onRetry(edge)` asks for the refresh again;
+ * `errorOf(edge)` gives the feed source's error behind it (`{code, message}`), or null.
+ */
 export class FailureBanner {
-  constructor({ doc = globalThis.document, onRetry } = {}) {
+  constructor({ doc = globalThis.document, onRetry, errorOf = () => null } = {}) {
     this.doc = doc;
     this.onRetry = onRetry;
+    this.errorOf = errorOf;
     this.shown = null;
     this.timer = null;
     if (!doc?.createElement) return;
@@ -66,13 +72,20 @@ export class FailureBanner {
     if (next !== this.shown) this.show(next, now);
   }
 
+  /** Says the failure's reason again (the source's error may come after the event that showed the banner). */
+  sayWhy() {
+    if (!this.root || !this.shown) return;
+    const text = failureText(this.shown.edge, this.errorOf(this.shown.edge));
+    if (this.text.textContent !== text) this.text.textContent = text;
+  }
+
   show(next, now = 0) {
     this.shown = next;
     clearTimeout(this.timer);
     if (!this.root) return;
     this.root.hidden = !next;
     if (!next) return;
-    this.text.textContent = failureText(next.edge);
+    this.sayWhy();
     this.timer = setTimeout(() => this.show(null), Math.max(0, next.until - now));
   }
 }

@@ -6,6 +6,7 @@
 // rows and a few beyond, and touches the DOM only when that set or the feed changes, never on a frame that merely
 // moves the offset within it.
 import { rowContent, visibleRows } from './rows.js';
+import { ageText } from './feed/ages.js';
 
 /** Rows mirrored beyond the visible ones, on each side. */
 export const MIRROR_MARGIN = 5;
@@ -47,10 +48,19 @@ export function isBusy(frame) {
   return (frame.edges || []).some((e) => e.state === 'refreshing');
 }
 
-/** What one article says: its title (its name), subtitle and time. Row `index` has id `newest − index`. */
-export function articleContent(feed, index) {
+/**
+ * What one article says: its title (its name), subtitle and age. An external source's row `index` is its item
+ * (`state`: js/feed/feedState.js; the author names it, the text follows); the simulated feed's has id `newest − index`.
+ */
+export function articleContent(feed, index, state = null, nowMs = Date.now()) {
+  if (state?.external) {
+    const item = state.rows.item(index);
+    if (!item) return { title: '', subtitle: '', time: '' };
+    const time = item.time == null ? '' : ageText(item.time, nowMs);
+    return item.author ? { title: item.author, subtitle: item.text, time } : { title: item.text, subtitle: '', time };
+  }
   const newest = Number.isFinite(feed?.newest) ? feed.newest : 0;
-  const c = rowContent(newest - index);
+  const c = rowContent(newest - index, newest);
   return { title: c.title, subtitle: c.subtitle, time: c.time };
 }
 
@@ -74,19 +84,21 @@ export function focusStep(key, index, count) {
 }
 
 /** The mirror's identity: it is rebuilt only when this changes. */
-function mirrorKey(range, feed, busy) {
+function mirrorKey(range, feed, busy, rowsVersion) {
   return range
-    ? `${range.first}:${range.last}:${feed.newest}:${feed.count}:${feed.hasMore}:${busy}`
+    ? `${range.first}:${range.last}:${feed.newest}:${feed.count}:${feed.hasMore}:${busy}:${rowsVersion}`
     : `none:${busy}`;
 }
 
 /**
  * The mirror in the DOM. `root` is the feed element; `scrollBy(amount)` asks the server to scroll (so that a focused
- * row comes into view); `view()` gives `{frame, offsetY, viewportH}` now.
+ * row comes into view); `view()` gives `{frame, offsetY, viewportH}` now; `state` (js/feed/feedState.js) has an
+ * external source's items.
  */
 export class FeedMirror {
-  constructor(root, { scrollBy, view }) {
+  constructor(root, { scrollBy, view, state = null }) {
     this.root = root;
+    this.state = state;
     this.scrollBy = scrollBy;
     this.view = view;
     this.key = null;
@@ -113,7 +125,7 @@ export class FeedMirror {
     if (!feed) return;
     const busy = isBusy(frame);
     const range = mirrorRange(feed, offsetY, viewportH, this.focused);
-    const key = mirrorKey(range, feed, busy);
+    const key = mirrorKey(range, feed, busy, this.state?.rows.version ?? 0);
     if (key === this.key) return;
     this.key = key;
     this.feed = feed;
@@ -158,7 +170,7 @@ export class FeedMirror {
   }
 
   fill(el, feed, i, setSize, rh) {
-    const c = articleContent(feed, i);
+    const c = articleContent(feed, i, this.state);
     const [title, subtitle, time] = el.children;
     if (title.textContent !== c.title) title.textContent = c.title;
     if (subtitle.textContent !== c.subtitle) subtitle.textContent = c.subtitle;

@@ -5,10 +5,10 @@ import { lastUpdatedText } from './controls/builtin/arrow.js';
 import { language } from './i18n.js';
 
 /**
- * Sets `window.refreshkit` for `session`, with the share popover's link (js/sharePopover.js) and the trace tools
- * (js/trace.js).
+ * Sets `window.refreshkit` for `session`, with the share popover's link (js/sharePopover.js), the trace tools
+ * (js/trace.js) and the "N new" pill (js/feed/newItemsPill.js).
  */
-export function exposePageHook({ session, share, traceTools }) {
+export function exposePageHook({ session, share, traceTools, newItems = null }) {
   const { store, connection: conn, predictor } = session;
   window.refreshkit = Object.freeze({
     get frame() { return store.frame; },
@@ -61,6 +61,19 @@ export function exposePageHook({ session, share, traceTools }) {
       stalls: predictor.stalls, // frame gaps > 100 ms while inputs were pending
     }),
     setPrediction: (on) => session.setPrediction(!!on),
+    /**
+     * The feed source (js/feed/feedState.js): its address and kind, the first `limit` loaded items (newest first),
+     * how many are loaded, a rows message that did not add up, the last requests and "N new".
+     */
+    feed: (limit = 50) => {
+      const f = session.feed;
+      return {
+        source: f.source, kind: f.kind, postable: f.postable, external: f.external, count: f.rows.count,
+        items: f.rows.items.slice(0, limit).map((item) => ({ ...item })), problem: f.rows.problem,
+        requests: f.requests.list.map((r) => ({ ...r })),
+        newItems: { count: f.newItems.count, more: f.newItems.more, visible: f.newItems.visible, pill: newItems?.button.hidden === false },
+      };
+    },
     /** The feed mirror (js/feedMirror.js): how often it changed the DOM. */
     get mirror() { return { updates: session.mirror?.updates ?? 0 }; },
   });

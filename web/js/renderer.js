@@ -1,6 +1,7 @@
 // The canvas: rows (visible ones only) and the edges' controls, crisp at devicePixelRatio. Each edge is drawn
 // by the control its configuration names, run by this list's control host (js/controls/controlHost.js).
-import { rowContent, visibleRows } from './rows.js';
+import { visibleRows } from './rows.js';
+import { RowPainter } from './feed/rowPainter.js';
 import { ControlHost } from './controls/controlHost.js';
 import { TAU, roundRectPath } from './controls/paint.js';
 
@@ -40,6 +41,8 @@ export class Renderer {
     this.theme = FALLBACK;
     /** The controls of this list's edges (attach it to the page: `renderer.controls.attach({...})`). */
     this.controls = new ControlHost({ canvas });
+    /** The rows: the simulated feed's, or an external source's items (js/feed/rowPainter.js). */
+    this.rows = new RowPainter();
   }
 
   /** Matches the backing store to the element's size × devicePixelRatio. Returns true when it changed. */
@@ -66,8 +69,9 @@ export class Renderer {
 
   /**
    * Draws one picture. `shown` is the offset on screen; `env` carries the clocks, the session's `config` and
-   * `preset` (which control draws each edge) and per-edge state ages. Returns the tap targets the controls
-   * offered.
+   * `preset` (which control draws each edge), per-edge state ages and the feed (`env.feed`, js/feed/feedState.js:
+   * an external source's items, drawn in place of the simulated feed's ids). Returns the tap targets the
+   * controls offered.
    */
   draw(frame, shown, env) {
     const ctx = this.ctx;
@@ -92,69 +96,12 @@ export class Renderer {
     let drawn = 0;
     if (range) {
       drawn = range.last - range.first + 1;
-      this.drawRows(range, feed, rh, contentW, tx, ty);
+      const items = env.feed?.external ? env.feed.rows : null;
+      this.rows.draw(this.ctx, t, this.dpr, range, feed, items, rh, contentW, tx, ty, Date.now());
     }
     // the edges' controls, each clipped to the band its edge owns
     taps.push(...this.controls.draw(ctx, frame, shown, { ...env, theme: t, dpr: this.dpr, viewport: { w: vw, h: vh } }));
     return { taps, rows: drawn };
-  }
-
-  drawRows(range, feed, rh, contentW, tx, ty) {
-    const ctx = this.ctx;
-    const t = this.theme;
-    const dpr = this.dpr;
-    const hair = 1 / dpr;
-    const newest = Number.isFinite(feed.newest) ? feed.newest : 0;
-    const top = range.first * rh + ty;
-    const bottom = (range.last + 1) * rh + ty;
-    ctx.fillStyle = t.row;
-    ctx.fillRect(tx, top, contentW, bottom - top);
-
-    const r = Math.max(8, Math.min(20, rh * 0.28));
-    const pad = 16;
-    const textX = tx + pad + 2 * r + 12;
-    const twoLines = rh >= 52;
-    const rows = [];
-    for (let i = range.first; i <= range.last; i++) {
-      rows.push({ i, y: this.snap(i * rh + ty), c: rowContent(newest - i) });
-    }
-    // separators (inset like UITableView), except under the last row
-    ctx.fillStyle = t.separator;
-    for (const row of rows) {
-      if (row.i === feed.count - 1) continue;
-      ctx.fillRect(textX, row.y + rh - hair, tx + contentW - textX, hair);
-    }
-    // avatars
-    for (const row of rows) {
-      ctx.fillStyle = `hsl(${row.c.hue}, 58%, 55%)`;
-      ctx.beginPath();
-      ctx.arc(tx + pad + r, row.y + rh / 2, r, 0, TAU);
-      ctx.fill();
-    }
-    ctx.fillStyle = '#ffffff';
-    ctx.font = `600 ${Math.round(r * 0.7)}px ${t.font}`;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    for (const row of rows) ctx.fillText(row.c.initials, tx + pad + r, row.y + rh / 2 + 0.5);
-    // titles
-    ctx.textAlign = 'left';
-    ctx.textBaseline = 'alphabetic';
-    ctx.fillStyle = t.text;
-    ctx.font = `600 16px ${t.font}`;
-    const titleY = twoLines ? rh / 2 - 3 : rh / 2 + 5.5;
-    for (const row of rows) ctx.fillText(row.c.title, textX, row.y + titleY);
-    // times
-    ctx.textAlign = 'right';
-    ctx.fillStyle = t.text2;
-    ctx.font = `400 14px ${t.font}`;
-    for (const row of rows) ctx.fillText(row.c.time, tx + contentW - pad, row.y + titleY);
-    // subtitles
-    if (twoLines) {
-      ctx.textAlign = 'left';
-      ctx.font = `400 14px ${t.font}`;
-      const maxW = Math.max(20, tx + contentW - pad - textX);
-      for (const row of rows) ctx.fillText(row.c.subtitle, textX, row.y + rh / 2 + 16, maxW);
-    }
   }
 
   /** Placeholder rows before the first frame arrives. */

@@ -1,4 +1,6 @@
-// Row content and row geometry. Pure: the same id always gives the same row, on every page.
+// Row content and row geometry of the simulated feed. Pure: the same id (under the same top item) always gives the
+// same row, on every page. Its ages follow the order (js/feed/ages.js); an external source's rows: js/feed/.
+import { simulatedAge } from './feed/ages.js';
 
 const FIRST = ['Morning', 'Quiet', 'Bright', 'Late', 'Early', 'Small', 'Open', 'Fresh', 'Silver', 'Northern',
   'Golden', 'Hidden', 'Rapid', 'Gentle', 'Distant', 'Urban'];
@@ -15,18 +17,17 @@ export function hashId(id) {
   return h >>> 0;
 }
 
-/** What a row shows: title, subtitle, a short time label, the avatar's hue and initials. */
-export function rowContent(id) {
+/** What a row shows under the top item `newest`: title, subtitle, its age, the avatar's hue and initials. */
+export function rowContent(id, newest = id) {
   const h = hashId(id);
   const hue = h % 360;
   const first = FIRST[(h >>> 9) % FIRST.length];
   const second = SECOND[(h >>> 14) % SECOND.length];
-  const minutes = 1 + ((h >>> 20) % 59);
   return {
     id,
     title: `Item ${id}`,
     subtitle: `${first} ${second}`,
-    time: `${minutes}m`,
+    time: simulatedAge(id, newest),
     hue,
     initials: `${first[0]}${second[0].toUpperCase()}`,
   };

@@ -103,7 +103,8 @@ export class ControlHost {
   /**
    * Draws every edge of `frame` on `g` (a 2D context in CSS px) and places the DOM controls. Returns the tap
    * targets the controls offered: `{edge, rect, message, label}`.
-   * `env`: {config, preset, clock, serverNow, reducedMotion, theme, dpr, viewport, stateClock, slotFor, lastUpdated}
+   * `env`: {config, preset, clock, serverNow, reducedMotion, theme, dpr, viewport, stateClock, slotFor, lastUpdated,
+   * errorOf(edge) → the feed source's error `{code, message}` behind a failed edge, or null}
    */
   draw(g, frame, shown, env) {
     const names = this.controlNames(env.config, env.preset);
@@ -117,6 +118,8 @@ export class ControlHost {
       this.hideOthers(slot, inst);
       if (!inst) continue;
       this.track(inst, entry, slot);
+      // why a failed edge failed (the feed source's error), also for its words while it is out of view
+      inst.ctx.error = entry.state === 'failed' && env.errorOf ? env.errorOf(entry.edge) : null;
       if (!intersects(layout.band, env.viewport) && !intersects(layout.view, env.viewport)) {
         if (inst.ctx.element) inst.ctx.element.hidden = true;
         continue;
@@ -134,7 +137,7 @@ export class ControlHost {
     const out = {};
     for (const [edge, slot] of this.slots) {
       const inst = this.current(slot);
-      out[edge] = inst?.control.text && slot.state ? inst.control.text(slot.state) : null;
+      out[edge] = inst?.control.text && slot.state ? inst.control.text(slot.state, inst.ctx.error ?? null) : null;
     }
     return out;
   }

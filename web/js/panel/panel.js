@@ -13,6 +13,7 @@ import { libraryFor } from '../catalogue.js';
 import { t } from '../i18n.js';
 import { nodeText } from './node.js';
 import { PresetFilePane } from './presetFile.js';
+import { FeedPane } from './feedPane.js';
 
 export const WIDE_QUERY = '(min-width: 900px)';
 const TEXT_MS = 100;
@@ -28,10 +29,11 @@ export class Panel {
    * @param {object} [o.predictor]                      the page's Predictor (js/prediction.js)
    * @param {(on: boolean) => void} [o.onPredictionToggle]  the Predict switch changed
    * @param {object} [o.haptics]                        the page's Haptics (js/haptics.js): its switch lives here
+   * @param {object} [o.feed]                           the session's feed state (js/feed/feedState.js)
    */
   constructor(root, {
     onToggle, send = () => false, connection = null, store, predictor = null, onPredictionToggle = () => {},
-    haptics = null,
+    haptics = null, feed = null,
   } = {}) {
     this.root = root;
     this.onToggle = onToggle;
@@ -51,6 +53,7 @@ export class Panel {
     this.presetFile = new PresetFilePane({ send });
     this.prediction = predictor ? new PredictionPane({ predictor, onToggle: onPredictionToggle }) : null;
     this.device = haptics ? hapticsSwitch(haptics) : null;
+    this.feed = feed ? new FeedPane(feed) : null;
 
     this.presetEl = root.querySelector('[data-panel-preset]') || el('span');
     let body = root.querySelector('[data-panel-body]');
@@ -70,6 +73,7 @@ export class Panel {
       section(t('panel.motion'), 'motion', this.plot.root),
       section(t('panel.edges'), 'edges', this.timeline.root),
       section(t('panel.events'), 'events', this.log.root),
+      this.feed && section(t('panel.feed'), 'feed', this.feed.root),
       section(t('panel.frame'), 'frame', this.framePane.root, { extra: this.seqBadge }),
       section(t('panel.params'), 'params', this.params.root),
       section(t('panel.presetFile'), 'presetFile', this.presetFile.root),
@@ -165,6 +169,7 @@ export class Panel {
     this.prediction?.render(this.connection?.clock);
     this.timeline.render(frame, serverNow);
     this.log.render();
+    this.feed?.render(frame, (edge) => this.params.roleOf(edge));
     this.framePane.render(frame, serverNow);
     setText(this.seqBadge, frame ? `seq ${frame.seq}` : '');
     this.params.tick(now, this.connection?.clock?.rtt);

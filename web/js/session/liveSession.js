@@ -23,12 +23,15 @@ import { attachInput } from '../pointerInput.js';
 import { FeedMirror } from '../feedMirror.js';
 import { EdgeStateClock } from '../controls/stateClock.js';
 import { receiveCatalogue } from '../catalogue.js';
+import { FeedState } from '../feed/feedState.js';
 import { Emitter } from './emitter.js';
 import { DrawLog } from './drawLog.js';
 import { ListCanvas, slotDepth } from './listCanvas.js';
 
 /** An edge changed state this recently (ms): its control may still be animating the change. */
 const STATE_CHANGE_MS = 400;
+/** An external source's rows are drawn again this often (ms) while nothing else changes: their ages move on. */
+const AGES_REDRAW_MS = 15_000;
 
 export class LiveSession {
   /**
@@ -65,6 +68,8 @@ export class LiveSession {
     const start = identity?.initial() ?? {};
     /** What the session knows (frame, config, preset, session id, member, events, errors): js/store.js. */
     this.store = new Store({ session: start.session ?? null, token: start.token ?? null, preset: preset || null });
+    /** The session's feed source: its items, requests and "N new" (js/feed/feedState.js, docs/PROTOCOL.md). */
+    this.feed = new FeedState();
     this.predictor = new Predictor({ enabled: predict, configOf: () => this.store.config });
     this.drawn = new DrawnOffset(this.predictor);
     /** The canvas: its size, colours, edge controls and tap targets (js/session/listCanvas.js). */
@@ -88,7 +93,11 @@ export class LiveSession {
     this.drawEnv = {
       config: null, preset: null, clock: 0, serverNow: 0, reducedMotion: false, lastUpdated: null,
       stateClock: this.stateClock, slotFor: (edge) => slotDepth(this.store.config, edge),
+      feed: this.feed,
+      // the failed state's words: the last error of the source for the edge's kind of request (docs/CONTROLS.md)
+      errorOf: (edge) => this.feed.errorFor(this.roleOf(edge) ?? (edge === 'bottom' || edge === 'right' ? 'loadMore' : 'refresh')),
     };
+    this.drawnAt = -Infinity;
     this.raf = 0;
     this.loop = (ts) => {
       this.raf = requestAnimationFrame(this.loop);
@@ -120,6 +129,7 @@ export class LiveSession {
       view: () => ({
         frame: this.store.frame, offsetY: Number(this.store.frame?.offset?.y ?? 0), viewportH: this.listCanvas.cssH,
       }),
+      state: this.feed,
     }) : null;
     if (input) this.takeInput();
     this.listCanvas.watch(this.abort.signal, (resized) => {
@@ -170,6 +180,8 @@ export class LiveSession {
 
   /** One server message, after the store took it (a `delta` arrives as the whole `frame` it makes). */
   receive(msg, tRecv, raw, previousFrame) {
+    const fed = this.feed.receive(msg);
+    if (fed && fed !== 'feed') console.warn(`refreshkit${this.label ? ` (${this.label})` : ''}: ${fed}`);
     switch (msg.type) {
       case 'welcome':
         receiveCatalogue(msg.catalogue); // the presets' libraries, event names and own controls (js/catalogue.js)
@@ -317,8 +329,10 @@ export class LiveSession {
     const serverNow = this.connection.displayServerNow(now);
     const frame = this.store.frame;
     const shown = this.drawn.at(frame, serverNow, now);
+    if (this.feed.external && now - this.drawnAt > AGES_REDRAW_MS) this.dirty = true;
     if (this.dirty || shown.moving || this.edgesBusy(frame, now)) {
       this.dirty = false;
+      this.drawnAt = now;
       // a predicted or blended offset: the edges follow it (their states stay the server's)
       const picture = shown.predicted || shown.blending ? frameAt(frame, shown, this.store.config) : frame;
       const env = this.drawEnv;

@@ -2,14 +2,16 @@
 import { defineControl } from '../api.js';
 import { drawActivity, drawArrow, setFont, ease, roundRectPath } from '../paint.js';
 import { t } from '../../i18n.js';
+import { ellipsize } from '../../feed/wrap.js';
 
-export function footerLabel(state) {
+/** The footer's words in `state`; a failed load says the source's `error` (`ctx.error`) when there is one. */
+export function footerLabel(state, error = null) {
   switch (state) {
     case 'armed': return t('footer.release');
     case 'refreshing':
     case 'finishing': return t('footer.loading');
     case 'noMoreData': return t('footer.noMore');
-    case 'failed': return t('footer.failed');
+    case 'failed': return error?.message ? t('footer.failedBecause', { message: error.message }) : t('footer.failed');
     case 'disabled': return '';
     default: return t('footer.pull');
   }
@@ -20,11 +22,12 @@ export const RETRY = Object.freeze({ type: 'command', name: 'retry', edge: 'bott
 function drawFooter(ctx, alpha) {
   const g = ctx.canvas2d;
   const { view, state, theme } = ctx;
-  const label = footerLabel(state);
+  let label = footerLabel(state, ctx.error);
   if (!label || alpha <= 0) return;
   const cx = view.x + view.w / 2;
   const cy = view.y + view.h / 2;
   setFont(g, theme, 15, state === 'failed' ? 600 : 500);
+  if (state === 'failed') label = ellipsize(label, view.w - 48, (s) => g.measureText(s).width);
   const textW = g.measureText(label).width;
   g.save();
   g.textBaseline = 'middle';

@@ -1,0 +1,238 @@
+// The rows on the list's canvas (js/renderer.js draws the background and the edges' controls around them): an
+// avatar, a title line with the age on the right, and under it the subtitle (the simulated feed, js/rows.js) or
+// the item's text wrapped into the lines the row height has room for (an external source, js/feed/feedRows.js).
+// Drawn in passes of one style each (fewer canvas state changes). Per frame it allocates nothing: each row's
+// content is made once (per id and top item for the simulated feed; per item, width and font for an item,
+// js/feed/wrap.js) and kept; the ages of items are worked out again once a second, all at the same instant, so
+// the rows drawn together always read youngest first.
+import { rowContent, hashId } from '../rows.js';
+import { ageText } from './ages.js';
+import { wrapText, ellipsize, WrapCache } from './wrap.js';
+import { TAU } from '../controls/paint.js';
+
+/** An item's row: the text's first line's baseline, and each next line's, below the row's top (CSS px). */
+export const TITLE_BASELINE = 22;
+export const TEXT_BASELINE = 41;
+export const LINE_HEIGHT = 18;
+/** Room kept on a line the age shares (an item without author: its text starts on the title line). */
+export const AGE_ROOM = 44;
+const PAD = 16;
+
+/** How many lines of text an item's row of height `rh` shows under its title (at least 1). */
+export function textLines(rh) {
+  return Math.max(1, Math.floor((rh - TEXT_BASELINE - 9) / LINE_HEIGHT) + 1);
+}
+
+/** The avatar's radius in a row of height `rh`. */
+export function avatarRadius(rh) {
+  return Math.max(8, Math.min(20, rh * 0.28));
+}
+
+/** A 32-bit hash of a string (FNV-1a, then the rows' finaliser): an author's avatar colour. */
+export function hashText(s) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return hashId(h | 0);
+}
+
+/** Initials for an author ("Mark Twain" → "MT", "anonymous" → "A"), or for the text when there is none. */
+export function initialsOf(name) {
+  const words = String(name ?? '').split(/[\s._-]+/).filter((w) => /\p{L}|\p{N}/u.test(w));
+  const letter = (w) => [...w].find((ch) => /\p{L}|\p{N}/u.test(ch)) ?? '';
+  if (!words.length) return '·';
+  return (letter(words[0]) + (words.length > 1 ? letter(words[words.length - 1]) : '')).toUpperCase();
+}
+
+/**
+ * An item's row, laid out for text lines `widths` (CSS px; the first narrower when it shares the title line):
+ * `{title, lines, textY, colour, initials, age, ageAt}`. `measureTitle` and `measureText` measure in the
+ * title's and the text's font.
+ */
+export function layoutItem(item, width, nLines, measureTitle, measureText) {
+  const hue = hashText(item.author ?? item.id) % 360;
+  // no line under the title (a low row): the text alone, on the title's line
+  const title = item.author && nLines > 0 ? ellipsize(item.author, width - AGE_ROOM, measureTitle) : null;
+  const widths = [];
+  if (!title) widths.push(width - AGE_ROOM);
+  for (let k = 0; k < nLines; k++) widths.push(width);
+  return {
+    title,
+    lines: wrapText(item.text, widths, measureText),
+    textY: title ? TEXT_BASELINE : TITLE_BASELINE,
+    colour: `hsl(${hue}, 58%, 55%)`,
+    initials: initialsOf(item.author ?? item.text),
+    age: '',
+    ageAt: NaN, // the second the age was worked out at
+  };
+}
+
+export class RowPainter {
+  constructor() {
+    this.wraps = new WrapCache();
+    this.simulated = new Map(); // id → {newest, c, colour}
+    this.visible = [];          // the rows being drawn: their content, reused between frames
+    this.titleFont = '';
+    this.textFont = '';
+    this.fontFamily = null;
+    this.avatarFont = '';
+    this.avatarRadius = NaN;
+    this.dpr = 1;
+  }
+
+  /** `v` on the device's pixel grid. */
+  snap(v) {
+    return Math.round(v * this.dpr) / this.dpr;
+  }
+
+  /**
+   * Draws rows `range` ({first, last}) of `feed` (the frame's) with `rows` (the FeedRows when the source is
+   * external, else null) on `ctx` (CSS px), shifted by (tx, ty). `nowMs`: the wall clock, for the items' ages.
+   */
+  draw(ctx, theme, dpr, range, feed, rows, rh, contentW, tx, ty, nowMs) {
+    if (theme.font !== this.fontFamily) {
+      this.fontFamily = theme.font;
+      this.titleFont = `600 16px ${theme.font}`;
+      this.textFont = `400 14px ${theme.font}`;
+      this.avatarFont = '';
+    }
+    const r = avatarRadius(rh);
+    if (r !== this.avatarRadius || this.avatarFont === '') {
+      this.avatarRadius = r;
+      this.avatarFont = `600 ${Math.round(r * 0.7)}px ${theme.font}`;
+    }
+    this.dpr = dpr;
+    const textX = tx + PAD + 2 * r + 12;
+    const width = Math.max(20, tx + contentW - PAD - textX);
+    const top = range.first * rh + ty;
+    ctx.fillStyle = theme.row;
+    ctx.fillRect(tx, top, contentW, (range.last + 1) * rh + ty - top);
+    this.collect(ctx, range, feed, rows, rh, width, nowMs);
+    const list = this.visible;
+
+    // separators (inset like UITableView), except under the last row
+    const hair = 1 / dpr;
+    ctx.fillStyle = theme.separator;
+    for (let j = 0; j < list.length; j++) {
+      const i = range.first + j;
+      if (i === feed.count - 1) continue;
+      ctx.fillRect(textX, this.snap(i * rh + ty) + rh - hair, tx + contentW - textX, hair);
+    }
+    // avatars
+    for (let j = 0; j < list.length; j++) {
+      if (!list[j]) continue;
+      ctx.fillStyle = list[j].colour;
+      ctx.beginPath();
+      ctx.arc(tx + PAD + r, this.snap((range.first + j) * rh + ty) + rh / 2, r, 0, TAU);
+      ctx.fill();
+    }
+    ctx.fillStyle = '#ffffff';
+    ctx.font = this.avatarFont;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    for (let j = 0; j < list.length; j++) {
+      if (list[j]) ctx.fillText(list[j].initials, tx + PAD + r, this.snap((range.first + j) * rh + ty) + rh / 2 + 0.5);
+    }
+    if (rows) this.drawItems(ctx, theme, range, rh, width, textX, tx + contentW - PAD, ty);
+    else this.drawSimulated(ctx, theme, range, rh, width, textX, tx + contentW - PAD, ty);
+  }
+
+  /** The content of each row to draw, into `this.visible` (null for a row the mirror does not have yet). */
+  collect(ctx, range, feed, rows, rh, width, nowMs) {
+    const list = this.visible;
+    list.length = 0;
+    if (!rows) {
+      const newest = Number.isFinite(feed.newest) ? feed.newest : 0;
+      if (this.simulated.size > 512) this.simulated.clear();
+      for (let i = range.first; i <= range.last; i++) {
+        const id = newest - i;
+        let e = this.simulated.get(id);
+        if (!e || e.newest !== newest) {
+          const c = rowContent(id, newest);
+          e = { newest, title: c.title, subtitle: c.subtitle, age: c.time, colour: `hsl(${c.hue}, 58%, 55%)`, initials: c.initials };
+          this.simulated.set(id, e);
+        }
+        list.push(e);
+      }
+      return;
+    }
+    const nLines = rh >= 52 ? textLines(rh) : 0;
+    const key = Math.round(width) * 64 + nLines;
+    const second = Math.floor(nowMs / 1000);
+    for (let i = range.first; i <= range.last; i++) {
+      const item = rows.item(i);
+      if (!item) {
+        list.push(null);
+        continue;
+      }
+      const e = this.wraps.get(item, key, this.fontFamily)
+        ?? this.wraps.put(item, key, this.layout(ctx, item, width, nLines));
+      if (e.ageAt !== second) {
+        e.ageAt = second;
+        e.age = item.time == null ? '' : ageText(item.time, second * 1000);
+      }
+      list.push(e);
+    }
+  }
+
+  /** Lays an item out (a cache miss): measured with the canvas in the title's and the text's fonts. */
+  layout(ctx, item, width, nLines) {
+    const inFont = (font) => (s) => {
+      if (ctx.font !== font) ctx.font = font;
+      return ctx.measureText(s).width;
+    };
+    return layoutItem(item, width, nLines, inFont(this.titleFont), inFont(this.textFont));
+  }
+
+  drawSimulated(ctx, theme, range, rh, width, textX, right, ty) {
+    const list = this.visible;
+    const twoLines = rh >= 52;
+    const titleY = twoLines ? rh / 2 - 3 : rh / 2 + 5.5;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'alphabetic';
+    ctx.fillStyle = theme.text;
+    ctx.font = this.titleFont;
+    for (let j = 0; j < list.length; j++) ctx.fillText(list[j].title, textX, this.snap((range.first + j) * rh + ty) + titleY);
+    ctx.textAlign = 'right';
+    ctx.fillStyle = theme.text2;
+    ctx.font = this.textFont;
+    for (let j = 0; j < list.length; j++) ctx.fillText(list[j].age, right, this.snap((range.first + j) * rh + ty) + titleY);
+    if (!twoLines) return;
+    ctx.textAlign = 'left';
+    for (let j = 0; j < list.length; j++) {
+      ctx.fillText(list[j].subtitle, textX, this.snap((range.first + j) * rh + ty) + rh / 2 + 16, width);
+    }
+  }
+
+  drawItems(ctx, theme, range, rh, width, textX, right, ty) {
+    const list = this.visible;
+    const oneLine = rh < 52; // no room under the title: the text's first line, centred
+    const titleY = oneLine ? rh / 2 + 5.5 : TITLE_BASELINE;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'alphabetic';
+    ctx.fillStyle = theme.text;
+    ctx.font = this.titleFont;
+    if (!oneLine) {
+      for (let j = 0; j < list.length; j++) {
+        const e = list[j];
+        if (e?.title) ctx.fillText(e.title, textX, this.snap((range.first + j) * rh + ty) + titleY);
+      }
+    }
+    ctx.font = this.textFont;
+    for (let j = 0; j < list.length; j++) {
+      const e = list[j];
+      if (!e) continue;
+      const y = this.snap((range.first + j) * rh + ty);
+      if (oneLine) {
+        if (e.lines.length) ctx.fillText(e.lines[0], textX, y + titleY, width - AGE_ROOM);
+        continue;
+      }
+      for (let k = 0; k < e.lines.length; k++) ctx.fillText(e.lines[k], textX, y + e.textY + k * LINE_HEIGHT);
+    }
+    ctx.textAlign = 'right';
+    ctx.fillStyle = theme.text2;
+    for (let j = 0; j < list.length; j++) {
+      const e = list[j];
+      if (e) ctx.fillText(e.age, right, this.snap((range.first + j) * rh + ty) + titleY);
+    }
+  }
+}
