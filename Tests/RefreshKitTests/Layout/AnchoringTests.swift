@@ -36,7 +36,8 @@ extension LayoutTests {
             }
         }
 
-        /// Runs `steps` random changes (offsets on a ¼ px grid when `onGrid`) and returns the largest move of the anchor's top on screen.
+        /// Runs `steps` random changes (offsets on a ¼ px grid when `onGrid`) and returns the largest move of the
+        /// anchor's top on screen.
         static func largestMove(
             seed: UInt64, estimate: Double, steps: Int, onGrid: Bool, height: (inout SeededGenerator) -> Double
         ) throws -> Double {
