@@ -26,6 +26,23 @@ public struct HeightSums: Hashable, Sendable, Codable {
         }
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case values, tree
+    }
+
+    /// Decodes the heights and their nodes as they were encoded (so a restored snapshot has the same bits);
+    /// refuses nodes that do not match the heights' count.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        values = try container.decode([Double].self, forKey: .values)
+        tree = try container.decode([Double].self, forKey: .tree)
+        guard tree.count == values.count + 1 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .tree, in: container,
+                debugDescription: "\(tree.count) nodes for \(values.count) heights (expected \(values.count + 1))")
+        }
+    }
+
     /// How many heights are held.
     public var count: Int { values.count }
 

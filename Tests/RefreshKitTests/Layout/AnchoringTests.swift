@@ -110,6 +110,27 @@ extension LayoutTests {
             let offset = 3 * 72 + 10.0
             #expect(try layout.insertOnTop(rowIDs("n", 0, 3), contentOffset: offset) == 216)
             #expect(layout.y(of: "r3") == offset + 216 - 10)
+            let before = layout
+            #expect(throws: LayoutError.duplicateRow(id: "r5")) {
+                try layout.insertOnTop(["z", "r5"], contentOffset: offset)
+            }
+            #expect(throws: LayoutError.duplicateRow(id: "z")) {
+                try layout.insertOnTop(["z", "y", "z"], contentOffset: offset)
+            }
+            #expect(layout == before)
+        }
+
+        @Test("Inserted on top when the top is not held: placeholders on top, the row read still")
+        func insertAbovePlaceholders() throws {
+            var layout = RowLayout(estimatedHeight: 72, maxHeldRows: 40)
+            for page in 0..<4 { _ = try layout.append(rowIDs("r", page * 20, 20), contentOffset: 0) }
+            var offset = 70 * 72.0 + 5
+            offset += layout.trim(contentOffset: offset, viewportHeight: 300)
+            #expect(layout.placeholdersAbove == 40)
+            let screen = try #require(layout.y(of: "r70")) - offset
+            offset += try layout.insertOnTop(rowIDs("n", 0, 3), contentOffset: offset)
+            #expect(layout.placeholdersAbove == 43 && layout.row(of: "r70") == 73)
+            #expect(try #require(layout.y(of: "r70")) - offset == screen)
         }
 
         @Test(

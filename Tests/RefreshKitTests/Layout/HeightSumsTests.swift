@@ -1,3 +1,4 @@
+import Foundation
 import RefreshKit
 import Testing
 
@@ -31,6 +32,14 @@ extension LayoutTests {
                 #expect(sums.prefix(index) <= y && (index == plain.count - 1 || y < sums.prefix(index + 1)))
             }
             #expect(sums.values == plain)
+        }
+
+        @Test("Decoding refuses nodes that do not match the heights")
+        func decodingChecksTheNodes() throws {
+            let good = Data(#"{"values":[1,2],"tree":[0,1,3]}"#.utf8)
+            #expect(try JSONDecoder().decode(HeightSums.self, from: good).prefix(2) == 3)
+            let bad = Data(#"{"values":[1,2],"tree":[0,1]}"#.utf8)
+            #expect(throws: DecodingError.self) { try JSONDecoder().decode(HeightSums.self, from: bad) }
         }
 
         @Test("A height change touches at most ⌊log₂ n⌋ + 1 nodes (O(log n)), measured on 100 000 rows")
