@@ -13,7 +13,7 @@ RELEASE_BIN := .build/release/refreshkit
 
 # `make cluster PROCESSES=N PORT=P`: N processes behind HAProxy on PORT, sessions shared in Redis, all run by
 # supervisord, which starts again a process that exits (docs/SCALING.md).
-.PHONY: cluster cluster-deps cluster-test run test build release deps test-deps lint unit-test page-test server-test browser-test screenshots format clean bench
+.PHONY: cluster cluster-deps cluster-test chaos run test build release deps test-deps lint unit-test page-test server-test browser-test screenshots format clean bench
 
 # LINK=wifi (or lan, wifi-powersave, congested): pages reach the server through `refreshkit link` on PORT, a
 # simulated network (docs/LINK.md); the server itself listens on a loopback port of its own.
@@ -33,6 +33,14 @@ cluster-deps:
 
 cluster: release cluster-deps
 	scripts/cluster.sh $(RELEASE_BIN) $(PROCESSES) $(PORT) --web-root web --preset $(PRESET) --log-level $(LOG_LEVEL)
+
+# `make chaos`: the chaos run (docs/SCALING.md): `make cluster`'s supervisord configuration with 3 processes, 50
+# sessions of two devices dragging through HAProxy, and for CHAOS_SECONDS (300) random SIGKILLs and SIGSTOPs of
+# servers, a live server's health check made to fail, and Redis stopped for a few seconds; prints sessions lost,
+# inputs lost, epochs refused and the moments two processes served one session. CHAOS_ARGS="--seed 7 --json F".
+CHAOS_SECONDS ?= 300
+chaos: release cluster-deps test-deps
+	$(VENV)/bin/python bench/chaos.py --bin $(RELEASE_BIN) --seconds $(CHAOS_SECONDS) $(CHAOS_ARGS)
 
 test-deps:
 	@scripts/ensure-deps.sh test
@@ -83,6 +91,9 @@ clean:
 
 # Figures, not pass/fail (docs/PERFORMANCE.md): the engine on one core, the server under N dragging sessions
 # against a bare lws echo server (the floor), the idle cost, the page in Chromium. Writes bench/results.json.
+# Then the memory per connected session, the server's beside lws-echo's (2 000 sessions, hello + a five-message
+# drag; fails when the server's is over twice the echo's). Writes bench/memory.json; MEMORY_BENCH_ARGS="--soak-seconds
+# 600" adds the ten-minute idle soak (see .venv/bin/python bench/memory_bench.py --help).
 # Then the cluster's figures (docs/SCALING.md, about 70 s): CPU per input of the servers, Redis and HAProxy,
 # and SIGKILL to the pages drawing again. Writes bench/cluster.json; SKIP_CLUSTER=1 leaves it out.
 # Options: make bench BENCH_ARGS="--levels 100,1000 --duration 5" (see .build/release/refreshkit-bench --help),
@@ -90,7 +101,9 @@ clean:
 SKIP_CLUSTER ?=
 bench: deps test-deps
 	swift build -c release
+	@scripts/ensure-deps.sh bench
 	ulimit -n 20000 2>/dev/null || true; .build/release/refreshkit-bench --out bench/results.json $(BENCH_ARGS)
+	ulimit -n 20000 2>/dev/null || true; $(VENV)/bin/python bench/memory_bench.py --check --out bench/memory.json $(MEMORY_BENCH_ARGS)
 ifeq ($(SKIP_CLUSTER),)
 	@scripts/ensure-deps.sh cluster
 	$(VENV)/bin/python bench/cluster_bench.py --out bench/cluster.json $(CLUSTER_BENCH_ARGS)

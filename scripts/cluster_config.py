@@ -20,7 +20,8 @@ import sys
 NODE = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 
 
-def config(bind: str, nodes: list[tuple[str, str]], log: str = "stdout") -> str:
+def config(bind: str, nodes: list[tuple[str, str]], log: str = "stdout", admin_socket: str | None = None) -> str:
+    """`admin_socket`: a path for HAProxy's runtime API (`show servers state`, `set server …`), level admin."""
     names = [name for name, _ in nodes]
     # A failed connection marks the node down at once (observe layer4), and the retry goes to a backup
     # (redispatch); a health check every 500 ms brings it back after two good ones.
@@ -29,6 +30,10 @@ def config(bind: str, nodes: list[tuple[str, str]], log: str = "stdout") -> str:
         "global",
         f"    log {log} format raw local0 info",
         "    maxconn 4000",  # within a default descriptor limit (HAProxy needs two per connection)
+    ]
+    if admin_socket:
+        out.append(f"    stats socket {admin_socket} mode 600 level admin")
+    out += [
         "",
         "defaults",
         "    mode http",

@@ -104,7 +104,8 @@ def supervisord_conf(layout: Layout, serve_args: list[str]) -> str:
 
 def haproxy_cfg(layout: Layout) -> str:
     return cluster_config.config(f"{layout.bind}:{layout.port}",
-                                 [(name, f"127.0.0.1:{port}") for name, port in layout.nodes()])
+                                 [(name, f"127.0.0.1:{port}") for name, port in layout.nodes()],
+                                 admin_socket=str(layout.run / "haproxy.sock"))
 
 
 def write(layout: Layout, serve_args: list[str]) -> Path:

@@ -3,6 +3,7 @@
 #   scripts/ensure-deps.sh runtime   libwebsockets-dev (and pkg-config) for building the server
 #   scripts/ensure-deps.sh cluster   + haproxy, redis-server and supervisor for `make cluster`
 #   scripts/ensure-deps.sh lint      + node and the Python venv (ruff, e2e/requirements.txt) for `make lint`
+#   scripts/ensure-deps.sh bench     + valgrind (instruction counts) and heaptrack (where each byte of a session goes)
 #   scripts/ensure-deps.sh test      + haproxy, redis-server, supervisor, chromium and node for the page tests, and the Python venv
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,6 +32,10 @@ fi
 if [ "${want[0]}" = test ] || [ "${want[0]}" = lint ]; then
     need_pkg "command -v node" nodejs
     need_pkg "python3 -c 'import venv, ensurepip'" python3-venv
+fi
+if [ "${want[0]}" = bench ]; then
+    need_pkg "command -v valgrind" valgrind  # callgrind's instruction counts (docs/PERFORMANCE.md)
+    need_pkg "command -v heaptrack" heaptrack  # the heap's owners per session (docs/PERFORMANCE.md, memory)
 fi
 if [ "${want[0]}" = test ]; then
     need_pkg "command -v chromium" chromium

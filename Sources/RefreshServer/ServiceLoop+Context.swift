@@ -36,7 +36,7 @@ extension ServiceLoop {
         refreshKit.name = resources.string(Self.subprotocol)
         refreshKit.callback = refreshKitProtocolCallback
         refreshKit.per_session_data_size = MemoryLayout<UnsafeMutableRawPointer?>.size
-        refreshKit.rx_buffer_size = 4096
+        refreshKit.rx_buffer_size = ReceiveBuffer.bytes
         // One send() may carry a whole frame; larger messages are still sent, lws buffers the rest.
         refreshKit.tx_packet_size = 64 * 1024
         let echo = configuration.hardening.echoProtocol ? [EchoProtocol.entry(resources)] : []

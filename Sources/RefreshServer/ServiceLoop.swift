@@ -101,10 +101,11 @@ final class ServiceLoop {
     /// The metrics page, its gauges set from what the server holds now.
     func metricsPage() -> String {
         let members = host.sessions.values.reduce(0) { $0 + $1.connectedCount }
+        let heap = rk_heap_now()
         metrics.snapshot(
             ServerMetrics.Holdings(
                 connections: host.connections.count, sessions: host.sessions.count, members: members,
-                traceBytes: host.traceBytes))
+                traceBytes: host.traceBytes, heapInUseBytes: Int(heap.in_use), heapFreeBytes: Int(heap.free)))
         return metrics.text()
     }
 

@@ -13,7 +13,7 @@ struct EchoCommand: ParsableCommand {
         abstract: "A bare libwebsockets echo server: the floor `refreshkit serve` is measured against.",
         discussion: """
             Prints 'listening on http://HOST:PORT' when ready; SIGTERM or SIGINT end it, and so does \
-            --max-seconds.
+            --max-seconds. SIGUSR1 prints 'heap in_use=N free=N total=N' (bytes) on the libuv loop.
             """)
 
     /// lws's event loops, named as `refreshkit serve --event-loop` names them.
@@ -87,10 +87,21 @@ struct EchoCommand: ParsableCommand {
         let bound = lws_get_vhost_by_name(context, "default").map { Int(lws_get_vhost_listen_port($0)) } ?? port
         FileHandle.standardOutput.write(Data("listening on http://\(host):\(bound)\n".utf8))
         if let loop {
+            // SIGUSR1 prints the heap's figures (the bench's memory per connection, docs/PERFORMANCE.md).
+            let heapReport = UnsafeMutablePointer<uv_signal_t>.allocate(capacity: 1)
+            uv_signal_init(loop, heapReport)
+            uv_signal_start(heapReport, { _, _ in printHeapFigures() }, SIGUSR1)
+            uv_unref(UnsafeMutableRawPointer(heapReport).assumingMemoryBound(to: uv_handle_t.self))
             uv_run(loop, UV_RUN_DEFAULT)
         } else {
             while lws_service(context, 0) >= 0 {}
         }
         rk_uv_destroy(context, loop)
     }
+}
+
+/// One line on stdout, `heap in_use=N free=N total=N` (bytes; glibc's `mallinfo2`, every arena).
+private func printHeapFigures() {
+    let heap = rk_heap_now()
+    FileHandle.standardOutput.write(Data("heap in_use=\(heap.in_use) free=\(heap.free) total=\(heap.total)\n".utf8))
 }

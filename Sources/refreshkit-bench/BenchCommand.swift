@@ -12,7 +12,8 @@ struct BenchCommand: ParsableCommand {
             serve and lws-echo under refreshkit-load at each level, the idle cost, the page in headless Chromium, \
             and the finger-to-content lag through `refreshkit link` (loopback, wifi, wifi-powersave; prediction \
             on and off). Each level runs --rounds times, server and echo alternating; the median run (by p99) of \
-            each is reported. --profile-engine and --profile-host run one part alone, for callgrind or perf, and \
+            each is reported; then the take-over catch-up of a session an hour old. --profile-engine, --profile-host \
+            and --take-over-only run one part alone, for callgrind or perf, and \
             exit.
             """)
 
@@ -129,6 +130,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Skip the feed sources' answer times (SQLite and the local JSON Feed).")
     var skipFeed = false
 
+    @Flag(help: "Skip the take-over catch-up of a session an hour old (about 2 s).")
+    var skipTakeOver = false
+
     // MARK: Profiling modes
 
     @Option(
@@ -151,6 +155,11 @@ struct BenchCommand: ParsableCommand {
 
     @Flag(name: .customLong("profile-seq"), help: "--profile-host with the touches numbered (seq), as the page does.")
     var profileHostNumbered = false
+
+    @Flag(
+        name: .customLong("take-over-only"),
+        help: "Run only the take-over catch-up of a session an hour old, print its figures as JSON, exit.")
+    var takeOverOnly = false
 
     enum Frames: String, CaseIterable, ExpressibleByArgument {
         case delta
@@ -187,7 +196,7 @@ struct BenchCommand: ParsableCommand {
             profileHostInputs: profileHostInputs.map { max(1, $0) }, profileHostNumbered: profileHostNumbered,
             skipEngine: skipEngine, skipInstructions: skipInstructions, skipServer: skipServer, skipEcho: skipEcho,
             skipIdle: skipIdle, skipPage: skipPage, skipLag: skipLag, skipFeed: skipFeed,
-            feedItems: max(100, feedItems),
+            feedItems: max(100, feedItems), skipTakeOver: skipTakeOver, takeOverOnly: takeOverOnly,
             logDirectory: logDirectory)
     }
 

@@ -47,6 +47,10 @@ struct BenchOptions {
     var skipFeed: Bool
     /// Items of the SQLite feed ``FeedBench`` reads.
     var feedItems: Int
+    /// Skip the take-over catch-up of a session an hour old (``TakeOverBench``).
+    var skipTakeOver: Bool
+    /// Run only ``TakeOverBench``, print its figures, and exit.
+    var takeOverOnly: Bool
     /// Where each child's stderr goes (one file per child), made fresh per run.
     var logDirectory: String
 

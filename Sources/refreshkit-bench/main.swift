@@ -41,6 +41,14 @@ if let sessions = options.profileHostSessions {
     }
 }
 
+if options.takeOverOnly {
+    profileAndExit {
+        let figures = try TakeOverBench().run()
+        let data = try JSONSerialization.data(withJSONObject: TakeOverBench.json(figures), options: [.sortedKeys])
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
 func say(_ text: String) {
     FileHandle.standardError.write(Data("[bench] \(text)\n".utf8))
 }
@@ -146,6 +154,20 @@ if !options.skipEngine {
     } catch {
         say("engine bench failed: \(error)")
         notes.append("engine bench failed: \(error)")
+    }
+}
+
+// MARK: - Take-over (the cluster's: docs/SCALING.md, "Sessions of any length")
+
+if !options.skipTakeOver {
+    say("take-over: the catch-up of a session an hour old, from its snapshot and tail…")
+    do {
+        let figures = TakeOverBench.json(try TakeOverBench().run())
+        results["take_over"] = figures
+        say("take-over: catch-up \(figures["catch_up_ms"] ?? "?") ms (target ≤ 20 ms)")
+    } catch {
+        say("take-over bench failed: \(error)")
+        notes.append("take-over bench failed: \(error)")
     }
 }
 

@@ -74,7 +74,7 @@ struct Serve: ParsableCommand {
             valueName: "seconds"))
     var sessionGrace = Self.defaults.sessionGraceSeconds
 
-    @Option(help: "Operations each session's input trace records at most (0: record nothing).")
+    @Option(help: "Operations a session's trace holds after its latest snapshot (one every 5000; 0: record nothing).")
     var traceLimit = Self.defaults.traceLimits.maxOperations
 
     @Option(help: "libuv (epoll; the default) or poll (lws's own loop, which scans every socket on each wake-up).")

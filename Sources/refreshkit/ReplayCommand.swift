@@ -107,7 +107,8 @@ struct Replay: ParsableCommand {
         lines.append(
             "trace: preset \(header.preset), viewport \(number(header.viewport.width))×\(number(header.viewport.height)) "
                 + "@\(number(header.devicePixelRatio))x, seed \(header.seed), \(trace.operations.count) operations "
-                + "(\(applies) messages)\(trace.truncated ? ", truncated" : "")")
+                + "(\(applies) messages)\(trace.truncated ? ", truncated" : "")"
+                + (operationsBefore(trace).map { ", from a snapshot after \($0) operations" } ?? ""))
         for event in result.events where event.name == .transition {
             let edge = event.edge?.rawValue ?? "-"
             let from = event.from?.rawValue ?? "?"
@@ -130,6 +131,11 @@ struct Replay: ParsableCommand {
             : "DIFFERS from the recording (\(trace.frames.count) frames, digest \(trace.frames.hex))"
         lines.append("frames \(result.frames.count) digest \(result.frames.hex) — \(verdict)")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The operations the session made before the snapshot the trace starts from, if it starts from one.
+    private static func operationsBefore(_ trace: Trace) -> Int? {
+        trace.snapshot.flatMap { try? SessionSnapshot(encoded: $0) }?.operationsBefore
     }
 
     static func jsonReport(_ trace: Trace, _ result: TraceReplay.Result) -> String {
@@ -157,6 +163,7 @@ struct Replay: ParsableCommand {
             "frames": result.frames.count, "digest": result.frames.hex,
             "recorded": ["frames": trace.frames.count, "digest": trace.frames.hex],
             "matches": result.matches, "refused": result.refused, "truncated": trace.truncated,
+            "snapshot": operationsBefore(trace).map { ["operationsBefore": $0] as Any } ?? NSNull(),
         ]
         guard let data = try? JSONSerialization.data(withJSONObject: report, options: [.sortedKeys]) else {
             return "{}"

@@ -208,10 +208,13 @@ export class Connection {
   /**
    * `session_elsewhere`: another process holds the session (docs/SCALING.md, "Who holds a session"). The page
    * connects again naming it (`n`), which the balancer routes there; the reconnection backs off as any other,
-   * so a balancer that keeps sending it back cannot make it spin. Returns whether it goes.
+   * so a balancer that keeps sending it back cannot make it spin. Once welcomed, only the one that answers no
+   * message (no `ref`): the process serving the session lost it to a newer holder ("Fencing"). Returns whether
+   * it goes.
    */
   goElsewhere(msg) {
-    if (this.welcomed || typeof msg.node !== 'string' || !msg.node || !this.ws) return false;
+    if (this.welcomed && msg.ref !== undefined) return false;
+    if (typeof msg.node !== 'string' || !msg.node || !this.ws) return false;
     this.node = msg.node;
     this.ws.close(NORMAL_CLOSURE, 'session elsewhere');
     return true;

@@ -38,18 +38,22 @@ export function traceProblem(trace) {
 
 /**
  * The messages to send, with their delays (ms after the session opens): each recorded `apply` at its time
- * since the trace's start. Touch pointers of other members are kept apart (member · 65536 + id), since the
- * playback sends everything as one member.
+ * since the trace's start — or, for a trace that starts from a snapshot (docs/TRACE.md, "Snapshots"), since its
+ * first timed operation: the page cannot rebuild the state before it, so it plays the messages after it from a
+ * fresh session. Touch pointers of other members are kept apart (member · 65536 + id), since the playback sends
+ * everything as one member.
  */
 export function playbackPlan(trace) {
   const plan = [];
+  const first = trace.ops.find((op) => op && Number.isFinite(op.t));
+  const origin = typeof trace.snapshot === 'string' && first ? first.t : trace.start;
   for (const op of trace.ops) {
     if (!op || typeof op !== 'object' || !op.apply || typeof op.apply !== 'object') continue;
     if (!Number.isFinite(op.t)) continue;
     const message = { ...op.apply };
     const member = Number.isInteger(op.member) ? op.member : 0;
     if (message.type === 'touch' && member !== 0) message.id = member * 65536 + (Number.isInteger(message.id) ? message.id : 0);
-    plan.push({ delay: Math.max(0, (op.t - trace.start) / 1000), message });
+    plan.push({ delay: Math.max(0, (op.t - origin) / 1000), message });
   }
   return plan;
 }

@@ -33,11 +33,22 @@ test('a hello answered session_elsewhere connects again, naming the node that ho
   assert.equal(c.goElsewhere({ type: 'error', code: 'session_elsewhere', node: 'n2' }), true);
   assert.deepEqual(closed, [[1000, 'session elsewhere']]);
   assert.equal(c.routedUrl(), `ws://h:8080/?s=n1.${HEX}&n=n2`);
-  // not without a node, and never once welcomed
+  // not without a node, and once welcomed not as an answer to a hello
   assert.equal(c.goElsewhere({ type: 'error', code: 'session_elsewhere' }), false);
   c.welcomed = true;
-  assert.equal(c.goElsewhere({ type: 'error', code: 'session_elsewhere', node: 'n3' }), false);
+  assert.equal(c.goElsewhere({ type: 'error', code: 'session_elsewhere', ref: 'hello', node: 'n3' }), false);
   assert.equal(c.node, 'n2');
+});
+
+test('a welcomed page whose process lost the session to a newer holder goes there', () => {
+  const store = { session: `n1.${HEX}`, token: 't' };
+  const c = new Connection({ hello: () => ({}), url: 'ws://h:8080/', store });
+  const closed = [];
+  c.ws = { close: (code, reason) => closed.push([code, reason]) };
+  c.welcomed = true;
+  assert.equal(c.goElsewhere({ type: 'error', code: 'session_elsewhere', node: 'n2' }), true);
+  assert.deepEqual(closed, [[1000, 'session elsewhere']]);
+  assert.equal(c.routedUrl(), `ws://h:8080/?s=n1.${HEX}&n=n2`);
 });
 
 test('the panel says which node holds the session and what a take-over took', () => {

@@ -80,6 +80,10 @@ test('a trace plays back as its messages at their times, other members kept apar
   assert.equal(plan[1].message.id, 2 * 65536 + 1);
   assert.equal(plan[2].message.type, 'wheel');
   assert.equal(trace.ops[3].apply.id, 1, 'the trace itself is not changed');
+  // a trace that starts from a snapshot an hour in plays its messages from its first operation's time
+  const later = (op) => (Number.isFinite(op.t) ? { ...op, t: op.t + 3_600_000_000 } : op);
+  const fromSnapshot = { ...trace, snapshot: 'UktTUwE=', ops: trace.ops.map(later) };
+  assert.deepEqual(playbackPlan(fromSnapshot).map((p) => p.delay), [16, 32.5, 500]);
   assert.match(traceProblem({ format: 'x' }), /refreshkit.trace.v1/);
   assert.match(traceProblem({ ...trace, ops: null }), /ops/);
 });

@@ -1,5 +1,5 @@
 /// The simulated feed behind the demo: deterministic, seeded, with configurable latency and failures.
-public struct FeedConfiguration: Hashable, Sendable {
+public struct FeedConfiguration: Hashable, Sendable, Codable {
     /// Time from a request to its answer, milliseconds.
     public var latencyMs: Double
     /// Probability that a request fails, 0…1.

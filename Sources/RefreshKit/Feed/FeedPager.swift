@@ -1,7 +1,7 @@
 /// The pager behind a list, in its feed's mode: the simulated ``Pager`` (unchanged, so recorded traces replay
 /// to the same bytes) or the ``SourcePager`` of an external source. ``ListModel`` drives both through the
 /// same few calls and sees a request as a ``Pager/Request`` (an external request's `due` is its deadline).
-public enum FeedPager: Hashable, Sendable {
+public enum FeedPager: Hashable, Sendable, Codable {
     /// The engine's simulated feed.
     case simulated(Pager)
     /// An external source's answers.

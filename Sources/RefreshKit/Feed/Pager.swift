@@ -4,10 +4,10 @@
 /// comes back short, or with the source saying it was the last, switches load-more off (`hasMore`). Never
 /// two requests at once: a refresh replaces a running load-more (whose late answer is then dropped), and
 /// a load-more waits while a refresh runs.
-public struct Pager: Hashable, Sendable {
+public struct Pager: Hashable, Sendable, Codable {
     /// A request in flight.
-    public struct Request: Hashable, Sendable {
-        public enum Kind: String, Hashable, Sendable {
+    public struct Request: Hashable, Sendable, Codable {
+        public enum Kind: String, Hashable, Sendable, Codable {
             case refresh
             case nextPage
         }

@@ -1,6 +1,6 @@
 /// SplitMix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014): a tiny
 /// deterministic generator, so the simulated feed's failures replay exactly from the model's seed.
-public struct SeededGenerator: RandomNumberGenerator, Hashable, Sendable {
+public struct SeededGenerator: RandomNumberGenerator, Hashable, Sendable, Codable {
     private var state: UInt64
 
     public init(seed: UInt64) {

@@ -3,7 +3,7 @@
 /// Before every refresh a few new items appear at the top; older pages run out after `totalItems`. Each
 /// request answers after `latencyMs`, or fails with probability `failureRate` (decided by a seeded
 /// generator), or never answers within `timeoutMs` and fails then. All of it is deterministic.
-public struct SimulatedFeed: Hashable, Sendable {
+public struct SimulatedFeed: Hashable, Sendable, Codable {
     public var configuration: FeedConfiguration
     /// The newest id that exists.
     public private(set) var newestID: Int

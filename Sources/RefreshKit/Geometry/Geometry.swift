@@ -1,5 +1,5 @@
 /// A point or a vector in CSS pixels (iOS points). `y` grows downwards on the page.
-public struct Point: Hashable, Sendable, CustomStringConvertible {
+public struct Point: Hashable, Sendable, CustomStringConvertible, Codable {
     public var x: Double
     public var y: Double
 
@@ -22,7 +22,7 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A width and a height in CSS pixels.
-public struct Size: Hashable, Sendable, CustomStringConvertible {
+public struct Size: Hashable, Sendable, CustomStringConvertible, Codable {
     public var width: Double
     public var height: Double
 
@@ -45,7 +45,7 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// An axis-aligned rectangle in CSS pixels.
-public struct Rect: Hashable, Sendable {
+public struct Rect: Hashable, Sendable, Codable {
     public var origin: Point
     public var size: Size
 
@@ -58,7 +58,7 @@ public struct Rect: Hashable, Sendable {
 }
 
 /// The two scrolling axes. They are simulated independently, as UIScrollView does.
-public enum Axis: String, Hashable, Sendable, CaseIterable {
+public enum Axis: String, Hashable, Sendable, CaseIterable, Codable {
     case horizontal
     case vertical
 }
@@ -94,7 +94,7 @@ public enum Edge: String, Hashable, Sendable, CaseIterable, Codable {
 }
 
 /// Space around the content, per edge, in CSS pixels (UIScrollView's `contentInset`).
-public struct EdgeInsets: Hashable, Sendable {
+public struct EdgeInsets: Hashable, Sendable, Codable {
     public var top: Double
     public var left: Double
     public var bottom: Double

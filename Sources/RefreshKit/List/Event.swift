@@ -1,6 +1,6 @@
 /// Something that happened in a model, in the order it happened. Hosts stream every event to the
 /// client; none is ever dropped.
-public struct Event: Hashable, Sendable {
+public struct Event: Hashable, Sendable, Codable {
     /// What happened.
     public enum Name: String, Hashable, Sendable, CaseIterable, Codable {
         /// An edge control changed state (`from` → `to`).

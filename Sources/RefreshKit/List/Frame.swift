@@ -11,7 +11,7 @@ public enum ScrollPhase: String, Hashable, Sendable, CaseIterable, Codable {
 }
 
 /// The per-edge part of a frame: everything the page needs to draw that edge's indicator.
-public struct EdgeFrame: Hashable, Sendable {
+public struct EdgeFrame: Hashable, Sendable, Codable {
     public var edge: Edge
     public var state: EdgeState
     /// Unclamped displayed pull beyond the edge's rest position, CSS px (negative: scrolled away).
@@ -58,7 +58,7 @@ public struct EdgeFrame: Hashable, Sendable {
 }
 
 /// One run of the refreshing animation (JHPullToRefreshKit's cycle).
-public struct CycleFrame: Hashable, Sendable {
+public struct CycleFrame: Hashable, Sendable, Codable {
     public var index: Int
     public var start: Timestamp
     public var duration: Double
@@ -77,7 +77,7 @@ public struct CycleFrame: Hashable, Sendable {
 }
 
 /// The exit animation of a finishing control.
-public struct ExitFrame: Hashable, Sendable {
+public struct ExitFrame: Hashable, Sendable, Codable {
     public var start: Timestamp
     public var duration: Double
 
@@ -88,7 +88,7 @@ public struct ExitFrame: Hashable, Sendable {
 }
 
 /// The content's part of a frame.
-public struct FeedFrame: Hashable, Sendable {
+public struct FeedFrame: Hashable, Sendable, Codable {
     /// Rows loaded.
     public var count: Int
     /// Whether another page may exist.
@@ -110,7 +110,7 @@ public struct FeedFrame: Hashable, Sendable {
 }
 
 /// Everything the page draws, at one instant.
-public struct Frame: Hashable, Sendable {
+public struct Frame: Hashable, Sendable, Codable {
     /// Increases by one for every frame a model produces.
     public var sequence: UInt64
     public var time: Timestamp

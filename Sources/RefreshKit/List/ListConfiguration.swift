@@ -1,5 +1,5 @@
 /// Everything that can be configured about a model, as a preset or `configure` leaves it.
-public struct ListConfiguration: Hashable, Sendable {
+public struct ListConfiguration: Hashable, Sendable, Codable {
     /// The configuration of each edge; an edge absent here has no control.
     public var edges: [Edge: EdgeConfiguration]
     /// The app's own content inset (bars, safe areas), kept apart from the controls' layers.

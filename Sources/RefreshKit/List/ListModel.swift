@@ -6,7 +6,7 @@
 /// A `ListModel` is a value. The host applies inputs with ``apply(_:at:)``, moves time forward with
 /// ``advance(to:)``, and reads ``frame()`` and ``takeEvents()``. Nothing inside reads a clock or does I/O,
 /// so the same inputs at the same times give the same frames, bit for bit.
-public struct ListModel: Hashable, Sendable {
+public struct ListModel: Hashable, Sendable, Codable {
     public private(set) var now: Timestamp
     public private(set) var presetName: String
     public private(set) var configuration: ListConfiguration

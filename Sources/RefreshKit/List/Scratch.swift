@@ -12,3 +12,5 @@ struct Scratch<Value: Sendable>: Hashable, Sendable {
 
     func hash(into _: inout Hasher) {}
 }
+
+extension Scratch: Codable where Value: Codable {}

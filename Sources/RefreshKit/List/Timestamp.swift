@@ -3,7 +3,7 @@
 /// The engine never reads a clock: every call that moves it forward is given a `Timestamp`. Integer
 /// microseconds keep replays bit-exact, because elapsed times are computed as integer differences before
 /// they become seconds (docs/PHYSICS.md §10.3).
-public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
     /// Microseconds since an origin chosen by the host (the server's clock counts from the Unix epoch).
     public var microseconds: Int64
 

@@ -10,7 +10,7 @@ import Foundation
 /// `v(t) = v0·e^{k·t}` and `x(t) = x0 + v0·(e^{k·t} − 1)/k`.
 ///
 /// Times are in seconds, positions in px and velocities in px/s.
-public struct Decay: Hashable, Sendable {
+public struct Decay: Hashable, Sendable, Codable {
     /// The fraction of velocity kept per millisecond (UIKit's `decelerationRate`).
     ///
     /// Rates outside ``minimumRate``…``maximumRate`` (or NaN) are clamped into that range when used, so the

@@ -12,7 +12,7 @@
 ///
 /// Degenerate inputs never produce a non-finite result: a dimension that is not finite and positive,
 /// or a coefficient that is not finite and positive, gives no overscroll at all, and NaN inputs count as 0.
-public struct RubberBand: Hashable, Sendable {
+public struct RubberBand: Hashable, Sendable, Codable {
     /// The resistance `c`: the first pixel past the edge moves the content by `c` px.
     ///
     /// 0.55 is the reverse-engineered UIKit value (docs/PHYSICS.md §0, §1.1); Flutter's

@@ -2,7 +2,7 @@
 /// the spring that bounces back at an edge, and the tolerances at which motion counts as stopped.
 ///
 /// ``ios`` is the recommended profile of docs/PHYSICS.md §0 and §10.
-public struct ScrollPhysics: Hashable, Sendable {
+public struct ScrollPhysics: Hashable, Sendable, Codable {
     /// The resistance past an edge while dragging (docs/PHYSICS.md §1.1).
     public var rubberBand: RubberBand
     /// The momentum after a fling (docs/PHYSICS.md §2.1).

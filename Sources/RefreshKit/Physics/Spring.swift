@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The equation of motion is `m·y'' + c·y' + k·y = 0` for the displacement `y` from the rest position;
 /// ``SpringSolution`` solves it in closed form (docs/PHYSICS.md §2.4).
-public struct Spring: Hashable, Sendable {
+public struct Spring: Hashable, Sendable, Codable {
     /// The mass `m` (dimensionless in scrolling terms; only the ratios matter).
     public var mass: Double
     /// The stiffness `k`.

@@ -17,9 +17,9 @@
 ///
 /// ``velocity(atLift:)`` uses the iOS-weighted estimate when the recent sample intervals are regular and
 /// falls back to the fit when they are not.
-public struct VelocityTracker: Hashable, Sendable {
+public struct VelocityTracker: Hashable, Sendable, Codable {
     /// One position at one time.
-    public struct Sample: Hashable, Sendable {
+    public struct Sample: Hashable, Sendable, Codable {
         /// Page time, ms.
         public var time: Double
         /// Position along the axis, px.
@@ -427,6 +427,38 @@ public struct VelocityTracker: Hashable, Sendable {
         mutating func removeAll() {
             oldest = 0
             count = 0
+        }
+    }
+}
+
+// The ring as its count, its oldest slot and every slot's sample (a tuple has no `Codable` of its own).
+extension VelocityTracker.History: Codable {
+    init(from decoder: any Decoder) throws {
+        self.init()
+        var container = try decoder.unkeyedContainer()
+        oldest = try container.decode(Int.self)
+        count = try container.decode(Int.self)
+        for slot in 0..<Self.capacity {
+            let sample = try container.decode(VelocityTracker.Sample.self)
+            withUnsafeMutableBytes(of: &slots) { bytes in
+                bytes.storeBytes(
+                    of: sample, toByteOffset: slot * MemoryLayout<VelocityTracker.Sample>.stride,
+                    as: VelocityTracker.Sample.self)
+            }
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(oldest)
+        try container.encode(count)
+        try withUnsafeBytes(of: slots) { bytes in
+            for slot in 0..<Self.capacity {
+                try container.encode(
+                    bytes.load(
+                        fromByteOffset: slot * MemoryLayout<VelocityTracker.Sample>.stride,
+                        as: VelocityTracker.Sample.self))
+            }
         }
     }
 }

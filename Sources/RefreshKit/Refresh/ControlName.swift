@@ -60,3 +60,23 @@ public struct ControlName: Hashable, Sendable, CustomStringConvertible, Expressi
         withUnsafeBytes(of: storage) { hasher.combine(bytes: $0) }
     }
 }
+
+// Its length, then its storage's words, as they are (a tuple has no `Codable` of its own).
+extension ControlName: Codable {
+    public init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        length = try container.decode(UInt8.self)
+        storage = (
+            try container.decode(UInt64.self), try container.decode(UInt64.self), try container.decode(UInt64.self),
+            try container.decode(UInt64.self), try container.decode(UInt64.self), try container.decode(UInt64.self),
+            try container.decode(UInt64.self), try container.decode(UInt64.self)
+        )
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(length)
+        let words = [storage.0, storage.1, storage.2, storage.3, storage.4, storage.5, storage.6, storage.7]
+        for word in words { try container.encode(word) }
+    }
+}

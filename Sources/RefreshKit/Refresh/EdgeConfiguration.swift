@@ -2,9 +2,9 @@
 ///
 /// Distances are CSS px measured on the *displayed* (rubber-banded), inset-relative offset, as every seed
 /// measures them on `contentOffset` (docs/SEEDS.md, notation).
-public struct EdgeConfiguration: Hashable, Sendable {
+public struct EdgeConfiguration: Hashable, Sendable, Codable {
     /// What pulling this edge does.
-    public enum Role: String, Hashable, Sendable, CaseIterable {
+    public enum Role: String, Hashable, Sendable, CaseIterable, Codable {
         /// Reload from the start (pull to refresh).
         case refresh
         /// Fetch the next page (load more).
@@ -12,7 +12,7 @@ public struct EdgeConfiguration: Hashable, Sendable {
     }
 
     /// The moment a refresh starts.
-    public enum Trigger: String, Hashable, Sendable, CaseIterable {
+    public enum Trigger: String, Hashable, Sendable, CaseIterable, Codable {
         /// Armed while dragging past the threshold, started when the finger lifts (MJRefresh, HT, MS, JH, IQ).
         case onRelease
         /// Started as soon as the threshold is passed, finger still down (UIRefreshControl, IQ progressCompletion).
@@ -24,7 +24,7 @@ public struct EdgeConfiguration: Hashable, Sendable {
     }
 
     /// Whether the threshold itself counts as past it.
-    public enum Strictness: String, Hashable, Sendable, CaseIterable {
+    public enum Strictness: String, Hashable, Sendable, CaseIterable, Codable {
         /// `distance > triggerDistance` (MS, HT, JH).
         case strict
         /// `distance >= triggerDistance` (IQ, Cupertino).
@@ -32,7 +32,7 @@ public struct EdgeConfiguration: Hashable, Sendable {
     }
 
     /// What a fling (motion after the finger lifted) may do to this edge.
-    public enum FlingPolicy: String, Hashable, Sendable, CaseIterable {
+    public enum FlingPolicy: String, Hashable, Sendable, CaseIterable, Codable {
         /// Momentum never arms or starts a refresh (MS, IQ refresh), and an `onReachEdge` control starts only
         /// when hands on the content (a drag, a wheel) reach the edge: not a fling, nor the rest it comes to
         /// (IQ's load-more, docs/SEEDS.md §5.3).
@@ -43,7 +43,7 @@ public struct EdgeConfiguration: Hashable, Sendable {
     }
 
     /// What happens when the content is shorter than the viewport.
-    public enum ShortContentPolicy: String, Hashable, Sendable, CaseIterable {
+    public enum ShortContentPolicy: String, Hashable, Sendable, CaseIterable, Codable {
         /// The edge still works: content short of the viewport rests at the leading edge and can be pulled
         /// from both ends (the bug MSPullToRefreshController documents, fixed).
         case enabled
@@ -54,7 +54,7 @@ public struct EdgeConfiguration: Hashable, Sendable {
     }
 
     /// Where the indicator sits relative to the content (JHPullToRefreshKit's type).
-    public enum Presentation: String, Hashable, Sendable, CaseIterable {
+    public enum Presentation: String, Hashable, Sendable, CaseIterable, Codable {
         /// Glued to the content edge, it slides in with the content.
         case slideDown
         /// Pinned to the viewport edge behind the content, uncovered as the content moves away.
@@ -63,14 +63,14 @@ public struct EdgeConfiguration: Hashable, Sendable {
 
     /// Where the animation view sits inside a stretched control (JHPullToRefreshKit's anchor), for the
     /// `anchored` view behaviour; GVRefreshControl's behaviours place the view by their own rules.
-    public enum Anchor: String, Hashable, Sendable, CaseIterable {
+    public enum Anchor: String, Hashable, Sendable, CaseIterable, Codable {
         case top
         case middle
         case bottom
     }
 
     /// How the control's view follows the pull: GVRefreshControl's behaviours, or JHPullToRefreshKit's anchor.
-    public enum ViewBehaviour: String, Hashable, Sendable, CaseIterable {
+    public enum ViewBehaviour: String, Hashable, Sendable, CaseIterable, Codable {
         /// Centred on the control and scaled along the pull axis by the pull over its height, unclamped, so that
         /// it fills the gap (GV).
         case stretches
@@ -83,8 +83,8 @@ public struct EdgeConfiguration: Hashable, Sendable {
     }
 
     /// The animation that repeats while refreshing (JHPullToRefreshKit's cycle).
-    public struct AnimationCycle: Hashable, Sendable {
-        public enum Kind: String, Hashable, Sendable, CaseIterable {
+    public struct AnimationCycle: Hashable, Sendable, Codable {
+        public enum Kind: String, Hashable, Sendable, CaseIterable, Codable {
             case `default`
             case keyframe
             case spring

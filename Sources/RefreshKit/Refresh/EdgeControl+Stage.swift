@@ -6,7 +6,7 @@ extension EdgeControl {
     /// Each state carries its own data, so leaving a state drops it and entering one sets all of it: nothing is
     /// reset by hand. ``state`` is the flat projection the wire, the events and the transition table
     /// (``EdgeState/legalTransitions``) speak of.
-    public enum Stage: Hashable, Sendable {
+    public enum Stage: Hashable, Sendable, Codable {
         /// A state that carries no data.
         case plain(Plain)
         case refreshing(Refreshing)
@@ -18,7 +18,7 @@ extension EdgeControl {
         /// They are one case of ``Stage`` rather than five so that every case of it carries a payload: the flat
         /// ``state``, read on every step, is then its tag (and this byte), not a comparison of the whole
         /// payload, which is how Swift tells apart the cases without one.
-        public enum Plain: Hashable, Sendable {
+        public enum Plain: Hashable, Sendable, Codable {
             case idle
             case pulling
             case armed
@@ -49,20 +49,20 @@ extension EdgeControl {
     }
 
     /// One run of the refreshing animation.
-    public struct RunningCycle: Hashable, Sendable {
+    public struct RunningCycle: Hashable, Sendable, Codable {
         public var index: Int
         public var start: Timestamp
     }
 
     /// A request that ended while the refresh may not end yet (the minimum visible time, a finger holding
     /// the content, the running cycle): how it ended and whether its end is animated.
-    public struct PendingFinish: Hashable, Sendable {
+    public struct PendingFinish: Hashable, Sendable, Codable {
         public var outcome: Outcome
         public var animated: Bool
     }
 
     /// A refresh under way, from its start to its end.
-    public struct Refreshing: Hashable, Sendable {
+    public struct Refreshing: Hashable, Sendable, Codable {
         /// When the refresh started.
         public var start: Timestamp
         /// A finish may not end the refresh before this time (the minimum visible duration); `nil` once the
@@ -75,7 +75,7 @@ extension EdgeControl {
     }
 
     /// The exit animation after a refresh ended.
-    public struct Finishing: Hashable, Sendable {
+    public struct Finishing: Hashable, Sendable, Codable {
         /// When the refresh started.
         public var refreshStart: Timestamp
         /// When the exit animation started.
@@ -90,7 +90,7 @@ extension EdgeControl {
     }
 
     /// Where a control goes once its exit animation ends, by how the request ended.
-    public enum AfterExit: Hashable, Sendable {
+    public enum AfterExit: Hashable, Sendable, Codable {
         /// A refresh, a cancel, a load with more pages, or a failed refresh.
         case idle
         /// A load whose page was the last.
@@ -108,7 +108,7 @@ extension EdgeControl {
     }
 
     /// A footer whose last load failed.
-    public struct Failed: Hashable, Sendable {
+    public struct Failed: Hashable, Sendable, Codable {
         /// Automatic retries wait until then (back-off); a command retries at once.
         public var retryNotBefore: Timestamp
     }

@@ -12,7 +12,7 @@
 /// Where the control is, and what it knows there, is its ``stage``: a refresh's start, cycle and waiting
 /// finish live in `refreshing`, the exit's timing in `finishing`, the retry back-off in `failed`; ``state`` is
 /// the flat projection the wire shows.
-public struct EdgeControl: Hashable, Sendable {
+public struct EdgeControl: Hashable, Sendable, Codable {
     /// How the content is moving when the control observes it.
     public enum Motion: Hashable, Sendable {
         /// A finger holds the content.
@@ -26,7 +26,7 @@ public struct EdgeControl: Hashable, Sendable {
     }
 
     /// How a request ended.
-    public enum Outcome: Hashable, Sendable {
+    public enum Outcome: Hashable, Sendable, Codable {
         /// Items arrived; `hasMore` says whether another page exists.
         case success(hasMore: Bool)
         case failure

@@ -13,7 +13,7 @@
 ///     by the pull over its `height`, unclamped (1.5 at 150 %), so that it fills the gap; `fixedTop` does the
 ///     same until fully revealed and then pins it to the base line unscaled; `fixedBottom` keeps it on the
 ///     content edge (docs/SEEDS.md §4.2).
-public struct EdgeGeometry: Hashable, Sendable {
+public struct EdgeGeometry: Hashable, Sendable, Codable {
     public var control: Rect
     public var view: Rect
     public var scale: Double

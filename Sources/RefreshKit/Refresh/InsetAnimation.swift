@@ -4,7 +4,7 @@
 ///
 /// The durations are the configuration's: the inset goes out over `startDuration` when a refresh starts,
 /// and back over `exitDuration` as the exit plays, or over ``returnDuration`` once the exit has ended.
-public struct InsetAnimation: Hashable, Sendable {
+public struct InsetAnimation: Hashable, Sendable, Codable {
     /// The animation's timing curve.
     public var curve: TimingCurve
     /// `nil`: the inset goes back as the exit starts, over `exitDuration` (MS, HT, IQ). A value: the inset is

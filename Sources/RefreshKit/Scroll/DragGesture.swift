@@ -4,7 +4,7 @@
 /// rubber-banded steps, so the same finger position always gives the same offset whatever the event rate
 /// (docs/PHYSICS.md §1.1, §10.4). A drag that starts while the content is overscrolled begins from the raw
 /// position that the inverse rubber band gives for the displayed offset: no jump.
-struct DragGesture: Hashable, Sendable {
+struct DragGesture: Hashable, Sendable, Codable {
     /// The pointer that owns the drag; samples from other pointers are ignored until it lifts.
     let pointer: Int
     /// The raw (un-rubber-banded) offset the drag started from, re-based whenever the bounds change.
@@ -40,7 +40,7 @@ struct DragGesture: Hashable, Sendable {
 /// They live beside the drag in the scroll model rather than inside it: their rings take about 700 bytes,
 /// and the drag's few fields are read on every move (an optional that large is copied to be looked at).
 /// Empty while no finger is down, so that equal scroll models stay equal.
-struct FingerVelocity: Hashable, Sendable {
+struct FingerVelocity: Hashable, Sendable, Codable {
     private var horizontal = VelocityTracker()
     private var vertical = VelocityTracker()
     /// Whether both trackers hold the same sample times, so that their velocities are worked out in one

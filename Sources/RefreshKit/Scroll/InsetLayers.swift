@@ -3,7 +3,7 @@
 /// Every seed loses the app's inset somewhere (docs/SEEDS.md, weakness 1: MS resets bottom/left/right to 0, JH
 /// ignores insets in its threshold, HT clobbers keyboard insets). Here each control adds and removes only
 /// its own layer, and thresholds are measured from the rest position of everything *else*.
-public struct InsetLayers: Hashable, Sendable {
+public struct InsetLayers: Hashable, Sendable, Codable {
     /// The app's own inset (navigation bars, safe areas); edge controls never touch it.
     public var app: EdgeInsets
     /// The layer each edge control holds right now (its resting or prompting inset, or 0).

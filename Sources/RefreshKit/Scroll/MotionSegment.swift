@@ -3,8 +3,8 @@
 /// After the finger lifts, all motion is a chain of these (decay, then a spring when an edge is crossed,
 /// or a hold), or a timed animation where a preset moves an inset as its seed library does. Frames carry the chain so the page can evaluate it at its own vsync time: network jitter
 /// then cannot judder the display (docs/PHYSICS.md §7.2, option 1).
-public struct MotionSegment: Hashable, Sendable {
-    public enum Kind: String, Hashable, Sendable, CaseIterable {
+public struct MotionSegment: Hashable, Sendable, Codable {
+    public enum Kind: String, Hashable, Sendable, CaseIterable, Codable {
         /// Stays at `position`.
         case hold
         /// UIScrollView's exponential deceleration: `x(t) = x0 + v0·(e^{k·t} − 1)/k`.

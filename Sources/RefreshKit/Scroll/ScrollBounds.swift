@@ -4,7 +4,7 @@
 /// `upper = content + inset.trailing − viewport`, never below `lower`: content shorter than the viewport
 /// rests at the leading edge and can still be pulled from both ends (the MSPullToRefreshController
 /// failure with short content is exactly this case, docs/SEEDS.md §2.2).
-public struct ScrollBounds: Hashable, Sendable {
+public struct ScrollBounds: Hashable, Sendable, Codable {
     public var lower: Double
     public var upper: Double
 

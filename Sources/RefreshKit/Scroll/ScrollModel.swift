@@ -6,7 +6,7 @@
 /// It knows nothing about refresh controls: they observe it (``offset``, ``phase``) and change its inset
 /// layers, which it absorbs without a jump (a drag is re-based, an animation re-planned from its current
 /// position and velocity, a resting offset left outside the new bounds springs back).
-public struct ScrollModel: Hashable, Sendable {
+public struct ScrollModel: Hashable, Sendable, Codable {
     /// What a gesture input did.
     public enum GestureOutcome: Hashable, Sendable {
         /// Nothing: another pointer owns the content, or wheel momentum was swallowed.

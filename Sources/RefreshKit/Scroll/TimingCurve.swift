@@ -5,7 +5,7 @@
 /// `y`: find the Bézier parameter `s` with `X(s) = x`, then `y = Y(s)`. The solve is a fixed procedure
 /// (docs/PHYSICS.md §11.2, docs/PROTOCOL.md "timed"), so the page, doing the same operations in the same
 /// order, computes the same numbers.
-public struct TimingCurve: Hashable, Sendable {
+public struct TimingCurve: Hashable, Sendable, Codable {
     public var x1: Double
     public var y1: Double
     public var x2: Double

@@ -1,7 +1,7 @@
 /// A wheel or trackpad stream treated as a gesture. The DOM gives wheel events no start or end, so the
 /// gesture begins with the first event and ends on an idle gap or when the OS's momentum phase is
 /// detected (docs/PHYSICS.md §6.2–6.3; no seed handles this: docs/SEEDS.md weakness 5).
-struct WheelGesture: Hashable, Sendable {
+struct WheelGesture: Hashable, Sendable, Codable {
     /// No event for this long ends the gesture: between Chromium's 100 ms and Chameleon's 150 ms.
     static let idleGap: Int64 = 120_000
     /// A momentum stream decays each event by a factor in this range (xiel/wheel-gestures constants.ts).
@@ -102,5 +102,23 @@ struct RecentMagnitudes: Hashable, Sendable {
     func hash(into hasher: inout Hasher) {
         hasher.combine(count)
         for index in 0..<count { hasher.combine(self[index]) }
+    }
+}
+
+// Its count, then all its values (a tuple has no `Codable` of its own).
+extension RecentMagnitudes: Codable {
+    init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        count = try container.decode(Int.self)
+        values = (
+            try container.decode(Double.self), try container.decode(Double.self), try container.decode(Double.self),
+            try container.decode(Double.self), try container.decode(Double.self), try container.decode(Double.self)
+        )
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(count)
+        for value in [values.0, values.1, values.2, values.3, values.4, values.5] { try container.encode(value) }
     }
 }

@@ -16,12 +16,21 @@ public final class ServerMetrics: @unchecked Sendable {
         public var sessions = 0
         public var members = 0
         public var traceBytes = 0
+        /// The C library's heap: bytes handed out, and bytes free inside its arenas (docs/PERFORMANCE.md,
+        /// "Memory per connected session").
+        public var heapInUseBytes = 0
+        public var heapFreeBytes = 0
 
-        public init(connections: Int = 0, sessions: Int = 0, members: Int = 0, traceBytes: Int = 0) {
+        public init(
+            connections: Int = 0, sessions: Int = 0, members: Int = 0, traceBytes: Int = 0, heapInUseBytes: Int = 0,
+            heapFreeBytes: Int = 0
+        ) {
             self.connections = connections
             self.sessions = sessions
             self.members = members
             self.traceBytes = traceBytes
+            self.heapInUseBytes = heapInUseBytes
+            self.heapFreeBytes = heapFreeBytes
         }
     }
 
@@ -50,6 +59,8 @@ public final class ServerMetrics: @unchecked Sendable {
     private let sessions: Meter
     private let members: Meter
     private let traceBytes: Meter
+    private let heapInUse: Meter
+    private let heapFree: Meter
     private var errors: [String: CoreMetrics.Counter] = [:]
 
     public init() {
@@ -65,6 +76,8 @@ public final class ServerMetrics: @unchecked Sendable {
         sessions = Meter(label: "refreshkit_sessions", factory: factory)
         members = Meter(label: "refreshkit_members", factory: factory)
         traceBytes = Meter(label: "refreshkit_trace_bytes", factory: factory)
+        heapInUse = Meter(label: "refreshkit_heap_in_use_bytes", factory: factory)
+        heapFree = Meter(label: "refreshkit_heap_free_bytes", factory: factory)
     }
 
     /// An `error` message sent, by its code: `refreshkit_errors_total{code="…"}`.
@@ -91,6 +104,8 @@ public final class ServerMetrics: @unchecked Sendable {
         sessions.set(holdings.sessions)
         members.set(holdings.members)
         traceBytes.set(holdings.traceBytes)
+        heapInUse.set(holdings.heapInUseBytes)
+        heapFree.set(holdings.heapFreeBytes)
     }
 
     /// Everything, in Prometheus' text exposition format (version 0.0.4).

@@ -12,7 +12,8 @@ import RefreshSessions
 ///
 /// Per session `ID`: the hash `rk:session:ID` (`head`: the trace's JSON up to its operations; `summary`: the
 /// JSON after them, with the frames' count and digest; `ops`: how many operations; `generation`: the whole
-/// write the list continues; `members`; `node`: the process that wrote last) and the list
+/// write the list continues; `members`; `node`: the process that wrote last; `epoch` and `writer`: its fencing
+/// epoch and the process that holds it, ``SessionFence``) and the list
 /// `rk:session:ID:ops` (each operation's JSON). Both expire a day after their last write.
 ///
 /// The writes are not made here: the host's batches go to a ``StoreThread``, which owns a connection of its
@@ -70,14 +71,20 @@ final class RedisStore: SessionStore {
         }
         trace += summary
         let node = String(decoding: fields["node"] ?? [], as: UTF8.self)
+        let epoch = fields["epoch"].flatMap { Int64(String(decoding: $0, as: UTF8.self)) } ?? 0
         return .found(
-            StoredSession(trace: trace, members: members, node: node, nodeAlive: !node.isEmpty && leaseHeld(by: node)))
+            StoredSession(
+                trace: trace, members: members, node: node, nodeAlive: !node.isEmpty && leaseHeld(by: node),
+                epoch: epoch))
     }
 
     // MARK: - Leases (`rk:node:NAME`, the holder's pid, expiring after the lease's duration: NodeLease)
 
     /// Written by ``RedisWriter`` with the batches (``StoreLeaseChange``), read here.
     static func leaseKey(_ node: String) -> [UInt8] { Array("rk:node:\(node)".utf8) }
+
+    /// The fencing notices left for node `node` by take-overs of its sessions (``RedisWriter/fencesScript``).
+    static func fencesKey(_ node: String) -> [UInt8] { Array("rk:fenced:\(node)".utf8) }
 
     /// A session the store does not have: ``StoreLoad/unwritten(node:)`` when the node its id names
     /// (`NODE.<hex>`) holds a current lease (it made the session and has not written it yet), else missing.

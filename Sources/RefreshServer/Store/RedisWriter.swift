@@ -19,11 +19,16 @@ import RefreshSessions
 ///   operations), so a late one finds a newer copy and changes nothing;
 /// - a whole write carries its batch's number and this process's ``incarnation``, and changes nothing when the
 ///   copy was written by a later batch of the same process, so a late one does not put an older copy back.
-/// A write refused answers 0, which the host turns into a whole write of that session.
+/// A write refused answers 0, which the host turns into a whole write of that session. Before all that, the
+/// script fences (``SessionFence``): a write at an older epoch than the copy's answers with the holder, and the
+/// host lets the session go.
 final class RedisWriter {
     private let connection: RedisConnection
-    /// The script's SHA-1 on the current connection (`SCRIPT LOAD` on every new connection).
+    /// The scripts' SHA-1s on the current connection (`SCRIPT LOAD` on every new connection): the write's, the
+    /// fencing notices' and the removal's.
     private var scriptHash: [UInt8] = []
+    private var fencesHash: [UInt8] = []
+    private var removalHash: [UInt8] = []
     /// Names this process's writes (its pid and start time): the host's generations and batch numbers count
     /// from 1 in every run, and a node restarted under its name must not be taken for its earlier run.
     let incarnation: String
@@ -34,22 +39,36 @@ final class RedisWriter {
         clock_gettime(CLOCK_REALTIME, &now)
         incarnation = "\(getpid())-\(Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000)"
         connection.prepare = { [unowned self] connection in
-            connection.append([RedisStore.bytes("SCRIPT"), RedisStore.bytes("LOAD"), RedisStore.bytes(Self.script)])
-            var loaded: [UInt8] = []
-            let read = connection.replies(1) { _, reply in
-                if reply.pointee.type == REDIS_REPLY_STRING { loaded = RedisConnection.string(reply) }
+            let scripts = [Self.script, Self.fencesScript, Self.removalScript]
+            for script in scripts {
+                connection.append([RedisStore.bytes("SCRIPT"), RedisStore.bytes("LOAD"), RedisStore.bytes(script)])
             }
-            scriptHash = loaded
-            return read && !loaded.isEmpty
+            var loaded: [[UInt8]] = []
+            let read = connection.replies(scripts.count) { _, reply in
+                loaded.append(reply.pointee.type == REDIS_REPLY_STRING ? RedisConnection.string(reply) : [])
+            }
+            guard read, loaded.count == scripts.count, !loaded.contains(where: \.isEmpty) else { return false }
+            (scriptHash, fencesHash, removalHash) = (loaded[0], loaded[1], loaded[2])
+            return true
         }
     }
 
     /// One session's write. `KEYS`: the hash and the list. `ARGV`: whole (`1`/`0`), generation, base, count,
     /// node, summary, head, members (empty: unchanged), expiry (s), writer (the incarnation), batch number,
-    /// then the operations. RPUSH takes the operations in pieces of 1000 (Lua's `unpack` is bounded by its
+    /// epoch, then the operations. RPUSH takes the operations in pieces of 1000 (Lua's `unpack` is bounded by its
     /// stack).
+    ///
+    /// Fencing (``SessionFence``, the lines marked so): a write whose epoch (ARGV[12]) is older than the copy's,
+    /// or the same epoch written by another process, changes nothing and answers `{'fenced', node, epoch}` with
+    /// the holder's; an accepted write sets the epoch, and one that raises it from another node's copy (a
+    /// take-over) leaves that node a notice in `rk:fenced:NODE` (session → "epoch node"), which the node's next
+    /// batch collects (``fencesScript``).
     static let script = """
-        local stored = redis.call('HMGET', KEYS[1], 'generation', 'ops', 'writer', 'batch')
+        local stored = redis.call('HMGET', KEYS[1], 'generation', 'ops', 'writer', 'batch', 'epoch', 'node')
+        local epoch, mine = tonumber(stored[5]) or 0, tonumber(ARGV[12])
+        if epoch > mine or (epoch == mine and stored[3] and stored[3] ~= ARGV[10]) then
+          return {'fenced', stored[6] or '', epoch}
+        end
         if ARGV[1] == '1' then
           if stored[3] == ARGV[10] and tonumber(stored[4]) > tonumber(ARGV[11]) then return 0 end
           redis.call('DEL', KEYS[2])
@@ -57,24 +76,56 @@ final class RedisWriter {
         elseif stored[1] ~= ARGV[2] or stored[2] ~= ARGV[3] then
           return 0
         end
-        for first = 12, #ARGV, 1000 do
+        for first = 13, #ARGV, 1000 do
           redis.call('RPUSH', KEYS[2], unpack(ARGV, first, math.min(first + 999, #ARGV)))
         end
         redis.call('HSET', KEYS[1], 'node', ARGV[5], 'summary', ARGV[6], 'ops', ARGV[4], 'writer', ARGV[10],
-          'batch', ARGV[11])
+          'batch', ARGV[11], 'epoch', ARGV[12])
         if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'members', ARGV[8]) end
         redis.call('EXPIRE', KEYS[1], ARGV[9])
         redis.call('EXPIRE', KEYS[2], ARGV[9])
+        if epoch < mine and stored[6] and stored[6] ~= ARGV[5] then
+          local notices = 'rk:fenced:' .. stored[6]
+          redis.call('HSET', notices, string.sub(KEYS[1], 12), ARGV[12] .. ' ' .. ARGV[5])
+          redis.call('EXPIRE', notices, ARGV[9])
+        end
+        return 1
+        """
+
+    /// Collects (and clears) the fencing notices left for a node: `KEYS[1]` is `rk:fenced:NODE`; answers the
+    /// hash's fields and values (session, "epoch node").
+    static let fencesScript = """
+        local notices = redis.call('HGETALL', KEYS[1])
+        if #notices > 0 then redis.call('DEL', KEYS[1]) end
+        return notices
+        """
+
+    /// A removal (`KEYS`: the hash and the list; `ARGV[1]`: the writer): only the process that wrote the copy
+    /// last removes it, so a process that lost the session to a take-over (its epoch older) cannot delete the
+    /// new holder's copy.
+    static let removalScript = """
+        local writer = redis.call('HGET', KEYS[1], 'writer')
+        if writer and writer ~= ARGV[1] then return 0 end
+        redis.call('DEL', KEYS[1], KEYS[2])
         return 1
         """
 
     /// Applies `batch`: its removals, each write, then its lease change (after the writes: a SIGTERM's last
     /// batch ends the lease only once every session is written). Blocks (at most 250 ms per step).
-    func apply(_ batch: StoreBatch) -> StoreOutcome {
-        guard connection.connect() else { return .failed(reason: "no connection: \(connection.lastError)") }
+    func apply(_ batch: StoreBatch) -> StoreOutcome { write(batch).outcome }
+
+    /// ``apply(_:)``, with the sessions the store says another process holds now (``StoreFence``): writes it
+    /// refused for their epoch, and the notices left for the batch's node.
+    func write(_ batch: StoreBatch) -> StoreReport {
+        guard connection.connect() else {
+            return StoreReport(batch: batch.number, outcome: .failed(reason: "no connection: \(connection.lastError)"))
+        }
         let bytes = RedisStore.bytes
         for session in batch.removals {
-            connection.append([bytes("DEL"), RedisStore.key(session), RedisStore.opsKey(session)])
+            connection.append([
+                bytes("EVALSHA"), removalHash, bytes("2"), RedisStore.key(session), RedisStore.opsKey(session),
+                bytes(incarnation),
+            ])
         }
         let expiry = bytes(String(RedisStore.expirySeconds))
         for write in batch.writes {
@@ -84,6 +135,7 @@ final class RedisWriter {
                 bytes(write.whole ? "1" : "0"), bytes(incarnation + "/" + write.generation),
                 bytes(String(write.base)), bytes(String(write.operationCount)), bytes(write.node), write.summary,
                 write.head, write.members?.json() ?? [], expiry, bytes(incarnation), bytes(String(batch.number)),
+                bytes(String(write.epoch)),
             ]
             arguments += write.operations
             connection.append(arguments)
@@ -99,33 +151,75 @@ final class RedisWriter {
         case nil:
             break
         }
+        if !batch.node.isEmpty {
+            connection.append([bytes("EVALSHA"), fencesHash, bytes("1"), RedisStore.fencesKey(batch.node)])
+        }
         var refused: [String] = []
+        var fenced: [StoreFence] = []
         var error: String?
         let removals = batch.removals.count
         let writes = removals + batch.writes.count
-        let read = connection.replies(writes + (batch.lease == nil ? 0 : 1)) { index, reply in
-            guard index >= removals else { return }
-            guard index < writes else {
-                if reply.pointee.type == REDIS_REPLY_ERROR {
-                    error = error ?? String(decoding: RedisConnection.string(reply), as: UTF8.self)
-                }
+        let lease = writes + (batch.lease == nil ? 0 : 1)
+        let count = lease + (batch.node.isEmpty ? 0 : 1)
+        let read = connection.replies(count) { index, reply in
+            if reply.pointee.type == REDIS_REPLY_ERROR {
+                error = error ?? String(decoding: RedisConnection.string(reply), as: UTF8.self)
                 return
             }
+            if index >= lease {
+                fenced += Self.notices(reply)
+                return
+            }
+            guard index >= removals, index < writes else { return }
+            let session = batch.writes[index - removals].session
             switch reply.pointee.type {
             case REDIS_REPLY_INTEGER:
-                if reply.pointee.integer != 1 { refused.append(batch.writes[index - removals].session) }
-            case REDIS_REPLY_ERROR:
-                error = error ?? String(decoding: RedisConnection.string(reply), as: UTF8.self)
+                if reply.pointee.integer != 1 { refused.append(session) }
+            case REDIS_REPLY_ARRAY:
+                guard let fence = Self.fence(reply, session: session) else {
+                    error = error ?? "an unexpected reply"
+                    return
+                }
+                fenced.append(fence)
             default:
                 error = error ?? "an unexpected reply"
             }
         }
-        guard read else { return .failed(reason: connection.lastError) }
+        guard read else { return StoreReport(batch: batch.number, outcome: .failed(reason: connection.lastError)) }
         if let error {
-            // e.g. NOSCRIPT after a SCRIPT FLUSH: a new connection loads the script again.
+            // e.g. NOSCRIPT after a SCRIPT FLUSH: a new connection loads the scripts again.
             connection.drop(error)
-            return .failed(reason: error)
+            return StoreReport(batch: batch.number, outcome: .failed(reason: error))
         }
-        return .written(refused: refused)
+        return StoreReport(batch: batch.number, outcome: .written(refused: refused), fenced: fenced)
+    }
+
+    // MARK: - Fencing replies (SessionFence)
+
+    /// The write script's `{'fenced', node, epoch}` for `session`.
+    private static func fence(_ reply: UnsafeMutablePointer<redisReply>, session: String) -> StoreFence? {
+        guard reply.pointee.elements == 3, let tag = reply.pointee.element[0], let node = reply.pointee.element[1],
+            let epoch = reply.pointee.element[2],
+            String(decoding: RedisConnection.string(tag), as: UTF8.self) == "fenced"
+        else { return nil }
+        return StoreFence(
+            session: session, epoch: epoch.pointee.integer,
+            node: String(decoding: RedisConnection.string(node), as: UTF8.self))
+    }
+
+    /// The fencing notices script's answer: session, "epoch node", … (a malformed pair is skipped).
+    private static func notices(_ reply: UnsafeMutablePointer<redisReply>) -> [StoreFence] {
+        guard reply.pointee.type == REDIS_REPLY_ARRAY else { return [] }
+        var fences: [StoreFence] = []
+        for pair in stride(from: 0, to: reply.pointee.elements - 1, by: 2) {
+            guard let key = reply.pointee.element[pair], let value = reply.pointee.element[pair + 1] else { continue }
+            let words = String(decoding: RedisConnection.string(value), as: UTF8.self).split(separator: " ")
+            guard words.count == 2, let epoch = Int64(words[0]) else { continue }
+            fences.append(
+                StoreFence(
+                    session: String(decoding: RedisConnection.string(key), as: UTF8.self), epoch: epoch,
+                    node: String(words[1])))
+        }
+        return fences
     }
 }

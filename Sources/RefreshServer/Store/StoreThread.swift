@@ -77,9 +77,9 @@ final class StoreThread: @unchecked Sendable {
 
     private func run() {
         while let batch = next() {
-            let outcome = writer.apply(batch)
+            let report = writer.write(batch)
             condition.lock()
-            reports.append(StoreReport(batch: batch.number, outcome: outcome))
+            reports.append(report)
             writing = false
             condition.broadcast()
             condition.unlock()

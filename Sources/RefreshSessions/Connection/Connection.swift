@@ -41,8 +41,6 @@ public final class Connection {
     /// its next delta. Nil until it has been written a whole frame since it joined its session
     /// (``Session/attach(_:member:)``), so the first frame after a `welcome` is always whole.
     @exclusivity(unchecked) var frameBase: SharedFrame?
-    /// The transport's headroom, then the message being written; reused for every write.
-    @exclusivity(unchecked) var sendBuffer: [UInt8]
 
     // Screening: the message rate and the page clock.
     @exclusivity(unchecked) var rateLimiter: RateLimiter
@@ -67,7 +65,7 @@ public final class Connection {
     @exclusivity(unchecked) public internal(set) var framesSent: UInt64 = 0
     @exclusivity(unchecked) public internal(set) var decodeErrors: UInt64 = 0
 
-    init(id: UInt64, peer: String, now: Int64, limits: SessionHost.Configuration, headroom: Int) {
+    init(id: UInt64, peer: String, now: Int64, limits: SessionHost.Configuration) {
         self.id = id
         self.peer = peer
         lastHeard = now
@@ -76,8 +74,6 @@ public final class Connection {
         rateLimiter = RateLimiter(
             ratePerSecond: limits.messagesPerSecond, burst: limits.messageBurst,
             closeAfterSeconds: limits.floodCloseSeconds)
-        sendBuffer = [UInt8](repeating: 0, count: headroom)
-        sendBuffer.reserveCapacity(headroom + 4096)
     }
 
     /// Whether a write would send anything.

@@ -34,11 +34,11 @@ public struct MessageAssembler: Sendable {
             inMessage = true
             isBinary = binary
             received = 0
-            buffer.removeAll(keepingCapacity: true)
         }
         received += piece.count
         if received > limit {
             inMessage = false
+            buffer = []
             return .tooLarge(bytes: received)
         }
         if isBinary {
@@ -53,6 +53,13 @@ public struct MessageAssembler: Sendable {
         buffer.append(contentsOf: piece)
         guard isLast else { return .partial }
         inMessage = false
-        return .text(buffer)
+        // Handed over whole; the connection keeps no memory of it (a quiet connection that once received a
+        // large message holds nothing for it).
+        let text = buffer
+        buffer = []
+        return .text(text)
     }
+
+    /// Bytes held for a message being put together (0 between messages).
+    public var reservedCapacity: Int { buffer.capacity }
 }

@@ -55,7 +55,12 @@ public struct Outbox: Sendable {
     /// The oldest message, taken out.
     public mutating func next() -> ServerMessage? {
         guard let message = messages.popFirst() else { return nil }
-        if messages.isEmpty { lagReported = false }
+        if messages.isEmpty {
+            lagReported = false
+            // Drained: give the queue's memory back (an empty `Deque` holds none), so a quiet connection
+            // keeps nothing of the welcome or a burst of events.
+            messages = Deque()
+        }
         return message
     }
 

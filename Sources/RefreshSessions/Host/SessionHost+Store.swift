@@ -38,8 +38,9 @@ extension SessionHost {
     public var storeIsIdle: Bool { storeLedger.phase == .idle }
 
     /// The store answered a batch (``HostAction/writeStore(_:)``) at `now`: what it did not take is written
-    /// whole next time.
+    /// whole next time; a session another process holds now is let go.
     public func storeAnswered(_ report: StoreReport, at now: Int64) {
+        defer { handleFences(report.fenced, at: now) }  // SessionHost+Fencing.swift
         switch storeLedger.settle(report, at: now) {
         case .ignored:
             break

@@ -157,11 +157,13 @@ extension SessionHost {
         }
         let operations = trace.operations.count
         noteClock(behindBy: traced.model.now.microseconds - now, session: id, from: stored.node)
-        liftPointers(in: &traced, recordedIn: trace, at: now)
-        let session = Session(id: id, traced: traced, headroom: headroom)
+        liftPointers(in: &traced, at: now)
+        let session = Session(id: id, traced: traced, messages: registry.frameMessages)
         session.adopt(stored.members)
         session.expiresAt = now + configuration.graceMicroseconds  // until a member attaches
         registry.adopt(session)
+        // Its first write claims the next epoch: the store refuses it if another process claimed first.
+        storeLedger.claim(id, epoch: SessionFence.claim(after: stored.epoch))
         // From the hello to the store's answer: the wait the page saw (the replay that follows is not timed: the
         // host reads no clock).
         let record = TakeOver(from: stored.node, catchUpMicroseconds: max(0, now - askedAt), operations: operations)
@@ -170,6 +172,7 @@ extension SessionHost {
             "session taken over",
             metadata: [
                 "session": "\(id)", "from": "\(stored.node)", "operations": "\(operations)",
+                "epoch": "\(storeLedger.epoch(of: id))",
                 "catchUpMs": "\(Double(record.catchUpMicroseconds) / 1000)",
                 "frames": "\(traced.recorder.frames.count)",
             ])
@@ -202,20 +205,13 @@ extension SessionHost {
     /// A clock behind the previous holder's by more than this (µs) is reported as a warning.
     static let clockDisagreementWarning: Int64 = 1_000_000
 
-    /// Lifts every pointer the trace leaves down (a `touch cancel` each, recorded, as when a member leaves):
-    /// nobody is connected to a session taken over, and a finger that lifted while its process was gone would
-    /// otherwise hold the drag forever.
-    private func liftPointers(in traced: inout TracedListModel, recordedIn trace: Trace, at now: Int64) {
+    /// Lifts every pointer the session has down (``TracedListModel/pointersDown``: the trace's touches, and its
+    /// snapshot's) with a `touch cancel` each, recorded, as when a member leaves: nobody is connected to a session
+    /// taken over, and a finger that lifted while its process was gone would otherwise hold the drag forever.
+    private func liftPointers(in traced: inout TracedListModel, at now: Int64) {
         var down: [Int: [(pointer: Int, pageTime: Double)]] = [:]
-        for operation in trace.operations {
-            guard case .apply(_, let member, let text) = operation,
-                let received = text.withUnsafeBytes({ try? decoder.decodeInput($0) }),
-                case .touch(let touch) = received.input
-            else { continue }
-            var pointers = down[member, default: []]
-            pointers.removeAll { $0.pointer == touch.pointer }
-            if touch.phase == .start || touch.phase == .move { pointers.append((touch.pointer, touch.pageTime)) }
-            down[member] = pointers
+        for pointer in traced.pointersDown {
+            down[pointer.member, default: []].append((pointer.pointer, pointer.pageTime))
         }
         let time = Timestamp(microseconds: now)
         for (member, pointers) in down.sorted(by: { $0.key < $1.key }) {

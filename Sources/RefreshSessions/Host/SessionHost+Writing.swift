@@ -14,16 +14,16 @@ extension SessionHost {
         if case .closeRequested = connection.lifecycle, let code = connection.lifecycle.issueClose() {
             return .close(code)
         }
-        if connection.sendBuffer.count > headroom {
-            connection.sendBuffer.removeSubrange(headroom...)
+        if sendBuffer.count > headroom {
+            sendBuffer.removeSubrange(headroom...)
         }
         if connection.pingDue {
             // A control frame of its own, before anything queued (a transport interleaves control frames
             // correctly only between messages, which is where every write here is). A payload, because
             // lws 4.1.6 does not report an empty pong to the protocol.
             connection.pingDue = false
-            connection.sendBuffer.append(contentsOf: Self.pingPayload)
-            return finish(connection, connection.sendBuffer.withUnsafeMutableBytes { write(.ping, $0) }, bytes: 0)
+            sendBuffer.append(contentsOf: Self.pingPayload)
+            return finish(connection, sendBuffer.withUnsafeMutableBytes { write(.ping, $0) }, bytes: 0)
         }
         if let message = connection.outbox.next() {
             encode(message, for: connection)
@@ -51,12 +51,12 @@ extension SessionHost {
         } else {
             return .written  // nothing to say
         }
-        let written = connection.sendBuffer.withUnsafeMutableBytes { write(.text, $0) }
-        let outcome = finish(connection, written, bytes: connection.sendBuffer.count - headroom)
-        if connection.sendBuffer.capacity > 1 << 20 {
-            // A trace passed through: give the memory back rather than keep it for small messages.
-            connection.sendBuffer = [UInt8](repeating: 0, count: headroom)
-            connection.sendBuffer.reserveCapacity(headroom + 4096)
+        let written = sendBuffer.withUnsafeMutableBytes { write(.text, $0) }
+        let outcome = finish(connection, written, bytes: sendBuffer.count - headroom)
+        if sendBuffer.capacity > Self.largestKeptSendBuffer {
+            // A trace or a large welcome passed through: give the memory back rather than keep it for small
+            // messages.
+            sendBuffer = Self.emptySendBuffer(headroom: headroom)
         }
         return outcome
     }
@@ -78,8 +78,19 @@ extension SessionHost {
 
     private func encode(_ message: ServerMessage, for connection: Connection) {
         if case .error(let error) = message { metrics.error(error.code) }
-        encoder.encode(message, into: &connection.sendBuffer)
+        encoder.encode(message, into: &sendBuffer)
     }
 
     static let pingPayload = Array("alive?".utf8)
+
+    /// The host's send buffer keeps at most this much between writes (a welcome with the preset catalogue
+    /// fits; a trace does not).
+    static let largestKeptSendBuffer = 64 << 10
+
+    /// `headroom` zeros, and room for 4 KiB of message.
+    static func emptySendBuffer(headroom: Int) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: headroom)
+        buffer.reserveCapacity(headroom + 4096)
+        return buffer
+    }
 }

@@ -36,6 +36,10 @@ public final class SessionHost {
 
     let decoder: MessageDecoder
     let encoder = MessageEncoder()
+    /// The transport's headroom, then the control message or event being written: one buffer for every
+    /// connection (the transport copies what the socket does not take at once), so a quiet connection holds
+    /// none (docs/PERFORMANCE.md, "Memory per connected session").
+    @exclusivity(unchecked) var sendBuffer: [UInt8]
     let keepalive: Keepalive
 
     /// Every open connection, by the transport's id.
@@ -59,6 +63,8 @@ public final class SessionHost {
     @exclusivity(unchecked) var nodeLease = NodeLease()
     /// The sessions this process took over from the store, and how (the `welcome`'s `takeover`).
     var takeOvers: [String: TakeOver] = [:]
+    /// Sessions let go because the store said another process holds them at a newer epoch (``SessionFence``).
+    public internal(set) var fencedSessions: UInt64 = 0
     /// The take-overs waiting for the store's answer, by session id (SessionHost+TakeOver.swift).
     var storeReads: [String: PendingStoreRead] = [:]
     /// Counts the host's reads from 1.
@@ -77,6 +83,7 @@ public final class SessionHost {
         self.headroom = headroom
         decoder = MessageDecoder(presets: configuration.presets)
         registry = SessionRegistry(configuration: configuration, logger: logger, headroom: headroom)
+        sendBuffer = Self.emptySendBuffer(headroom: headroom)
         tickScheduler = TickScheduler(rate: configuration.tickRate)
         keepalive = Keepalive(
             pingIntervalSeconds: configuration.pingIntervalSeconds, hangupSeconds: configuration.hangupSeconds)
@@ -112,7 +119,7 @@ public final class SessionHost {
     /// A WebSocket connection `id` from `peer` is open.
     public func opened(id: UInt64, peer: String, at now: Int64) -> Connection {
         flushHeldFrame()
-        let connection = Connection(id: id, peer: peer, now: now, limits: configuration, headroom: headroom)
+        let connection = Connection(id: id, peer: peer, now: now, limits: configuration)
         connections[id] = connection
         armSweep()
         logger.info("connection opened", metadata: ["connection": "\(id)", "peer": "\(peer)"])

@@ -3,7 +3,8 @@ import RefreshWire
 
 /// One session and the devices that share it: its id (the share link's `?s=`), the recorded list model, the
 /// members admitted so far with their tokens, and the last frame: encoded once as a `frame` message for every
-/// member that takes whole frames, and once per base as a `delta` for the members that take deltas.
+/// member that takes whole frames, and once per base as a `delta` for the members that take deltas, in the
+/// host's ``FrameMessages`` (a session keeps no message buffers of its own).
 ///
 /// Owned by the thread that drives the host, like ``Connection``. A session with no connected member lives until
 /// ``expiresAt`` (the session grace period), so a page that drops can resume it. Its stored properties skip
@@ -58,26 +59,24 @@ public final class Session {
     /// starts behind, so the first ``prepareFrame()`` makes one).
     @exclusivity(unchecked) private var version: UInt64 = 1
     @exclusivity(unchecked) private var frameVersion: UInt64 = 0
-    /// The transport's headroom, then the `frame` message of frame `frameBufferSequence`: written when a member first
-    /// needs the latest frame whole (a member that takes whole frames, or a delta member's first frame), so a
-    /// session whose members all take deltas never writes one.
-    @exclusivity(unchecked) private var frameBuffer: MessageBuffer
-    @exclusivity(unchecked) private var frameBufferSequence: UInt64?
-    /// The transport's headroom, then the `delta` from frame `deltaKey.base` to frame `deltaKey.frame`. Members that
-    /// take deltas usually hold the same base (they were written the same frames), so the first of them
-    /// encodes it and the others reuse it.
-    @exclusivity(unchecked) private var deltaBuffer: MessageBuffer
-    @exclusivity(unchecked) private var deltaKey: (base: UInt64, frame: UInt64)?
+    /// The host's buffers for the messages that carry frames (shared by every session), and this session's
+    /// name in them.
+    private let messages: FrameMessages
+    private let owner: FrameMessages.Owner
     private let encoder = MessageEncoder()
 
-    /// A session whose model is `traced` and whose frame messages leave `headroom` bytes free before them (the
-    /// transport writes its header there).
-    init(id: String, traced: TracedListModel, headroom: Int = 0) {
+    /// A session whose model is `traced`, writing its frame messages in the host's `messages`.
+    init(id: String, traced: TracedListModel, messages: FrameMessages) {
         self.id = id
         self.traced = traced
-        // Room for a delta from the start; a whole frame's memory is taken when a member first needs one.
-        frameBuffer = MessageBuffer(headroom: headroom, capacity: 0)
-        deltaBuffer = MessageBuffer(headroom: headroom, capacity: 1024)
+        self.messages = messages
+        owner = messages.newOwner()
+    }
+
+    /// A session with buffers of its own whose frame messages leave `headroom` bytes free before them (the
+    /// transport writes its header there).
+    convenience init(id: String, traced: TracedListModel, headroom: Int = 0) {
+        self.init(id: id, traced: traced, messages: FrameMessages(headroom: headroom))
     }
 
     /// Read in place: a plain getter would copy the whole `ListModel` (and retain everything in it) on every
@@ -228,9 +227,9 @@ public final class Session {
         // The update from the previous frame is what the members that took it need, and what the recording
         // digests: made once, here. Without a previous frame it is the whole frame, which no delta key names.
         let base = traced.latest?.sequence
-        deltaBuffer.removeAll()
-        let next = traced.frame(appendingUpdateTo: &deltaBuffer)
-        deltaKey = base.map { ($0, next.sequence) }
+        messages.delta.removeAll()
+        let next = traced.frame(appendingUpdateTo: &messages.delta)
+        messages.deltaKey = base.map { .init(owner: owner, base: $0, frame: next.sequence) }
         frameVersion = version
     }
 
@@ -243,23 +242,25 @@ public final class Session {
         guard connection.frameFormat == .delta else { return withWholeFrame(latest, body) }
         defer { connection.frameBase = latest }
         guard let base = connection.frameBase else { return withWholeFrame(latest, body) }
-        if deltaKey?.base != base.sequence || deltaKey?.frame != latest.sequence {
+        let key = FrameMessages.DeltaKey(owner: owner, base: base.sequence, frame: latest.sequence)
+        if messages.deltaKey != key {
             // A sequence number names one frame of this session, and a connection's base is always one of
             // this session's frames (attach clears it), so equal keys mean equal bytes.
-            deltaBuffer.removeAll()
-            encoder.encodeDelta(latest, from: base, into: &deltaBuffer)
-            deltaKey = (base.sequence, latest.sequence)
+            messages.delta.removeAll()
+            encoder.encodeDelta(latest, from: base, into: &messages.delta)
+            messages.deltaKey = key
         }
-        return deltaBuffer.withUnsafeMutableBytesIncludingHeadroom(body)
+        return messages.delta.withUnsafeMutableBytesIncludingHeadroom(body)
     }
 
     /// Calls `body` with the `frame` message of `frame` (the latest), encoding it if it is not yet.
     private func withWholeFrame<R>(_ frame: SharedFrame, _ body: (UnsafeMutableRawBufferPointer) -> R) -> R {
-        if frameBufferSequence != frame.sequence {
-            frameBuffer.removeAll()
-            encoder.encode(frame, into: &frameBuffer)
-            frameBufferSequence = frame.sequence
+        let key = FrameMessages.WholeKey(owner: owner, frame: frame.sequence)
+        if messages.wholeKey != key {
+            messages.whole.removeAll()
+            encoder.encode(frame, into: &messages.whole)
+            messages.wholeKey = key
         }
-        return frameBuffer.withUnsafeMutableBytesIncludingHeadroom(body)
+        return messages.whole.withUnsafeMutableBytesIncludingHeadroom(body)
     }
 }

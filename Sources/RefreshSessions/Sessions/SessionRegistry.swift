@@ -25,13 +25,13 @@ final class SessionRegistry {
     private(set) var traceBytes = 0
     private let configuration: SessionHost.Configuration
     private let logger: Logger
-    /// The transport's headroom before each frame message (``Session/init(id:traced:headroom:)``).
-    private let headroom: Int
+    /// The buffers every session writes its frame messages in (with the transport's headroom before each).
+    let frameMessages: FrameMessages
 
     init(configuration: SessionHost.Configuration, logger: Logger, headroom: Int) {
         self.configuration = configuration
         self.logger = logger
-        self.headroom = headroom
+        frameMessages = FrameMessages(headroom: headroom)
     }
 
     var isEmpty: Bool { sessions.isEmpty }
@@ -77,7 +77,7 @@ final class SessionRegistry {
         }
         var id = configuration.idPrefix + RandomIdentifier.make128()
         while sessions[id] != nil { id = configuration.idPrefix + RandomIdentifier.make128() }
-        let session = Session(id: id, traced: traced, headroom: headroom)
+        let session = Session(id: id, traced: traced, messages: frameMessages)
         sessions[id] = session
         guard let member = session.addMember(limit: configuration.maxMembersPerSession) else {
             preconditionFailure("a new session admits its first member")

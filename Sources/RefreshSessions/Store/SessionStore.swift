@@ -57,12 +57,15 @@ public struct StoredSession: Sendable {
     public var node: String
     /// Whether that node's lease was current when the session was read: the node is alive, and holds it.
     public var nodeAlive: Bool
+    /// The copy's fencing epoch (``SessionFence``); 0: none stored. A take-over claims the next.
+    public var epoch: Int64
 
-    public init(trace: [UInt8], members: StoredMembers, node: String, nodeAlive: Bool = false) {
+    public init(trace: [UInt8], members: StoredMembers, node: String, nodeAlive: Bool = false, epoch: Int64 = 0) {
         self.trace = trace
         self.members = members
         self.node = node
         self.nodeAlive = nodeAlive
+        self.epoch = epoch
     }
 }
 

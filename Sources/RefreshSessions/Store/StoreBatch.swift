@@ -24,13 +24,16 @@ public struct StoreWrite: Sendable, Hashable {
     public var operationCount: Int
     /// The members, when they changed since the previous write (else `nil`).
     public var members: StoredMembers?
+    /// The writer's fencing epoch for the session (``SessionFence``): the store refuses the write when it holds a
+    /// newer one, or the same one claimed by another process.
+    public var epoch: Int64
 
     /// Operations the store's copy must hold for an append to apply (for a whole write, 0).
     public var base: Int { operationCount - operations.count }
 
     public init(
         session: String, node: String, whole: Bool, head: [UInt8], generation: String, operations: [[UInt8]],
-        summary: [UInt8], operationCount: Int, members: StoredMembers?
+        summary: [UInt8], operationCount: Int, members: StoredMembers?, epoch: Int64 = SessionFence.first
     ) {
         self.session = session
         self.node = node
@@ -41,6 +44,7 @@ public struct StoreWrite: Sendable, Hashable {
         self.summary = summary
         self.operationCount = operationCount
         self.members = members
+        self.epoch = epoch
     }
 }
 
@@ -54,12 +58,19 @@ public struct StoreBatch: Sendable {
     public var removals: [String]
     /// What becomes of this node's lease, after the writes (``NodeLease``).
     public var lease: StoreLeaseChange?
+    /// The node whose fencing notices the batch collects (``StoreFence``: its sessions another process took over
+    /// since its last batch); empty: none.
+    public var node: String
 
-    public init(number: UInt64, writes: [StoreWrite], removals: [String] = [], lease: StoreLeaseChange? = nil) {
+    public init(
+        number: UInt64, writes: [StoreWrite], removals: [String] = [], lease: StoreLeaseChange? = nil,
+        node: String = ""
+    ) {
         self.number = number
         self.writes = writes
         self.removals = removals
         self.lease = lease
+        self.node = node
     }
 }
 
@@ -84,9 +95,13 @@ public enum StoreOutcome: Sendable, Hashable {
 public struct StoreReport: Sendable, Hashable {
     public var batch: UInt64
     public var outcome: StoreOutcome
+    /// Sessions this node no longer holds: a write refused for its epoch, or a notice that another process took
+    /// the session over (``SessionFence``). The host stops serving each at once.
+    public var fenced: [StoreFence]
 
-    public init(batch: UInt64, outcome: StoreOutcome) {
+    public init(batch: UInt64, outcome: StoreOutcome, fenced: [StoreFence] = []) {
         self.batch = batch
         self.outcome = outcome
+        self.fenced = fenced
     }
 }

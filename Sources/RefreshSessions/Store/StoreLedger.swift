@@ -3,7 +3,8 @@ import RefreshWire
 /// What a host has written to its store, per session, and when it writes next: the batching rule as a
 /// value (docs/SCALING.md). Every ``period`` the host asks for a batch (``batch(for:node:at:force:)``): one
 /// write per session whose trace or members changed since its last write, carrying only the operations
-/// recorded since (or the whole trace: the first time, and after the store's answer was anything but "taken").
+/// recorded since (or the whole trace: the first time, after the store's answer was anything but "taken", and
+/// after the recording started over from a snapshot, ``TraceRecorder/restart(from:operationsBefore:)``).
 ///
 /// The store answers later, from another thread (``settle(_:at:)``), so the rule that keeps the stored
 /// traces whole is about order:
@@ -25,6 +26,10 @@ struct StoreLedger {
         var whole = true
         /// The copy this session's appends continue (its last whole write's).
         var generation = ""
+        /// The fencing epoch this process holds the session at (``SessionFence``).
+        var epoch = SessionFence.first
+        /// The recorder's snapshot the written operations start from (``TraceRecorder/snapshotCount``).
+        var snapshotCount = 0
     }
 
     /// Whether a batch waits for the store's answer.
@@ -80,7 +85,7 @@ struct StoreLedger {
         phase = .writing(batch: batchesMade, since: now)
         removalsWritten = removals
         removals = []
-        return StoreBatch(number: batchesMade, writes: writes, removals: removalsWritten, lease: lease)
+        return StoreBatch(number: batchesMade, writes: writes, removals: removalsWritten, lease: lease, node: node)
     }
 
     private mutating func write(of session: Session, node: String) -> StoreWrite? {
@@ -88,10 +93,14 @@ struct StoreLedger {
         let recorder = session.traced.recorder
         let members = session.storedMembers()
         let membersChanged = entry.members != members
+        // The recording started over from a snapshot: the store's copy is replaced by the snapshot and the
+        // operations after it (a whole write; its head carries the snapshot).
+        if recorder.snapshotCount != entry.snapshotCount { entry.whole = true }
         if !entry.whole && !membersChanged && recorder.operationCount == entry.cursor.count { return nil }
         var head: [UInt8] = []
         if entry.whole {
             entry.cursor = TraceRecorder.OperationCursor()
+            entry.snapshotCount = recorder.snapshotCount
             recorder.encodeHead(into: &head)
             wholeWrites += 1
             entry.generation = "\(node).\(wholeWrites)"
@@ -103,7 +112,7 @@ struct StoreLedger {
         let write = StoreWrite(
             session: session.id, node: node, whole: entry.whole, head: head, generation: entry.generation,
             operations: operations, summary: summary, operationCount: entry.cursor.count,
-            members: membersChanged || entry.whole ? members : nil)
+            members: membersChanged || entry.whole ? members : nil, epoch: entry.epoch)
         entry.whole = false
         entry.members = members
         entries[session.id] = entry
@@ -129,6 +138,22 @@ struct StoreLedger {
             if wentAway { awaySince = now }
             return .failed(wentAway: wentAway)
         }
+    }
+
+    // MARK: - Fencing (SessionFence)
+
+    /// Session `id`, taken over at `epoch` (``SessionFence/claim(after:)``): its first write (whole) claims it.
+    mutating func claim(_ id: String, epoch: Int64) {
+        entries[id] = Entry(epoch: epoch)
+    }
+
+    /// The epoch this process holds session `id` at.
+    func epoch(of id: String) -> Int64 { entries[id]?.epoch ?? SessionFence.first }
+
+    /// Session `id` is held by another process now: nothing more is written for it, and the store keeps it.
+    mutating func release(_ id: String) {
+        entries[id] = nil
+        removals.removeAll { $0 == id }
     }
 
     /// Session `id` is gone: nothing more is written for it, and the store forgets it with the next batch.

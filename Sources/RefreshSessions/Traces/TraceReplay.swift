@@ -1,8 +1,8 @@
 import RefreshKit
 import RefreshWire
 
-/// Replays a recorded ``Trace`` headlessly: a fresh model with the trace's start, then every operation in
-/// order through ``TracedListModel`` (the path the server takes), decoding each recorded message with
+/// Replays a recorded ``Trace`` headlessly: a fresh model with the trace's start (or the session its snapshot
+/// holds, ``SessionSnapshot``), then every operation in order through ``TracedListModel`` (the path the server takes), decoding each recorded message with
 /// ``MessageDecoder``. The engine is deterministic, so the frames come out byte for byte as they were sent,
 /// which the frame digest checks.
 public struct TraceReplay: Sendable {
@@ -32,13 +32,7 @@ public struct TraceReplay: Sendable {
 
     /// Runs the replay. `onFrame` sees each frame and its encoded `frame` message.
     public func run(onFrame: (Frame, ArraySlice<UInt8>) -> Void = { _, _ in }) throws(TraceError) -> Result {
-        var traced: TracedListModel
-        do {
-            traced = try TracedListModel(
-                header: trace.header, limits: .unlimited, digest: trace.frames.kind, presets: decoder.presets)
-        } catch {
-            throw TraceError("the trace's model cannot be created: \(error.message)")
-        }
+        var traced = try TracedListModel.starting(trace, limits: .unlimited, presets: decoder.presets)
         var events: [Event] = []
         var lastFrame: Frame?
         var refused = 0

@@ -2,7 +2,32 @@ import RefreshKit
 import RefreshWire
 
 extension TracedListModel {
-    /// The session `trace` recorded, rebuilt by applying its operations through the calls the server made
+    /// The session as `trace`'s operations start from it, recording within `limits`: a fresh one as the header
+    /// describes it, or the one its snapshot holds (``SessionSnapshot``). Throws when the session cannot be made,
+    /// or the snapshot does not read (another format version, damaged bytes) or digests frames of another kind
+    /// than the trace.
+    public static func starting(_ trace: Trace, limits: TraceLimits, presets: PresetCatalogue = .seeds)
+        throws(TraceError) -> TracedListModel
+    {
+        guard let encoded = trace.snapshot else {
+            do {
+                return try TracedListModel(
+                    header: trace.header, limits: limits, digest: trace.frames.kind, presets: presets)
+            } catch {
+                throw TraceError("the trace's session cannot be created: \(error.message)")
+            }
+        }
+        let snapshot = try SessionSnapshot(encoded: encoded)
+        guard snapshot.frames.kind == trace.frames.kind else {
+            throw TraceError(
+                "the snapshot digests \(snapshot.frames.kind.rawValue) and the trace \(trace.frames.kind.rawValue)")
+        }
+        return TracedListModel(
+            header: trace.header, snapshot: snapshot, encoded: encoded, limits: limits, presets: presets)
+    }
+
+    /// The session `trace` recorded, rebuilt by applying its operations (from its snapshot, if it starts from
+    /// one: ``starting(_:limits:presets:)``) through the calls the server made
     /// (as ``TraceReplay`` does), recording on within `limits`: how a process takes over a session another
     /// one recorded (docs/SCALING.md). Throws when an operation does not decode or the frames' digest differs
     /// from the trace's (the rebuilt session would not be the one the pages saw).
@@ -10,13 +35,7 @@ extension TracedListModel {
     public static func replaying(_ trace: Trace, limits: TraceLimits, presets: PresetCatalogue = .seeds)
         throws(TraceError) -> TracedListModel
     {
-        var traced: TracedListModel
-        do {
-            traced = try TracedListModel(
-                header: trace.header, limits: limits, digest: trace.frames.kind, presets: presets)
-        } catch {
-            throw TraceError("the trace's session cannot be created: \(error.message)")
-        }
+        var traced = try starting(trace, limits: limits, presets: presets)
         let decoder = MessageDecoder(presets: presets)
         var update = MessageBuffer()
         for (index, operation) in trace.operations.enumerated() {

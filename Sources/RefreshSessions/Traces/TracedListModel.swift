@@ -35,6 +35,9 @@ public struct TracedListModel: Sendable {
     public private(set) var nextDeadline: Timestamp?
     /// The presets the header's and a `configure`'s preset names are looked up in.
     public let presets: PresetCatalogue
+    /// The members' pointers that are down (touched and not lifted, as far as the applied messages tell),
+    /// ordered by member, then by when they went down: what a process that takes the session over lifts.
+    public private(set) var pointersDown: [SessionSnapshot.Pointer] = []
 
     /// A new model as `header` describes it, recording within `limits`, its frames' digest of kind
     /// `digest` (the deltas between them, unless replaying a trace whose digest is of another kind).
@@ -50,12 +53,44 @@ public struct TracedListModel: Sendable {
         noteSchedule()
     }
 
+    /// The session `snapshot` holds (its binary form `encoded`, kept as the recording's start), recording the
+    /// operations after it within `limits`.
+    public init(
+        header: TraceHeader, snapshot: SessionSnapshot, encoded: [UInt8], limits: TraceLimits = .init(),
+        presets: PresetCatalogue = .seeds
+    ) {
+        self.presets = presets
+        model = snapshot.model
+        acknowledgements = snapshot.acknowledgements
+        latest = snapshot.latest.map { SharedFrame($0.frame, acknowledgements: $0.acknowledgements) }
+        isActive = snapshot.isActive
+        nextDeadline = snapshot.nextDeadline
+        pointersDown = snapshot.pointersDown
+        recorder = TraceRecorder(header: header, limits: limits, snapshot: snapshot, encoded: encoded)
+    }
+
+    /// The session's whole state now (``SessionSnapshot``).
+    public func snapshot() -> SessionSnapshot {
+        SessionSnapshot(
+            model: model, acknowledgements: acknowledgements,
+            latest: latest.map { SessionSnapshot.Latest(frame: $0.frame, acknowledgements: $0.acknowledgements) },
+            frames: recorder.frames, isActive: isActive, nextDeadline: nextDeadline, pointersDown: pointersDown,
+            operationsBefore: recorder.sessionOperationCount)
+    }
+
+    /// Starts the recording over from a snapshot of the session now (``TraceRecorder/restart(from:operationsBefore:)``).
+    public mutating func takeSnapshot() {
+        let snapshot = snapshot()
+        recorder.restart(from: snapshot.encoded(), operationsBefore: snapshot.operationsBefore)
+    }
+
     /// Applies `member`'s input at `clockTime` (``sessionTime(_:)``) and records its text. Once applied, its `seq` (when given) becomes
     /// `member`'s acknowledgement. Throws, changing nothing but the recording, when the engine refuses the
     /// input.
     public mutating func apply(_ received: ReceivedInput, member: Int, at clockTime: Timestamp) throws(ListModelError) {
         let time = sessionTime(clockTime)
         recorder.recordApply(received.text, member: member, at: time)
+        if case .touch(let touch) = received.input { notePointer(touch, member: member) }
         defer { noteSchedule() }  // a refused input may still have advanced the model to `time`
         let input = Self.namespaced(received.input, member: member)
         // Only a `configure` may name a preset to look up: a touch or a wheel (nearly every input) is not copied
@@ -80,13 +115,23 @@ public struct TracedListModel: Sendable {
     @inline(__always)
     public func sessionTime(_ clockTime: Timestamp) -> Timestamp { max(clockTime, model.now) }
 
+    /// Follows `member`'s pointers: a `start` or `move` leaves the pointer down, anything else lifts it.
+    private mutating func notePointer(_ touch: TouchInput, member: Int) {
+        pointersDown.removeAll { $0.member == member && $0.pointer == touch.pointer }
+        guard touch.phase == .start || touch.phase == .move else { return }
+        let position = pointersDown.firstIndex { $0.member > member } ?? pointersDown.endIndex
+        pointersDown.insert(
+            SessionSnapshot.Pointer(member: member, pointer: touch.pointer, pageTime: touch.pageTime), at: position)
+    }
+
     private mutating func noteSchedule() {
         (isActive, nextDeadline) = model.schedule()
     }
 
     /// Produces the model's next frame, appends the message that brings a page holding the previous frame
     /// to it — the `delta` from the previous frame, or the whole `frame` message for the first — to `buffer`,
-    /// and records it. The one way a frame is made: the server's sessions and ``TraceReplay`` both take it, so a
+    /// and records it; then starts the recording over from a snapshot when it is due (``TraceRecorder/wantsSnapshot``:
+    /// the snapshot follows a frame, so it holds the base of the next delta). The one way a frame is made: the server's sessions and ``TraceReplay`` both take it, so a
     /// replay makes its frames exactly as the server did, and a recording that digests deltas takes these very
     /// bytes. - Returns: the frame, as the object this model keeps as its latest (a host that holds on to
     /// frames, such as a session and its connections' delta bases, takes it without a copy).
@@ -107,6 +152,7 @@ public struct TracedListModel: Sendable {
             }
         }
         latest = shared
+        if recorder.wantsSnapshot { takeSnapshot() }
         return shared
     }
 

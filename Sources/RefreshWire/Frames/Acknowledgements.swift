@@ -5,9 +5,9 @@
 /// A value every frame carries (``SharedFrame/acknowledgements``), so it must cost nothing to copy and make:
 /// up to four entries are stored inline (a session rarely has more than two devices that send `seq`), the
 /// rest in an array, which only a session with more such members ever allocates.
-public struct Acknowledgements: Hashable, Sendable {
+public struct Acknowledgements: Hashable, Sendable, Codable {
     /// One member's acknowledgement.
-    public struct Entry: Hashable, Sendable {
+    public struct Entry: Hashable, Sendable, Codable {
         /// The member number (`welcome.member`).
         public var member: Int
         /// The `seq` of the member's last input the session applied.
@@ -103,11 +103,11 @@ public struct Acknowledgements: Hashable, Sendable {
 /// a replay drops the same entries.
 ///
 /// Updating an entry allocates nothing; the table's memory grows once per new member, up to the bound.
-public struct AcknowledgementTable: Sendable {
+public struct AcknowledgementTable: Sendable, Codable {
     /// The most members the table keeps.
     public static let capacity = 64
 
-    private struct Row {
+    private struct Row: Codable {
         var member: Int
         var seq: UInt64
         /// When the member's last `seq`'d input was applied, as a count of such inputs.

@@ -60,6 +60,15 @@ extension WireError {
             ref: "hello", node: node)
     }
 
+    /// Sent to a page of session `session` when this process stopped holding it because node `node` took it
+    /// over (docs/SCALING.md, "Fencing"); no `ref`: it answers no message. The connection closes after it.
+    public static func sessionMoved(_ session: String, node: String) -> WireError {
+        WireError(
+            code: .sessionElsewhere,
+            message: "session \(session) is now held by node \(node); connect again with n=\(node) in the URL",
+            node: node)
+    }
+
     /// The reply to a binary WebSocket frame.
     public static var binaryFrame: WireError {
         WireError(code: .binaryUnsupported, message: "binary frames are not supported; send JSON text")

@@ -25,8 +25,9 @@ struct OperationLog: Sendable {
     private var fullBytes = 0
     private var lastTime: Int64 = 0
 
-    /// A first chunk of 1 KiB (most sessions are short), each next one twice the last, up to 64 KiB.
-    static let firstChunk = 1 << 10
+    /// A first chunk of 256 bytes (a session that says `hello` and goes quiet records a few bytes; one that
+    /// drags records ~90 bytes per input), each next one twice the last, up to 64 KiB.
+    static let firstChunk = 256
     static let largestChunk = 64 << 10
     /// The most a record's head (tag, Δt, member, length) takes.
     static let headBound = 1 + 3 * 10

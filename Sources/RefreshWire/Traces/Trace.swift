@@ -31,22 +31,36 @@ public struct TraceHeader: Hashable, Sendable {
     public var feedMode: FeedMode { feedSource == nil ? .simulated : .external }
 }
 
-/// How much a ``TraceRecorder`` keeps before it stops recording (the trace is then `truncated`).
+/// How much a ``TraceRecorder`` keeps, and how often it starts over from a snapshot of the session
+/// (docs/TRACE.md, "Snapshots"): a recording holds the operations since its latest ``SessionSnapshot`` only, so
+/// a session of any length records, stores and is taken over with a bounded trace.
 public struct TraceLimits: Hashable, Sendable {
-    /// Operations recorded at most; 0 records nothing.
+    /// Operations recorded after the latest snapshot at most; 0 records nothing.
     public var maxOperations: Int
     /// Bytes the recorded operations take at most, in the recorder's compact form (the page's messages
     /// included, as received, plus about 5 bytes per operation).
     public var maxBytes: Int
+    /// A snapshot is taken (with the next frame) once this many operations were recorded since the last one.
+    public var snapshotOperations: Int
+    /// … or once the operations recorded since the last one take this many bytes.
+    public var snapshotBytes: Int
 
-    /// The defaults keep minutes of dragging (a bug report's worth) while bounding what one session holds.
-    public init(maxOperations: Int = 50_000, maxBytes: Int = 2 << 20) {
+    /// The defaults take a snapshot every 5 000 operations or 256 KiB (about half a minute of dragging at
+    /// 60 Hz), which bounds a take-over's replay to milliseconds (docs/SCALING.md), well inside the limits,
+    /// which a recording reaches only when the snapshots are made rarer than them.
+    public init(
+        maxOperations: Int = 50_000, maxBytes: Int = 2 << 20, snapshotOperations: Int = 5_000,
+        snapshotBytes: Int = 256 << 10
+    ) {
         self.maxOperations = maxOperations
         self.maxBytes = maxBytes
+        self.snapshotOperations = snapshotOperations
+        self.snapshotBytes = snapshotBytes
     }
 
-    /// No bound (a replay, which re-records what it was given).
-    public static let unlimited = TraceLimits(maxOperations: .max, maxBytes: .max)
+    /// No bound and no snapshots (a replay, which re-records what it was given).
+    public static let unlimited = TraceLimits(
+        maxOperations: .max, maxBytes: .max, snapshotOperations: .max, snapshotBytes: .max)
 }
 
 /// One recorded call on the session, in the order the server made them.
@@ -75,9 +89,9 @@ extension TraceOperation {
 ///   `frame` message writes them (``add(_:)-(Frame)``);
 /// - ``Kind/text`` (traces recorded before that, which carry no `digestOf`): 64-bit FNV-1a over the encoded
 ///   bytes of every frame, in order.
-public struct FrameDigest: Hashable, Sendable {
+public struct FrameDigest: Hashable, Sendable, Codable {
     /// What the digest is taken over.
-    public enum Kind: String, Hashable, Sendable, CaseIterable {
+    public enum Kind: String, Hashable, Sendable, CaseIterable, Codable {
         /// The encoded `frame` messages' bytes.
         case text
         /// The values the `frame` messages write.
@@ -179,14 +193,22 @@ public struct Trace: Hashable, Sendable {
     public static let format = "refreshkit.trace.v1"
 
     public var header: TraceHeader
+    /// The binary form of the ``SessionSnapshot`` the operations start from (`nil`: they start at the
+    /// session's start, as the header describes it).
+    public var snapshot: [UInt8]?
     public var operations: [TraceOperation]
-    /// The frames produced while recording, and their digest.
+    /// The frames produced while recording (from the session's start, those before the snapshot included),
+    /// and their digest.
     public var frames: FrameDigest
     /// Whether the recording stopped at its limit (the operations and the digest stop at the same point).
     public var truncated: Bool
 
-    public init(header: TraceHeader, operations: [TraceOperation], frames: FrameDigest, truncated: Bool) {
+    public init(
+        header: TraceHeader, snapshot: [UInt8]? = nil, operations: [TraceOperation], frames: FrameDigest,
+        truncated: Bool
+    ) {
         self.header = header
+        self.snapshot = snapshot
         self.operations = operations
         self.frames = frames
         self.truncated = truncated
@@ -261,6 +283,15 @@ public struct Trace: Hashable, Sendable {
             feedSource = text.makeString(text.string(at: position))
         }
         let truncated = fields["truncated"].map { text.byte($0) == .t } ?? false
+        var snapshot: [UInt8]?
+        if let position = fields["snapshot"] {
+            guard text.kind(at: position) == .string,
+                let bytes = Base64.decode(Array(text.makeString(text.string(at: position)).utf8))
+            else {
+                throw TraceError("\"snapshot\" must be a string of base64 (a session snapshot, docs/TRACE.md)")
+            }
+            snapshot = bytes
+        }
         guard let opsPosition = fields["ops"], text.kind(at: opsPosition) == .array else {
             throw TraceError("\"ops\" must be an array")
         }
@@ -279,7 +310,8 @@ public struct Trace: Hashable, Sendable {
             header: TraceHeader(
                 preset: preset, viewport: Size(width: w, height: h), devicePixelRatio: dpr, seed: seed,
                 start: Timestamp(microseconds: start), feedSource: feedSource),
-            operations: operations, frames: FrameDigest(kind: digestKind, value: digest, count: UInt64(frames)),
+            snapshot: snapshot, operations: operations,
+            frames: FrameDigest(kind: digestKind, value: digest, count: UInt64(frames)),
             truncated: truncated)
     }
 

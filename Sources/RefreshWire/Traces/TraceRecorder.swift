@@ -7,18 +7,29 @@ import RefreshKit
 /// frames, byte for byte (``TraceReplay``).
 ///
 /// The operations are kept as compact binary records (``OperationLog``) and written as JSON only when the
-/// trace is exported: recording runs on every input of every session, exporting almost never. Memory is
-/// bounded by ``TraceLimits``: at the limit the recorder stops (operations, frames and digest alike, so what
-/// was recorded still replays exactly) and the trace is marked `truncated`.
+/// trace is exported: recording runs on every input of every session, exporting almost never. Every so often
+/// (``TraceLimits/snapshotOperations``, ``TraceLimits/snapshotBytes``) the recording starts over from a
+/// ``SessionSnapshot`` of the session (``restart(from:operationsBefore:)``): the trace is then the snapshot and
+/// the operations after it, and the frames' digest goes on from the session's start. Memory is bounded by
+/// ``TraceLimits``: at the limit the recorder stops (operations, frames and digest alike, so what was recorded
+/// still replays exactly) and the trace is marked `truncated` (with the default limits, the snapshots come
+/// long before it).
 public struct TraceRecorder: Sendable {
     public let header: TraceHeader
     public let limits: TraceLimits
-    /// Operations recorded so far.
+    /// Operations recorded so far, since the latest snapshot.
     public private(set) var operationCount = 0
-    /// The frames recorded so far and their digest.
+    /// Operations the session recorded before the latest snapshot.
+    public private(set) var operationsBefore = 0
+    /// The frames recorded so far (from the session's start) and their digest.
     public private(set) var frames: FrameDigest
     /// The recording reached a limit and stopped.
     public private(set) var truncated: Bool
+    /// The binary form of the snapshot the operations start from; `nil`: the session's start.
+    public private(set) var snapshot: [UInt8]?
+    /// Counts the snapshots this recorder started over from: a store that wrote the operations of one writes
+    /// the trace whole when it changes.
+    public private(set) var snapshotCount = 0
     /// The operations so far.
     private var operations = OperationLog()
 
@@ -31,17 +42,51 @@ public struct TraceRecorder: Sendable {
         truncated = limits.maxOperations <= 0 || limits.maxBytes <= 0
     }
 
-    /// Bytes the recorded operations take (compact records: the exported JSON is larger).
-    public var byteCount: Int { operations.byteCount }
+    /// A recorder that goes on from `snapshot` (its binary form `encoded`): the operations after it are
+    /// recorded, and the frames' digest continues the snapshot's.
+    public init(header: TraceHeader, limits: TraceLimits = .init(), snapshot: SessionSnapshot, encoded: [UInt8]) {
+        self.init(header: header, limits: limits, digest: snapshot.frames.kind)
+        frames = snapshot.frames
+        operationsBefore = snapshot.operationsBefore
+        if !truncated { self.snapshot = encoded }
+    }
+
+    /// Bytes the recording holds: the recorded operations (compact records: the exported JSON is larger) and
+    /// the snapshot they start from.
+    public var byteCount: Int { operations.byteCount + (snapshot?.count ?? 0) }
+
+    /// Operations the session recorded from its start: those before the latest snapshot and those after it.
+    public var sessionOperationCount: Int { operationsBefore + operationCount }
 
     /// About how many bytes the trace's JSON takes (a record's JSON is usually under 48 bytes longer than its
-    /// compact form), for reserving room before exporting it.
-    public var jsonByteEstimate: Int { byteCount + 48 * operationCount + 512 + 6 * header.preset.utf8.count }
+    /// compact form, a snapshot's base64 a third longer than its bytes), for reserving room before exporting it.
+    public var jsonByteEstimate: Int {
+        operations.byteCount + 48 * operationCount + 2 * (snapshot?.count ?? 0) + 512 + 6 * header.preset.utf8.count
+    }
 
     /// Stops recording now, as if a limit had been reached (the trace is `truncated`): e.g. when the host's
-    /// memory budget for all its traces is spent.
+    /// memory budget for all its traces is spent. No later snapshot starts it again.
     public mutating func stop() {
         truncated = true
+    }
+
+    /// Whether the recording is to start over from a snapshot with the next frame: enough operations or bytes
+    /// since the last one (``TraceLimits``). A recording that reached a limit first (limits lower than the
+    /// snapshots' interval) stays `truncated`, as one without snapshots.
+    public var wantsSnapshot: Bool {
+        !truncated && (operationCount >= limits.snapshotOperations || operations.byteCount >= limits.snapshotBytes)
+    }
+
+    /// Starts the recording over from `snapshot` (a ``SessionSnapshot``'s binary form, taken now): the
+    /// operations so far are dropped (they lead to the snapshot), the digest goes on. `operationsBefore`: the
+    /// session's operations up to the snapshot (``sessionOperationCount``).
+    public mutating func restart(from snapshot: [UInt8], operationsBefore: Int) {
+        guard !truncated else { return }
+        operations = OperationLog()
+        operationCount = 0
+        self.operationsBefore = operationsBefore
+        self.snapshot = snapshot
+        snapshotCount += 1
     }
 
     /// Whether the next operation is recorded: `needed` more bytes fit.
@@ -109,7 +154,8 @@ public struct TraceRecorder: Sendable {
         encodeSummary(into: &buffer)
     }
 
-    /// The trace's JSON up to its operations: `{"format":…,"start":µs,"ops":[`.
+    /// The trace's JSON up to its operations: `{"format":…,"start":µs,"ops":[`, with `"snapshot":"…"` before
+    /// `"ops"` when the operations start from one.
     public func encodeHead(into buffer: inout [UInt8]) {
         let strings = header.preset.utf8.count + (header.feedSource?.utf8.count ?? 0)
         appendJSON(to: &buffer, bound: 288 + 6 * strings) { w in
@@ -126,8 +172,13 @@ public struct TraceRecorder: Sendable {
             w.literal(#","start":"#)
             w.integer(header.start.microseconds)
             w.member(#","feedSource":"#, string: header.feedSource)
-            w.literal(#","ops":["#)
         }
+        if let snapshot {
+            buffer.append(contentsOf: #","snapshot":""#.utf8)
+            Base64.encode(snapshot, into: &buffer)
+            buffer.append(UInt8(ascii: "\""))
+        }
+        buffer.append(contentsOf: #","ops":["#.utf8)
     }
 
     /// The trace's JSON after its operations, as of now: `],"frames":N,"digest":…,"truncated":…}`.

@@ -12,13 +12,17 @@ import Testing
         metrics.error(code: "bad_field")
         metrics.error(code: "rate_limited")
         metrics.inputToFrame.recordMicroseconds(700)
-        metrics.snapshot(.init(connections: 2, sessions: 1, members: 2, traceBytes: 4096))
+        metrics.snapshot(
+            .init(
+                connections: 2, sessions: 1, members: 2, traceBytes: 4096, heapInUseBytes: 5_000_000,
+                heapFreeBytes: 70_000))
         let text = metrics.text()
         for line in [
             "refreshkit_inputs_total 3", "refreshkit_frames_total 1", "refreshkit_sent_bytes_total 85",
             #"refreshkit_errors_total{code="bad_field"} 2"#, #"refreshkit_errors_total{code="rate_limited"} 1"#,
             "refreshkit_connections 2.0", "refreshkit_sessions 1.0", "refreshkit_members 2.0",
-            "refreshkit_trace_bytes 4096.0",
+            "refreshkit_trace_bytes 4096.0", "refreshkit_heap_in_use_bytes 5000000.0",
+            "refreshkit_heap_free_bytes 70000.0",
             #"refreshkit_input_to_frame_seconds_bucket{le="0.0005"} 0"#,
             #"refreshkit_input_to_frame_seconds_bucket{le="0.001"} 1"#,
             "refreshkit_input_to_frame_seconds_count 1",

@@ -14,7 +14,7 @@ import Testing
 /// A real `redis-server` on a free loopback port, for one test; stopped when the test ends. Started with
 /// `posix_spawn` rather than Foundation's `Process`, whose monitoring leaks a weak reference per run that
 /// LeakSanitizer reports (`make asan`).
-private final class RedisProcess {
+final class RedisProcess {
     let port: Int32
     private var pid: pid_t = 0
 
@@ -99,12 +99,13 @@ struct RedisWriterTests {
     private func operation(_ index: Int) -> [UInt8] { Array(#"{"op":\#(index)}"#.utf8) }
 
     private func write(
-        whole: Bool, generation: String, operations: Range<Int>, count: Int? = nil
+        whole: Bool, generation: String, operations: Range<Int>, count: Int? = nil, node: String = "a",
+        epoch: Int64 = SessionFence.first
     ) -> StoreWrite {
         StoreWrite(
-            session: "s1", node: "a", whole: whole, head: whole ? head : [], generation: generation,
+            session: "s1", node: node, whole: whole, head: whole ? head : [], generation: generation,
             operations: operations.map(operation), summary: Array(#"],"summary":\#(operations.upperBound)}"#.utf8),
-            operationCount: count ?? operations.upperBound, members: whole ? members : nil)
+            operationCount: count ?? operations.upperBound, members: whole ? members : nil, epoch: epoch)
     }
 
     /// The trace the store would give a take-over: head, the operations, the summary.
@@ -139,15 +140,68 @@ struct RedisWriterTests {
         #expect(writer.apply(olderWhole) == .written(refused: ["s1"]))
         #expect(writer.apply(append) == .written(refused: ["s1"]))
         #expect(try stored(store) == trace(upTo: 5))
-        // Another process (a take-over) writes whole whatever its batch number; this one's appends then stop.
+        // Another process (a take-over, at the next epoch) writes whole whatever its batch number; this one's
+        // appends then stop.
         let other = RedisWriter(address: try StoreAddress("redis://127.0.0.1:\(redis.port)"), logger: logger)
         #expect(other.incarnation != writer.incarnation)
-        #expect(
-            other.apply(StoreBatch(number: 1, writes: [write(whole: true, generation: "b.1", operations: 0..<6)]))
-                == .written(refused: []))
+        let takeOver = write(whole: true, generation: "b.1", operations: 0..<6, node: "b", epoch: 2)
+        #expect(other.apply(StoreBatch(number: 1, writes: [takeOver])) == .written(refused: []))
         let mine = StoreBatch(number: 5, writes: [write(whole: false, generation: "a.2", operations: 5..<7)])
-        #expect(writer.apply(mine) == .written(refused: ["s1"]))
+        #expect(writer.write(mine).fenced == [StoreFence(session: "s1", epoch: 2, node: "b")])
         #expect(try stored(store) == trace(upTo: 6))
+    }
+
+    /// Fencing (docs/SCALING.md, "Fencing"; ``SessionFence``): a take-over's first write claims the next epoch;
+    /// every write at an older epoch, or at the same epoch from another process, changes nothing and answers
+    /// with the holder; the previous holder finds a notice with its next batch; only the copy's last writer
+    /// removes it.
+    @Test func olderEpochsAreRefusedAndThePreviousHolderIsTold() throws {
+        let redis = try RedisProcess()
+        let address = try StoreAddress("redis://127.0.0.1:\(redis.port)")
+        let (a, b, c) = (
+            RedisWriter(address: address, logger: logger), RedisWriter(address: address, logger: logger),
+            RedisWriter(address: address, logger: logger)
+        )
+        let store = RedisStore(address: address, logger: logger)
+        #expect(
+            a.apply(StoreBatch(number: 1, writes: [write(whole: true, generation: "a.1", operations: 0..<2)]))
+                == .written(refused: []))
+        guard case .found(let first) = store.load("s1") else { throw RedisProcess.RedisDidNotStart() }
+        #expect(first.epoch == SessionFence.first && first.node == "a")
+        // b takes it over: the next epoch
+        let claim = write(whole: true, generation: "b.1", operations: 0..<3, node: "b", epoch: 2)
+        let claimed = b.write(StoreBatch(number: 1, writes: [claim], node: "b"))
+        #expect(claimed.outcome == .written(refused: []) && claimed.fenced.isEmpty)
+        // a, still alive, writes at its epoch: refused with the holder, append or whole
+        let holder = StoreFence(session: "s1", epoch: 2, node: "b")
+        let append = a.write(StoreBatch(number: 2, writes: [write(whole: false, generation: "a.1", operations: 2..<4)]))
+        #expect(append.outcome == .written(refused: []) && append.fenced == [holder])
+        let whole = a.write(StoreBatch(number: 3, writes: [write(whole: true, generation: "a.2", operations: 0..<4)]))
+        #expect(whole.fenced == [holder])
+        // c read epoch 1 too and claims 2 after b: the same epoch from another process, refused
+        let late = c.write(
+            StoreBatch(
+                number: 1, writes: [write(whole: true, generation: "c.1", operations: 0..<2, node: "c", epoch: 2)]))
+        #expect(late.fenced == [holder])
+        // b goes on at its epoch
+        let next = b.write(
+            StoreBatch(
+                number: 2, writes: [write(whole: false, generation: "b.1", operations: 3..<5, node: "b", epoch: 2)]))
+        #expect(next.outcome == .written(refused: []) && next.fenced.isEmpty)
+        #expect(try stored(store) == trace(upTo: 5))
+        guard case .found(let now) = store.load("s1") else { throw RedisProcess.RedisDidNotStart() }
+        #expect(now.epoch == 2 && now.node == "b")
+        // a's next batch collects the notice b's claim left it, once
+        #expect(a.write(StoreBatch(number: 4, writes: [], node: "a")).fenced == [holder])
+        #expect(a.write(StoreBatch(number: 5, writes: [], node: "a")).fenced.isEmpty)
+        // a's removal (its session expired there) leaves b's copy; b's removes it
+        #expect(a.apply(StoreBatch(number: 6, writes: [], removals: ["s1"])) == .written(refused: []))
+        #expect(try stored(store) == trace(upTo: 5))
+        #expect(b.apply(StoreBatch(number: 3, writes: [], removals: ["s1"])) == .written(refused: []))
+        guard case .missing = store.load("s1") else {
+            Issue.record("the holder's removal removes it")
+            return
+        }
     }
 
     @Test func aWholeWriteOfThousandsOfOperationsAndTheLease() throws {

@@ -8,7 +8,7 @@ import Testing
 /// others were written) gets the delta from the frame it holds, not the one the others needed.
 @Suite struct SessionTests {
     private func deltaMember(of session: Session, id: UInt64) throws -> Connection {
-        let connection = Connection(id: id, peer: "127.0.0.1", now: 0, limits: .init(), headroom: 0)
+        let connection = Connection(id: id, peer: "127.0.0.1", now: 0, limits: .init())
         connection.frameFormat = .delta
         let member = try #require(session.addMember(limit: 4))
         _ = session.attach(connection, member: member.number)

@@ -8,7 +8,9 @@ import Testing
 /// A store in memory, applying batches as the Redis script does (docs/SCALING.md, RedisWriter.swift): each
 /// write all or nothing, whole or appended; an append only to the copy it continues (its generation, holding
 /// exactly its base of operations), a whole write only when no later batch wrote the session (one process
-/// here); anything else is refused and changes nothing.
+/// here); anything else is refused and changes nothing. Fencing as the script's (``SessionFence``): a write
+/// at an older epoch, or at the same epoch by another writer, is refused with the holder's node and epoch, and
+/// a take-over leaves the previous node a notice that its next batch collects.
 final class MemoryStore: SessionStore {
     struct Stored: Equatable {
         var head: [UInt8] = []
@@ -19,6 +21,9 @@ final class MemoryStore: SessionStore {
         var node = ""
         /// The batch that wrote it last.
         var batch: UInt64 = 0
+        var epoch: Int64 = 0
+        /// The process that wrote it last (the script's incarnation).
+        var writer: String?
     }
     var sessions: [String: Stored] = [:]
     var reachable = true
@@ -28,10 +33,20 @@ final class MemoryStore: SessionStore {
     private(set) var refused: [String] = []
 
     /// Applies `batch` (`reachable`), or fails without changing anything.
-    func apply(_ batch: StoreBatch) -> StoreOutcome {
-        guard reachable else { return .failed(reason: "unreachable") }
+    func apply(_ batch: StoreBatch) -> StoreOutcome { report(batch, writer: "").outcome }
+
+    /// Fencing notices left for each node, by session.
+    var notices: [String: [String: StoreFence]] = [:]
+    /// Every write refused for its epoch.
+    private(set) var fencedWrites: [StoreFence] = []
+
+    /// Applies `batch` from process `writer` (`reachable`), or fails without changing anything.
+    func report(_ batch: StoreBatch, writer: String) -> StoreReport {
+        guard reachable else { return StoreReport(batch: batch.number, outcome: .failed(reason: "unreachable")) }
         if !batch.writes.isEmpty { writes.append(batch.writes) }
-        for id in batch.removals { sessions[id] = nil }
+        for id in batch.removals where sessions[id]?.writer == nil || sessions[id]?.writer == writer {
+            sessions[id] = nil
+        }
         defer {
             switch batch.lease {
             case .renew(let node, let milliseconds): renewLease(node: node, milliseconds: milliseconds)
@@ -40,18 +55,25 @@ final class MemoryStore: SessionStore {
             }
         }
         var refusedNow: [String] = []
+        var fenced: [StoreFence] = []
         for write in batch.writes {
+            let found = sessions[write.session]
+            guard
+                SessionFence.accepts(
+                    stored: found?.epoch ?? 0, storedWriter: found?.writer, epoch: write.epoch, writer: writer)
+            else {
+                fenced.append(StoreFence(session: write.session, epoch: found!.epoch, node: found!.node))
+                continue
+            }
             var stored: Stored
             if write.whole {
-                if let found = sessions[write.session], found.batch > batch.number {
+                if let found, found.batch > batch.number, found.writer == writer {
                     refusedNow.append(write.session)
                     continue
                 }
                 stored = Stored(head: write.head, generation: write.generation)
             } else {
-                guard let found = sessions[write.session], found.generation == write.generation,
-                    found.operations.count == write.base
-                else {
+                guard let found, found.generation == write.generation, found.operations.count == write.base else {
                     refusedNow.append(write.session)
                     continue
                 }
@@ -61,11 +83,21 @@ final class MemoryStore: SessionStore {
             stored.summary = write.summary
             stored.node = write.node
             stored.batch = batch.number
+            stored.writer = writer
+            stored.epoch = write.epoch
             if let members = write.members { stored.members = members }
             sessions[write.session] = stored
+            if let found, found.epoch < write.epoch, !found.node.isEmpty, found.node != write.node {
+                notices[found.node, default: [:]][write.session] = StoreFence(
+                    session: write.session, epoch: write.epoch, node: write.node)
+            }
         }
         refused += refusedNow
-        return .written(refused: refusedNow)
+        fencedWrites += fenced
+        if !batch.node.isEmpty, let left = notices.removeValue(forKey: batch.node) {
+            fenced += left.values.sorted { $0.session < $1.session }
+        }
+        return StoreReport(batch: batch.number, outcome: .written(refused: refusedNow), fenced: fenced)
     }
 
     func load(_ id: String) -> StoreLoad {
@@ -83,7 +115,9 @@ final class MemoryStore: SessionStore {
         }
         let alive = leases[stored.node].map { $0 > time() } ?? false
         return .found(
-            StoredSession(trace: trace + stored.summary, members: members, node: stored.node, nodeAlive: alive))
+            StoredSession(
+                trace: trace + stored.summary, members: members, node: stored.node, nodeAlive: alive,
+                epoch: stored.epoch))
     }
 
     /// Each node's lease: when it lapses, on ``time``'s clock (µs).

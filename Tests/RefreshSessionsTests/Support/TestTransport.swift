@@ -181,6 +181,9 @@ final class TestTransport {
         if case .close(let code) = outcome { closes[connection.id] = code }
     }
 
+    /// Names this transport's writes in a shared ``MemoryStore`` (the script's incarnation: one per process).
+    var writerName: String { "\(ObjectIdentifier(self).hashValue)" }
+
     /// Carries out the host's actions through its own loop, as the server's adapter does.
     private func carryOut() {
         host.carryOutActions { action in
@@ -199,7 +202,7 @@ final class TestTransport {
                 sweepArmed = true
             case .writeStore(let batch):
                 if !holdsStoreBatches, let store {
-                    host.storeAnswered(StoreReport(batch: batch.number, outcome: store.apply(batch)), at: now)
+                    host.storeAnswered(store.report(batch, writer: writerName), at: now)
                 } else {
                     storeBatches.append(batch)
                 }

@@ -1,0 +1,30 @@
+"""A short chaos run (bench/chaos.py, `make chaos`; docs/SCALING.md, "The chaos run") so the suite keeps it
+honest: `make cluster`'s supervisord configuration with 3 processes, 10 sessions of two devices dragging through
+HAProxy, and for 40 s random SIGKILLs and SIGSTOPs of servers, a live server's health check made to fail, and
+Redis stopped for a few seconds. No session is lost, every session ends with both devices on the process the
+store names, and no process serves a session longer after another took it over than a freeze lasts (the
+overlap fencing bounds: docs/SCALING.md, "Fencing"). Inputs lost are a figure, not a check: an outage longer
+than the page's kept second loses inputs by design ("Limits")."""
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from cluster_support import ROOT, server_support
+
+sys.path.insert(0, str(ROOT / "bench"))
+import chaos  # noqa: E402
+
+
+def test_a_short_chaos_run_loses_nothing_and_splits_nothing():
+    for tool in ("supervisord", "redis-server", "haproxy"):
+        if not __import__("shutil").which(tool):
+            pytest.fail(f"{tool} is not installed: run `scripts/ensure-deps.sh test`", pytrace=False)
+    figures = chaos.run(server_support.server_binary(), seconds=40, sessions=10, processes=3, seed=30,
+                        pause=(1.5, 3.0))
+    summary = {k: v for k, v in figures.items() if k != "event_log"}
+    assert figures["events"] >= 8, summary
+    assert figures["sessions_lost"] == 0, summary
+    assert figures["sessions_split_at_end"] == 0, summary
+    assert figures["two_holders_longest_ms"] < chaos.FENCING_BOUND_MS, summary
