@@ -16,7 +16,8 @@ by `fail(MODE, page=K)` (one page, or every page when `page` is None) until `rec
     slow           the answer comes after `slow_s` seconds (default 7: past the source's 5 s limit), then normally
     malformed      the page's JSON cut in the middle (a valid content type)
     oversized      a valid page padded past `oversized_bytes` (default 9 MiB: past the source's 8 MiB limit)
-    repeated_ids   page 1: its first item twice; page K > 1: starts with the last 3 items of page K-1 again
+    repeated_ids   page 1: its first item twice; page K > 1: starts with the first 3 items of page K-1 again (not
+                   the items just before it, which an offset-paged feed repeats when items arrive on top)
     out_of_order   page 1: its items oldest first; page K > 1: its items dated after page 1's newest (each page
                    still newest first inside: the fault is across the boundary)
     wrong_type     a `text/html` sign-in page with status 200 (what a captive portal answers)
@@ -221,7 +222,7 @@ class JSONFeedServer:
             chosen = [dict(item) for item in items[start:start + size]]
             has_next = start + size < len(items)
             newest_ms = items[0]["_ms"] if items else 0
-            previous = [dict(item) for item in items[max(0, start - REPEATED):start]]
+            previous = [dict(item) for item in items[max(0, start - size):max(0, start - size) + REPEATED]]
         if mode == "repeated_ids":
             chosen = ([chosen[0]] + chosen) if page == 1 and chosen else previous + chosen[: size - len(previous)]
         elif mode == "out_of_order":

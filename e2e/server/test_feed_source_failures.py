@@ -81,7 +81,11 @@ async def fail_then_retry(ws, edge: str, command: str, code: str, words: str, sr
     await send_json(ws, {"type": "touch", "phase": "start", "dx": 0, "dy": 0, "t": 1e6})
     await send_json(ws, {"type": "touch", "phase": "move", "dx": 0, "dy": -30, "t": 1e6 + 16})
     await send_json(ws, {"type": "touch", "phase": "end", "dx": 0, "dy": 0, "t": 1e6 + 32})
-    await recv_until(ws, lambda m: m["type"] == "frame" and m["phase"] != "idle", timeout=TIMEOUT_S)
+    # (the three touches may be applied in one tick, so no frame need show the drag in progress: the state to
+    # wait for is the drag begun, then a frame after it)
+    await recv_until(ws, lambda m: m["type"] == "event" and m["name"] == "gestureBegan" and m["cause"] == "drag",
+                     timeout=TIMEOUT_S)
+    await recv_until(ws, lambda m: m["type"] == "frame", timeout=TIMEOUT_S)
     return event
 
 

@@ -7,7 +7,8 @@
 ///
 /// Merging a refresh (Paging 3 calls it a refresh, too): when the newest page reaches the current top item
 /// (holds its id), the items above it are put on top and the rest of the list is kept; otherwise the page
-/// replaces the list. A load-more page is appended.
+/// replaces the list. A load-more page is appended, without the loaded list's last items when it starts with them
+/// again (an offset-paged source whose pages moved down as items arrived on top).
 public struct LoadedItems: Hashable, Sendable, Codable {
     /// The items, newest first.
     public private(set) var items: [FeedItem] = []
@@ -47,15 +48,30 @@ public struct LoadedItems: Hashable, Sendable, Codable {
     /// - Returns: what changed, or `nil` when the page was empty (then ``hasMore`` may still change).
     public mutating func append(_ page: FeedPage, limit: Int) throws(FeedError) -> RowsChange? {
         try Self.check(page, limit: limit)
-        for item in page.items where ids.contains(item.id) { throw Self.again(item) }
-        if let last = items.last, let first = page.items.first, first.timeMicros > last.timeMicros {
+        let fresh = page.items[seam(of: page.items)...]
+        for item in fresh where ids.contains(item.id) { throw Self.again(item) }
+        if let last = items.last, let first = fresh.first, first.timeMicros > last.timeMicros {
             throw .outOfOrder("item \"\(first.id)\" of the next page is newer than \"\(last.id)\" above it")
         }
-        items.append(contentsOf: page.items)
-        ids.formUnion(page.items.lazy.map(\.id))
+        items.append(contentsOf: fresh)
+        ids.formUnion(fresh.lazy.map(\.id))
         olderCursor = page.olderCursor
         hasMore = page.hasMore && page.olderCursor != nil
-        return page.items.isEmpty ? nil : .appended(page.items.count)
+        return fresh.isEmpty ? nil : .appended(fresh.count)
+    }
+
+    /// How many of a load-more page's first items are the loaded list's last ones again, in the same order.
+    ///
+    /// A source that pages by offset (most JSON Feeds, any `?page=N` API) shifts its pages down when items
+    /// arrive on top, so the next page starts with the items that were last on the one before: those, and only
+    /// those, are skipped. Any other repeat (an item from further up, or the same ids in another order) is the
+    /// source's error.
+    private func seam(of page: [FeedItem]) -> Int {
+        guard let first = page.first, let start = items.lastIndex(where: { $0.id == first.id }) else { return 0 }
+        let tail = items[start...]
+        let overlap = min(tail.count, page.count)
+        guard page.prefix(overlap).map(\.id) == tail.prefix(overlap).map(\.id) else { return 0 }
+        return overlap
     }
 
     private init(replacingWith page: FeedPage) {

@@ -149,6 +149,43 @@ import Testing
         #expect(driver.model.sourceRequest?.request.position == .olderThan(FeedCursor("6")))
     }
 
+    /// An offset-paged source whose pages moved down (two items arrived on top since the first page): its
+    /// next page starts with the last two items loaded, which are skipped, not refused.
+    @Test func aLoadMoreThatStartsWithTheLastItemsLoadedSkipsThem() throws {
+        var driver = try driver()
+        try answer(&driver, .page(Self.page([10, 9, 8, 7, 6])))
+        try driver.command(.loadMore)
+        try answer(&driver, .page(Self.page([7, 6, 5, 4, 3])))
+        #expect(ids(driver) == ["10", "9", "8", "7", "6", "5", "4", "3"])
+        #expect(driver.model.lastRowsChange == .appended(3))
+        #expect(driver.model.answeredRequests.recent.last?.outcome == .loaded(items: 5))
+        // A page of nothing but the seam adds nothing, and goes on from its own cursor.
+        driver.settle()
+        try driver.command(.loadMore)
+        try answer(&driver, .page(Self.page([4, 3])))
+        #expect(ids(driver).count == 8)
+        #expect(driver.model.pager.hasMore)
+        driver.settle()
+        try driver.command(.loadMore)
+        #expect(driver.model.sourceRequest?.request.position == .olderThan(FeedCursor("3")))
+    }
+
+    /// The same ids at the seam in another order are not a shifted page: refused.
+    @Test func aSeamInAnotherOrderIsRefused() throws {
+        var driver = try driver()
+        try answer(&driver, .page(Self.page([10, 9, 8, 7, 6])))
+        try driver.command(.loadMore)
+        let page = FeedPage(
+            items: [Self.item(7), FeedItem(id: "8", text: "x", timeMicros: 6_500_000), Self.item(5)],
+            olderCursor: nil, newerCursor: nil, hasMore: true)
+        try answer(&driver, .page(page))
+        #expect(ids(driver).count == 5)
+        guard case .failed = driver.model.answeredRequests.recent.last?.outcome else {
+            Issue.record("the answer was not refused")
+            return
+        }
+    }
+
     @Test func itemsOutOfOrderAcrossThePagesAreRefusedAsAFailure() throws {
         var driver = try driver()
         try answer(&driver, .page(Self.page([10, 9, 8, 7, 6])))
