@@ -44,7 +44,7 @@ extension ListModel {
 
     /// Puts the rows an external answer just loaded into the layout, and keeps the first visible row still.
     mutating func placeLoadedRows() {
-        guard pager.source != nil else { return }
+        guard pager.source?.lastRowsChange != nil else { return }
         let correction = pager.placeLastChange(contentOffset: scroll.offset.y)
         scroll.shift(by: correction, contentSize: contentSize)
     }

@@ -70,5 +70,9 @@ import Testing
         let trace = String(decoding: session.traced.recorder.json(), as: UTF8.self)
         #expect(trace.contains("measure"))
         #expect(try TraceReplay(try Trace(json: session.traced.recorder.json())).run().matches)
+        // An engine snapshot (a take-over's start) keeps the layout, measurements included.
+        let restored = try SessionSnapshot(encoded: session.traced.snapshot().encoded())
+        #expect(restored.model == session.model)
+        #expect(restored.model.measuredHeights.count == 2)
     }
 }
