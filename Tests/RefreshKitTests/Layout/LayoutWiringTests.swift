@@ -198,6 +198,18 @@ import Testing
         #expect(driver.model.frame().contentSize.height == 120 * 72)
     }
 
+    @Test func theEndOfMeasuredRowsIsWhereTheFooterLoadsMore() throws {
+        var driver = try Self.loaded()
+        try Self.measure(&driver, (901...1000).map { ($0, 30) })
+        #expect(driver.model.frame().contentSize.height == 3_000)
+        #expect(driver.model.scroll.bounds(.vertical).upper == 3_000 - 700 + driver.model.scroll.insets.combined.bottom)
+        try driver.command(.scrollToEdge, edge: .bottom)
+        driver.settle()
+        try driver.drag(dy: -200, steps: 10)
+        driver.settle(limitMs: 2_000)
+        #expect(driver.model.sourceRequest?.kind == .nextPage)
+    }
+
     @Test func loadMoreAppendsRowsBelowWithoutMovingTheVisibleRow() throws {
         var driver = try Self.scrolledToTheMiddle()
         let id = try Self.firstVisible(driver)
