@@ -49,7 +49,10 @@ struct ServerMessageTests {
         ),
         (.feedRequest(FeedWireTests.answered), { $0.encodeFeedRequest(FeedWireTests.answered, into: &$1) }),
         (.newItems(count: 3, more: false), { $0.encodeNewItems(count: 3, more: false, into: &$1) }),
+        (.heights(heights), { $0.encodeHeights(heights, into: &$1) }),
     ]
+
+    static let heights = [RowMeasurement(id: "42", height: 88.5), RowMeasurement(id: "41", height: 72)]
 
     @Test func everyKindHasASample() {
         #expect(Self.samples.map(\.0.kind) == ServerMessage.Kind.allCases)
