@@ -5,17 +5,14 @@
 // content is made once (per id and top item for the simulated feed; per item, width and font for an item,
 // js/feed/wrap.js) and kept; the ages of items are worked out again once a second, all at the same instant, so
 // the rows drawn together always read youngest first.
-import { rowContent, hashId } from '../rows.js';
+import { rowContent } from '../rows.js';
+import { TITLE_BASELINE, TEXT_BASELINE, LINE_HEIGHT, AGE_ROOM, hashText, initialsOf } from './rowText.js';
 import { ageText } from './ages.js';
 import { wrapText, ellipsize, WrapCache } from './wrap.js';
 import { TAU } from '../controls/paint.js';
+import { AVATAR_R, DESCENT, textBox } from './rowLayout.js';
 
-/** An item's row: the text's first line's baseline, and each next line's, below the row's top (CSS px). */
-export const TITLE_BASELINE = 22;
-export const TEXT_BASELINE = 41;
-export const LINE_HEIGHT = 18;
-/** Room kept on a line the age shares (an item without author: its text starts on the title line). */
-export const AGE_ROOM = 44;
+export { TITLE_BASELINE, TEXT_BASELINE, LINE_HEIGHT, AGE_ROOM, hashText, initialsOf };
 const PAD = 16;
 
 /** How many lines of text an item's row of height `rh` shows under its title (at least 1). */
@@ -26,21 +23,6 @@ export function textLines(rh) {
 /** The avatar's radius in a row of height `rh`. */
 export function avatarRadius(rh) {
   return Math.max(8, Math.min(20, rh * 0.28));
-}
-
-/** A 32-bit hash of a string (FNV-1a, then the rows' finaliser): an author's avatar colour. */
-export function hashText(s) {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return hashId(h | 0);
-}
-
-/** Initials for an author ("Mark Twain" → "MT", "anonymous" → "A"), or for the text when there is none. */
-export function initialsOf(name) {
-  const words = String(name ?? '').split(/[\s._-]+/).filter((w) => /\p{L}|\p{N}/u.test(w));
-  const letter = (w) => [...w].find((ch) => /\p{L}|\p{N}/u.test(ch)) ?? '';
-  if (!words.length) return '·';
-  return (letter(words[0]) + (words.length > 1 ? letter(words[words.length - 1]) : '')).toUpperCase();
 }
 
 /**
@@ -77,6 +59,15 @@ export class RowPainter {
     this.avatarFont = '';
     this.avatarRadius = NaN;
     this.dpr = 1;
+    this.ctx = null;
+    // the layout's measures (js/feed/rowLayout.js), made once: in the title's and the text's font on `this.ctx`
+    this.measureTitle = (str) => this.measureIn(this.titleFont, str);
+    this.measureText = (str) => this.measureIn(this.textFont, str);
+  }
+
+  measureIn(font, str) {
+    if (this.ctx.font !== font) this.ctx.font = font;
+    return this.ctx.measureText(str).width;
   }
 
   /** `v` on the device's pixel grid. */
@@ -134,6 +125,82 @@ export class RowPainter {
     }
     if (rows) this.drawItems(ctx, theme, range, rh, width, textX, tx + contentW - PAD, ty);
     else this.drawSimulated(ctx, theme, range, rh, width, textX, tx + contentW - PAD, ty);
+  }
+
+  /** Sets the fonts for `theme`. */
+  fonts(theme) {
+    if (theme.font === this.fontFamily) return;
+    this.fontFamily = theme.font;
+    this.titleFont = `600 16px ${theme.font}`;
+    this.textFont = `400 14px ${theme.font}`;
+    this.avatarFont = '';
+  }
+
+  /**
+   * Draws an external source's rows `range` ({first, last}) as `layout` (js/feed/rowLayout.js) lays them out and
+   * places them: each at its top and height (the engine's accepted height, else the estimate), its content laid
+   * out at the session's width; what does not fit a row's height yet (measured, not accepted) is left out. `rows`
+   * `first − margin`…`last + margin` are laid out too (their heights go to the engine before they show).
+   */
+  drawLaidOut(ctx, theme, dpr, range, layout, margin, contentW, tx, ty, nowMs) {
+    this.fonts(theme);
+    if (this.avatarRadius !== AVATAR_R || this.avatarFont === '') {
+      this.avatarRadius = AVATAR_R;
+      this.avatarFont = `600 ${Math.round(AVATAR_R * 0.7)}px ${theme.font}`;
+    }
+    this.dpr = dpr;
+    this.ctx = ctx;
+    layout.layOut(range.first - margin, range.last + margin, this.fontFamily, this.measureTitle, this.measureText);
+    const box = textBox(layout.width);
+    const textX = tx + box.x;
+    const right = tx + contentW - PAD;
+    const hair = 1 / dpr;
+    const last = layout.count - 1;
+    const top = this.snap(layout.top(range.first) + ty);
+    ctx.fillStyle = theme.row;
+    ctx.fillRect(tx, top, contentW, this.snap(layout.top(range.last + 1) + ty) - top);
+    for (let i = range.first; i <= range.last; i++) {
+      const y = this.snap(layout.top(i) + ty);
+      const h = layout.rowHeight(i);
+      const row = layout.row(i, this.fontFamily, this.measureTitle, this.measureText);
+      if (i !== last) {
+        ctx.fillStyle = theme.separator;
+        ctx.fillRect(textX, y + h - hair, tx + contentW - textX, hair);
+      }
+      if (!row) continue;
+      const item = layout.items[i];
+      ctx.fillStyle = row.colour;
+      ctx.beginPath();
+      ctx.arc(tx + PAD + AVATAR_R, y + PAD + AVATAR_R, AVATAR_R, 0, TAU);
+      ctx.fill();
+      ctx.fillStyle = '#ffffff';
+      ctx.font = this.avatarFont;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      ctx.fillText(row.initials, tx + PAD + AVATAR_R, y + PAD + AVATAR_R + 0.5);
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'alphabetic';
+      ctx.fillStyle = theme.text;
+      if (row.title) {
+        ctx.font = this.titleFont;
+        ctx.fillText(row.title, textX, y + TITLE_BASELINE);
+      }
+      ctx.font = this.textFont;
+      for (let k = 0; k < row.lines.length; k++) {
+        const base = row.textY + k * LINE_HEIGHT;
+        if (base + DESCENT > h) break;
+        ctx.fillText(row.lines[k], textX, y + base);
+      }
+      // the image's box, reserved: the server serves no images yet, so it stays a placeholder
+      const img = row.image;
+      if (img && img.y < h) {
+        ctx.fillStyle = theme.skeleton ?? theme.separator;
+        ctx.fillRect(textX, y + img.y, img.w, Math.min(img.h, h - img.y - hair));
+      }
+      ctx.textAlign = 'right';
+      ctx.fillStyle = theme.text2;
+      ctx.fillText(layout.ageOf(row, item, nowMs), right, y + TITLE_BASELINE);
+    }
   }
 
   /** The content of each row to draw, into `this.visible` (null for a row the mirror does not have yet). */

@@ -24,6 +24,7 @@ import { FeedMirror } from '../feedMirror.js';
 import { EdgeStateClock } from '../controls/stateClock.js';
 import { receiveCatalogue } from '../catalogue.js';
 import { FeedState } from '../feed/feedState.js';
+import { RowLayout } from '../feed/rowLayout.js';
 import { Emitter } from './emitter.js';
 import { DrawLog } from './drawLog.js';
 import { ListCanvas, slotDepth } from './listCanvas.js';
@@ -70,6 +71,8 @@ export class LiveSession {
     this.store = new Store({ session: start.session ?? null, token: start.token ?? null, preset: preset || null });
     /** The session's feed source: its items, requests and "N new" (js/feed/feedState.js, docs/PROTOCOL.md). */
     this.feed = new FeedState();
+    /** An external source's rows laid out at the session's width and placed by the engine's heights (js/feed/rowLayout.js). */
+    this.layout = new RowLayout();
     this.predictor = new Predictor({ enabled: predict, configOf: () => this.store.config });
     this.drawn = new DrawnOffset(this.predictor);
     /** The canvas: its size, colours, edge controls and tap targets (js/session/listCanvas.js). */
@@ -94,6 +97,7 @@ export class LiveSession {
       config: null, preset: null, clock: 0, serverNow: 0, reducedMotion: false, lastUpdated: null,
       stateClock: this.stateClock, slotFor: (edge) => slotDepth(this.store.config, edge),
       feed: this.feed,
+      layout: this.layout,
       // the failed state's words: the last error of the source for the edge's kind of request (docs/CONTROLS.md)
       errorOf: (edge) => this.feed.errorFor(this.roleOf(edge) ?? (edge === 'bottom' || edge === 'right' ? 'loadMore' : 'refresh')),
     };
@@ -130,6 +134,7 @@ export class LiveSession {
         frame: this.store.frame, offsetY: Number(this.store.frame?.offset?.y ?? 0), viewportH: this.listCanvas.cssH,
       }),
       state: this.feed,
+      layout: this.layout,
     }) : null;
     if (input) this.takeInput();
     this.listCanvas.watch(this.abort.signal, (resized) => {
@@ -181,6 +186,8 @@ export class LiveSession {
   /** One server message, after the store took it (a `delta` arrives as the whole `frame` it makes). */
   receive(msg, tRecv, raw, previousFrame) {
     const fed = this.feed.receive(msg);
+    this.layout.receive(msg);
+    if (fed) this.layout.sync(this.feed.rows);
     if (fed && fed !== 'feed') console.warn(`refreshkit${this.label ? ` (${this.label})` : ''}: ${fed}`);
     switch (msg.type) {
       case 'welcome':
@@ -342,7 +349,9 @@ export class LiveSession {
       env.serverNow = serverNow;
       env.reducedMotion = this.reducedMotionQuery.matches;
       env.lastUpdated = this.lastUpdated;
+      if (frame?.viewport) this.layout.setWidth(Number(frame.viewport.w));
       this.listCanvas.draw(picture, shown, env);
+      this.sendMeasures(now);
       this.view.shown.x = shown.x;
       this.view.shown.y = shown.y;
       this.view.gap = frame ? shown.y - Number(frame.offset?.y ?? 0) : 0;
@@ -355,6 +364,15 @@ export class LiveSession {
     }
     this.emitter.emit('tick', now, serverNow);
     return serverNow;
+  }
+
+  /**
+   * The heights of the rows the drawing laid out that the engine has not accepted: `measure` messages, numbered
+   * and kept for a resend like touches (js/inputs.js; docs/PROTOCOL.md, "measure").
+   */
+  sendMeasures(now) {
+    const messages = this.layout.takeMeasures();
+    for (let i = 0; i < messages.length; i++) this.inputs.send(messages[i], now);
   }
 
   /** An edge refreshing, finishing, or just changed state: its control animates. */
