@@ -24,7 +24,9 @@ export function rowHeightOf(feed) {
  */
 export function mirrorRange(feed, offsetY, viewportH, focused = null, margin = MIRROR_MARGIN, layout = null) {
   const count = layout ? layout.count : Math.max(0, (feed?.count ?? 0) | 0);
-  const visible = layout ? layout.visible(offsetY, viewportH) : visibleRows(offsetY, viewportH, rowHeightOf(feed), count);
+  const visible = layout
+    ? layout.visible(offsetY, viewportH)
+    : visibleRows(offsetY, viewportH, rowHeightOf(feed), count);
   if (!visible) return null;
   let first = Math.max(0, visible.first - margin);
   let last = Math.min(count - 1, visible.last + margin);
@@ -234,7 +236,10 @@ export class FeedMirror {
     const fromOutside = !e.relatedTarget || e.relatedTarget.parentElement !== this.root;
     if (fromOutside) {
       const visible = layout ? layout.visible(offsetY, viewportH) : visibleRows(offsetY, viewportH, rh, feed.count | 0);
-      const wholeAt = (v) => (layout ? (layout.top(v.first) >= offsetY ? v.first : v.first + 1) : Math.ceil(offsetY / rh));
+      const wholeAt = (v) => {
+        if (!layout) return Math.ceil(offsetY / rh);
+        return layout.top(v.first) >= offsetY ? v.first : v.first + 1;
+      };
       const firstWhole = visible ? Math.min(visible.last, Math.max(visible.first, wholeAt(visible))) : i;
       if (visible && (i < visible.first || i > visible.last) && this.articles.has(firstWhole)) {
         this.articles.get(firstWhole).focus({ preventScroll: true });

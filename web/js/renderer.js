@@ -96,6 +96,7 @@ export class Renderer {
     const layout = env.feed?.external && env.layout?.width > 0 ? env.layout : null;
     const range = layout ? layout.visible(shown.y, vh) : visibleRows(shown.y, vh, rh, count);
     let drawn = 0;
+    this.rows.drawnRows.n = 0;
     if (range && layout) {
       // an external source's rows at their measured heights (js/feed/rowLayout.js), a screen laid out ahead
       drawn = range.last - range.first + 1;

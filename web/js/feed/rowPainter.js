@@ -14,6 +14,8 @@ import { AVATAR_R, DESCENT, textBox } from './rowLayout.js';
 
 export { TITLE_BASELINE, TEXT_BASELINE, LINE_HEIGHT, AGE_ROOM, hashText, initialsOf };
 const PAD = 16;
+/** The drawn rows' rectangles kept for `rects` (a screen shows far fewer). */
+const MAX_RECTS = 256;
 
 /** How many lines of text an item's row of height `rh` shows under its title (at least 1). */
 export function textLines(rh) {
@@ -60,6 +62,11 @@ export class RowPainter {
     this.avatarRadius = NaN;
     this.dpr = 1;
     this.ctx = null;
+    /** The rows drawn last (drawLaidOut): their index, id, top and height on the canvas (CSS px), for `rects`. */
+    this.drawnRows = {
+      n: 0, first: 0, x: 0, w: 0,
+      tops: new Float64Array(MAX_RECTS), heights: new Float64Array(MAX_RECTS), ids: new Array(MAX_RECTS).fill(''),
+    };
     // the layout's measures (js/feed/rowLayout.js), made once: in the title's and the text's font on `this.ctx`
     this.measureTitle = (str) => this.measureIn(this.titleFont, str);
     this.measureText = (str) => this.measureIn(this.textFont, str);
@@ -80,6 +87,7 @@ export class RowPainter {
    * external, else null) on `ctx` (CSS px), shifted by (tx, ty). `nowMs`: the wall clock, for the items' ages.
    */
   draw(ctx, theme, dpr, range, feed, rows, rh, contentW, tx, ty, nowMs) {
+    this.drawnRows.n = 0;
     if (theme.font !== this.fontFamily) {
       this.fontFamily = theme.font;
       this.titleFont = `600 16px ${theme.font}`;
@@ -127,6 +135,16 @@ export class RowPainter {
     else this.drawSimulated(ctx, theme, range, rh, width, textX, tx + contentW - PAD, ty);
   }
 
+  /** The rows drawn last by `drawLaidOut`: `[{index, id, x, y, w, h}]` on the canvas (CSS px); none after others. */
+  rects() {
+    const rec = this.drawnRows;
+    const out = [];
+    for (let k = 0; k < rec.n; k++) {
+      out.push({ index: rec.first + k, id: rec.ids[k], x: rec.x, y: rec.tops[k], w: rec.w, h: rec.heights[k] });
+    }
+    return out;
+  }
+
   /** Sets the fonts for `theme`. */
   fonts(theme) {
     if (theme.font === this.fontFamily) return;
@@ -156,6 +174,11 @@ export class RowPainter {
     const right = tx + contentW - PAD;
     const hair = 1 / dpr;
     const last = layout.count - 1;
+    const rec = this.drawnRows;
+    rec.n = 0;
+    rec.first = range.first;
+    rec.x = tx;
+    rec.w = contentW;
     const top = this.snap(layout.top(range.first) + ty);
     ctx.fillStyle = theme.row;
     ctx.fillRect(tx, top, contentW, this.snap(layout.top(range.last + 1) + ty) - top);
@@ -163,6 +186,12 @@ export class RowPainter {
       const y = this.snap(layout.top(i) + ty);
       const h = layout.rowHeight(i);
       const row = layout.row(i, this.fontFamily, this.measureTitle, this.measureText);
+      if (rec.n < MAX_RECTS) {
+        rec.tops[rec.n] = y;
+        rec.heights[rec.n] = h;
+        rec.ids[rec.n] = layout.items[i]?.id ?? '';
+        rec.n += 1;
+      }
       if (i !== last) {
         ctx.fillStyle = theme.separator;
         ctx.fillRect(textX, y + h - hair, tx + contentW - textX, hair);

@@ -71,7 +71,7 @@ export class LiveSession {
     this.store = new Store({ session: start.session ?? null, token: start.token ?? null, preset: preset || null });
     /** The session's feed source: its items, requests and "N new" (js/feed/feedState.js, docs/PROTOCOL.md). */
     this.feed = new FeedState();
-    /** An external source's rows laid out at the session's width and placed by the engine's heights (js/feed/rowLayout.js). */
+    /** An external source's rows, laid out at the session's width, placed by the engine's heights (js/feed/rowLayout.js). */
     this.layout = new RowLayout();
     this.predictor = new Predictor({ enabled: predict, configOf: () => this.store.config });
     this.drawn = new DrawnOffset(this.predictor);
