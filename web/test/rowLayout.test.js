@@ -1,4 +1,4 @@
-// The page's row layout (js/feed/rowLayout.js, docs/LAYOUT.md "The page"), fed with the messages as
+// The page's row layout (js/feed/rowLayout.js, docs/PAGE.md "Rows of measured heights"), fed with the messages as
 // docs/PROTOCOL.md writes them: rows placed by the engine's accepted heights and the estimate, never by the
 // page's own measurement; `measure` messages for the rows laid out, in batches, once per width and height.
 import { test } from 'node:test';

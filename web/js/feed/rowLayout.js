@@ -1,4 +1,4 @@
-// The rows of an external feed source, laid out (docs/LAYOUT.md, "The page"): each row at the SESSION's viewport
+// The rows of an external feed source, laid out (docs/PAGE.md, "Rows of measured heights"): each row at the SESSION's viewport
 // width (the frame's `viewport.w`, the same on every device of the session, whatever its window), with its
 // avatar, author line, text wrapped into at most MAX_LINES lines ending in "…" (js/feed/wrap.js) and an image's
 // box reserved from its width and height before it loads; the height that makes. The rows are PLACED by the

@@ -1,6 +1,8 @@
 // The rows on the list's canvas (js/renderer.js draws the background and the edges' controls around them): an
 // avatar, a title line with the age on the right, and under it the subtitle (the simulated feed, js/rows.js) or
 // the item's text wrapped into the lines the row height has room for (an external source, js/feed/feedRows.js).
+// A live session's external rows are laid out and placed by js/feed/rowLayout.js (`drawLaidOut`): each at its
+// own height, with its image's box; `draw` keeps rows of one height (the simulated feed, a page without layout).
 // Drawn in passes of one style each (fewer canvas state changes). Per frame it allocates nothing: each row's
 // content is made once (per id and top item for the simulated feed; per item, width and font for an item,
 // js/feed/wrap.js) and kept; the ages of items are worked out again once a second, all at the same instant, so
