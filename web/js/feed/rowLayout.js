@@ -247,6 +247,13 @@ export class RowLayout {
     }
   }
 
+  /** Rows sent whose height the engine has not accepted (yet): 0 once it took every measurement (tests). */
+  awaiting() {
+    let n = 0;
+    for (const [id, h] of this.sent) if (this.accepted.get(id) !== h) n += 1;
+    return n;
+  }
+
   /** The connection was opened again (a `welcome`): what was sent may not have arrived; send it again. */
   forgetSent() {
     this.sent.clear();
