@@ -183,3 +183,30 @@ test('the painter draws each row at its top from the layout, and a frame of the 
   assert.deepEqual(mirrorRange({ count: 3, rowHeight: 72 }, 180, 100, null, 0, layout), { first: 2, last: 2 });
   assert.deepEqual(mirrorRange({ count: 3, rowHeight: 72 }, 0, 100, null, 0, layout), { first: 0, last: 1 });
 });
+
+test('pages dropped far away stay as placeholders at the estimate; reloaded, they are measured again', () => {
+  const { feed, layout, take } = session(72, 390);
+  const long = (n, from = 0) => items(n, from, () => 'long text '.repeat(12));
+  take({ type: 'rows', op: 'replace', count: 6, items: long(6) });
+  lay(layout);
+  take({ type: 'heights', rows: layout.takeMeasures()[0].rows });
+  const measured = tops(layout);
+  assert.ok(measured[6] > 6 * 72);
+  take({ type: 'rows', op: 'drop', at: 'top', count: 2 });
+  assert.equal(feed.rows.problem, null);
+  assert.equal(feed.rows.count, 6);
+  assert.deepEqual([feed.rows.item(0), feed.rows.item(1)], [null, null]);
+  assert.equal(layout.rowHeight(0), 72, 'a placeholder at the estimate');
+  assert.equal(layout.rowHeight(1), 72);
+  assert.equal(layout.rowHeight(2), measured[3] - measured[2], 'the loaded rows keep their heights');
+  take({ type: 'rows', op: 'drop', at: 'bottom', count: 1 });
+  assert.equal(feed.rows.item(5), null);
+  take({ type: 'rows', op: 'reload', at: 'top', items: long(2) });
+  assert.deepEqual(feed.rows.items.map((it) => it?.id ?? null), ['r0', 'r1', 'r2', 'r3', 'r4', null]);
+  lay(layout);
+  const again = layout.takeMeasures();
+  assert.deepEqual(again[0].rows.map(([id]) => id), ['r0', 'r1'], 'the reloaded rows are measured again');
+  take({ type: 'rows', op: 'reload', at: 'bottom', items: long(1, 5) });
+  assert.equal(feed.rows.item(5).id, 'r5');
+  assert.match(feed.rows.apply({ type: 'rows', op: 'drop', at: 'middle', items: [] }), /at: top or bottom/);
+});

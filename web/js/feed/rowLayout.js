@@ -162,6 +162,13 @@ export class RowLayout {
   sync(rows) {
     if (rows.version === this.rowsVersion) return;
     this.rowsVersion = rows.version;
+    // rows dropped (placeholders now): the engine forgets their heights; loaded again, they are measured again
+    for (const [id, i] of this.index) {
+      if (rows.items[i] === null && this.items[i]?.id === id) {
+        this.accepted.delete(id);
+        this.sent.delete(id);
+      }
+    }
     this.items = rows.items;
     this.index.clear();
     for (let i = 0; i < this.items.length; i++) {
