@@ -210,3 +210,29 @@ test('pages dropped far away stay as placeholders at the estimate; reloaded, the
   assert.equal(feed.rows.item(5).id, 'r5');
   assert.match(feed.rows.apply({ type: 'rows', op: 'drop', at: 'middle', items: [] }), /at: top or bottom/);
 });
+
+test('held heights and rows move together at commit; the shift of the row at the anchor is returned', () => {
+  const feed = new FeedState();
+  const layout = new RowLayout({ hold: true });
+  const take = (msg) => {
+    feed.receive(msg);
+    layout.receive(msg);
+  };
+  take(welcome(72));
+  take({ type: 'rows', op: 'replace', count: 10, items: items(10, 10) });
+  assert.equal(layout.count, 0, 'held until the frame');
+  assert.equal(layout.commit(feed.rows, 0), 0);
+  assert.equal(layout.count, 10);
+  take({ type: 'heights', rows: [['r10', 100], ['r11', 200]] });
+  assert.equal(layout.top(2), 144, 'held');
+  assert.ok(layout.holding(feed.rows));
+  // the reader looks at row r13 (content y 250 … 322 at the estimate); rows above grow by 28 + 128
+  assert.equal(layout.commit(feed.rows, 250), 156);
+  assert.equal(layout.top(3), 100 + 200 + 72);
+  // three rows on top: r13 is found again by its id
+  take({ type: 'rows', op: 'prepend', count: 13, items: items(3, 7) });
+  take({ type: 'heights', rows: [['r7', 90]] });
+  assert.equal(layout.commit(feed.rows, layout.top(3) + 10), 90 + 72 + 72);
+  assert.equal(layout.holding(feed.rows), false);
+  assert.equal(layout.commit(feed.rows, 500), 0, 'nothing held: nothing moves');
+});

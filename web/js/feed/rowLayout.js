@@ -95,7 +95,15 @@ export function layoutRow(item, textW, measureTitle, measureText) {
 }
 
 export class RowLayout {
-  constructor() {
+  /**
+   * @param {object} [o]
+   * @param {boolean} [o.hold=false]  keep `heights` (and the mirror's new rows, `sync`) until `commit`: a live
+   *   session commits them when the next frame comes, the frame that carries the engine's anchoring correction
+   *   for them, so that rows and offset move together and the row on screen stays still.
+   */
+  constructor({ hold = false } = {}) {
+    this.hold = hold;
+    this.held = [];            // heights messages not committed yet
     this.estimate = DEFAULT_ESTIMATE;
     this.width = 0;            // the session's viewport width the rows are laid out at (0: not known yet)
     this.items = [];           // the rows mirror's items (FeedRows.items), in order
@@ -141,22 +149,54 @@ export class RowLayout {
       }
       case 'heights': {
         if (!Array.isArray(msg.rows)) return;
-        let moved = false;
-        for (const pair of msg.rows) {
-          if (!Array.isArray(pair) || typeof pair[0] !== 'string') continue;
-          const h = Number(pair[1]);
-          if (!(h > 0)) continue;
-          this.accepted.set(pair[0], h);
-          const i = this.index.get(pair[0]);
-          if (i !== undefined && this.tree.set(i, h)) moved = true;
+        if (this.hold) {
+          this.held.push(msg);
+          return;
         }
-        if (moved) this.version += 1;
+        this.applyHeights(msg);
         break;
       }
       default:
         break;
     }
   }
+
+  /** Whether heights or new rows wait for `commit`. */
+  holding(rows) {
+    return this.held.length > 0 || rows.version !== this.rowsVersion;
+  }
+
+  /**
+   * Applies what was held (the `heights` messages in order, the rows mirror `rows` as it is now) and returns
+   * how far it moved the row at content y `anchorY` (found again by its item after rows came on top), 0 when
+   * nothing moved it or no row is there.
+   */
+  commit(rows, anchorY) {
+    if (!this.holding(rows)) return 0;
+    const i = this.tree.n ? this.tree.indexAt(anchorY) : -1;
+    const id = i >= 0 ? this.items[i]?.id : undefined;
+    const before = i >= 0 ? this.tree.top(i) : 0;
+    this.sync(rows);
+    for (let k = 0; k < this.held.length; k++) this.applyHeights(this.held[k]);
+    this.held.length = 0;
+    if (id === undefined) return 0;
+    const j = this.index.get(id);
+    return j === undefined ? 0 : this.tree.top(j) - before;
+  }
+
+  applyHeights(msg) {
+    let moved = false;
+    for (const pair of msg.rows) {
+      if (!Array.isArray(pair) || typeof pair[0] !== 'string') continue;
+      const h = Number(pair[1]);
+      if (!(h > 0)) continue;
+      this.accepted.set(pair[0], h);
+      const i = this.index.get(pair[0]);
+      if (i !== undefined && this.tree.set(i, h)) moved = true;
+    }
+    if (moved) this.version += 1;
+  }
+
 
   /** Follows the rows mirror (`rows`: js/feed/feedRows.js): when its rows changed, rows are placed again (O(n)). */
   sync(rows) {
