@@ -37,10 +37,12 @@ export const DEFAULT_ESTIMATE = 72;
 /** Laid-out rows kept (per item, at one width); then the cache starts again. */
 const CACHE_LIMIT = 2048;
 
+/** Where a row's text starts, from the row's left (CSS px). */
+export const TEXT_X = PAD + 2 * AVATAR_R + 12;
+
 /** Where a row's text starts (x, from the row's left) and how wide its lines are at viewport width `width`. */
 export function textBox(width) {
-  const x = PAD + 2 * AVATAR_R + 12;
-  return { x, w: Math.max(20, width - PAD - x) };
+  return { x: TEXT_X, w: Math.max(20, width - PAD - TEXT_X) };
 }
 
 /** An image's box `{w, h}` in a text column `textW` wide, from the item's `image` (`{url, width?, height?}`). */

@@ -12,7 +12,7 @@ import { TITLE_BASELINE, TEXT_BASELINE, LINE_HEIGHT, AGE_ROOM, hashText, initial
 import { ageText } from './ages.js';
 import { wrapText, ellipsize, WrapCache } from './wrap.js';
 import { TAU } from '../controls/paint.js';
-import { AVATAR_R, DESCENT, textBox } from './rowLayout.js';
+import { AVATAR_R, DESCENT, TEXT_X } from './rowLayout.js';
 
 export { TITLE_BASELINE, TEXT_BASELINE, LINE_HEIGHT, AGE_ROOM, hashText, initialsOf };
 const PAD = 16;
@@ -171,8 +171,7 @@ export class RowPainter {
     this.dpr = dpr;
     this.ctx = ctx;
     layout.layOut(range.first - margin, range.last + margin, this.fontFamily, this.measureTitle, this.measureText);
-    const box = textBox(layout.width);
-    const textX = tx + box.x;
+    const textX = tx + TEXT_X;
     const right = tx + contentW - PAD;
     const hair = 1 / dpr;
     const last = layout.count - 1;
