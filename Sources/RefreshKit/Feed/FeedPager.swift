@@ -128,7 +128,7 @@ public enum FeedPager: Hashable, Sendable, Codable {
 
     /// Runs `body` on the external pager in place: the enum's copy is swapped out first, so the loaded items
     /// are not copied on write.
-    private mutating func withSource<R>(_ body: (inout SourcePager) -> R) -> R {
+    mutating func withSource<R>(_ body: (inout SourcePager) -> R) -> R {
         guard case .external(var source) = self else { preconditionFailure("not an external feed") }
         self = .external(Self.placeholder)
         defer { self = .external(source) }

@@ -33,6 +33,11 @@ public struct SourcePager: Hashable, Sendable, Codable {
     public private(set) var pageSize: Int
     /// The feed's time limit, milliseconds.
     public private(set) var timeoutMs: Double
+    /// The rows' layout: the loaded items' ids, their heights (the estimate, `rowHeight`, until the page measures
+    /// them) and positions (docs/LAYOUT.md, "Wiring"). Kept in step with ``loaded`` by ``place(_:contentOffset:)``.
+    public internal(set) var layout: RowLayout
+    /// How many `measure` batches were stale (made at another width) and ignored.
+    public internal(set) var staleMeasurements = 0
     private var nextRequestID = 1
 
     /// How a request ended, for the model.
@@ -47,6 +52,7 @@ public struct SourcePager: Hashable, Sendable, Codable {
     public init(configuration: FeedConfiguration, at time: Timestamp) {
         pageSize = max(1, configuration.pageSize)
         timeoutMs = configuration.timeoutMs
+        layout = Self.emptyLayout(estimatedHeight: configuration.rowHeight)
         running = makeRequest(.firstLoad, edge: .top, position: .newest, at: time)
     }
 
@@ -127,6 +133,7 @@ public struct SourcePager: Hashable, Sendable, Codable {
     public mutating func reconfigure(_ configuration: FeedConfiguration) {
         pageSize = max(1, configuration.pageSize)
         timeoutMs = configuration.timeoutMs
+        if configuration.rowHeight != layout.estimatedHeight { reestimate(configuration.rowHeight) }
     }
 
     private mutating func fail(_ request: SourceRequest, _ failure: FeedFailure, durationMs: Double) -> Result {

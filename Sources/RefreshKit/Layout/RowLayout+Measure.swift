@@ -6,6 +6,19 @@ extension RowLayout {
     /// not finite, is 0 or less or above ``maximumRowHeight``; an id no held row has) is thrown, naming the
     /// row, with the layout unchanged. A row named twice takes its last height. Each height costs O(log n).
     public mutating func measure(_ batch: [RowMeasurement], contentOffset: Double) throws(LayoutError) -> Double {
+        let positions = try check(batch)
+        let pin = pin(at: contentOffset)
+        for (measurement, position) in zip(batch, positions) {
+            sums.set(position, to: measurement.height)
+            measured[position] = true
+        }
+        return correction(keeping: pin)
+    }
+
+    /// Checks a batch as ``measure(_:contentOffset:)`` does, changing nothing: throws its first bad measurement.
+    /// - Returns: each measurement's held position.
+    @discardableResult
+    public func check(_ batch: [RowMeasurement]) throws(LayoutError) -> [Int] {
         var positions: [Int] = []
         positions.reserveCapacity(batch.count)
         for measurement in batch {
@@ -16,12 +29,7 @@ extension RowLayout {
             guard let position = heldIndex[measurement.id] else { throw .unknownRow(id: measurement.id) }
             positions.append(position)
         }
-        let pin = pin(at: contentOffset)
-        for (measurement, position) in zip(batch, positions) {
-            sums.set(position, to: measurement.height)
-            measured[position] = true
-        }
-        return correction(keeping: pin)
+        return positions
     }
 
     /// Forgets every measurement (the page's width changed): the held rows go back to the estimate until they are

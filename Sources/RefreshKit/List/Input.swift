@@ -19,6 +19,8 @@ public enum Input: Hashable, Sendable {
     ///
     /// Boxed, as a page of items is large.
     indirect case feedAnswer(FeedAnswerInput)
+    /// The page's measured row heights (external feeds, docs/LAYOUT.md, "Wiring"). Boxed, as a batch is large.
+    indirect case measure(MeasureInput)
 }
 
 /// The phase of a touch sample, following Pointer Events.

@@ -10,11 +10,11 @@ public struct ListModel: Hashable, Sendable, Codable {
     public private(set) var now: Timestamp
     public private(set) var presetName: String
     public private(set) var configuration: ListConfiguration
-    public private(set) var scroll: ScrollModel
+    public internal(set) var scroll: ScrollModel
     /// One control per edge, in ``Edge/allCases`` order; edges without a control are `disabled`.
     public private(set) var controls: [EdgeControl]
     /// The feed: the simulated one, or an external source's answers (``FeedPager``).
-    public private(set) var pager: FeedPager
+    public internal(set) var pager: FeedPager
     /// Device pixels per CSS px of the page that opened the model.
     public private(set) var devicePixelRatio: Double
     private var sequence: UInt64 = 0
@@ -75,10 +75,6 @@ public struct ListModel: Hashable, Sendable, Codable {
 
     private static func index(_ edge: Edge) -> Int { edge.index }
 
-    private var contentSize: Size {
-        Size(width: scroll.viewport.width, height: Double(pager.count) * configuration.feed.rowHeight)
-    }
-
     private static func physics(_ configuration: ListConfiguration, devicePixelRatio: Double) -> ScrollPhysics {
         ScrollPhysics(
             rubberBand: RubberBand(coefficient: configuration.rubberBand),
@@ -134,6 +130,12 @@ public struct ListModel: Hashable, Sendable, Codable {
             advance(to: time)
             observedQuietly.value = false
             apply(answer)
+        case .measure(let batch):
+            let fresh = try checkMeasurement(batch)
+            advance(to: time)
+            observedQuietly.value = false
+            applyMeasurement(batch, fresh: fresh)
+            observe()
         }
         // What the input made due at once (an exit of 0 s, a feed answering in 0 ms) happens now, not at
         // the next unrelated input.
@@ -346,6 +348,7 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// request, is dropped as stale.
     private mutating func apply(_ answer: FeedAnswerInput) {
         if let result = pager.answer(answer) {
+            placeLoadedRows()
             complete(result)
         } else {
             events.append(Event(.feedDropped, cause: .stale, time: now, value: Double(answer.request)))

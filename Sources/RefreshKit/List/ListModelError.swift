@@ -11,6 +11,9 @@ public struct ListModelError: Error, Hashable, Sendable, CustomStringConvertible
         /// A configuration value of the wrong kind for its field (a name where a number goes); the wire's decoder
         /// refuses these first, so only a Swift caller meets it.
         case wrongKind
+        /// A `measure` the layout refuses (a height out of range, a row not held), or one sent to a session
+        /// whose feed is simulated; the message names the row.
+        case badMeasurement
     }
 
     /// What kind of refusal this is.

@@ -379,6 +379,28 @@ public struct ScrollModel: Hashable, Sendable, Codable {
         relayout { $0.contentSize = size }
     }
 
+    /// Moves the content `correction` px along the vertical axis (a row layout's anchor correction) and sets
+    /// the content size, velocity untouched: a resting offset moves; a drag's origin moves with it, so the
+    /// finger's content stays under it; a running motion's segments are shifted, not re-planned, while they
+    /// still come to rest within the new bounds (else the motion is re-planned as any relayout re-plans it).
+    public mutating func shift(by correction: Double, contentSize size: Size) {
+        guard correction != 0 else { return setContentSize(size) }
+        offset.y += correction
+        commandTarget?.y += correction
+        verticalMotion = verticalMotion.map { $0.shifted(by: correction) }
+        let range = ScrollBounds(axis: .vertical, viewport: viewport, content: size, insets: insets.combined)
+        let chain = verticalMotion
+        // A decay that hands over to a spring at an edge may aim past it; every other end must be in range.
+        let fits = chain.indices.allSatisfy {
+            (chain[$0].kind == .decay && $0 < chain.count - 1) || range.contains(chain[$0].target)
+        }
+        if phase == .animating && fits && horizontalMotion.isEmpty {
+            contentSize = size
+        } else {
+            setContentSize(size)
+        }
+    }
+
     /// Changes the viewport (resize, rotation).
     public mutating func setViewport(_ size: Size) {
         relayout { $0.viewport = size }

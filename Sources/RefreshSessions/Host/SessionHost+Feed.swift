@@ -88,6 +88,7 @@ extension SessionHost {
     func welcomeFeed(_ connection: Connection, to session: Session) {
         guard session.model.feedMode == .external else { return }
         sendRows(.replaced, of: session, to: [connection])
+        welcomeHeights(connection, to: session)
         let news = session.feed.newItems
         if news.count > 0 { enqueue(.newItems(count: news.count, more: news.more), on: connection) }
     }

@@ -138,6 +138,7 @@ extension SessionHost {
                     code: .notReady, message: "send hello before any input", ref: Self.type(of: input), seq: seq))
             return
         }
+        let staleBefore = session.model.staleMeasurements
         do {
             try session.apply(received, member: connection.member, at: Timestamp(microseconds: nowMicroseconds))
         } catch {
@@ -149,6 +150,7 @@ extension SessionHost {
         metrics.inputs.increment()
         if connection.unansweredInputAt == nil { connection.unansweredInputAt = nowMicroseconds }
         if case .configure = input { announceConfiguration(of: session) }
+        if case .measure(let batch) = input { announceHeights(batch, staleBefore: staleBefore, of: session) }
         hold(session, events: session.takeEvents())
         armTick(for: session, at: nowMicroseconds)
     }
@@ -231,6 +233,7 @@ extension SessionHost {
         case .command: "command"
         case .configure: "configure"
         case .feedAnswer: "feed_answer"
+        case .measure: "measure"
         }
     }
 }

@@ -51,6 +51,7 @@ public enum ErrorCode: String, CaseIterable, Hashable, Sendable, CustomStringCon
         case .outOfRange: self = .outOfRange
         case .unknownPreset: self = .unknownPreset
         case .wrongKind: self = .badField
+        case .badMeasurement: self = .badMessage
         }
     }
 

@@ -70,6 +70,9 @@ public struct MessageDecoder: Sendable {
             return .input(.configure(try decodeConfigure(FieldReader(json, limits, "configure"), object)))
         case 11 where json.equals(type, "feed_answer"):
             throw Self.feedAnswerFromPage
+        case 7 where json.equals(type, "measure"):
+            let (batch, seq) = try decodeMeasure(FieldReader(json, limits, "measure"), object)
+            return .input(.measure(batch), seq: seq)
         default:
             if type.escaped { return try decodeEscapedType(json, type, object) }
             throw unknownType(json, type)
@@ -106,6 +109,9 @@ public struct MessageDecoder: Sendable {
         case "configure": return .input(.configure(try decodeConfigure(reader, object)))
         case "trace": return .trace
         case "feed_answer": throw Self.feedAnswerFromPage
+        case "measure":
+            let (batch, seq) = try decodeMeasure(reader, object)
+            return .input(.measure(batch), seq: seq)
         default: throw unknownType(json, type)
         }
     }
@@ -116,7 +122,7 @@ public struct MessageDecoder: Sendable {
         ref: "feed_answer")
 
     private func unknownType(_ json: JSONText, _ type: StringRef) -> WireError {
-        let known = "hello, touch, wheel, resize, command, configure, ping, trace"
+        let known = "hello, touch, wheel, resize, command, configure, measure, ping, trace"
         // Echo the type only when it is short: the error should not grow with what the page sent.
         guard json.decodedLength(type) <= 64 else {
             return WireError(
@@ -320,7 +326,7 @@ private enum ConfigureField: String, CaseIterable {
 
 /// Reads the typed fields of one message out of validated text; errors name the field and carry `ref`.
 /// Every reader takes the position of the field's value, nil when the field is absent.
-private struct FieldReader {
+struct FieldReader {
     let text: JSONText
     let limits: DecodingLimits
     /// The message's `type`.

@@ -25,6 +25,7 @@ extension MessageEncoder {
         case .rows(let change, let items): encodeRows(change, of: items, into: &buffer)
         case .feedRequest(let answered): encodeFeedRequest(answered, into: &buffer)
         case .newItems(let count, let more): encodeNewItems(count: count, more: more, into: &buffer)
+        case .heights(let rows): encodeHeights(rows, into: &buffer)
         }
     }
 }

@@ -27,6 +27,8 @@ public enum ServerMessage: Sendable {
     case feedRequest(AnsweredRequest)
     /// `new_items`: how many items newer than the session's top item the source has.
     case newItems(count: Int, more: Bool)
+    /// `heights`: row heights the engine accepted (after a `measure`, or all known ones after a `welcome`).
+    case heights([RowMeasurement])
 
     /// The message's `type`.
     public var kind: Kind {
@@ -43,6 +45,7 @@ public enum ServerMessage: Sendable {
         case .rows: .rows
         case .feedRequest: .feedRequest
         case .newItems: .newItems
+        case .heights: .heights
         }
     }
 
@@ -52,5 +55,6 @@ public enum ServerMessage: Sendable {
         case welcome, frame, delta, event, error, pong, room, trace, config, rows
         case feedRequest = "feed_request"
         case newItems = "new_items"
+        case heights
     }
 }

@@ -12,7 +12,7 @@ import RefreshKit
 /// ``SnapshotValue`` (the `Codable` conformances of the engine's types, written by ``SnapshotEncoder``).
 public struct SessionSnapshot: Sendable, Codable {
     /// The format this build writes and reads; a snapshot of another version is refused with a clear error.
-    public static let version: UInt64 = 1
+    public static let version: UInt64 = 2
     static let magic = Array("RKSS".utf8)
 
     /// The frame a host sent last, with its `ack` map.

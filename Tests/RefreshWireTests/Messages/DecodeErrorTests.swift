@@ -38,7 +38,7 @@ struct DecodeErrorTests {
         expectError(
             #"{"type":"tap"}"#, .unknownType,
             message:
-                "unknown message type \"tap\"; expected one of hello, touch, wheel, resize, command, configure, ping, trace",
+                "unknown message type \"tap\"; expected one of hello, touch, wheel, resize, command, configure, measure, ping, trace",
             ref: "tap")
         expectError(#"{"type":"Ping","t":1}"#, .unknownType, ref: "Ping")
         expectError(#"{"type":""}"#, .unknownType, ref: "")

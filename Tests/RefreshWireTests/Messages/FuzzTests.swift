@@ -196,6 +196,10 @@ struct FuzzTests {
             #expect(numbers.allSatisfy { $0?.isFinite ?? true })
         case .input(.feedAnswer, _):
             Issue.record("the page's decoder let a feed_answer through")
+        case .input(.measure(let batch), _):
+            #expect(batch.width > 0 && batch.width <= limits.maxViewport)
+            #expect(batch.rows.count <= MessageDecoder.maxMeasuredRows)
+            #expect(batch.rows.allSatisfy { $0.height.isFinite && !$0.id.isEmpty })
         }
     }
 

@@ -41,7 +41,8 @@ struct ProtocolDocumentTests {
     }
 
     @Test func everyEngineRefusalHasItsCode() {
-        #expect(ListModelError.Reason.allCases.map(ErrorCode.init) == [.outOfRange, .unknownPreset, .badField])
+        #expect(
+            ListModelError.Reason.allCases.map(ErrorCode.init) == [.outOfRange, .unknownPreset, .badField, .badMessage])
     }
 }
 

@@ -142,15 +142,15 @@ private struct Session {
     @Test func aSnapshotOfAnotherVersionOrDamagedIsAClearError() throws {
         let session = try Session()
         var encoded = session.traced.snapshot().encoded()
-        #expect(Array(encoded.prefix(5)) == Array("RKSS".utf8) + [1])
-        encoded[4] = 2
+        #expect(Array(encoded.prefix(5)) == Array("RKSS".utf8) + [2])
+        encoded[4] = 3
         #expect(throws: TraceError.self) { try SessionSnapshot(encoded: encoded) }
         do {
             _ = try SessionSnapshot(encoded: encoded)
         } catch {
-            #expect(error.message.contains("format version 2") && error.message.contains("reads version 1"))
+            #expect(error.message.contains("format version 3") && error.message.contains("reads version 2"))
         }
-        encoded[4] = 1
+        encoded[4] = 2
         #expect(throws: TraceError.self) { try SessionSnapshot(encoded: Array(encoded.dropLast(3))) }
         #expect(throws: TraceError.self) { try SessionSnapshot(encoded: Array("RKSX".utf8) + [1, 0]) }
     }
