@@ -113,7 +113,7 @@ def test_new_rows_on_top_from_another_device_keep_the_visible_row_still(browser,
     context, page = open_loaded(browser, feed_server)
     other = None
     try:
-        scroll_to_middle(page)
+        offset = scroll_to_middle(page)["offset"]["y"]
         before = first_visible(page)
         count = page.evaluate("() => window.refreshkit.feed(1).count")
         session = page.evaluate("() => window.refreshkit.session.id")
@@ -129,6 +129,9 @@ def test_new_rows_on_top_from_another_device_keep_the_visible_row_still(browser,
         after = next((r for r in rows(page) if r["id"] == before["id"]), None)
         assert after is not None, f"row {before['id']} is no longer drawn: {rows(page)[:4]}"
         assert abs(after["y"] - before["y"]) <= 1, f"the visible row moved {after['y'] - before['y']:.2f} px"
+        # it stayed because the offset moved by the new rows' heights (at least the estimate each), not by luck
+        moved = page.evaluate("() => window.refreshkit.frame.offset.y") - offset
+        assert moved >= 3 * 72, f"the offset moved {moved:.1f} px for three new rows on top"
         assert not page.errors and not other_page.errors, page.errors + other_page.errors
     finally:
         if other:
