@@ -1,6 +1,6 @@
 """The page's cost while flinging through 10 000 rows, in Debian's headless Chromium (Playwright).
 
-Usage: .venv/bin/python bench/page_bench.py --url http://127.0.0.1:PORT/ [--seconds 5]
+Usage: .venv/bin/python bench/page_bench.py --url http://127.0.0.1:PORT/ [--seconds 5] [--external]
 
 Before the page's own scripts run, an init script wraps `requestAnimationFrame` callbacks and the WebSocket
 `onmessage` handler with `performance.now()`, so every millisecond of JavaScript the page spends per
@@ -8,7 +8,9 @@ displayed frame is counted: drawing (the rAF loop, including the time spent insi
 message handling (JSON.parse and bookkeeping). Rasterisation and compositing happen outside JavaScript and
 are not counted. The feed is configured to 10 000 rows (10 pages of 1 000, the engine's largest page), then
 the finger flicks the list upwards (600 px in 32 ms) about every 350 ms through CDP touch events. Prints one
-JSON object.
+JSON object. `--external`: the server serves an external source (`serve --feed sqlite:…`): its rows of text
+and images, laid out and measured by the page (docs/PAGE.md, "Rows of measured heights"), loaded page after page
+up to 10 000 or as many as the source has.
 """
 from __future__ import annotations
 
@@ -78,6 +80,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--url", required=True)
     parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--external", action="store_true", help="the server's feed is an external source")
     args = parser.parse_args()
     signal.alarm(100)  # bounded, whatever happens
 
@@ -94,14 +97,18 @@ def main() -> int:
                  None, 15, "the page to connect")
 
         # 10 000 rows: pages of 1 000 (the engine's limit), answered at once, loaded one after another.
-        page.evaluate("(n) => window.refreshkit.send({type: 'configure', feed: "
-                      "{totalItems: n, pageSize: 1000, latencyMs: 0}})", ROWS)
-        wait_for(page, "(n) => window.refreshkit.frame.feed.count >= n", PAGE_SIZE, 10, "the first page")
-        # A loadMore sent while the bottom control is still finishing is ignored: resend until the count grows.
+        if args.external:
+            wait_for(page, "() => window.refreshkit.frame.feed.count > 0", None, 10, "the source's first page")
+        else:
+            page.evaluate("(n) => window.refreshkit.send({type: 'configure', feed: "
+                          "{totalItems: n, pageSize: 1000, latencyMs: 0}})", ROWS)
+            wait_for(page, "(n) => window.refreshkit.frame.feed.count >= n", PAGE_SIZE, 10, "the first page")
+        # A loadMore sent while the bottom control is still finishing is ignored: resend until the count grows
+        # (an external source: until it has no more).
         deadline = time.monotonic() + 40
         while time.monotonic() < deadline:
             count = page.evaluate("() => window.refreshkit.frame.feed.count")
-            if count >= ROWS:
+            if count >= ROWS or (args.external and not page.evaluate("() => window.refreshkit.frame.feed.hasMore")):
                 break
             page.evaluate("() => window.refreshkit.send({type: 'command', name: 'loadMore', edge: 'bottom'})")
             try:
@@ -154,6 +161,7 @@ def main() -> int:
         "frames": frames,
         "window_s": round(elapsed_s, 2),
         "rows": rows,
+        "external": args.external,
         "flings": flings,
         "final_offset_y": final["offset"]["y"],
         "page_errors": errors,

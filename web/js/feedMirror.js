@@ -22,9 +22,11 @@ export function rowHeightOf(feed) {
  * The rows to mirror, `{first, last}` (inclusive indices) or null: those visible at `offsetY` in a viewport
  * `viewportH` high, `margin` more on each side, and the focused row (`focused`, an index) wherever it is.
  */
-export function mirrorRange(feed, offsetY, viewportH, focused = null, margin = MIRROR_MARGIN) {
-  const count = Math.max(0, (feed?.count ?? 0) | 0);
-  const visible = visibleRows(offsetY, viewportH, rowHeightOf(feed), count);
+export function mirrorRange(feed, offsetY, viewportH, focused = null, margin = MIRROR_MARGIN, layout = null) {
+  const count = layout ? layout.count : Math.max(0, (feed?.count ?? 0) | 0);
+  const visible = layout
+    ? layout.visible(offsetY, viewportH)
+    : visibleRows(offsetY, viewportH, rowHeightOf(feed), count);
   if (!visible) return null;
   let first = Math.max(0, visible.first - margin);
   let last = Math.min(count - 1, visible.last + margin);
@@ -84,9 +86,9 @@ export function focusStep(key, index, count) {
 }
 
 /** The mirror's identity: it is rebuilt only when this changes. */
-function mirrorKey(range, feed, busy, rowsVersion) {
+function mirrorKey(range, feed, busy, rowsVersion, layoutVersion) {
   return range
-    ? `${range.first}:${range.last}:${feed.newest}:${feed.count}:${feed.hasMore}:${busy}:${rowsVersion}`
+    ? `${range.first}:${range.last}:${feed.newest}:${feed.count}:${feed.hasMore}:${busy}:${rowsVersion}:${layoutVersion}`
     : `none:${busy}`;
 }
 
@@ -96,9 +98,10 @@ function mirrorKey(range, feed, busy, rowsVersion) {
  * external source's items.
  */
 export class FeedMirror {
-  constructor(root, { scrollBy, view, state = null }) {
+  constructor(root, { scrollBy, view, state = null, layout = null }) {
     this.root = root;
     this.state = state;
+    this.rowLayout = layout;
     this.scrollBy = scrollBy;
     this.view = view;
     this.key = null;
@@ -124,8 +127,9 @@ export class FeedMirror {
     const feed = frame?.feed;
     if (!feed) return;
     const busy = isBusy(frame);
-    const range = mirrorRange(feed, offsetY, viewportH, this.focused);
-    const key = mirrorKey(range, feed, busy, this.state?.rows.version ?? 0);
+    const layout = this.layout();
+    const range = mirrorRange(feed, offsetY, viewportH, this.focused, MIRROR_MARGIN, layout);
+    const key = mirrorKey(range, feed, busy, this.state?.rows.version ?? 0, layout ? layout.version : -1);
     if (key === this.key) return;
     this.key = key;
     this.feed = feed;
@@ -139,7 +143,6 @@ export class FeedMirror {
       }
     }
     if (!range) return;
-    const rh = rowHeightOf(feed);
     let before = null; // keep the DOM in index order: walk from the last
     for (let i = range.last; i >= range.first; i--) {
       let el = this.articles.get(i);
@@ -148,9 +151,26 @@ export class FeedMirror {
         this.articles.set(i, el);
         this.root.insertBefore(el, before);
       }
-      this.fill(el, feed, i, setSize, rh);
+      this.fill(el, feed, i, setSize, this.heightOf(i));
       before = el;
     }
+  }
+
+  /** The row layout placing an external source's rows (js/feed/rowLayout.js), or null: rows of the feed's height. */
+  layout() {
+    const l = this.rowLayout;
+    return this.state?.external && l && l.width > 0 && l.count > 0 ? l : null;
+  }
+
+  /** Row i's top in the content, and its height. */
+  topOf(i) {
+    const l = this.layout();
+    return l ? l.top(i) : i * rowHeightOf(this.feed);
+  }
+
+  heightOf(i) {
+    const l = this.layout();
+    return l ? l.rowHeight(i) : rowHeightOf(this.feed);
   }
 
   makeArticle(i) {
@@ -189,8 +209,7 @@ export class FeedMirror {
     if (!this.feed || (offsetY === this.placedAt && this.placedKey === this.key)) return;
     this.placedAt = offsetY;
     this.placedKey = this.key;
-    const rh = rowHeightOf(this.feed);
-    for (const [i, el] of this.articles) el.style.transform = `translateY(${i * rh - offsetY}px)`;
+    for (const [i, el] of this.articles) el.style.transform = `translateY(${this.topOf(i) - offsetY}px)`;
   }
 
   onKey(e) {
@@ -209,19 +228,27 @@ export class FeedMirror {
     const { frame, offsetY, viewportH } = this.view();
     const feed = frame?.feed;
     if (!feed) return;
+    this.feed = feed;
+    const layout = this.layout();
     const rh = rowHeightOf(feed);
     const i = this.focused;
     if (i == null) return;
     const fromOutside = !e.relatedTarget || e.relatedTarget.parentElement !== this.root;
     if (fromOutside) {
-      const visible = visibleRows(offsetY, viewportH, rh, feed.count | 0);
-      const firstWhole = visible ? Math.min(visible.last, Math.max(visible.first, Math.ceil(offsetY / rh))) : i;
+      const visible = layout ? layout.visible(offsetY, viewportH) : visibleRows(offsetY, viewportH, rh, feed.count | 0);
+      const wholeAt = (v) => {
+        if (!layout) return Math.ceil(offsetY / rh);
+        return layout.top(v.first) >= offsetY ? v.first : v.first + 1;
+      };
+      const firstWhole = visible ? Math.min(visible.last, Math.max(visible.first, wholeAt(visible))) : i;
       if (visible && (i < visible.first || i > visible.last) && this.articles.has(firstWhole)) {
         this.articles.get(firstWhole).focus({ preventScroll: true });
         return;
       }
     }
-    const amount = scrollToShow(i, offsetY, viewportH, rh);
+    const amount = layout
+      ? scrollToShow(0, offsetY - layout.top(i), viewportH, layout.rowHeight(i))
+      : scrollToShow(i, offsetY, viewportH, rh);
     if (amount !== 0) this.scrollBy(amount);
     this.placedAt = null;
     this.place(offsetY);

@@ -74,6 +74,19 @@ export function exposePageHook({ session, share, traceTools, newItems = null }) 
         newItems: { count: f.newItems.count, more: f.newItems.more, visible: f.newItems.visible, pill: newItems?.button.hidden === false },
       };
     },
+    /**
+     * An external source's rows as drawn last (js/feed/rowLayout.js places them): `[{index, id, x, y, w, h}]` on
+     * the canvas in CSS px, top first; and the layout: the session width it lays out at, the estimate, the
+     * accepted heights, the content's height, rows laid out and sent, and sent but not accepted (`awaiting`).
+     */
+    rows: () => session.listCanvas.renderer.rows.rects(),
+    rowLayout: () => {
+      const l = session.layout;
+      return {
+        width: l.width, estimate: l.estimate, count: l.count, height: l.height, accepted: l.accepted.size,
+        laidOut: l.laidOut, sent: l.sent.size, awaiting: l.awaiting(),
+      };
+    },
     /** The feed mirror (js/feedMirror.js): how often it changed the DOM. */
     get mirror() { return { updates: session.mirror?.updates ?? 0 }; },
   });

@@ -2,10 +2,13 @@
 // newest first, kept in step by `replace` (after a welcome, or a refresh that did not reach the top item),
 // `prepend` (a refresh's newer items) and `append` (a load-more's older items). Each message says how many items
 // are loaded after it (`count`); a mirror that does not come out at that count says so (`problem`) and keeps
-// what it has until the next `replace`. Read by the renderer (js/feed/itemPainter.js) and the screen reader's
+// what it has until the next `replace`. A session that holds a window of pages around its viewport
+// (docs/LAYOUT.md) drops far ones (`drop`, `at` top or bottom, `count` the rows dropped): their rows stay, as
+// placeholders (null items, drawn at the estimated height), until a `reload` (`at`, `items`) fills the ones next
+// to the loaded rows again. Read by the renderer (js/feed/itemPainter.js) and the screen reader's
 // feed (js/feedMirror.js). Pure: no DOM (web/test/feedRows.test.js).
 
-export const ROW_OPS = Object.freeze(['replace', 'prepend', 'append']);
+export const ROW_OPS = Object.freeze(['replace', 'prepend', 'append', 'drop', 'reload']);
 
 /** An item as the page keeps it: `{id, text, author, time, image}` (docs/PROTOCOL.md, "Item"), or null. */
 export function itemOf(raw) {
@@ -42,17 +45,18 @@ export class FeedRows {
    * (also kept in `problem`); a message that is not a rows change at all changes nothing.
    */
   apply(msg) {
-    if (!msg || !ROW_OPS.includes(msg.op) || !Array.isArray(msg.items)) {
+    if (!msg || !ROW_OPS.includes(msg.op) || !(Array.isArray(msg.items) || msg.op === 'drop')) {
       this.problem = `rows: op must be one of ${ROW_OPS.join(', ')} with an items array; got ${JSON.stringify(msg?.op ?? null)}`;
       return this.problem;
     }
     const items = [];
     let dropped = 0;
-    for (const raw of msg.items) {
+    for (const raw of msg.items ?? []) {
       const item = itemOf(raw);
       if (item) items.push(item);
       else dropped += 1;
     }
+    if (msg.op === 'drop' || msg.op === 'reload') return this.window(msg, items, dropped);
     if (msg.op === 'replace') this.items = items;
     else if (msg.op === 'prepend') this.items = items.concat(this.items);
     else this.items = this.items.concat(items);
@@ -64,6 +68,44 @@ export class FeedRows {
     }
     if (wrong.length) this.problem = `rows: ${wrong.join('; ')}`;
     else if (msg.op === 'replace') this.problem = null;
+    return wrong.length ? this.problem : null;
+  }
+
+  /** The loaded rows' first and last index (placeholders around them), or null when none is loaded. */
+  loaded() {
+    let first = 0;
+    while (first < this.items.length && !this.items[first]) first += 1;
+    if (first === this.items.length) return null;
+    let last = this.items.length - 1;
+    while (!this.items[last]) last -= 1;
+    return { first, last };
+  }
+
+  /** A `drop` (loaded rows at one end become placeholders) or a `reload` (placeholders there loaded again). */
+  window(msg, items, dropped) {
+    const top = msg.at === 'top';
+    if (msg.at !== 'top' && msg.at !== 'bottom') {
+      this.problem = `rows: ${msg.op} needs at: top or bottom; got ${JSON.stringify(msg.at ?? null)}`;
+      return this.problem;
+    }
+    const span = this.loaded();
+    const rows = this.items.slice(); // a new array: a mirror of the rows sees the change
+    const wrong = [];
+    if (dropped) wrong.push(`${dropped} item(s) without an id were left out`);
+    if (msg.op === 'drop') {
+      const n = Number.isInteger(msg.count) && msg.count > 0 ? msg.count : 0;
+      const have = span ? span.last - span.first + 1 : 0;
+      if (n > have) wrong.push(`drop of ${n} rows, ${have} loaded`);
+      for (let k = 0; k < Math.min(n, have); k++) rows[top ? span.first + k : span.last - k] = null;
+    } else {
+      // the reloaded items end right above the first loaded row, or start right under the last one
+      const at = span ? (top ? span.first - items.length : span.last + 1) : 0;
+      if (at < 0) wrong.push(`reload of ${items.length} rows at the top, ${span.first} placeholders there`);
+      for (let k = Math.max(0, -at); k < items.length; k++) rows[at + k] = items[k];
+    }
+    this.items = rows;
+    this.version += 1;
+    if (wrong.length) this.problem = `rows: ${wrong.join('; ')}`;
     return wrong.length ? this.problem : null;
   }
 }

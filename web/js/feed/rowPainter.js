@@ -1,22 +1,23 @@
 // The rows on the list's canvas (js/renderer.js draws the background and the edges' controls around them): an
 // avatar, a title line with the age on the right, and under it the subtitle (the simulated feed, js/rows.js) or
 // the item's text wrapped into the lines the row height has room for (an external source, js/feed/feedRows.js).
+// A live session's external rows are laid out and placed by js/feed/rowLayout.js (`drawLaidOut`): each at its
+// own height, with its image's box; `draw` keeps rows of one height (the simulated feed, a page without layout).
 // Drawn in passes of one style each (fewer canvas state changes). Per frame it allocates nothing: each row's
 // content is made once (per id and top item for the simulated feed; per item, width and font for an item,
 // js/feed/wrap.js) and kept; the ages of items are worked out again once a second, all at the same instant, so
 // the rows drawn together always read youngest first.
-import { rowContent, hashId } from '../rows.js';
+import { rowContent } from '../rows.js';
+import { TITLE_BASELINE, TEXT_BASELINE, LINE_HEIGHT, AGE_ROOM, hashText, initialsOf } from './rowText.js';
 import { ageText } from './ages.js';
 import { wrapText, ellipsize, WrapCache } from './wrap.js';
 import { TAU } from '../controls/paint.js';
+import { AVATAR_R, DESCENT, TEXT_X } from './rowLayout.js';
 
-/** An item's row: the text's first line's baseline, and each next line's, below the row's top (CSS px). */
-export const TITLE_BASELINE = 22;
-export const TEXT_BASELINE = 41;
-export const LINE_HEIGHT = 18;
-/** Room kept on a line the age shares (an item without author: its text starts on the title line). */
-export const AGE_ROOM = 44;
+export { TITLE_BASELINE, TEXT_BASELINE, LINE_HEIGHT, AGE_ROOM, hashText, initialsOf };
 const PAD = 16;
+/** The drawn rows' rectangles kept for `rects` (a screen shows far fewer). */
+const MAX_RECTS = 256;
 
 /** How many lines of text an item's row of height `rh` shows under its title (at least 1). */
 export function textLines(rh) {
@@ -26,21 +27,6 @@ export function textLines(rh) {
 /** The avatar's radius in a row of height `rh`. */
 export function avatarRadius(rh) {
   return Math.max(8, Math.min(20, rh * 0.28));
-}
-
-/** A 32-bit hash of a string (FNV-1a, then the rows' finaliser): an author's avatar colour. */
-export function hashText(s) {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return hashId(h | 0);
-}
-
-/** Initials for an author ("Mark Twain" → "MT", "anonymous" → "A"), or for the text when there is none. */
-export function initialsOf(name) {
-  const words = String(name ?? '').split(/[\s._-]+/).filter((w) => /\p{L}|\p{N}/u.test(w));
-  const letter = (w) => [...w].find((ch) => /\p{L}|\p{N}/u.test(ch)) ?? '';
-  if (!words.length) return '·';
-  return (letter(words[0]) + (words.length > 1 ? letter(words[words.length - 1]) : '')).toUpperCase();
 }
 
 /**
@@ -77,6 +63,20 @@ export class RowPainter {
     this.avatarFont = '';
     this.avatarRadius = NaN;
     this.dpr = 1;
+    this.ctx = null;
+    /** The rows drawn last (drawLaidOut): their index, id, top and height on the canvas (CSS px), for `rects`. */
+    this.drawnRows = {
+      n: 0, first: 0, x: 0, w: 0,
+      tops: new Float64Array(MAX_RECTS), heights: new Float64Array(MAX_RECTS), ids: new Array(MAX_RECTS).fill(''),
+    };
+    // the layout's measures (js/feed/rowLayout.js), made once: in the title's and the text's font on `this.ctx`
+    this.measureTitle = (str) => this.measureIn(this.titleFont, str);
+    this.measureText = (str) => this.measureIn(this.textFont, str);
+  }
+
+  measureIn(font, str) {
+    if (this.ctx.font !== font) this.ctx.font = font;
+    return this.ctx.measureText(str).width;
   }
 
   /** `v` on the device's pixel grid. */
@@ -89,6 +89,7 @@ export class RowPainter {
    * external, else null) on `ctx` (CSS px), shifted by (tx, ty). `nowMs`: the wall clock, for the items' ages.
    */
   draw(ctx, theme, dpr, range, feed, rows, rh, contentW, tx, ty, nowMs) {
+    this.drawnRows.n = 0;
     if (theme.font !== this.fontFamily) {
       this.fontFamily = theme.font;
       this.titleFont = `600 16px ${theme.font}`;
@@ -134,6 +135,102 @@ export class RowPainter {
     }
     if (rows) this.drawItems(ctx, theme, range, rh, width, textX, tx + contentW - PAD, ty);
     else this.drawSimulated(ctx, theme, range, rh, width, textX, tx + contentW - PAD, ty);
+  }
+
+  /** The rows drawn last by `drawLaidOut`: `[{index, id, x, y, w, h}]` on the canvas (CSS px); none after others. */
+  rects() {
+    const rec = this.drawnRows;
+    const out = [];
+    for (let k = 0; k < rec.n; k++) {
+      out.push({ index: rec.first + k, id: rec.ids[k], x: rec.x, y: rec.tops[k], w: rec.w, h: rec.heights[k] });
+    }
+    return out;
+  }
+
+  /** Sets the fonts for `theme`. */
+  fonts(theme) {
+    if (theme.font === this.fontFamily) return;
+    this.fontFamily = theme.font;
+    this.titleFont = `600 16px ${theme.font}`;
+    this.textFont = `400 14px ${theme.font}`;
+    this.avatarFont = '';
+  }
+
+  /**
+   * Draws an external source's rows `range` ({first, last}) as `layout` (js/feed/rowLayout.js) lays them out and
+   * places them: each at its top and height (the engine's accepted height, else the estimate), its content laid
+   * out at the session's width; what does not fit a row's height yet (measured, not accepted) is left out. `rows`
+   * `first − margin`…`last + margin` are laid out too (their heights go to the engine before they show).
+   */
+  drawLaidOut(ctx, theme, dpr, range, layout, margin, contentW, tx, ty, nowMs) {
+    this.fonts(theme);
+    if (this.avatarRadius !== AVATAR_R || this.avatarFont === '') {
+      this.avatarRadius = AVATAR_R;
+      this.avatarFont = `600 ${Math.round(AVATAR_R * 0.7)}px ${theme.font}`;
+    }
+    this.dpr = dpr;
+    this.ctx = ctx;
+    layout.layOut(range.first - margin, range.last + margin, this.fontFamily, this.measureTitle, this.measureText);
+    const textX = tx + TEXT_X;
+    const right = tx + contentW - PAD;
+    const hair = 1 / dpr;
+    const last = layout.count - 1;
+    const rec = this.drawnRows;
+    rec.n = 0;
+    rec.first = range.first;
+    rec.x = tx;
+    rec.w = contentW;
+    const top = this.snap(layout.top(range.first) + ty);
+    ctx.fillStyle = theme.row;
+    ctx.fillRect(tx, top, contentW, this.snap(layout.top(range.last + 1) + ty) - top);
+    for (let i = range.first; i <= range.last; i++) {
+      const y = this.snap(layout.top(i) + ty);
+      const h = layout.rowHeight(i);
+      const row = layout.row(i, this.fontFamily, this.measureTitle, this.measureText);
+      if (rec.n < MAX_RECTS) {
+        rec.tops[rec.n] = y;
+        rec.heights[rec.n] = h;
+        rec.ids[rec.n] = layout.items[i]?.id ?? '';
+        rec.n += 1;
+      }
+      if (i !== last) {
+        ctx.fillStyle = theme.separator;
+        ctx.fillRect(textX, y + h - hair, tx + contentW - textX, hair);
+      }
+      if (!row) continue;
+      const item = layout.items[i];
+      ctx.fillStyle = row.colour;
+      ctx.beginPath();
+      ctx.arc(tx + PAD + AVATAR_R, y + PAD + AVATAR_R, AVATAR_R, 0, TAU);
+      ctx.fill();
+      ctx.fillStyle = '#ffffff';
+      ctx.font = this.avatarFont;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      ctx.fillText(row.initials, tx + PAD + AVATAR_R, y + PAD + AVATAR_R + 0.5);
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'alphabetic';
+      ctx.fillStyle = theme.text;
+      if (row.title) {
+        ctx.font = this.titleFont;
+        ctx.fillText(row.title, textX, y + TITLE_BASELINE);
+      }
+      ctx.font = this.textFont;
+      for (let k = 0; k < row.lines.length; k++) {
+        const base = row.textY + k * LINE_HEIGHT;
+        if (base + DESCENT > h) break;
+        ctx.fillText(row.lines[k], textX, y + base);
+      }
+      // the image's box, reserved: the server serves no images yet, so it stays a placeholder
+      const img = row.image;
+      if (img && img.y < h) {
+        ctx.fillStyle = theme.skeleton ?? theme.separator;
+        ctx.fillRect(textX, y + img.y, img.w, Math.min(img.h, h - img.y - hair));
+      }
+      ctx.textAlign = 'right';
+      ctx.fillStyle = theme.text2;
+      ctx.fillText(layout.ageOf(row, item, nowMs), right, y + TITLE_BASELINE);
+    }
   }
 
   /** The content of each row to draw, into `this.visible` (null for a row the mirror does not have yet). */

@@ -24,6 +24,7 @@ import { FeedMirror } from '../feedMirror.js';
 import { EdgeStateClock } from '../controls/stateClock.js';
 import { receiveCatalogue } from '../catalogue.js';
 import { FeedState } from '../feed/feedState.js';
+import { RowLayout } from '../feed/rowLayout.js';
 import { Emitter } from './emitter.js';
 import { DrawLog } from './drawLog.js';
 import { ListCanvas, slotDepth } from './listCanvas.js';
@@ -32,6 +33,8 @@ import { ListCanvas, slotDepth } from './listCanvas.js';
 const STATE_CHANGE_MS = 400;
 /** An external source's rows are drawn again this often (ms) while nothing else changes: their ages move on. */
 const AGES_REDRAW_MS = 15_000;
+/** Heights and rows wait at most this long (ms) for the frame that goes with them (js/feed/rowLayout.js). */
+const LAYOUT_HOLD_MS = 100;
 
 export class LiveSession {
   /**
@@ -70,6 +73,9 @@ export class LiveSession {
     this.store = new Store({ session: start.session ?? null, token: start.token ?? null, preset: preset || null });
     /** The session's feed source: its items, requests and "N new" (js/feed/feedState.js, docs/PROTOCOL.md). */
     this.feed = new FeedState();
+    /** An external source's rows, laid out at the session's width, placed by the engine's heights (js/feed/rowLayout.js). */
+    this.layout = new RowLayout({ hold: true });
+    this.layoutHeldSince = null;   // page time heights or rows began to wait for a frame
     this.predictor = new Predictor({ enabled: predict, configOf: () => this.store.config });
     this.drawn = new DrawnOffset(this.predictor);
     /** The canvas: its size, colours, edge controls and tap targets (js/session/listCanvas.js). */
@@ -94,6 +100,7 @@ export class LiveSession {
       config: null, preset: null, clock: 0, serverNow: 0, reducedMotion: false, lastUpdated: null,
       stateClock: this.stateClock, slotFor: (edge) => slotDepth(this.store.config, edge),
       feed: this.feed,
+      layout: this.layout,
       // the failed state's words: the last error of the source for the edge's kind of request (docs/CONTROLS.md)
       errorOf: (edge) => this.feed.errorFor(this.roleOf(edge) ?? (edge === 'bottom' || edge === 'right' ? 'loadMore' : 'refresh')),
     };
@@ -130,6 +137,7 @@ export class LiveSession {
         frame: this.store.frame, offsetY: Number(this.store.frame?.offset?.y ?? 0), viewportH: this.listCanvas.cssH,
       }),
       state: this.feed,
+      layout: this.layout,
     }) : null;
     if (input) this.takeInput();
     this.listCanvas.watch(this.abort.signal, (resized) => {
@@ -181,17 +189,27 @@ export class LiveSession {
   /** One server message, after the store took it (a `delta` arrives as the whole `frame` it makes). */
   receive(msg, tRecv, raw, previousFrame) {
     const fed = this.feed.receive(msg);
+    this.layout.receive(msg);
+    if (this.layoutHeldSince === null && this.layout.holding(this.feed.rows)) this.layoutHeldSince = performance.now();
     if (fed && fed !== 'feed') console.warn(`refreshkit${this.label ? ` (${this.label})` : ''}: ${fed}`);
     switch (msg.type) {
       case 'welcome':
         receiveCatalogue(msg.catalogue); // the presets' libraries, event names and own controls (js/catalogue.js)
         this.rebase(this.store.frame, () => this.inputs.onWelcome(msg, performance.now()));
         break;
-      case 'frame':
+      case 'frame': {
+        // heights and rows are committed with the frame that carries the engine's anchoring correction for
+        // them: the rows and the offset move together. That correction moves the content, it is no
+        // misprediction: the blend does not take it (docs/PAGE.md, "Rows of measured heights").
+        const before = Number(previousFrame?.offset?.y ?? 0);
+        const shift = this.commitLayout(before);
+        const blend = this.drawn.blend.y;
         this.rebase(previousFrame, () => this.predictor.onFrame(msg, tRecv));
+        if (shift !== 0 && before > 0 && this.drawn.blend.y !== blend) this.drawn.blend.y += shift;
         this.stateClock.update(msg.edges, tRecv);
         this.framesIn.push(tRecv);
         break;
+      }
       case 'event':
         if (msg.name === 'feedLoaded' && this.roleOf(msg.edge) === 'refresh') this.lastUpdated = new Date();
         break;
@@ -330,6 +348,11 @@ export class LiveSession {
     const frame = this.store.frame;
     const shown = this.drawn.at(frame, serverNow, now);
     if (this.feed.external && now - this.drawnAt > AGES_REDRAW_MS) this.dirty = true;
+    // no frame came for the heights or rows held (nothing moved on the server): they are drawn anyway
+    if (this.layoutHeldSince !== null && now - this.layoutHeldSince > LAYOUT_HOLD_MS) {
+      this.commitLayout(shown.y);
+      this.dirty = true;
+    }
     if (this.dirty || shown.moving || this.edgesBusy(frame, now)) {
       this.dirty = false;
       this.drawnAt = now;
@@ -342,7 +365,9 @@ export class LiveSession {
       env.serverNow = serverNow;
       env.reducedMotion = this.reducedMotionQuery.matches;
       env.lastUpdated = this.lastUpdated;
+      if (frame?.viewport) this.layout.setWidth(Number(frame.viewport.w));
       this.listCanvas.draw(picture, shown, env);
+      this.sendMeasures(now);
       this.view.shown.x = shown.x;
       this.view.shown.y = shown.y;
       this.view.gap = frame ? shown.y - Number(frame.offset?.y ?? 0) : 0;
@@ -355,6 +380,21 @@ export class LiveSession {
     }
     this.emitter.emit('tick', now, serverNow);
     return serverNow;
+  }
+
+  /** Commits the layout's held heights and rows (js/feed/rowLayout.js); returns how far they moved the row at `y`. */
+  commitLayout(y) {
+    this.layoutHeldSince = null;
+    return this.layout.commit(this.feed.rows, y);
+  }
+
+  /**
+   * The heights of the rows the drawing laid out that the engine has not accepted: `measure` messages, numbered
+   * and kept for a resend like touches (js/inputs.js; docs/PROTOCOL.md, "measure").
+   */
+  sendMeasures(now) {
+    const messages = this.layout.takeMeasures();
+    for (let i = 0; i < messages.length; i++) this.inputs.send(messages[i], now);
   }
 
   /** An edge refreshing, finishing, or just changed state: its control animates. */

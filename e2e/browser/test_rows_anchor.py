@@ -1,0 +1,187 @@
+"""Rows of measured heights in Chromium (docs/PAGE.md, "Rows of measured heights"; docs/LAYOUT.md): the REAL
+server with `--feed sqlite:TMP` (a database it fills from Debian's fortunes), the page laying its rows out and
+sending `measure`, the engine answering `heights` and placing rows (and the offset) by them.
+
+- Scrolled to the middle, another device of the session refreshes while new items are in the source: the new
+  rows come on top, and the row the reader was looking at stays where it was on screen, within 1 px.
+- A fling through the rows: every drawn frame's rows (`window.refreshkit.rows()`, the rectangles the canvas
+  drew) follow one another without a gap or an overlap, and cover the list.
+
+Every wait is for a state the page or the frame says, never for a duration."""
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+
+from browser_support import canvas_point, touch_drag, wait_until
+from conftest import PHONE, open_page, server_binary, start_server, stop_server
+from test_feed_new_items import serve_supports_feeds
+
+POLL_MS = 300
+# Snapping each row's top to the device pixel grid (dpr 2) moves a row by at most a quarter of a pixel.
+SNAP = 0.5
+
+pytestmark = pytest.mark.skipif(
+    not server_binary().exists() or not serve_supports_feeds(),
+    reason="this build's `refreshkit serve` has no --feed yet (docs/FEEDS.md)",
+)
+
+
+@pytest.fixture(scope="module")
+def feed_server(tmp_path_factory):
+    path = tmp_path_factory.mktemp("rows") / "feed.sqlite"
+    srv = start_server("--feed", f"sqlite:{path}", "--feed-poll-ms", str(POLL_MS))
+    yield srv
+    assert stop_server(srv) == 0, "\n".join(srv.log[-30:])
+
+
+def rows(page) -> list[dict]:
+    return page.evaluate("() => window.refreshkit.rows()")
+
+
+def layout(page) -> dict:
+    return page.evaluate("() => window.refreshkit.rowLayout()")
+
+
+def skip_without_measure(page):
+    """The server refuses `measure` (a build before measured heights): nothing here can hold."""
+    refused = page.evaluate("() => window.refreshkit.errors.filter((e) => e.ref === 'measure' "
+                            "&& e.code === 'unknown_type').length")
+    if refused:
+        pytest.skip("this build's server does not take `measure` yet (the engine's measured heights, docs/LAYOUT.md)")
+
+
+def settled(page) -> dict | None:
+    """The list at rest with every height the page sent accepted, and rows drawn: the frame, else None."""
+    state = page.evaluate("""() => {
+        const k = window.refreshkit, f = k.frame, l = k.rowLayout();
+        const busy = (f?.edges ?? []).some((e) => e.state !== 'idle' && e.state !== 'noMoreData');
+        return {frame: f, layout: l, drawn: k.rows().length, busy,
+                shown: k.displayedOffset().y, feed: k.feed(1)};
+    }""")
+    f = state["frame"]
+    if not f or f["phase"] != "idle" or state["busy"] or state["drawn"] == 0:
+        return None
+    lay = state["layout"]
+    if lay["sent"] == 0 or lay["awaiting"] != 0 or lay["count"] != f["feed"]["count"]:
+        return None
+    if abs(state["shown"] - f["offset"]["y"]) > 0.01:  # the prediction's blend has settled
+        return None
+    return f
+
+
+def first_visible(page) -> dict:
+    """The top row on screen (the first drawn row whose bottom is below the list's top)."""
+    return next(r for r in rows(page) if r["y"] + r["h"] > 0)
+
+
+def post(server, text: str, author: str) -> None:
+    body = json.dumps({"text": text, "author": author}).encode()
+    req = urllib.request.Request(server.url + "/feed/items", data=body, method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as res:
+        assert res.status == 201, res.status
+
+
+def open_loaded(browser, server, query: str = ""):
+    context, page = open_page(browser, server, PHONE, query)
+    wait_until(page, lambda p: p.evaluate("() => window.refreshkit.feed(1).count > 0 "
+                                          "&& window.refreshkit.rows().length > 0"), 15, what="rows drawn")
+    wait_until(page, lambda p: layout(p)["sent"] > 0 or p.evaluate(
+        "() => window.refreshkit.errors.some((e) => e.ref === 'measure')"), 10, what="measurements sent")
+    skip_without_measure(page)
+    wait_until(page, settled, 15, what="the heights accepted")
+    return context, page
+
+
+def scroll_to_middle(page) -> dict:
+    """Loads a second page of rows, then scrolls to the middle of what is loaded; returns the settled frame."""
+    f = settled(page)
+    page.evaluate("() => window.refreshkit.send({type: 'command', name: 'loadMore', edge: 'bottom'})")
+    count = f["feed"]["count"]
+    wait_until(page, lambda p: (s := settled(p)) and s["feed"]["count"] > count and s, 15, what="a second page")
+    f = settled(page)
+    target = layout(page)["height"] / 2 - f["viewport"]["h"] / 2
+    page.evaluate("(a) => window.refreshkit.send({type: 'command', name: 'scrollBy', amount: a, animated: false})",
+                  target - f["offset"]["y"])
+    return wait_until(page, lambda p: (s := settled(p)) and s["offset"]["y"] > 200 and s, 15, what="the middle")
+
+
+def test_new_rows_on_top_from_another_device_keep_the_visible_row_still(browser, feed_server):
+    context, page = open_loaded(browser, feed_server)
+    other = None
+    try:
+        offset = scroll_to_middle(page)["offset"]["y"]
+        before = first_visible(page)
+        count = page.evaluate("() => window.refreshkit.feed(1).count")
+        session = page.evaluate("() => window.refreshkit.session.id")
+        for k in range(3):
+            post(feed_server, f"A new row {k} on top, with text long enough to wrap onto a second line of the "
+                              f"row and so make it taller than the estimate {k}", "Rows Test")
+        # another device of the same session refreshes the top edge
+        other, other_page = open_page(browser, feed_server, PHONE, f"?s={session}")
+        other_page.evaluate("() => window.refreshkit.send({type: 'command', name: 'refresh', edge: 'top'})")
+        wait_until(page, lambda p: p.evaluate("() => window.refreshkit.feed(1).count") >= count + 3, 20,
+                   what="the new rows in the first device's mirror")
+        wait_until(page, settled, 20, what="the new rows measured and accepted")
+        after = next((r for r in rows(page) if r["id"] == before["id"]), None)
+        assert after is not None, f"row {before['id']} is no longer drawn: {rows(page)[:4]}"
+        assert abs(after["y"] - before["y"]) <= 1, f"the visible row moved {after['y'] - before['y']:.2f} px"
+        # it stayed because the offset moved by the new rows' heights (at least the estimate each), not by luck
+        moved = page.evaluate("() => window.refreshkit.frame.offset.y") - offset
+        assert moved >= 3 * 72, f"the offset moved {moved:.1f} px for three new rows on top"
+        assert not page.errors and not other_page.errors, page.errors + other_page.errors
+    finally:
+        if other:
+            other.close()
+        context.close()
+
+
+def gaps_and_overlaps(sample: list[dict], viewport_h: float, count: int) -> list[str]:
+    problems = []
+    for a, b in zip(sample, sample[1:], strict=False):
+        if b["index"] != a["index"] + 1:
+            problems.append(f"row {b['index']} drawn after row {a['index']}")
+        elif abs(a["y"] + a["h"] - b["y"]) > SNAP:
+            problems.append(f"rows {a['index']}/{b['index']}: bottom {a['y'] + a['h']:.2f} vs top {b['y']:.2f}")
+    if sample and sample[0]["index"] > 0 and sample[0]["y"] > SNAP:
+        problems.append(f"a gap above row {sample[0]['index']} at {sample[0]['y']:.2f}")
+    last = sample[-1] if sample else None
+    if last and last["index"] < count - 1 and last["y"] + last["h"] < viewport_h - SNAP:
+        problems.append(f"a gap under row {last['index']} at {last['y'] + last['h']:.2f}")
+    return problems
+
+
+def test_a_fling_through_the_rows_draws_them_without_gaps_or_overlaps(browser, feed_server):
+    context, page = open_loaded(browser, feed_server)
+    try:
+        page.evaluate("""() => {
+            const samples = [];
+            window.__rowSamples = samples;
+            const k = window.refreshkit;
+            const take = () => {
+              if (window.__rowSamples !== samples) return;
+              samples.push({rows: k.rows(), count: k.frame.feed.count, h: k.frame.viewport.h});
+              requestAnimationFrame(take);
+            };
+            requestAnimationFrame(take);
+        }""")
+        start = first_visible(page)["index"]
+        x, y = canvas_point(page, 0.5, 0.8)
+        for _ in range(4):
+            touch_drag(page, (x, y), -500, steps=4, interval=0.008)
+            wait_until(page, lambda p: p.evaluate("() => window.refreshkit.frame.phase") == "idle", 20,
+                       what="the fling to stop")
+        samples = page.evaluate("() => { const s = window.__rowSamples; window.__rowSamples = null; return s; }")
+        end = first_visible(page)["index"]
+        assert end - start >= 30, f"the flings went through {end - start} rows only"
+        assert len(samples) > 30, len(samples)
+        bad = []
+        for n, s in enumerate(samples):
+            bad += [f"frame {n}: {p}" for p in gaps_and_overlaps(s["rows"], s["h"], s["count"])]
+        assert not bad, bad[:10]
+        assert not page.errors, page.errors
+    finally:
+        context.close()
