@@ -87,6 +87,7 @@ extension SessionHost {
                 kill(connection)
             }
         }
+        wakeServedSessions(at: now)  // take-overs whose wait ended (SessionHost+Serving.swift)
         writeToStore(at: now)
         if !connections.isEmpty || (hasStore && (!registry.isEmpty || storeLedger.hasWork)) { armSweep() }
     }
