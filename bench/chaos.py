@@ -46,10 +46,6 @@ import cluster_supervisor  # noqa: E402
 SUBPROTOCOL = "refreshkit.v1"
 RESEND_WINDOW_S = 1.0  # the page keeps its inputs this long (web/js/inputs.js, RESEND_WINDOW_MS)
 INPUT_PERIOD_S = 0.1  # one input per session every 100 ms (one device drags at a time)
-# How long a process may go on serving a session another took over (docs/SCALING.md, "Fencing"): until its next
-# batch is answered (a write period, 100 ms, and the store's answer) once it runs; a frozen process (SIGSTOP, at
-# most 3 s here) serves nothing while frozen, but the overlap is counted from the new holder's first frame.
-FENCING_BOUND_MS = 3500
 
 
 def free_base_port(processes: int) -> int:
