@@ -33,6 +33,7 @@ extension SessionHost {
             }
         }
         wakeServedSessions(at: now)
+        if let end = servingLease.nextWaitEnd { armTimer(by: end) }  // the tick wakes them on time
     }
 
     /// The sessions taken over whose wait ended by `now`: their frames are written now.

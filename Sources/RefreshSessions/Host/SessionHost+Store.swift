@@ -22,7 +22,7 @@ extension SessionHost {
         var lease: StoreLeaseChange?
         if endingLease {
             lease = .end(node: node)
-        } else if !registry.isEmpty, force || nodeLease.due(at: now) {
+        } else if !registry.isEmpty, force || nodeLease.due(at: now) || servingLease.renewalDue(at: now) {
             lease = .renew(node: node, milliseconds: Int(NodeLease.duration / 1000))
         }
         guard

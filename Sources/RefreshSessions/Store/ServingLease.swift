@@ -21,8 +21,12 @@
 /// lease (at most ``duration``, less the time from its last renewal to the claim), and a process that cannot
 /// reach the store for longer than ``duration`` stops drawing its sessions until it can.
 public struct ServingLease: Sendable, Equatable {
-    /// How long a renewal lets the process serve (µs), from the moment its batch was handed over.
-    public static let duration: Int64 = 600_000
+    /// How long a renewal lets the process serve (µs), from the moment its batch was handed over: four
+    /// ``renewal``s, so that a late sweep or a slow answer does not let it lapse while the store answers.
+    public static let duration: Int64 = 400_000
+    /// How often the host renews it (µs): with every batch, and at least once a write period
+    /// (``StoreLedger/period``).
+    public static let renewal: Int64 = 100_000
     /// Added to a take-over's wait (µs): frames the previous holder wrote to its socket just before its lease
     /// ended may still be on their way through the balancer.
     public static let margin: Int64 = 30_000
@@ -41,6 +45,8 @@ public struct ServingLease: Sendable, Equatable {
     public private(set) var validUntil: Int64 = .min
     /// The batch waiting for its answer, and when it was handed over.
     public private(set) var inFlight: (batch: UInt64, sent: Int64)?
+    /// When the last batch was handed over (µs).
+    public private(set) var lastSent: Int64 = .min
     /// The sessions taken over whose frames wait.
     public private(set) var waits: [String: Wait] = [:]
     /// The notices the last answer read carried, cleared in the store by the next batch
@@ -53,7 +59,8 @@ public struct ServingLease: Sendable, Equatable {
 
     public static func == (lhs: ServingLease, rhs: ServingLease) -> Bool {
         lhs.validUntil == rhs.validUntil && lhs.inFlight?.batch == rhs.inFlight?.batch
-            && lhs.inFlight?.sent == rhs.inFlight?.sent && lhs.waits == rhs.waits && lhs.noticesSeen == rhs.noticesSeen
+            && lhs.inFlight?.sent == rhs.inFlight?.sent && lhs.lastSent == rhs.lastSent && lhs.waits == rhs.waits
+            && lhs.noticesSeen == rhs.noticesSeen
             && lhs.ended == rhs.ended
     }
 
@@ -76,6 +83,7 @@ public struct ServingLease: Sendable, Equatable {
     /// Batch `batch`, carrying writes of `written`, was handed to the store at `now`.
     public mutating func sent(batch: UInt64, writing written: some Sequence<String>, at now: Int64) {
         inFlight = (batch, now)
+        lastSent = now
         for id in written where waits[id] == .claim { waits[id] = .claimSent(batch: batch) }
     }
 
@@ -106,6 +114,14 @@ public struct ServingLease: Sendable, Equatable {
         let wasLapsed = now >= validUntil
         validUntil = max(validUntil, flight.sent + Self.duration)
         return .renewed(wasLapsed: wasLapsed)
+    }
+
+    /// Whether a renewal is due at `now` (a batch with the lease, even with nothing to write).
+    public func renewalDue(at now: Int64) -> Bool { lastSent == .min || now - lastSent >= Self.renewal }
+
+    /// When the earliest wait still running ends (µs), if any.
+    public var nextWaitEnd: Int64? {
+        waits.values.compactMap { if case .until(let time) = $0 { time } else { nil } }.min()
     }
 
     /// The sessions whose wait ended by `now` (their frames may go): they wait no more.

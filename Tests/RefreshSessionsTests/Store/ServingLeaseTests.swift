@@ -39,8 +39,8 @@ struct ServingLeaseTests {
         #expect(lease.waits["s"] == .claim, "the claim goes again with the next batch")
         lease.sent(batch: 3, writing: ["s"], at: 50)
         #expect(!lease.allows("s", at: 55))
-        _ = lease.answered(batch: 3, written: true, claims: ["s": 400_000], at: 60)
-        let ready = 60 + 400_000 + ServingLease.margin
+        _ = lease.answered(batch: 3, written: true, claims: ["s": 200_000], at: 60)
+        let ready = 60 + 200_000 + ServingLease.margin
         #expect(!lease.allows("s", at: ready - 1) && lease.allows("s", at: ready))
         #expect(lease.waitsOver(at: ready - 1).isEmpty && lease.waitsOver(at: ready) == ["s"])
         // a claim the store answered with no wait: the previous holder's lease had lapsed or was ended
