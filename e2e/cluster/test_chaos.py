@@ -3,8 +3,8 @@ honest: `make cluster`'s supervisord configuration with 3 processes, 10 sessions
 HAProxy, and for 40 s random SIGKILLs and SIGSTOPs of servers, a live server's health check made to fail, and
 Redis stopped for a few seconds. No session is lost, every session ends with both devices on the process the
 store names, and no two processes ever serve one session at once: no frame of a process reaches a page after
-another process's frame of that session reached one (docs/SCALING.md, "Fencing": serving leases). Inputs lost are a figure, not a check: an outage longer
-than the page's kept second loses inputs by design ("Limits")."""
+another process's frame of that session reached one (docs/SCALING.md, "Fencing": serving leases). Inputs lost
+are a figure, not a check: an outage longer than the page's kept second loses inputs by design ("Limits")."""
 from __future__ import annotations
 
 import sys

@@ -152,6 +152,7 @@ def test_a_live_node_the_balancer_finds_down_serves_nothing_the_new_holder_serve
         frame, _ = await recv_until(one, lambda m: m["type"] == "frame"
                                     and (m.get("ack") or {}).get(str(w1["member"])) == seq + 1)
         # both devices on one process, seeing the same session
+
         def seen_by_two():
             return next((m for _, m in from_new if m["type"] == "frame"
                          and (m.get("ack") or {}).get(str(w1["member"])) == seq + 1), None)
