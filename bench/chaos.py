@@ -46,10 +46,6 @@ import cluster_supervisor  # noqa: E402
 SUBPROTOCOL = "refreshkit.v1"
 RESEND_WINDOW_S = 1.0  # the page keeps its inputs this long (web/js/inputs.js, RESEND_WINDOW_MS)
 INPUT_PERIOD_S = 0.1  # one input per session every 100 ms (one device drags at a time)
-# How long a process may go on serving a session another took over (docs/SCALING.md, "Fencing"): until its next
-# batch is answered (a write period, 100 ms, and the store's answer) once it runs; a frozen process (SIGSTOP, at
-# most 3 s here) serves nothing while frozen, but the overlap is counted from the new holder's first frame.
-FENCING_BOUND_MS = 3500
 
 
 def free_base_port(processes: int) -> int:
@@ -365,17 +361,22 @@ class Run:
                     os.kill(pid, signal.SIGCONT)
 
     async def drop_links(self, node: str) -> None:
-        """Closes the link of one device (chosen at random) of each session whose devices are on `node`."""
-        dropped = 0
+        """Closes the link of one device (chosen at random) of each session whose devices are on `node`, all at
+        once: a frozen server never answers the close, and waiting out each one's timeout in turn would keep it
+        frozen for half a second per device."""
+        async def drop(ws) -> None:
+            try:
+                await asyncio.wait_for(ws.close(), 0.5)
+            except (asyncio.TimeoutError, websockets.ConnectionClosed):
+                ws.transport.abort()
+
+        links = []
         for pair in self.sessions:
             device = self.random.choice(pair)
             if device.node == node and device.ws is not None:
-                dropped += 1
-                try:
-                    await asyncio.wait_for(device.ws.close(), 0.5)
-                except (asyncio.TimeoutError, websockets.ConnectionClosed):
-                    device.ws.transport.abort()
-        self.note(f"  {dropped} devices on {node} lost their link")
+                links.append(device.ws)
+        await asyncio.gather(*(drop(ws) for ws in links))
+        self.note(f"  {len(links)} devices on {node} lost their link")
 
     def note(self, what: str) -> None:
         self.events.append((time.monotonic() - self.start, what))

@@ -85,6 +85,8 @@ final class RedisStore: SessionStore {
 
     /// The fencing notices left for node `node` by take-overs of its sessions (``RedisWriter/fencesScript``).
     static func fencesKey(_ node: String) -> [UInt8] { Array("rk:fenced:\(node)".utf8) }
+    /// When a process (its incarnation) last renewed its serving lease, by the store's clock (``ServingLease``).
+    static func renewedKey(_ incarnation: String) -> [UInt8] { Array("rk:renewed:\(incarnation)".utf8) }
 
     /// A session the store does not have: ``StoreLoad/unwritten(node:)`` when the node its id names
     /// (`NODE.<hex>`) holds a current lease (it made the session and has not written it yet), else missing.

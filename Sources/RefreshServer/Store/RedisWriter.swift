@@ -55,14 +55,16 @@ final class RedisWriter {
 
     /// One session's write. `KEYS`: the hash and the list. `ARGV`: whole (`1`/`0`), generation, base, count,
     /// node, summary, head, members (empty: unchanged), expiry (s), writer (the incarnation), batch number,
-    /// epoch, then the operations. RPUSH takes the operations in pieces of 1000 (Lua's `unpack` is bounded by its
+    /// epoch, the serving lease (ms, ``ServingLease/duration``), then the operations. RPUSH takes the operations in pieces of 1000 (Lua's `unpack` is bounded by its
     /// stack).
     ///
     /// Fencing (``SessionFence``, the lines marked so): a write whose epoch (ARGV[12]) is older than the copy's,
     /// or the same epoch written by another process, changes nothing and answers `{'fenced', node, epoch}` with
     /// the holder's; an accepted write sets the epoch, and one that raises it from another node's copy (a
     /// take-over) leaves that node a notice in `rk:fenced:NODE` (session → "epoch node"), which the node's next
-    /// batch collects (``fencesScript``).
+    /// batch collects (``fencesScript``). Such a take-over answers `{'claimed', ms}` when the previous holder's
+    /// serving lease still runs (its last stamp, `rk:renewed:WRITER`, + the lease − now, by Redis's clock): the
+    /// new holder sends no frame of the session until that has passed (``ServingLease``).
     static let script = """
         local stored = redis.call('HMGET', KEYS[1], 'generation', 'ops', 'writer', 'batch', 'epoch', 'node')
         local epoch, mine = tonumber(stored[5]) or 0, tonumber(ARGV[12])
@@ -76,7 +78,7 @@ final class RedisWriter {
         elseif stored[1] ~= ARGV[2] or stored[2] ~= ARGV[3] then
           return 0
         end
-        for first = 13, #ARGV, 1000 do
+        for first = 14, #ARGV, 1000 do
           redis.call('RPUSH', KEYS[2], unpack(ARGV, first, math.min(first + 999, #ARGV)))
         end
         redis.call('HSET', KEYS[1], 'node', ARGV[5], 'summary', ARGV[6], 'ops', ARGV[4], 'writer', ARGV[10],
@@ -89,15 +91,35 @@ final class RedisWriter {
           redis.call('HSET', notices, string.sub(KEYS[1], 12), ARGV[12] .. ' ' .. ARGV[5])
           redis.call('EXPIRE', notices, ARGV[9])
         end
+        if epoch < mine and stored[3] and stored[3] ~= ARGV[10] then
+          local renewed = tonumber(redis.call('GET', 'rk:renewed:' .. stored[3]))
+          if renewed then
+            local now = redis.call('TIME')
+            local left = renewed + tonumber(ARGV[13]) + 1 - (tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000))
+            if left > 0 then return {'claimed', left} end
+          end
+        end
         return 1
         """
 
-    /// Collects (and clears) the fencing notices left for a node: `KEYS[1]` is `rk:fenced:NODE`; answers the
-    /// hash's fields and values (session, "epoch node").
+    /// Stamps this process's serving lease and collects the fencing notices left for its node, in one step
+    /// (``ServingLease``): `KEYS` are `rk:fenced:NODE` and `rk:renewed:INCARNATION`; `ARGV[1]` the lease (ms;
+    /// `0`: the lease ends, the stamp is deleted), then pairs of a session and an epoch: notices an answer
+    /// already brought, cleared while they still name that epoch. Answers the notices left (session,
+    /// "epoch node", …). A notice is never cleared by the batch that reads it, so one whose answer is lost
+    /// comes back with the next.
     static let fencesScript = """
-        local notices = redis.call('HGETALL', KEYS[1])
-        if #notices > 0 then redis.call('DEL', KEYS[1]) end
-        return notices
+        if ARGV[1] == '0' then
+          redis.call('DEL', KEYS[2])
+        else
+          local now = redis.call('TIME')
+          redis.call('SET', KEYS[2], now[1] .. string.format('%03d', math.floor(tonumber(now[2]) / 1000)), 'PX', ARGV[1])
+        end
+        for i = 2, #ARGV - 1, 2 do
+          local notice = redis.call('HGET', KEYS[1], ARGV[i])
+          if notice and string.match(notice, '^%d+') == ARGV[i + 1] then redis.call('HDEL', KEYS[1], ARGV[i]) end
+        end
+        return redis.call('HGETALL', KEYS[1])
         """
 
     /// A removal (`KEYS`: the hash and the list; `ARGV[1]`: the writer): only the process that wrote the copy
@@ -135,7 +157,7 @@ final class RedisWriter {
                 bytes(write.whole ? "1" : "0"), bytes(incarnation + "/" + write.generation),
                 bytes(String(write.base)), bytes(String(write.operationCount)), bytes(write.node), write.summary,
                 write.head, write.members?.json() ?? [], expiry, bytes(incarnation), bytes(String(batch.number)),
-                bytes(String(write.epoch)),
+                bytes(String(write.epoch)), bytes(String(ServingLease.duration / 1000)),
             ]
             arguments += write.operations
             connection.append(arguments)
@@ -152,10 +174,18 @@ final class RedisWriter {
             break
         }
         if !batch.node.isEmpty {
-            connection.append([bytes("EVALSHA"), fencesHash, bytes("1"), RedisStore.fencesKey(batch.node)])
+            var ending = false
+            if case .end = batch.lease { ending = true }
+            var arguments = [
+                bytes("EVALSHA"), fencesHash, bytes("2"), RedisStore.fencesKey(batch.node),
+                RedisStore.renewedKey(incarnation), bytes(ending ? "0" : String(ServingLease.duration / 1000)),
+            ]
+            for notice in batch.noticesSeen { arguments += [bytes(notice.session), bytes(String(notice.epoch))] }
+            connection.append(arguments)
         }
         var refused: [String] = []
         var fenced: [StoreFence] = []
+        var claims: [String: Int64] = [:]
         var error: String?
         let removals = batch.removals.count
         let writes = removals + batch.writes.count
@@ -176,6 +206,10 @@ final class RedisWriter {
             case REDIS_REPLY_INTEGER:
                 if reply.pointee.integer != 1 { refused.append(session) }
             case REDIS_REPLY_ARRAY:
+                if let wait = Self.claimed(reply) {
+                    claims[session] = wait
+                    return
+                }
                 guard let fence = Self.fence(reply, session: session) else {
                     error = error ?? "an unexpected reply"
                     return
@@ -191,10 +225,19 @@ final class RedisWriter {
             connection.drop(error)
             return StoreReport(batch: batch.number, outcome: .failed(reason: error))
         }
-        return StoreReport(batch: batch.number, outcome: .written(refused: refused), fenced: fenced)
+        return StoreReport(
+            batch: batch.number, outcome: .written(refused: refused), fenced: fenced, claims: claims)
     }
 
     // MARK: - Fencing replies (SessionFence)
+
+    /// The write script's `{'claimed', ms}`: how long the previous holder's serving lease still runs (µs).
+    private static func claimed(_ reply: UnsafeMutablePointer<redisReply>) -> Int64? {
+        guard reply.pointee.elements == 2, let tag = reply.pointee.element[0], let wait = reply.pointee.element[1],
+            String(decoding: RedisConnection.string(tag), as: UTF8.self) == "claimed"
+        else { return nil }
+        return wait.pointee.integer * 1000
+    }
 
     /// The write script's `{'fenced', node, epoch}` for `session`.
     private static func fence(_ reply: UnsafeMutablePointer<redisReply>, session: String) -> StoreFence? {

@@ -24,6 +24,7 @@ extension SessionHost {
         let held = storeLedger.epoch(of: session.id)
         registry.remove(session)
         storeLedger.release(session.id)
+        servingLease.forget(session.id)
         takeOvers[session.id] = nil
         let pages = session.connections
         for connection in pages {

@@ -22,7 +22,7 @@ extension SessionHost {
         var lease: StoreLeaseChange?
         if endingLease {
             lease = .end(node: node)
-        } else if !registry.isEmpty, force || nodeLease.due(at: now) {
+        } else if !registry.isEmpty, force || nodeLease.due(at: now) || servingLease.renewalDue(at: now) {
             lease = .renew(node: node, milliseconds: Int(NodeLease.duration / 1000))
         }
         guard
@@ -30,7 +30,7 @@ extension SessionHost {
                 for: registry.sessions.values, node: node, lease: lease, at: now, force: force)
         else { return }
         if case .renew = lease { nodeLease.renewed(at: now) }
-        actions.append(.writeStore(batch))
+        actions.append(.writeStore(servingSent(batch, at: now)))  // SessionHost+Serving.swift
     }
 
     /// Whether the store has taken every batch handed to it (the transport waits for this, bounded, before
@@ -41,6 +41,7 @@ extension SessionHost {
     /// whole next time; a session another process holds now is let go.
     public func storeAnswered(_ report: StoreReport, at now: Int64) {
         defer { handleFences(report.fenced, at: now) }  // SessionHost+Fencing.swift
+        servingAnswered(report, at: now)  // SessionHost+Serving.swift
         switch storeLedger.settle(report, at: now) {
         case .ignored:
             break
@@ -67,6 +68,7 @@ extension SessionHost {
     func forgetInStore(_ id: String) {
         takeOvers[id] = nil
         guard hasStore else { return }
+        servingLease.forget(id)
         storeLedger.forget(id)
     }
 }

@@ -164,6 +164,7 @@ extension SessionHost {
         registry.adopt(session)
         // Its first write claims the next epoch: the store refuses it if another process claimed first.
         storeLedger.claim(id, epoch: SessionFence.claim(after: stored.epoch))
+        servingLease.tookOver(id)  // its frames wait for the claim and the previous holder's lease
         // From the hello to the store's answer: the wait the page saw (the replay that follows is not timed: the
         // host reads no clock).
         let record = TakeOver(from: stored.node, catchUpMicroseconds: max(0, now - askedAt), operations: operations)

@@ -25,6 +25,7 @@ extension SessionHost {
         flushHeldFrame()
         guard !shuttingDown else { return }
         tickScheduler.fired()
+        wakeServedSessions(at: now)  // take-overs whose wait ended (SessionHost+Serving.swift)
         let time = Timestamp(microseconds: now)
         var anyMoving = false
         var earliestDeadline: Int64?
@@ -52,6 +53,7 @@ extension SessionHost {
             }
         }
         for session in expired { expire(session) }
+        if let end = servingLease.nextWaitEnd { earliestDeadline = min(earliestDeadline ?? end, end) }
         if let next = tickScheduler.next(anyMoving: anyMoving, earliestDeadline: earliestDeadline, now: now) {
             actions.append(.armTick(at: next))
         }
@@ -87,6 +89,7 @@ extension SessionHost {
                 kill(connection)
             }
         }
+        wakeServedSessions(at: now)  // take-overs whose wait ended (SessionHost+Serving.swift)
         writeToStore(at: now)
         if !connections.isEmpty || (hasStore && (!registry.isEmpty || storeLedger.hasWork)) { armSweep() }
     }

@@ -28,6 +28,11 @@ extension SessionHost {
         if let message = connection.outbox.next() {
             encode(message, for: connection)
             connection.messagesSent &+= 1
+        } else if connection.outbox.framePending, let session = connection.session, !mayServe(session, at: now) {
+            // Not under a current lease (SessionHost+Serving.swift): the frame waits; a closing connection drops it.
+            guard connection.lifecycle == .draining else { return .written }
+            _ = connection.outbox.takeFrame()
+            return connection.lifecycle.issueClose().map { .close($0) } ?? .written
         } else if connection.outbox.takeFrame(), let session = connection.session {
             // The session's frame, encoded once for every member (a delta once per base), written from the
             // session's own buffers.

@@ -61,6 +61,8 @@ public final class SessionHost {
     public var hasStore = false
     @exclusivity(unchecked) var storeLedger = StoreLedger()
     @exclusivity(unchecked) var nodeLease = NodeLease()
+    /// When this process may send a session's frames (``ServingLease``, SessionHost+Serving.swift).
+    @exclusivity(unchecked) var servingLease = ServingLease()
     /// The sessions this process took over from the store, and how (the `welcome`'s `takeover`).
     var takeOvers: [String: TakeOver] = [:]
     /// Sessions let go because the store said another process holds them at a newer epoch (``SessionFence``).
@@ -219,6 +221,7 @@ public final class SessionHost {
         }
         // hand every session over with nothing lost, and let the others take them at once (the lease ends)
         writeToStore(at: now, force: true, endingLease: true)
+        servingLease.end()  // the lease ends in the store with that batch: no frame after it
         shuttingDown = true
         tickScheduler.stop()
         logger.info("shutting down", metadata: ["connections": "\(connections.count)"])

@@ -61,16 +61,21 @@ public struct StoreBatch: Sendable {
     /// The node whose fencing notices the batch collects (``StoreFence``: its sessions another process took over
     /// since its last batch); empty: none.
     public var node: String
+    /// The fencing notices the last answer carried, to clear from the store with this batch (each only while it
+    /// still names the same epoch): a notice is cleared only once an answer that carried it was read, so a batch
+    /// whose answer is lost cannot take a notice away unseen (``ServingLease``).
+    public var noticesSeen: [StoreFence]
 
     public init(
         number: UInt64, writes: [StoreWrite], removals: [String] = [], lease: StoreLeaseChange? = nil,
-        node: String = ""
+        node: String = "", noticesSeen: [StoreFence] = []
     ) {
         self.number = number
         self.writes = writes
         self.removals = removals
         self.lease = lease
         self.node = node
+        self.noticesSeen = noticesSeen
     }
 }
 
@@ -98,10 +103,14 @@ public struct StoreReport: Sendable, Hashable {
     /// Sessions this node no longer holds: a write refused for its epoch, or a notice that another process took
     /// the session over (``SessionFence``). The host stops serving each at once.
     public var fenced: [StoreFence]
+    /// The sessions whose take-over this batch claimed over another process's copy, each with how long (µs)
+    /// that process's serving lease still ran by the store's clock (``ServingLease``).
+    public var claims: [String: Int64]
 
-    public init(batch: UInt64, outcome: StoreOutcome, fenced: [StoreFence] = []) {
+    public init(batch: UInt64, outcome: StoreOutcome, fenced: [StoreFence] = [], claims: [String: Int64] = [:]) {
         self.batch = batch
         self.outcome = outcome
         self.fenced = fenced
+        self.claims = claims
     }
 }

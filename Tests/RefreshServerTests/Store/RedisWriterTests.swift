@@ -191,17 +191,51 @@ struct RedisWriterTests {
         #expect(try stored(store) == trace(upTo: 5))
         guard case .found(let now) = store.load("s1") else { throw RedisProcess.RedisDidNotStart() }
         #expect(now.epoch == 2 && now.node == "b")
-        // a's next batch collects the notice b's claim left it, once
+        // a's next batches read the notice b's claim left it, until one clears it (only at the epoch it names)
         #expect(a.write(StoreBatch(number: 4, writes: [], node: "a")).fenced == [holder])
-        #expect(a.write(StoreBatch(number: 5, writes: [], node: "a")).fenced.isEmpty)
+        #expect(a.write(StoreBatch(number: 5, writes: [], node: "a")).fenced == [holder], "an answer may be lost")
+        let older = StoreFence(session: "s1", epoch: 1, node: "b")
+        #expect(a.write(StoreBatch(number: 6, writes: [], node: "a", noticesSeen: [older])).fenced == [holder])
+        #expect(a.write(StoreBatch(number: 7, writes: [], node: "a", noticesSeen: [holder])).fenced.isEmpty)
         // a's removal (its session expired there) leaves b's copy; b's removes it
-        #expect(a.apply(StoreBatch(number: 6, writes: [], removals: ["s1"])) == .written(refused: []))
+        #expect(a.apply(StoreBatch(number: 8, writes: [], removals: ["s1"])) == .written(refused: []))
         #expect(try stored(store) == trace(upTo: 5))
         #expect(b.apply(StoreBatch(number: 3, writes: [], removals: ["s1"])) == .written(refused: []))
         guard case .missing = store.load("s1") else {
             Issue.record("the holder's removal removes it")
             return
         }
+    }
+
+    /// Serving leases (``ServingLease``): every batch stamps its process's renewal by Redis's clock; a
+    /// take-over's claim over a process whose lease still runs answers how long it still runs, and over one
+    /// whose lease ended (SIGTERM's last batch), nothing.
+    @Test func aClaimAnswersWhatIsLeftOfThePreviousHoldersLease() throws {
+        let redis = try RedisProcess()
+        let address = try StoreAddress("redis://127.0.0.1:\(redis.port)")
+        let (a, b, c) = (
+            RedisWriter(address: address, logger: logger), RedisWriter(address: address, logger: logger),
+            RedisWriter(address: address, logger: logger)
+        )
+        let first = a.write(
+            StoreBatch(number: 1, writes: [write(whole: true, generation: "a.1", operations: 0..<2)], node: "a"))
+        #expect(first.outcome == .written(refused: []) && first.claims.isEmpty)
+        let claim = write(whole: true, generation: "b.1", operations: 0..<2, node: "b", epoch: 2)
+        let claimed = b.write(StoreBatch(number: 1, writes: [claim], node: "b"))
+        #expect(claimed.outcome == .written(refused: []) && claimed.fenced.isEmpty)
+        let wait = try #require(claimed.claims["s1"], "a stamped its lease a moment ago")
+        #expect(wait > 0 && wait <= ServingLease.duration + 1_000, "\(wait) µs")
+        // b's writes at its own epoch answer no wait (nothing is claimed)
+        let append = write(whole: false, generation: "b.1", operations: 2..<3, node: "b", epoch: 2)
+        #expect(b.write(StoreBatch(number: 2, writes: [append], node: "b")).claims.isEmpty)
+        // b ends its lease (its last batch on SIGTERM): c's claim has nothing to wait for
+        let ended = b.write(StoreBatch(number: 3, writes: [], lease: .end(node: "b"), node: "b"))
+        #expect(ended.outcome == .written(refused: []))
+        let third = write(whole: true, generation: "c.1", operations: 0..<3, node: "c", epoch: 3)
+        let taken = c.write(StoreBatch(number: 1, writes: [third], node: "c"))
+        #expect(taken.outcome == .written(refused: []) && taken.claims.isEmpty && taken.fenced.isEmpty)
+        // b is told with its next batch
+        #expect(b.write(StoreBatch(number: 4, writes: [], node: "b")).fenced.map(\.epoch) == [3])
     }
 
     @Test func aWholeWriteOfThousandsOfOperationsAndTheLease() throws {

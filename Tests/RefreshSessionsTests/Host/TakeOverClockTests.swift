@@ -45,6 +45,7 @@ import Testing
 
         let (b, again): (TestTransport, Connection)
         if let skew {
+            store.renewed.removeAll()  // `a`'s serving lease is over (waiting it out: ServingLeaseTests)
             b = TestTransport.node("b", store)
             b.balancerBackend = "a"  // `a` is gone: the balancer sends its pages to `b`, its backup
             b.now = a.now + skew
@@ -86,6 +87,8 @@ import Testing
     private static func tick(_ transport: TestTransport, until done: () -> Bool) throws {
         var ticks = 0
         while !done() {
+            // the loop's sweep every ~100 ms: its batches renew the serving lease (ServingLease)
+            if ticks % 6 == 5 { transport.sweep() }
             try #require(ticks < 20_000 && transport.tickArmedAt != nil, "the timer stopped before it was done")
             transport.runTick()
             ticks += 1

@@ -65,7 +65,8 @@ import Testing
         a.now += StoreLedger.period
         a.sweep()
         let before = try #require(a.frames(page).last)
-        // `a` is gone; `b` gets the page's hello
+        // `a` is gone, its serving lease over (waiting it out: ServingLeaseTests); `b` gets the page's hello
+        store.renewed.removeAll()
         let b = TestTransport.node("b", store)
         b.balancerBackend = "a"  // `a` is gone: the balancer sends its pages to `b`, its backup
         b.now = a.now

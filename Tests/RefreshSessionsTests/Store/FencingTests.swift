@@ -84,8 +84,12 @@ struct FencingTests {
         #expect(store.notices["a"]?[id]?.epoch == 2)
         a.now = b.now + NodeLease.renewal
         a.sweep()
-        #expect(store.notices["a"] == nil, "collected")
         #expect(a.host.sessions[id] == nil)
+        #expect(store.notices["a"]?[id] != nil, "read, and kept until a later batch clears it")
+        a.now += NodeLease.renewal
+        _ = try a.welcomed(TestTransport.hello())  // a new session: a writes again
+        a.sweep()
+        #expect(store.notices["a"]?[id] == nil, "cleared by the batch after the answer that brought it")
         #expect(a.messages(page, type: "error").last?["node"] as? String == "b")
         #expect(store.fencedWrites.isEmpty, "a wrote nothing of it")
     }

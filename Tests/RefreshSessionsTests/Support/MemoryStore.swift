@@ -10,7 +10,9 @@ import Testing
 /// exactly its base of operations), a whole write only when no later batch wrote the session (one process
 /// here); anything else is refused and changes nothing. Fencing as the script's (``SessionFence``): a write
 /// at an older epoch, or at the same epoch by another writer, is refused with the holder's node and epoch, and
-/// a take-over leaves the previous node a notice that its next batch collects.
+/// a take-over leaves the previous node a notice that its next batches read until one clears it. Serving
+/// leases as the scripts' (``ServingLease``): every batch stamps its writer's renewal at ``time``, a lease end
+/// deletes it, and a take-over over another writer's copy answers how long that writer's lease still runs.
 final class MemoryStore: SessionStore {
     struct Stored: Equatable {
         var head: [UInt8] = []
@@ -56,6 +58,7 @@ final class MemoryStore: SessionStore {
         }
         var refusedNow: [String] = []
         var fenced: [StoreFence] = []
+        var claims: [String: Int64] = [:]
         for write in batch.writes {
             let found = sessions[write.session]
             guard
@@ -91,13 +94,23 @@ final class MemoryStore: SessionStore {
                 notices[found.node, default: [:]][write.session] = StoreFence(
                     session: write.session, epoch: write.epoch, node: write.node)
             }
+            if let found, found.epoch < write.epoch, let previous = found.writer, previous != writer,
+                let stamp = renewed[previous], stamp + ServingLease.duration > time()
+            {
+                claims[write.session] = stamp + ServingLease.duration - time()
+            }
         }
         refused += refusedNow
         fencedWrites += fenced
-        if !batch.node.isEmpty, let left = notices.removeValue(forKey: batch.node) {
-            fenced += left.values.sorted { $0.session < $1.session }
+        if !batch.node.isEmpty {
+            if case .end = batch.lease { renewed[writer] = nil } else { renewed[writer] = time() }
+            for seen in batch.noticesSeen where notices[batch.node]?[seen.session]?.epoch == seen.epoch {
+                notices[batch.node]?[seen.session] = nil
+            }
+            fenced += (notices[batch.node] ?? [:]).values.sorted { $0.session < $1.session }
         }
-        return StoreReport(batch: batch.number, outcome: .written(refused: refusedNow), fenced: fenced)
+        return StoreReport(
+            batch: batch.number, outcome: .written(refused: refusedNow), fenced: fenced, claims: claims)
     }
 
     func load(_ id: String) -> StoreLoad {
@@ -119,6 +132,9 @@ final class MemoryStore: SessionStore {
                 trace: trace + stored.summary, members: members, node: stored.node, nodeAlive: alive,
                 epoch: stored.epoch))
     }
+
+    /// When each writer last renewed its serving lease, on ``time``'s clock (µs).
+    var renewed: [String: Int64] = [:]
 
     /// Each node's lease: when it lapses, on ``time``'s clock (µs).
     var leases: [String: Int64] = [:]
