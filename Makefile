@@ -104,6 +104,7 @@ bench: deps test-deps
 	@scripts/ensure-deps.sh bench
 	ulimit -n 20000 2>/dev/null || true; .build/release/refreshkit-bench --out bench/results.json $(BENCH_ARGS)
 	ulimit -n 20000 2>/dev/null || true; $(VENV)/bin/python bench/memory_bench.py --check --out bench/memory.json $(MEMORY_BENCH_ARGS)
+	$(VENV)/bin/python bench/feed_frames_bench.py --out bench/feed_frames.json
 ifeq ($(SKIP_CLUSTER),)
 	@scripts/ensure-deps.sh cluster
 	$(VENV)/bin/python bench/cluster_bench.py --out bench/cluster.json $(CLUSTER_BENCH_ARGS)
