@@ -1,7 +1,7 @@
 """`make cluster` itself (docs/SCALING.md, "Supervised processes"): scripts/cluster.sh runs supervisord with the
 configuration scripts/cluster_supervisor.py writes (Redis, the servers, HAProxy). A process killed with SIGKILL
-loses no session (another takes it over), supervisord starts it again within seconds, HAProxy's health check
-sends it new sessions again, and stopping the launcher leaves no process behind."""
+mid-refresh loses no session (another takes it over, where it was), supervisord starts it again within seconds,
+HAProxy's health check sends it new sessions again, and stopping the launcher leaves no process behind."""
 from __future__ import annotations
 
 import asyncio
@@ -172,18 +172,34 @@ def test_a_killed_process_comes_back_and_its_sessions_carry_on_elsewhere(launche
             return bool(stored) and len(json.loads(stored)["members"]) == 2
 
         await asyncio.to_thread(wait_for, both_members_stored, what="both members in the store")
+        # mid-refresh: the indicator settled where it waits for the feed is the position to find again
+        await send_json(a, {"type": "configure", "feed": {"latencyMs": 2500}})
+        await send_json(a, {"type": "command", "name": "refresh", "edge": "top"})
+        frame, _ = await recv_until(a, lambda m: m["type"] == "frame" and m["edges"][0]["state"] == "refreshing"
+                                    and m["phase"] == "idle")
+        before = frame["offset"]["y"]
+        assert before != 0, frame
+        await asyncio.to_thread(wait_for, lambda: '"refresh"' in c.redis("LRANGE", f"rk:session:{session}:ops", "0",
+                                                                          "-1"), what="the refresh in the store")
         killed = c.pid(home)
         os.kill(killed, signal.SIGKILL)
         await server_support.wait_closed(a)
         await server_support.wait_closed(b)
         # both devices come back, as the page does (n: the node the welcome named), on the other process
         a = await reconnect(c.url(session, home))
-        back_a, _ = await hello(a, session=session, token=wa["token"])
+        back_a, frame_a = await hello(a, session=session, token=wa["token"])
         b = await reconnect(c.url(session, home))
-        back_b, _ = await hello(b, session=session, token=wb["token"])
+        back_b, frame_b = await hello(b, session=session, token=wb["token"])
         for back in (back_a, back_b):
             assert back["resumed"] is True and back["node"] == other and "notice" not in back, back
         assert back_a["takeover"]["from"] == home, back_a
+        # both devices carry on where they were, within 1 px, and the refresh finishes on the other process
+        for frame in (frame_a, frame_b):
+            assert abs(frame["offset"]["y"] - before) <= 1, (before, frame["offset"])
+            assert frame["edges"][0]["state"] in ("refreshing", "completing", "idle"), frame
+        await recv_until(b, lambda m: m["type"] == "event" and m["name"] == "transition" and m["edge"] == "top"
+                         and m["to"] == "idle", timeout=8)
+        await recv_until(b, lambda m: m["type"] == "frame" and m["phase"] == "idle" and m["offset"]["y"] == 0)
         await send_json(a, {"type": "touch", "phase": "start", "dx": 0, "dy": 0, "t": 1, "id": 1})
         await send_json(a, {"type": "touch", "phase": "move", "dx": 0, "dy": -40, "t": 17, "id": 1})
         await recv_until(b, lambda m: m["type"] == "frame" and m["offset"]["y"] >= 40)
