@@ -42,35 +42,11 @@ import websockets
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 import cluster_supervisor  # noqa: E402
+from cluster_supervisor import accepts, free_base_port  # noqa: E402
 
 SUBPROTOCOL = "refreshkit.v1"
 RESEND_WINDOW_S = 1.0  # the page keeps its inputs this long (web/js/inputs.js, RESEND_WINDOW_MS)
 INPUT_PERIOD_S = 0.1  # one input per session every 100 ms (one device drags at a time)
-
-
-def free_base_port(processes: int) -> int:
-    def free(port: int) -> bool:
-        with socket.socket() as probe:
-            try:
-                probe.bind(("127.0.0.1", port))
-                return True
-            except OSError:
-                return False
-    for _ in range(100):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        if port + 100 <= 65535 and all(free(port + k) for k in (*range(1, processes + 1), 100)):
-            return port
-    raise RuntimeError("no free port range for the cluster")
-
-
-def accepts(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-            return True
-    except OSError:
-        return False
 
 
 def wait_for(predicate, timeout: float, what: str):
@@ -98,6 +74,9 @@ class Supervised:
         wait_for(lambda: all(accepts(p) for p in [self.port, self.layout.redis(), *self.nodes.values()]), 30,
                  "Redis, the servers and HAProxy to listen")
         wait_for(lambda: (run / "haproxy.sock").exists(), 10, "HAProxy's runtime API")
+        # Listening is not enough: on a busy machine a server may start after HAProxy's first checks, and the
+        # balancer finds it up again only after two good ones (a backup it would send pages to meanwhile is down).
+        wait_for(lambda: all(self.server_state(n) == "UP" for n in self.nodes), 30, "HAProxy to find every server up")
 
     def ctl(self, *args: str) -> str:
         return subprocess.run(["supervisorctl", "-c", str(self.conf), *args], capture_output=True, text=True,

@@ -45,6 +45,33 @@ class Layout:
         return [(f"n{k}", port) for k, port in enumerate(ports, start=1)]
 
 
+def accepts(port: int) -> bool:
+    """Whether something listens on loopback `port`."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def free_base_port(processes: int) -> int:
+    """A PORT whose PORT+1…PORT+N (the servers) and PORT+100 (Redis) are free too, on loopback."""
+    def free(port: int) -> bool:
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+                return True
+            except OSError:
+                return False
+    for _ in range(50):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        if port + 100 <= 65535 and all(free(port + k) for k in (*range(1, processes + 1), 100)):
+            return port
+    raise RuntimeError("no free port range for the cluster")
+
+
 def program(name: str, command: list[str], run: Path, priority: int, stop_seconds: int = 5) -> list[str]:
     """One `[program:NAME]` section: restarted whenever it exits, its output in DIR/NAME.log."""
     return [

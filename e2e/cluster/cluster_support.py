@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
-import socket
 import subprocess
 import sys
 import threading
@@ -21,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.append(str(ROOT / "e2e"))
 sys.path.append(str(ROOT / "scripts"))
 import cluster_config  # noqa: E402
+from cluster_supervisor import accepts  # noqa: E402,F401 (the tests import it from here)
 from link_support import ChildProcess, free_port  # noqa: E402
 
 # The server tests' helpers (RunningServer, hello, recv_until…), loaded under a name of their own.
@@ -42,14 +42,6 @@ def wait_for(predicate, timeout: float = READY_TIMEOUT_S, what: str = "a state",
             return value
         time.sleep(poll)
     pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}", pytrace=False)
-
-
-def accepts(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-            return True
-    except OSError:
-        return False
 
 
 class Piped(ChildProcess):

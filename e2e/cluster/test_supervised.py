@@ -9,7 +9,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import threading
 import time
@@ -18,28 +17,12 @@ from pathlib import Path
 import pytest
 from websockets.exceptions import InvalidStatus
 
+import cluster_supervisor
 from cluster_support import ROOT, Piped, accepts, server_support, wait_for
-from link_support import free_port
 from test_cluster import connect_to
 
 hello, recv_until, send_json, run = (server_support.hello, server_support.recv_until, server_support.send_json,
                                      server_support.run)
-
-
-def free_base_port() -> int:
-    """A PORT whose PORT+1, PORT+2 (the servers) and PORT+100 (Redis) are free too."""
-    def free(port: int) -> bool:
-        with socket.socket() as probe:
-            try:
-                probe.bind(("127.0.0.1", port))
-                return True
-            except OSError:
-                return False
-    for _ in range(50):
-        port = free_port()
-        if port + 100 <= 65535 and all(free(port + k) for k in (1, 2, 100)):
-            return port
-    pytest.fail("no free port range for the cluster", pytrace=False)
 
 
 def alive(pid: int) -> bool:
@@ -61,7 +44,7 @@ class Launched(Piped):
         for tool in ("supervisord", "redis-server", "haproxy"):
             if not subprocess.run(["sh", "-c", f"command -v {tool}"], capture_output=True).returncode == 0:
                 pytest.fail(f"{tool} is not installed: run `scripts/ensure-deps.sh test`", pytrace=False)
-        self.port = free_base_port()
+        self.port = cluster_supervisor.free_base_port(2)
         binary = str(server_support.server_binary())
         self.proc = subprocess.Popen(
             ["scripts/cluster.sh", binary, str(processes), str(self.port), "--web-root", "web", "--log-level", "info"],
