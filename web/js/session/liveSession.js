@@ -195,6 +195,9 @@ export class LiveSession {
     switch (msg.type) {
       case 'welcome':
         receiveCatalogue(msg.catalogue); // the presets' libraries, event names and own controls (js/catalogue.js)
+        // a join keeps the session's viewport (docs/PROTOCOL.md, "Sessions"): the size this page's list took
+        // before (its first fit, a panel opened) is not pushed onto it; a later change is (docs/PAGE.md)
+        if (msg.member > 0 && !msg.resumed) this.pendingResize = false;
         this.rebase(this.store.frame, () => this.inputs.onWelcome(msg, performance.now()));
         break;
       case 'frame': {
