@@ -28,6 +28,7 @@ import { RowLayout } from '../feed/rowLayout.js';
 import { Emitter } from './emitter.js';
 import { DrawLog } from './drawLog.js';
 import { ListCanvas, slotDepth } from './listCanvas.js';
+import { RefreshAsks } from './refreshAsks.js';
 
 /** An edge changed state this recently (ms): its control may still be animating the change. */
 const STATE_CHANGE_MS = 400;
@@ -76,6 +77,8 @@ export class LiveSession {
     /** An external source's rows, laid out at the session's width, placed by the engine's heights (js/feed/rowLayout.js). */
     this.layout = new RowLayout({ hold: true });
     this.layoutHeldSince = null;   // page time heights or rows began to wait for a frame
+    /** Refreshes asked for by a button, held while the edge's last refresh ends (js/session/refreshAsks.js). */
+    this.refreshAsks = new RefreshAsks((edge) => this.send({ type: 'command', name: 'refresh', edge }));
     this.predictor = new Predictor({ enabled: predict, configOf: () => this.store.config });
     this.drawn = new DrawnOffset(this.predictor);
     /** The canvas: its size, colours, edge controls and tap targets (js/session/listCanvas.js). */
@@ -189,6 +192,7 @@ export class LiveSession {
   /** One server message, after the store took it (a `delta` arrives as the whole `frame` it makes). */
   receive(msg, tRecv, raw, previousFrame) {
     const fed = this.feed.receive(msg);
+    this.refreshAsks.onMessage(msg);
     this.layout.receive(msg);
     if (this.layoutHeldSince === null && this.layout.holding(this.feed.rows)) this.layoutHeldSince = performance.now();
     if (fed && fed !== 'feed') console.warn(`refreshkit${this.label ? ` (${this.label})` : ''}: ${fed}`);
@@ -288,6 +292,14 @@ export class LiveSession {
     this.rebase(this.store.frame, () => {
       this.predictor.enabled = on;
     });
+  }
+
+  /**
+   * Asks for a refresh of `edge` (a Retry button's, a control's own): at once when the edge has settled, else once
+   * its last refresh has ended. Returns `'sent'`, `'waiting'` or `'dropped'` (the link is closed).
+   */
+  refresh(edge) {
+    return this.refreshAsks.ask(edge, this.store.frame);
   }
 
   /** The message of the tap target under `pt` (canvas px), if any (a footer's "tap to retry"). */
