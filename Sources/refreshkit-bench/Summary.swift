@@ -298,6 +298,7 @@ enum Summary {
                     "  * the floor itself was saturated (the echo or the generator at ≥ \(fmt(saturatedCPUPercent, 0)) % "
                         + "of a core in the echo run): there the ratio compares two saturated runs, not the server")
             }
+            lines += saturatedRounds(rounds.1)
             lines += floorCost(frames: frames, echo: echo)
             lines.append("")
         }
@@ -347,6 +348,27 @@ enum Summary {
                     + "\(fmt(sessions, 0)) sessions × \(fmt(rate, 0)) Hz, with nothing left for the server's own work")
         }
         return lines
+    }
+
+    /// Every echo round, of any level, in which the floor saturated: there no ratio to it says anything.
+    private static func saturatedRounds(_ echo: [Int: [[String: Any]]]) -> [String] {
+        let levels = echo.keys.sorted().compactMap { level -> String? in
+            let runs = echo[level] ?? []
+            let saturated = runs.indices.filter { floorSaturated(runs[$0]) }
+            guard !saturated.isEmpty else { return nil }
+            let cpu = saturated.map { index in
+                "\(num(runs[index], "server_cpu_percent", 0))/\(num(runs[index], "client_cpu_percent", 0))"
+            }
+            return "\(level) sessions in round\(saturated.count == 1 ? "" : "s") "
+                + saturated.map { "\($0 + 1)" }.joined(separator: ", ") + " (echo/generator % of a core: "
+                + cpu.joined(separator: ", ") + ")"
+        }
+        return levels.isEmpty
+            ? [
+                "  the floor was not saturated in any round (echo and generator each < "
+                    + "\(fmt(saturatedCPUPercent, 0)) % of a core)"
+            ]
+            : ["  the floor SATURATED at " + levels.joined(separator: "; ")]
     }
 
     /// `min–max` of the runs' p99, ms.
