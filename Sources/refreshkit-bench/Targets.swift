@@ -124,14 +124,13 @@ enum Targets {
                 target: name, round: number, value: nil, limit: target.limit,
                 detail: "no figure (a run failed: see the notes)")
         }
-        if Summary.floorSaturated(echo) {
-            let echoCPU = Summary.double(echo, "server_cpu_percent") ?? 0
-            let generatorCPU = Summary.double(echo, "client_cpu_percent") ?? 0
+        let starved = round.server.flatMap(Summary.generatorBehind).map {
+            "in the server's run \($0): the host was busy"
+        }
+        if let why = Summary.floorSaturation(echo) ?? starved {
             return TargetCheck(
                 target: name, round: number, value: ours / floor, limit: target.limit,
-                detail: "the floor saturated (echo \(format(echoCPU)) %, generator \(format(generatorCPU)) % of a "
-                    + "core): the ratio compares two queues",
-                judgeable: false)
+                detail: "the floor saturated (\(why)): the ratio compares two queues", judgeable: false)
         }
         return TargetCheck(
             target: name, round: number, value: ours / floor, limit: target.limit,
