@@ -63,8 +63,10 @@ if let path = options.checkTargets {
     exit(Targets.passed(checks) ? 0 : 3)
 }
 
+/// A progress line on stderr, with the seconds since the bench started (so each stage's time shows).
 func say(_ text: String) {
-    FileHandle.standardError.write(Data("[bench] \(text)\n".utf8))
+    let elapsed = String(format: "%.0f", Date().timeIntervalSince(started))
+    FileHandle.standardError.write(Data("[bench +\(elapsed) s] \(text)\n".utf8))
 }
 
 /// 5 000 idle connections need ~10 000 descriptors (server + generator); children inherit the limit.
@@ -277,6 +279,7 @@ if !options.skipPage {
 // MARK: - Feed sources
 
 if !options.skipFeed {
+    say("feed: the SQLite and JSON Feed sources' answer times…")
     results["feed"] = await FeedBench(options: options, sqliteItems: options.feedItems).run()
 } else {
     results["feed"] = ["note": "skipped (--skip-feed)"]
