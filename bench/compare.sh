@@ -8,7 +8,7 @@
 #   LEVELS=500,1000 ROUNDS=3 RUNS=2 bench/compare.sh HEAD~3
 #   INSTRUCTIONS=1 bench/compare.sh main       # the callgrind counts too (about 2 minutes per run)
 #
-# Each run's JSON goes to bench/compare/<label>-<n>.json (label: the base's commit, or "now"). A first build of
+# Each run's JSON goes to .build-compare/results/<label>-<n>.json (label: the base's commit, or "now"). A first build of
 # the base takes as long as a fresh `swift build -c release` (5–15 minutes on a shared 2-core machine).
 set -eu
 
@@ -38,7 +38,7 @@ fi
 echo "[compare] building this tree ($now$(git status --porcelain --untracked-files=no | grep -q . && echo ', with uncommitted changes'))…" >&2
 swift build -c release
 ulimit -n 20000 2>/dev/null || true
-mkdir -p bench/compare
+mkdir -p .build-compare/results
 
 skip="--skip-engine --skip-idle --skip-page --skip-lag --skip-feed --skip-take-over"
 [ -n "$INSTRUCTIONS" ] || skip="$skip --skip-instructions"
@@ -48,7 +48,7 @@ run=1
 while [ "$run" -le "$RUNS" ]; do
     for label in "$base" now; do
         if [ "$label" = now ]; then server=$root/.build/release/refreshkit; else server=$dir/bin/refreshkit; fi
-        out=bench/compare/$label-$run.json
+        out=.build-compare/results/$label-$run.json
         echo "[compare] run $run of $RUNS: $label ($server), levels $LEVELS, $ROUNDS rounds…" >&2
         # 3: a target did not hold; the figures are written all the same.
         # shellcheck disable=SC2086
@@ -64,8 +64,14 @@ import json, sys
 
 base, now, paths = sys.argv[1], sys.argv[2], sys.argv[3:]
 print(f"before ({base}) and after ({now}, this tree), each run the median round by p99, beside its own echo")
-print(f"{'run':<5}{'build':<10}{'sessions':<10}{'p99 ms (echo)':<18}{'p99 ÷ echo':<12}"
+print(f"{'run':<5}{'build':<10}{'sessions':<10}{'p99 ms (echo)':<24}{'p99 ÷ echo':<12}"
       f"{'CPU µs/input (echo)':<22}{'CPU ÷ echo':<12}{'instr/input (echo)':<20}")
+
+
+def shown(value):
+    return "–" if value is None else f"{value:g}"
+
+
 for path in paths:
     results = json.load(open(path))
     label = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
@@ -83,7 +89,7 @@ for path in paths:
         ratio = f"{p99 / echo_p99:.2f}" if p99 and echo_p99 else "–"
         cpu_ratio = f"{cpu / echo_cpu:.2f}" if cpu and echo_cpu else "–"
         saturated = " *" if server.get("floor_saturated", {}).get(level) else ""
-        print(f"{run:<5}{build:<10}{level:<10}{f'{p99} ({echo_p99})':<18}{ratio + saturated:<12}"
-              f"{f'{cpu} ({echo_cpu})':<22}{cpu_ratio:<12}{instructions:<20}")
+        print(f"{run:<5}{build:<10}{level:<10}{f'{shown(p99)} ({shown(echo_p99)})':<24}{ratio + saturated:<12}"
+              f"{f'{shown(cpu)} ({shown(echo_cpu)})':<22}{cpu_ratio:<12}{instructions:<20}")
 print("* the floor saturated in that run's median round: its ratio compares two queues")
 EOF

@@ -37,8 +37,9 @@ struct ServerInstructions {
 
     /// The target's count, or nil when valgrind is not on `PATH`.
     func count(_ kind: ServerBench.Kind) async throws -> Count? {
-        guard let valgrind = Self.executable(named: "valgrind") else { return nil }
-        let binary = try strippedCopy(of: ServerBench.executable(kind, options), kind: kind)
+        guard let valgrind = InstructionCount.executable(named: "valgrind") else { return nil }
+        let binary = try InstructionCount.strippedCopy(
+            of: ServerBench.executable(kind, options), as: "\(options.logDirectory)/\(kind.rawValue)-stripped")
         let short = try await run(valgrind, binary, kind, window: Self.shortWindow)
         let long = try await run(valgrind, binary, kind, window: Self.longWindow)
         return Count(shortTotal: short.total, longTotal: long.total, shortInputs: short.inputs, longInputs: long.inputs)
@@ -94,26 +95,5 @@ struct ServerInstructions {
             if let count = Int(figure.split(separator: " ").first ?? "") { return count }
         }
         throw BenchError("no 'summary:' line in \(profile)")
-    }
-
-    /// A copy of `binary` without debug information (`strip -g`), or `binary` itself when strip is missing.
-    private func strippedCopy(of binary: String, kind: ServerBench.Kind) throws -> String {
-        guard let strip = Self.executable(named: "strip") else { return binary }
-        let copy = "\(options.logDirectory)/\(kind.rawValue)-stripped"
-        try? FileManager.default.removeItem(atPath: copy)
-        try FileManager.default.copyItem(atPath: binary, toPath: copy)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: strip)
-        process.arguments = ["-g", copy]
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? copy : binary
-    }
-
-    static func executable(named name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(name)" }.first {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }
     }
 }
