@@ -93,6 +93,25 @@ enum Targets {
         var echo: [String: Any]?
     }
 
+    /// Every round's figures, per level, as the targets read them: `{"1000": [{"cpu_us_per_input": …}, …]}`.
+    static func roundFigures(_ rounds: [Int: [Round]]) -> [String: Any] {
+        var out: [String: Any] = [:]
+        for (level, pairs) in rounds {
+            out["\(level)"] = pairs.map { round -> [String: Any] in
+                [
+                    "cpu_us_per_input": round.server.flatMap(Summary.cpuMicrosecondsPerInput) ?? NSNull(),
+                    "echo_cpu_us_per_input": round.echo.flatMap(Summary.cpuMicrosecondsPerInput) ?? NSNull(),
+                    "p99_ms": round.server?["latency_p99_ms"] ?? NSNull(),
+                    "echo_p99_ms": round.echo?["latency_p99_ms"] ?? NSNull(),
+                    "echo_cpu_percent": round.echo?["server_cpu_percent"] ?? NSNull(),
+                    "echo_run_generator_cpu_percent": round.echo?["client_cpu_percent"] ?? NSNull(),
+                    "floor_saturation": round.echo.flatMap(Summary.floorSaturation) ?? NSNull(),
+                ]
+            }
+        }
+        return out
+    }
+
     /// The load's targets, each for every round of its level; levels that did not run are left out.
     static func load(rounds: [Int: [Round]]) -> [TargetCheck] {
         var checks: [TargetCheck] = []

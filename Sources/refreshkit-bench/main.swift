@@ -236,6 +236,7 @@ if !options.skipServer {
     var server = Summary.server(frames: frameRuns, echo: echoRuns, idle: idleRun)
     server["rounds"] = options.rounds
     server["p99_rounds_ms"] = Summary.p99Rounds(frames: frameRounds, echo: echoRounds)
+    server["rounds_figures"] = Targets.roundFigures(roundPairs)
     results["server"] = server
 }
 
