@@ -138,21 +138,27 @@ enum Targets {
                     Summary.double(round.echo, "latency_p99_ms"), "ms"
                 )
             }
-        guard let ours, let floor, floor > 0, let echo = round.echo else {
-            return TargetCheck(
-                target: name, round: number, value: nil, limit: target.limit,
-                detail: "no figure (a run failed: see the notes)")
-        }
         let starved = round.server.flatMap(Summary.generatorBehind).map {
             "in the server's run \($0): the host was busy"
         }
-        if let why = Summary.floorSaturation(echo) ?? starved {
+        let value = ours.flatMap { ours in floor.flatMap { $0 > 0 ? ours / $0 : nil } }
+        if let why = round.echo.flatMap(Summary.floorSaturation) ?? starved {
             return TargetCheck(
-                target: name, round: number, value: ours / floor, limit: target.limit,
+                target: name, round: number, value: value, limit: target.limit,
                 detail: "the floor saturated (\(why)): the ratio compares two queues", judgeable: false)
         }
+        if ours == nil, floor != nil, round.server != nil {
+            return TargetCheck(
+                target: name, round: number, value: .infinity, limit: target.limit,
+                detail: "the server answered no input in its window (the echo did, on a host not saturated)")
+        }
+        guard let ours, let floor, let value else {
+            return TargetCheck(
+                target: name, round: number, value: nil, limit: target.limit,
+                detail: "no figure (a run failed or answered nothing in its window: see the notes)")
+        }
         return TargetCheck(
-            target: name, round: number, value: ours / floor, limit: target.limit,
+            target: name, round: number, value: value, limit: target.limit,
             detail: "server \(format(ours)) \(unit), echo \(format(floor)) \(unit)")
     }
 
