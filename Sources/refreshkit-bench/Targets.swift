@@ -174,8 +174,17 @@ enum Targets {
     }
 
     /// The lag's targets: the page within 2 ms of the bare page, and each link adding at most one frame.
+    /// A lag stage that ran but measured nothing gives one ``TargetCheck/Verdict/notShown`` check with its note.
     static func lag(_ lag: [String: Any]?) -> [TargetCheck] {
-        guard let lag, let targets = lag["targets"] as? [String: Any] else { return [] }
+        guard let lag, let targets = lag["targets"] as? [String: Any] else {
+            let note = (lag?["note"] as? String) ?? "not measured"
+            if note.hasPrefix("skipped") { return [] }
+            return [
+                TargetCheck(
+                    target: "lag: the page's median within \(format(lagOverBareLimit)) ms of the bare page's",
+                    value: nil, limit: lagOverBareLimit, detail: note)
+            ]
+        }
         let loopback = (targets["loopback"] as? [String: Any])?["predict_on"] as? [String: Any]
         let ours = Summary.double(loopback, "lag_ms_median")
         var checks: [TargetCheck] = []
