@@ -21,6 +21,15 @@ struct ServerInstructions {
         var longTotal: Int
         var shortInputs: Int
         var longInputs: Int
+        /// Messages the generator received in each window (frames; the echo's: echoes): fewer per input than
+        /// the echo's one means the target coalesced a backlog (a starved run), which lowers its count per input.
+        var shortFrames: Int
+        var longFrames: Int
+
+        var framesPerInput: Double? {
+            let inputs = longInputs - shortInputs
+            return inputs > 0 ? Double(longFrames - shortFrames) / Double(inputs) : nil
+        }
 
         var perInput: Double? {
             let inputs = longInputs - shortInputs
@@ -31,6 +40,8 @@ struct ServerInstructions {
             [
                 "instructions_per_input": perInput.map { $0.rounded() } ?? NSNull(),
                 "totals": [shortTotal, longTotal], "inputs_sent": [shortInputs, longInputs],
+                "messages_received": [shortFrames, longFrames],
+                "messages_per_input": framesPerInput.map { ($0 * 100).rounded() / 100 } ?? NSNull(),
             ]
         }
     }
@@ -42,13 +53,15 @@ struct ServerInstructions {
             of: ServerBench.executable(kind, options), as: "\(options.logDirectory)/\(kind.rawValue)-stripped")
         let short = try await run(valgrind, binary, kind, window: Self.shortWindow)
         let long = try await run(valgrind, binary, kind, window: Self.longWindow)
-        return Count(shortTotal: short.total, longTotal: long.total, shortInputs: short.inputs, longInputs: long.inputs)
+        return Count(
+            shortTotal: short.total, longTotal: long.total, shortInputs: short.inputs, longInputs: long.inputs,
+            shortFrames: short.frames, longFrames: long.frames)
     }
 
     /// One run under callgrind: the target, the generator against it for `window` seconds, then the target
     /// stopped (SIGTERM: both end cleanly, so callgrind writes its profile) and its total read.
     private func run(_ valgrind: String, _ binary: String, _ kind: ServerBench.Kind, window: Double) async throws
-        -> (total: Int, inputs: Int)
+        -> (total: Int, inputs: Int, frames: Int)
     {
         let label = "callgrind-\(kind.rawValue)-\(Int(window))s"
         let profile = "\(options.logDirectory)/\(label).out"
@@ -81,7 +94,8 @@ struct ServerInstructions {
         else {
             throw BenchError("refreshkit-load against \(kind.rawValue) under callgrind gave no result (log: \(log))")
         }
-        return (try Self.total(profile), inputs)
+        let frames = (result["messages"] as? NSNumber)?.intValue ?? 0
+        return (try Self.total(profile), inputs, frames)
     }
 
     /// The instructions a callgrind profile counted (its `summary:` or `totals:` line).

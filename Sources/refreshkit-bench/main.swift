@@ -242,19 +242,19 @@ if !options.skipServer {
 
 // MARK: - The whole server's instructions (callgrind)
 
-var instructionCounts: (server: Double?, echo: Double?)?
+var instructionCounts: (server: ServerInstructions.Count?, echo: ServerInstructions.Count?)?
 if !options.skipServer && !options.skipEcho && !options.skipInstructions {
     var counts: [String: Any] = [
         "sessions": ServerInstructions.sessions,
         "windows_s": [ServerInstructions.shortWindow, ServerInstructions.longWindow],
     ]
-    var perInput: [ServerBench.Kind: Double] = [:]
+    var perInput: [ServerBench.Kind: ServerInstructions.Count] = [:]
     for kind in [ServerBench.Kind.refreshkit, .echo] {
         say("instructions: \(kind.rawValue) under callgrind, \(ServerInstructions.sessions) sessions, two windows…")
         do {
             if let count = try await ServerInstructions(options: options).count(kind) {
                 counts[kind.rawValue] = count.json
-                perInput[kind] = count.perInput
+                perInput[kind] = count
             } else {
                 notes.append("valgrind is not installed: the whole server's instructions per input were not counted")
                 break
