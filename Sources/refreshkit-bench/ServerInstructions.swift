@@ -26,6 +26,15 @@ struct ServerInstructions {
         var shortFrames: Int
         var longFrames: Int
 
+        /// The lower of the two windows' messages per input: under ``keptUpShare`` the target fell behind under
+        /// callgrind (the host did not give it the time) and its count says nothing.
+        var answeredShare: Double {
+            guard shortInputs > 0, longInputs > 0 else { return 0 }
+            return min(Double(shortFrames) / Double(shortInputs), Double(longFrames) / Double(longInputs))
+        }
+
+        static let keptUpShare = 0.9
+
         var framesPerInput: Double? {
             let inputs = longInputs - shortInputs
             return inputs > 0 ? Double(longFrames - shortFrames) / Double(inputs) : nil
@@ -42,6 +51,7 @@ struct ServerInstructions {
                 "totals": [shortTotal, longTotal], "inputs_sent": [shortInputs, longInputs],
                 "messages_received": [shortFrames, longFrames],
                 "messages_per_input": framesPerInput.map { ($0 * 100).rounded() / 100 } ?? NSNull(),
+                "answered_share": (answeredShare * 100).rounded() / 100,
             ]
         }
     }
