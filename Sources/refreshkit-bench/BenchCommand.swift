@@ -133,7 +133,7 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Skip the page in headless Chromium.")
     var skipPage = false
 
-    @Flag(help: "Skip the finger-to-content lag (about 45 s).")
+    @Flag(help: "Skip the finger-to-content lag and its bare page (about 60 s).")
     var skipLag = false
 
     @Flag(help: "Skip the feed sources' answer times (SQLite and the local JSON Feed).")

@@ -45,7 +45,7 @@ struct BenchOptions {
     var skipEcho: Bool
     var skipIdle: Bool
     var skipPage: Bool
-    /// Skip the finger-to-content lag (``LagBench``, about 45 s).
+    /// Skip the finger-to-content lag and its bare page (``LagBench``, about 60 s).
     var skipLag: Bool
     /// Skip the feed sources' answer times (``FeedBench``).
     var skipFeed: Bool
