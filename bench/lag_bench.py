@@ -2,7 +2,7 @@
 prediction on and off (docs/PERFORMANCE.md, "Finger-to-content lag"; docs/LINK.md for the links).
 
 Usage: .venv/bin/python bench/lag_bench.py --target loopback=http://127.0.0.1:P/ \\
-           --target wifi=http://127.0.0.1:L1/ [--target …] [--seconds 4]
+           --target wifi=http://127.0.0.1:L1/ [--target …] [--bare bench/lag_bare.html] [--seconds 4]
 
 For each target and each of `?predict=1` / `?predict=0`, a fresh phone-sized page with touch (390×844 CSS px)
 loads 1 000 rows, is scrolled to the middle of the list (no rubber band there), and a finger drags it
@@ -14,13 +14,17 @@ offset) when it has one; otherwise a rAF loop of our own, registered after the p
 `refreshkit.displayedOffset()` once per frame (the `draws` field says which). The lag of move i is the first
 draw at or after its timeStamp whose y has reached the offset that finger position asks for (the offset at
 touch start + the finger's travel, within 0.5 px), minus the timeStamp. The reconciliation error is
-`refreshkit.reconciliationErrors()` (px) when the page has it, else null. Prints one JSON object.
+`refreshkit.reconciliationErrors()` (px) when the page has it, else null. With `--bare`, the bare page
+(bench/lag_bare.html: it draws its rows at the finger's position inside its own pointermove handler, the floor
+of what Chromium allows) is dragged the same way just before the first target, and its lag is the `bare` field.
+Prints one JSON object.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import pathlib
 import signal
 import sys
 import time
@@ -94,7 +98,9 @@ def lags(moves: list[dict], draws: list[dict], start_offset: float, start_y: flo
     return result, unreached
 
 
-async def drag(page, cdp, seconds: float, predict: bool) -> dict:
+async def drag(page, cdp, seconds: float, predict: bool | None, probe: str = "window.refreshkit") -> dict:
+    """One steady drag; `probe` is the object with `displayedOffset()` and `drawLog()` (the real page's
+    `window.refreshkit`, the bare page's `window.bare`)."""
     box = await page.evaluate("() => { const r = document.getElementById('list').getBoundingClientRect();"
                               " return {x: r.x + r.width / 2, y: r.y + r.height * 0.85,"
                               " top: r.y + r.height * 0.1}; }")
@@ -102,7 +108,7 @@ async def drag(page, cdp, seconds: float, predict: bool) -> dict:
     travel = min(moves * STEP_PX, box["y"] - box["top"])
     step = travel / moves
     x, y0 = box["x"], box["y"]
-    start_offset = await page.evaluate("() => window.refreshkit.displayedOffset().y")
+    start_offset = await page.evaluate(f"() => {probe}.displayedOffset().y")
     await page.evaluate("() => { const l = window.__lag; l.moves = []; l.touches = []; l.samples = [];"
                         " l.on = true; l.start = performance.now(); }")
     await cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y0, "id": 1}]})
@@ -120,21 +126,21 @@ async def drag(page, cdp, seconds: float, predict: bool) -> dict:
     sent_hz = moves / (time.monotonic() - begin)
     # Hold the finger still until the last move is drawn (or 2 s), then lift it.
     try:
-        await wait_for(page, "(w) => window.refreshkit.displayedOffset().y >= w - 0.5", start_offset + travel, 2.0,
+        await wait_for(page, f"(w) => {probe}.displayedOffset().y >= w - 0.5", start_offset + travel, 2.0,
                        "the last move")
     except TimeoutError:
         pass
     await page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     await cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-    record = await page.evaluate("""() => {
+    record = await page.evaluate("""(probe) => {
         const l = window.__lag; l.on = false;
-        const rk = window.refreshkit;
+        const rk = window[probe];
         const log = typeof rk.drawLog === 'function' ? rk.drawLog() : null;
         const errors = typeof rk.reconciliationErrors === 'function' ? rk.reconciliationErrors() : null;
         return { moves: l.moves, touches: l.touches.length, samples: l.samples,
                  drawLog: log ? log.filter((d) => d.t >= l.start).map((d) => ({ t: d.t, y: d.y })) : null,
                  errors: errors ? Array.from(errors, Number) : null };
-    }""")
+    }""", probe.removeprefix("window."))
     draws = record["drawLog"] if record["drawLog"] is not None else record["samples"]
     if not record["moves"]:
         raise RuntimeError("no pointermove reached the page")
@@ -149,6 +155,7 @@ async def drag(page, cdp, seconds: float, predict: bool) -> dict:
         "unreached": unreached,
         "lag_ms_median": rounded(percentile(values, 0.5)),
         "lag_ms_p90": rounded(percentile(values, 0.9)),
+        "lag_ms_p95": rounded(percentile(values, 0.95)),
         "lag_ms_max": rounded(max(values) if values else None),
         "reconciliation_error_px_p99": rounded(percentile(errors, 0.99), 2) if errors else None,
         "draws": "drawLog" if record["drawLog"] is not None else "sampled displayedOffset() per rAF",
@@ -190,11 +197,37 @@ async def run_one(browser, url: str, predict: bool, seconds: float) -> dict:
     return result
 
 
-async def measure(targets: list[list[str]], seconds: float) -> dict:
+async def run_bare(browser, url: str, seconds: float) -> dict:
+    """The bare page (bench/lag_bare.html), in the same kind of context and dragged by the same `drag`."""
+    context = await browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                                        is_mobile=True, has_touch=True)
+    await context.add_init_script(RECORDER)
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        await page.goto(url)
+        await wait_for(page, "() => window.bare && window.bare.drawLog().length > 2", None, 20, "the bare page")
+        cdp = await context.new_cdp_session(page)
+        result = await drag(page, cdp, seconds, None, probe="window.bare")
+        await cdp.detach()
+    finally:
+        await context.close()
+    result["page_errors"] = errors
+    return result
+
+
+async def measure(targets: list[list[str]], seconds: float, bare: str | None = None) -> dict:
     results: dict = {"targets": {}, "method": __doc__.split("\n\n")[2].replace("\n", " ")}
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
         results["chromium"] = browser.version
+        if bare:
+            try:
+                results["bare"] = await run_bare(browser, bare, seconds)
+            except Exception as error:  # reported; the real page is still measured
+                results["bare"] = {"error": f"{type(error).__name__}: {error}"}
+            print(f"[lag] bare: {json.dumps(results['bare'])}", file=sys.stderr, flush=True)
         for name, url in targets:
             runs = {}
             for predict in (True, False):
@@ -211,11 +244,15 @@ async def measure(targets: list[list[str]], seconds: float) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--target", action="append", required=True, help="name=url (repeatable)")
+    parser.add_argument("--target", action="append", default=[], help="name=url (repeatable)")
     parser.add_argument("--seconds", type=float, default=4.0)
+    parser.add_argument("--bare", help="the bare page to drag first, as a floor (a path or a URL)")
     args = parser.parse_args()
-    signal.alarm(150)  # bounded, whatever happens
-    print(json.dumps(asyncio.run(measure([t.split("=", 1) for t in args.target], args.seconds))))
+    bare = args.bare
+    if bare and "://" not in bare:
+        bare = pathlib.Path(bare).resolve().as_uri()
+    signal.alarm(180)  # bounded, whatever happens
+    print(json.dumps(asyncio.run(measure([t.split("=", 1) for t in args.target], args.seconds, bare))))
     return 0
 
 

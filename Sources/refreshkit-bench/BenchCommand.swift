@@ -44,6 +44,14 @@ struct BenchCommand: ParsableCommand {
             valueName: "dir"))
     var binDirectory: String?
 
+    @Option(
+        name: .customLong("refreshkit"),
+        help: ArgumentHelp(
+            "The refreshkit binary to measure (default: the one in --bin-dir); the generator and echo stay this "
+                + "build's, so a base revision's server compares with today's (bench/compare.sh).",
+            valueName: "path"))
+    var serverBinary: String?
+
     @Option(help: ArgumentHelp("The page's files, for `refreshkit serve --web-root`.", valueName: "dir"))
     var webRoot = "web"
 
@@ -109,7 +117,8 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Skip the engine micro-benchmarks (and the instruction count).")
     var skipEngine = false
 
-    @Flag(help: "Skip counting the engine step's instructions under callgrind (about 10 s).")
+    @Flag(
+        help: "Skip the callgrind counts: the engine step's (about 10 s), the whole server's and echo's (about 2 min).")
     var skipInstructions = false
 
     @Flag(help: "Skip the server load (and the echo floor and the idle cost with it).")
@@ -124,7 +133,7 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Skip the page in headless Chromium.")
     var skipPage = false
 
-    @Flag(help: "Skip the finger-to-content lag (about 45 s).")
+    @Flag(help: "Skip the finger-to-content lag and its bare page (about 60 s).")
     var skipLag = false
 
     @Flag(help: "Skip the feed sources' answer times (SQLite and the local JSON Feed).")
@@ -155,6 +164,14 @@ struct BenchCommand: ParsableCommand {
 
     @Flag(name: .customLong("profile-seq"), help: "--profile-host with the touches numbered (seq), as the page does.")
     var profileHostNumbered = false
+
+    @Option(
+        name: .customLong("check-targets"),
+        help: ArgumentHelp(
+            "Print the targets' verdicts of a results file written before and exit: 0 when every one passed, 3 "
+                + "when one did not (make bench ends with it).",
+            valueName: "path"))
+    var checkTargets: String?
 
     @Flag(
         name: .customLong("take-over-only"),
@@ -187,7 +204,8 @@ struct BenchCommand: ParsableCommand {
         let logDirectory = NSTemporaryDirectory() + "refreshkit-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
         return BenchOptions(
-            output: output, binDirectory: binDirectory ?? Self.executableDirectory(), webRoot: webRoot, python: python,
+            output: output, binDirectory: binDirectory ?? Self.executableDirectory(), serverBinary: serverBinary,
+            webRoot: webRoot, python: python,
             levels: levels.counts, rate: rate, rounds: rounds, warmup: warmup, duration: duration,
             idleSessions: idleSessions, idleDuration: idleDuration, frames: frames.rawValue,
             serverArguments: serverArguments, serverLogLevel: serverLogLevel, engineSteps: max(1000, engineSteps),
@@ -197,6 +215,7 @@ struct BenchCommand: ParsableCommand {
             skipEngine: skipEngine, skipInstructions: skipInstructions, skipServer: skipServer, skipEcho: skipEcho,
             skipIdle: skipIdle, skipPage: skipPage, skipLag: skipLag, skipFeed: skipFeed,
             feedItems: max(100, feedItems), skipTakeOver: skipTakeOver, takeOverOnly: takeOverOnly,
+            checkTargets: checkTargets,
             logDirectory: logDirectory)
     }
 

@@ -6,6 +6,9 @@ struct BenchOptions {
     var root = FileManager.default.currentDirectoryPath
     var output: String
     var binDirectory: String
+    /// The `refreshkit` to measure, when not the one in ``binDirectory`` (`--refreshkit`: a base revision's
+    /// build for a before/after comparison, with this build's generator and echo).
+    var serverBinary: String?
     var webRoot: String
     var python: String
     var levels: [Int]
@@ -35,13 +38,14 @@ struct BenchOptions {
     /// `--profile-host` with the page's touches numbered (`seq`, acknowledged in every frame).
     var profileHostNumbered: Bool
     var skipEngine: Bool
-    /// Skip counting the engine step's instructions under callgrind (about 10 s).
+    /// Skip the callgrind counts: the engine step's (about 10 s) and the whole server's and echo's per input
+    /// (``ServerInstructions``, about 2 minutes).
     var skipInstructions: Bool
     var skipServer: Bool
     var skipEcho: Bool
     var skipIdle: Bool
     var skipPage: Bool
-    /// Skip the finger-to-content lag (``LagBench``, about 45 s).
+    /// Skip the finger-to-content lag and its bare page (``LagBench``, about 60 s).
     var skipLag: Bool
     /// Skip the feed sources' answer times (``FeedBench``).
     var skipFeed: Bool
@@ -51,8 +55,13 @@ struct BenchOptions {
     var skipTakeOver: Bool
     /// Run only ``TakeOverBench``, print its figures, and exit.
     var takeOverOnly: Bool
+    /// Print the ``Targets`` verdicts of this results file and exit (3 when one did not pass).
+    var checkTargets: String?
     /// Where each child's stderr goes (one file per child), made fresh per run.
     var logDirectory: String
 
-    func binary(_ name: String) -> String { binDirectory + "/" + name }
+    func binary(_ name: String) -> String {
+        if name == "refreshkit", let serverBinary { return serverBinary }
+        return binDirectory + "/" + name
+    }
 }

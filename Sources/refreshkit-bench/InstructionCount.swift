@@ -5,7 +5,7 @@ import Foundation
 /// Steps per second depend on how busy the host is (on this 2-vCPU VM the same binary has measured 1.3–2.4 M
 /// from one run to the next); the instruction count of the same binary is the same on any host. The step
 /// loop (`--profile-engine`) runs twice under callgrind, 20 000 and 40 000 steps, and the difference of the
-/// totals ÷ 20 000 leaves start-up and set-up out.
+/// totals ÷ 20 000 leaves start-up and set-up out. It runs a `strip -g` copy of the bench (``strippedCopy(of:as:)``).
 enum InstructionCount {
     static let shortRun = 20_000
     static let longRun = 40_000
@@ -13,8 +13,9 @@ enum InstructionCount {
     /// Instructions per step, or nil when valgrind is not on `PATH`.
     static func perStep(bench: String, logDirectory: String) async throws -> Double? {
         guard let valgrind = executable(named: "valgrind") else { return nil }
-        let short = try await total(valgrind, bench, steps: shortRun, logDirectory)
-        let long = try await total(valgrind, bench, steps: longRun, logDirectory)
+        let copy = try strippedCopy(of: bench, as: "\(logDirectory)/refreshkit-bench-stripped")
+        let short = try await total(valgrind, copy, steps: shortRun, logDirectory)
+        let long = try await total(valgrind, copy, steps: longRun, logDirectory)
         return Double(long - short) / Double(longRun - shortRun)
     }
 
@@ -40,7 +41,22 @@ enum InstructionCount {
         throw BenchError("no 'summary:' line in \(profile)")
     }
 
-    private static func executable(named name: String) -> String? {
+    /// A copy of `binary` at `path` without debug information (`strip -g`), or `binary` itself when strip is
+    /// missing: valgrind 3.19 gives up on the debug information of binaries that link swift-prometheus ("Possibly
+    /// corrupted debuginfo file"); the instructions are the same, only the symbol names go.
+    static func strippedCopy(of binary: String, as path: String) throws -> String {
+        guard let strip = executable(named: "strip") else { return binary }
+        try? FileManager.default.removeItem(atPath: path)
+        try FileManager.default.copyItem(atPath: binary, toPath: path)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: strip)
+        process.arguments = ["-g", path]
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? path : binary
+    }
+
+    static func executable(named name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         return path.split(separator: ":").map { "\($0)/\(name)" }.first {
             FileManager.default.isExecutableFile(atPath: $0)

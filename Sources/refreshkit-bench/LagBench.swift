@@ -1,7 +1,8 @@
 import Foundation
 
 /// Finger-to-content lag (docs/PERFORMANCE.md, "Finger-to-content lag"): bench/lag_bench.py drives the real page in
-/// headless Chromium straight to the server (loopback) and through a `refreshkit link` per profile, prediction on and off.
+/// headless Chromium straight to the server (loopback) and through a `refreshkit link` per profile, prediction on and off,
+/// and first the bare page (bench/lag_bare.html, which draws in its own pointermove handler) as the floor.
 struct LagBench {
     let options: BenchOptions
     /// The links measured besides loopback (docs/LINK.md).
@@ -53,7 +54,9 @@ struct LagBench {
             let log = options.logDirectory + "/lag.log"
             let process = try await ChildProcess(
                 name: "lag_bench", executable: python,
-                arguments: [script, "--seconds", "\(options.lagSeconds)"]
+                arguments: [
+                    script, "--seconds", "\(options.lagSeconds)", "--bare", options.root + "/bench/lag_bare.html",
+                ]
                     + targets.flatMap { ["--target", "\($0.name)=http://127.0.0.1:\($0.port)/"] },
                 workingDirectory: options.root, log: log)
             guard await process.wait(timeout: 170) else { return unavailable("lag_bench.py timed out (log: \(log))") }
@@ -79,6 +82,14 @@ struct LagBench {
         var lines = [
             "finger-to-content lag (touch drag, headless Chromium; ms: median / p90 / max; reconciliation p99 px):"
         ]
+        let bare = lag["bare"] as? [String: Any]
+        if let bare {
+            lines.append(
+                "  bare page (draws in its handler)  "
+                    + ((bare["error"] as? String).map { "failed: \($0)" }
+                        ?? "\(figure(bare, "lag_ms_median")) / \(figure(bare, "lag_ms_p90")) / \(figure(bare, "lag_ms_max"))")
+            )
+        }
         let names = (lag["profiles"] as? [String]) ?? targets.keys.sorted()
         for name in names {
             guard let runs = targets[name] as? [String: Any] else { continue }
@@ -90,14 +101,29 @@ struct LagBench {
                     lines.append(label + "failed: \(error)")
                     continue
                 }
-                func figure(_ key: String) -> String { (run[key] as? NSNumber).map { "\($0)" } ?? "–" }
                 lines.append(
-                    label + "\(figure("lag_ms_median")) / \(figure("lag_ms_p90")) / \(figure("lag_ms_max"))"
-                        + "   recon \(run["reconciliation_error_px_p99"] is NSNull ? "null" : figure("reconciliation_error_px_p99"))"
+                    label
+                        + "\(figure(run, "lag_ms_median")) / \(figure(run, "lag_ms_p90")) / \(figure(run, "lag_ms_max"))"
+                        + "   recon \(run["reconciliation_error_px_p99"] is NSNull ? "null" : figure(run, "reconciliation_error_px_p99"))"
                         + ((run["draws"] as? String).map { $0 == "drawLog" ? "" : "   (draws: \($0))" } ?? ""))
             }
         }
+        if let bare, let page = (targets["loopback"] as? [String: Any])?["predict_on"] as? [String: Any] {
+            // The page over the floor, in the same run: what RefreshKit adds to Chromium's own input-to-frame path.
+            var parts: [String] = []
+            for (name, key) in [("median", "lag_ms_median"), ("p95", "lag_ms_p95")] {
+                guard let ours = Summary.double(page, key), let floor = Summary.double(bare, key) else { continue }
+                parts.append(
+                    "\(name) \(String(format: "%.1f", ours)) − \(String(format: "%.1f", floor)) = "
+                        + String(format: "%+.1f", ours - floor) + " ms")
+            }
+            lines.append("  the page (loopback, prediction on) over the bare page: " + parts.joined(separator: " · "))
+        }
         return lines.joined(separator: "\n")
+    }
+
+    private static func figure(_ run: [String: Any], _ key: String) -> String {
+        (run[key] as? NSNumber).map { "\($0)" } ?? "–"
     }
 
     private func start(_ label: String, _ arguments: [String], ready: String) async throws -> (

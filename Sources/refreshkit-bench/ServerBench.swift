@@ -15,26 +15,29 @@ struct ServerBench {
         case echo
     }
 
-    func startTarget(_ kind: Kind, label: String) async throws -> Target {
-        let log = options.logDirectory + "/\(label)-\(kind.rawValue).log"
-        let process: ChildProcess
+    /// The target's executable: `refreshkit` (``BenchOptions/serverBinary`` when given) or `lws-echo`.
+    static func executable(_ kind: Kind, _ options: BenchOptions) -> String {
+        options.binary(kind == .refreshkit ? "refreshkit" : "lws-echo")
+    }
+
+    /// The target's arguments: loopback, an ephemeral port, the bench's log level and `--server-arg`s.
+    static func arguments(_ kind: Kind, _ options: BenchOptions) -> [String] {
         switch kind {
         case .refreshkit:
-            process = try await ChildProcess(
-                name: "refreshkit", executable: options.binary("refreshkit"),
-                arguments: [
-                    "serve", "--host", "127.0.0.1", "--port", "0", "--web-root", options.webRoot,
-                    "--log-level", options.serverLogLevel,
-                ] + options.serverArguments,
-                workingDirectory: options.root, log: log)
+            [
+                "serve", "--host", "127.0.0.1", "--port", "0", "--web-root", options.webRoot,
+                "--log-level", options.serverLogLevel,
+            ] + options.serverArguments
         case .echo:
-            process = try await ChildProcess(
-                name: "lws-echo", executable: options.binary("lws-echo"),
-                arguments: [
-                    "--host", "127.0.0.1", "--port", "0", "--protocol", "refreshkit.v1", "--max-seconds", "600",
-                ],
-                workingDirectory: options.root, log: log)
+            ["--host", "127.0.0.1", "--port", "0", "--protocol", "refreshkit.v1", "--max-seconds", "600"]
         }
+    }
+
+    func startTarget(_ kind: Kind, label: String) async throws -> Target {
+        let log = options.logDirectory + "/\(label)-\(kind.rawValue).log"
+        let process = try await ChildProcess(
+            name: kind == .refreshkit ? "refreshkit" : "lws-echo", executable: Self.executable(kind, options),
+            arguments: Self.arguments(kind, options), workingDirectory: options.root, log: log)
         guard let portText = await process.waitForLine(matching: #"listening on http://[^\s]*:(\d+)"#, timeout: 20),
             let port = Int(portText)
         else {

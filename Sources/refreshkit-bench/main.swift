@@ -1,8 +1,8 @@
 import CLibWebSockets
 import Foundation
 
-// refreshkit-bench: the figures of `make bench`. Not pass/fail: it prints a table and writes bench/results.json
-// (docs/PERFORMANCE.md explains each figure and how it is measured).
+// refreshkit-bench: the figures of `make bench`. It prints a table, writes bench/results.json (docs/PERFORMANCE.md
+// explains each figure and how it is measured) and exits with 3 when one of the targets did not hold.
 
 let options: BenchOptions
 do {
@@ -49,8 +49,24 @@ if options.takeOverOnly {
     }
 }
 
+if let path = options.checkTargets {
+    let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: options.root))
+    guard let data = try? Data(contentsOf: url),
+        let results = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+        let saved = results["targets"] as? [[String: Any]]
+    else {
+        FileHandle.standardError.write(Data("refreshkit-bench: no targets in \(path)\n".utf8))
+        exit(2)
+    }
+    let checks = saved.compactMap(TargetCheck.init(json:))
+    print(Targets.table(checks))
+    exit(Targets.passed(checks) ? 0 : 3)
+}
+
+/// A progress line on stderr, with the seconds since the bench started (so each stage's time shows).
 func say(_ text: String) {
-    FileHandle.standardError.write(Data("[bench] \(text)\n".utf8))
+    let elapsed = String(format: "%.0f", Date().timeIntervalSince(started))
+    FileHandle.standardError.write(Data("[bench +\(elapsed) s] \(text)\n".utf8))
 }
 
 /// 5 000 idle connections need ~10 000 descriptors (server + generator); children inherit the limit.
@@ -176,6 +192,8 @@ if !options.skipTakeOver {
 let serverBench = ServerBench(options: options)
 /// Every round's run, per level: the figures are the median run's, the table adds the spread.
 var frameRounds: [Int: [[String: Any]]] = [:]
+/// Every round's pair (the server's run and the echo's beside it), per level: the targets are checked on each.
+var roundPairs: [Int: [Targets.Round]] = [:]
 var echoRounds: [Int: [[String: Any]]] = [:]
 var idleRun: [String: Any]?
 /// The median run (by p99) of each level's rounds.
@@ -187,18 +205,24 @@ if !options.skipServer {
             let of = options.rounds > 1 ? " (round \(round) of \(options.rounds))" : ""
             let window = "\(options.warmup) s warm-up + \(options.duration) s"
             say("server: \(level) sessions × \(Int(options.rate)) Hz, \(window)\(of)…")
+            var pair = Targets.Round()
             do {
-                frameRounds[level, default: []].append(try await serverBench.load(.refreshkit, sessions: level))
+                pair.server = try await serverBench.load(.refreshkit, sessions: level)
+                frameRounds[level, default: []].append(pair.server!)
             } catch {
                 say("refreshkit at \(level): \(error)")
                 notes.append("refreshkit at \(level) sessions: \(error)")
             }
             if !options.skipEcho {
                 say("echo floor: \(level) sessions\(of)…")
-                do { echoRounds[level, default: []].append(try await serverBench.load(.echo, sessions: level)) } catch {
+                do {
+                    pair.echo = try await serverBench.load(.echo, sessions: level)
+                    echoRounds[level, default: []].append(pair.echo!)
+                } catch {
                     say("echo at \(level): \(error)")
                     notes.append("echo at \(level) sessions: \(error)")
                 }
+                roundPairs[level, default: []].append(pair)
             }
         }
     }
@@ -212,7 +236,36 @@ if !options.skipServer {
     var server = Summary.server(frames: frameRuns, echo: echoRuns, idle: idleRun)
     server["rounds"] = options.rounds
     server["p99_rounds_ms"] = Summary.p99Rounds(frames: frameRounds, echo: echoRounds)
+    server["rounds_figures"] = Targets.roundFigures(roundPairs)
     results["server"] = server
+}
+
+// MARK: - The whole server's instructions (callgrind)
+
+var instructionCounts: (server: ServerInstructions.Count?, echo: ServerInstructions.Count?)?
+if !options.skipServer && !options.skipEcho && !options.skipInstructions {
+    var counts: [String: Any] = [
+        "sessions": ServerInstructions.sessions,
+        "windows_s": [ServerInstructions.shortWindow, ServerInstructions.longWindow],
+    ]
+    var perInput: [ServerBench.Kind: ServerInstructions.Count] = [:]
+    for kind in [ServerBench.Kind.refreshkit, .echo] {
+        say("instructions: \(kind.rawValue) under callgrind, \(ServerInstructions.sessions) sessions, two windows…")
+        do {
+            if let count = try await ServerInstructions(options: options).count(kind) {
+                counts[kind.rawValue] = count.json
+                perInput[kind] = count
+            } else {
+                notes.append("valgrind is not installed: the whole server's instructions per input were not counted")
+                break
+            }
+        } catch {
+            say("instructions of \(kind.rawValue): \(error)")
+            notes.append("instructions of \(kind.rawValue): \(error)")
+        }
+    }
+    results["server_instructions"] = counts
+    instructionCounts = (perInput[.refreshkit], perInput[.echo])
 }
 
 // MARK: - Page
@@ -230,6 +283,7 @@ if !options.skipPage {
 // MARK: - Feed sources
 
 if !options.skipFeed {
+    say("feed: the SQLite and JSON Feed sources' answer times…")
     results["feed"] = await FeedBench(options: options, sqliteItems: options.feedItems).run()
 } else {
     results["feed"] = ["note": "skipped (--skip-feed)"]
@@ -244,6 +298,11 @@ if !options.skipLag {
     results["lag"] = ["targets": NSNull(), "note": "skipped (--skip-lag)"]
 }
 
+var checks = Targets.load(rounds: roundPairs)
+if let counts = instructionCounts { checks.append(Targets.instructions(server: counts.server, echo: counts.echo)) }
+checks += Targets.lag(results["lag"] as? [String: Any])
+results["targets"] = checks.map(\.json)
+results["targets_passed"] = Targets.passed(checks)
 results["notes"] = notes
 results["elapsed_s"] = round1(Date().timeIntervalSince(started))
 
@@ -260,11 +319,14 @@ do {
             rounds: (frameRounds, echoRounds)))
     print(LagBench.table(results["lag"] as? [String: Any]))
     print(FeedBench.table(results["feed"] as? [String: Any]))
+    print(Targets.table(checks))
     print("wrote \(options.output) (logs in \(options.logDirectory))")
 } catch {
     say("could not write \(options.output): \(error)")
     exit(1)
 }
+// A target that did not hold fails the run (3; 1 and 2 are errors), after every figure is written.
+exit(Targets.passed(checks) ? 0 : 3)
 
 func round1(_ value: Double) -> Double { (value * 10).rounded() / 10 }
 
