@@ -12,6 +12,9 @@ valgrind 3.19 cannot read the debug information of `refreshkit` (swift-prometheu
 runs as a copy without it (`strip -g`): the instructions are the same, only file and line names go; function
 names stay (demangled with `swift demangle --simplified`).
 
+Per input is what the inputs cost together with the frames they made; a busy machine makes the server
+fall behind and answer several inputs with one frame, so the key functions are also given per call.
+
     bench/profile/callgrind_server.py --bin-dir .build/release --sessions 20 --short 4 --long 8 --top 30
     bench/profile/callgrind_server.py --bin-dir .build/release --echo ...
 """
@@ -76,6 +79,27 @@ def one_run(args, binary, duration, work, label):
     return out, int(inputs), report
 
 
+def calls(profile, pattern):
+    """How many times the functions whose (mangled) names match `pattern` were called in the run."""
+    names = {}
+    count = 0
+    target = None
+    with open(profile) as f:
+        for line in f:
+            if line.startswith("cfn="):
+                match = re.match(r"cfn=\((\d+)\)(?: (.*))?", line.strip())
+                if match.group(2):
+                    names[match.group(1)] = match.group(2)
+                target = names.get(match.group(1), "")
+            elif line.startswith("fn="):
+                match = re.match(r"fn=\((\d+)\)(?: (.*))?", line.strip())
+                if match and match.group(2):
+                    names[match.group(1)] = match.group(2)
+            elif line.startswith("calls=") and target is not None and re.search(pattern, target):
+                count += int(line.split("=")[1].split()[0])
+    return count
+
+
 def total(profile):
     with open(profile) as f:
         for line in f:
@@ -88,7 +112,7 @@ LINE = re.compile(r"^\s*([\d,]+)\s+(?:\(\s*[\d.]+%\)\s+)?(?:\*\s+)?(.+?)(?:\s+\[
 
 
 def functions(profile, inclusive):
-    """Function name → instructions, from callgrind_annotate (names demangled)."""
+    """Function name (as the profile names it) → instructions, from callgrind_annotate."""
     text = subprocess.run(
         ["callgrind_annotate", f"--inclusive={'yes' if inclusive else 'no'}", "--threshold=100", profile],
         capture_output=True, text=True, check=True).stdout
@@ -105,13 +129,27 @@ def functions(profile, inclusive):
         if ":" in name:
             name = name.split(":", 1)[1]
         counts[name] = counts.get(name, 0) + int(match.group(1).replace(",", ""))
-    names = list(counts)
-    if shutil.which("swift"):
-        demangled = subprocess.run(["swift", "demangle", "--simplified", "--compact"], input="\n".join(names),
-                                   capture_output=True, text=True).stdout.splitlines()
-        if len(demangled) == len(names):
-            counts = {d: counts[n] for n, d in zip(names, demangled)}
     return counts
+
+
+def demangled(names):
+    if not shutil.which("swift"):
+        return names
+    out = subprocess.run(["swift", "demangle", "--simplified", "--compact"], input="\n".join(names),
+                         capture_output=True, text=True).stdout.splitlines()
+    return out if len(out) == len(names) else names
+
+
+# Functions whose cost per call is printed (inclusive ÷ calls): exact per call, however many frames the
+# inputs made or how far a busy machine let the server fall behind.
+PER_CALL = [
+    ("SessionHost.received, per message", r"^\$s15RefreshSessions11SessionHostC8received_6binary6isLast2on2at.*F$"),
+    ("SessionHost.writeable, per write", r"^\$s15RefreshSessions11SessionHostC9writeable_2at5write.*F$"),
+    ("Session.prepareFrame, per call", r"^\$s15RefreshSessions7SessionC12prepareFrameyyF$"),
+    ("TracedListModel.frame, per frame made", r"^\$s15RefreshSessions15TracedListModelV5frame17appendingUpdateTo0A4Wire11SharedFrameCAF13MessageBufferVz_tF$"),
+    ("lws_write, per call", r"^lws_write$"),
+    ("the echo's receive, per message", r"^\$s7LWSEcho14EchoConnectionC7receive.*F$"),
+]
 
 
 def main():
@@ -128,6 +166,7 @@ def main():
     parser.add_argument("--server-arg", action="append", default=[])
     parser.add_argument("--valgrind-arg", action="append", default=[])
     parser.add_argument("--keep", help="a folder to keep the profiles in")
+    parser.add_argument("--handler", help="a regular expression naming the function called once per input")
     parser.add_argument("--json", help="write the figures here")
     args = parser.parse_args()
 
@@ -140,22 +179,40 @@ def main():
 
     short_profile, short_inputs, _ = one_run(args, binary, args.short, work, "short")
     long_profile, long_inputs, long_report = one_run(args, binary, args.long, work, "long")
-    inputs = long_inputs - short_inputs
+    sent = long_inputs - short_inputs
+    # What the server handled, not what the generator sent: a server that falls behind under callgrind (on a
+    # busy machine) leaves a backlog, and coalesces. Counted by the calls of the function that takes one
+    # message (the host's `received`; the echo's `receive`), and the frames written (the host's `writeable`).
+    handler = args.handler or ("EchoConnectionC7receive" if args.echo else "SessionHostC8received")
+    inputs = calls(long_profile, handler) - calls(short_profile, handler)
     per_input = (total(long_profile) - total(short_profile)) / inputs
-    print(f"{name}: {args.sessions} sessions at {args.rate:g} Hz, {inputs} inputs between the runs: "
-          f"{per_input:,.0f} instructions per input")
-    figures = {"binary": name, "sessions": args.sessions, "rate": args.rate, "inputs": inputs,
+    print(f"{name}: {args.sessions} sessions at {args.rate:g} Hz, {sent} inputs sent and {inputs} handled "
+          f"between the runs: {per_input:,.0f} instructions per input handled")
+    if not args.echo:
+        frames = calls(long_profile, "SessionHostC9writeable") - calls(short_profile, "SessionHostC9writeable")
+        print(f"writes (frames and other messages) per input handled: {frames / inputs:.3f}")
+    figures = {"binary": name, "sessions": args.sessions, "rate": args.rate, "inputs": inputs, "sent": sent,
                "instructions_per_input": per_input, "functions": {}}
+    figures["per_call"] = {}
     for inclusive in (True, False):
         kind = "inclusive" if inclusive else "exclusive"
         short_counts = functions(short_profile, inclusive)
         long_counts = functions(long_profile, inclusive)
-        rows = sorted(((long_counts[n] - short_counts.get(n, 0)) / inputs, n) for n in long_counts)
-        rows.reverse()
-        figures["functions"][kind] = {n: round(v, 1) for v, n in rows[:200]}
+        differences = {n: long_counts[n] - short_counts.get(n, 0) for n in long_counts}
+        if inclusive:
+            print("\ninclusive instructions per call:")
+            for label, pattern in PER_CALL:
+                for name in (n for n in differences if re.search(pattern, n)):
+                    made = calls(long_profile, pattern) - calls(short_profile, pattern)
+                    if made > 0:
+                        figures["per_call"][label] = round(differences[name] / made, 1)
+                        print(f"{differences[name] / made:10,.0f}  {label} ({made} calls)")
+        rows = sorted(((value / inputs, n) for n, value in differences.items()), reverse=True)[:200]
+        names = demangled([n for _, n in rows])
+        figures["functions"][kind] = {d: round(v, 1) for (v, _), d in zip(rows, names, strict=True)}
         print(f"\n{kind}, instructions per input:")
-        for value, fn in rows[:args.top]:
-            print(f"{value:10,.0f}  {fn[:150]}")
+        for (value, _), name in list(zip(rows, names, strict=True))[:args.top]:
+            print(f"{value:10,.0f}  {name[:150]}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(figures, f, indent=1)

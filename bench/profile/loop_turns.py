@@ -106,7 +106,8 @@ def main():
         record += ["-e", event]
     subprocess.run(record + ["--", "sleep", str(args.seconds)], capture_output=True, check=True)
     output = load.communicate()[0].strip().splitlines()
-    report = json.loads(output[-1]) if output and output[-1].startswith("{") else {"latency_p99_ms": f"none (the generator exited {load.returncode})"}
+    ended = output[-1] if output else ""
+    report = json.loads(ended) if ended.startswith("{") else {"latency_p99_ms": f"none (exit {load.returncode})"}
     server.send_signal(signal.SIGINT)
     server.wait(timeout=30)
 
@@ -153,7 +154,8 @@ def main():
         index = next((i for i, b in enumerate(BUCKETS_US) if wall <= b), len(BUCKETS_US))
         counts[index] += 1
     labels = [f"≤{b / 1000:g} ms" for b in BUCKETS_US] + [f">{BUCKETS_US[-1] / 1000:g} ms"]
-    print("turns by wall time: " + ", ".join(f"{label} {count}" for label, count in zip(labels, counts) if count))
+    shown = [f"{label} {count}" for label, count in zip(labels, counts, strict=True) if count]
+    print("turns by wall time: " + ", ".join(shown))
     print(f"\nthe {args.longest} longest turns: wall ms, of it switched out ms, sockets ready")
     longest = sorted(turns, reverse=True)[:args.longest]
     for wall, off_cpu, woke, _ in longest:
@@ -164,7 +166,7 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"binary": name, "sessions": args.sessions, "turns": len(turns), "histogram": dict(
-                zip(labels, counts)), "longest": longest, "report": report}, f, indent=1)
+                zip(labels, counts, strict=True)), "longest": longest, "report": report}, f, indent=1)
 
 
 if __name__ == "__main__":
