@@ -3,7 +3,7 @@
 ///
 /// Recording is a few comparisons and three additions. The server's `/metrics` page writes it in Prometheus'
 /// text format when it is asked for (RefreshServer's `ServerMetrics`); recording through swift-prometheus'
-/// `Histogram` instead took its lock and compared `Duration`s, about 700 instructions per frame
+/// `Histogram` instead took its lock and compared `Duration`s, 500–700 instructions per frame
 /// (docs/PERFORMANCE.md, "Profile").
 public struct LatencyHistogram: Sendable, Equatable {
     /// The buckets' upper bounds, µs, ascending (an observation counts in the first bucket whose bound is at
