@@ -146,7 +146,8 @@ PER_CALL = [
     ("SessionHost.received, per message", r"^\$s15RefreshSessions11SessionHostC8received_6binary6isLast2on2at.*F$"),
     ("SessionHost.writeable, per write", r"^\$s15RefreshSessions11SessionHostC9writeable_2at5write.*F$"),
     ("Session.prepareFrame, per call", r"^\$s15RefreshSessions7SessionC12prepareFrameyyF$"),
-    ("TracedListModel.frame, per frame made", r"^\$s15RefreshSessions15TracedListModelV5frame17appendingUpdateTo0A4Wire11SharedFrameCAF13MessageBufferVz_tF$"),
+    ("TracedListModel.frame, per frame made",
+     r"^\$s15RefreshSessions15TracedListModelV5frame17appendingUpdateTo0A4Wire11SharedFrameCAF13MessageBufferVz_tF$"),
     ("lws_write, per call", r"^lws_write$"),
     ("the echo's receive, per message", r"^\$s7LWSEcho14EchoConnectionC7receive.*F$"),
 ]
