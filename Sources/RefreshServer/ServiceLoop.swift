@@ -102,6 +102,7 @@ final class ServiceLoop {
     func metricsPage() -> String {
         let members = host.sessions.values.reduce(0) { $0 + $1.connectedCount }
         let heap = rk_heap_now()
+        metrics.take(host.counters)
         metrics.snapshot(
             ServerMetrics.Holdings(
                 connections: host.connections.count, sessions: host.sessions.count, members: members,

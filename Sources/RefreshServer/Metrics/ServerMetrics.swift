@@ -6,9 +6,10 @@ import RefreshSessions
 /// this server's own (no process-wide bootstrap, so servers in one process, tests included, never share
 /// figures), and written in Prometheus' text exposition format for `GET /metrics`.
 ///
-/// Counters and the histogram are bumped where things happen on the service thread; the gauges that describe
-/// what the server holds (sessions, members, trace bytes) are set from its state when the page is asked for
-/// (``snapshot(_:)``), so they cost nothing in between. swift-prometheus' handlers are thread-safe.
+/// The counters and the input-to-frame histogram are the session host's, counted in plain integers
+/// (``HostCounters``) and taken when the page is asked for (``take(_:)``); the gauges that describe what the
+/// server holds (sessions, members, trace bytes) are set from its state then too (``snapshot(_:)``). So nothing
+/// here runs per input. Both are called on the service thread, which also writes the page.
 public final class ServerMetrics: @unchecked Sendable {
     /// The figures read off the server's state at a scrape.
     public struct Holdings: Sendable, Equatable {
@@ -34,14 +35,6 @@ public final class ServerMetrics: @unchecked Sendable {
         }
     }
 
-    /// The input-to-frame histogram's buckets: a frame is answered within a millisecond on a quiet server, so the
-    /// buckets are finer than swift-prometheus' defaults (5 ms … 10 s) at the low end.
-    static let latencyBuckets: [Duration] = [
-        .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(4),
-        .milliseconds(8), .milliseconds(16), .milliseconds(33), .milliseconds(66), .milliseconds(125),
-        .milliseconds(250), .milliseconds(500), .seconds(1),
-    ]
-
     private let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
 
@@ -53,8 +46,11 @@ public final class ServerMetrics: @unchecked Sendable {
     let frames: CoreMetrics.Counter
     /// WebSocket payload bytes written, `refreshkit_sent_bytes_total`.
     let sentBytes: CoreMetrics.Counter
-    /// From receiving an input to writing the first frame that includes it, `refreshkit_input_to_frame_seconds`.
-    let inputToFrame: CoreMetrics.Timer
+    /// From receiving an input to writing the first frame that includes it, `refreshkit_input_to_frame_seconds`:
+    /// the host's own histogram as last taken (``take(_:)``), written by ``text()`` after the registry's figures.
+    private(set) var inputToFrame = LatencyHistogram(bounds: LatencyHistogram.inputToFrameBounds)
+    /// The host's counters as last taken.
+    private var taken = HostCounters()
     private let connections: Meter
     private let sessions: Meter
     private let members: Meter
@@ -64,14 +60,11 @@ public final class ServerMetrics: @unchecked Sendable {
     private var errors: [String: CoreMetrics.Counter] = [:]
 
     public init() {
-        var factory = PrometheusMetricsFactory(registry: registry)
-        factory.durationHistogramBuckets["refreshkit_input_to_frame_seconds"] = Self.latencyBuckets
-        self.factory = factory
+        factory = PrometheusMetricsFactory(registry: registry)
         messages = Counter(label: "refreshkit_messages_total", factory: factory)
         inputs = Counter(label: "refreshkit_inputs_total", factory: factory)
         frames = Counter(label: "refreshkit_frames_total", factory: factory)
         sentBytes = Counter(label: "refreshkit_sent_bytes_total", factory: factory)
-        inputToFrame = Timer(label: "refreshkit_input_to_frame_seconds", factory: factory)
         connections = Meter(label: "refreshkit_connections", factory: factory)
         sessions = Meter(label: "refreshkit_sessions", factory: factory)
         members = Meter(label: "refreshkit_members", factory: factory)
@@ -91,11 +84,21 @@ public final class ServerMetrics: @unchecked Sendable {
         counter.increment()
     }
 
-    /// The counters the session host bumps.
+    /// What the session host hands over as it happens (its `error` messages, by code).
     var hostMetrics: HostMetrics {
-        HostMetrics(
-            messages: messages, inputs: inputs, frames: frames, sentBytes: sentBytes, inputToFrame: inputToFrame,
-            error: { [self] code in error(code: code.rawValue) })
+        HostMetrics(error: { [self] code in error(code: code.rawValue) })
+    }
+
+    /// Brings the figures up to the host's `counters` (totals since the host started, which only grow): on the
+    /// host's thread, before the page is written. The host counts in plain integers (``HostCounters``), so
+    /// nothing here runs per input.
+    func take(_ counters: HostCounters) {
+        messages.increment(by: Int64(counters.messages &- taken.messages))
+        inputs.increment(by: Int64(counters.inputs &- taken.inputs))
+        frames.increment(by: Int64(counters.frames &- taken.frames))
+        sentBytes.increment(by: Int64(counters.sentBytes &- taken.sentBytes))
+        inputToFrame = counters.inputToFrame
+        taken = counters
     }
 
     /// Sets the gauges from what the server holds now.
@@ -110,6 +113,6 @@ public final class ServerMetrics: @unchecked Sendable {
 
     /// Everything, in Prometheus' text exposition format (version 0.0.4).
     func text() -> String {
-        registry.emitToString()
+        registry.emitToString() + inputToFrame.prometheusText(name: "refreshkit_input_to_frame_seconds")
     }
 }

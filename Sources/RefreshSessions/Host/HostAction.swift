@@ -3,6 +3,10 @@ import RefreshWire
 
 /// What the session host asks its transport to do. The host decides; the transport (the libwebsockets
 /// adapter, or a test) carries these out in order, and tells the host what happened through its events.
+///
+/// The rare actions with large payloads (a store batch, a read, a feed request) are `indirect`: each is one
+/// pointer, as a connection is, so the actions of every input (a write, the tick) are copied and destroyed
+/// without the value witnesses of the large ones (docs/PERFORMANCE.md, "Profile").
 public enum HostAction {
     /// Call back when `connection` can be written (``SessionHost/writeable(_:at:write:)``).
     case wantWrite(Connection)
@@ -18,14 +22,14 @@ public enum HostAction {
     case armSweep(after: Int64)
     /// Hand `batch` to the session store, without waiting for it; tell the host what became of it with
     /// ``SessionHost/storeAnswered(_:at:)`` (docs/SCALING.md).
-    case writeStore(StoreBatch)
+    indirect case writeStore(StoreBatch)
     /// Read session `read.session` from the store for a take-over, without the host waiting for it; bring the
     /// answer back with ``SessionHost/storeRead(_:at:)`` (docs/SCALING.md).
-    case readStore(StoreRead)
+    indirect case readStore(StoreRead)
     /// Hand session `session`'s request `id` (its model's ``ListModel/sourceRequest``) to the feed source,
     /// without waiting; bring the answer back with ``SessionHost/feedAnswered(session:answer:at:)``
     /// (docs/FEEDS.md, "Serving").
-    case requestFeed(session: String, id: Int, request: FeedRequest)
+    indirect case requestFeed(session: String, id: Int, request: FeedRequest)
 }
 
 /// What one write asked the transport to put on the wire.

@@ -5,7 +5,7 @@ import RefreshWire
 extension SessionHost {
     func process(_ text: UnsafeRawBufferPointer, on connection: Connection, at now: Int64) {
         connection.messagesReceived &+= 1
-        metrics.messages.increment()
+        counters.messages &+= 1
         connection.heard(at: now)  // application traffic proves the peer is alive
         guard connection.lifecycle.acceptsInput else { return }
         guard screened(connection, at: now) else { return }

@@ -147,7 +147,7 @@ extension SessionHost {
             return
         }
         registry.account(session)
-        metrics.inputs.increment()
+        counters.inputs &+= 1
         if connection.unansweredInputAt == nil { connection.unansweredInputAt = nowMicroseconds }
         if case .configure = input { announceConfiguration(of: session) }
         if case .measure(let batch) = input { announceHeights(batch, staleBefore: staleBefore, of: session) }

@@ -39,10 +39,10 @@ extension SessionHost {
             session.prepareFrame()
             registry.account(session)
             connection.framesSent &+= 1
-            metrics.frames.increment()
+            counters.frames &+= 1
             if let heard = connection.unansweredInputAt {
                 // The first frame made after this connection's oldest unanswered input includes it.
-                metrics.inputToFrame.recordMicroseconds(now - heard)
+                counters.inputToFrame.record(microseconds: now - heard)
                 connection.unansweredInputAt = nil
             }
             var count = 0
@@ -74,7 +74,7 @@ extension SessionHost {
             connection.lifecycle.kill()
             return .failed
         }
-        metrics.sentBytes.increment(by: bytes)
+        counters.sentBytes &+= UInt64(bytes)
         if connection.hasPendingOutput || connection.lifecycle == .draining {
             actions.append(.wantWrite(connection))
         }

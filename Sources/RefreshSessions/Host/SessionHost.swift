@@ -28,6 +28,9 @@ public final class SessionHost {
     public let configuration: Configuration
     let logger: Logger
     let metrics: HostMetrics
+    /// Messages, inputs, frames, bytes and input-to-frame times so far, in plain integers (the transport reads
+    /// them for its metrics page).
+    @exclusivity(unchecked) public internal(set) var counters = HostCounters()
     /// `http://HOST:PORT` as a device on the network opens it: the `welcome`'s share base and the log's links
     /// (known once the transport has bound its port).
     public var shareBase = ""
@@ -155,7 +158,7 @@ public final class SessionHost {
             requestClose(connection, .messageTooBig)
         case .binary:
             connection.messagesReceived &+= 1
-            metrics.messages.increment()
+            counters.messages &+= 1
             guard screened(connection, at: now) else { return }
             logger.notice(
                 "rejected a message", metadata: ["connection": "\(connection.id)", "code": "binary_unsupported"])

@@ -115,9 +115,20 @@ public struct TracedListModel: Sendable {
     @inline(__always)
     public func sessionTime(_ clockTime: Timestamp) -> Timestamp { max(clockTime, model.now) }
 
-    /// Follows `member`'s pointers: a `start` or `move` leaves the pointer down, anything else lifts it.
+    /// Follows `member`'s pointers: a `start` or `move` leaves the pointer down (moved to the end of its member's
+    /// pointers), anything else lifts it.
     private mutating func notePointer(_ touch: TouchInput, member: Int) {
-        pointersDown.removeAll { $0.member == member && $0.pointer == touch.pointer }
+        let index = pointersDown.firstIndex { $0.member == member && $0.pointer == touch.pointer }
+        if let index, touch.phase == .move,
+            pointersDown.index(after: index) == pointersDown.endIndex
+                || pointersDown[pointersDown.index(after: index)].member != member
+        {
+            // Already the last of its member's: taking it out and putting it back would give the same array.
+            // Every move of a drag comes here (a remove and an insert cost ~200 instructions per input).
+            pointersDown[index].pageTime = touch.pageTime
+            return
+        }
+        if let index { pointersDown.remove(at: index) }
         guard touch.phase == .start || touch.phase == .move else { return }
         let position = pointersDown.firstIndex { $0.member > member } ?? pointersDown.endIndex
         pointersDown.insert(

@@ -1,3 +1,4 @@
+import RefreshSessions
 import Testing
 
 @testable import RefreshServer
@@ -5,13 +6,15 @@ import Testing
 @Suite struct ServerMetricsTests {
     @Test func countersGaugesAndTheHistogramAreWrittenInPrometheusFormat() {
         let metrics = ServerMetrics()
-        metrics.inputs.increment(by: 3)
-        metrics.frames.increment()
-        metrics.sentBytes.increment(by: 85)
+        var counters = HostCounters()
+        counters.inputs = 3
+        counters.frames = 1
+        counters.sentBytes = 85
+        counters.inputToFrame.record(microseconds: 700)
+        metrics.take(counters)
         metrics.error(code: "bad_field")
         metrics.error(code: "bad_field")
         metrics.error(code: "rate_limited")
-        metrics.inputToFrame.recordMicroseconds(700)
         metrics.snapshot(
             .init(
                 connections: 2, sessions: 1, members: 2, traceBytes: 4096, heapInUseBytes: 5_000_000,
@@ -25,16 +28,30 @@ import Testing
             "refreshkit_heap_free_bytes 70000.0",
             #"refreshkit_input_to_frame_seconds_bucket{le="0.0005"} 0"#,
             #"refreshkit_input_to_frame_seconds_bucket{le="0.001"} 1"#,
+            #"refreshkit_input_to_frame_seconds_bucket{le="1.0"} 1"#,
+            #"refreshkit_input_to_frame_seconds_bucket{le="+Inf"} 1"#, "refreshkit_input_to_frame_seconds_sum 0.0007",
             "refreshkit_input_to_frame_seconds_count 1",
         ] {
             #expect(text.contains(line + "\n"), "missing: \(line)\n\(text)")
         }
     }
 
+    @Test func takingTheHostsTotalsAgainCountsOnlyWhatIsNew() {
+        let metrics = ServerMetrics()
+        var counters = HostCounters()
+        counters.messages = 5
+        metrics.take(counters)
+        counters.messages = 7
+        metrics.take(counters)
+        #expect(metrics.text().contains("refreshkit_messages_total 7\n"))
+    }
+
     @Test func twoServersNeverShareFigures() {
         let one = ServerMetrics()
         let two = ServerMetrics()
-        one.inputs.increment()
+        var counters = HostCounters()
+        counters.inputs = 1
+        one.take(counters)
         #expect(two.text().contains("refreshkit_inputs_total 0\n"))
     }
 }
