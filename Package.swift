@@ -45,7 +45,6 @@ let package = Package(
             dependencies: [
                 "RefreshKit", "RefreshWire", "CLibCrypto",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
@@ -104,7 +103,6 @@ let package = Package(
             dependencies: [
                 "RefreshSessions", "RefreshWire", "RefreshKit",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]),
         .testTarget(name: "LWSEchoTests", dependencies: ["LWSEcho"]),
         .testTarget(name: "ServerClockTests", dependencies: ["ServerClock"]),
