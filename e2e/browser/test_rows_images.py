@@ -79,11 +79,11 @@ def image_drawn(page, row: dict) -> bool:
 def to_row(page, target: int) -> dict:
     """Loads a second page of rows, then jumps (no frames between) so that row
     `target` is at the top of the screen; returns the settled frame."""
-    f = settled(page)
+    # the first screen's images may still be coming (each one measured again): wait for the list at rest
+    f = wait_until(page, settled, 15, what="the first screen settled")
     page.evaluate("() => window.refreshkit.send({type: 'command', name: 'loadMore', edge: 'bottom'})")
     count = f["feed"]["count"]
-    wait_until(page, lambda p: (s := settled(p)) and s["feed"]["count"] > count and s, 15, what="a second page")
-    f = settled(page)
+    f = wait_until(page, lambda p: (s := settled(p)) and s["feed"]["count"] > count and s, 15, what="a second page")
     amount = page.evaluate("(i) => window.refreshkit.rowTop(i)", target) - f["offset"]["y"]
     page.evaluate("(a) => window.refreshkit.send({type: 'command', name: 'scrollBy', amount: a, animated: false})",
                   amount)
