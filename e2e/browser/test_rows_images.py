@@ -121,17 +121,26 @@ def test_images_above_the_visible_row_load_late_and_it_stays_still(browser, feed
         before_rows = {r["id"]: r for r in rows(page)}
         anchor = first_visible(page)
         offset = page.evaluate("() => window.refreshkit.frame.offset.y")
-        loaded = images(page)["loaded"]
+        above_urls = [jsonfeed.image_url(i) for i in sorted(above)]
+        assert not any(page.evaluate("(u) => u.map((x) => window.refreshkit.imageSize(x))", above_urls))
 
         # now the rows above get their images
         jsonfeed.release_images(sorted(above))
-        wait_until(page, lambda p: images(p)["loaded"] >= loaded + len(above) and settled(p), 30,
-                   what=f"the {len(above)} images above loaded and their rows measured")
+        grown = GROWTH * len(above)
+
+        def above_applied(p):
+            # loaded, their rows laid out again and measured, the engine's heights and its anchoring applied: at
+            # rest, with the offset moved by what the rows grew (one frame after a load the page has not measured
+            # yet, and looks settled)
+            s = all(p.evaluate("(u) => u.map((x) => window.refreshkit.imageSize(x))", above_urls)) and settled(p)
+            return s and s["offset"]["y"] - offset >= grown and s
+
+        wait_until(page, above_applied, 30, what=f"the {len(above)} images above loaded, their rows {grown} px taller")
         after = next((r for r in rows(page) if r["id"] == anchor["id"]), None)
         assert after is not None, f"row {anchor['id']} is no longer drawn"
         assert abs(after["y"] - anchor["y"]) <= 1, f"the visible row moved {after['y'] - anchor['y']:.2f} px"
         moved = page.evaluate("() => window.refreshkit.frame.offset.y") - offset
-        assert moved >= GROWTH * len(above), f"the offset moved {moved:.1f} px for {len(above)} rows that grew"
+        assert moved >= grown, f"the offset moved {moved:.1f} px for {len(above)} rows that grew"
         # every row on screen is where it was, the images drawn still
         for r in rows(page):
             if r["id"] in before_rows:

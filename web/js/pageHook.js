@@ -91,6 +91,8 @@ export function exposePageHook({ session, share, traceTools, newItems = null }) 
     rowTop: (i) => session.layout.top(i),
     /** The feed's images (js/feed/images.js): decoded ones held, fetches queued and in flight, loaded, failed, dropped. */
     images: () => session.images.state(),
+    /** The size of the image at `url` once the page loaded it (`{width, height}`), else null. */
+    imageSize: (url) => session.images.sizeOf(url) ?? null,
     /** The feed mirror (js/feedMirror.js): how often it changed the DOM. */
     get mirror() { return { updates: session.mirror?.updates ?? 0 }; },
   });
