@@ -25,7 +25,8 @@ by `fail(MODE, page=K)` (one page, or every page when `page` is None) until `rec
 Images (`images_every=K`): every K-th item (ids divisible by K) has `image` `BASE/images/ID.png`, a PNG of one colour
 whose size the id picks and JSON Feed does not say (images.py). `hold_images(ids)` holds them back (every one when
 `ids` is None) until `release_images(ids)`; `fail_image(id, MODE)` answers one in a failure mode: error (HTTP 500),
-slow (after `slow_s`), oversized (past `oversized_image_bytes`, default 5 MiB), wrong_type (text/html), lying_type
+slow (after `slow_s`), oversized (past `oversized_image_bytes`, default 5 MiB), large (a PNG padded to just under
+4 MiB), wrong_type (text/html), lying_type
 (`image/png` with HTML in it), hangup (the connection closed without an answer).
 
 Every request is logged (`requests`), and `wait_for_request` waits for one that matches (bounded), so a test waits

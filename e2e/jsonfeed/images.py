@@ -13,7 +13,8 @@ import zlib
 IMAGE_PREFIX = "/images/"
 # the shapes an item's image takes, by its id: none is 16:9, so a row's height changes when its image loads
 SIZES = ((300, 300), (240, 320), (400, 300), (320, 400))
-MODES = ("error", "slow", "oversized", "wrong_type", "lying_type", "hangup")
+MODES = ("error", "slow", "oversized", "large", "wrong_type", "lying_type", "hangup")
+LARGE_BYTES = 4 * 1024 * 1024 - 4096  # "large": a PNG just under the server's 4 MiB limit
 
 
 def png(width: int, height: int, rgb: tuple[int, int, int]) -> bytes:
@@ -95,4 +96,6 @@ def answer(item_id: str, mode: str | None, oversized_bytes: int) -> tuple[int, s
     body = png(*size_of(item_id), colour_of(item_id))
     if mode == "oversized":  # a PNG header, then past the limit: the server must stop reading
         body += b"\x00" * (oversized_bytes - len(body) + 1)
+    elif mode == "large":  # the PNG, then bytes after its end (a decoder ignores them) up to just under the limit
+        body += bytes(range(256)) * ((LARGE_BYTES - len(body)) // 256)
     return 200, "image/png", body
