@@ -4,6 +4,10 @@ import Foundation
 struct PageBench {
     let options: BenchOptions
     let serverBench: ServerBench
+    /// Names the server's and the script's logs.
+    var label = "page"
+    /// More arguments for page_bench.py (`--external`: ``PageRowsBench``).
+    var scriptArguments: [String] = []
 
     func run() async -> [String: Any] {
         let python = options.python.hasPrefix("/") ? options.python : options.root + "/" + options.python
@@ -13,7 +17,7 @@ struct PageBench {
             return unavailable("no \(options.python) (run `make test-deps`) or no bench/page_bench.py")
         }
         let target: ServerBench.Target
-        do { target = try await serverBench.startTarget(.refreshkit, label: "page") } catch {
+        do { target = try await serverBench.startTarget(.refreshkit, label: label) } catch {
             return unavailable("server did not start: \(error)")
         }
         let result = await drive(target, python: python, script: script)
@@ -23,11 +27,11 @@ struct PageBench {
 
     /// page_bench.py against the started server.
     private func drive(_ target: ServerBench.Target, python: String, script: String) async -> [String: Any] {
-        let log = options.logDirectory + "/page.log"
+        let log = options.logDirectory + "/\(label).log"
         do {
             let process = try await ChildProcess(
                 name: "page_bench", executable: python,
-                arguments: [script, "--url", "http://127.0.0.1:\(target.port)/"],
+                arguments: [script, "--url", "http://127.0.0.1:\(target.port)/"] + scriptArguments,
                 workingDirectory: options.root, log: log)
             guard await process.wait(timeout: 120) else { return unavailable("page_bench.py timed out (log: \(log))") }
             let text = process.stdout.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -316,6 +316,15 @@ enum Summary {
                 "page (10 000 rows, flinging): \(msPerFrame) ms of JS per frame, \(fps) fps (target ≤ 4 ms)"
                     + ((page["note"] as? String).map { " — \($0)" } ?? ""))
         }
+        if let rows = results["page_rows"] as? [String: Any] {
+            let ms = { (key: String, decimals: Int) in
+                (rows[key] as? NSNumber).map { fmt($0.doubleValue, decimals) } ?? "–"
+            }
+            lines.append(
+                "page (10 000 rows of varied text, measured, flinging): JS per frame p50 \(ms("js_ms_p50", 2)), "
+                    + "p95 \(ms("js_ms_p95", 2)), max \(ms("js_ms_max", 2)) ms, mean \(ms("ms_per_frame", 2)) ms, "
+                    + "\(ms("fps", 1)) fps (target ≤ 4 ms)" + ((rows["note"] as? String).map { " — \($0)" } ?? ""))
+        }
         if let notes = results["notes"] as? [String], !notes.isEmpty {
             lines.append("")
             lines += notes.map { "note: \($0)" }

@@ -34,3 +34,26 @@ def test_a_failed_refresh_says_so_and_retry_refreshes(phone):
     assert events.count("didStart") >= 2 and "feedFailed" in events and "feedLoaded" in events, events
     assert not banner.is_visible()
     assert page.errors == []
+
+
+def test_retry_pressed_while_the_failed_refresh_still_shows_refreshes_once_it_has_ended(phone):
+    """The banner shows from the failure on, but the failed refresh stays on screen for its minimum visible time and
+    then plays its exit, and the engine ignores a refresh asked for until then: Retry waits for the edge to settle
+    and asks then (js/session/refreshAsks.js), instead of doing nothing."""
+    page = phone
+    banner = page.locator("#refresh-failure")
+    page.evaluate("() => window.refreshkit.send({type: 'configure', edges: {top: {minimumVisibleDuration: 4}}})")
+    wait_until(page, lambda p: p.evaluate("() => window.refreshkit.config?.edges?.top?.minimumVisibleDuration") == 4,
+               5, what="the server to take the longer minimum visible time")
+    configure_feed(page, failureRate=1, latencyMs=100)
+    newest_before = frame(page)["feed"]["newest"]
+    page.click("#refresh")
+    banner.wait_for(state="visible", timeout=10_000)
+    assert top_state(page) == "refreshing", "the failed refresh still shows (its minimum visible time)"
+    configure_feed(page, failureRate=0)
+    page.click("#refresh-retry")
+    wait_until(page, lambda p: frame(p)["feed"]["newest"] > newest_before and top_state(p) == "idle", 15,
+               what="the retried refresh, once the failed one ended, to bring new rows")
+    events = page.evaluate("() => window.refreshkit.events.filter(e => e.edge === 'top').map(e => e.name)")
+    assert events.count("didStart") == 2 and events.count("feedFailed") == 1, events
+    assert page.errors == []

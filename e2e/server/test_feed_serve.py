@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -115,6 +116,25 @@ def test_a_bad_post_gets_a_json_error(tmp_path, fresh_server, body, status, code
     assert (got, answer["error"]["code"]) == (status, code), answer
     assert answer["error"]["message"]
     # the server goes on taking posts
+    assert post(srv, {"text": "after the refusal"})[0] == 201
+
+
+def test_a_chunked_post_is_refused_with_411_and_posts_go_on(tmp_path, fresh_server):
+    """A body without a Content-Length (chunked) would reach no callback in libwebsockets 4.1: it is refused at
+    once, with JSON, instead of waiting forever."""
+    srv = fresh_server("--feed", f"sqlite:{tmp_path / 'feed.db'}")
+    with socket.create_connection(("127.0.0.1", srv.port), timeout=10) as sock:
+        sock.sendall(b"POST /feed/items HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     b"Transfer-Encoding: chunked\r\n\r\n10\r\n{\"text\": \"hi!\"}\r\n0\r\n\r\n")
+        answer = b""
+        while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 411"), answer
+    assert json.loads(body)["error"]["code"] == "length_required", body
     assert post(srv, {"text": "after the refusal"})[0] == 201
 
 

@@ -42,7 +42,7 @@ const traceTools = new TraceTools({ conn: session.connection, notify });
 const haptics = new Haptics();
 // A failed refresh says so under the bar, with Retry (js/failure.js).
 const failure = new FailureBanner({
-  onRetry: (edge) => session.send({ type: 'command', name: 'refresh', edge }),
+  onRetry: (edge) => session.refresh(edge), // waits for a failed refresh's exit to end (js/session/refreshAsks.js)
   errorOf: (edge) => session.feed.errorFor(session.roleOf(edge) ?? 'refresh'), // the source's reason (js/feed/)
 });
 // "N new" over the list when the feed source has newer items (js/feed/newItemsPill.js)

@@ -81,6 +81,10 @@ enum FeedPostEndpoint {
     static let notAllowed = error(
         403, "forbidden", "posts are taken from loopback and the addresses of --feed-post-allow only")
     static let wrongMethod = error(405, "method_not_allowed", "only POST is answered at \(path)")
+    /// 411: a body without a `Content-Length` (a chunked one): libwebsockets 4.1 hands such a body to no callback,
+    /// so it is refused before it is sent rather than left without an answer.
+    static let lengthRequired = error(
+        411, "length_required", "a post needs a Content-Length (chunked bodies are not read)")
 
     /// 409: the feed takes no posts.
     static func notPostable(_ address: String) -> HTTPEndpoints.Response {

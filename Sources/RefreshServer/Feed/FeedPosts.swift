@@ -4,7 +4,7 @@ import RefreshFeeds
 import RefreshKit
 
 /// The libwebsockets side of `POST /feed/items` (``FeedPostEndpoint`` decides): the gate screens the request
-/// (method, peer, declared length, whether the feed takes posts), lws hands the body over in pieces to the
+/// (method, peer, whether the feed takes posts, the declared length: none is refused), lws hands the body over in pieces to the
 /// `/feed/items` callback mount, and once it is whole the post goes to the feed's posts queue
 /// (``FeedService/post(text:author:ticket:)``), never written on this thread. When the source has answered,
 /// the connection is asked to be written and the answer goes out.
@@ -47,7 +47,8 @@ final class FeedPosts {
         guard isPost else { return FeedPostEndpoint.wrongMethod }
         guard allow.allows(peer) else { return FeedPostEndpoint.notAllowed }
         guard let feed, feed.isPostable else { return FeedPostEndpoint.notPostable(address) }
-        if let declaredLength, declaredLength > FeedPostEndpoint.maxBodyBytes { return FeedPostEndpoint.tooLarge }
+        guard let declaredLength else { return FeedPostEndpoint.lengthRequired }
+        if declaredLength > FeedPostEndpoint.maxBodyBytes { return FeedPostEndpoint.tooLarge }
         posts[wsi] = .receiving(body: [], overflow: false)
         return nil
     }

@@ -27,19 +27,14 @@ struct FencingTests {
     /// and closes; the store keeps `b`'s copy, and the first device resumes on `b`.
     @Test func aLiveHolderWronglyFoundDownLetsGoAtItsNextWrite() throws {
         let store = MemoryStore()
-        let a = TestTransport.node("a", store)
-        store.time = { [weak a] in a?.now ?? 0 }
-        let (first, made) = try a.welcomed(TestTransport.hello())
-        let id = try #require(made["session"] as? String)
+        let (a, first, made, id) = try TestTransport.nodeWithSession("a", store)
         let token = try #require(made["token"] as? String)
         let (second, joined) = try a.welcomed(TestTransport.hello(session: id))
         a.now += StoreLedger.period
         a.sweep()  // the second member rides on this batch
         #expect(store.sessions[id]?.epoch == SessionFence.first)
         a.close(second)  // the second device's link drops; it reconnects, and the balancer sends it to `b`
-        let b = TestTransport.node("b", store)
-        b.now = a.now + 10_000
-        b.balancerBackend = "a"
+        let b = TestTransport.backup("b", of: "a", at: a.now + 10_000, store)
         let (moved, resumed) = try b.welcomed(
             TestTransport.hello(session: id, token: joined["token"] as? String))
         #expect(resumed["session"] as? String == id && resumed["node"] as? String == "b")
@@ -71,15 +66,10 @@ struct FencingTests {
     /// it a notice in the store, which its next batch (the lease's renewal) collects, and it lets the session go.
     @Test func anIdleHolderLearnsFromTheNoticeWithItsNextBatch() throws {
         let store = MemoryStore()
-        let a = TestTransport.node("a", store)
-        store.time = { [weak a] in a?.now ?? 0 }
-        let (page, made) = try a.welcomed(TestTransport.hello())
-        let id = try #require(made["session"] as? String)
+        let (a, page, made, id) = try TestTransport.nodeWithSession("a", store)
         a.now += StoreLedger.period
         a.sweep()  // everything of it is in the store: nothing more to write until something moves
-        let b = TestTransport.node("b", store)
-        b.now = a.now + 10_000
-        b.balancerBackend = "a"
+        let b = TestTransport.backup("b", of: "a", at: a.now + 10_000, store)
         _ = try b.welcomed(TestTransport.hello(session: id, token: made["token"] as? String))
         #expect(store.notices["a"]?[id]?.epoch == 2)
         a.now = b.now + NodeLease.renewal
@@ -99,15 +89,10 @@ struct FencingTests {
     /// another process), whose host lets the session go: one holder.
     @Test func ofTwoClaimsOfOneEpochOnlyTheFirstHolds() throws {
         let store = MemoryStore()
-        let a = TestTransport.node("a", store)
-        store.time = { [weak a] in a?.now ?? 0 }
-        let (_, made) = try a.welcomed(TestTransport.hello())
-        let id = try #require(made["session"] as? String)
+        let (a, _, _, id) = try TestTransport.nodeWithSession("a", store)
         a.sweep()
         let stale = store.load(id)  // what c read, before b's claim landed
-        let b = TestTransport.node("b", store)
-        b.now = a.now + 10_000
-        b.balancerBackend = "a"
+        let b = TestTransport.backup("b", of: "a", at: a.now + 10_000, store)
         _ = try b.welcomed(TestTransport.hello(session: id))
         let c = TestTransport.node("c", store)
         c.now = b.now

@@ -28,10 +28,7 @@ import Testing
     /// the session is in the store yet or not, instead of opening a new session or taking it over.
     @Test func aHelloOnlyJoinIsSentToTheHolder() throws {
         let store = MemoryStore()
-        let a = TestTransport.node("a", store)
-        store.time = { [weak a] in a?.now ?? 0 }
-        let (_, made) = try a.welcomed(TestTransport.hello())
-        let id = try #require(made["session"] as? String)
+        let (a, _, made, id) = try TestTransport.nodeWithSession("a", store)
         let stored = try #require(store.sessions[id], "a new session is written at once")
         #expect(store.leases["a"] != nil, "with the node's lease")
         store.sessions[id] = nil  // as if its first write had not landed yet: its id's node is alive
@@ -81,16 +78,11 @@ import Testing
     /// second time. Once `b`'s lease ends, `a` takes it over.
     @Test func theIdsOwnNodeComingBackSendsPagesToTheLiveHolder() throws {
         let store = MemoryStore()
-        let a = TestTransport.node("a", store)
-        store.time = { [weak a] in a?.now ?? 0 }
-        let (_, made) = try a.welcomed(TestTransport.hello())
-        let id = try #require(made["session"] as? String)
+        let (a, _, made, id) = try TestTransport.nodeWithSession("a", store)
         a.sweep()
         #expect(store.leases["a"] != nil, "a node holding sessions has a lease")
         // `a` is killed; the balancer sends the page to `b`, a backup, while a's lease has not lapsed
-        let b = TestTransport.node("b", store)
-        b.balancerBackend = "a"  // the balancer found `a` down: `b` is its backup
-        b.now = a.now + 10_000
+        let b = TestTransport.backup("b", of: "a", at: a.now + 10_000, store)  // the balancer found `a` down
         store.time = { [weak b] in b?.now ?? 0 }
         let (_, resumed) = try b.welcomed(TestTransport.hello(session: id, token: made["token"] as? String))
         #expect(resumed["session"] as? String == id && resumed["node"] as? String == "b")

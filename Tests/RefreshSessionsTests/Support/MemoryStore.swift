@@ -159,6 +159,26 @@ extension TestTransport {
         return transport
     }
 
+    /// Node `name` of a cluster sharing `store`, whose clock the store's leases run on, with one session it made:
+    /// the session's page, its `welcome` and its id.
+    static func nodeWithSession(
+        _ name: String, _ store: MemoryStore
+    ) throws -> (node: TestTransport, page: Connection, welcome: [String: Any], id: String) {
+        let node = TestTransport.node(name, store)
+        store.time = { [weak node] in node?.now ?? 0 }
+        let (page, welcome) = try node.welcomed(TestTransport.hello())
+        return (node, page, welcome, try #require(welcome["session"] as? String))
+    }
+
+    /// Node `name` sharing `store`, reached through node `failed`'s backend: the balancer found `failed` down,
+    /// and this node is its backup. Its clock reads `now`.
+    static func backup(_ name: String, of failed: String, at now: Int64, _ store: MemoryStore) -> TestTransport {
+        let node = TestTransport.node(name, store)
+        node.balancerBackend = failed
+        node.now = now
+        return node
+    }
+
     /// Opens a connection, sends `hello` on it, and returns it with its `welcome`.
     func welcomed(_ hello: String) throws -> (Connection, [String: Any]) {
         let page = open()

@@ -4,59 +4,9 @@ import Testing
 
 @testable import RefreshWire
 
-/// A traced session driven as a server drives one (decoded messages, a 60 Hz tick while something moves, a frame
-/// after every change), keeping the update message of each frame.
-private struct Session {
-    var traced: TracedListModel
-    var updates: [[UInt8]] = []
-    /// Each frame's whole `frame` message.
-    var frames: [[UInt8]] = []
-    var now: Int64
-    let decoder = MessageDecoder()
-
-    init(limits: TraceLimits = .init(), start: Int64 = 7_000_000_000) throws {
-        now = start
-        traced = try TracedListModel(
-            header: TraceHeader(
-                preset: "ios", viewport: Size(width: 390, height: 844), devicePixelRatio: 3, seed: 11,
-                start: Timestamp(microseconds: start)),
-            limits: limits)
-        frame()
-    }
-
-    mutating func frame() {
-        var update = MessageBuffer()
-        let shared = traced.frame(appendingUpdateTo: &update)
-        updates.append(update.withUnsafeBytes { Array($0) })
-        var message: [UInt8] = []
-        MessageEncoder().encode(shared, into: &message)
-        frames.append(message)
-        _ = traced.takeEvents()
-    }
-
-    mutating func receive(_ text: String, member: Int = 0) throws {
-        let bytes = Array(text.utf8)
-        try bytes.withUnsafeBytes { raw in
-            let received = try #require(try decoder.decodeInput(raw))
-            try? traced.apply(received, member: member, at: Timestamp(microseconds: now))
-        }
-        frame()
-    }
-
-    mutating func wait(milliseconds: Int64) {
-        let end = now + milliseconds * 1000
-        while now < end {
-            let tick = nextServerTick(of: traced.model, after: now, until: end)
-            now = tick.time
-            if tick.due {
-                traced.advance(to: Timestamp(microseconds: now))
-                frame()
-            }
-        }
-    }
-
+extension SessionDriver {
     /// A pull of `dy` px in 12 moves, 16 ms apart, with `seq`s, released unless `hold`.
-    mutating func drag(dy: Double, id: Int = 1, seq: inout Int, hold: Bool = false) throws {
+    fileprivate mutating func drag(dy: Double, id: Int = 1, seq: inout Int, hold: Bool = false) throws {
         var t = 1000.0
         seq += 1
         try receive(#"{"type":"touch","phase":"start","dx":0,"dy":0,"t":\#(t),"id":\#(id),"seq":\#(seq)}"#)
@@ -111,7 +61,7 @@ private struct Session {
     }
 
     @Test func aRestoredSnapshotMakesTheSameFramesAsTheLiveSession() throws {
-        var live = try Session()
+        var live = try SessionDriver(seed: 11, start: 7_000_000_000)
         var seq = 0
         try live.receive(#"{"type":"command","name":"scrollBy","amount":400}"#)
         live.wait(milliseconds: 400)
@@ -140,7 +90,7 @@ private struct Session {
     }
 
     @Test func aSnapshotOfAnotherVersionOrDamagedIsAClearError() throws {
-        let session = try Session()
+        let session = try SessionDriver(seed: 11, start: 7_000_000_000)
         var encoded = session.traced.snapshot().encoded()
         #expect(Array(encoded.prefix(5)) == Array("RKSS".utf8) + [2])
         encoded[4] = 3
@@ -159,7 +109,7 @@ private struct Session {
     /// it; importing it and replaying it (as `refreshkit replay` does) makes the live frames after the snapshot,
     /// byte for byte, and a session rebuilt from it (a take-over) exports the very same bytes.
     @Test func aTraceFromASnapshotExportsImportsAndReplaysByteExact() throws {
-        var live = try Session(limits: TraceLimits(snapshotOperations: 300))
+        var live = try SessionDriver(seed: 11, start: 7_000_000_000, limits: TraceLimits(snapshotOperations: 300))
         var seq = 0
         for round in 0..<6 {
             try live.drag(dy: round.isMultiple(of: 2) ? 260 : -200, seq: &seq)

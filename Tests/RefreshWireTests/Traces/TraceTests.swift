@@ -4,67 +4,11 @@ import RefreshSessions
 import RefreshWire
 import Testing
 
-/// Drives a ``TracedListModel`` the way the server does: messages decoded and applied at their receive times,
-/// a 60 Hz tick while something moves or waits, a frame after every change; and keeps every frame's bytes.
-private struct Driver {
-    var traced: TracedListModel
-    var frames: [[UInt8]] = []
-    var events: [Event] = []
-    var now: Int64
-    let decoder = MessageDecoder()
-
-    init(
-        preset: String = "ios", seed: UInt64 = 7, start: Int64 = 5_000_000_000, limits: TraceLimits = .init(),
-        digest: FrameDigest.Kind = .deltas
-    ) throws {
-        now = start
-        traced = try TracedListModel(
-            header: TraceHeader(
-                preset: preset, viewport: Size(width: 390, height: 844), devicePixelRatio: 3, seed: seed,
-                start: Timestamp(microseconds: start)),
-            limits: limits, digest: digest)
-        frame()
-    }
-
-    mutating func frame() {
-        // The schedule a host reads without copying the session must be the session's own.
-        #expect(traced.isActive == traced.model.isActive)
-        #expect(traced.nextDeadline == traced.model.nextDeadline)
-        var update = MessageBuffer()
-        var buffer: [UInt8] = []
-        MessageEncoder().encode(traced.frame(appendingUpdateTo: &update), into: &buffer)
-        frames.append(buffer)
-        events += traced.takeEvents()
-    }
-
-    /// Receives `text` from `member` at the current time.
-    mutating func receive(_ text: String, member: Int = 0) throws {
-        let bytes = Array(text.utf8)
-        try bytes.withUnsafeBytes { raw in
-            guard let received = try decoder.decodeInput(raw) else {
-                Issue.record("not an input: \(text)")
-                return
-            }
-            try traced.apply(received, member: member, at: Timestamp(microseconds: now))
-        }
-        frame()
-    }
-
-    /// Lets `milliseconds` pass with the server's tick (60 Hz while active, else at each deadline).
-    mutating func wait(milliseconds: Int64) {
-        let end = now + milliseconds * 1000
-        while now < end {
-            let tick = nextServerTick(of: traced.model, after: now, until: end)
-            now = tick.time
-            if tick.due {
-                traced.advance(to: Timestamp(microseconds: now))
-                frame()
-            }
-        }
-    }
-
+extension SessionDriver {
     /// A finger drag of `dy` in `steps` moves, 16 ms apart (page time `t` from `pageTime`).
-    mutating func drag(dy: Double, steps: Int = 12, pageTime: Double = 1000, member: Int = 0, id: Int = 1) throws {
+    fileprivate mutating func drag(dy: Double, steps: Int = 12, pageTime: Double = 1000, member: Int = 0, id: Int = 1)
+        throws
+    {
         var t = pageTime
         try receive(#"{"type":"touch","phase":"start","dx":0,"dy":0,"t":\#(t),"id":\#(id)}"#, member: member)
         for _ in 0..<steps {
@@ -79,12 +23,13 @@ private struct Driver {
         try receive(#"{"type":"touch","phase":"end","dx":0,"dy":0,"t":\#(t),"id":\#(id)}"#, member: member)
     }
 
-    var json: [UInt8] { traced.recorder.json() }
 }
 
 /// A session with a pull-to-refresh, a second member's touch, a wheel, a configure and a load-more.
-private func recordedScenario(limits: TraceLimits = .init(), digest: FrameDigest.Kind = .deltas) throws -> Driver {
-    var driver = try Driver(limits: limits, digest: digest)
+private func recordedScenario(
+    limits: TraceLimits = .init(), digest: FrameDigest.Kind = .deltas
+) throws -> SessionDriver {
+    var driver = try SessionDriver(limits: limits, digest: digest)
     try driver.receive(#"{"type":"configure","feed":{"latencyMs":400}}"#)
     try driver.drag(dy: 300)
     driver.wait(milliseconds: 100)
@@ -163,7 +108,7 @@ struct TraceTests {
     }
 
     @Test func theTraceMessageWrapsTheTrace() throws {
-        let driver = try Driver()
+        let driver = try SessionDriver()
         var message: [UInt8] = []
         driver.traced.recorder.encodeMessage(into: &message)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(message)) as? [String: Any])
@@ -195,7 +140,7 @@ struct TraceTests {
     /// replay rebuilds each frame's `ack` and gives the frames byte for byte, digest included; a changed seq
     /// changes the digest.
     @Test func aTraceWithSeqdInputsFromTwoMembersReplaysWithTheirAcks() throws {
-        var driver = try Driver()
+        var driver = try SessionDriver()
         var t = 1000.0
         try driver.receive(#"{"type":"touch","phase":"start","dx":0,"dy":0,"t":\#(t),"id":1,"seq":1}"#, member: 0)
         for seq in 2...9 {
@@ -229,7 +174,7 @@ struct TraceTests {
     }
 
     @Test func oneMemberOwnsADragUntilItLifts() throws {
-        var driver = try Driver()
+        var driver = try SessionDriver()
         try driver.receive(#"{"type":"touch","phase":"start","dx":0,"dy":0,"t":100,"id":1}"#, member: 0)
         try driver.receive(#"{"type":"touch","phase":"move","dx":0,"dy":30,"t":116,"id":1}"#, member: 0)
         let pulled = driver.traced.model.scroll.offset.y

@@ -29,6 +29,7 @@ import { FeedImages } from '../feed/images.js';
 import { Emitter } from './emitter.js';
 import { DrawLog } from './drawLog.js';
 import { ListCanvas, slotDepth } from './listCanvas.js';
+import { RefreshAsks } from './refreshAsks.js';
 
 /** An edge changed state this recently (ms): its control may still be animating the change. */
 const STATE_CHANGE_MS = 400;
@@ -80,6 +81,8 @@ export class LiveSession {
     /** The feed's images: fetched from the server, decoded off the frame path, a loaded one re-lays its row out (js/feed/images.js). */
     this.images = new FeedImages({ onLoad: (url) => { this.layout.imageLoaded(url); this.dirty = true; } });
     this.layout.images = this.images;
+    /** Refreshes asked for by a button, held while the edge's last refresh ends (js/session/refreshAsks.js). */
+    this.refreshAsks = new RefreshAsks((edge) => this.send({ type: 'command', name: 'refresh', edge }));
     this.predictor = new Predictor({ enabled: predict, configOf: () => this.store.config });
     this.drawn = new DrawnOffset(this.predictor);
     /** The canvas: its size, colours, edge controls and tap targets (js/session/listCanvas.js). */
@@ -194,12 +197,16 @@ export class LiveSession {
   /** One server message, after the store took it (a `delta` arrives as the whole `frame` it makes). */
   receive(msg, tRecv, raw, previousFrame) {
     const fed = this.feed.receive(msg);
+    this.refreshAsks.onMessage(msg);
     this.layout.receive(msg);
     if (this.layoutHeldSince === null && this.layout.holding(this.feed.rows)) this.layoutHeldSince = performance.now();
     if (fed && fed !== 'feed') console.warn(`refreshkit${this.label ? ` (${this.label})` : ''}: ${fed}`);
     switch (msg.type) {
       case 'welcome':
         receiveCatalogue(msg.catalogue); // the presets' libraries, event names and own controls (js/catalogue.js)
+        // a join keeps the session's viewport (docs/PROTOCOL.md, "Sessions"): the size this page's list took
+        // before (its first fit, a panel opened) is not pushed onto it; a later change is (docs/PAGE.md)
+        if (msg.member > 0 && !msg.resumed) this.pendingResize = false;
         this.rebase(this.store.frame, () => this.inputs.onWelcome(msg, performance.now()));
         break;
       case 'frame': {
@@ -290,6 +297,14 @@ export class LiveSession {
     this.rebase(this.store.frame, () => {
       this.predictor.enabled = on;
     });
+  }
+
+  /**
+   * Asks for a refresh of `edge` (a Retry button's, a control's own): at once when the edge has settled, else once
+   * its last refresh has ended. Returns `'sent'`, `'waiting'` or `'dropped'` (the link is closed).
+   */
+  refresh(edge) {
+    return this.refreshAsks.ask(edge, this.store.frame);
   }
 
   /** The message of the tap target under `pt` (canvas px), if any (a footer's "tap to retry"). */

@@ -1,0 +1,136 @@
+"""Flinging through 10 000 rows of varied text in Chromium (docs/PAGE.md, "Rows of measured heights"): the REAL
+server on a SQLite feed of 10 000 items whose texts run from one word to more than a row shows
+(e2e/rows_feed.py), all of them loaded (pages of 200), the page laying out and measuring the rows it draws while
+they fly past and the engine taking those heights, with the anchor's corrections, mid-fling.
+
+A finger flicks the list again and again, as a user does, each flick caught while the last one still runs. The
+engine caps a release at 8 000 px/s (Flutter's kMaxFlingVelocity, Sources/RefreshKit/Physics/VelocityTracker.swift),
+so flicks alone would take over a minute and a half to cross 10 000 rows of at least 72 px; the test flicks through
+stretches at the top, a quarter, half and three quarters of the way down and at the end, and is carried from one
+stretch to the next by animated scrolls (the `scrollBy` and `scrollToEdge` commands, the spring a keyboard's Page
+Down or a tap on iOS's status bar uses), which cross thousands of rows a frame. From row 0 to row 9 999, on every
+frame the page drew (sampled by a requestAnimationFrame hook in the page), the drawn rows' rectangles
+(`window.refreshkit.rows()`) follow one another without a gap or an overlap and cover the list.
+
+Every wait is for a state the page or the frame says, never for a duration."""
+from __future__ import annotations
+
+import pytest
+
+from browser_support import canvas_point, touch_drag, wait_until
+from conftest import PHONE, open_page, start_server, stop_server
+from rows_feed import write_feed
+from test_rows_anchor import gaps_and_overlaps, pytestmark, skip_without_measure
+
+__all__ = ["pytestmark"]  # the skip of test_rows_anchor: a build without measured heights
+
+ROWS = 10_000
+PAGE = 200  # the largest page a source may answer (Sources/RefreshFeeds/API/FeedLimits.swift)
+FLICKS = 3    # per stretch
+# A flick is caught by the next one once its fling has carried the list this far (px): about a third of a second at
+# full speed, the rhythm of a thumb.
+CAUGHT_AFTER = 2_500
+
+# Keeps the rows drawn at every animation frame, with the frame's row count and viewport height.
+SAMPLE_ROWS = """() => {
+    const samples = [];
+    window.__rowSamples = samples;
+    const k = window.refreshkit;
+    const take = () => {
+      if (window.__rowSamples !== samples) return;
+      samples.push({rows: k.rows(), count: k.frame.feed.count, h: k.frame.viewport.h});
+      requestAnimationFrame(take);
+    };
+    requestAnimationFrame(take);
+}"""
+
+
+@pytest.fixture(scope="module")
+def long_feed(tmp_path_factory):
+    path = tmp_path_factory.mktemp("rows-fling") / "feed.sqlite"
+    write_feed(path, items=ROWS)
+    srv = start_server("--feed", f"sqlite:{path}", "--feed-poll-ms", "0")
+    yield srv
+    assert stop_server(srv) == 0, "\n".join(srv.log[-30:])
+
+
+def frame_state(page) -> dict:
+    return page.evaluate("""() => { const f = window.refreshkit.frame;
+        return {y: f.offset.y, phase: f.phase, count: f.feed.count, loading: f.feed.loading, hasMore: f.feed.hasMore,
+                busy: f.edges.some((e) => e.state !== 'idle' && e.state !== 'noMoreData')}; }""")
+
+
+def at_rest(page) -> dict | None:
+    s = frame_state(page)
+    return s if s["phase"] == "idle" and not s["busy"] and not s["loading"] else None
+
+
+def load_everything(page) -> int:
+    """Pages of PAGE rows until the source has no more. The footer is told to show and go at once (its minimum
+    visible and exit durations 0): a loadMore sent while it still finishes would be dropped."""
+    page.evaluate("(n) => window.refreshkit.send({type: 'configure', feed: {pageSize: n}, "
+                  "edges: {bottom: {minimumVisibleDuration: 0, exitDuration: 0}}})", PAGE)
+    wait_until(page, lambda p: p.evaluate("() => window.refreshkit.config.feed.pageSize") == PAGE
+               and at_rest(p), 20, what="the first page")
+    for _ in range(2 * ROWS // PAGE):
+        s = at_rest(page)
+        if s["count"] >= ROWS or not s["hasMore"]:
+            break
+        page.evaluate("() => window.refreshkit.send({type: 'command', name: 'loadMore', edge: 'bottom'})")
+        wait_until(page, lambda p, c=s["count"]: (r := at_rest(p)) and (r["count"] > c or not r["hasMore"]) and r, 20,
+                   what=f"the page after {s['count']} rows")
+    return frame_state(page)["count"]
+
+
+def flick_stretch(page, x: float, y: float, dy: float, flicks: int = FLICKS) -> None:
+    """`flicks` flicks, each caught by the next (or by what comes after the stretch) once its fling went
+    CAUGHT_AFTER px or stopped at an end."""
+    for _ in range(flicks):
+        start = frame_state(page)["y"]
+        touch_drag(page, (x, y), dy, steps=4, interval=0.008)
+        wait_until(page, lambda p, s=start: (f := frame_state(p))["phase"] == "idle" or abs(f["y"] - s) > CAUGHT_AFTER,
+                   10, what="the fling under way")
+
+
+def scroll(page, message: dict) -> None:
+    """An animated scroll command (mid-fling: it takes over from the fling), to its end."""
+    page.evaluate("(m) => window.refreshkit.send(m)", {"type": "command", "animated": True, **message})
+    wait_until(page, at_rest, 30, what=f"the animated {message['name']} to end")
+
+
+@pytest.mark.timeout(180)
+def test_flicks_through_ten_thousand_rows_draw_them_without_gaps_or_overlaps(browser, long_feed):
+    context, page = open_page(browser, long_feed, PHONE)
+    try:
+        wait_until(page, lambda p: p.evaluate("() => window.refreshkit.rows().length > 0"), 15, what="rows drawn")
+        assert load_everything(page) == ROWS
+        skip_without_measure(page)
+        page.evaluate(SAMPLE_ROWS)
+        x, y = canvas_point(page, 0.5, 0.85)
+        flick_stretch(page, x, y, -600)
+        for quarter in (1, 2, 3):
+            target = page.evaluate("() => window.refreshkit.rowLayout().height") * quarter / 4
+            scroll(page, {"name": "scrollBy", "amount": target - frame_state(page)["y"]})
+            flick_stretch(page, x, y, -600)
+        scroll(page, {"name": "scrollToEdge", "edge": "bottom"})
+        flick_stretch(page, x, y, -600, flicks=2)  # against the end: the last rows bounce
+        flick_stretch(page, x, y, 600, flicks=2)   # and back up
+        scroll(page, {"name": "scrollToEdge", "edge": "top"})
+        samples = page.evaluate("() => { const s = window.__rowSamples; window.__rowSamples = null; return s; }")
+
+        drawn = [r["index"] for s in samples for r in s["rows"]]
+        assert min(drawn) == 0 and max(drawn) == ROWS - 1, (min(drawn), max(drawn))
+        assert len(samples) > 200, len(samples)
+        bad = []
+        for n, s in enumerate(samples):
+            if not s["rows"]:
+                bad.append(f"frame {n}: no row drawn")
+            bad += [f"frame {n}: {p}" for p in gaps_and_overlaps(s["rows"], s["h"], s["count"])]
+        assert not bad, f"{len(bad)} problems in {len(samples)} frames: {bad[:10]}"
+        sent = page.evaluate("() => window.refreshkit.rowLayout()")
+        assert sent["accepted"] > 200, sent  # the rows flown past were measured, and the engine took them
+        assert not page.errors, page.errors
+        assert not page.evaluate("() => window.refreshkit.errors.length"), page.evaluate(
+            "() => window.refreshkit.errors")
+    finally:
+        context.close()
