@@ -28,6 +28,8 @@ def test_unknown_preset_lists_the_presets():
     (["--max-message-bytes", "10"], "max message bytes"),
     (["--log-level", "loud"], "log-level"),
     (["--event-loop", "select"], "Please provide one of 'libuv' and 'poll'"),
+    (["--image-cache-mb", "0"], "the image cache must be between 1 and 4096 MiB (got 0)"),
+    (["--image-timeout-ms", "50"], "the image time limit must be between 100 and 60000 ms (got 50)"),
 ])
 def test_invalid_options_are_refused(args, message):
     result = serve("--host", "127.0.0.1", *args)

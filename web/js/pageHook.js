@@ -87,6 +87,12 @@ export function exposePageHook({ session, share, traceTools, newItems = null }) 
         laidOut: l.laidOut, sent: l.sent.size, awaiting: l.awaiting(),
       };
     },
+    /** Row i's top in the content (CSS px), as the layout places it now. */
+    rowTop: (i) => session.layout.top(i),
+    /** The feed's images (js/feed/images.js): decoded ones held, fetches queued and in flight, loaded, failed, dropped. */
+    images: () => session.images.state(),
+    /** The size of the image at `url` once the page loaded it (`{width, height}`), else null. */
+    imageSize: (url) => session.images.sizeOf(url) ?? null,
     /** The feed mirror (js/feedMirror.js): how often it changed the DOM. */
     get mirror() { return { updates: session.mirror?.updates ?? 0 }; },
   });

@@ -25,6 +25,7 @@ import { EdgeStateClock } from '../controls/stateClock.js';
 import { receiveCatalogue } from '../catalogue.js';
 import { FeedState } from '../feed/feedState.js';
 import { RowLayout } from '../feed/rowLayout.js';
+import { FeedImages } from '../feed/images.js';
 import { Emitter } from './emitter.js';
 import { DrawLog } from './drawLog.js';
 import { ListCanvas, slotDepth } from './listCanvas.js';
@@ -77,6 +78,9 @@ export class LiveSession {
     /** An external source's rows, laid out at the session's width, placed by the engine's heights (js/feed/rowLayout.js). */
     this.layout = new RowLayout({ hold: true });
     this.layoutHeldSince = null;   // page time heights or rows began to wait for a frame
+    /** The feed's images: fetched from the server, decoded off the frame path, a loaded one re-lays its row out (js/feed/images.js). */
+    this.images = new FeedImages({ onLoad: (url) => { this.layout.imageLoaded(url); this.dirty = true; } });
+    this.layout.images = this.images;
     /** Refreshes asked for by a button, held while the edge's last refresh ends (js/session/refreshAsks.js). */
     this.refreshAsks = new RefreshAsks((edge) => this.send({ type: 'command', name: 'refresh', edge }));
     this.predictor = new Predictor({ enabled: predict, configOf: () => this.store.config });
@@ -167,6 +171,7 @@ export class LiveSession {
     cancelAnimationFrame(this.raf);
     this.abort.abort();
     this.connection.stop();
+    this.images.dispose();
     this.controls.destroy();
     this.emitter.clear();
   }
