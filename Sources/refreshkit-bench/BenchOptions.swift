@@ -51,6 +51,8 @@ struct BenchOptions {
     var skipTakeOver: Bool
     /// Run only ``TakeOverBench``, print its figures, and exit.
     var takeOverOnly: Bool
+    /// Skip the anchoring error during a fling (``AnchorBench``).
+    var skipAnchor: Bool
     /// Where each child's stderr goes (one file per child), made fresh per run.
     var logDirectory: String
 

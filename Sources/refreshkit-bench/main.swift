@@ -1,8 +1,10 @@
+import AnchorScenarios
 import CLibWebSockets
 import Foundation
 
 // refreshkit-bench: the figures of `make bench`. Not pass/fail: it prints a table and writes bench/results.json
-// (docs/PERFORMANCE.md explains each figure and how it is measured).
+// (docs/PERFORMANCE.md explains each figure and how it is measured). One exception, as it is deterministic: the
+// anchoring error during a fling over its target exits 1, after the figures are written.
 
 let options: BenchOptions
 do {
@@ -171,6 +173,15 @@ if !options.skipTakeOver {
     }
 }
 
+// MARK: - Anchoring (docs/PERFORMANCE.md, "Rows: anchoring")
+
+if !options.skipAnchor {
+    say("anchor: the first visible row during a fling while rows above it change…")
+    results["anchor"] = AnchorBench().run()
+} else {
+    results["anchor"] = ["note": "skipped (--skip-anchor)"]
+}
+
 // MARK: - Server
 
 let serverBench = ServerBench(options: options)
@@ -257,9 +268,14 @@ do {
             rounds: (frameRounds, echoRounds)))
     print(LagBench.table(results["lag"] as? [String: Any]))
     print(FeedBench.table(results["feed"] as? [String: Any]))
+    print(AnchorBench.table(results["anchor"] as? [String: Any]))
     print("wrote \(options.output) (logs in \(options.logDirectory))")
 } catch {
     say("could not write \(options.output): \(error)")
+    exit(1)
+}
+if !AnchorBench.holds(results["anchor"] as? [String: Any]) {
+    say("FAIL: the anchoring error during a fling is over \(AnchorFigures.targetPx) px (or a case could not run)")
     exit(1)
 }
 
