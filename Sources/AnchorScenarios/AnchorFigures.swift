@@ -33,6 +33,8 @@ public struct AnchorFigures: Hashable, Sendable {
     /// The most the first visible row was, at any frame, from where the fling without the changes put it, px:
     /// the errors added up, the fling's end included.
     public var maxDriftPx: Double
+    /// The content offset when the finger lifted, px.
+    public var liftOffsetPx: Double
     /// Frames from the finger's lift until the fling (and its twin) came to rest.
     public var frames: Int
     /// Rows the engine held when the fling ended.

@@ -13,6 +13,9 @@ struct FlingTwins {
         /// The pictures of the `count` nearest rows above the first visible one with a picture not loaded yet
         /// load, and the page measures those rows again.
         case loadImagesAbove(Int)
+        /// The finger comes down and stops the fling. Not an anchoring case: the first visible row then moves
+        /// otherwise than the twin's, which the tests use to show that the measure sees it.
+        case touchDown
     }
 
     /// When, within a frame, each message reaches the engine: the source's answers, then the page's
@@ -43,7 +46,9 @@ struct FlingTwins {
     /// Runs the fling to its end with `changes` (by frame), measuring the anchoring error at every frame.
     mutating func run(_ kind: AnchorCase, changes: [Int: Change]) throws(AnchorScenarioError) -> AnchorFigures {
         var figures = AnchorFigures(
-            kind: kind, changes: [], maxErrorPx: 0, maxDriftPx: 0, frames: 0, heldRows: 0, rowsMeasuredInView: 0)
+            kind: kind, changes: [], maxErrorPx: 0, maxDriftPx: 0, liftOffsetPx: session.model.scroll.offset.y,
+            frames: 0,
+            heldRows: 0, rowsMeasuredInView: 0)
         var last = try sight()
         let lastChange = changes.keys.max() ?? 0
         var (frame, frameTime) = (0, session.time)
@@ -119,6 +124,9 @@ struct FlingTwins {
             for number in numbers { session.page.loadImage(of: number) }
             (rows, grown) = (numbers.count, try growth(of: numbers))
             try session.measure(numbers)
+        case .touchDown:
+            try session.touch(.start)
+            (rows, grown) = (0, 0)
         }
         return AnchorFigures.Change(
             frame: frame, rows: rows, grownPx: grown, correctionPx: session.model.scroll.offset.y - offset,

@@ -39,7 +39,7 @@ struct AnchorBench {
         [
             "title": figures.kind.title, "max_error_px": figures.maxErrorPx, "max_drift_px": figures.maxDriftPx,
             "holds": figures.holds, "frames": figures.frames, "held_rows": figures.heldRows,
-            "rows_measured_in_view": figures.rowsMeasuredInView,
+            "rows_measured_in_view": figures.rowsMeasuredInView, "lift_offset_px": figures.liftOffsetPx,
             "changes": figures.changes.map { change in
                 [
                     "frame": change.frame, "rows": change.rows, "grown_px": change.grownPx,
@@ -72,8 +72,9 @@ struct AnchorBench {
             let held = (figures["holds"] as? Bool ?? false) ? "holds" : "NOT held"
             lines.append(
                 "  \(kind.title): max \(Self.px(error)) px (\(held)); drift \(Self.px(drift)) px over "
-                    + "\(figures["frames"] ?? "?") frames, \(figures["rows_measured_in_view"] ?? "?") rows measured "
-                    + "as they came into view")
+                    + "\(figures["frames"] ?? "?") frames from offset "
+                    + String(format: "%.1f", figures["lift_offset_px"] as? Double ?? .nan) + " px, "
+                    + "\(figures["rows_measured_in_view"] ?? "?") rows measured as they came into view")
             for change in figures["changes"] as? [[String: Any]] ?? [] {
                 let before = change["velocity_before"] as? Double ?? .nan
                 let after = change["velocity_after"] as? Double ?? .nan

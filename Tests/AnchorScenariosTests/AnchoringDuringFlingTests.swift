@@ -1,6 +1,7 @@
-import AnchorScenarios
 import RefreshKit
 import Testing
+
+@testable import AnchorScenarios
 
 /// The three anchoring scenarios of `make bench` (docs/PERFORMANCE.md, "Rows: anchoring") at a small size: during
 /// a fling the first visible row stays within ``AnchorFigures/targetPx`` of where the fling alone puts it while
@@ -41,6 +42,21 @@ import Testing
         #expect(inserted == [Self.scenario.insertedRows])
         #expect(remeasured == [Self.scenario.remeasuredRows])
         #expect(images == Array(repeating: Self.scenario.imagesPerBatch, count: Self.scenario.imageFrames.count))
+    }
+
+    @Test func theMeasureSeesARowThatMovesOtherwiseThanTheFling() throws {
+        // A finger that stops the fling: from that frame the row stays where the twin's goes on moving.
+        let scenario = Self.scenario
+        let session = try scenario.scrolledToStart(ScriptedFeed(items: 600))
+        var flung = session
+        try scenario.fling(&flung)
+        var twins = FlingTwins(session: flung, feed: ScriptedFeed(items: 600), frameLimit: 60)
+        let figures = try twins.run(.rowsRemeasured, changes: [3: .touchDown])
+        let velocity = try #require(figures.changes.first?.velocityBefore)
+        // The twin moves about velocity / 60 px in the frame after the catch; the session hardly at all.
+        #expect(figures.maxErrorPx > abs(velocity) / 60 * 0.8, "\(figures.maxErrorPx) px at \(velocity) px/s")
+        #expect(!figures.holds)
+        #expect(figures.maxDriftPx > 100)
     }
 
     @Test func theFeedPagesAndThePageMeasuresAsASourceAndAPageWould() {
