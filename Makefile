@@ -91,6 +91,7 @@ clean:
 
 # Figures, not pass/fail (docs/PERFORMANCE.md): the engine on one core, the server under N dragging sessions
 # against a bare lws echo server (the floor), the idle cost, the page in Chromium. Writes bench/results.json.
+# One exception: the anchoring error during a fling ("Rows: anchoring") over 0.5 px fails it.
 # Then the memory per connected session, the server's beside lws-echo's (2 000 sessions, hello + a five-message
 # drag; fails when the server's is over twice the echo's). Writes bench/memory.json; MEMORY_BENCH_ARGS="--soak-seconds
 # 600" adds the ten-minute idle soak (see .venv/bin/python bench/memory_bench.py --help).
