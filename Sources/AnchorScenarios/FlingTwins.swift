@@ -78,14 +78,15 @@ struct FlingTwins {
         return figures
     }
 
-    /// After the frame at `frameTime`: the source answers a load-more, the page measures the new rows in view.
+    /// After the frame at `frameTime`: the source answers the request running, if any (a load-more, or any other
+    /// the engine makes by itself; the refresh is a case's change), the page measures the new rows in view.
     /// - Returns: the rows the page measured.
     @discardableResult
     private static func answerAndMeasure(
         _ session: inout ScriptedSession, after frameTime: Int64, feed: ScriptedFeed
     ) throws(AnchorScenarioError) -> Int {
         session.advance(to: frameTime + answerDelay)
-        try session.answer(from: feed, kinds: [.nextPage])
+        try session.answer(from: feed, except: [.refresh])
         session.advance(to: frameTime + measureDelay)
         return try session.measureInView()
     }

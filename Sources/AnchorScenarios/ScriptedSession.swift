@@ -76,13 +76,16 @@ struct ScriptedSession {
         try apply(.touch(TouchInput(phase: phase, delta: Point(x: 0, y: dy), pageTime: pageTime)))
     }
 
-    /// Answers the running request with `feed`'s page, when it is of one of `kinds`.
+    /// Answers the running request with `feed`'s page, when it is of one of `kinds` (`nil`: any kind but those
+    /// in `except`).
     /// - Returns: whether it answered.
     @discardableResult
     mutating func answer(
-        from feed: ScriptedFeed, kinds: Set<SourceRequest.Kind>, after delay: Int64 = 0
+        from feed: ScriptedFeed, kinds: Set<SourceRequest.Kind>? = nil, except: Set<SourceRequest.Kind> = [],
+        after delay: Int64 = 0
     ) throws(AnchorScenarioError) -> Bool {
-        guard let request = model.sourceRequest, kinds.contains(request.kind) else { return false }
+        guard let request = model.sourceRequest, kinds?.contains(request.kind) ?? !except.contains(request.kind)
+        else { return false }
         let page = feed.page(for: request.request)
         try apply(.feedAnswer(FeedAnswerInput(request: request.id, outcome: .page(page), durationMs: 1)), after: delay)
         return true

@@ -2,7 +2,7 @@ import AnchorScenarios
 import Foundation
 
 /// The bench's "anchor" stage (docs/PERFORMANCE.md, "Rows: anchoring"): the anchoring error during a fling, on
-/// the real engine (``AnchorScenario/bench``: 2 000 measured rows, a fling from the 1 000th), in the three
+/// the real engine (``AnchorScenario/bench``: 250 rows, a fling from the 150th), in the three
 /// cases of ``AnchorCase``. Deterministic, so the same figures on any machine; `make bench` fails when one is
 /// over ``AnchorFigures/targetPx`` (or a case could not run).
 struct AnchorBench {
