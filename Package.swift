@@ -14,6 +14,7 @@ import PackageDescription
 //   LinkSimulator    – `refreshkit link`: a user-space TCP proxy that delays, jitters, loses and stalls (docs/LINK.md).
 //   RefreshFeeds     – the feed source API (docs/FEEDS.md) and its sources: SQLite, JSON Feed, simulated.
 //   CSQLite, CCurl   – Debian's libsqlite3 and libcurl through pkg-config (the SQLite source; JSON Feed fetching).
+//   AnchorScenarios  – the anchoring scenarios of `make bench` and their tests: the engine flung on a scripted feed.
 //   refreshkit       – the command line (`serve`, `replay`, `link`, `post`, `feed show`).
 let package = Package(
     name: "RefreshKit",
@@ -34,6 +35,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "RefreshKit"),
+        // The anchoring scenarios (docs/PERFORMANCE.md, "Rows: anchoring"): the real engine on a scripted feed,
+        // flung while rows above the visible one change; `make bench` prints them, the tests hold them.
+        .target(name: "AnchorScenarios", dependencies: ["RefreshKit"]),
         .target(name: "RefreshWire", dependencies: ["RefreshKit"]),
         // The feed source API and the sources that ship (docs/FEEDS.md); blocking I/O, run on a worker thread.
         .target(name: "RefreshFeeds", dependencies: ["RefreshKit", "CSQLite", "CCurl"]),
@@ -94,6 +98,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "RefreshKitTests", dependencies: ["RefreshKit"]),
+        .testTarget(name: "AnchorScenariosTests", dependencies: ["AnchorScenarios", "RefreshKit"]),
         // The wire's frame and trace tests drive a recorded model (RefreshSessions' TracedListModel) to make them.
         .testTarget(name: "RefreshWireTests", dependencies: ["RefreshWire", "RefreshKit", "RefreshSessions"]),
         .testTarget(name: "LinkSimulatorTests", dependencies: ["LinkSimulator"]),
@@ -112,7 +117,7 @@ let package = Package(
             name: "refreshkit-bench",
             dependencies: [
                 "RefreshKit", "RefreshWire", "RefreshSessions", "RefreshFeeds", "CSQLite", "CLibWebSockets",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "AnchorScenarios", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]),
         .executableTarget(

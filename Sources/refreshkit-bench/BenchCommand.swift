@@ -12,7 +12,8 @@ struct BenchCommand: ParsableCommand {
             serve and lws-echo under refreshkit-load at each level, the idle cost, the page in headless Chromium, \
             and the finger-to-content lag through `refreshkit link` (loopback, wifi, wifi-powersave; prediction \
             on and off). Each level runs --rounds times, server and echo alternating; the median run (by p99) of \
-            each is reported; then the take-over catch-up of a session an hour old. --profile-engine, --profile-host \
+            each is reported; then the take-over catch-up of a session an hour old, and the anchoring error during \
+            a fling (the run exits 1 when it is over its target). --profile-engine, --profile-host \
             and --take-over-only run one part alone, for callgrind or perf, and \
             exit.
             """)
@@ -142,6 +143,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Skip the take-over catch-up of a session an hour old (about 2 s).")
     var skipTakeOver = false
 
+    @Flag(help: "Skip the anchoring error during a fling (a few seconds; it fails the run when over its target).")
+    var skipAnchor = false
+
     // MARK: Profiling modes
 
     @Option(
@@ -215,7 +219,7 @@ struct BenchCommand: ParsableCommand {
             skipEngine: skipEngine, skipInstructions: skipInstructions, skipServer: skipServer, skipEcho: skipEcho,
             skipIdle: skipIdle, skipPage: skipPage, skipLag: skipLag, skipFeed: skipFeed,
             feedItems: max(100, feedItems), skipTakeOver: skipTakeOver, takeOverOnly: takeOverOnly,
-            checkTargets: checkTargets,
+            checkTargets: checkTargets, skipAnchor: skipAnchor,
             logDirectory: logDirectory)
     }
 

@@ -57,6 +57,8 @@ struct BenchOptions {
     var takeOverOnly: Bool
     /// Print the ``Targets`` verdicts of this results file and exit (3 when one did not pass).
     var checkTargets: String?
+    /// Skip the anchoring error during a fling (``AnchorBench``).
+    var skipAnchor: Bool
     /// Where each child's stderr goes (one file per child), made fresh per run.
     var logDirectory: String
 

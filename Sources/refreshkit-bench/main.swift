@@ -1,8 +1,10 @@
+import AnchorScenarios
 import CLibWebSockets
 import Foundation
 
 // refreshkit-bench: the figures of `make bench`. It prints a table, writes bench/results.json (docs/PERFORMANCE.md
-// explains each figure and how it is measured) and exits with 3 when one of the targets did not hold.
+// explains each figure and how it is measured) and exits with 3 when one of the targets did not hold (the anchoring
+// error during a fling over its target among them).
 
 let options: BenchOptions
 do {
@@ -187,6 +189,15 @@ if !options.skipTakeOver {
     }
 }
 
+// MARK: - Anchoring (docs/PERFORMANCE.md, "Rows: anchoring")
+
+if !options.skipAnchor {
+    say("anchor: the first visible row during a fling while rows above it change…")
+    results["anchor"] = AnchorBench().run()
+} else {
+    results["anchor"] = ["note": "skipped (--skip-anchor)"]
+}
+
 // MARK: - Server
 
 let serverBench = ServerBench(options: options)
@@ -320,13 +331,18 @@ do {
     print(LagBench.table(results["lag"] as? [String: Any]))
     print(FeedBench.table(results["feed"] as? [String: Any]))
     print(Targets.table(checks))
+    print(AnchorBench.table(results["anchor"] as? [String: Any]))
     print("wrote \(options.output) (logs in \(options.logDirectory))")
 } catch {
     say("could not write \(options.output): \(error)")
     exit(1)
 }
 // A target that did not hold fails the run (3; 1 and 2 are errors), after every figure is written.
-exit(Targets.passed(checks) ? 0 : 3)
+let anchorHolds = AnchorBench.holds(results["anchor"] as? [String: Any])
+if !anchorHolds {
+    say("FAIL: the anchoring error during a fling is over \(AnchorFigures.targetPx) px (or a case could not run)")
+}
+exit(Targets.passed(checks) && anchorHolds ? 0 : 3)
 
 func round1(_ value: Double) -> Double { (value * 10).rounded() / 10 }
 

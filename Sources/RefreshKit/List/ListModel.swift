@@ -534,7 +534,7 @@ public struct ListModel: Hashable, Sendable, Codable {
         scroll.physics = Self.physics(new, devicePixelRatio: devicePixelRatio)
         if scroll.insets.app != new.insets { changeAppInsets(to: new.insets) }
         let runningBefore = pager.running
-        if pager.reconfigure(new.feed) {
+        if reconfigureFeedKeepingTheFirstVisibleRow(new.feed) {
             // The feed started over: the request in flight is gone (its control ends), and the footers
             // follow the new first page.
             if let dropped = runningBefore {
