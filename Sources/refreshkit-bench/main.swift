@@ -228,6 +228,7 @@ if !options.skipPage {
 
 if !options.skipFeed {
     results["feed"] = await FeedBench(options: options, sqliteItems: options.feedItems).run()
+    results["window"] = WindowBench().run()
 } else {
     results["feed"] = ["note": "skipped (--skip-feed)"]
 }
@@ -257,6 +258,7 @@ do {
             rounds: (frameRounds, echoRounds)))
     print(LagBench.table(results["lag"] as? [String: Any]))
     print(FeedBench.table(results["feed"] as? [String: Any]))
+    print(WindowBench.table(results["window"] as? [String: Any]))
     print("wrote \(options.output) (logs in \(options.logDirectory))")
 } catch {
     say("could not write \(options.output): \(error)")

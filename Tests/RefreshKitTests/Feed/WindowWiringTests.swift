@@ -137,14 +137,19 @@ import Testing
         try driver.apply(.measure(MeasureInput(width: 390, rows: (0..<50).map {
             RowMeasurement(id: "\(10_000 - $0)", height: 100)
         })))
-        while driver.model.feedItems.count < pages * 50 {
+        var tries = 0
+        while driver.layout.rowCount < pages * 50, tries < 10 * pages {
             try driver.apply(.command(Command(.scrollToEdge, edge: .bottom, animated: false)))
             try driver.apply(.command(Command(.loadMore, edge: .bottom, animated: false)))
             try driver.serve()
             driver.wait(400)
+            tries += 1
         }
-        #expect(driver.heldRows == pages * 50)
-        #expect(driver.layout.placeholdersAbove == 0)
+        #expect(driver.layout.rowCount == pages * 50)
+        if pages <= SourcePager.windowPages {
+            #expect(driver.heldRows == pages * 50)
+            #expect(driver.layout.placeholdersAbove == 0)
+        }
         return driver
     }
 
