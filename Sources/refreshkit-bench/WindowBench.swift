@@ -41,7 +41,9 @@ struct WindowBench {
             var answered = 0
             while let request = model.sourceRequest, answered < 100 {
                 let outcome: FeedOutcome
-                do { outcome = .page(try source.load(request.request)) } catch { outcome = .failure(FeedFailure(error)) }
+                do { outcome = .page(try source.load(request.request)) } catch {
+                    outcome = .failure(FeedFailure(error))
+                }
                 try model.apply(
                     .feedAnswer(FeedAnswerInput(request: request.id, outcome: outcome, durationMs: 1)),
                     at: Timestamp(microseconds: time))

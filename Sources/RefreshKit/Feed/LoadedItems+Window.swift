@@ -7,7 +7,11 @@ extension LoadedItems {
     mutating func forget(_ count: Int, at edge: PageEdge) {
         let gone = edge == .above ? items.prefix(count) : items.suffix(count)
         for item in gone { ids.remove(item.id) }
-        if edge == .above { items.removeFirst(min(count, items.count)) } else { items.removeLast(min(count, items.count)) }
+        if edge == .above {
+            items.removeFirst(min(count, items.count))
+        } else {
+            items.removeLast(min(count, items.count))
+        }
     }
 
     /// Checks the items of a page loaded back at `edge` (`kept`: the part of `page` that fits the placeholders

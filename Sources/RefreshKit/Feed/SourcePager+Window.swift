@@ -9,10 +9,12 @@
 /// placeholders left are removed (the rows they stood for are gone). Either way the first visible row keeps
 /// still (the layout's correction).
 extension SourcePager {
-    /// The pages' worth of rows the window holds (``RowLayout/maxHeldRows`` = this × the page size): a page on
-    /// screen, one prefetched each way, and one spare each way, so a page dropped is never one the viewport
-    /// is about to need.
-    public static let windowPages = 5
+    /// The pages' worth of rows the window holds (``RowLayout/maxHeldRows`` = this × the page size): the page
+    /// on screen and one each way. Paging 3 asks for `maxSize` ≥ `pageSize` + 2 × `prefetchDistance`: with pages
+    /// of 20 rows of 72 px and a prefetch of one phone screen (844 px, 12 rows), 44 rows; three pages are 60.
+    /// A page is dropped only when it lies a prefetch distance outside the viewport, so a taller screen makes
+    /// the window hold more rows for a while, never ask for a page it just dropped.
+    public static let windowPages = 3
 
     /// How near the viewport, in viewport heights, placeholders make the window load their page back; a page
     /// is dropped only when it lies farther than this outside the viewport (so it is not asked again at once).
@@ -57,7 +59,8 @@ extension SourcePager {
             let sizes = layout.pageSizes
             let first = layout.placeholdersAbove
             let aboveGap = offset - layout.y(ofRow: first + sizes[0])
-            let belowGap = layout.y(ofRow: first + layout.heldRowCount - sizes[sizes.count - 1]) - (offset + viewportHeight)
+            let belowGap =
+                layout.y(ofRow: first + layout.heldRowCount - sizes[sizes.count - 1]) - (offset + viewportHeight)
             let mayAbove = aboveGap >= prefetch && window.cursors[1].newer != nil
             let mayBelow = belowGap >= prefetch && window.cursors[sizes.count - 2].older != nil
             let edge: PageEdge
@@ -96,7 +99,8 @@ extension SourcePager {
         -> Bool
     {
         guard running == nil, window.retryNotBefore.map({ time >= $0 }) ?? true,
-            let edge = layout.pageNeeded(contentOffset: contentOffset, viewportHeight: viewportHeight, prefetch: prefetch)
+            let edge = layout.pageNeeded(
+                contentOffset: contentOffset, viewportHeight: viewportHeight, prefetch: prefetch)
         else { return false }
         let position: FeedPosition
         switch edge {
@@ -191,7 +195,9 @@ extension SourcePager {
     }
 
     /// Ends a failed reload: logged as any request, and no reload asked for a while (1, 2, 4 … 30 s).
-    private mutating func failReload(_ request: SourceRequest, _ failure: FeedFailure, durationMs: Double, at time: Timestamp) {
+    private mutating func failReload(
+        _ request: SourceRequest, _ failure: FeedFailure, durationMs: Double, at time: Timestamp
+    ) {
         log(AnsweredRequest(request: request, outcome: .failed(failure), durationMs: durationMs))
         window.failures += 1
         let backOff = min(30, Double(1 << min(window.failures - 1, 5)))

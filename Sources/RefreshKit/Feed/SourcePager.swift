@@ -55,7 +55,8 @@ public struct SourcePager: Hashable, Sendable, Codable {
     public init(configuration: FeedConfiguration, at time: Timestamp) {
         pageSize = max(1, configuration.pageSize)
         timeoutMs = configuration.timeoutMs
-        layout = Self.emptyLayout(estimatedHeight: configuration.rowHeight, maxHeldRows: Self.heldRows(pageSize: pageSize))
+        layout = Self.emptyLayout(
+            estimatedHeight: configuration.rowHeight, maxHeldRows: Self.heldRows(pageSize: pageSize))
         running = makeRequest(.firstLoad, edge: .top, position: .newest, at: time)
     }
 
