@@ -198,13 +198,16 @@ import Testing
 
     @Test func aDropMidDragKeepsTheRowUnderTheFinger() throws {
         var driver = try Self.fullWindow()
+        // At the end of the list, so the page on top is the one farther from the viewport once the next comes.
+        try driver.apply(.command(Command(.scrollToEdge, edge: .bottom, animated: false)))
+        driver.wait(400)
         try driver.apply(.command(Command(.loadMore, edge: .bottom, animated: false)))
         let pending = try #require(driver.source.answer(driver.model))
         try driver.apply(.touch(TouchInput(phase: .start, pageTime: Double(driver.time) / 1000)))
         for _ in 0..<5 {
             driver.wait(10)
             try driver.apply(
-                .touch(TouchInput(phase: .move, delta: Point(x: 0, y: -60), pageTime: Double(driver.time) / 1000)))
+                .touch(TouchInput(phase: .move, delta: Point(x: 0, y: 60), pageTime: Double(driver.time) / 1000)))
         }
         #expect(driver.model.scroll.phase == .dragging)
         #expect(driver.model.sourceRequest?.id == pending.request)
