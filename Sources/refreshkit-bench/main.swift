@@ -296,6 +296,7 @@ if !options.skipPage {
 if !options.skipFeed {
     say("feed: the SQLite and JSON Feed sources' answer times…")
     results["feed"] = await FeedBench(options: options, sqliteItems: options.feedItems).run()
+    results["window"] = WindowBench().run()
 } else {
     results["feed"] = ["note": "skipped (--skip-feed)"]
 }
@@ -332,6 +333,7 @@ do {
     print(FeedBench.table(results["feed"] as? [String: Any]))
     print(Targets.table(checks))
     print(AnchorBench.table(results["anchor"] as? [String: Any]))
+    print(WindowBench.table(results["window"] as? [String: Any]))
     print("wrote \(options.output) (logs in \(options.logDirectory))")
 } catch {
     say("could not write \(options.output): \(error)")

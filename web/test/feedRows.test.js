@@ -70,3 +70,26 @@ test('the feed state: the welcome says the source, rows fill it, requests and "N
   assert.equal(feed.kind, 'simulated');
   assert.equal(feed.source, null);
 });
+
+const it = (id) => ({ id: String(id), text: `item ${id}`, time: id });
+
+test('the window: a replace with placeholders, drops at both ends, reloads that fill them and remove the rest', () => {
+  const rows = new FeedRows();
+  assert.equal(rows.apply({ op: 'replace', items: [it(8), it(7)], count: 6, above: 2, below: 2 }), null);
+  assert.deepEqual(rows.items.map((i) => i?.id ?? null), [null, null, '8', '7', null, null]);
+  assert.equal(rows.apply({ op: 'drop', at: 'bottom', count: 1 }), null);
+  assert.deepEqual(rows.items.map((i) => i?.id ?? null), [null, null, '8', null, null, null]);
+  assert.equal(rows.apply({ op: 'reload', at: 'bottom', items: [it(7), it(6), it(5)], count: 6 }), null);
+  assert.deepEqual(rows.items.map((i) => i?.id ?? null), [null, null, '8', '7', '6', '5']);
+  // the page above came back with one row (one was deleted at the source): the placeholder left goes away
+  assert.equal(rows.apply({ op: 'reload', at: 'top', items: [it(9)], count: 5 }), null);
+  assert.deepEqual(rows.items.map((i) => i?.id ?? null), ['9', '8', '7', '6', '5']);
+  assert.equal(rows.count, 5);
+  assert.equal(rows.problem, null);
+});
+
+test('a reload whose count cannot be met by removing placeholders is said', () => {
+  const rows = new FeedRows();
+  rows.apply({ op: 'replace', items: [it(2), it(1)], count: 3, above: 1 });
+  assert.match(rows.apply({ op: 'reload', at: 'top', items: [], count: 1 }), /reload left 2 rows, the server counts 1/);
+});

@@ -30,11 +30,19 @@ public enum FeedPager: Hashable, Sendable, Codable {
         return source
     }
 
-    /// Rows loaded.
+    /// Rows loaded; for an external feed, every row of its layout, the placeholders of dropped pages included.
     public var count: Int {
         switch self {
         case .simulated(let pager): pager.count
-        case .external(let source): source.count
+        case .external(let source): source.layout.rowCount
+        }
+    }
+
+    /// Whether a load-more may start now: another page may exist, and (external) the list's last page is held.
+    public var mayLoadMore: Bool {
+        switch self {
+        case .simulated(let pager): pager.hasMore
+        case .external(let source): source.mayLoadMore
         }
     }
 
@@ -75,7 +83,8 @@ public enum FeedPager: Hashable, Sendable, Codable {
             let (started, dropped) = withSource {
                 $0.request(kind == .refresh ? .refresh : .nextPage, for: edge, at: time)
             }
-            return (started.map(Self.request), dropped.map(Self.request))
+            // A reload of the window's has no control to end.
+            return (started.map(Self.request), dropped.flatMap { $0.kind == .reload ? nil : Self.request($0) })
         }
     }
 
@@ -100,7 +109,12 @@ public enum FeedPager: Hashable, Sendable, Codable {
             self = .simulated(pager)
             return result
         case .external(let source):
-            guard let deadline = source.running?.deadline, deadline <= time else { return nil }
+            guard let running = source.running, running.deadline <= time else { return nil }
+            // A reload of the window's fails by itself: no control waits for it.
+            if running.kind == .reload {
+                withSource { _ = $0.resolveReload(at: time) }
+                return nil
+            }
             return withSource { $0.resolve(at: time) }.map(Self.result)
         }
     }
@@ -139,7 +153,8 @@ public enum FeedPager: Hashable, Sendable, Codable {
 
     private static func request(_ request: SourceRequest) -> Pager.Request {
         Pager.Request(
-            id: request.id, kind: request.kind == .nextPage ? .nextPage : .refresh, edge: request.edge,
+            id: request.id, kind: request.kind == .refresh || request.kind == .firstLoad ? .refresh : .nextPage,
+            edge: request.edge,
             issued: request.issued, due: request.deadline, fails: false)
     }
 

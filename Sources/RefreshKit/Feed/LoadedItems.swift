@@ -11,15 +11,15 @@
 /// again (an offset-paged source whose pages moved down as items arrived on top).
 public struct LoadedItems: Hashable, Sendable, Codable {
     /// The items, newest first.
-    public private(set) var items: [FeedItem] = []
+    public internal(set) var items: [FeedItem] = []
     /// The ids of ``items``.
-    private var ids: Set<String> = []
+    var ids: Set<String> = []
     /// Asks for the items older than the last one (`nil`: none can be asked).
-    public private(set) var olderCursor: FeedCursor?
+    public internal(set) var olderCursor: FeedCursor?
     /// Asks for the items newer than the first one.
     public private(set) var newerCursor: FeedCursor?
     /// Whether older items may exist beyond the last one.
-    public private(set) var hasMore = false
+    public internal(set) var hasMore = false
 
     /// No items.
     public init() {}
@@ -74,7 +74,7 @@ public struct LoadedItems: Hashable, Sendable, Codable {
         return overlap
     }
 
-    private init(replacingWith page: FeedPage) {
+    init(replacingWith page: FeedPage) {
         items = page.items
         ids = Set(page.items.lazy.map(\.id))
         olderCursor = page.olderCursor
@@ -83,7 +83,7 @@ public struct LoadedItems: Hashable, Sendable, Codable {
     }
 
     /// The rules within one page: at most `limit` items, ids non-empty and unique, newest first.
-    private static func check(_ page: FeedPage, limit: Int) throws(FeedError) {
+    static func check(_ page: FeedPage, limit: Int) throws(FeedError) {
         guard page.items.count <= limit else {
             throw .oversized(what: "page (\(page.items.count) items)", limit: limit)
         }
@@ -99,7 +99,7 @@ public struct LoadedItems: Hashable, Sendable, Codable {
         }
     }
 
-    private static func again(_ item: FeedItem) -> FeedError {
+    static func again(_ item: FeedItem) -> FeedError {
         .malformed("the source sent item \"\(item.id)\" again")
     }
 

@@ -1,36 +1,48 @@
 /// The external feed's rows in its ``RowLayout`` (docs/LAYOUT.md, "Wiring"): loaded pages go in as ids, the
 /// page's measurements change their heights, and each change returns the content-offset correction that keeps
-/// the first visible row still.
+/// the first visible row still. Every change of the rows is also recorded for the pages (``RowsUpdate``).
 extension SourcePager {
-    /// Rows the layout holds before it drops far pages. The window of pages is not wired yet: every loaded row
-    /// is held (docs/LAYOUT.md, "Wiring").
-    static let heldRowsLimit = Int.max
-
-    /// An empty layout whose rows are `estimatedHeight` px until measured.
-    static func emptyLayout(estimatedHeight: Double) -> RowLayout {
+    /// An empty layout whose rows are `estimatedHeight` px until measured, holding about `maxHeldRows` rows.
+    static func emptyLayout(estimatedHeight: Double, maxHeldRows: Int) -> RowLayout {
         RowLayout(
             estimatedHeight: min(max(estimatedHeight, .leastNormalMagnitude), RowLayout.maximumRowHeight),
-            maxHeldRows: heldRowsLimit)
+            maxHeldRows: maxHeldRows)
     }
 
     /// Puts what the last answer changed in the loaded items (`change`) into the layout: every row anew (a
-    /// replace), rows on top (a refresh), rows at the end (load more).
+    /// replace), rows on top (a refresh), rows at the end (load more), with the answered page's cursors.
     /// - Returns: the correction to add to the content offset (`contentOffset` when the answer was applied).
     public mutating func place(_ change: RowsChange, contentOffset: Double) -> Double {
         let items = loaded.items
         switch change {
         case .replaced:
-            layout = Self.emptyLayout(estimatedHeight: layout.estimatedHeight)
-            return hold(items.map(\.id), contentOffset: contentOffset)
-        case .prepended(let count):
-            let ids = items.prefix(count).map(\.id)
-            do {
-                return try layout.insertOnTop(ids, contentOffset: contentOffset)
-            } catch {
+            layout = Self.emptyLayout(estimatedHeight: layout.estimatedHeight, maxHeldRows: layout.maxHeldRows)
+            guard let correction = try? layout.append(items.map(\.id), contentOffset: contentOffset) else {
                 return resynchronize()
             }
+            window.cursors = items.isEmpty ? [] : [window.answered]
+            window.top = items.first
+            record(.replaced(items: items, above: 0, below: 0))
+            return correction
+        case .prepended(let count):
+            let ids = items.prefix(count).map(\.id)
+            guard let correction = try? layout.insertOnTop(ids, contentOffset: contentOffset),
+                layout.heldRowCount == items.count
+            else { return resynchronize() }
+            // The new rows' older end has no cursor of its own (the page went on into rows already held).
+            window.cursors.insert(PageCursors(newer: window.answered.newer, older: nil), at: 0)
+            window.top = items.first
+            record(.prepended(Array(items.prefix(count))))
+            return correction
         case .appended(let count):
-            return hold(items.suffix(count).map(\.id), contentOffset: contentOffset)
+            guard let correction = try? layout.append(items.suffix(count).map(\.id), contentOffset: contentOffset),
+                layout.heldRowCount == items.count
+            else { return resynchronize() }
+            // A page whose first items were skipped (already held) has no newer cursor for its first fresh item.
+            window.cursors.append(
+                window.answeredWhole ? window.answered : PageCursors(newer: nil, older: window.answered.older))
+            record(.appended(Array(items.suffix(count))))
+            return correction
         }
     }
 
@@ -54,28 +66,39 @@ extension SourcePager {
         }
     }
 
-    /// Appends `ids` as a held page at the end of the layout.
-    private mutating func hold(_ ids: [String], contentOffset: Double) -> Double {
-        do {
-            return try layout.append(ids, contentOffset: contentOffset)
-        } catch {
-            return resynchronize()
-        }
-    }
-
-    /// Rebuilds the layout from the loaded items at the estimate: only if the layout and the items disagree,
-    /// which the items' own rules (new, unique ids) rule out. No correction.
+    /// Rebuilds the layout from the loaded items at the estimate, as one page without placeholders: only if the
+    /// layout and the items disagree, which the items' own rules (new, unique ids) rule out. No correction.
     private mutating func resynchronize() -> Double {
-        layout = Self.emptyLayout(estimatedHeight: layout.estimatedHeight)
+        layout = Self.emptyLayout(estimatedHeight: layout.estimatedHeight, maxHeldRows: layout.maxHeldRows)
         _ = try? layout.append(loaded.items.map(\.id), contentOffset: 0)
+        window.cursors = loaded.items.isEmpty ? [] : [PageCursors(newer: loaded.newerCursor, older: loaded.olderCursor)]
+        window.top = loaded.items.first
+        record(.replaced(items: loaded.items, above: 0, below: 0))
         return 0
     }
 
-    /// A new estimate (`rowHeight` configured): the rows not measured take it; measured rows keep their heights.
+    /// A new estimate (`rowHeight` configured): the rows not measured take it (placeholders too); measured rows
+    /// keep their heights; the pages and placeholders stay as they are.
     mutating func reestimate(_ estimatedHeight: Double) {
         let kept = measuredHeights
-        layout = Self.emptyLayout(estimatedHeight: estimatedHeight)
-        _ = try? layout.append(loaded.items.map(\.id), contentOffset: 0)
-        _ = try? layout.measure(kept, contentOffset: 0)
+        var fresh = Self.emptyLayout(estimatedHeight: estimatedHeight, maxHeldRows: layout.maxHeldRows)
+        var start = 0
+        for size in layout.pageSizes {
+            _ = try? fresh.append(layout.heldIDs[start..<start + size].map { $0 }, contentOffset: 0)
+            start += size
+        }
+        fresh.placeholdersAbove = layout.placeholdersAbove
+        fresh.placeholdersBelow = layout.placeholdersBelow
+        _ = try? fresh.measure(kept, contentOffset: 0)
+        layout = fresh
+    }
+
+    /// Records a change of the rows for the pages (``ListModel/takeRowsUpdates()``).
+    mutating func record(_ change: RowsUpdate.Change) {
+        if window.updates.count >= RowsUpdate.limit {
+            window.updates.removeAll()
+            window.overflowed = true
+        }
+        window.updates.append(RowsUpdate(change, rowCount: layout.rowCount))
     }
 }

@@ -20,11 +20,11 @@ public struct SourcePager: Hashable, Sendable, Codable {
     public static let logLength = 8
 
     /// The items loaded, and their cursors.
-    public private(set) var loaded = LoadedItems()
+    public internal(set) var loaded = LoadedItems()
     /// The request in flight, if any.
-    public private(set) var running: SourceRequest?
+    public internal(set) var running: SourceRequest?
     /// What the last applied answer changed in the items (`nil`: nothing, or a failure).
-    public private(set) var lastRowsChange: RowsChange?
+    public internal(set) var lastRowsChange: RowsChange?
     /// The last ``logLength`` requests that ended, oldest first.
     public private(set) var answered: [AnsweredRequest] = []
     /// How many requests ended in all (a host sends the log's entries it has not sent).
@@ -38,6 +38,9 @@ public struct SourcePager: Hashable, Sendable, Codable {
     public internal(set) var layout: RowLayout
     /// How many `measure` batches were stale (made at another width) and ignored.
     public internal(set) var staleMeasurements = 0
+    /// The window of pages: each held page's cursors, the rows updates for the pages, the list's top item
+    /// (docs/LAYOUT.md, "The window"; SourcePager+Window.swift).
+    public internal(set) var window = PageWindow()
     private var nextRequestID = 1
 
     /// How a request ended, for the model.
@@ -52,7 +55,8 @@ public struct SourcePager: Hashable, Sendable, Codable {
     public init(configuration: FeedConfiguration, at time: Timestamp) {
         pageSize = max(1, configuration.pageSize)
         timeoutMs = configuration.timeoutMs
-        layout = Self.emptyLayout(estimatedHeight: configuration.rowHeight)
+        layout = Self.emptyLayout(
+            estimatedHeight: configuration.rowHeight, maxHeldRows: Self.heldRows(pageSize: pageSize))
         running = makeRequest(.firstLoad, edge: .top, position: .newest, at: time)
     }
 
@@ -68,7 +72,7 @@ public struct SourcePager: Hashable, Sendable, Codable {
     ) -> (started: SourceRequest?, dropped: SourceRequest?) {
         var dropped: SourceRequest?
         if let running {
-            guard kind == .refresh, running.kind == .nextPage else { return (nil, nil) }
+            guard kind == .refresh, running.kind != .refresh, running.kind != .firstLoad else { return (nil, nil) }
             dropped = running
             self.running = nil
         }
@@ -79,6 +83,8 @@ public struct SourcePager: Hashable, Sendable, Codable {
         case .nextPage:
             guard hasMore, let cursor = loaded.olderCursor else { return (nil, dropped) }
             position = .olderThan(cursor)
+        case .reload:
+            return (nil, dropped)
         }
         let request = makeRequest(kind, edge: edge, position: position, at: time)
         running = request
@@ -114,14 +120,21 @@ public struct SourcePager: Hashable, Sendable, Codable {
             let change: RowsChange?
             do {
                 switch request.kind {
-                case .firstLoad, .refresh: change = try merged.mergeNewest(page, limit: request.request.limit)
-                case .nextPage: change = try merged.append(page, limit: request.request.limit)
+                case .firstLoad, .refresh:
+                    // The top of the list not held (pages dropped above): the list starts over from the newest.
+                    change =
+                        layout.placeholdersAbove > 0
+                        ? try merged.replace(with: page, limit: request.request.limit)
+                        : try merged.mergeNewest(page, limit: request.request.limit)
+                case .nextPage, .reload: change = try merged.append(page, limit: request.request.limit)
                 }
             } catch {
                 return fail(request, FeedFailure(error), durationMs: answer.durationMs)
             }
             loaded = merged
             lastRowsChange = change
+            window.answered = PageCursors(newer: page.newerCursor, older: page.olderCursor)
+            window.answeredWhole = change == .appended(page.items.count)
             log(
                 AnsweredRequest(
                     request: request, outcome: .loaded(items: page.items.count), durationMs: answer.durationMs))
@@ -141,13 +154,13 @@ public struct SourcePager: Hashable, Sendable, Codable {
         return .failed(request)
     }
 
-    private mutating func log(_ entry: AnsweredRequest) {
+    mutating func log(_ entry: AnsweredRequest) {
         if answered.count == Self.logLength { answered.removeFirst() }
         answered.append(entry)
         answeredCount += 1
     }
 
-    private mutating func makeRequest(
+    mutating func makeRequest(
         _ kind: SourceRequest.Kind, edge: Edge, position: FeedPosition, at time: Timestamp
     ) -> SourceRequest {
         defer { nextRequestID += 1 }

@@ -12,6 +12,9 @@ public struct SourceRequest: Hashable, Sendable, Codable {
         case refresh
         /// A load-more: the page older than the last item.
         case nextPage
+        /// The window of pages loading a dropped page back (docs/LAYOUT.md, "The window"): the page just newer
+        /// than the top held item (edge `top`) or just older than the last one (edge `bottom`). No control asked.
+        case reload
     }
 
     /// Counts up from 1 within a model; an answer names it.

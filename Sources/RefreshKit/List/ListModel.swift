@@ -296,7 +296,7 @@ public struct ListModel: Hashable, Sendable, Codable {
         case .refresh:
             return pager.running?.kind != .refresh
         case .loadMore:
-            return pager.running == nil && pager.hasMore
+            return pager.running == nil && pager.mayLoadMore
         }
     }
 
@@ -347,7 +347,9 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// An external source's answer: the request ends as the simulated feed's would, or, answering no running
     /// request, is dropped as stale.
     private mutating func apply(_ answer: FeedAnswerInput) {
-        if let result = pager.answer(answer) {
+        if answerWindow(answer) {
+            // The window's reload: its rows are in, and no control waits for it.
+        } else if let result = pager.answer(answer) {
             placeLoadedRows()
             complete(result)
         } else {
@@ -419,7 +421,8 @@ public struct ListModel: Hashable, Sendable, Codable {
             }
         // A control that changes state says so with an event; a failed one may retry later with the same pull.
         let eventCount = events.count
-        var quiet = true
+        // The window of an external feed's pages follows the viewport first (ListModel+Window.swift).
+        var quiet = !followWindow()
         // The controls are in `Edge.allCases` order; each is observed where it lies.
         for index in controls.indices {
             if controls[index].configuration.shortContent == .disabled {

@@ -29,9 +29,7 @@ extension SessionHost {
             logger.error("the engine refused a feed answer", metadata: ["session": "\(id)", "reason": "\(refusal)"])
         }
         registry.account(session)
-        if session.model.answeredRequests.total > before, let change = session.model.lastRowsChange {
-            sendRows(change, of: session, to: session.connections)
-        }
+        if session.model.answeredRequests.total > before { sendRowsUpdates(of: session) }
         broadcast(session.takeEvents(), in: session)
         armTick(for: session, at: now)
     }
@@ -49,6 +47,7 @@ extension SessionHost {
     /// (a replayed session asks again), and tells its members of requests that ended and of new items.
     func followFeed(of session: Session) {
         guard session.model.feedMode == .external else { return }
+        sendRowsUpdates(of: session)
         if let request = session.model.sourceRequest, session.feed.submitted != request.id {
             session.feed.submitted = request.id
             actions.append(.requestFeed(session: session.id, id: request.id, request: request.request))
@@ -87,24 +86,38 @@ extension SessionHost {
     /// After a `welcome` to `connection`: every loaded item (`rows` `replace`) and the notice of new items.
     func welcomeFeed(_ connection: Connection, to session: Session) {
         guard session.model.feedMode == .external else { return }
-        sendRows(.replaced, of: session, to: [connection])
+        // The members already there get what changed first; the one joining gets every row as it is now.
+        sendRowsUpdates(of: session, skipping: connection)
+        if let rows = session.model.allRows { enqueue(.rowsUpdate(rows), on: connection) }
         welcomeHeights(connection, to: session)
         let news = session.feed.newItems
         if news.count > 0 { enqueue(.newItems(count: news.count, more: news.more), on: connection) }
     }
 
-    /// Sends `change`'s items (`rows`) to `connections`.
-    private func sendRows(_ change: RowsChange, of session: Session, to connections: [Connection]) {
-        let message = ServerMessage.rows(change, items: session.model.feedItems)
-        for connection in connections where connection.lifecycle.takesSessionOutput {
-            enqueue(message, on: connection)
+    /// Sends the changes of the session's rows since the last call (`rows`, docs/PROTOCOL.md) to its members
+    /// (but `skipping`), in the order they happened; every row anew (`replace`) when more happened than the
+    /// model keeps (``RowsUpdate/limit``).
+    private func sendRowsUpdates(of session: Session, skipping: Connection? = nil) {
+        let updates: [RowsUpdate]
+        if let taken = session.takeRowsUpdates() {
+            updates = taken
+        } else if let rows = session.model.allRows {
+            updates = [rows]
+        } else {
+            return
+        }
+        for update in updates {
+            let message = ServerMessage.rowsUpdate(update)
+            for connection in session.connections where connection.lifecycle.takesSessionOutput {
+                if connection !== skipping { enqueue(message, on: connection) }
+            }
         }
     }
 
     /// Tells `session`'s members how many polled items are newer than its top item, when that changed.
     private func announceNewItems(of session: Session) {
         guard session.model.feedMode == .external, let polled = polledFeed else { return }
-        let news = NewItems(polled: polled, top: session.model.feedItems.first)
+        let news = NewItems(polled: polled, top: session.model.feedTopItem)
         guard news != session.feed.newItems else { return }
         session.feed.newItems = news
         for connection in session.connections where connection.lifecycle.takesSessionOutput {

@@ -215,6 +215,8 @@ public final class Session {
 
     func takeEvents() -> [Event] { traced.takeEvents() }
 
+    func takeRowsUpdates() -> [RowsUpdate]? { traced.takeRowsUpdates() }
+
     /// The `seq` of member `number`'s last applied input, if it has an acknowledgement (`welcome.ack`).
     func acknowledged(member number: Int) -> UInt64? { traced.acknowledgements.seq(of: number) }
 

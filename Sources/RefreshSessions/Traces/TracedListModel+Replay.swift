@@ -58,6 +58,7 @@ extension TracedListModel {
                 traced.frame(appendingUpdateTo: &update)
             }
             _ = traced.takeEvents()
+            _ = traced.takeRowsUpdates()
         }
         guard traced.recorder.frames == trace.frames else {
             throw TraceError(

@@ -175,6 +175,10 @@ public struct TracedListModel: Sendable {
     /// The model's events since the last call (not recorded: reading them changes nothing).
     public mutating func takeEvents() -> [Event] { model.takeEvents() }
 
+    /// The changes of an external feed's rows since the last call (``ListModel/takeRowsUpdates()``; not
+    /// recorded: reading them changes nothing the frames show).
+    public mutating func takeRowsUpdates() -> [RowsUpdate]? { model.takeRowsUpdates() }
+
     /// The engine's pointer id for `member`'s pointer `pointer`: the member in the high 32 bits, the page's
     /// id (truncated to 32 bits) in the low ones.
     public static func pointer(_ pointer: Int, member: Int) -> Int {

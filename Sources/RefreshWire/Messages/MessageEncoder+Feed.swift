@@ -129,7 +129,7 @@ extension MessageEncoder {
         }
     }
 
-    private static func writeItems(_ items: ArraySlice<FeedItem>, to w: inout JSONWriter) {
+    static func writeItems(_ items: ArraySlice<FeedItem>, to w: inout JSONWriter) {
         w.byte(.openBracket)
         for (index, item) in items.enumerated() {
             if index > 0 { w.byte(.comma) }
@@ -172,7 +172,7 @@ extension MessageEncoder {
 
     // Bounds: a string takes at most 6 bytes per byte of UTF-8 (`\u00XX`), a number at most 24.
 
-    private static func bound(of items: ArraySlice<FeedItem>) -> Int {
+    static func bound(of items: ArraySlice<FeedItem>) -> Int {
         items.reduce(2) { sum, item in
             let strings =
                 item.id.utf8.count + item.text.utf8.count + (item.author?.utf8.count ?? 0)

@@ -23,6 +23,7 @@ extension MessageEncoder {
         case .config(let preset, let configuration):
             encodeConfig(preset: preset, configuration: configuration, into: &buffer)
         case .rows(let change, let items): encodeRows(change, of: items, into: &buffer)
+        case .rowsUpdate(let update): encodeRows(update, into: &buffer)
         case .feedRequest(let answered): encodeFeedRequest(answered, into: &buffer)
         case .newItems(let count, let more): encodeNewItems(count: count, more: more, into: &buffer)
         case .heights(let rows): encodeHeights(rows, into: &buffer)

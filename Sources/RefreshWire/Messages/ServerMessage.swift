@@ -23,6 +23,9 @@ public enum ServerMessage: Sendable {
     case config(preset: String, configuration: ListConfiguration)
     /// `rows`: the items an applied feed answer changed (`change`), out of the session's loaded `items`.
     case rows(RowsChange, items: [FeedItem])
+    /// `rows`: one change of an external feed's rows, as the engine recorded it (``RowsUpdate``): a merge, or
+    /// the window of pages dropping or loading a page back.
+    case rowsUpdate(RowsUpdate)
     /// `feed_request`: one request to the feed source and how it ended.
     case feedRequest(AnsweredRequest)
     /// `new_items`: how many items newer than the session's top item the source has.
@@ -42,7 +45,7 @@ public enum ServerMessage: Sendable {
         case .room: .room
         case .trace: .trace
         case .config: .config
-        case .rows: .rows
+        case .rows, .rowsUpdate: .rows
         case .feedRequest: .feedRequest
         case .newItems: .newItems
         case .heights: .heights

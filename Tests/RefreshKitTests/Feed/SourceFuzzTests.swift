@@ -67,9 +67,12 @@ import Testing
             let times = model.feedItems.map(\.timeMicros)
             if Set(ids).count != ids.count { problems.append("step \(step): repeated ids \(ids)") }
             if times != times.sorted(by: >) { problems.append("step \(step): not newest first \(ids)") }
-            if frame.feed.count != ids.count { problems.append("step \(step): feed.count \(frame.feed.count)") }
-            if frame.contentSize.height != Double(ids.count) * configuration.feed.rowHeight {
-                problems.append("step \(step): content height \(frame.contentSize.height) for \(ids.count) rows")
+            // The window of pages (docs/LAYOUT.md): the held rows are the items; the rows count the placeholders.
+            let layout = try #require(model.rowLayout)
+            if layout.heldIDs != ids { problems.append("step \(step): held rows \(layout.heldIDs) for items \(ids)") }
+            if frame.feed.count != layout.rowCount { problems.append("step \(step): feed.count \(frame.feed.count)") }
+            if frame.contentSize.height != Double(layout.rowCount) * configuration.feed.rowHeight {
+                problems.append("step \(step): content height \(frame.contentSize.height) for \(layout.rowCount) rows")
             }
             if let request = model.sourceRequest, request.deadline < model.now {
                 problems.append("step \(step): request \(request.id) past its deadline")

@@ -4,8 +4,10 @@
 // are loaded after it (`count`); a mirror that does not come out at that count says so (`problem`) and keeps
 // what it has until the next `replace`. A session that holds a window of pages around its viewport
 // (docs/LAYOUT.md) drops far ones (`drop`, `at` top or bottom, `count` the rows dropped): their rows stay, as
-// placeholders (null items, drawn at the estimated height), until a `reload` (`at`, `items`) fills the ones next
-// to the loaded rows again. Read by the renderer (js/feed/itemPainter.js) and the screen reader's
+// placeholders (null items, drawn at the estimated height), until a `reload` (`at`, `items`, `count` the rows
+// after it) fills the ones next to the loaded rows again, and removes the placeholders left on that side when
+// `count` says the list is shorter (rows deleted at the source). A `replace` to a page joining such a session
+// says how many placeholders are `above` and `below` its items. Read by the renderer (js/feed/itemPainter.js) and the screen reader's
 // feed (js/feedMirror.js). Pure: no DOM (web/test/feedRows.test.js).
 
 export const ROW_OPS = Object.freeze(['replace', 'prepend', 'append', 'drop', 'reload']);
@@ -57,7 +59,12 @@ export class FeedRows {
       else dropped += 1;
     }
     if (msg.op === 'drop' || msg.op === 'reload') return this.window(msg, items, dropped);
-    if (msg.op === 'replace') this.items = items;
+    if (msg.op === 'replace') {
+      // a session whose window dropped pages: placeholders (null) above and below the held items
+      const above = Number.isInteger(msg.above) && msg.above > 0 ? msg.above : 0;
+      const below = Number.isInteger(msg.below) && msg.below > 0 ? msg.below : 0;
+      this.items = above || below ? new Array(above).fill(null).concat(items, new Array(below).fill(null)) : items;
+    }
     else if (msg.op === 'prepend') this.items = items.concat(this.items);
     else this.items = this.items.concat(items);
     this.version += 1;
@@ -102,6 +109,14 @@ export class FeedRows {
       const at = span ? (top ? span.first - items.length : span.last + 1) : 0;
       if (at < 0) wrong.push(`reload of ${items.length} rows at the top, ${span.first} placeholders there`);
       for (let k = Math.max(0, -at); k < items.length; k++) rows[at + k] = items[k];
+      // fewer rows after it (`count`): the placeholders left on that side stood for rows the source no longer has
+      let extra = Number.isInteger(msg.count) && msg.count >= 0 ? rows.length - msg.count : 0;
+      while (extra > 0 && rows.length && (top ? rows[0] : rows[rows.length - 1]) === null) {
+        if (top) rows.shift();
+        else rows.pop();
+        extra -= 1;
+      }
+      if (extra > 0) wrong.push(`reload left ${rows.length} rows, the server counts ${msg.count}`);
     }
     this.items = rows;
     this.version += 1;

@@ -1,0 +1,206 @@
+/// The window of pages of an external feed (docs/LAYOUT.md, "The window"), as Paging 3's `maxSize`: the pages
+/// far from the viewport are dropped (ids, heights and items forgotten; their rows stay as placeholders at the
+/// estimate), and loaded again by cursor when the viewport comes within ``prefetchScreens`` of them, in both
+/// directions: `newerThan` the top held item above, `olderThan` the last held item below.
+///
+/// A page loaded back may not be what was dropped (items deleted or added at the source meanwhile). The rule:
+/// it fills the placeholders nearest the held rows, as many as fit (the rest of its items are not shown: a
+/// refresh shows them); when the source says there is nothing more that way and the page did not fill them, the
+/// placeholders left are removed (the rows they stood for are gone). Either way the first visible row keeps
+/// still (the layout's correction).
+extension SourcePager {
+    /// The pages' worth of rows the window holds (``RowLayout/maxHeldRows`` = this × the page size): the page
+    /// on screen and one each way. Paging 3 asks for `maxSize` ≥ `pageSize` + 2 × `prefetchDistance`: with pages
+    /// of 20 rows of 72 px and a prefetch of one phone screen (844 px, 12 rows), 44 rows; three pages are 60.
+    /// A page is dropped only when it lies a prefetch distance outside the viewport, so a taller screen makes
+    /// the window hold more rows for a while, never ask for a page it just dropped.
+    public static let windowPages = 3
+
+    /// How near the viewport, in viewport heights, placeholders make the window load their page back; a page
+    /// is dropped only when it lies farther than this outside the viewport (so it is not asked again at once).
+    public static let prefetchScreens = 1.0
+
+    /// The rows the window holds for pages of `pageSize`.
+    static func heldRows(pageSize: Int) -> Int { windowPages * max(1, pageSize) }
+
+    /// Takes the rows updates made since the last call, oldest first; `nil` when more were made than
+    /// ``RowsUpdate/limit`` and the oldest are forgotten: the pages then need every row anew.
+    mutating func takeRowsUpdates() -> [RowsUpdate]? {
+        defer {
+            window.updates.removeAll()
+            window.overflowed = false
+        }
+        return window.overflowed ? nil : window.updates
+    }
+
+    /// Every row as one update: the held items and the placeholders around them (what a page joining is sent).
+    public var allRows: RowsUpdate {
+        RowsUpdate(
+            .replaced(items: loaded.items, above: layout.placeholdersAbove, below: layout.placeholdersBelow),
+            rowCount: layout.rowCount)
+    }
+
+    /// Whether a load-more may start: the source may have older items and the list's last page is held (while
+    /// it is not, the window loads the pages below back first).
+    var mayLoadMore: Bool { hasMore && layout.placeholdersBelow == 0 }
+
+    // MARK: - Dropping
+
+    /// Drops end pages while more than ``RowLayout/maxHeldRows`` rows are held: the one farther from the
+    /// viewport, if it lies more than `prefetch` px outside it and the page next to it has the cursor that will
+    /// load it back. - Returns: the sum of the corrections, or `nil` when nothing was dropped.
+    mutating func trimWindow(contentOffset: Double, viewportHeight: Double, prefetch: Double) -> Double? {
+        var total = 0.0
+        var offset = contentOffset
+        var dropped = false
+        while layout.heldRowCount > layout.maxHeldRows, layout.pageSizes.count > 1,
+            window.cursors.count == layout.pageSizes.count
+        {
+            let sizes = layout.pageSizes
+            let first = layout.placeholdersAbove
+            let aboveGap = offset - layout.y(ofRow: first + sizes[0])
+            let belowGap =
+                layout.y(ofRow: first + layout.heldRowCount - sizes[sizes.count - 1]) - (offset + viewportHeight)
+            let mayAbove = aboveGap >= prefetch && window.cursors[1].newer != nil
+            let mayBelow = belowGap >= prefetch && window.cursors[sizes.count - 2].older != nil
+            let edge: PageEdge
+            if mayAbove && (!mayBelow || aboveGap >= belowGap) {
+                edge = .above
+            } else if mayBelow {
+                edge = .below
+            } else {
+                break
+            }
+            let correction = drop(at: edge, contentOffset: offset)
+            offset += correction
+            total += correction
+            dropped = true
+        }
+        return dropped ? total : nil
+    }
+
+    /// Drops the held page at `edge`: its items, ids, heights and cursors. A reload running at that edge is
+    /// given up (its answer would no longer join the held rows; it is dropped as stale).
+    private mutating func drop(at edge: PageEdge, contentOffset: Double) -> Double {
+        guard let size = edge == .above ? layout.pageSizes.first : layout.pageSizes.last else { return 0 }
+        if let running, running.kind == .reload, (running.edge == .top) == (edge == .above) { self.running = nil }
+        let correction = layout.dropPage(at: edge, contentOffset: contentOffset)
+        loaded.forget(size, at: edge)
+        if edge == .above { window.cursors.removeFirst() } else { window.cursors.removeLast() }
+        record(.dropped(edge, count: size))
+        return correction
+    }
+
+    // MARK: - Loading back
+
+    /// Asks for the page next to the held rows when placeholders come within `prefetch` px of the viewport and
+    /// nothing else is asked; not before the back-off after a failure. - Returns: whether a request started.
+    mutating func requestReload(contentOffset: Double, viewportHeight: Double, prefetch: Double, at time: Timestamp)
+        -> Bool
+    {
+        guard running == nil, window.retryNotBefore.map({ time >= $0 }) ?? true,
+            let edge = layout.pageNeeded(
+                contentOffset: contentOffset, viewportHeight: viewportHeight, prefetch: prefetch)
+        else { return false }
+        let position: FeedPosition
+        switch edge {
+        case .above:
+            guard let cursor = window.cursors.first?.newer else { return false }
+            position = .newerThan(cursor)
+        case .below:
+            guard let cursor = window.cursors.last?.older else { return false }
+            position = .olderThan(cursor)
+        }
+        running = makeRequest(.reload, edge: edge == .above ? .top : .bottom, position: position, at: time)
+        return true
+    }
+
+    /// Applies `answer` when it answers the running reload. - Returns: the correction to add to the content
+    /// offset, or `nil` when `answer` is not for the running reload.
+    mutating func answerReload(_ answer: FeedAnswerInput, at time: Timestamp, contentOffset: Double) -> Double? {
+        guard let request = running, request.kind == .reload, request.id == answer.request else { return nil }
+        running = nil
+        lastRowsChange = nil
+        switch answer.outcome {
+        case .failure(let failure):
+            failReload(request, failure, durationMs: answer.durationMs, at: time)
+            return 0
+        case .page(let page):
+            do {
+                let (correction, kept) = try reload(
+                    page, at: request.edge == .top ? .above : .below, limit: request.request.limit,
+                    contentOffset: contentOffset)
+                log(AnsweredRequest(request: request, outcome: .loaded(items: kept), durationMs: answer.durationMs))
+                window.failures = 0
+                window.retryNotBefore = nil
+                return correction
+            } catch {
+                failReload(request, FeedFailure(error), durationMs: answer.durationMs, at: time)
+                return 0
+            }
+        }
+    }
+
+    /// Fails the running reload if its deadline has come by `time`. - Returns: whether it did.
+    mutating func resolveReload(at time: Timestamp) -> Bool {
+        guard let request = running, request.kind == .reload, request.deadline <= time else { return false }
+        running = nil
+        let waited = request.deadline.seconds(since: request.issued) * 1000
+        failReload(request, FeedFailure(.timedOut(limitMs: Int(timeoutMs.rounded()))), durationMs: waited, at: time)
+        return true
+    }
+
+    /// Puts the items of `page` that fit into the placeholders at `edge`, nearest the held rows, and removes the
+    /// placeholders left when the source has nothing more that way. Checked first: a page that breaks the items'
+    /// rules changes nothing. - Returns: the correction, and how many items were put in.
+    private mutating func reload(_ page: FeedPage, at edge: PageEdge, limit: Int, contentOffset: Double)
+        throws(FeedError) -> (Double, Int)
+    {
+        let placeholders = edge == .above ? layout.placeholdersAbove : layout.placeholdersBelow
+        let fits = min(placeholders, page.items.count)
+        let kept = edge == .above ? page.items.suffix(fits) : page.items.prefix(fits)
+        try LoadedItems.checkReload(kept, of: page, at: edge, limit: limit, joining: loaded.items, ids: loaded.ids)
+        var correction = 0.0
+        if !kept.isEmpty {
+            do {
+                correction = try layout.loadPage(kept.map(\.id), at: edge, contentOffset: contentOffset)
+            } catch {
+                throw .malformed("the page does not fit the layout: \(error)")
+            }
+            loaded.reload(kept, at: edge)
+            let whole = fits == page.items.count
+            switch edge {
+            case .above:
+                window.cursors.insert(
+                    PageCursors(newer: whole ? page.newerCursor : nil, older: page.olderCursor), at: 0)
+            case .below:
+                // Cut short, the page ends the list: load-more goes on from the list's end.
+                window.cursors.append(
+                    PageCursors(newer: page.newerCursor, older: whole ? page.olderCursor : loaded.olderCursor))
+            }
+        }
+        var removed = 0
+        let left = placeholders - fits
+        if left > 0 && (page.items.isEmpty || !page.hasMore) {
+            removed = left
+            correction += layout.removePlaceholders(at: edge, contentOffset: contentOffset + correction)
+            if edge == .below {
+                loaded.olderCursor = page.olderCursor ?? loaded.olderCursor
+                loaded.hasMore = false
+            }
+        }
+        if layout.placeholdersAbove == 0 { window.top = loaded.items.first }
+        record(.reloaded(edge, items: Array(kept), removed: removed))
+        return (correction, kept.count)
+    }
+
+    /// Ends a failed reload: logged as any request, and no reload asked for a while (1, 2, 4 … 30 s).
+    private mutating func failReload(
+        _ request: SourceRequest, _ failure: FeedFailure, durationMs: Double, at time: Timestamp
+    ) {
+        log(AnsweredRequest(request: request, outcome: .failed(failure), durationMs: durationMs))
+        window.failures += 1
+        let backOff = min(30, Double(1 << min(window.failures - 1, 5)))
+        window.retryNotBefore = time.advanced(bySeconds: backOff)
+    }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import Testing
+
+@testable import RefreshKit
+
+/// The window of pages wired (docs/LAYOUT.md, "The window"): a session on an external feed holds the pages
+/// around its viewport, drops far ones and loads them back when scrolled to, with its memory bounded however far
+/// it scrolls, the first visible row kept still through every drop.
+@Suite struct WindowWiringTests {
+    /// A model on an external feed answered at once by a ``WindowSource``, driven as a server would.
+    struct Driver {
+        var model: ListModel
+        var time: Int64 = 1_000_000
+        var source: WindowSource
+        var updates: [RowsUpdate] = []
+        var resynchronized = 0
+
+        init(newest: Int, pageSize: Int = 50, viewport: Size = Size(width: 390, height: 844)) throws {
+            var configuration = Preset.ios.configuration
+            configuration.feed.pageSize = pageSize
+            configuration.feed.timeoutMs = 60_000
+            model = try ListModel(
+                viewport: viewport, starting: Preset(name: "external", configuration: configuration), feed: .external,
+                time: Timestamp(microseconds: time))
+            source = WindowSource(newest: newest)
+            try serve()
+        }
+
+        var now: Timestamp { Timestamp(microseconds: time) }
+        var layout: RowLayout { model.rowLayout! }
+        var heldRows: Int { layout.heldRowCount }
+
+        mutating func drain() {
+            _ = model.takeEvents()
+            if let taken = model.takeRowsUpdates() { updates += taken } else { resynchronized += 1 }
+        }
+
+        mutating func apply(_ input: Input) throws {
+            try model.apply(input, at: now)
+            drain()
+        }
+
+        /// Answers every request the model makes, at once, until none runs.
+        mutating func serve() throws {
+            var answered = 0
+            while let answer = source.answer(model) {
+                try apply(.feedAnswer(answer))
+                answered += 1
+                #expect(answered < 50, "the window keeps asking")
+                if answered >= 50 { return }
+            }
+        }
+
+        mutating func wait(_ milliseconds: Double) {
+            time += Int64(milliseconds * 1000)
+            model.advance(to: now)
+            drain()
+        }
+
+        /// Scrolls by `distance` px at once, answers what it asks, and loads more at the end of the list.
+        mutating func scroll(by distance: Double) throws {
+            try apply(.command(Command(.scrollBy, animated: false, amount: distance)))
+            try serve()
+            if model.sourceRequest == nil, model.pager.mayLoadMore,
+                model.scroll.offset.y + model.viewport.height >= layout.contentHeight - model.viewport.height
+            {
+                try apply(.command(Command(.loadMore, edge: .bottom, animated: false)))
+                try serve()
+            }
+            wait(400)
+            try serve()
+        }
+
+        /// Every held row is the item of its place: row r shows item `newest − r` (no item deleted).
+        func rowsInPlace() -> Bool {
+            let first = layout.placeholdersAbove
+            return (first..<first + heldRows).allSatisfy { layout.id(ofRow: $0) == "\(source.newest - $0)" }
+        }
+
+        func encodedSize() throws -> Int { try JSONEncoder().encode(model).count }
+    }
+
+    @Test func scrollingAHundredThousandItemsToTheEndAndBackHoldsABoundedWindow() throws {
+        var driver = try Driver(newest: 100_000, pageSize: 20)
+        let maxHeld = driver.layout.maxHeldRows
+        #expect(maxHeld == SourcePager.windowPages * 20)
+        let afterFirstPage = try driver.encodedSize()
+        var windowFull: Int?
+        var (largest, mostHeld, steps) = (0, 0, 0)
+        func sample(_ driver: Driver) throws {
+            mostHeld = max(mostHeld, driver.heldRows)
+            if steps % 25 == 0 {
+                let size = try driver.encodedSize()
+                largest = max(largest, size)
+                if windowFull == nil, driver.layout.placeholdersAbove > 0 { windowFull = size }
+                #expect(driver.rowsInPlace())
+            }
+            steps += 1
+        }
+        // Down to the end.
+        while driver.model.pager.hasMore || driver.layout.placeholdersBelow > 0
+            || driver.model.scroll.offset.y < driver.model.scroll.bounds(.vertical).upper - 1
+        {
+            try driver.scroll(by: 2_500)
+            try sample(driver)
+            if steps > 20_000 { break }
+        }
+        #expect(driver.layout.rowCount == 100_000)
+        #expect(driver.model.frame().feed.count == 100_000)
+        #expect(driver.layout.id(ofRow: 99_999) == "1")
+        #expect(driver.layout.placeholdersAbove > 99_000)
+        // And back to the top.
+        while driver.layout.placeholdersAbove > 0 || driver.model.scroll.offset.y > 0 {
+            try driver.scroll(by: -2_500)
+            try sample(driver)
+            if steps > 40_000 { break }
+        }
+        #expect(driver.layout.placeholdersAbove == 0)
+        #expect(driver.layout.placeholdersBelow > 99_000)
+        #expect(driver.rowsInPlace())
+        #expect(driver.model.feedItems.prefix(20).map(\.id) == (99_981...100_000).reversed().map { "\($0)" })
+        #expect(driver.resynchronized == 0)
+        // Memory: at most a window and a page of rows; the engine's state within 2× of the first page's.
+        #expect(mostHeld <= maxHeld + 20)
+        let full = try #require(windowFull)
+        #expect(largest <= 2 * afterFirstPage)
+        #expect(largest <= full + full / 10)
+        print("window: first page \(afterFirstPage) B, window full \(full) B, largest \(largest) B, held ≤ \(mostHeld)")
+        // Every drop and reload was sent as a rows update.
+        let drops = driver.updates.filter { if case .dropped = $0.change { true } else { false } }.count
+        let reloads = driver.updates.filter { if case .reloaded = $0.change { true } else { false } }.count
+        #expect(drops > 1_000 && reloads > 1_000)
+    }
+
+    /// A model with `pages` pages of 50 loaded, its top page measured at 100 px a row, scrolled near the end.
+    static func fullWindow(pages: Int = SourcePager.windowPages) throws -> Driver {
+        var driver = try Driver(newest: 10_000)
+        try driver.apply(
+            .measure(
+                MeasureInput(
+                    width: 390,
+                    rows: (0..<50).map {
+                        RowMeasurement(id: "\(10_000 - $0)", height: 100)
+                    })))
+        var tries = 0
+        while driver.layout.rowCount < pages * 50, tries < 10 * pages {
+            try driver.apply(.command(Command(.scrollToEdge, edge: .bottom, animated: false)))
+            try driver.apply(.command(Command(.loadMore, edge: .bottom, animated: false)))
+            try driver.serve()
+            driver.wait(400)
+            tries += 1
+        }
+        #expect(driver.layout.rowCount == pages * 50)
+        if pages <= SourcePager.windowPages {
+            #expect(driver.heldRows == pages * 50)
+            #expect(driver.layout.placeholdersAbove == 0)
+        }
+        return driver
+    }
+
+    /// The first visible row's id and its screen y.
+    static func anchor(_ driver: Driver) throws -> (String, Double) {
+        let layout = driver.layout
+        let id = try #require(layout.anchor(at: driver.model.scroll.offset.y)?.id)
+        return (id, try #require(layout.y(of: id)) - driver.model.scroll.offset.y)
+    }
+
+    @Test func aDropMidFlingKeepsTheFirstVisibleRowStillAndTheVelocity() throws {
+        var driver = try Self.fullWindow()
+        try driver.apply(.command(Command(.loadMore, edge: .bottom, animated: false)))
+        let pending = try #require(driver.source.answer(driver.model))
+        try driver.apply(.touch(TouchInput(phase: .start, pageTime: Double(driver.time) / 1000)))
+        for _ in 0..<5 {
+            driver.wait(10)
+            try driver.apply(
+                .touch(TouchInput(phase: .move, delta: Point(x: 0, y: -60), pageTime: Double(driver.time) / 1000)))
+        }
+        try driver.apply(.touch(TouchInput(phase: .end, pageTime: Double(driver.time) / 1000)))
+        driver.wait(50)
+        #expect(driver.model.scroll.phase == .animating)
+        var twin = driver
+        let (id, y) = try Self.anchor(driver)
+        let (velocity, offset) = (driver.model.scroll.velocity.y, driver.model.scroll.offset.y)
+        try driver.apply(.feedAnswer(pending))
+        // The top page (50 rows measured at 100 px) went out of the window: 50 × 28 px less above the row.
+        #expect(driver.layout.placeholdersAbove == 50)
+        #expect(driver.updates.last?.change == .dropped(.above, count: 50))
+        let correction = driver.model.scroll.offset.y - offset
+        #expect(abs(correction + 50 * 28) <= 1e-9)
+        let (after, afterY) = try Self.anchor(driver)
+        #expect(after == id)
+        #expect(abs(afterY - y) <= 1)
+        #expect(driver.model.scroll.velocity.y == velocity)
+        driver.wait(100)
+        twin.wait(100)
+        #expect(abs(driver.model.scroll.offset.y - correction - twin.model.scroll.offset.y) <= 1e-6)
+    }
+
+    @Test func aDropMidDragKeepsTheRowUnderTheFinger() throws {
+        var driver = try Self.fullWindow()
+        // At the end of the list, so the page on top is the one farther from the viewport once the next comes.
+        try driver.apply(.command(Command(.scrollToEdge, edge: .bottom, animated: false)))
+        driver.wait(400)
+        try driver.apply(.command(Command(.loadMore, edge: .bottom, animated: false)))
+        let pending = try #require(driver.source.answer(driver.model))
+        try driver.apply(.touch(TouchInput(phase: .start, pageTime: Double(driver.time) / 1000)))
+        for _ in 0..<5 {
+            driver.wait(10)
+            try driver.apply(
+                .touch(TouchInput(phase: .move, delta: Point(x: 0, y: 60), pageTime: Double(driver.time) / 1000)))
+        }
+        #expect(driver.model.scroll.phase == .dragging)
+        #expect(driver.model.sourceRequest?.id == pending.request)
+        let (id, y) = try Self.anchor(driver)
+        try driver.apply(.feedAnswer(pending))
+        #expect(driver.layout.placeholdersAbove == 50)
+        let (after, afterY) = try Self.anchor(driver)
+        #expect(after == id && abs(afterY - y) <= 1)
+        driver.wait(16)
+        try driver.apply(
+            .touch(TouchInput(phase: .move, delta: Point(x: 0, y: -10), pageTime: Double(driver.time) / 1000)))
+        #expect(abs(try Self.anchor(driver).1 - (y - 10)) <= 1)
+    }
+
+    @Test func aPageThatComesBackShorterRemovesThePlaceholdersLeft() throws {
+        // Scroll down far enough that the first pages are dropped, delete items of the first page at the source,
+        // then scroll back: the page fills what it can, the rows it lacks are removed on top, nothing breaks.
+        var driver = try Self.fullWindow(pages: 8)
+        #expect(driver.layout.placeholdersAbove >= 50)
+        for n in 9_981...10_000 { driver.source.deleted.insert(n) }
+        while driver.layout.placeholdersAbove > 0 || driver.model.scroll.offset.y > 0 {
+            try driver.scroll(by: -2_500)
+        }
+        #expect(driver.layout.rowCount == driver.model.frame().feed.count)
+        #expect(driver.model.feedItems.first?.id == "9980")
+        #expect(driver.layout.id(ofRow: 0) == "9980")
+        let removed = driver.updates.compactMap { update -> Int? in
+            if case .reloaded(.above, _, let removed) = update.change, removed > 0 { return removed }
+            return nil
+        }
+        #expect(removed == [20])
+        #expect(driver.model.feedTopItem?.id == "9980")
+    }
+
+    @Test func aRefreshWhileTheTopIsDroppedStartsTheListOver() throws {
+        var driver = try Self.fullWindow(pages: 7)
+        #expect(driver.layout.placeholdersAbove > 0)
+        driver.source.newest = 10_003
+        try driver.apply(.command(Command(.refresh, edge: .top, animated: false)))
+        try driver.serve()
+        #expect(driver.layout.placeholdersAbove == 0 && driver.layout.placeholdersBelow == 0)
+        #expect(driver.model.feedItems.first?.id == "10003")
+        #expect(driver.layout.heldIDs == driver.model.feedItems.map(\.id))
+    }
+}

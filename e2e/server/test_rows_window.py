@@ -1,0 +1,98 @@
+"""The window of pages over a real WebSocket (docs/LAYOUT.md, "The window"; docs/PROTOCOL.md, "rows"): `refreshkit
+serve --feed sqlite:…` (a new file: the fortunes, about 7 000 items), one page scrolling with wheel inputs. Far
+down, the session drops its first pages (`rows` `drop` at the top); scrolled back, it loads them again by cursor
+(`rows` `reload` at the top) with the same ids in the same rows. Every wait is for a message."""
+from __future__ import annotations
+
+from conftest import recv_until, run, send_json, ws_connect
+
+HELLO = {"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3}
+
+
+class Rows:
+    """The rows as the page keeps them (web/js/feed/feedRows.js): every id seen at its row, and the span held."""
+
+    def __init__(self) -> None:
+        self.ids: list[str] = []  # every row's id as first loaded
+        self.first = 0  # the first held row
+        self.last = -1  # the last held row
+        self.reloads: list[dict] = []
+        self.drops: list[dict] = []
+
+    def apply(self, m: dict) -> None:
+        op = m["op"]
+        if op == "replace":
+            assert not m.get("above") and not m.get("below"), m
+            self.ids = [item["id"] for item in m["items"]]
+            self.first, self.last = 0, len(self.ids) - 1
+        elif op == "append":
+            self.ids += [item["id"] for item in m["items"]]
+            self.last = len(self.ids) - 1
+        elif op == "drop":
+            self.drops.append(m)
+            if m["at"] == "top":
+                self.first += m["count"]
+            else:
+                self.last -= m["count"]
+        elif op == "reload":
+            self.reloads.append(m)
+            ids = [item["id"] for item in m["items"]]
+            if m["at"] == "top":
+                self.first -= len(ids)
+                assert self.ids[self.first:self.first + len(ids)] == ids, (self.first, ids)
+            else:
+                assert self.ids[self.last + 1:self.last + 1 + len(ids)] == ids, (self.last, ids)
+                self.last += len(ids)
+        assert m["type"] == "rows"
+
+
+def test_far_pages_are_dropped_and_come_back_with_their_ids(tmp_path, fresh_server):
+    srv = fresh_server("--feed", f"sqlite:{tmp_path / 'feed.db'}", "--feed-poll-ms", "0")
+
+    async def scenario():
+        async with ws_connect(srv) as ws:
+            await send_json(ws, HELLO)
+            welcome, _ = await recv_until(ws, lambda m: m["type"] == "welcome", timeout=60)
+            member = str(welcome["member"])
+            rows = Rows()
+            first, _ = await recv_until(ws, lambda m: m["type"] == "rows" and len(m.get("items", [])) > 0, timeout=60)
+            rows.apply(first)
+            seq, t = 0, 5_000.0
+
+            async def wheel(dy: float) -> dict:
+                """One wheel input; returns the frame that acknowledges it, after applying the rows before it."""
+                nonlocal seq, t
+                seq += 1
+                t += 50
+                await send_json(ws, {"type": "wheel", "dx": 0, "dy": dy, "mode": 0, "t": t, "seq": seq})
+                frame, before = await recv_until(
+                    ws, lambda m: m["type"] == "frame" and (m.get("ack") or {}).get(member) == seq, timeout=30)
+                for m in before:
+                    if m["type"] == "rows":
+                        rows.apply(m)
+                return frame
+
+            # Down: wheel, and ask for more whenever the end of the list is near, until the first pages are dropped.
+            for _ in range(400):
+                frame = await wheel(900)
+                end = frame["contentSize"]["h"] - frame["viewport"]["h"]
+                if frame["offset"]["y"] >= end - 900 and not frame["feed"]["loading"]:
+                    await send_json(ws, {"type": "command", "name": "loadMore"})
+                if rows.first >= 60:
+                    break
+            assert rows.drops and rows.drops[0]["at"] == "top", rows.drops
+            assert rows.first >= 60, (rows.first, len(rows.ids))
+            held = rows.last - rows.first + 1
+            assert held <= 3 * 20 + 20, held  # the window: three pages of 20, and one more while it trims
+
+            # Back up, until the top row is loaded again: every reload brings the ids that were there.
+            for _ in range(400):
+                frame = await wheel(-900)
+                if rows.first == 0 and frame["offset"]["y"] <= 0:
+                    break
+            assert rows.first == 0, rows.first
+            top = [m for m in rows.reloads if m["at"] == "top"]
+            assert top, rows.reloads
+            assert top[-1]["items"][0]["id"] == first["items"][0]["id"]
+            assert frame["feed"]["count"] == len(rows.ids), (frame["feed"], len(rows.ids))
+    run(scenario)
