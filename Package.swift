@@ -77,7 +77,7 @@ let package = Package(
             name: "RefreshServer",
             dependencies: [
                 "RefreshKit", "RefreshWire", "RefreshSessions", "CLibWebSockets", "CQREncode", "CHiredis", "LWSEcho",
-                "ServerClock", "RefreshFeeds",
+                "ServerClock", "RefreshFeeds", "CCurl",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -21,3 +21,7 @@ static inline CURLcode refreshkit_curl_set_write_function(CURL *curl, refreshkit
 static inline CURLcode refreshkit_curl_response_code(CURL *curl, long *code) {
     return curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, code);
 }
+/// The answer's Content-Type (owned by curl until the handle is cleaned up; NULL when it had none).
+static inline CURLcode refreshkit_curl_content_type(CURL *curl, const char **type) {
+    return curl_easy_getinfo(curl, CURLINFO_CONTENT_TYPE, type);
+}

@@ -21,6 +21,8 @@ final class Gatekeeper {
     var metricsText: () -> String = { "" }
     /// `POST /feed/items` (set by the service loop, which runs the feed).
     var feedPosts: FeedPosts?
+    /// `GET /feed/image` (set by the service loop with an external feed; Images/ImageRequests.swift).
+    var images: ImageRequests?
     private var throttle = LogThrottle()
 
     init(configuration: HardeningConfiguration, logger: Logger) {
@@ -112,6 +114,9 @@ final class Gatekeeper {
                     ])
             }
             return respond(wsi, response)
+        }
+        if let images, String(validating: bytes, as: UTF8.self) == ImageEndpoint.path {
+            return screenImage(wsi, images)
         }
         if let path = String(validating: bytes, as: UTF8.self), HTTPEndpoints.paths.contains(path) {
             return answer(wsi, path: path, hasBody: hasBody)
@@ -261,6 +266,7 @@ func httpGateCallback(
             if let posts = gatekeeper.feedPosts, posts.owns(wsi) {
                 return posts.handle(wsi, reason: reason, input: input, length: length)
             }
+            if let images = gatekeeper.images, images.owns(wsi) { return images.handle(wsi, reason: reason) }
         default:
             break
         }

@@ -70,6 +70,8 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var feedPollMilliseconds = 5000
     /// Addresses and networks besides loopback that may `POST /feed/items` (``AddressAllowList``).
     public var feedPostAllow: [String] = []
+    /// `GET /feed/image`'s limits: the cache, the time limit (`serve --image-cache-mb`, `--image-timeout-ms`).
+    public var images = ImageLimits()
 
     /// The event loop lws runs on.
     public enum EventLoop: String, Sendable, Hashable, CaseIterable {
@@ -144,6 +146,14 @@ public struct ServerConfiguration: Sendable, Hashable {
             throw .invalidConfiguration(
                 "--feed-post-allow needs an IPv4 or IPv6 address or network (10.0.0.5, 10.0.0.0/8), got '\(error.entry)'"
             )
+        }
+        guard (1...4096).contains(images.cacheBytes / (1024 * 1024)) else {
+            throw .invalidConfiguration(
+                "the image cache must be between 1 and 4096 MiB (got \(images.cacheBytes / (1024 * 1024)))")
+        }
+        guard (100...60_000).contains(images.timeoutMilliseconds) else {
+            throw .invalidConfiguration(
+                "the image time limit must be between 100 and 60000 ms (got \(images.timeoutMilliseconds))")
         }
         guard (0...65535).contains(port) else {
             throw .invalidConfiguration("port must be between 0 and 65535 (got \(port))")

@@ -75,7 +75,14 @@ extension ServiceLoop {
         feedItems.origin = resources.string("http")
         feedItems.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
         feedItems.mount_next = UnsafePointer(resources.allocate(mount))
-        let mounts = resources.allocate(feedItems)
+        // `GET /feed/image` (Images/ImageRequests.swift): answered by the "http" protocol's callback when ready.
+        var feedImage = lws_http_mount()
+        feedImage.mountpoint = resources.string(ImageEndpoint.path)
+        feedImage.mountpoint_len = UInt8(ImageEndpoint.path.utf8.count)
+        feedImage.origin = resources.string("http")
+        feedImage.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
+        feedImage.mount_next = UnsafePointer(resources.allocate(feedItems))
+        let mounts = resources.allocate(feedImage)
 
         // Zero: lws's own ping/hang-up (its "validity" timers) stays off; see Keepalive.swift for why and
         // for what replaces it. lws would otherwise apply its default policy.
@@ -89,8 +96,8 @@ extension ServiceLoop {
         info.pt_serv_buf_size = 16 * 1024
         info.user = owner
         if !echo.isEmpty { info.pvo = UnsafePointer(EchoProtocol.defaultOption(resources)) }
-        info.options =
-            rk_opt_validate_utf8() | rk_opt_fail_upon_unable_to_bind() | rk_opt_security_headers()
+        info.headers = SecurityHeaders.list(resources)  // lws's best-practice set, images from this origin only
+        info.options = rk_opt_validate_utf8() | rk_opt_fail_upon_unable_to_bind()
         switch Self.classify(host: configuration.host) {
         case .anyIPv6:
             info.iface = nil  // every interface, dual-stack
@@ -144,6 +151,7 @@ extension ServiceLoop {
         gatekeeper.start(webRoot: webRoot, port: port, host: configuration.host, controlsRoot: controlsRoot)
         gatekeeper.metricsText = { [unowned self] in metricsPage() }
         feed?.start(waking: context)
+        gatekeeper.images?.start(waking: context)
         logger.debug(
             "libwebsockets context created",
             metadata: ["webRoot": "\(webRoot)", "port": "\(port)", "host": "\(configuration.host)"])

@@ -19,6 +19,11 @@ extension ServiceLoop {
         let posts = FeedPosts(feed: feed, address: configuration.feed, allow: allow, logger: logger)
         feedPosts = posts
         gatekeeper.feedPosts = posts
+        if feed != nil {
+            gatekeeper.images = ImageRequests(limits: configuration.images, logger: logger) { [unowned self] url in
+                host.holdsFeedImage(url)
+            }
+        }
     }
 
     /// `HostAction.requestFeed`: hands the request to the source's worker (a session can only ask with an
@@ -35,10 +40,12 @@ extension ServiceLoop {
 
     /// Takes what the feed's threads left (answers, the poll's page, posts written) and tells whom it concerns.
     func deliverFeedReports() {
+        gatekeeper.images?.deliver()
         guard let feed else { return }
         for report in feed.takeReports() {
             switch report {
             case .answered(let session, let request, let answer):
+                if case .success(let page) = answer.outcome { gatekeeper.images?.learn(page.items) }
                 host.feedAnswered(session: session, answer: answer.input(answering: request), at: clock.now())
             case .polled(let outcome):
                 switch outcome {
@@ -53,6 +60,7 @@ extension ServiceLoop {
                 default:
                     break
                 }
+                if case .success(let page) = outcome { gatekeeper.images?.learn(page.items) }
                 host.feedPolled(try? outcome.get(), at: clock.now())
             case .posted(let ticket, let outcome):
                 feedPosts?.posted(ticket: ticket, outcome)

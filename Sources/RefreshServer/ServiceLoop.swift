@@ -136,6 +136,7 @@ final class ServiceLoop {
     /// memory it used.
     func destroy() {
         feed?.stop()  // before the context goes: its threads wake it
+        gatekeeper.images?.stop()  // likewise (Images/ImageFetchService.swift)
         host.tearDown()  // `CLOSED` callbacks from here on only let go of their sessions
         lws_sul_cancel(&tick.pointee.sul)
         lws_sul_cancel(&shutdownWake.pointee.sul)

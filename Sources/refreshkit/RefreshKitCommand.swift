@@ -113,6 +113,12 @@ struct Serve: ParsableCommand {
             "An address or network that may POST /feed/items besides loopback (repeatable).", valueName: "address"))
     var feedPostAllow: [String] = []
 
+    @Option(help: "The server's cache of the feed's images (GET /feed/image), MiB (docs/FEEDS.md, \"Images\").")
+    var imageCacheMb = Self.defaults.images.cacheBytes / (1024 * 1024)
+
+    @Option(help: "How long an image's source may take to send it, milliseconds (then 504).")
+    var imageTimeoutMs = Self.defaults.images.timeoutMilliseconds
+
     @OptionGroup(title: "Hardening")
     var hardening: HardeningOptions
 
@@ -128,6 +134,7 @@ struct Serve: ParsableCommand {
         configuration.feed = feed
         configuration.feedPollMilliseconds = feedPollMs
         configuration.feedPostAllow = feedPostAllow
+        configuration.images = ImageLimits(cacheMegabytes: imageCacheMb, timeoutMilliseconds: imageTimeoutMs)
         return configuration
     }
 

@@ -22,6 +22,12 @@ by `fail(MODE, page=K)` (one page, or every page when `page` is None) until `rec
                    still newest first inside: the fault is across the boundary)
     wrong_type     a `text/html` sign-in page with status 200 (what a captive portal answers)
 
+Images (`images_every=K`): every K-th item (ids divisible by K) has `image` `BASE/images/ID.png`, a PNG of one colour
+whose size the id picks and JSON Feed does not say (images.py). `hold_images(ids)` holds them back (every one when
+`ids` is None) until `release_images(ids)`; `fail_image(id, MODE)` answers one in a failure mode: error (HTTP 500),
+slow (after `slow_s`), oversized (past `oversized_image_bytes`, default 5 MiB), wrong_type (text/html), lying_type
+(`image/png` with HTML in it), hangup (the connection closed without an answer).
+
 Every request is logged (`requests`), and `wait_for_request` waits for one that matches (bounded), so a test waits
 for a state, never for a duration. `post(text)` puts a new item on top (as a feed that gains an item).
 
@@ -48,6 +54,10 @@ if __package__ in (None, ""):  # run as a program: corpus.py sits beside this fi
     import corpus  # type: ignore[no-redef]
 else:
     from . import corpus
+if __package__ in (None, ""):
+    import images  # type: ignore[no-redef]
+else:
+    from . import images
 
 MODES = ("error", "slow", "malformed", "oversized", "repeated_ids", "out_of_order", "wrong_type")
 FEED_PATH = "/feed.json"
@@ -81,12 +91,15 @@ class JSONFeedServer:
 
     def __init__(self, items: int = 10_000, *, page_size: int = 50, seed: int = SEED, host: str = "127.0.0.1",
                  port: int = 0, slow_s: float = 7.0, oversized_bytes: int = 9 * 1024 * 1024,
-                 newest_ms: int | None = None):
+                 newest_ms: int | None = None, images_every: int = 0, oversized_image_bytes: int = 5 * 1024 * 1024):
         if items < 0 or page_size < 1:
             raise ValueError("items must be ≥ 0 and page_size ≥ 1")
         self.page_size = page_size
         self.slow_s = slow_s
         self.oversized_bytes = oversized_bytes
+        self.oversized_image_bytes = oversized_image_bytes
+        self.images_every = images_every
+        self.image_gate = images.ImageGate()
         self._lock = threading.Condition()
         self._closing = threading.Event()
         self._failures: dict[int | None, str] = {}
@@ -97,6 +110,10 @@ class JSONFeedServer:
         self.port = self._http.server_address[1]
         self.base = f"http://{host}:{self.port}"
         self.url = self.base + FEED_PATH
+        if images_every > 0:
+            for item in self.items:
+                if int(item["id"]) % images_every == 0:
+                    item["image"] = self.image_url(item["id"])
         self._thread = threading.Thread(target=self._http.serve_forever, name="jsonfeed", daemon=True)
         self._thread.start()
 
@@ -131,6 +148,41 @@ class JSONFeedServer:
                 item["authors"] = [{"name": author}]
             self.items.insert(0, item)
             return public(item)
+
+    # MARK: - Images
+
+    def image_url(self, item_id: str) -> str:
+        return f"{self.base}{images.IMAGE_PREFIX}{item_id}.png"
+
+    def hold_images(self, ids: list[str] | None = None) -> None:
+        """Holds the images of `ids` (every image when None) back until `release_images`."""
+        self.image_gate.hold(ids)
+
+    def release_images(self, ids: list[str] | None = None) -> None:
+        self.image_gate.release(ids)
+
+    def fail_image(self, item_id: str, mode: str | None) -> None:
+        """Answers item `item_id`'s image in `mode` (images.MODES) from now on; None: normally again."""
+        if mode is not None and mode not in images.MODES:
+            raise ValueError(f"unknown image failure mode {mode!r}; expected one of {', '.join(images.MODES)}")
+        with self._lock:
+            if mode is None:
+                self.image_gate.modes.pop(item_id, None)
+            else:
+                self.image_gate.modes[item_id] = mode
+
+    def answer_image(self, path: str) -> tuple[int, str, bytes, float, str | None]:
+        """(status, content type, body, seconds to wait first, mode) for a GET of an image path."""
+        name = path[len(images.IMAGE_PREFIX):]
+        item_id = name.removesuffix(".png")
+        if not name.endswith(".png") or not item_id.isdigit():
+            self._log(LoggedRequest(path, {}, None, None, 404))
+            return 404, "text/plain; charset=utf-8", b"not found\n", 0.0, None
+        with self._lock:
+            mode = self.image_gate.modes.get(item_id)
+        status, kind, body = images.answer(item_id, mode, self.oversized_image_bytes)
+        self._log(LoggedRequest(path, {}, None, mode, status))
+        return status, kind, body, self.slow_s if mode == "slow" else 0.0, mode
 
     # MARK: - Failures
 
@@ -267,7 +319,14 @@ def _handler(feed: JSONFeedServer) -> type[BaseHTTPRequestHandler]:
         def do_GET(self) -> None:  # noqa: N802 (http.server's name)
             parts = urlsplit(self.path)
             query = {key: values[-1] for key, values in parse_qs(parts.query).items()}
-            status, kind, body, delay = feed.answer(parts.path, query)
+            if parts.path.startswith(images.IMAGE_PREFIX):
+                status, kind, body, delay, mode = feed.answer_image(parts.path)
+                feed.image_gate.wait(parts.path[len(images.IMAGE_PREFIX):].removesuffix(".png"), feed._closing)
+                if mode == "hangup":
+                    self.close_connection = True
+                    return
+            else:
+                status, kind, body, delay = feed.answer(parts.path, query)
             if delay and feed._closing.wait(delay):
                 return
             try:
@@ -291,8 +350,10 @@ def main() -> None:
     parser.add_argument("--page-size", type=int, default=50)
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--fail", choices=MODES, help="answer every page in this failure mode")
+    parser.add_argument("--images-every", type=int, default=0, help="every K-th item has an image")
     arguments = parser.parse_args()
-    server = JSONFeedServer(arguments.items, page_size=arguments.page_size, port=arguments.port)
+    server = JSONFeedServer(arguments.items, page_size=arguments.page_size, port=arguments.port,
+                            images_every=arguments.images_every)
     if arguments.fail:
         server.fail(arguments.fail)
     stop = threading.Event()

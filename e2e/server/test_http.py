@@ -9,7 +9,7 @@ from conftest import ROOT
 
 WEB = ROOT / "web"
 CSP_PARTS = [
-    "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
+    "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self'",
     "connect-src 'self' ws: wss:", "font-src 'self'", "base-uri 'none'", "frame-ancestors 'none'",
     "form-action 'self'",
 ]

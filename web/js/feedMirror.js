@@ -7,6 +7,7 @@
 // moves the offset within it.
 import { rowContent, visibleRows } from './rows.js';
 import { ageText } from './feed/ages.js';
+import { imageAlt } from './feed/images.js';
 
 /** Rows mirrored beyond the visible ones, on each side. */
 export const MIRROR_MARGIN = 5;
@@ -184,14 +185,21 @@ export class FeedMirror {
     title.id = `feed-row-${i}`;
     const subtitle = doc.createElement('p');
     const time = doc.createElement('p');
-    el.append(title, subtitle, time);
+    const image = doc.createElement('span'); // an item's image, named by its alternative text (js/feed/images.js)
+    image.setAttribute('role', 'img');
+    image.hidden = true;
+    el.append(title, subtitle, time, image);
     el.setAttribute('aria-labelledby', title.id);
     return el;
   }
 
   fill(el, feed, i, setSize, rh) {
     const c = articleContent(feed, i, this.state);
-    const [title, subtitle, time] = el.children;
+    const [title, subtitle, time, image] = el.children;
+    const item = this.state?.external ? this.state.rows.item(i) : null;
+    const alt = item?.image ? imageAlt(item) : null;
+    if (image.hidden !== !alt) image.hidden = !alt;
+    if (alt && image.getAttribute('aria-label') !== alt) image.setAttribute('aria-label', alt);
     if (title.textContent !== c.title) title.textContent = c.title;
     if (subtitle.textContent !== c.subtitle) subtitle.textContent = c.subtitle;
     if (time.textContent !== c.time) time.textContent = c.time;

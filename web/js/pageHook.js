@@ -87,6 +87,8 @@ export function exposePageHook({ session, share, traceTools, newItems = null }) 
         laidOut: l.laidOut, sent: l.sent.size, awaiting: l.awaiting(),
       };
     },
+    /** The feed's images (js/feed/images.js): decoded ones held, fetches queued and in flight, loaded, failed, dropped. */
+    images: () => session.images.state(),
     /** The feed mirror (js/feedMirror.js): how often it changed the DOM. */
     get mirror() { return { updates: session.mirror?.updates ?? 0 }; },
   });

@@ -9,14 +9,14 @@ const THEME_VARS = {
   background: '--rk-background', row: '--rk-row', separator: '--rk-separator', text: '--rk-text',
   text2: '--rk-text-secondary', text3: '--rk-text-tertiary', accent: '--rk-accent', onAccent: '--rk-on-accent',
   indicator: '--rk-indicator', danger: '--rk-danger', dangerFill: '--rk-danger-fill', badge: '--rk-badge',
-  skeleton: '--rk-skeleton', font: '--rk-font',
+  skeleton: '--rk-skeleton', font: '--rk-font', imageRadius: '--rk-image-radius',
 };
 
 const FALLBACK = {
   background: '#f2f2f7', row: '#ffffff', separator: 'rgba(60,60,67,0.29)', text: '#000000',
   text2: 'rgba(60,60,67,0.6)', text3: 'rgba(60,60,67,0.3)', accent: '#007aff', onAccent: '#ffffff',
   indicator: '#8e8e93', danger: '#ff3b30', dangerFill: 'rgba(255,59,48,0.12)', badge: 'rgba(120,120,128,0.16)',
-  skeleton: 'rgba(120,120,128,0.12)',
+  skeleton: 'rgba(120,120,128,0.12)', imageRadius: '8px',
   font: '-apple-system, BlinkMacSystemFont, "SF Pro Text", "Segoe UI", Roboto, "Helvetica Neue", Arial, "PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Noto Sans CJK SC", sans-serif',
 };
 

@@ -20,7 +20,9 @@ export function fakeContext() {
       return { width: measure7(s) };
     },
     fillText(s, x, y) { texts.push({ s, x, y, font: ctx.font }); },
-    fillRect() {}, beginPath() {}, arc() {}, fill() {},
+    fillRect() {}, beginPath() {}, arc() {}, fill() {}, rect() {}, roundRect() {}, clip() {}, save() {}, restore() {},
+    images: [],
+    drawImage(bitmap, sx, sy, sw, sh, x, y, w, h) { ctx.images.push({ bitmap, src: [sx, sy, sw, sh], box: [x, y, w, h] }); },
   };
   return ctx;
 }

@@ -45,11 +45,16 @@ export function textBox(width) {
   return { x: TEXT_X, w: Math.max(20, width - PAD - TEXT_X) };
 }
 
-/** An image's box `{w, h}` in a text column `textW` wide, from the item's `image` (`{url, width?, height?}`). */
-export function imageBox(image, textW) {
+/**
+ * An image's box `{w, h}` in a text column `textW` wide, from the item's `image` (`{url, width?, height?}`), or
+ * from `known` (`{width, height}`: the image's real size once it loaded, js/feed/images.js) when the source gave
+ * no size.
+ */
+export function imageBox(image, textW, known = undefined) {
   if (!image) return null;
-  const iw = Number(image.width);
-  const ih = Number(image.height);
+  const given = Number(image.width) > 0 && Number(image.height) > 0;
+  const iw = Number(given ? image.width : known?.width);
+  const ih = Number(given ? image.height : known?.height);
   let w = textW;
   let h = Math.round((textW * 9) / 16);
   if (iw > 0 && ih > 0) {
@@ -66,9 +71,9 @@ export function imageBox(image, textW) {
 /**
  * An item's row laid out in a text column `textW` wide: `{title, lines, textY, image, height, colour, initials,
  * age, ageAt}` (`image`: `{y, w, h}` below the text, or null). `measureTitle`/`measureText` measure in the
- * title's and the text's font.
+ * title's and the text's font; `sizeOf(url)` gives an image's real size once it loaded.
  */
-export function layoutRow(item, textW, measureTitle, measureText) {
+export function layoutRow(item, textW, measureTitle, measureText, sizeOf = undefined) {
   const title = item.author ? ellipsize(item.author, textW - AGE_ROOM, measureTitle) : null;
   const widths = [];
   if (!title) widths.push(textW - AGE_ROOM);
@@ -78,7 +83,7 @@ export function layoutRow(item, textW, measureTitle, measureText) {
   const lastBaseline = lines.length ? textY + (lines.length - 1) * LINE_HEIGHT : TITLE_BASELINE;
   let bottom = lastBaseline + DESCENT;
   let image = null;
-  const box = imageBox(item.image, textW);
+  const box = imageBox(item.image, textW, item.image && sizeOf ? sizeOf(item.image.url) : undefined);
   if (box) {
     image = { y: bottom + IMAGE_GAP, w: box.w, h: box.h };
     bottom = image.y + box.h;
@@ -120,6 +125,14 @@ export class RowLayout {
     this.version = 0;          // counts changes of the positions (the mirror places again when it moves)
     this.laidOut = 0;          // rows laid out (cache misses), for tests and the bench
     this.range = { first: 0, last: -1 };
+    /** The feed's images (js/feed/images.js), or null: an image of unknown size is laid out at its real shape once loaded. */
+    this.images = null;
+    this.sizeOf = (url) => this.images?.sizeOf(url);
+  }
+
+  /** An image arrived: the rows showing it are laid out again (at its real shape), and measured again. */
+  imageLoaded(url) {
+    for (const [id, e] of this.laid) if (e.item.image?.url === url) this.laid.delete(id);
   }
 
   /** Rows. */
@@ -275,7 +288,8 @@ export class RowLayout {
     let e = this.laid.get(item.id);
     if (!e || e.item !== item || e.width !== this.width) {
       if (this.laid.size >= CACHE_LIMIT) this.laid.clear();
-      e = { item, width: this.width, row: layoutRow(item, textBox(this.width).w, measureTitle, measureText) };
+      const row = layoutRow(item, textBox(this.width).w, measureTitle, measureText, this.sizeOf);
+      e = { item, width: this.width, row };
       this.laid.set(item.id, e);
       this.laidOut += 1;
     }

@@ -13,6 +13,7 @@ import { ageText } from './ages.js';
 import { wrapText, ellipsize, WrapCache } from './wrap.js';
 import { TAU } from '../controls/paint.js';
 import { AVATAR_R, DESCENT, TEXT_X } from './rowLayout.js';
+import { drawCover } from './images.js';
 
 export { TITLE_BASELINE, TEXT_BASELINE, LINE_HEIGHT, AGE_ROOM, hashText, initialsOf };
 const PAD = 16;
@@ -72,6 +73,8 @@ export class RowPainter {
     // the layout's measures (js/feed/rowLayout.js), made once: in the title's and the text's font on `this.ctx`
     this.measureTitle = (str) => this.measureIn(this.titleFont, str);
     this.measureText = (str) => this.measureIn(this.textFont, str);
+    this.frameNo = 0;           // counts drawLaidOut's frames: when each image was last wanted (js/feed/images.js)
+    this.imageRadiusOf = { css: null, px: 0 };
   }
 
   measureIn(font, str) {
@@ -171,6 +174,10 @@ export class RowPainter {
     this.dpr = dpr;
     this.ctx = ctx;
     layout.layOut(range.first - margin, range.last + margin, this.fontFamily, this.measureTitle, this.measureText);
+    const images = layout.images;
+    const frame = ++this.frameNo;
+    if (images) this.prefetch(layout, images, range, margin, frame);
+    const radius = this.imageRadius(theme);
     const textX = tx + TEXT_X;
     const right = tx + contentW - PAD;
     const hair = 1 / dpr;
@@ -221,16 +228,51 @@ export class RowPainter {
         if (base + DESCENT > h) break;
         ctx.fillText(row.lines[k], textX, y + base);
       }
-      // the image's box, reserved: the server serves no images yet, so it stays a placeholder
+      // the image in its box (cover-fit, rounded), a placeholder until it is decoded (js/feed/images.js)
       const img = row.image;
       if (img && img.y < h) {
-        ctx.fillStyle = theme.skeleton ?? theme.separator;
-        ctx.fillRect(textX, y + img.y, img.w, Math.min(img.h, h - img.y - hair));
+        const visibleH = Math.min(img.h, h - img.y - hair);
+        const bitmap = images ? images.want(item.image.url, frame) : null;
+        if (bitmap) {
+          drawCover(ctx, bitmap, textX, y + img.y, img.w, img.h, visibleH, radius);
+        } else {
+          ctx.fillStyle = theme.skeleton ?? theme.separator;
+          ctx.beginPath();
+          if (radius > 0 && ctx.roundRect) ctx.roundRect(textX, y + img.y, img.w, visibleH, radius);
+          else ctx.rect(textX, y + img.y, img.w, visibleH);
+          ctx.fill();
+        }
       }
       ctx.textAlign = 'right';
       ctx.fillStyle = theme.text2;
       ctx.fillText(layout.ageOf(row, item, nowMs), right, y + TITLE_BASELINE);
     }
+    if (images) images.trim(frame);
+  }
+
+  /**
+   * Asks for the images of the rows laid out around the drawn ones (`margin` rows each side), before the drawn
+   * rows ask for theirs: the fetches start most recent first, so the drawn rows' images come first, and a row's
+   * real image shape is known (its height measured) before it scrolls into view.
+   */
+  prefetch(layout, images, range, margin, frame) {
+    const lo = Math.max(0, range.first - margin);
+    const hi = Math.min(layout.count - 1, range.last + margin);
+    for (let i = lo; i <= hi; i++) {
+      if (i >= range.first && i <= range.last) continue;
+      const url = layout.items[i]?.image?.url;
+      if (url) images.want(url, frame);
+    }
+  }
+
+  /** The images' corner radius from the theme (`--rk-image-radius`), in CSS px. */
+  imageRadius(theme) {
+    const css = theme.imageRadius ?? '';
+    if (css !== this.imageRadiusOf.css) {
+      this.imageRadiusOf.css = css;
+      this.imageRadiusOf.px = Math.max(0, Number.parseFloat(css) || 0);
+    }
+    return this.imageRadiusOf.px;
   }
 
   /** The content of each row to draw, into `this.visible` (null for a row the mirror does not have yet). */

@@ -25,6 +25,7 @@ import { EdgeStateClock } from '../controls/stateClock.js';
 import { receiveCatalogue } from '../catalogue.js';
 import { FeedState } from '../feed/feedState.js';
 import { RowLayout } from '../feed/rowLayout.js';
+import { FeedImages } from '../feed/images.js';
 import { Emitter } from './emitter.js';
 import { DrawLog } from './drawLog.js';
 import { ListCanvas, slotDepth } from './listCanvas.js';
@@ -79,6 +80,9 @@ export class LiveSession {
     this.layoutHeldSince = null;   // page time heights or rows began to wait for a frame
     /** Refreshes asked for by a button, held while the edge's last refresh ends (js/session/refreshAsks.js). */
     this.refreshAsks = new RefreshAsks((edge) => this.send({ type: 'command', name: 'refresh', edge }));
+    /** The feed's images: fetched from the server, decoded off the frame path, a loaded one re-lays its row out (js/feed/images.js). */
+    this.images = new FeedImages({ onLoad: (url) => { this.layout.imageLoaded(url); this.dirty = true; } });
+    this.layout.images = this.images;
     this.predictor = new Predictor({ enabled: predict, configOf: () => this.store.config });
     this.drawn = new DrawnOffset(this.predictor);
     /** The canvas: its size, colours, edge controls and tap targets (js/session/listCanvas.js). */
@@ -167,6 +171,7 @@ export class LiveSession {
     cancelAnimationFrame(this.raf);
     this.abort.abort();
     this.connection.stop();
+    this.images.dispose();
     this.controls.destroy();
     this.emitter.clear();
   }

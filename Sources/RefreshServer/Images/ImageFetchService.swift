@@ -1,0 +1,96 @@
+import CLibWebSockets
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Fetches images off the service thread (docs/FEEDS.md, "Images"): ``ImageLimits/fetchers`` threads take the
+/// addresses queued by ``submit(_:)`` one at a time (``ImageFetcher``, blocking), and what they fetched waits in
+/// a locked inbox until the service thread takes it (``takeResults()``); each result wakes the loop
+/// (`lws_cancel_service`), as ``FeedService`` does for the feed's answers.
+///
+/// `@unchecked Sendable`: the queue, the inbox and the waker are behind their mutexes; the threads share
+/// nothing else.
+final class ImageFetchService: @unchecked Sendable {
+    /// An address fetched, and what came of it.
+    struct Result: Sendable {
+        var url: String
+        var outcome: Swift.Result<ImageEndpoint.Fetched, ImageEndpoint.FetchFailure>
+    }
+
+    let limits: ImageLimits
+    private let queue = Mutex<(urls: [String], stopping: Bool)>(([], false))
+    private let ready = DispatchSemaphore(value: 0)
+    private let inbox = Mutex<[Result]>([])
+    private let waker = Mutex<WakeTarget?>(nil)
+    private var threads: [Thread] = []
+    private let finished = DispatchGroup()
+
+    init(limits: ImageLimits) {
+        self.limits = limits
+    }
+
+    /// Starts the fetchers; from now on each result wakes the loop of `context`.
+    func start(waking context: OpaquePointer) {
+        waker.withLock { $0 = WakeTarget(context: context) }
+        for index in 0..<max(1, limits.fetchers) {
+            finished.enter()
+            let thread = Thread { [self] in
+                run()
+                finished.leave()
+            }
+            thread.name = "refreshkit-images-\(index)"
+            thread.start()
+            threads.append(thread)
+        }
+    }
+
+    /// Fetches `url` (its result comes back through ``takeResults()``).
+    func submit(_ url: String) {
+        queue.withLock { $0.urls.append(url) }
+        ready.signal()
+    }
+
+    /// Stops the fetchers once each has finished the fetch it runs (at most the time limit); what is queued
+    /// is dropped. Call before the context is destroyed.
+    func stop() {
+        waker.withLock { $0 = nil }
+        guard !threads.isEmpty else { return }
+        queue.withLock {
+            $0.stopping = true
+            $0.urls.removeAll()
+        }
+        for _ in threads { ready.signal() }
+        _ = finished.wait(timeout: .now() + .milliseconds(limits.timeoutMilliseconds + 1000))
+        threads.removeAll()
+    }
+
+    /// What was fetched since the last call. Service thread only.
+    func takeResults() -> [Result] {
+        inbox.withLock { inbox in
+            defer { inbox.removeAll() }
+            return inbox
+        }
+    }
+
+    private func run() {
+        while true {
+            ready.wait()
+            let next: String?? = queue.withLock { state in
+                if state.stopping { return .some(nil) }
+                return state.urls.isEmpty ? nil : .some(state.urls.removeFirst())
+            }
+            guard let taken = next else { continue }
+            guard let url = taken else { return }
+            let outcome = ImageFetcher.fetch(url, limits: limits)
+            inbox.withLock { $0.append(Result(url: url, outcome: outcome)) }
+            waker.withLock { waker in
+                if let waker { lws_cancel_service(waker.context) }
+            }
+        }
+    }
+}
+
+/// The lws context, handed to the fetchers only to wake its loop (the one lws call allowed from another thread).
+private struct WakeTarget: @unchecked Sendable {
+    let context: OpaquePointer
+}
