@@ -62,7 +62,8 @@ def healthy(jsonfeed):
 
 def get(srv: RunningServer, url: str | None, method: str = "GET", headers: dict | None = None,
         raw_query: str | None = None) -> tuple[int, dict[str, str], bytes]:
-    path = "/feed/image" + (raw_query if raw_query is not None else ("" if url is None else "?u=" + quote(url, safe="")))
+    query = raw_query if raw_query is not None else ("" if url is None else "?u=" + quote(url, safe=""))
+    path = "/feed/image" + query
     conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=20)
     try:
         conn.request(method, path, headers=headers or {})

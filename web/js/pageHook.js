@@ -87,6 +87,8 @@ export function exposePageHook({ session, share, traceTools, newItems = null }) 
         laidOut: l.laidOut, sent: l.sent.size, awaiting: l.awaiting(),
       };
     },
+    /** Row i's top in the content (CSS px), as the layout places it now. */
+    rowTop: (i) => session.layout.top(i),
     /** The feed's images (js/feed/images.js): decoded ones held, fetches queued and in flight, loaded, failed, dropped. */
     images: () => session.images.state(),
     /** The feed mirror (js/feedMirror.js): how often it changed the DOM. */

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  FeedImages, imageAddress, imageAlt, drawCover, MAX_BITMAPS, MAX_FETCHES, STALE_FRAMES, ALT_CHARS,
+  FeedImages, imageAddress, imageAlt, drawCover, MAX_BITMAPS, MAX_FETCHES, STALE_FRAMES, ALT_CHARS, RETRY_MS,
 } from '../js/feed/images.js';
 import { RowLayout, layoutRow, imageBox, textBox } from '../js/feed/rowLayout.js';
 import { RowPainter } from '../js/feed/rowPainter.js';
@@ -45,6 +45,27 @@ test('fetches wait for the frame to end, run a few at a time, the most recently 
   await settle();
   assert.equal(images.want('u8', 3), null, 'a failed image stays a placeholder');
   assert.equal(images.state().failed, 1);
+});
+
+test('a failed image is asked for again a while later', async () => {
+  const { pending, load } = manualLoader();
+  let clock = 0;
+  const images = new FeedImages({ load, now: () => clock });
+  images.want('u', 1);
+  images.trim(1);
+  pending[0].reject(new Error('image 504'));
+  await settle();
+  clock = RETRY_MS - 1;
+  images.want('u', 2);
+  images.trim(2);
+  assert.equal(pending.length, 1, 'not yet');
+  clock = RETRY_MS + 1;
+  images.want('u', 3);
+  images.trim(3);
+  assert.equal(pending.length, 2);
+  pending[1].resolve(bitmap(5, 5));
+  await settle();
+  assert.equal(images.want('u', 4).width, 5);
 });
 
 test('an image queued but no longer wanted (a fling went past it) is not fetched', () => {

@@ -13,8 +13,8 @@ public struct ImageLimits: Sendable, Hashable {
     public var maxURLBytes = 2048
     /// Images being fetched or waiting for a fetcher at once; past it a request is answered 503.
     public var maxFetches = 64
-    /// Fetches run at once (threads).
-    public var fetchers = 2
+    /// Fetches run at once (threads: each blocks in libcurl while its source answers).
+    public var fetchers = 4
     /// Image addresses remembered as given by the feed (the ones a page may ask for).
     public var knownURLs = 20_000
 

@@ -49,6 +49,10 @@ final class ImageRequests {
     /// Remembers the images of `items` as given by the feed.
     func learn(_ items: [FeedItem]) { known.learn(items) }
 
+    /// How long a request may wait for its image: two fetches' time limits (its own and one queued before it),
+    /// and a margin; lws closes the connection after that.
+    var waitSeconds: Int { 2 * limits.timeoutMilliseconds / 1000 + 5 }
+
     /// Whether `wsi` is a request this object answers.
     func owns(_ wsi: OpaquePointer) -> Bool { requests[wsi] != nil }
 
@@ -91,7 +95,14 @@ final class ImageRequests {
     func handle(_ wsi: OpaquePointer, reason: lws_callback_reasons) -> Int32 {
         switch reason {
         case LWS_CALLBACK_HTTP:
-            if case .answered = requests[wsi] { lws_callback_on_writable(wsi) }
+            switch requests[wsi] {
+            case .answered: lws_callback_on_writable(wsi)
+            case .waiting:
+                // lws gives a request holding its headers `timeout_secs_ah_idle` (10 s) to be answered; a fetch
+                // may take the time limit, after the fetches queued before it
+                lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, Int32(waitSeconds))
+            case nil: break
+            }
             return 0
         case LWS_CALLBACK_HTTP_WRITEABLE:
             guard case .answered(let response, let head) = requests[wsi] else { return 0 }

@@ -9,7 +9,8 @@
 // `want(url, frame)` is what a drawing calls for each row it draws or lays out: the bitmap when it is ready, else
 // null (the row draws a placeholder) after queuing the fetch; at most MAX_FETCHES run at once, the most recently
 // wanted first, and a queued image no frame wanted for STALE_FRAMES frames (a fling went past it) is not fetched.
-// `onLoad(url, size)` tells the session an image arrived (the row is laid out again at its real shape).
+// `onLoad(url, size)` tells the session an image arrived (the row is laid out again at its real shape). A failed
+// image stays a placeholder; a frame that wants it RETRY_MS later asks for it again.
 
 /** Decoded images kept at most. */
 export const MAX_BITMAPS = 64;
@@ -19,6 +20,8 @@ export const MAX_FETCHES = 4;
 export const MAX_SIZES = 4096;
 /** A queued image not wanted for this many frames is dropped from the queue. */
 export const STALE_FRAMES = 120;
+/** A failed image is asked for again when a frame wants it this long (ms) after it failed. */
+export const RETRY_MS = 10_000;
 /** The longest alternative text given to the feed mirror (js/feedMirror.js). */
 export const ALT_CHARS = 160;
 
@@ -47,8 +50,9 @@ export class FeedImages {
    *   decodes (tests give their own)
    * @param {(url: string, size: {width, height}) => void} [o.onLoad]  an image is ready to draw
    */
-  constructor({ load = fetchAndDecode, onLoad = () => {} } = {}) {
+  constructor({ load = fetchAndDecode, onLoad = () => {}, now = () => performance.now() } = {}) {
     this.load = load;
+    this.now = now;
     this.onLoad = onLoad;
     this.entries = new Map(); // url → {state: 'queued'|'loading'|'ready'|'failed', bitmap, usedAt}
     this.sizes = new Map();   // url → {width, height}
@@ -69,6 +73,10 @@ export class FeedImages {
   want(url, frame) {
     this.frame = frame;
     let e = this.entries.get(url);
+    if (e?.state === 'failed' && this.now() - e.failedAt > RETRY_MS) {
+      this.entries.delete(url); // asked for again (a refusal or a source down may have been brief)
+      e = undefined;
+    }
     if (!e) {
       e = { state: 'queued', bitmap: null, usedAt: frame };
       this.entries.set(url, e);
@@ -107,7 +115,7 @@ export class FeedImages {
       this.inFlight += 1;
       this.load(url, this.abort.signal).then(
         (bitmap) => this.loaded(url, e, bitmap),
-        () => this.failed(e),
+        () => this.failed(url, e),
       );
     }
   }
@@ -130,9 +138,11 @@ export class FeedImages {
     this.pump();
   }
 
-  failed(e) {
+  failed(url, e) {
     this.inFlight -= 1;
+    if (this.entries.get(url) !== e) return;
     e.state = 'failed';
+    e.failedAt = this.now();
     this.stats.failed += 1;
     this.pump();
   }
