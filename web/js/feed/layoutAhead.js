@@ -117,7 +117,7 @@ export class LayoutAhead {
     this.idle(this.runIdle);
   }
 
-  /** Idle time: the rows the last frame left, while the deadline has time; then the layout's `onAhead` (send). */
+  /** Idle time: the rows the last frame left, while the deadline has time; then the layout's `onAhead` (draw). */
   idleWork(deadline) {
     this.idleQueued = false;
     const { layout, first, last, margin, font, measureTitle, measureText } = this.job;

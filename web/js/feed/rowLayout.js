@@ -128,7 +128,7 @@ export class RowLayout {
     /** The feed's images (js/feed/images.js), or null: an image of unknown size is laid out at its real shape once loaded. */
     this.images = null;
     this.sizeOf = (url) => this.images?.sizeOf(url);
-    /** Called when rows were laid out between frames (js/feed/layoutAhead.js): their heights are to be sent. */
+    /** Called when rows were laid out between frames (js/feed/layoutAhead.js): to be drawn, their heights sent. */
     this.onAhead = null;
   }
 

@@ -83,7 +83,7 @@ export class LiveSession {
     /** The feed's images: fetched from the server, decoded off the frame path, a loaded one re-lays its row out (js/feed/images.js). */
     this.images = new FeedImages({ onLoad: (url) => { this.layout.imageLoaded(url); this.dirty = true; } });
     this.layout.images = this.images;
-    this.layout.onAhead = () => this.sendMeasures(performance.now()); // rows laid out in idle time: their heights
+    this.layout.onAhead = () => { this.dirty = true; }; // rows laid out in idle time: drawn, their heights sent
     this.predictor = new Predictor({ enabled: predict, configOf: () => this.store.config });
     this.drawn = new DrawnOffset(this.predictor);
     /** The canvas: its size, colours, edge controls and tap targets (js/session/listCanvas.js). */
