@@ -167,8 +167,9 @@ export class RowPainter {
   /**
    * Draws an external source's rows `range` ({first, last}) as `layout` (js/feed/rowLayout.js) lays them out and
    * places them: each at its top and height (the engine's accepted height, else the estimate), its content laid
-   * out at the session's width; what does not fit a row's height yet (measured, not accepted) is left out. `rows`
-   * `first − margin`…`last + margin` are laid out too (their heights go to the engine before they show).
+   * out at the session's width; what does not fit a row's height yet (measured, not accepted) is left out. Rows
+   * `first − margin`…`last + margin` are laid out too (their heights go to the engine before they show), within
+   * the frame's budget (js/feed/layoutAhead.js): a row drawn before it is laid out is a placeholder.
    */
   drawLaidOut(ctx, theme, dpr, range, layout, margin, contentW, tx, ty, nowMs) {
     this.fonts(theme);
