@@ -123,6 +123,7 @@ test('the painter measures each word once however many rows and frames show it',
   const { layout } = setUp(60);
   const ctx = fakeContext();
   const painter = new RowPainter();
+  painter.ahead.budgetMs = Infinity; // every row in the frame: the budget is web/test/layoutAhead.test.js's subject
   const theme = { font: 'sans-serif', row: '#fff', separator: '#ccc', text: '#000', text2: '#666' };
   for (let y = 0; y < 3000; y += 150) {
     const range = layout.visible(y, 844);
