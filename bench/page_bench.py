@@ -1,6 +1,6 @@
 """The page's cost while flinging through 10 000 rows, in Debian's headless Chromium (Playwright).
 
-Usage: .venv/bin/python bench/page_bench.py --url http://127.0.0.1:PORT/ [--seconds 5] [--external]
+Usage: .venv/bin/python bench/page_bench.py --url http://127.0.0.1:PORT/ [--seconds 5] [--external] [--thread-cpu]
 
 Before the page's own scripts run, an init script wraps `requestAnimationFrame` callbacks and the WebSocket
 `onmessage` handler with `performance.now()`, so every millisecond of JavaScript the page spends per
@@ -14,15 +14,24 @@ view and placed by the heights the engine accepts (docs/PAGE.md, "Rows of measur
 200 (the most a source may answer) up to 10 000 or as many as the source has.
 
 Besides the mean, the JavaScript of each displayed frame (every rAF callback of that frame, plus the messages
-handled since the frame before) gives `js_ms_p50`, `js_ms_p95` and `js_ms_max`.
+handled since the frame before) gives `js_ms_p50`, `js_ms_p95` and `js_ms_max`. Idle callbacks (the rows the
+page lays out ahead in idle time) run outside the frames: `idle_ms_per_sec` is their time, apart.
+
+`--thread-cpu` also records a Chromium trace of the measured window and gives `cpu_ms_p50`/`p95`/`p99`/`max` per
+displayed frame: the same JavaScript by the main thread's CPU time rather than the wall clock, so a machine whose
+other processes keep the page's thread waiting does not lengthen it (tracing itself costs the page a little).
 """
 from __future__ import annotations
 
 import argparse
+import bisect
 import json
 import signal
 import sys
+import tempfile
 import time
+from collections import Counter
+from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
@@ -35,7 +44,7 @@ INSTRUMENT = """
 (() => {
   // raf: each callback's ms; js: each displayed frame's ms (its callbacks, and the messages handled before it)
   const bench = { on: false, raf: [], js: [], frameTs: null, frameMs: 0, pending: 0, message: 0, messages: 0,
-                  rafCalls: 0, start: 0 };
+                  rafCalls: 0, start: 0, idle: 0, idles: 0 };
   window.__rkBench = bench;
   const raf = window.requestAnimationFrame.bind(window);
   window.requestAnimationFrame = (cb) => raf((ts) => {
@@ -54,12 +63,22 @@ INSTRUMENT = """
       }
     }
   });
+  // idle callbacks (rows laid out ahead, js/feed/layoutAhead.js): outside the frames, counted apart
+  if (window.requestIdleCallback) {
+    const ric = window.requestIdleCallback.bind(window);
+    window.requestIdleCallback = (cb, opts) => ric(function rkBenchIdle(deadline) {
+      const t0 = performance.now();
+      try { cb(deadline); } finally {
+        if (bench.on) { bench.idle += performance.now() - t0; bench.idles += 1; }
+      }
+    }, opts);
+  }
   const desc = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage');
   Object.defineProperty(WebSocket.prototype, 'onmessage', {
     configurable: true,
     get() { return desc.get.call(this); },
     set(fn) {
-      desc.set.call(this, typeof fn !== 'function' ? fn : function (ev) {
+      desc.set.call(this, typeof fn !== 'function' ? fn : function rkBenchMessage(ev) {
         const t0 = performance.now();
         try { return fn.call(this, ev); } finally {
           if (bench.on) {
@@ -98,11 +117,53 @@ def fling(cdp, x: float, y: float, dy: float, steps: int = 4, interval: float = 
     send("touchEnd", [], steps + 1)
 
 
+def thread_cpu(path: str) -> dict:
+    """The page's main-thread CPU time per displayed frame, from a Chromium trace (`devtools.timeline`): each
+    frame's `FireAnimationFrame` events (rAF callbacks, run back to back) and the WebSocket messages handled
+    before it (the `rkBenchMessage` wrapper's `FunctionCall`s), by their thread time (`tdur`), which a busy
+    machine's preemption does not lengthen; and the idle callbacks' (`rkBenchIdle`) per second apart."""
+    data = json.loads(Path(path).read_text())
+    events = data["traceEvents"] if isinstance(data, dict) else data
+    fired = [e for e in events if e.get("name") == "FireAnimationFrame" and e.get("ph") == "X"]
+    if not fired:
+        return {"cpu_ms_p50": None, "cpu_note": "no FireAnimationFrame events in the trace"}
+    thread = Counter((e["pid"], e["tid"]) for e in fired).most_common(1)[0][0]
+    frames: list[dict] = []  # {start, end, cpu}: rAF callbacks less than 1 ms apart are one frame
+    for e in sorted((e for e in fired if (e["pid"], e["tid"]) == thread), key=lambda e: e["ts"]):
+        if not frames or e["ts"] - frames[-1]["end"] >= 1000:
+            frames.append({"start": e["ts"], "end": e["ts"], "cpu": 0.0})
+        frames[-1]["end"] = e["ts"] + e["dur"]
+        frames[-1]["cpu"] += e.get("tdur", e["dur"])
+    starts = [f["start"] for f in frames]
+    idle_us = 0.0
+    for e in events:
+        if e.get("name") != "FunctionCall" or e.get("ph") != "X" or (e["pid"], e["tid"]) != thread:
+            continue
+        name = e.get("args", {}).get("data", {}).get("functionName", "")
+        if name == "rkBenchIdle":
+            idle_us += e.get("tdur", e["dur"])
+        elif name == "rkBenchMessage":
+            k = bisect.bisect_right(starts, e["ts"])  # the frame after it (a message is handled between frames)
+            if k < len(frames):
+                frames[k]["cpu"] += e.get("tdur", e["dur"])
+    cpu = sorted(f["cpu"] / 1000 for f in frames)
+    span_s = max(1e-6, (frames[-1]["end"] - frames[0]["start"]) / 1e6)
+
+    def pct(p: float) -> float:
+        return round(cpu[min(len(cpu) - 1, int(p * len(cpu)))], 3)
+
+    return {"cpu_ms_p50": pct(0.50), "cpu_ms_p95": pct(0.95), "cpu_ms_p99": pct(0.99), "cpu_ms_max": round(cpu[-1], 3),
+            "cpu_ms_mean": round(sum(cpu) / len(cpu), 3), "cpu_frames": len(cpu),
+            "idle_cpu_ms_per_sec": round(idle_us / 1000 / span_s, 3)}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--url", required=True)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--external", action="store_true", help="the server's feed is an external source")
+    parser.add_argument("--thread-cpu", action="store_true",
+                        help="also the main thread's CPU time per frame, from a Chromium trace (cpu_ms_*)")
     args = parser.parse_args()
     signal.alarm(100)  # bounded, whatever happens
 
@@ -150,16 +211,24 @@ def main() -> int:
         fling(cdp, box["x"], box["y"], -600)  # warm-up fling, not measured
         time.sleep(0.3)
         page.evaluate("() => { const b = window.__rkBench; b.raf = []; b.js = []; b.frameTs = null; b.pending = 0;"
-                      " b.message = 0; b.messages = 0; b.on = true; b.start = performance.now(); }")
+                      " b.message = 0; b.messages = 0; b.idle = 0; b.idles = 0; b.on = true;"
+                      " b.start = performance.now(); }")
+        trace_path = None
+        if args.thread_cpu:
+            trace_path = tempfile.mkstemp(prefix="page-bench-", suffix=".trace.json")[1]
+            browser.start_tracing(page=page, path=trace_path, categories=["devtools.timeline"])
         flings = 0
         end = time.monotonic() + args.seconds
         while time.monotonic() < end:
             fling(cdp, box["x"], box["y"], -600)
             flings += 1
             time.sleep(0.3)
+        if trace_path:
+            browser.stop_tracing()
         stats = page.evaluate("() => { const b = window.__rkBench; b.on = false;"
                               " if (b.frameTs !== null) b.js.push(b.frameMs);"
                               " return {raf: b.raf, js: b.js, message: b.message, messages: b.messages,"
+                              " idle: b.idle, idles: b.idles,"
                               " elapsed: performance.now() - b.start, laidOut: window.refreshkit.rowLayout().laidOut,"
                               " accepted: window.refreshkit.rowLayout().accepted}; }")
         final = page.evaluate("() => window.refreshkit.frame")
@@ -193,6 +262,8 @@ def main() -> int:
         "js_ms_max": round(js[-1], 3),
         "displayed_frames": len(stats["js"]),
         "messages_per_sec": round(stats["messages"] / elapsed_s, 1),
+        "idle_ms_per_sec": round(stats["idle"] / elapsed_s, 3),
+        "idle_callbacks": stats["idles"],
         "frames": frames,
         "window_s": round(elapsed_s, 2),
         "rows": rows,
@@ -206,6 +277,9 @@ def main() -> int:
         "method": "rAF callback + WebSocket onmessage time (performance.now) per rAF frame, while flinging; "
                   "js_ms_*: per displayed frame, its callbacks and the messages handled before it",
     }
+    if trace_path:
+        result.update(thread_cpu(trace_path))
+        Path(trace_path).unlink(missing_ok=True)
     print(json.dumps(result))
     return 0
 

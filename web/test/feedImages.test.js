@@ -145,6 +145,7 @@ test('the painter draws a loaded image cover-fit into its box and a placeholder 
   take({ type: 'heights', rows: layout.takeMeasures()[0].rows });
   const ctx = fakeContext();
   const painter = new RowPainter();
+  painter.ahead.budgetMs = Infinity; // every row in the frame: the budget is web/test/layoutAhead.test.js's subject
   const theme = { font: 'f', row: '#fff', separator: '#ccc', text: '#000', text2: '#666', skeleton: '#eee', imageRadius: '8px' };
   painter.drawLaidOut(ctx, theme, 1, layout.visible(0, 800), layout, 1, 390, 0, 0, 0);
   assert.equal(ctx.images.length, 0, 'a placeholder until it is decoded');

@@ -170,6 +170,7 @@ test('the painter draws each row at its top from the layout, and a frame of the 
   const ctx = fakeContext();
   ctx.save = () => {};
   const painter = new RowPainter();
+  painter.ahead.budgetMs = Infinity; // every row in the frame: the budget is web/test/layoutAhead.test.js's subject
   const theme = { font: 'sans-serif', row: '#fff', separator: '#ccc', text: '#000', text2: '#666', skeleton: '#eee' };
   const range = layout.visible(0, 800);
   assert.deepEqual({ ...range }, { first: 0, last: 2 });

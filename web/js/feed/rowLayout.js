@@ -128,6 +128,8 @@ export class RowLayout {
     /** The feed's images (js/feed/images.js), or null: an image of unknown size is laid out at its real shape once loaded. */
     this.images = null;
     this.sizeOf = (url) => this.images?.sizeOf(url);
+    /** Called when rows were laid out between frames (js/feed/layoutAhead.js): to be drawn, their heights sent. */
+    this.onAhead = null;
   }
 
   /** An image arrived: the rows showing it are laid out again (at its real shape), and measured again. */
@@ -302,12 +304,31 @@ export class RowLayout {
    */
   layOut(first, last, font, measureTitle, measureText) {
     const end = Math.min(last, this.items.length - 1);
-    for (let i = Math.max(0, first); i <= end; i++) {
-      const row = this.row(i, font, measureTitle, measureText);
-      if (!row) continue;
-      const id = this.items[i].id;
-      if (this.accepted.get(id) !== row.height && this.sent.get(id) !== row.height) this.pending.push(id);
-    }
+    for (let i = Math.max(0, first); i <= end; i++) this.layOutRow(i, font, measureTitle, measureText);
+  }
+
+  /** Lays out row i (`row`) and, when its height is new to the engine, puts it in the next `measure`. */
+  layOutRow(i, font, measureTitle, measureText) {
+    const row = this.row(i, font, measureTitle, measureText);
+    if (!row) return;
+    const id = this.items[i].id;
+    if (this.accepted.get(id) !== row.height && this.sent.get(id) !== row.height) this.pending.push(id);
+  }
+
+  /** Whether row i is laid out at the session's width in `font` (then `row` measures nothing). */
+  isLaid(i, font) {
+    const item = this.items[i];
+    if (!item || font !== this.font) return false;
+    const e = this.laid.get(item.id);
+    return e !== undefined && e.item === item && e.width === this.width;
+  }
+
+  /** Row i as laid out at the session's width, or null when it is not (yet): a placeholder is drawn instead. */
+  laidRow(i) {
+    const item = this.items[i];
+    if (!item || !(this.width > 0)) return null;
+    const e = this.laid.get(item.id);
+    return e !== undefined && e.item === item && e.width === this.width ? e.row : null;
   }
 
   /** Rows sent whose height the engine has not accepted (yet): 0 once it took every measurement (tests). */

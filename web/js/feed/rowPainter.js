@@ -14,6 +14,8 @@ import { wrapText, ellipsize, WrapCache } from './wrap.js';
 import { TAU } from '../controls/paint.js';
 import { AVATAR_R, DESCENT, TEXT_X } from './rowLayout.js';
 import { drawCover } from './images.js';
+import { TextWidths } from './textWidths.js';
+import { LayoutAhead } from './layoutAhead.js';
 
 export { TITLE_BASELINE, TEXT_BASELINE, LINE_HEIGHT, AGE_ROOM, hashText, initialsOf };
 const PAD = 16;
@@ -70,9 +72,12 @@ export class RowPainter {
       n: 0, first: 0, x: 0, w: 0,
       tops: new Float64Array(MAX_RECTS), heights: new Float64Array(MAX_RECTS), ids: new Array(MAX_RECTS).fill(''),
     };
-    // the layout's measures (js/feed/rowLayout.js), made once: in the title's and the text's font on `this.ctx`
-    this.measureTitle = (str) => this.measureIn(this.titleFont, str);
-    this.measureText = (str) => this.measureIn(this.textFont, str);
+    // the layout's measures (js/feed/rowLayout.js), made once: in the title's and the text's font on `this.ctx`,
+    // each string once per font (js/feed/textWidths.js); which rows a frame lays out: js/feed/layoutAhead.js
+    this.widths = new TextWidths((font, str) => this.measureIn(font, str));
+    this.measureTitle = (str) => this.widths.of(this.titleFont, str);
+    this.measureText = (str) => this.widths.of(this.textFont, str);
+    this.ahead = new LayoutAhead();
     this.frameNo = 0;           // counts drawLaidOut's frames: when each image was last wanted (js/feed/images.js)
     this.imageRadiusOf = { css: null, px: 0 };
   }
@@ -162,8 +167,9 @@ export class RowPainter {
   /**
    * Draws an external source's rows `range` ({first, last}) as `layout` (js/feed/rowLayout.js) lays them out and
    * places them: each at its top and height (the engine's accepted height, else the estimate), its content laid
-   * out at the session's width; what does not fit a row's height yet (measured, not accepted) is left out. `rows`
-   * `first − margin`…`last + margin` are laid out too (their heights go to the engine before they show).
+   * out at the session's width; what does not fit a row's height yet (measured, not accepted) is left out. Rows
+   * `first − margin`…`last + margin` are laid out too (their heights go to the engine before they show), within
+   * the frame's budget (js/feed/layoutAhead.js): a row drawn before it is laid out is a placeholder.
    */
   drawLaidOut(ctx, theme, dpr, range, layout, margin, contentW, tx, ty, nowMs) {
     this.fonts(theme);
@@ -173,7 +179,7 @@ export class RowPainter {
     }
     this.dpr = dpr;
     this.ctx = ctx;
-    layout.layOut(range.first - margin, range.last + margin, this.fontFamily, this.measureTitle, this.measureText);
+    this.ahead.frame(layout, range, margin, this.fontFamily, this.measureTitle, this.measureText);
     const images = layout.images;
     const frame = ++this.frameNo;
     if (images) this.prefetch(layout, images, range, margin, frame);
@@ -193,7 +199,7 @@ export class RowPainter {
     for (let i = range.first; i <= range.last; i++) {
       const y = this.snap(layout.top(i) + ty);
       const h = layout.rowHeight(i);
-      const row = layout.row(i, this.fontFamily, this.measureTitle, this.measureText);
+      const row = layout.laidRow(i); // null: not laid out yet (the frame's budget), a placeholder
       if (rec.n < MAX_RECTS) {
         rec.tops[rec.n] = y;
         rec.heights[rec.n] = h;

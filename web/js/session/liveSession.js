@@ -78,11 +78,12 @@ export class LiveSession {
     /** An external source's rows, laid out at the session's width, placed by the engine's heights (js/feed/rowLayout.js). */
     this.layout = new RowLayout({ hold: true });
     this.layoutHeldSince = null;   // page time heights or rows began to wait for a frame
+    /** Refreshes asked for by a button, held while the edge's last refresh ends (js/session/refreshAsks.js). */
+    this.refreshAsks = new RefreshAsks((edge) => this.send({ type: 'command', name: 'refresh', edge }));
     /** The feed's images: fetched from the server, decoded off the frame path, a loaded one re-lays its row out (js/feed/images.js). */
     this.images = new FeedImages({ onLoad: (url) => { this.layout.imageLoaded(url); this.dirty = true; } });
     this.layout.images = this.images;
-    /** Refreshes asked for by a button, held while the edge's last refresh ends (js/session/refreshAsks.js). */
-    this.refreshAsks = new RefreshAsks((edge) => this.send({ type: 'command', name: 'refresh', edge }));
+    this.layout.onAhead = () => { this.dirty = true; }; // rows laid out in idle time: drawn, their heights sent
     this.predictor = new Predictor({ enabled: predict, configOf: () => this.store.config });
     this.drawn = new DrawnOffset(this.predictor);
     /** The canvas: its size, colours, edge controls and tap targets (js/session/listCanvas.js). */
