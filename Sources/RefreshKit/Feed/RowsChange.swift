@@ -7,4 +7,8 @@ public enum RowsChange: Hashable, Sendable, Codable {
     case prepended(Int)
     /// This many items were added below the last one (load-more).
     case appended(Int)
+    /// This many new items came above the list's first item while its page is dropped (a refresh while scrolled
+    /// far down): they are placeholders above the held pages, loaded when scrolled to (docs/LAYOUT.md, "The
+    /// window, wired").
+    case placeholdersOnTop(Int)
 }

@@ -34,6 +34,10 @@ extension SourcePager {
             window.top = items.first
             record(.prepended(Array(items.prefix(count))))
             return correction
+        case .placeholdersOnTop(let count):
+            let correction = layout.insertPlaceholdersOnTop(count, contentOffset: contentOffset)
+            record(.replaced(items: items, above: layout.placeholdersAbove, below: layout.placeholdersBelow))
+            return correction
         case .appended(let count):
             guard let correction = try? layout.append(items.suffix(count).map(\.id), contentOffset: contentOffset),
                 layout.heldRowCount == items.count

@@ -91,6 +91,30 @@ extension SourcePager {
         return correction
     }
 
+    // MARK: - New rows on top
+
+    /// A refresh's `page` while the list's top page is dropped. When the page reaches the list's first item (kept
+    /// as ``PageWindow/top``), the items above it are new: they become placeholders above, loaded when scrolled
+    /// to, and the rows held stay where they are (the anchor keeps the row being read still). When it does not
+    /// reach it (more new items than a page), the list starts over from the newest page, as a refresh whose page
+    /// does not reach the top item does when the top is held.
+    mutating func newRowsAboveDroppedTop(_ page: FeedPage, merging merged: inout LoadedItems, limit: Int)
+        throws(FeedError) -> RowsChange
+    {
+        guard let top = window.top, let count = page.items.firstIndex(where: { $0.id == top.id }) else {
+            return try merged.replace(with: page, limit: limit)
+        }
+        guard page.items.count <= limit else {
+            throw .malformed("the page has \(page.items.count) items, more than the \(limit) asked for")
+        }
+        var seen = Set<String>()
+        for item in page.items.prefix(count) where !seen.insert(item.id).inserted || loaded.ids.contains(item.id) {
+            throw .malformed("the item id \"\(item.id)\" is repeated")
+        }
+        window.top = page.items.first
+        return .placeholdersOnTop(count)
+    }
+
     // MARK: - Loading back
 
     /// Asks for the page next to the held rows when placeholders come within `prefetch` px of the viewport and

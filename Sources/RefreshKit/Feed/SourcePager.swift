@@ -121,10 +121,9 @@ public struct SourcePager: Hashable, Sendable, Codable {
             do {
                 switch request.kind {
                 case .firstLoad, .refresh:
-                    // The top of the list not held (pages dropped above): the list starts over from the newest.
                     change =
                         layout.placeholdersAbove > 0
-                        ? try merged.replace(with: page, limit: request.request.limit)
+                        ? try newRowsAboveDroppedTop(page, merging: &merged, limit: request.request.limit)
                         : try merged.mergeNewest(page, limit: request.request.limit)
                 case .nextPage, .reload: change = try merged.append(page, limit: request.request.limit)
                 }

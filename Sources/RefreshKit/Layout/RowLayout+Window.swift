@@ -28,4 +28,13 @@ extension RowLayout {
         }
         return total
     }
+
+    /// `count` new rows above the list's first row while the top is not held (new items on top while scrolled
+    /// far down): placeholders, loaded when scrolled to. - Returns: the correction that keeps the anchor still.
+    public mutating func insertPlaceholdersOnTop(_ count: Int, contentOffset: Double) -> Double {
+        guard count > 0 else { return 0 }
+        let pin = pin(at: contentOffset)
+        placeholdersAbove += count
+        return correction(keeping: pin, shift: count)
+    }
 }

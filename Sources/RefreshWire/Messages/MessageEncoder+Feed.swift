@@ -40,6 +40,8 @@ extension MessageEncoder {
             case .replaced: ("replace", items[...])
             case .prepended(let n): ("prepend", items.prefix(n))
             case .appended(let n): ("append", items.suffix(n))
+            // placeholders have no items: the held ones, anew (the rows updates say where: RowsUpdate)
+            case .placeholdersOnTop: ("replace", items[...])
             }
         appendJSON(to: &buffer, bound: 96 + Self.bound(of: part)) { w in
             w.literal(#"{"type":"rows","op":""#)

@@ -242,14 +242,47 @@ import Testing
         #expect(driver.model.feedTopItem?.id == "9980")
     }
 
-    @Test func aRefreshWhileTheTopIsDroppedStartsTheListOver() throws {
+    /// A refresh while the list's top page is dropped (scrolled far down; another device's pull, or "N new"): the
+    /// new items above the list's first item become placeholders above, the row being read keeps still, and they
+    /// load when scrolled to: the list does not start over.
+    @Test func aRefreshWhileTheTopIsDroppedPutsPlaceholdersOnTopAndKeepsTheRowStill() throws {
         var driver = try Self.fullWindow(pages: 7)
-        #expect(driver.layout.placeholdersAbove > 0)
-        driver.source.newest = 10_003
+        try driver.scroll(by: 0)
+        let droppedAbove = driver.layout.placeholdersAbove
+        #expect(droppedAbove >= 50, "the top page is dropped")
+        let (id, y) = try Self.anchor(driver)
+        let held = driver.layout.heldIDs
+        driver.source.newest += 7
         try driver.apply(.command(Command(.refresh, edge: .top, animated: false)))
         try driver.serve()
-        #expect(driver.layout.placeholdersAbove == 0 && driver.layout.placeholdersBelow == 0)
-        #expect(driver.model.feedItems.first?.id == "10003")
-        #expect(driver.layout.heldIDs == driver.model.feedItems.map(\.id))
+        #expect(driver.layout.placeholdersAbove == droppedAbove + 7)
+        #expect(driver.layout.heldIDs == held, "the held rows stay")
+        let (after, afterY) = try Self.anchor(driver)
+        #expect(after == id && abs(afterY - y) <= 1e-6)
+        guard case .replaced(_, let above, _) = driver.updates.last?.change else {
+            Issue.record("the pages are told the new placeholders: \(String(describing: driver.updates.last))")
+            return
+        }
+        #expect(above == droppedAbove + 7)
+        #expect(driver.model.feedTopItem?.id == "\(driver.source.newest)")
+        // Scrolled back to the top, the new items are there, in place.
+        while driver.layout.placeholdersAbove > 0 || driver.model.scroll.offset.y > 0 {
+            try driver.scroll(by: -2_000)
+        }
+        #expect(driver.rowsInPlace())
+        #expect(driver.layout.id(ofRow: 0) == "\(driver.source.newest)")
+    }
+
+    /// More new items than a page while the top is dropped: the page does not reach the list's first item, so
+    /// the list starts over from the newest page, as a refresh whose page does not reach the top item does.
+    @Test func aRefreshWhoseNewItemsDoNotReachTheDroppedTopStartsOver() throws {
+        var driver = try Self.fullWindow(pages: 7)
+        try driver.scroll(by: 0)
+        #expect(driver.layout.placeholdersAbove >= 50)
+        driver.source.newest += 200
+        try driver.apply(.command(Command(.refresh, edge: .top, animated: false)))
+        try driver.serve()
+        #expect(driver.layout.placeholdersAbove == 0)
+        #expect(driver.layout.id(ofRow: 0) == "\(driver.source.newest)")
     }
 }
