@@ -98,11 +98,10 @@ def open_loaded(browser, server, query: str = ""):
 
 def scroll_to_middle(page) -> dict:
     """Loads a second page of rows, then scrolls to the middle of what is loaded; returns the settled frame."""
-    f = settled(page)
+    f = wait_until(page, settled, 15, what="the rows settled")
     page.evaluate("() => window.refreshkit.send({type: 'command', name: 'loadMore', edge: 'bottom'})")
     count = f["feed"]["count"]
-    wait_until(page, lambda p: (s := settled(p)) and s["feed"]["count"] > count and s, 15, what="a second page")
-    f = settled(page)
+    f = wait_until(page, lambda p: (s := settled(p)) and s["feed"]["count"] > count and s, 15, what="a second page")
     target = layout(page)["height"] / 2 - f["viewport"]["h"] / 2
     page.evaluate("(a) => window.refreshkit.send({type: 'command', name: 'scrollBy', amount: a, animated: false})",
                   target - f["offset"]["y"])

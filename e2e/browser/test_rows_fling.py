@@ -66,19 +66,26 @@ def at_rest(page) -> dict | None:
 
 
 def load_everything(page) -> int:
-    """Pages of PAGE rows until the source has no more. The footer is told to show and go at once (its minimum
-    visible and exit durations 0): a loadMore sent while it still finishes would be dropped."""
+    """Pages of PAGE rows until the source has no more, loaded where a reader loads them: at the end of the list.
+    The session holds a window of pages around its viewport (docs/LAYOUT.md, "The window, wired"), so the pages
+    far above are dropped as the end moves down, and loaded back when the flicks come to them. The footer is told
+    to show and go at once (its minimum visible and exit durations 0): a loadMore sent while it still finishes
+    would be dropped."""
     page.evaluate("(n) => window.refreshkit.send({type: 'configure', feed: {pageSize: n}, "
                   "edges: {bottom: {minimumVisibleDuration: 0, exitDuration: 0}}})", PAGE)
     wait_until(page, lambda p: p.evaluate("() => window.refreshkit.config.feed.pageSize") == PAGE
                and at_rest(p), 20, what="the first page")
     for _ in range(2 * ROWS // PAGE):
-        s = at_rest(page)
+        s = wait_until(page, at_rest, 20, what="the list at rest")
         if s["count"] >= ROWS or not s["hasMore"]:
             break
+        page.evaluate("() => window.refreshkit.send({type: 'command', name: 'scrollToEdge', edge: 'bottom', "
+                      "animated: false})")
+        wait_until(page, at_rest, 20, what=f"the end of {s['count']} rows")
         page.evaluate("() => window.refreshkit.send({type: 'command', name: 'loadMore', edge: 'bottom'})")
         wait_until(page, lambda p, c=s["count"]: (r := at_rest(p)) and (r["count"] > c or not r["hasMore"]) and r, 20,
                    what=f"the page after {s['count']} rows")
+    scroll(page, {"name": "scrollToEdge", "edge": "top"})
     return frame_state(page)["count"]
 
 
@@ -116,6 +123,9 @@ def test_flicks_through_ten_thousand_rows_draw_them_without_gaps_or_overlaps(bro
         flick_stretch(page, x, y, -600, flicks=2)  # against the end: the last rows bounce
         flick_stretch(page, x, y, 600, flicks=2)   # and back up
         scroll(page, {"name": "scrollToEdge", "edge": "top"})
+        # back at the top, the first rows drawn once their page is loaded back (a sampled frame shows row 0)
+        wait_until(page, lambda p: p.evaluate("() => window.__rowSamples.some((s) => s.rows.some((r) => r.index === 0))"),
+                   20, what="a frame drawing the first row again")
         samples = page.evaluate("() => { const s = window.__rowSamples; window.__rowSamples = null; return s; }")
 
         drawn = [r["index"] for s in samples for r in s["rows"]]

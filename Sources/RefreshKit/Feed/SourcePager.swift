@@ -145,6 +145,8 @@ public struct SourcePager: Hashable, Sendable, Codable {
     public mutating func reconfigure(_ configuration: FeedConfiguration) {
         pageSize = max(1, configuration.pageSize)
         timeoutMs = configuration.timeoutMs
+        // The window is counted in pages: a new page size resizes it (rows beyond it go at the next trim).
+        layout.maxHeldRows = Self.heldRows(pageSize: pageSize)
         if configuration.rowHeight != layout.estimatedHeight { reestimate(configuration.rowHeight) }
     }
 

@@ -23,7 +23,7 @@ public struct RowLayout: Hashable, Sendable, Codable {
 
     /// The window: ``trim(contentOffset:viewportHeight:)`` drops far pages while more rows than this are held
     /// (as Paging 3's `maxSize`; it should be at least a page plus two prefetch distances).
-    public let maxHeldRows: Int
+    public internal(set) var maxHeldRows: Int
 
     /// How many rows above the held pages are placeholders.
     public internal(set) var placeholdersAbove = 0

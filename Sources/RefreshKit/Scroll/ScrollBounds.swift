@@ -25,4 +25,14 @@ public struct ScrollBounds: Hashable, Sendable, Codable {
 
     /// Whether `value` lies inside the bounds.
     public func contains(_ value: Double) -> Bool { value >= lower && value <= upper }
+
+    /// An end of the bounds.
+    public enum End: Sendable { case lower, upper }
+
+    /// The end `value` is at (within a millionth of a px), or nil: a command aimed at an edge rather than at a row.
+    public func edge(at value: Double) -> End? {
+        if abs(value - lower) <= 1e-6 { return .lower }
+        if abs(value - upper) <= 1e-6 { return .upper }
+        return nil
+    }
 }

@@ -385,8 +385,15 @@ public struct ScrollModel: Hashable, Sendable, Codable {
     /// still come to rest within the new bounds (else the motion is re-planned as any relayout re-plans it).
     public mutating func shift(by correction: Double, contentSize size: Size) {
         guard correction != 0 else { return setContentSize(size) }
+        // A command to an edge aims at the edge, not at a row: it goes on there from the shifted offset.
+        let edgeTarget = commandTarget.flatMap { bounds(.vertical).edge(at: $0.y) }
         offset.y += correction
         commandTarget?.y += correction
+        if let edgeTarget, phase == .animating, var target = commandTarget {
+            contentSize = size
+            target.y = edgeTarget == .lower ? bounds(.vertical).lower : bounds(.vertical).upper
+            return scroll(to: target, animated: true)
+        }
         verticalMotion = verticalMotion.map { $0.shifted(by: correction) }
         let range = ScrollBounds(axis: .vertical, viewport: viewport, content: size, insets: insets.combined)
         let chain = verticalMotion

@@ -285,4 +285,47 @@ import Testing
         #expect(driver.layout.placeholdersAbove == 0)
         #expect(driver.layout.id(ofRow: 0) == "\(driver.source.newest)")
     }
+
+    /// The window is counted in pages: a page size configured later resizes it, so pages of the new size are held
+    /// (a window left at the first page size would drop every new page at once, and load-more would wait for it).
+    @Test func aNewPageSizeResizesTheWindow() throws {
+        var driver = try Driver(newest: 10_000, pageSize: 20)
+        #expect(driver.layout.maxHeldRows == SourcePager.windowPages * 20)
+        var feed = ConfigurationPatch.FeedPatch()
+        feed[\.pageSize] = 200
+        try driver.apply(.configure(ConfigurationPatch(feed: feed)))
+        #expect(driver.layout.maxHeldRows == SourcePager.windowPages * 200)
+        try driver.apply(.command(Command(.loadMore, edge: .bottom, animated: false)))
+        try driver.serve()
+        #expect(driver.heldRows == 220 && driver.layout.placeholdersBelow == 0)
+    }
+
+    /// Scrolling to the top from far down, with pages loaded back and measured on the way (their rows change
+    /// height above the viewport), ends at the top: the command aims at the edge, not at a row, so the anchor's
+    /// corrections move the offset on the way but not where it goes.
+    @Test func scrollingToTheTopEndsAtTheTopWhileRowsAboveChangeOnTheWay() throws {
+        var driver = try Self.fullWindow(pages: 7)
+        try driver.scroll(by: 0)
+        #expect(driver.layout.placeholdersAbove > 0)
+        try driver.apply(.command(Command(.scrollToEdge, edge: .top, animated: true)))
+        var corrected = false
+        for _ in 0..<600 where driver.model.scroll.phase == .animating {
+            driver.wait(16)
+            try driver.serve()
+            let layout = driver.layout
+            let first = layout.placeholdersAbove
+            let fresh = (first..<first + layout.heldRowCount).filter { !layout.isMeasured(row: $0) }.prefix(256)
+            guard !fresh.isEmpty else { continue }
+            let before = driver.model.scroll.offset.y
+            try driver.apply(
+                .measure(
+                    MeasureInput(
+                        width: 390, rows: fresh.map { RowMeasurement(id: layout.id(ofRow: $0)!, height: 100) })))
+            corrected = corrected || driver.model.scroll.offset.y != before
+        }
+        #expect(corrected, "rows above changed height on the way")
+        #expect(driver.model.scroll.phase == .idle)
+        #expect(driver.model.scroll.offset.y == driver.model.scroll.bounds(.vertical).lower)
+        #expect(driver.layout.placeholdersAbove == 0)
+    }
 }
