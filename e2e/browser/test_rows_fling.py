@@ -124,8 +124,8 @@ def test_flicks_through_ten_thousand_rows_draw_them_without_gaps_or_overlaps(bro
         flick_stretch(page, x, y, 600, flicks=2)   # and back up
         scroll(page, {"name": "scrollToEdge", "edge": "top"})
         # back at the top, the first rows drawn once their page is loaded back (a sampled frame shows row 0)
-        wait_until(page, lambda p: p.evaluate("() => window.__rowSamples.some((s) => s.rows.some((r) => r.index === 0))"),
-                   20, what="a frame drawing the first row again")
+        first_drawn = "() => window.__rowSamples.some((s) => s.rows.some((r) => r.index === 0))"
+        wait_until(page, lambda p: p.evaluate(first_drawn), 20, what="a frame drawing the first row again")
         samples = page.evaluate("() => { const s = window.__rowSamples; window.__rowSamples = null; return s; }")
 
         drawn = [r["index"] for s in samples for r in s["rows"]]
