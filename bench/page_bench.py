@@ -198,12 +198,22 @@ def main() -> int:
             count = page.evaluate("() => window.refreshkit.frame.feed.count")
             if count >= ROWS or (args.external and not page.evaluate("() => window.refreshkit.frame.feed.hasMore")):
                 break
+            if args.external:
+                # loaded at the list's end, as a reader loads it: the session holds a window of pages around its
+                # viewport (docs/LAYOUT.md, "The window, wired"), so load-more waits while the end is not held
+                page.evaluate("() => window.refreshkit.send({type: 'command', name: 'scrollToEdge', "
+                              "edge: 'bottom', animated: false})")
             page.evaluate("() => window.refreshkit.send({type: 'command', name: 'loadMore', edge: 'bottom'})")
             try:
                 wait_for(page, "(c) => window.refreshkit.frame.feed.count > c", count, 1.0, "the next page")
             except TimeoutError:
                 pass
         rows = page.evaluate("() => window.refreshkit.frame.feed.count")
+        if args.external:  # the flings start at the top, the pages there loaded back
+            page.evaluate("() => window.refreshkit.send({type: 'command', name: 'scrollToEdge', edge: 'top', "
+                          "animated: false})")
+            wait_for(page, "() => window.refreshkit.frame.offset.y <= 0 && !window.refreshkit.frame.feed.loading",
+                     None, 10, "the top, loaded back")
 
         box = page.evaluate("() => { const r = document.getElementById('list').getBoundingClientRect();"
                             " return {x: r.x + r.width / 2, y: r.y + r.height * 0.8}; }")

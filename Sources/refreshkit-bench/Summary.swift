@@ -353,7 +353,9 @@ enum Summary {
             lines.append(
                 "page (10 000 rows of varied text, measured, flinging): JS per frame p50 \(ms("js_ms_p50", 2)), "
                     + "p95 \(ms("js_ms_p95", 2)), max \(ms("js_ms_max", 2)) ms, mean \(ms("ms_per_frame", 2)) ms, "
-                    + "\(ms("fps", 1)) fps (target ≤ 4 ms)" + ((rows["note"] as? String).map { " — \($0)" } ?? ""))
+                    + "\(ms("fps", 1)) fps; main-thread CPU per frame p50 \(ms("cpu_ms_p50", 2)), "
+                    + "p95 \(ms("cpu_ms_p95", 2)) ms (target ≤ 4 ms)"
+                    + ((rows["note"] as? String).map { " — \($0)" } ?? ""))
         }
         if let notes = results["notes"] as? [String], !notes.isEmpty {
             lines.append("")
