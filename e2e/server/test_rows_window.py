@@ -72,12 +72,26 @@ def test_far_pages_are_dropped_and_come_back_with_their_ids(tmp_path, fresh_serv
                         rows.apply(m)
                 return frame
 
-            # Down: wheel, and ask for more whenever the end of the list is near, until the first pages are dropped.
+            async def frame_where(predicate) -> dict:
+                frame, before = await recv_until(ws, lambda m: m["type"] == "frame" and predicate(m), timeout=30)
+                for m in before:
+                    if m["type"] == "rows":
+                        rows.apply(m)
+                return frame
+
+            def bottom_state(frame: dict) -> str:
+                return next(e["state"] for e in frame["edges"] if e["edge"] == "bottom")
+
+            # Down: wheel, and near the end of the list ask for more (once the last load's footer has gone: a
+            # wheel pushing past the end holds it, as a finger does), until the first pages are dropped.
             for _ in range(400):
                 frame = await wheel(900)
                 end = frame["contentSize"]["h"] - frame["viewport"]["h"]
-                if frame["offset"]["y"] >= end - 900 and not frame["feed"]["loading"]:
+                if frame["offset"]["y"] >= end - 900:
+                    frame = await frame_where(lambda m: m["phase"] == "idle" and bottom_state(m) == "idle")
+                    count = frame["feed"]["count"]
                     await send_json(ws, {"type": "command", "name": "loadMore"})
+                    await frame_where(lambda m, c=count: m["feed"]["count"] > c or not m["feed"]["hasMore"])
                 if rows.first >= 60:
                     break
             assert rows.drops and rows.drops[0]["at"] == "top", rows.drops
@@ -95,4 +109,4 @@ def test_far_pages_are_dropped_and_come_back_with_their_ids(tmp_path, fresh_serv
             assert top, rows.reloads
             assert top[-1]["items"][0]["id"] == first["items"][0]["id"]
             assert frame["feed"]["count"] == len(rows.ids), (frame["feed"], len(rows.ids))
-    run(scenario)
+    run(scenario, timeout=60)
