@@ -80,7 +80,7 @@ let package = Package(
             name: "RefreshServer",
             dependencies: [
                 "RefreshKit", "RefreshWire", "RefreshSessions", "CLibWebSockets", "CQREncode", "CHiredis", "LWSEcho",
-                "ServerClock", "RefreshFeeds", "CCurl",
+                "ServerClock", "RefreshFeeds",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -9,9 +9,21 @@ import RefreshKit
 public enum CurlFetcher {
     private static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
+    /// What a fetch got: the body and the answer's `Content-Type`, if it said one.
+    public struct Fetched: Sendable {
+        public var body: Data
+        public var contentType: String?
+    }
+
     /// The body at `url`. - Throws: `FeedError/timedOut(limitMs:)`, `FeedError/oversized(what:limit:)`
     /// past `maxBytes`, `FeedError/unavailable(_:)` with curl's reason or the HTTP status.
     public static func fetch(_ url: String, timeoutMs: Int, maxBytes: Int) throws(FeedError) -> Data {
+        try get(url, timeoutMs: timeoutMs, maxBytes: maxBytes).body
+    }
+
+    /// The body and `Content-Type` at `url` (the feed's images, Sources/RefreshServer/Images); throws as
+    /// ``fetch(_:timeoutMs:maxBytes:)``.
+    public static func get(_ url: String, timeoutMs: Int, maxBytes: Int) throws(FeedError) -> Fetched {
         guard initialized, let curl = curl_easy_init() else { throw .unavailable("libcurl could not start") }
         defer { curl_easy_cleanup(curl) }
         let body = Body(limit: maxBytes)
@@ -47,7 +59,9 @@ public enum CurlFetcher {
         var status = 0
         _ = refreshkit_curl_response_code(curl, &status)
         guard (200..<300).contains(status) else { throw .unavailable("\(url) answered HTTP \(status)") }
-        return body.data
+        var type: UnsafePointer<CChar>?
+        _ = refreshkit_curl_content_type(curl, &type)
+        return Fetched(body: body.data, contentType: type.map { String(cString: $0) })
     }
 
     /// The bytes received so far; touched only by the callback, on the calling thread.
