@@ -167,13 +167,19 @@ def rounded(value: float | None, digits: int = 1) -> float | None:
     return None if value is None else round(value, digits)
 
 
-async def run_one(browser, url: str, predict: bool, seconds: float) -> dict:
+async def phone_page(browser):
+    """A phone-sized touch context with the recorder, its page, and the page's errors as they come."""
     context = await browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
                                         is_mobile=True, has_touch=True)
     await context.add_init_script(RECORDER)
     page = await context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    return context, page, errors
+
+
+async def run_one(browser, url: str, predict: bool, seconds: float) -> dict:
+    context, page, errors = await phone_page(browser)
     try:
         separator = "&" if "?" in url else "?"
         await page.goto(f"{url}{separator}predict={1 if predict else 0}")
@@ -199,12 +205,7 @@ async def run_one(browser, url: str, predict: bool, seconds: float) -> dict:
 
 async def run_bare(browser, url: str, seconds: float) -> dict:
     """The bare page (bench/lag_bare.html), in the same kind of context and dragged by the same `drag`."""
-    context = await browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                                        is_mobile=True, has_touch=True)
-    await context.add_init_script(RECORDER)
-    page = await context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    context, page, errors = await phone_page(browser)
     try:
         await page.goto(url)
         await wait_for(page, "() => window.bare && window.bare.drawLog().length > 2", None, 20, "the bare page")

@@ -72,6 +72,21 @@ def settled(page) -> dict | None:
     return f
 
 
+# Keeps the rows drawn at every animation frame (`window.__rowSamples`), with the frame's row count and viewport
+# height; setting `window.__rowSamples` to anything else stops it.
+SAMPLE_ROWS = """() => {
+    const samples = [];
+    window.__rowSamples = samples;
+    const k = window.refreshkit;
+    const take = () => {
+      if (window.__rowSamples !== samples) return;
+      samples.push({rows: k.rows(), count: k.frame.feed.count, h: k.frame.viewport.h});
+      requestAnimationFrame(take);
+    };
+    requestAnimationFrame(take);
+}"""
+
+
 def first_visible(page) -> dict:
     """The top row on screen (the first drawn row whose bottom is below the list's top)."""
     return next(r for r in rows(page) if r["y"] + r["h"] > 0)
@@ -156,17 +171,7 @@ def gaps_and_overlaps(sample: list[dict], viewport_h: float, count: int) -> list
 def test_a_fling_through_the_rows_draws_them_without_gaps_or_overlaps(browser, feed_server):
     context, page = open_loaded(browser, feed_server)
     try:
-        page.evaluate("""() => {
-            const samples = [];
-            window.__rowSamples = samples;
-            const k = window.refreshkit;
-            const take = () => {
-              if (window.__rowSamples !== samples) return;
-              samples.push({rows: k.rows(), count: k.frame.feed.count, h: k.frame.viewport.h});
-              requestAnimationFrame(take);
-            };
-            requestAnimationFrame(take);
-        }""")
+        page.evaluate(SAMPLE_ROWS)
         start = first_visible(page)["index"]
         x, y = canvas_point(page, 0.5, 0.8)
         for _ in range(4):
