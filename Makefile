@@ -105,6 +105,7 @@ SKIP_CLUSTER ?=
 bench: deps test-deps
 	swift build -c release
 	@scripts/ensure-deps.sh bench
+	$(VENV)/bin/python -m pytest -q -p no:cacheprovider bench/test_bench_targets.py
 	ulimit -n 20000 2>/dev/null || true; .build/release/refreshkit-bench --out bench/results.json $(BENCH_ARGS) || [ $$? -eq 3 ]
 	ulimit -n 20000 2>/dev/null || true; $(VENV)/bin/python bench/memory_bench.py --check --out bench/memory.json $(MEMORY_BENCH_ARGS)
 	$(VENV)/bin/python bench/feed_frames_bench.py --out bench/feed_frames.json

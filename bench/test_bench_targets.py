@@ -1,18 +1,20 @@
 """`refreshkit-bench --check-targets` (what `make bench` ends with): it prints the targets' verdicts of a results
 file and exits 0 only when every check passed; a miss (FAIL) and a check the run could not judge (NOT SHOWN, e.g.
-the echo floor saturated) both exit 3 (docs/PERFORMANCE.md, "Targets")."""
+the echo floor saturated) both exit 3 (docs/PERFORMANCE.md, "Targets"). Run by `make bench` before its stages (it
+needs the bench's release build, which `make test` does not make)."""
 from __future__ import annotations
 
 import json
 import subprocess
+from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, server_binary
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def check(tmp_path, document) -> subprocess.CompletedProcess:
-    bench = server_binary().parent / "refreshkit-bench"
+    bench = ROOT / ".build" / "release" / "refreshkit-bench"
     if not bench.exists():
         pytest.fail(f"bench binary {bench} not found (swift build -c release)", pytrace=False)
     path = tmp_path / "results.json"
