@@ -53,14 +53,30 @@ public final class JSONFeedSource: FeedSource {
             guard parts.count == 3, parts[0] == "newer", let time = Int64(parts[1]) else {
                 throw .badCursor(cursor.value)
             }
-            let document = try document(at: url, reuse: false)
+            // The items above the cursor's, from the first document on through `next_url` until the cursor's
+            // item (or the first as old) is found: a page reloaded above rows deep in the feed (docs/LAYOUT.md,
+            // "The window, wired") lies in whichever document holds them. Only the last `limit` are kept.
             let id = String(parts[2])
-            let above = document.items.firstIndex { $0.id == id } ?? document.items.firstIndex { $0.timeMicros <= time }
-            let newer = document.items[..<(above ?? document.items.endIndex)]
-            let items = Array(newer.suffix(request.limit))
+            var address = url
+            var newer: [FeedItem] = []
+            var more = false
+            for walked in 0..<Self.maxDocumentsWalked {
+                let document = try document(at: address, reuse: walked > 0)
+                let above =
+                    document.items.firstIndex { $0.id == id } ?? document.items.firstIndex { $0.timeMicros <= time }
+                newer += document.items[..<(above ?? document.items.endIndex)]
+                if newer.count > request.limit {
+                    newer.removeFirst(newer.count - request.limit)
+                    more = true
+                }
+                guard above == nil, let next = document.nextURL,
+                    let resolved = URL(string: next, relativeTo: URL(string: address))
+                else { break }
+                address = resolved.absoluteString
+            }
             return FeedPage(
-                items: items, olderCursor: nil, newerCursor: items.first.map(Self.newerCursor) ?? cursor,
-                hasMore: newer.count > items.count)
+                items: newer, olderCursor: nil, newerCursor: newer.first.map(Self.newerCursor) ?? cursor,
+                hasMore: more)
         }
     }
 
@@ -86,6 +102,9 @@ public final class JSONFeedSource: FeedSource {
         return FeedPage(
             items: items, olderCursor: older, newerCursor: items.first.map(Self.newerCursor), hasMore: older != nil)
     }
+
+    /// The most documents a `newerThan` walks to find the cursor's item (each within ``FeedLimits``).
+    static let maxDocumentsWalked = 50
 
     private static func newerCursor(_ item: FeedItem) -> FeedCursor {
         FeedCursor("newer:\(item.timeMicros):\(item.id)")
