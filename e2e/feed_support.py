@@ -1,31 +1,10 @@
-"""What the feed tests of every suite share (e2e/server, e2e/browser, e2e/cluster; docs/FEEDS.md): whether the
-build's `serve` takes `--feed` (the tests that need it are skipped, with the reason, when it does not), and the
-page's rows rebuilt from the `rows` messages (docs/PROTOCOL.md)."""
+"""What the feed tests of every suite share (e2e/server, e2e/browser, e2e/cluster; docs/FEEDS.md): the page's rows
+rebuilt from the `rows` messages (docs/PROTOCOL.md), and waits on a session's messages."""
 from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
 from collections.abc import Callable
-
-import pytest
-
-from link_support import refreshkit_binary
-
-
-def serve_supports_feeds() -> bool:
-    """Whether this build's `serve` takes `--feed` (the feed sources wired to sessions)."""
-    binary = refreshkit_binary()
-    if not binary.exists():
-        return False
-    done = subprocess.run([str(binary), "serve", "--help"], capture_output=True, text=True, timeout=20)
-    return "--feed " in done.stdout or "--feed <" in done.stdout
-
-
-requires_feeds = pytest.mark.skipif(
-    not serve_supports_feeds(),
-    reason="this build's `refreshkit serve` has no --feed (the server side of the feed sources, docs/FEEDS.md)",
-)
 
 
 def items_of(rows: list[dict]) -> list[dict]:

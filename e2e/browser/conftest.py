@@ -31,6 +31,7 @@ class Server:
     proc: subprocess.Popen
     url: str
     log: list[str]
+    feed_path: Path | None = None  # the SQLite file of a server on `--feed sqlite:PATH`
 
 
 def start_server(*extra: str) -> Server:
@@ -75,6 +76,25 @@ def stop_server(srv: Server):
         srv.proc.kill()
         srv.proc.wait(5)
         return "killed after 15 s"
+
+
+# A feed server's own poll of its source for newer items (it also polls right after a post to its endpoint).
+FEED_POLL_MS = 300
+
+
+def serve_sqlite_feed(path: Path, poll_ms: int = FEED_POLL_MS):
+    """`refreshkit serve --feed sqlite:PATH` (docs/FEEDS.md; a file it has not seen it fills from Debian's
+    fortunes) for a module's tests, as a fixture's generator: yields the server, stops it after them."""
+    srv = start_server("--feed", f"sqlite:{path}", "--feed-poll-ms", str(poll_ms))
+    srv.feed_path = path
+    yield srv
+    assert stop_server(srv) == 0, "\n".join(srv.log[-30:])
+
+
+@pytest.fixture(scope="module")
+def feed_server(tmp_path_factory):
+    """A server of the module's own on a SQLite feed of its own (a module on another source overrides it)."""
+    yield from serve_sqlite_feed(tmp_path_factory.mktemp("feed") / "feed.sqlite")
 
 
 @pytest.fixture(scope="session")

@@ -14,12 +14,7 @@ import pytest
 
 from browser_support import wait_until
 from conftest import PHONE, open_page, start_server, stop_server
-from test_feed_new_items import feed, loaded, serve_supports_feeds, server_binary
-
-pytestmark = pytest.mark.skipif(
-    not server_binary().exists() or not serve_supports_feeds(),
-    reason="this build's `refreshkit serve` has no --feed yet (the server side of the feed sources, docs/FEEDS.md)",
-)
+from test_feed_new_items import feed, loaded
 
 PAGE = 20  # the feed's default page size: the first document is exactly one page, so a load-more fetches the next
 

@@ -10,13 +10,9 @@ import pytest
 
 from browser_support import canvas_point, edge, frame, touch_drag, wait_until
 from conftest import PHONE, open_page, start_server, stop_server
-from feed_support import requires_feeds
 from jsonfeed.feed_server import JSONFeedServer  # e2e/ is on the path (conftest.py)
 
 ITEMS = 10_000
-
-
-pytestmark = requires_feeds
 
 
 @pytest.fixture(scope="module")

@@ -11,36 +11,11 @@ import re
 import subprocess
 import urllib.request
 
-import pytest
-
 from browser_support import wait_until
-from conftest import PHONE, open_page, server_binary, start_server, stop_server
+from conftest import PHONE, open_page, server_binary
 
-# The server's own poll of its source for newer items (it also polls right after a post to its endpoint).
-POLL_MS = 300
 AGE = re.compile(r"^(now|\d+[mhdy])$")
 UNIT_MINUTES = {"m": 1, "h": 60, "d": 1440, "y": 525600}
-
-
-def serve_supports_feeds() -> bool:
-    """Whether this build's `serve` takes `--feed` (the feed sources wired to sessions, docs/FEEDS.md)."""
-    done = subprocess.run([str(server_binary()), "serve", "--help"], capture_output=True, text=True, timeout=20)
-    return "--feed " in done.stdout or "--feed <" in done.stdout
-
-
-pytestmark = pytest.mark.skipif(
-    not server_binary().exists() or not serve_supports_feeds(),
-    reason="this build's `refreshkit serve` has no --feed yet (the server side of the feed sources, docs/FEEDS.md)",
-)
-
-
-@pytest.fixture(scope="module")
-def feed_server(tmp_path_factory):
-    path = tmp_path_factory.mktemp("feed") / "feed.sqlite"
-    srv = start_server("--feed", f"sqlite:{path}", "--feed-poll-ms", str(POLL_MS))
-    srv.feed_path = path  # type: ignore[attr-defined]
-    yield srv
-    assert stop_server(srv) == 0, "\n".join(srv.log[-30:])
 
 
 def feed(page, limit: int = 50) -> dict:

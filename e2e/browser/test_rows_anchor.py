@@ -13,28 +13,11 @@ from __future__ import annotations
 import json
 import urllib.request
 
-import pytest
-
 from browser_support import canvas_point, touch_drag, wait_until
-from conftest import PHONE, open_page, server_binary, start_server, stop_server
-from test_feed_new_items import serve_supports_feeds
+from conftest import PHONE, open_page
 
-POLL_MS = 300
 # Snapping each row's top to the device pixel grid (dpr 2) moves a row by at most a quarter of a pixel.
 SNAP = 0.5
-
-pytestmark = pytest.mark.skipif(
-    not server_binary().exists() or not serve_supports_feeds(),
-    reason="this build's `refreshkit serve` has no --feed yet (docs/FEEDS.md)",
-)
-
-
-@pytest.fixture(scope="module")
-def feed_server(tmp_path_factory):
-    path = tmp_path_factory.mktemp("rows") / "feed.sqlite"
-    srv = start_server("--feed", f"sqlite:{path}", "--feed-poll-ms", str(POLL_MS))
-    yield srv
-    assert stop_server(srv) == 0, "\n".join(srv.log[-30:])
 
 
 def rows(page) -> list[dict]:
@@ -43,14 +26,6 @@ def rows(page) -> list[dict]:
 
 def layout(page) -> dict:
     return page.evaluate("() => window.refreshkit.rowLayout()")
-
-
-def skip_without_measure(page):
-    """The server refuses `measure` (a build before measured heights): nothing here can hold."""
-    refused = page.evaluate("() => window.refreshkit.errors.filter((e) => e.ref === 'measure' "
-                            "&& e.code === 'unknown_type').length")
-    if refused:
-        pytest.skip("this build's server does not take `measure` yet (the engine's measured heights, docs/LAYOUT.md)")
 
 
 def settled(page) -> dict | None:
@@ -106,7 +81,6 @@ def open_loaded(browser, server, query: str = ""):
                                           "&& window.refreshkit.rows().length > 0"), 15, what="rows drawn")
     wait_until(page, lambda p: layout(p)["sent"] > 0 or p.evaluate(
         "() => window.refreshkit.errors.some((e) => e.ref === 'measure')"), 10, what="measurements sent")
-    skip_without_measure(page)
     wait_until(page, settled, 15, what="the heights accepted")
     return context, page
 

@@ -15,9 +15,7 @@ from __future__ import annotations
 
 from browser_support import canvas_point, touch_drag, wait_until
 from conftest import DESKTOP, open_page
-from test_rows_anchor import SNAP, feed_server, gaps_and_overlaps, open_loaded, pytestmark, scroll_to_middle
-
-__all__ = ["feed_server", "pytestmark"]  # the module's server and its skip, shared with test_rows_anchor
+from test_rows_anchor import SNAP, gaps_and_overlaps, open_loaded, scroll_to_middle
 
 # Keeps, at every animation frame, the rows drawn and the height of this page's own list.
 SAMPLE_ROWS = """() => {

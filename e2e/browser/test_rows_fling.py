@@ -18,11 +18,9 @@ from __future__ import annotations
 import pytest
 
 from browser_support import canvas_point, touch_drag, wait_until
-from conftest import PHONE, open_page, start_server, stop_server
+from conftest import PHONE, open_page, serve_sqlite_feed
 from rows_feed import write_feed
-from test_rows_anchor import SAMPLE_ROWS, gaps_and_overlaps, pytestmark, skip_without_measure
-
-__all__ = ["pytestmark"]  # the skip of test_rows_anchor: a build without measured heights
+from test_rows_anchor import SAMPLE_ROWS, gaps_and_overlaps
 
 ROWS = 10_000
 PAGE = 200  # the largest page a source may answer (Sources/RefreshFeeds/API/FeedLimits.swift)
@@ -36,9 +34,7 @@ CAUGHT_AFTER = 2_500
 def long_feed(tmp_path_factory):
     path = tmp_path_factory.mktemp("rows-fling") / "feed.sqlite"
     write_feed(path, items=ROWS)
-    srv = start_server("--feed", f"sqlite:{path}", "--feed-poll-ms", "0")
-    yield srv
-    assert stop_server(srv) == 0, "\n".join(srv.log[-30:])
+    yield from serve_sqlite_feed(path, poll_ms=0)
 
 
 def frame_state(page) -> dict:
@@ -98,7 +94,6 @@ def test_flicks_through_ten_thousand_rows_draw_them_without_gaps_or_overlaps(bro
     try:
         wait_until(page, lambda p: p.evaluate("() => window.refreshkit.rows().length > 0"), 15, what="rows drawn")
         assert load_everything(page) == ROWS
-        skip_without_measure(page)
         page.evaluate(SAMPLE_ROWS)
         x, y = canvas_point(page, 0.5, 0.85)
         flick_stretch(page, x, y, -600)

@@ -14,12 +14,9 @@ import pytest
 
 from browser_support import wait_until
 from conftest import start_server, stop_server
-from feed_support import requires_feeds
 from jsonfeed import images as feed_images
 from jsonfeed.feed_server import JSONFeedServer
 from test_rows_anchor import first_visible, layout, open_loaded, rows, settled
-
-pytestmark = requires_feeds
 
 ITEMS = 400
 PAGE_SIZE = 40

@@ -15,9 +15,7 @@ from __future__ import annotations
 import pytest
 
 from browser_support import wait_until
-from test_rows_anchor import feed_server, first_visible, layout, open_loaded, pytestmark, rows, scroll_to_middle
-
-__all__ = ["feed_server", "pytestmark"]  # the module's server and its skip, shared with test_rows_anchor
+from test_rows_anchor import first_visible, layout, open_loaded, rows, scroll_to_middle
 
 # Watches one row (by id) at every animation frame: where it was drawn, with the width the rows were laid out at.
 WATCH_ROW = """(id) => {

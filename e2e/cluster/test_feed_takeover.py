@@ -7,13 +7,10 @@ import asyncio
 import signal
 
 from cluster_support import server_support, wait_for
-from feed_support import HELLO, is_loaded, is_type, items_of, requires_feeds, until_all
+from feed_support import HELLO, is_loaded, is_type, items_of, until_all
 from test_cluster import connect_to
 
 send_json, run = server_support.send_json, server_support.run
-
-
-pytestmark = requires_feeds
 
 
 def ended(edge: str):

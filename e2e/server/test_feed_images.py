@@ -14,11 +14,8 @@ import pytest
 
 from conftest import RunningServer, run, ws_connect
 from feed_session import first_page, wait_for_log
-from feed_support import serve_supports_feeds
 from jsonfeed import images as feed_images
 from jsonfeed.feed_server import JSONFeedServer
-
-pytestmark = pytest.mark.skipif(not serve_supports_feeds(), reason="this build's serve has no --feed yet")
 
 TIMEOUT_MS = 1500  # the server's image time limit here (--image-timeout-ms)
 SLOW_S = 3.0       # the feed's slow images: past it

@@ -15,10 +15,8 @@ import pytest
 
 from conftest import RunningServer, recv_until, run, send_json, ws_connect
 from feed_session import TIMEOUT_S, answer, first_page, is_request, wait_for_log
-from feed_support import requires_feeds, until_all
+from feed_support import until_all
 from jsonfeed.feed_server import JSONFeedServer  # e2e/ is on the path (conftest.py)
-
-pytestmark = requires_feeds
 
 
 @pytest.fixture(scope="module")

@@ -9,10 +9,7 @@ import subprocess
 
 from conftest import RECV_TIMEOUT_S, ROOT, RunningServer, recv_until, run, send_json, server_binary, ws_connect
 from feed_session import TIMEOUT_S, answer, first_page
-from feed_support import requires_feeds
 from jsonfeed.feed_server import JSONFeedServer  # e2e/ is on the path (conftest.py)
-
-pytestmark = requires_feeds
 
 
 def ended(edge: str):
