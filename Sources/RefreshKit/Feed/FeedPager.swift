@@ -100,12 +100,13 @@ public enum FeedPager: Hashable, Sendable, Codable {
         }
     }
 
-    /// Resolves the running request if it is due by `time` (an external one fails at its deadline).
-    public mutating func resolve(at time: Timestamp) -> Pager.Result? {
+    /// Resolves the running request if it is due by `time` (an external one fails at its deadline);
+    /// `keepingLoaded`: ``Pager/resolve(at:keepingLoaded:)`` (an external feed places its rows itself).
+    public mutating func resolve(at time: Timestamp, keepingLoaded: Bool = false) -> Pager.Result? {
         switch self {
         case .simulated(var pager):
             guard let due = pager.running?.due, due <= time else { return nil }
-            let result = pager.resolve(at: time)
+            let result = pager.resolve(at: time, keepingLoaded: keepingLoaded)
             self = .simulated(pager)
             return result
         case .external(let source):
@@ -161,7 +162,7 @@ public enum FeedPager: Hashable, Sendable, Codable {
     private static func result(_ result: SourcePager.Result) -> Pager.Result {
         switch result {
         case .loaded(let request, let items, let hasMore):
-            .loaded(Self.request(request), items: items, hasMore: hasMore)
+            .loaded(Self.request(request), items: items, hasMore: hasMore, onTop: 0)
         case .failed(let request): .failed(Self.request(request))
         }
     }

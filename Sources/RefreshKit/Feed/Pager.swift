@@ -1,6 +1,8 @@
 /// The rows on screen and the one request in flight: IQPullToRefresh's pagination wrapper, made strict.
 ///
-/// Refresh reloads the first page (and replaces the rows); load-more appends the next one; a page that
+/// Refresh reloads the first page (and replaces the rows), unless the reader is scrolled down and the new items
+/// reach the first row loaded: then they go on top of the rows, which stay (docs/LAYOUT.md, "The simulated
+/// feed"); load-more appends the next one; a page that
 /// comes back short, or with the source saying it was the last, switches load-more off (`hasMore`). Never
 /// two requests at once: a refresh replaces a running load-more (whose late answer is then dropped), and
 /// a load-more waits while a refresh runs.
@@ -21,9 +23,10 @@ public struct Pager: Hashable, Sendable, Codable {
         public var fails: Bool
     }
 
-    /// How a request ended.
+    /// How a request ended: `onTop` counts the rows a refresh put above the rows loaded (0 when it replaced
+    /// them, and for a load-more).
     public enum Result: Hashable, Sendable {
-        case loaded(Request, items: Int, hasMore: Bool)
+        case loaded(Request, items: Int, hasMore: Bool, onTop: Int)
         case failed(Request)
     }
 
@@ -81,8 +84,9 @@ public struct Pager: Hashable, Sendable, Codable {
         return running
     }
 
-    /// Resolves the running request if it is due by `time`.
-    public mutating func resolve(at time: Timestamp) -> Result? {
+    /// Resolves the running request if it is due by `time`. With `keepingLoaded` (the reader is scrolled down),
+    /// a refresh whose first page reaches the first row loaded puts its new rows on top of the loaded ones.
+    public mutating func resolve(at time: Timestamp, keepingLoaded: Bool = false) -> Result? {
         guard let request = running, request.due <= time else { return nil }
         running = nil
         if request.fails { return .failed(request) }
@@ -90,14 +94,20 @@ public struct Pager: Hashable, Sendable, Codable {
         switch request.kind {
         case .refresh:
             feed.publishNewItems()
+            let newer = feed.newestID - newestLoadedID
+            if keepingLoaded, count > 0, newer < size {
+                newestLoadedID = feed.newestID
+                count += newer
+                return .loaded(request, items: count, hasMore: hasMore, onTop: newer)
+            }
             loadFirstPage()
-            return .loaded(request, items: count, hasMore: hasMore)
+            return .loaded(request, items: count, hasMore: hasMore, onTop: 0)
         case .nextPage:
             let page = feed.page(olderThan: count > 0 ? oldestLoadedID : nil, size: size)
             let items = page.ids?.count ?? 0
             count += items
             hasMore = page.hasMore && items == size
-            return .loaded(request, items: items, hasMore: hasMore)
+            return .loaded(request, items: items, hasMore: hasMore, onTop: 0)
         }
     }
 

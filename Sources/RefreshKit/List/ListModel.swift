@@ -209,7 +209,7 @@ public struct ListModel: Hashable, Sendable, Codable {
             handle(scroll.endWheel())
             moved = true
         }
-        if let result = pager.resolve(at: time) {
+        if let result = pager.resolve(at: time, keepingLoaded: scroll.offset.y > 0) {
             complete(result)
             moved = true
         }
@@ -321,10 +321,10 @@ public struct ListModel: Hashable, Sendable, Codable {
 
     private mutating func complete(_ result: Pager.Result) {
         switch result {
-        case .loaded(let request, let items, let hasMore):
+        case .loaded(let request, let items, let hasMore, let onTop):
             events.append(
                 Event(.feedLoaded, edge: request.edge, cause: .feedCompleted, time: now, value: Double(items)))
-            scroll.setContentSize(contentSize)
+            keepRowsStill(under: onTop)
             if request.kind == .nextPage && items > 0 {
                 // New rows at the end: a footer still in view (short content) may ask for the next page.
                 controls[Self.index(request.edge)].contentGrew()
