@@ -251,6 +251,27 @@ import Testing
         #expect(driver.model.feedTopItem?.id == "9980")
     }
 
+    /// A measurement on its way while the window dropped its row's page is stale: that row is ignored and the batch
+    /// counted, the rest applied. With every row held, an unknown row is still refused.
+    @Test func aMeasurementOfARowDroppedMeanwhileIsStale() throws {
+        var whole = try Driver(newest: 10_000)
+        #expect(whole.layout.placeholdersAbove + whole.layout.placeholdersBelow == 0)
+        #expect(throws: ListModelError.self) {
+            try whole.apply(.measure(MeasureInput(width: 390, rows: [RowMeasurement(id: "nope", height: 90)])))
+        }
+        var driver = try Self.fullWindow(pages: 8)
+        let first = driver.layout.placeholdersAbove
+        #expect(first >= 50, "the top page is dropped")
+        let held = try #require(driver.layout.id(ofRow: first))
+        let stale = driver.model.staleMeasurements
+        try driver.apply(
+            .measure(
+                MeasureInput(
+                    width: 390, rows: [RowMeasurement(id: "10000", height: 90), RowMeasurement(id: held, height: 90)])))
+        #expect(driver.model.staleMeasurements == stale + 1)
+        #expect(driver.layout.height(ofRow: first) == 90)
+    }
+
     /// A refresh while the list's top page is dropped (scrolled far down; another device's pull, or "N new"): the
     /// new items above the list's first item become placeholders above, the row being read keeps still, and they
     /// load when scrolled to: the list does not start over.
