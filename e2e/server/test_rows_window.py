@@ -22,9 +22,15 @@ class Rows:
     def apply(self, m: dict) -> None:
         op = m["op"]
         if op == "replace":
-            assert not m.get("above") and not m.get("below"), m
-            self.ids = [item["id"] for item in m["items"]]
-            self.first, self.last = 0, len(self.ids) - 1
+            # Every row anew: the held items after `above` placeholders (a refresh at the top while its page is
+            # still a placeholder sends one); the ids seen at the placeholders' rows stay known.
+            above = m.get("above", 0)
+            ids = [item["id"] for item in m["items"]]
+            if not self.ids:
+                assert above == 0, m
+            self.ids += [None] * max(0, above + len(ids) - len(self.ids))
+            self.ids[above:above + len(ids)] = ids
+            self.first, self.last = above, above + len(ids) - 1
         elif op == "append":
             self.ids += [item["id"] for item in m["items"]]
             self.last = len(self.ids) - 1
