@@ -2,9 +2,10 @@ import RefreshKit
 
 /// The anchoring error during a fling, measured on the real engine (docs/PERFORMANCE.md, "Rows: anchoring").
 ///
-/// A phone-sized session on an external feed (``ScriptedFeed``, pages of ``pageSize``) loads ``loadedRows``
-/// rows, the page measures them down to two screens below ``startRow`` (``PageRows``), and the list is
-/// scrolled to ``startRow``. A finger then
+/// A phone-sized session on an external feed (``ScriptedFeed``, pages of ``pageSize``) is read down a screen at
+/// a time until the list has ``loadedRows`` rows, the page measuring the rows as they come near the viewport
+/// (``PageRows``) and the session's window of pages dropping the far ones, and is scrolled back to ``startRow``
+/// (``scrolledToStart(_:)``). A finger then
 /// drags up and lifts into a fling (``dragMoves`` touch moves of ``dragStep`` px at 60 Hz, as a page sends
 /// them). At that moment the session is copied: the copy (the twin) flings on with nothing changed, and the
 /// session gets the case's change at the fling's frames ``AnchorCase`` names, each as the input the server
@@ -36,9 +37,10 @@ public struct AnchorScenario: Hashable, Sendable {
     public var remeasuredRows = 50
     public var remeasureFrame = 6
     /// ``AnchorCase/imagesLoaded``: the frames at which a batch of pictures loads, and the pictures of each
-    /// (the nearest not loaded above the first visible row).
+    /// (the nearest not loaded above the first visible row; every third row has one, so the four batches take
+    /// the 48 rows above it, which the window holds: the page above the start row's).
     public var imageFrames = [2, 5, 9, 14]
-    public var imagesPerBatch = 5
+    public var imagesPerBatch = 4
     /// Frames after which a fling that has not come to rest ends the scenario anyway (10 s).
     public var frameLimit = 600
 
@@ -48,7 +50,7 @@ public struct AnchorScenario: Hashable, Sendable {
         self.startRow = startRow
     }
 
-    /// `make bench`'s scenario: 250 rows (five pages), scrolled to the 150th (about 20 000 px down).
+    /// `make bench`'s scenario: 250 rows (five pages) read, scrolled back to the 150th (about 20 000 px down).
     public static let bench = AnchorScenario(loadedRows: 250, startRow: 150)
 
     /// Measures `kind`.
@@ -80,8 +82,10 @@ public struct AnchorScenario: Hashable, Sendable {
         }
     }
 
-    /// A session with `loadedRows` rows loaded, measured down to two screens below row `startRow`, at rest
-    /// with that row at the viewport's top (and 37 % of it above).
+    /// A session scrolled to row `startRow` as a reader gets there: from the top a screen at a time, the page
+    /// measuring the rows it lays out as they come within a screen of the viewport, the window dropping the pages
+    /// far above and loading them back when scrolled to, a load-more near the end of the rows, until the list has
+    /// `loadedRows` rows; then to `startRow`, at rest with that row at the viewport's top (and 37 % of it above).
     func scrolledToStart(_ feed: ScriptedFeed) throws(AnchorScenarioError) -> ScriptedSession {
         var configuration = Preset.ios.configuration
         configuration.feed.pageSize = pageSize
@@ -99,29 +103,37 @@ public struct AnchorScenario: Hashable, Sendable {
         var session = ScriptedSession(model: model, page: PageRows(width: viewport.width), time: start)
         try session.answer(from: feed, kinds: [.firstLoad])
         session.settle()
-        while session.model.feedItems.count < loadedRows {
-            try session.apply(.command(Command(.loadMore)))
-            guard try session.answer(from: feed, kinds: [.nextPage], after: 1_000) else {
-                throw AnchorScenarioError("load-more did not ask for a page at \(session.model.feedItems.count) rows")
+        try session.measureInView()
+        // Down, loading more near the end of the rows, until the list is `loadedRows` long.
+        var steps = 0
+        while try session.layout.rowCount < loadedRows {
+            let layout = try session.layout
+            if session.model.scroll.offset.y + 2 * viewport.height >= layout.contentHeight {
+                let rows = layout.rowCount
+                try session.apply(.command(Command(.loadMore)))
+                guard try session.answer(from: feed, kinds: [.nextPage], after: 1_000) else {
+                    throw AnchorScenarioError("load-more did not ask for a page at \(rows) rows")
+                }
+                session.settle()
+                try session.measureInView()
+            } else {
+                try session.read(by: viewport.height, from: feed)
             }
-            session.settle()
+            steps += 1
+            guard steps < 10_000 else { throw AnchorScenarioError("the list did not reach \(loadedRows) rows") }
         }
-        // The page has measured the rows it laid out on its way down to the start: every row down to a screen
-        // below the viewport there (sent at the top, so nothing moves). The rows further down are at the
-        // estimate until they come near the viewport during the fling, and the page measures them then.
-        let numbers = session.model.feedItems.compactMap { Int($0.id) }
-        guard startRow < numbers.count else { throw AnchorScenarioError("row \(startRow) is not loaded") }
-        var laidOut = startRow
-        var below = 0.0
-        while laidOut < numbers.count - 1, below < 2 * viewport.height {
-            below += session.page.height(of: numbers[laidOut])
-            laidOut += 1
+        guard startRow < loadedRows else { throw AnchorScenarioError("row \(startRow) is not loaded") }
+        // Then to the start row, a screen at a time (its y changes as the rows on the way are measured).
+        for _ in 0..<10_000 {
+            let layout = try session.layout
+            let target = layout.y(ofRow: startRow) + 0.37 * layout.height(ofRow: startRow)
+            let distance = target - session.model.scroll.offset.y
+            guard abs(distance) > 1e-9 else { break }
+            try session.read(by: min(viewport.height, max(-viewport.height, distance)), from: feed)
         }
-        try session.measure(Array(numbers[...laidOut]))
-        let layout = try session.layout
-        let target = layout.y(ofRow: startRow) + 0.37 * layout.height(ofRow: startRow)
-        try session.apply(.command(Command(.scrollBy, animated: false, amount: target - session.model.scroll.offset.y)))
-        session.settle()
+        guard let row = try session.layout.anchor(at: session.model.scroll.offset.y)?.row, row == startRow,
+            try session.layout.id(ofRow: startRow) != nil
+        else { throw AnchorScenarioError("the scroll did not come to rest at row \(startRow)") }
         return session
     }
 

@@ -70,7 +70,8 @@ struct FlingTwins {
             figures.rowsMeasuredInView += try Self.answerAndMeasure(&session, after: frameTime, feed: feed)
             try Self.answerAndMeasure(&twin, after: frameTime, feed: feed)
             if let change = changes[frame] {
-                figures.changes.append(try make(change, at: frame, time: frameTime + Self.changeDelay))
+                figures.changes.append(
+                    try make(change, at: frame, time: frameTime + Self.changeDelay, shown: last.id))
             }
         }
         figures.frames = frame
@@ -93,7 +94,8 @@ struct FlingTwins {
 
     /// Makes `change` to the session at `time` (both are moved to that moment first), recording the fling's
     /// velocity on either side of it.
-    private mutating func make(_ change: Change, at frame: Int, time: Int64) throws(AnchorScenarioError)
+    private mutating func make(_ change: Change, at frame: Int, time: Int64, shown: String)
+        throws(AnchorScenarioError)
         -> AnchorFigures.Change
     {
         session.advance(to: time)
@@ -108,18 +110,23 @@ struct FlingTwins {
             guard try session.answer(from: feed, kinds: [.refresh]) else {
                 throw AnchorScenarioError("no refresh was running at frame \(frame)")
             }
-            guard case .prepended(let count) = session.model.lastRowsChange else {
-                throw AnchorScenarioError("the refresh's answer did not put rows on top")
+            // Held rows on top while the list's top page is held; placeholders (at the estimate) while the
+            // window has dropped it, as when scrolled far down.
+            let count: Int
+            switch session.model.lastRowsChange {
+            case .prepended(let prepended): count = prepended
+            case .placeholdersOnTop(let placeholders): count = placeholders
+            default: throw AnchorScenarioError("the refresh's answer did not put rows on top")
             }
             (rows, grown) = (count, Double(count) * (try session.layout.estimatedHeight))
         case .remeasureAbove(let count):
-            let numbers = try numbersAbove(count: count) { _ in true }
+            let numbers = try numbersAbove(count: count, shown: shown) { _ in true }
             session.page.font = .web
             (rows, grown) = (numbers.count, try growth(of: numbers))
             try session.measure(numbers)
         case .loadImagesAbove(let count):
             let page = session.page
-            let numbers = try numbersAbove(count: count) { number in
+            let numbers = try numbersAbove(count: count, shown: shown) { number in
                 number.isMultiple(of: 3) && !page.loadedImages.contains(number)
             }
             for number in numbers { session.page.loadImage(of: number) }
@@ -146,14 +153,18 @@ struct FlingTwins {
         return grown
     }
 
-    /// The numbers of the `count` held rows nearest above the first visible one that `include` takes.
-    private func numbersAbove(count: Int, _ include: (Int) -> Bool) throws(AnchorScenarioError) -> [Int] {
+    /// The numbers of the `count` held rows nearest above the first visible one that `include` takes: above the
+    /// engine's first visible row now and above `shown`, the first visible row of the frame the page drew last
+    /// (a row that has just gone off the top is still the one whose move the error follows; it is not changed).
+    private func numbersAbove(count: Int, shown: String, _ include: (Int) -> Bool) throws(AnchorScenarioError)
+        -> [Int]
+    {
         let layout = try session.layout
         guard let anchor = layout.anchor(at: session.model.scroll.offset.y) else {
             throw AnchorScenarioError("no row is visible")
         }
         var numbers: [Int] = []
-        var row = anchor.row - 1
+        var row = min(anchor.row, layout.row(of: shown) ?? anchor.row) - 1
         while numbers.count < count, row >= layout.placeholdersAbove {
             if let number = layout.id(ofRow: row).flatMap({ Int($0) }), include(number) { numbers.append(number) }
             row -= 1

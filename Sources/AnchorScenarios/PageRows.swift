@@ -69,14 +69,17 @@ public struct PageRows: Hashable, Sendable {
         return batches
     }
 
-    /// The batches for the rows of `layout` within a screen of the viewport at `offset` that the page has not
-    /// measured yet: what the page sends after drawing a frame. (A row measured already is measured again only
-    /// when something about it changes: ``measure(_:)``.)
+    /// The batches for the rows of `layout` within a screen of the viewport at `offset` that the engine has not
+    /// got a measurement of (new rows, and rows of a page loaded back, which come back at the estimate): what the
+    /// page sends after drawing a frame. (A row measured already is measured again only when something about it
+    /// changes: ``measure(_:)``.)
     public mutating func measureInView(_ layout: RowLayout, offset: Double, viewportHeight: Double) -> [MeasureInput] {
         guard let first = layout.row(at: max(0, offset - viewportHeight)),
             let last = layout.row(at: offset + 2 * viewportHeight)
         else { return [] }
-        let numbers = (first...last).compactMap { row in layout.id(ofRow: row).flatMap { Int($0) } }
-        return measure(numbers.filter { sent["\($0)"] == nil })
+        let numbers = (first...last).compactMap { row in
+            layout.isMeasured(row: row) ? nil : layout.id(ofRow: row).flatMap { Int($0) }
+        }
+        return measure(numbers)
     }
 }

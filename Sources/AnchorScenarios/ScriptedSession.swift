@@ -91,6 +91,19 @@ struct ScriptedSession {
         return true
     }
 
+    /// Scrolls by `distance` px at once, as a reader's wheel does, and runs until at rest: the source answers
+    /// what the window asks for on the way (pages loaded back), and the page measures the rows in view.
+    mutating func read(by distance: Double, from feed: ScriptedFeed) throws(AnchorScenarioError) {
+        try apply(.command(Command(.scrollBy, animated: false, amount: distance)))
+        for _ in 0..<100 {
+            settle()
+            let answered = try answer(from: feed, kinds: [.reload], after: 1_000)
+            let measured = try measureInView(after: 1_000)
+            if !answered && measured == 0 { break }
+        }
+        settle()
+    }
+
     /// Sends the page's `measure` batches for `numbers`.
     mutating func measure(_ numbers: [Int], after delay: Int64 = 0) throws(AnchorScenarioError) {
         advance(to: time + delay)

@@ -2,7 +2,7 @@ import AnchorScenarios
 import Foundation
 
 /// The bench's "anchor" stage (docs/PERFORMANCE.md, "Rows: anchoring"): the anchoring error during a fling, on
-/// the real engine (``AnchorScenario/bench``: 250 rows, a fling from the 150th), in the three
+/// the real engine (``AnchorScenario/bench``: 250 rows read, a fling from the 150th), in the three
 /// cases of ``AnchorCase``. Deterministic, so the same figures on any machine; `make bench` fails when one is
 /// over ``AnchorFigures/targetPx`` (or a case could not run).
 struct AnchorBench {
@@ -57,7 +57,8 @@ struct AnchorBench {
         }
         let target = anchor["target_px"] as? Double ?? AnchorFigures.targetPx
         var lines = [
-            "Anchoring during a fling (\(anchor["loaded_rows"] ?? "?") measured rows, from row "
+            "Anchoring during a fling (\(anchor["loaded_rows"] ?? "?") rows read down, the window holding those "
+                + "near the viewport; from row "
                 + "\(anchor["start_row"] ?? "?"); the first visible row's move on screen beyond the fling's own, "
                 + "frame to frame; target ≤ \(target) px):"
         ]

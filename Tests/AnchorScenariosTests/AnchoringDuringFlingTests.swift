@@ -8,8 +8,9 @@ import Testing
 /// rows are inserted above it, rows above are measured again, and pictures above load; the fling keeps its
 /// velocity, and the offset moves by exactly what the rows above grew.
 @Suite struct AnchoringDuringFlingTests {
-    /// 150 rows loaded, the fling starting at the 80th.
-    static let scenario = AnchorScenario(loadedRows: 150, startRow: 80)
+    /// 150 rows read, the fling starting at the 100th: the first row of a page (of 50), so the window holds the
+    /// 50 rows of the page above it (a page and a screen each way: docs/LAYOUT.md, "The window's size").
+    static let scenario = AnchorScenario(loadedRows: 150, startRow: 100)
 
     @Test(arguments: AnchorCase.allCases)
     func theFirstVisibleRowHoldsStillDuringAFling(_ kind: AnchorCase) throws {

@@ -96,7 +96,9 @@ def test_images_above_the_visible_row_load_late_and_it_stays_still(browser, feed
         to_row(page, TARGET)
         drawn = rows(page)
         top = first_visible(page)
-        ids = [item["id"] for item in page.evaluate("() => window.refreshkit.feed(100000).items")]
+        # rows of pages the window dropped are placeholders (null): the top page once scrolled to row TARGET
+        # (docs/LAYOUT.md, "The window's size")
+        ids = [item["id"] if item else None for item in page.evaluate("() => window.refreshkit.feed(100000).items")]
         assert HELD[0] < top["index"] < HELD[1], f"row {top['index']} is not in the held band {HELD}"
         margin = len(drawn)  # the page lays out (and asks for the images of) a screen's worth of rows each side
         above = {i for i in ids[max(0, top["index"] - margin):top["index"]] if i in band}

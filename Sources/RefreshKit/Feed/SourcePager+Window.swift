@@ -1,7 +1,7 @@
 /// The window of pages of an external feed (docs/LAYOUT.md, "The window"), as Paging 3's `maxSize`: the pages
 /// far from the viewport are dropped (ids, heights and items forgotten; their rows stay as placeholders at the
-/// estimate), and loaded again by cursor when the viewport comes within ``prefetchScreens`` of them, in both
-/// directions: `newerThan` the top held item above, `olderThan` the last held item below.
+/// estimate), and loaded again by cursor when the viewport comes within the prefetch distance of them
+/// (``WindowSize``), in both directions: `newerThan` the top held item above, `olderThan` the last held item below.
 ///
 /// A page loaded back may not be what was dropped (items deleted or added at the source meanwhile). The rule:
 /// it fills the placeholders nearest the held rows, as many as fit (the rest of its items are not shown: a
@@ -9,19 +9,16 @@
 /// placeholders left are removed (the rows they stood for are gone). Either way the first visible row keeps
 /// still (the layout's correction).
 extension SourcePager {
-    /// The pages' worth of rows the window holds (``RowLayout/maxHeldRows`` = this × the page size): the page
-    /// on screen and one each way. Paging 3 asks for `maxSize` ≥ `pageSize` + 2 × `prefetchDistance`: with pages
-    /// of 20 rows of 72 px and a prefetch of one phone screen (844 px, 12 rows), 44 rows; three pages are 60.
-    /// A page is dropped only when it lies a prefetch distance outside the viewport, so a taller screen makes
-    /// the window hold more rows for a while, never ask for a page it just dropped.
-    public static let windowPages = 3
-
-    /// How near the viewport, in viewport heights, placeholders make the window load their page back; a page
-    /// is dropped only when it lies farther than this outside the viewport (so it is not asked again at once).
-    public static let prefetchScreens = 1.0
-
-    /// The rows the window holds for pages of `pageSize`.
-    static func heldRows(pageSize: Int) -> Int { windowPages * max(1, pageSize) }
+    /// Sizes the window for a viewport `viewportHeight` px tall (``WindowSize``: the prefetch distance, and
+    /// ``RowLayout/maxHeldRows`` from the page size, the estimate and the viewport), at every observation, so a
+    /// new page size, estimate or viewport resizes it at once (rows beyond it go at the next trim).
+    /// - Returns: the size.
+    mutating func sizeWindow(viewportHeight: Double) -> WindowSize {
+        let size = WindowSize(
+            pageSize: pageSize, estimatedHeight: layout.estimatedHeight, viewportHeight: viewportHeight)
+        if layout.maxHeldRows != size.heldRows { layout.maxHeldRows = size.heldRows }
+        return size
+    }
 
     /// Takes the rows updates made since the last call, oldest first; `nil` when more were made than
     /// ``RowsUpdate/limit`` and the oldest are forgotten: the pages then need every row anew.

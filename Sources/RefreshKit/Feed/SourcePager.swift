@@ -55,8 +55,11 @@ public struct SourcePager: Hashable, Sendable, Codable {
     public init(configuration: FeedConfiguration, at time: Timestamp) {
         pageSize = max(1, configuration.pageSize)
         timeoutMs = configuration.timeoutMs
+        // Sized for no viewport until the model's first observation sizes the window (``sizeWindow``).
         layout = Self.emptyLayout(
-            estimatedHeight: configuration.rowHeight, maxHeldRows: Self.heldRows(pageSize: pageSize))
+            estimatedHeight: configuration.rowHeight,
+            maxHeldRows: WindowSize(pageSize: pageSize, estimatedHeight: configuration.rowHeight, viewportHeight: 0)
+                .heldRows)
         running = makeRequest(.firstLoad, edge: .top, position: .newest, at: time)
     }
 
@@ -145,8 +148,7 @@ public struct SourcePager: Hashable, Sendable, Codable {
     public mutating func reconfigure(_ configuration: FeedConfiguration) {
         pageSize = max(1, configuration.pageSize)
         timeoutMs = configuration.timeoutMs
-        // The window is counted in pages: a new page size resizes it (rows beyond it go at the next trim).
-        layout.maxHeldRows = Self.heldRows(pageSize: pageSize)
+        // The window follows the page size: the next observation resizes it (``sizeWindow(viewportHeight:)``).
         if configuration.rowHeight != layout.estimatedHeight { reestimate(configuration.rowHeight) }
     }
 

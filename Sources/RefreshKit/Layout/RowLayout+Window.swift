@@ -29,6 +29,15 @@ extension RowLayout {
         return total
     }
 
+    /// `batch` without the measurements of rows not held while the window holds placeholders: rows of a page it
+    /// dropped while the page's measurement was on its way (the page laid them out before it was told), stale as
+    /// a batch made at another width is. Without placeholders every row is held, and `batch` is kept whole (an
+    /// unknown id is then the page's mistake: ``check(_:)`` refuses it).
+    public func withoutDroppedRows(_ batch: [RowMeasurement]) -> [RowMeasurement] {
+        guard placeholdersAbove + placeholdersBelow > 0 else { return batch }
+        return batch.filter { heldIndex[$0.id] != nil }
+    }
+
     /// `count` new rows above the list's first row while the top is not held (new items on top while scrolled
     /// far down): placeholders, loaded when scrolled to. - Returns: the correction that keeps the anchor still.
     public mutating func insertPlaceholdersOnTop(_ count: Int, contentOffset: Double) -> Double {

@@ -6,7 +6,8 @@ extension ListModel {
     /// The external feed's row layout (`nil` for the simulated feed, whose rows are `feed.rowHeight` each).
     public var rowLayout: RowLayout? { pager.source?.layout }
 
-    /// How many `measure` batches were stale (made at a width other than the viewport's) and ignored.
+    /// How many `measure` batches were stale and ignored: made at a width other than the viewport's, or naming
+    /// rows of a page the window dropped meanwhile (those rows are ignored, the others applied).
     public var staleMeasurements: Int { pager.source?.staleMeasurements ?? 0 }
 
     /// Every measured height the layout holds, top to bottom (what a page joining the session is sent).
@@ -25,7 +26,8 @@ extension ListModel {
         }
         guard batch.width == scroll.viewport.width else { return false }
         do {
-            try layout.check(batch.rows)
+            // Rows of a page the window dropped meanwhile are stale, not wrong (RowLayout+Window.swift).
+            try layout.check(layout.withoutDroppedRows(batch.rows))
         } catch {
             throw ListModelError(.badMeasurement, message: "measure: \(error)")
         }
@@ -38,7 +40,9 @@ extension ListModel {
             pager.countStaleMeasurement()
             return
         }
-        let correction = (try? pager.measure(batch.rows, contentOffset: scroll.offset.y)) ?? 0
+        let rows = pager.source?.layout.withoutDroppedRows(batch.rows) ?? batch.rows
+        if rows.count < batch.rows.count { pager.countStaleMeasurement() }
+        let correction = (try? pager.measure(rows, contentOffset: scroll.offset.y)) ?? 0
         scroll.shift(by: correction, contentSize: contentSize)
     }
 

@@ -19,12 +19,12 @@ extension ListModel {
         return pager.withSource { $0.takeRowsUpdates() }
     }
 
-    /// Drops the pages far from the viewport and asks for a dropped one it comes near again.
-    /// - Returns: whether anything changed (a page dropped, a request started).
+    /// Sizes the window for the viewport (``WindowSize``), drops the pages far from the viewport and asks for a
+    /// dropped one it comes near again. - Returns: whether anything changed (a page dropped, a request started).
     mutating func followWindow() -> Bool {
         guard case .external = pager else { return false }
         let viewportHeight = scroll.viewport.height
-        let prefetch = viewportHeight * SourcePager.prefetchScreens
+        let prefetch = pager.withSource { $0.sizeWindow(viewportHeight: viewportHeight) }.prefetch
         let offset = scroll.offset.y
         let correction = pager.withSource {
             $0.trimWindow(contentOffset: offset, viewportHeight: viewportHeight, prefetch: prefetch)

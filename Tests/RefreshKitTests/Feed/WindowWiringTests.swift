@@ -82,8 +82,9 @@ import Testing
 
     @Test func scrollingAHundredThousandItemsToTheEndAndBackHoldsABoundedWindow() throws {
         var driver = try Driver(newest: 100_000, pageSize: 20)
+        // Pages of 20 rows of 72 px on a phone: a prefetch of 298 px, two pages held (docs/LAYOUT.md).
         let maxHeld = driver.layout.maxHeldRows
-        #expect(maxHeld == SourcePager.windowPages * 20)
+        #expect(maxHeld == 40)
         let afterFirstPage = try driver.encodedSize()
         var windowFull: Int?
         var (largest, mostHeld, steps) = (0, 0, 0)
@@ -132,8 +133,11 @@ import Testing
         #expect(drops > 1_000 && reloads > 1_000)
     }
 
+    /// The pages the window holds with pages of 50 on a phone (a prefetch of one screen; two pages).
+    static let windowPages = WindowSize(pageSize: 50, estimatedHeight: 72, viewportHeight: 844).pages
+
     /// A model with `pages` pages of 50 loaded, its top page measured at 100 px a row, scrolled near the end.
-    static func fullWindow(pages: Int = SourcePager.windowPages) throws -> Driver {
+    static func fullWindow(pages: Int = windowPages) throws -> Driver {
         var driver = try Driver(newest: 10_000)
         try driver.apply(
             .measure(
@@ -151,7 +155,7 @@ import Testing
             tries += 1
         }
         #expect(driver.layout.rowCount == pages * 50)
-        if pages <= SourcePager.windowPages {
+        if pages <= windowPages {
             #expect(driver.heldRows == pages * 50)
             #expect(driver.layout.placeholdersAbove == 0)
         }
@@ -167,6 +171,11 @@ import Testing
 
     @Test func aDropMidFlingKeepsTheFirstVisibleRowStillAndTheVelocity() throws {
         var driver = try Self.fullWindow()
+        // Far enough down that the top page is the one farther from the viewport once the next page comes, and
+        // far enough from the end that the fling (and its twin's, without that page) does not reach it.
+        try driver.apply(.command(Command(.scrollToEdge, edge: .bottom, animated: false)))
+        try driver.apply(.command(Command(.scrollBy, animated: false, amount: -1_500)))
+        driver.wait(400)
         try driver.apply(.command(Command(.loadMore, edge: .bottom, animated: false)))
         let pending = try #require(driver.source.answer(driver.model))
         try driver.apply(.touch(TouchInput(phase: .start, pageTime: Double(driver.time) / 1000)))
@@ -242,6 +251,27 @@ import Testing
         #expect(driver.model.feedTopItem?.id == "9980")
     }
 
+    /// A measurement on its way while the window dropped its row's page is stale: that row is ignored and the batch
+    /// counted, the rest applied. With every row held, an unknown row is still refused.
+    @Test func aMeasurementOfARowDroppedMeanwhileIsStale() throws {
+        var whole = try Driver(newest: 10_000)
+        #expect(whole.layout.placeholdersAbove + whole.layout.placeholdersBelow == 0)
+        #expect(throws: ListModelError.self) {
+            try whole.apply(.measure(MeasureInput(width: 390, rows: [RowMeasurement(id: "nope", height: 90)])))
+        }
+        var driver = try Self.fullWindow(pages: 8)
+        let first = driver.layout.placeholdersAbove
+        #expect(first >= 50, "the top page is dropped")
+        let held = try #require(driver.layout.id(ofRow: first))
+        let stale = driver.model.staleMeasurements
+        try driver.apply(
+            .measure(
+                MeasureInput(
+                    width: 390, rows: [RowMeasurement(id: "10000", height: 90), RowMeasurement(id: held, height: 90)])))
+        #expect(driver.model.staleMeasurements == stale + 1)
+        #expect(driver.layout.height(ofRow: first) == 90)
+    }
+
     /// A refresh while the list's top page is dropped (scrolled far down; another device's pull, or "N new"): the
     /// new items above the list's first item become placeholders above, the row being read keeps still, and they
     /// load when scrolled to: the list does not start over.
@@ -290,11 +320,13 @@ import Testing
     /// (a window left at the first page size would drop every new page at once, and load-more would wait for it).
     @Test func aNewPageSizeResizesTheWindow() throws {
         var driver = try Driver(newest: 10_000, pageSize: 20)
-        #expect(driver.layout.maxHeldRows == SourcePager.windowPages * 20)
+        #expect(driver.layout.maxHeldRows == 40)
         var feed = ConfigurationPatch.FeedPatch()
         feed[\.pageSize] = 200
         try driver.apply(.configure(ConfigurationPatch(feed: feed)))
-        #expect(driver.layout.maxHeldRows == SourcePager.windowPages * 200)
+        #expect(
+            driver.layout.maxHeldRows == WindowSize(pageSize: 200, estimatedHeight: 72, viewportHeight: 844).heldRows)
+        #expect(driver.layout.maxHeldRows == 400)
         try driver.apply(.command(Command(.loadMore, edge: .bottom, animated: false)))
         try driver.serve()
         #expect(driver.heldRows == 220 && driver.layout.placeholdersBelow == 0)
