@@ -105,7 +105,9 @@ public final class SessionHost {
         guard !actions.isEmpty else { return }
         var index = 0
         while index < actions.count {
-            let action = actions[index]
+            // Moved out, a plain value left in its place: no copy of the action (and its connection) to free.
+            var action = HostAction.armSweep(after: 0)
+            swap(&action, &actions[index])
             index += 1
             carryOut(action)
         }
