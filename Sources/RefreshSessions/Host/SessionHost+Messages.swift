@@ -18,6 +18,12 @@ extension SessionHost {
 
     /// Decodes a message that passed the screens and hands it to the session rules.
     func handle(_ text: UnsafeRawBufferPointer, on connection: Connection, at now: Int64) {
+        if let touch = decoder.plainTouchInput(text) {
+            // Nearly every message: the page's own spelling of a touch, read in one pass, no message value made.
+            guard screened(connection, touch.input, seq: touch.seq, at: now) else { return }
+            apply(touch, on: connection, at: now)
+            return
+        }
         let message: ClientMessage
         do {
             message = try decoder.decode(text)
