@@ -119,6 +119,7 @@ let package = Package(
                 "RefreshKit", "RefreshWire", "RefreshSessions", "RefreshFeeds", "CSQLite", "CLibWebSockets",
                 "AnchorScenarios", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
             name: "refreshkit-load",

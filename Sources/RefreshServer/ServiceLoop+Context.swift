@@ -69,20 +69,9 @@ extension ServiceLoop {
             mount.mount_next = UnsafePointer(resources.allocate(controls))
         }
         // `POST /feed/items` (FeedPosts.swift): lws hands its body to the "http" protocol's callback.
-        var feedItems = lws_http_mount()
-        feedItems.mountpoint = resources.string(FeedPostEndpoint.path)
-        feedItems.mountpoint_len = UInt8(FeedPostEndpoint.path.utf8.count)
-        feedItems.origin = resources.string("http")
-        feedItems.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
-        feedItems.mount_next = UnsafePointer(resources.allocate(mount))
+        let feedItems = callbackMount(path: FeedPostEndpoint.path, next: resources.allocate(mount))
         // `GET /feed/image` (Images/ImageRequests.swift): answered by the "http" protocol's callback when ready.
-        var feedImage = lws_http_mount()
-        feedImage.mountpoint = resources.string(ImageEndpoint.path)
-        feedImage.mountpoint_len = UInt8(ImageEndpoint.path.utf8.count)
-        feedImage.origin = resources.string("http")
-        feedImage.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
-        feedImage.mount_next = UnsafePointer(resources.allocate(feedItems))
-        let mounts = resources.allocate(feedImage)
+        let mounts = callbackMount(path: ImageEndpoint.path, next: feedItems)
 
         // Zero: lws's own ping/hang-up (its "validity" timers) stays off; see Keepalive.swift for why and
         // for what replaces it. lws would otherwise apply its default policy.
@@ -158,6 +147,19 @@ extension ServiceLoop {
     }
 
     // MARK: - Helpers
+
+    /// A mount whose requests lws hands to the "http" protocol's callback (Gatekeeper.swift), before `next`.
+    private func callbackMount(path: String, next: UnsafeMutablePointer<lws_http_mount>)
+        -> UnsafeMutablePointer<lws_http_mount>
+    {
+        var mount = lws_http_mount()
+        mount.mountpoint = resources.string(path)
+        mount.mountpoint_len = UInt8(path.utf8.count)
+        mount.origin = resources.string("http")
+        mount.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
+        mount.mount_next = UnsafePointer(next)
+        return resources.allocate(mount)
+    }
 
     /// `--controls`' folder made absolute (symlinks resolved); nil without it; thrown when it is not a folder.
     static func controlsFolder(_ path: String?) throws(ServerError) -> String? {

@@ -353,11 +353,6 @@ final class StopFlag: Sendable {
 
 // MARK: - C entry points (they run on the service thread, inside lws_service)
 
-private func loop(of wsi: OpaquePointer) -> ServiceLoop? {
-    guard let context = lws_get_context(wsi), let owner = lws_context_user(context) else { return nil }
-    return Unmanaged<ServiceLoop>.fromOpaque(owner).takeUnretainedValue()
-}
-
 func refreshKitProtocolCallback(
     _ wsi: OpaquePointer?,
     _ reason: lws_callback_reasons,
@@ -365,8 +360,11 @@ func refreshKitProtocolCallback(
     _ input: UnsafeMutableRawPointer?,
     _ length: Int
 ) -> Int32 {
-    guard let wsi, let loop = loop(of: wsi) else { return 0 }
-    return loop.handle(wsi: wsi, reason: reason, user: user, input: input, length: length)
+    guard let wsi, let context = lws_get_context(wsi), let owner = lws_context_user(context) else { return 0 }
+    // The loop outlives its context: no retain and release around every callback.
+    return Unmanaged<ServiceLoop>.fromOpaque(owner)._withUnsafeGuaranteedRef {
+        $0.handle(wsi: wsi, reason: reason, user: user, input: input, length: length)
+    }
 }
 
 private func tickCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {

@@ -169,6 +169,11 @@ struct BenchCommand: ParsableCommand {
     @Flag(name: .customLong("profile-seq"), help: "--profile-host with the touches numbered (seq), as the page does.")
     var profileHostNumbered = false
 
+    @Flag(
+        name: .customLong("profile-session-host"),
+        help: "--profile-host through the whole session host (screens, decode, apply, trace, frame write), numbered.")
+    var profileSessionHost = false
+
     @Option(
         name: .customLong("check-targets"),
         help: ArgumentHelp(
@@ -216,6 +221,7 @@ struct BenchCommand: ParsableCommand {
             lagSeconds: max(1, lagSeconds), profileSteps: profileSteps.map { max(1, $0) },
             profileHostSessions: profileHostSessions.map { max(1, $0) },
             profileHostInputs: profileHostInputs.map { max(1, $0) }, profileHostNumbered: profileHostNumbered,
+            profileSessionHost: profileSessionHost,
             skipEngine: skipEngine, skipInstructions: skipInstructions, skipServer: skipServer, skipEcho: skipEcho,
             skipIdle: skipIdle, skipPage: skipPage, skipLag: skipLag, skipFeed: skipFeed,
             feedItems: max(100, feedItems), skipTakeOver: skipTakeOver, takeOverOnly: takeOverOnly,

@@ -37,6 +37,8 @@ struct BenchOptions {
     var profileHostInputs: Int?
     /// `--profile-host` with the page's touches numbered (`seq`, acknowledged in every frame).
     var profileHostNumbered: Bool
+    /// `--profile-host` through the whole ``SessionHost`` (``SessionHostBench``), not the host path alone.
+    var profileSessionHost: Bool
     var skipEngine: Bool
     /// Skip the callgrind counts: the engine step's (about 10 s) and the whole server's and echo's per input
     /// (``ServerInstructions``, about 2 minutes).

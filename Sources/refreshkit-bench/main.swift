@@ -34,6 +34,14 @@ if let steps = options.profileSteps {
     }
 }
 
+if let sessions = options.profileHostSessions, options.profileSessionHost {
+    profileAndExit {
+        var bench = SessionHostBench()
+        if let inputs = options.profileHostInputs { bench.inputs = inputs }
+        return "\(sessions) sessions: \(Int(try bench.profile(sessions: sessions))) ns per input (session host)"
+    }
+}
+
 if let sessions = options.profileHostSessions {
     profileAndExit {
         var bench = HostPathBench()

@@ -18,6 +18,12 @@ extension SessionHost {
 
     /// Decodes a message that passed the screens and hands it to the session rules.
     func handle(_ text: UnsafeRawBufferPointer, on connection: Connection, at now: Int64) {
+        if let touch = decoder.plainTouchInput(text) {
+            // Nearly every message: the page's own spelling of a touch, read in one pass, no message value made.
+            guard screened(connection, touch.input, seq: touch.seq, at: now) else { return }
+            apply(touch, on: connection, at: now)
+            return
+        }
         let message: ClientMessage
         do {
             message = try decoder.decode(text)
@@ -32,7 +38,7 @@ extension SessionHost {
             reject(connection, error)
             return
         }
-        switch message {
+        switch consume message {  // (moved into the cases: no copy of the input to free)
         case .hello(let hello):
             connection.pageClock.reset()
             if needsStore(hello), let id = hello.session {
@@ -78,10 +84,31 @@ extension SessionHost {
         case close(CloseCode)
     }
 
-    /// Runs the rate limit (and, for `input`, the page clock) and carries out a refusal (an `error` answering
-    /// an input numbered `seq` carries it). - Returns: whether the message may be processed.
-    func screened(_ connection: Connection, _ input: Input? = nil, seq: UInt64? = nil, at now: Int64) -> Bool {
-        switch input.map({ screenPageClock($0, on: connection, at: now) }) ?? screenRate(connection, at: now) {
+    /// Runs the rate limit and carries out a refusal. - Returns: whether the message may be processed.
+    func screened(_ connection: Connection, at now: Int64) -> Bool {
+        let decision = connection.rateLimiter.admit(at: now)
+        if case .accept = decision { return true }  // (the screens' verdicts are plain values: nothing to free)
+        return carryOut(rateRefusal(decision, on: connection), on: connection, seq: nil)
+    }
+
+    /// Runs the page clock of a `touch` or `wheel` (``TimestampGuard``) and carries out a refusal (the `error`
+    /// carries `seq`). - Returns: whether the input may be applied.
+    func screened(_ connection: Connection, _ input: Input, seq: UInt64?, at now: Int64) -> Bool {
+        let pageTime: Double
+        let isTouch: Bool
+        switch input {
+        case .touch(let touch): (pageTime, isTouch) = (touch.pageTime, true)
+        case .wheel(let wheel): (pageTime, isTouch) = (wheel.pageTime, false)
+        default: return true
+        }
+        let verdict = connection.pageClock.check(pageTime: pageTime, serverTime: now)
+        if case .accept = verdict { return true }
+        return carryOut(pageClockRefusal(verdict, isTouch: isTouch, on: connection), on: connection, seq: seq)
+    }
+
+    /// Carries out what a screen decided. - Returns: whether the message may be processed.
+    private func carryOut(_ screening: Screening, on connection: Connection, seq: UInt64?) -> Bool {
+        switch screening {
         case .proceed: return true
         case .drop: return false
         case .reply(let error): reject(connection, error.answering(seq: seq))
@@ -90,9 +117,9 @@ extension SessionHost {
         return false
     }
 
-    /// Every complete message (text or binary), before it is decoded: the rate limit (``RateLimiter``).
-    func screenRate(_ connection: Connection, at now: Int64) -> Screening {
-        switch connection.rateLimiter.admit(at: now) {
+    /// What a refusal of the rate limit (``RateLimiter``) makes of a message, text or binary.
+    private func rateRefusal(_ decision: RateLimiter.Decision, on connection: Connection) -> Screening {
+        switch decision {
         case .accept:
             return .proceed
         case .refuse(let notify):
@@ -118,16 +145,11 @@ extension SessionHost {
         }
     }
 
-    /// A decoded input, before the session sees it: the page clock of `touch` and `wheel` (``TimestampGuard``).
-    func screenPageClock(_ input: Input, on connection: Connection, at now: Int64) -> Screening {
-        let field: String
-        let pageTime: Double
-        switch input {
-        case .touch(let touch): (field, pageTime) = ("touch.t", touch.pageTime)
-        case .wheel(let wheel): (field, pageTime) = ("wheel.t", wheel.pageTime)
-        default: return .proceed
-        }
-        let verdict = connection.pageClock.check(pageTime: pageTime, serverTime: now)
+    /// What the page clock's `verdict` on a `touch` (or `wheel`) makes of it.
+    private func pageClockRefusal(_ verdict: TimestampGuard.Verdict, isTouch: Bool, on connection: Connection)
+        -> Screening
+    {
+        let field = isTouch ? "touch.t" : "wheel.t"
         guard let message = connection.pageClock.message(for: verdict, field: field) else { return .proceed }
         let error = WireError(code: .badField, message: message, ref: String(field.prefix { $0 != "." }))
         logger.notice(

@@ -138,7 +138,9 @@ extension SessionHost {
                     code: .notReady, message: "send hello before any input", ref: Self.type(of: input), seq: seq))
             return
         }
-        let staleBefore = session.model.staleMeasurements
+        // Read only for a `measure`: reading the model's feed state copies it.
+        var staleBefore = 0
+        if case .measure = input { staleBefore = session.model.staleMeasurements }
         do {
             try session.apply(received, member: connection.member, at: Timestamp(microseconds: nowMicroseconds))
         } catch {

@@ -28,14 +28,17 @@ extension SessionHost {
         if let message = connection.outbox.next() {
             encode(message, for: connection)
             connection.messagesSent &+= 1
-        } else if connection.outbox.framePending, let session = connection.session, !mayServe(session, at: now) {
-            // Not under a current lease (SessionHost+Serving.swift): the frame waits; a closing connection drops it.
-            guard connection.lifecycle == .draining else { return .written }
-            _ = connection.outbox.takeFrame()
-            return connection.lifecycle.issueClose().map { .close($0) } ?? .written
-        } else if connection.outbox.takeFrame(), let session = connection.session {
+        } else if connection.outbox.framePending, let session = connection.session {
+            guard mayServe(session, at: now) else {
+                // Not under a current lease (SessionHost+Serving.swift): the frame waits; a closing connection
+                // drops it.
+                guard connection.lifecycle == .draining else { return .written }
+                _ = connection.outbox.takeFrame()
+                return connection.lifecycle.issueClose().map { .close($0) } ?? .written
+            }
             // The session's frame, encoded once for every member (a delta once per base), written from the
             // session's own buffers.
+            _ = connection.outbox.takeFrame()
             session.prepareFrame()
             registry.account(session)
             connection.framesSent &+= 1
@@ -51,10 +54,10 @@ extension SessionHost {
                 return write(.text, buffer)
             }
             return finish(connection, written, bytes: count)
-        } else if let code = connection.lifecycle.issueClose() {
-            return .close(code)  // draining, and everything is written
         } else {
-            return .written  // nothing to say
+            _ = connection.outbox.takeFrame()  // (a frame pending without a session is dropped)
+            // Draining, and everything is written: the close; else nothing to say.
+            return connection.lifecycle.issueClose().map { .close($0) } ?? .written
         }
         let written = sendBuffer.withUnsafeMutableBytes { write(.text, $0) }
         let outcome = finish(connection, written, bytes: sendBuffer.count - headroom)

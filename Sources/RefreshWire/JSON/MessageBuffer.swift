@@ -9,9 +9,11 @@
 /// `headroom` bytes lie in front of every message and are never written by an encoder: a transport's
 /// header goes there (libwebsockets wants `LWS_PRE` bytes before what `lws_write` sends).
 public struct MessageBuffer: Sendable {
-    /// Initialized bytes, never fewer than `end`; only `headroom..<end` are the message.
-    private var storage: [UInt8]
-    private var end: Int
+    /// Initialized bytes, never fewer than `end`; only `headroom..<end` are the message. (Visible to the
+    /// inlinable lenders below: a generic closure-taking method of another module is otherwise called
+    /// unspecialized, through `Array`'s unspecialized lender, on every frame written.)
+    @usableFromInline var storage: [UInt8]
+    @usableFromInline var end: Int
     /// The bytes kept in front of the message.
     public let headroom: Int
 
@@ -37,6 +39,7 @@ public struct MessageBuffer: Sendable {
     }
 
     /// Lends the messages' bytes (without the headroom) to `body`.
+    @inlinable
     public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         let (start, end) = (headroom, end)
         return try storage.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
@@ -44,6 +47,7 @@ public struct MessageBuffer: Sendable {
 
     /// Lends the headroom followed by the messages to `body`, writable: what a transport that puts its
     /// header in front needs.
+    @inlinable
     public mutating func withUnsafeMutableBytesIncludingHeadroom<Result>(
         _ body: (UnsafeMutableRawBufferPointer) throws -> Result
     ) rethrows -> Result {

@@ -2,8 +2,9 @@ import RefreshKit
 
 /// One message from the page, decoded and validated by ``MessageDecoder``.
 public enum ClientMessage: Hashable, Sendable {
-    /// `hello`: the first message of a connection; opens or resumes a session.
-    case hello(Hello)
+    /// `hello`: the first message of a connection; opens or resumes a session. Boxed: its strings would make
+    /// every message as large, and copying and freeing each input would go through them.
+    indirect case hello(Hello)
     /// `touch`, `wheel`, `resize`, `command` or `configure`: something for the session; a `touch` or `wheel`
     /// may carry the page's `seq` for it (an integer in 0…2⁵³), which the frames acknowledge once the session
     /// applied it (PROTOCOL.md, "Prediction and acknowledgement").

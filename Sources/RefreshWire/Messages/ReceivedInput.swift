@@ -22,6 +22,14 @@ public struct ReceivedInput {
 }
 
 extension MessageDecoder {
+    /// `text` as a touch when it is spelled exactly as the page spells one (``plainTouch(_:)``), read in one
+    /// pass; nil otherwise, and then ``decode(_:)`` reads it (it alone reports errors). What ``decodeInput(_:)``
+    /// returns for such a text, without making a ``ClientMessage`` on the way.
+    public func plainTouchInput(_ text: UnsafeRawBufferPointer) -> ReceivedInput? {
+        guard let (touch, seq) = plainTouch(text) else { return nil }
+        return ReceivedInput(.touch(touch), seq: seq, text: text)
+    }
+
     /// Decodes `text` as an input. - Returns: nil when `text` is a valid message of another kind (`hello`,
     /// `ping`, `trace`). - Throws: the ``WireError`` the page would be sent.
     public func decodeInput(_ text: UnsafeRawBufferPointer) throws(WireError) -> ReceivedInput? {

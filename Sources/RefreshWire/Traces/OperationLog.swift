@@ -16,13 +16,13 @@ import RefreshKit
 /// - `f`: a `frame`;
 ///
 /// where Δt is the time since the previous timed record (µs, zigzag) and the numbers are LEB128 varints.
-struct OperationLog: Sendable {
+@usableFromInline struct OperationLog: Sendable {
     /// The chunks filled so far, oldest first.
     private var full: [[UInt8]] = []
     /// The chunk being written: it never grows past the capacity it was made with.
-    private var tail: [UInt8] = []
+    @usableFromInline private(set) var tail: [UInt8] = []
     /// Bytes in the filled chunks.
-    private var fullBytes = 0
+    @usableFromInline private(set) var fullBytes = 0
     private var lastTime: Int64 = 0
 
     /// A first chunk of 256 bytes (a session that says `hello` and goes quiet records a few bytes; one that
@@ -42,7 +42,7 @@ struct OperationLog: Sendable {
     static func applyBound(_ textCount: Int) -> Int { headBound + textCount }
 
     /// Bytes held by all records.
-    var byteCount: Int { fullBytes + tail.count }
+    @inlinable var byteCount: Int { fullBytes + tail.count }
 
     mutating func appendApply(_ text: UnsafeRawBufferPointer, member: Int, at time: Timestamp) {
         reserve(Self.applyBound(text.count))

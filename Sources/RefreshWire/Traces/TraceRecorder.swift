@@ -31,7 +31,7 @@ public struct TraceRecorder: Sendable {
     /// the trace whole when it changes.
     public private(set) var snapshotCount = 0
     /// The operations so far.
-    private var operations = OperationLog()
+    @usableFromInline private(set) var operations = OperationLog()
 
     /// `digest` is what the frames' digest is taken over: the deltas between them for a new recording; a
     /// replay takes the kind of the trace it replays.
@@ -53,7 +53,7 @@ public struct TraceRecorder: Sendable {
 
     /// Bytes the recording holds: the recorded operations (compact records: the exported JSON is larger) and
     /// the snapshot they start from.
-    public var byteCount: Int { operations.byteCount + (snapshot?.count ?? 0) }
+    @inlinable public var byteCount: Int { operations.byteCount + (snapshot?.count ?? 0) }
 
     /// Operations the session recorded from its start: those before the latest snapshot and those after it.
     public var sessionOperationCount: Int { operationsBefore + operationCount }

@@ -1,0 +1,90 @@
+import Logging
+import RefreshKit
+import RefreshSessions
+import RefreshWire
+
+/// The session host's whole path per input, for a profiler (`--profile-host N --profile-session-host`): the
+/// calls `refreshkit serve`'s lws adapter makes for each message — ``SessionHost/received(_:binary:isLast:on:at:)``
+/// (screens, decode, apply, the trace's record), the end of the read (``SessionHost/flushHeldFrame()``), and the
+/// write of the frame it made (``SessionHost/writeable(_:at:write:)``, to a transport that takes every byte) —
+/// without lws, sockets or a clock. Under callgrind (bench/profile/callgrind_host.py) the counts are exact and
+/// repeat from run to run, where the whole server's move with the machine's load (docs/PERFORMANCE.md, "Profile").
+struct SessionHostBench {
+    /// Inputs in all, spread over the sessions in turn (one connection each, `delta` frames, numbered touches).
+    var inputs = 120_000
+
+    /// - Returns: ns per input (wall clock; meaningful only outside a profiler).
+    func profile(sessions count: Int) throws -> Double {
+        var configuration = SessionHost.Configuration.production
+        configuration.sessionGraceSeconds = 0
+        let transport = Transport(
+            host: SessionHost(
+                configuration: configuration, logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() },
+                headroom: 16))
+        defer { transport.host.tearDown() }
+        let hello = Array(#"{"type":"hello","viewport":{"w":390,"h":844},"dpr":3,"frames":"delta"}"#.utf8)
+        let connections = (0..<count).map { index in
+            let connection = transport.host.opened(id: UInt64(index + 1), peer: "127.0.0.1", at: transport.now)
+            transport.carryOut()
+            transport.deliver(hello, on: connection)
+            return connection
+        }
+        // The page's texts, written before the clock starts: a drag that never lifts, as `refreshkit-load`'s.
+        let rounds = max(1, inputs / count)
+        let start = Double(transport.now) / 1000
+        let texts = (0..<rounds).map { Array(Self.touchText($0, pageTime: start + 16.667 * Double($0 + 1)).utf8) }
+        let began = Clock.now()
+        transport.drive(texts, on: connections)
+        let seconds = Clock.seconds(since: began)
+        if transport.written == 42 { print("") }  // keeps the work observable
+        return seconds / Double(rounds * count) * 1e9
+    }
+
+    /// The page's spelling of the `round`-th touch of the drag (web/js/session/liveSession.js).
+    static func touchText(_ round: Int, pageTime: Double) -> String {
+        let phase = round == 0 ? "start" : "move"
+        let dy = round == 0 ? 0 : ((round - 1) / 30) % 2 == 0 ? -5 : 5
+        return #"{"type":"touch","phase":"\#(phase)","dx":0,"dy":\#(dy),"t":\#(pageTime),"id":1,"seq":\#(round + 1)}"#
+    }
+
+    /// Tells the host what a transport would, and carries out its writes at once.
+    final class Transport {
+        let host: SessionHost
+        var now: Int64 = 1_000_000
+        var written = 0
+
+        init(host: SessionHost) { self.host = host }
+
+        /// Every round's text to every connection in turn, a period apart: the part a profiler counts
+        /// (callgrind_host.py collects only inside it).
+        @inline(never)
+        func drive(_ texts: [[UInt8]], on connections: [Connection]) {
+            for text in texts {
+                now += EngineBench.period
+                for connection in connections { deliver(text, on: connection) }
+            }
+        }
+
+        /// One message in one read, then the read's end.
+        func deliver(_ text: [UInt8], on connection: Connection) {
+            text.withUnsafeBytes { host.received($0, binary: false, isLast: true, on: connection, at: now) }
+            carryOut()
+            host.flushHeldFrame()
+            carryOut()
+        }
+
+        func carryOut() {
+            host.carryOutActions { action in
+                switch action {
+                case .wantWrite(let connection), .writeSoon(let connection):
+                    _ = host.writeable(connection, at: now) { _, buffer in
+                        written &+= buffer.count
+                        return true
+                    }
+                default:
+                    break
+                }
+            }
+        }
+    }
+}
