@@ -166,7 +166,8 @@ public struct ListModel: Hashable, Sendable, Codable {
             let cause: Cause = scroll.isDragging ? .drag : .release
             events.append(Event(.gestureEnded, cause: cause, time: now))
             for edge in Edge.allCases {
-                let action = controls[Self.index(edge)].release(canStart: canStart(edge), at: now, events: &events)
+                let canStart = canStart(edge)
+                let action = controls[Self.index(edge)].release(canStart: canStart, at: now, events: &events)
                 perform(action, for: edge)
             }
             syncLayers(onRelease: true)
@@ -226,11 +227,11 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// Whether nothing moves by itself and nothing is scheduled up to `time`: no animation, no wheel gesture
     /// to end, no feed answer due, no control timer. Then stepping to `time` only moves the clock.
     @inline(__always)
-    private func nothingDue(by time: Timestamp) -> Bool {
+    private mutating func nothingDue(by time: Timestamp) -> Bool {
         guard scroll.phase != .animating, scroll.wheelDeadline == nil, scroll.horizontalMotion.isEmpty,
             scroll.verticalMotion.isEmpty
         else { return false }
-        if let due = pager.running?.due, due <= time { return false }
+        if let due = pager.status().running?.due, due <= time { return false }
         for index in controls.indices where controls[index].hasTimer { return false }
         return true
     }
@@ -282,7 +283,8 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// method that is not inlined gets a copy of `self`, 1.4 KB, when called from mutating code).
     private mutating func earliestDeadline() -> Timestamp? {
         Self.earliestDeadline(
-            wheel: scroll.wheelDeadline, feed: pager.running?.due, motion: scroll.motionEnd, controls: controls,
+            wheel: scroll.wheelDeadline, feed: pager.status().running?.due, motion: scroll.motionEnd,
+            controls: controls,
             now: now)
     }
 
@@ -291,12 +293,16 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// Whether `edge`'s request would be accepted now: never two requests at once, a refresh wins over a
     /// load-more, and a load-more needs another page.
     @inline(__always)
-    private func canStart(_ edge: Edge) -> Bool {
-        switch controls[Self.index(edge)].configuration.role {
-        case .refresh:
-            return pager.running?.kind != .refresh
-        case .loadMore:
-            return pager.running == nil && pager.mayLoadMore
+    private mutating func canStart(_ edge: Edge) -> Bool {
+        Self.canStart(controls[Self.index(edge)].configuration.role, feed: pager.status())
+    }
+
+    /// ``canStart(_:)`` for a control of `role`, the feed being as `feed` says.
+    @inline(__always)
+    private static func canStart(_ role: EdgeConfiguration.Role, feed: FeedPager.Status) -> Bool {
+        switch role {
+        case .refresh: feed.running?.kind != .refresh
+        case .loadMore: feed.running == nil && feed.mayLoadMore
         }
     }
 
@@ -423,21 +429,24 @@ public struct ListModel: Hashable, Sendable, Codable {
         let eventCount = events.count
         // The window of an external feed's pages follows the viewport first (ListModel+Window.swift).
         var quiet = !followWindow()
+        // Read once, and again only after a control's action changed the feed (each read copies the pager).
+        var feed = pager.status()
         // The controls are in `Edge.allCases` order; each is observed where it lies.
         for index in controls.indices {
             if controls[index].configuration.shortContent == .disabled {
                 let fits = contentFits(controls[index].edge.axis)
-                controls[index].observeLayout(contentFits: fits, hasMore: pager.hasMore, at: now, events: &events)
+                controls[index].observeLayout(contentFits: fits, hasMore: feed.hasMore, at: now, events: &events)
             }
             if case .plain(.disabled) = controls[index].stage { continue }
             let edge = controls[index].edge
             let pull = pull(edge)
-            let canStart = canStart(edge)
+            let canStart = Self.canStart(controls[index].configuration.role, feed: feed)
             let action = controls[index].observe(
                 distance: pull.distance, velocity: pull.velocity, motion: motion, canStart: canStart, at: now,
                 events: &events)
             if action != .none {
                 perform(action, for: edge)
+                feed = pager.status()
                 quiet = false
             }
             if case .failed = controls[index].stage { quiet = false }
@@ -510,8 +519,8 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// content rests at that edge, and only then (never yanks a user who scrolled away).
     private mutating func startProgrammatically(_ edge: Edge, animated: Bool) {
         let wasAtEdge = abs(pull(edge).distance) <= 1 && scroll.phase == .idle
-        let action = controls[Self.index(edge)].start(
-            cause: .command, canStart: canStart(edge), at: now, events: &events)
+        let canStart = canStart(edge)
+        let action = controls[Self.index(edge)].start(cause: .command, canStart: canStart, at: now, events: &events)
         perform(action, for: edge)
         syncLayers()
         if action == .request && wasAtEdge {
@@ -606,6 +615,7 @@ public struct ListModel: Hashable, Sendable, Codable {
             }
         }
         swap(&frameEdges.value, &edges)
+        let feed = pager.status()
         return Frame(
             sequence: sequence, time: now, offset: scroll.offset, velocity: scroll.velocity, phase: scroll.phase,
             // An empty literal is the shared empty array, with no reference to count (a copy of the model's
@@ -615,8 +625,8 @@ public struct ListModel: Hashable, Sendable, Codable {
             contentSize: scroll.contentSize, viewport: scroll.viewport, insets: scroll.insets.combined,
             edges: frameEdges.value,
             feed: FeedFrame(
-                count: pager.count, hasMore: pager.hasMore, loading: pager.running != nil,
-                newestID: pager.newestLoadedID, rowHeight: configuration.feed.rowHeight))
+                count: feed.count, hasMore: feed.hasMore, loading: feed.running != nil, newestID: feed.newestLoadedID,
+                rowHeight: configuration.feed.rowHeight))
     }
 
     /// Whether frames carry an entry for `control`: enabled, or still winding down.
