@@ -340,8 +340,14 @@ extension MessageEncoder {
     /// `,"offset":{"y":`) when nothing was written yet, else `next` (`,"y":`).
     @inline(__always)
     private func opening(_ open: inout Bool, _ first: StaticString, _ next: StaticString, _ w: inout JSONWriter) {
-        w.literal(open ? next : first)
-        open = true
+        // A literal apiece: each then has a length known where it is inlined, and is stored without a call to
+        // `memcpy` (`open ? next : first` chose the length at run time).
+        if open {
+            w.literal(next)
+        } else {
+            w.literal(first)
+            open = true
+        }
     }
 
     /// A number member (``opening(_:_:_:_:)``, then `value` at `precision`).
