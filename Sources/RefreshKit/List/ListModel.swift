@@ -14,7 +14,9 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// One control per edge, in ``Edge/allCases`` order; edges without a control are `disabled`.
     public private(set) var controls: [EdgeControl]
     /// The feed: the simulated one, or an external source's answers (``FeedPager``).
-    public internal(set) var pager: FeedPager
+    public internal(set) var pager: FeedPager {
+        didSet { feedStatusCache.value = nil }  // in place: a `didSet` that reads no old value
+    }
     /// Device pixels per CSS px of the page that opened the model.
     public private(set) var devicePixelRatio: Double
     private var sequence: UInt64 = 0
@@ -29,6 +31,14 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// (a failed footer's back-off). Observing again would then see the same scroll view and do nothing,
     /// so a step that only moves the clock skips it.
     private var observedQuietly = Scratch(false)
+    /// ``FeedPager/status()`` since the pager last changed, or `nil` (read it again): every input and frame
+    /// reads it, and each read of the pager copies it (``feedStatus()``). Derived, so neither coded nor compared.
+    private var feedStatusCache = Scratch<FeedPager.Status?>(nil)
+    /// Every stored member but ``feedStatusCache``, in their order.
+    private enum CodingKeys: String, CodingKey {
+        case now, presetName, configuration, scroll, controls, pager, devicePixelRatio, sequence, events
+        case frameEdges, spareEdges, observedQuietly
+    }
     /// A safety net for the deadline loop in ``advance(to:)``: no real trace comes near it.
     private static let maximumStepsPerAdvance = 100_000
 
@@ -231,7 +241,7 @@ public struct ListModel: Hashable, Sendable, Codable {
         guard scroll.phase != .animating, scroll.wheelDeadline == nil, scroll.horizontalMotion.isEmpty,
             scroll.verticalMotion.isEmpty
         else { return false }
-        if let due = pager.status().running?.due, due <= time { return false }
+        if let due = feedStatus().running?.due, due <= time { return false }
         for index in controls.indices where controls[index].hasTimer { return false }
         return true
     }
@@ -283,7 +293,7 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// method that is not inlined gets a copy of `self`, 1.4 KB, when called from mutating code).
     private mutating func earliestDeadline() -> Timestamp? {
         Self.earliestDeadline(
-            wheel: scroll.wheelDeadline, feed: pager.status().running?.due, motion: scroll.motionEnd,
+            wheel: scroll.wheelDeadline, feed: feedStatus().running?.due, motion: scroll.motionEnd,
             controls: controls,
             now: now)
     }
@@ -294,7 +304,16 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// load-more, and a load-more needs another page.
     @inline(__always)
     private mutating func canStart(_ edge: Edge) -> Bool {
-        Self.canStart(controls[Self.index(edge)].configuration.role, feed: pager.status())
+        Self.canStart(controls[Self.index(edge)].configuration.role, feed: feedStatus())
+    }
+
+    /// ``FeedPager/status()``, read once after each change of the pager.
+    @inline(__always)
+    private mutating func feedStatus() -> FeedPager.Status {
+        if let status = feedStatusCache.value { return status }
+        let status = pager.status()
+        feedStatusCache.value = status
+        return status
     }
 
     /// ``canStart(_:)`` for a control of `role`, the feed being as `feed` says.
@@ -430,7 +449,7 @@ public struct ListModel: Hashable, Sendable, Codable {
         // The window of an external feed's pages follows the viewport first (ListModel+Window.swift).
         var quiet = !followWindow()
         // Read once, and again only after a control's action changed the feed (each read copies the pager).
-        var feed = pager.status()
+        var feed = feedStatus()
         // The controls are in `Edge.allCases` order; each is observed where it lies.
         for index in controls.indices {
             if controls[index].configuration.shortContent == .disabled {
@@ -446,7 +465,7 @@ public struct ListModel: Hashable, Sendable, Codable {
                 events: &events)
             if action != .none {
                 perform(action, for: edge)
-                feed = pager.status()
+                feed = feedStatus()
                 quiet = false
             }
             if case .failed = controls[index].stage { quiet = false }
@@ -615,7 +634,7 @@ public struct ListModel: Hashable, Sendable, Codable {
             }
         }
         swap(&frameEdges.value, &edges)
-        let feed = pager.status()
+        let feed = feedStatus()
         return Frame(
             sequence: sequence, time: now, offset: scroll.offset, velocity: scroll.velocity, phase: scroll.phase,
             // An empty literal is the shared empty array, with no reference to count (a copy of the model's
