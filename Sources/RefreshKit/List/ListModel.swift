@@ -14,7 +14,9 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// One control per edge, in ``Edge/allCases`` order; edges without a control are `disabled`.
     public private(set) var controls: [EdgeControl]
     /// The feed: the simulated one, or an external source's answers (``FeedPager``).
-    public internal(set) var pager: FeedPager
+    public internal(set) var pager: FeedPager {
+        didSet { feedStatusCache.value = nil }  // in place: a `didSet` that reads no old value
+    }
     /// Device pixels per CSS px of the page that opened the model.
     public private(set) var devicePixelRatio: Double
     private var sequence: UInt64 = 0
@@ -29,6 +31,14 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// (a failed footer's back-off). Observing again would then see the same scroll view and do nothing,
     /// so a step that only moves the clock skips it.
     private var observedQuietly = Scratch(false)
+    /// ``FeedPager/status()`` since the pager last changed, or `nil` (read it again): every input and frame
+    /// reads it, and each read of the pager copies it (``feedStatus()``). Derived, so neither coded nor compared.
+    private var feedStatusCache = Scratch<FeedPager.Status?>(nil)
+    /// Every stored member but ``feedStatusCache``, in their order.
+    private enum CodingKeys: String, CodingKey {
+        case now, presetName, configuration, scroll, controls, pager, devicePixelRatio, sequence, events
+        case frameEdges, spareEdges, observedQuietly
+    }
     /// A safety net for the deadline loop in ``advance(to:)``: no real trace comes near it.
     private static let maximumStepsPerAdvance = 100_000
 
@@ -166,7 +176,8 @@ public struct ListModel: Hashable, Sendable, Codable {
             let cause: Cause = scroll.isDragging ? .drag : .release
             events.append(Event(.gestureEnded, cause: cause, time: now))
             for edge in Edge.allCases {
-                let action = controls[Self.index(edge)].release(canStart: canStart(edge), at: now, events: &events)
+                let canStart = canStart(edge)
+                let action = controls[Self.index(edge)].release(canStart: canStart, at: now, events: &events)
                 perform(action, for: edge)
             }
             syncLayers(onRelease: true)
@@ -226,11 +237,11 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// Whether nothing moves by itself and nothing is scheduled up to `time`: no animation, no wheel gesture
     /// to end, no feed answer due, no control timer. Then stepping to `time` only moves the clock.
     @inline(__always)
-    private func nothingDue(by time: Timestamp) -> Bool {
+    private mutating func nothingDue(by time: Timestamp) -> Bool {
         guard scroll.phase != .animating, scroll.wheelDeadline == nil, scroll.horizontalMotion.isEmpty,
             scroll.verticalMotion.isEmpty
         else { return false }
-        if let due = pager.running?.due, due <= time { return false }
+        if let due = feedStatus().running?.due, due <= time { return false }
         for index in controls.indices where controls[index].hasTimer { return false }
         return true
     }
@@ -282,7 +293,8 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// method that is not inlined gets a copy of `self`, 1.4 KB, when called from mutating code).
     private mutating func earliestDeadline() -> Timestamp? {
         Self.earliestDeadline(
-            wheel: scroll.wheelDeadline, feed: pager.running?.due, motion: scroll.motionEnd, controls: controls,
+            wheel: scroll.wheelDeadline, feed: feedStatus().running?.due, motion: scroll.motionEnd,
+            controls: controls,
             now: now)
     }
 
@@ -291,12 +303,25 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// Whether `edge`'s request would be accepted now: never two requests at once, a refresh wins over a
     /// load-more, and a load-more needs another page.
     @inline(__always)
-    private func canStart(_ edge: Edge) -> Bool {
-        switch controls[Self.index(edge)].configuration.role {
-        case .refresh:
-            return pager.running?.kind != .refresh
-        case .loadMore:
-            return pager.running == nil && pager.mayLoadMore
+    private mutating func canStart(_ edge: Edge) -> Bool {
+        Self.canStart(controls[Self.index(edge)].configuration.role, feed: feedStatus())
+    }
+
+    /// ``FeedPager/status()``, read once after each change of the pager.
+    @inline(__always)
+    private mutating func feedStatus() -> FeedPager.Status {
+        if let status = feedStatusCache.value { return status }
+        let status = pager.status()
+        feedStatusCache.value = status
+        return status
+    }
+
+    /// ``canStart(_:)`` for a control of `role`, the feed being as `feed` says.
+    @inline(__always)
+    private static func canStart(_ role: EdgeConfiguration.Role, feed: FeedPager.Status) -> Bool {
+        switch role {
+        case .refresh: feed.running?.kind != .refresh
+        case .loadMore: feed.running == nil && feed.mayLoadMore
         }
     }
 
@@ -423,21 +448,24 @@ public struct ListModel: Hashable, Sendable, Codable {
         let eventCount = events.count
         // The window of an external feed's pages follows the viewport first (ListModel+Window.swift).
         var quiet = !followWindow()
+        // Read once, and again only after a control's action changed the feed (each read copies the pager).
+        var feed = feedStatus()
         // The controls are in `Edge.allCases` order; each is observed where it lies.
         for index in controls.indices {
             if controls[index].configuration.shortContent == .disabled {
                 let fits = contentFits(controls[index].edge.axis)
-                controls[index].observeLayout(contentFits: fits, hasMore: pager.hasMore, at: now, events: &events)
+                controls[index].observeLayout(contentFits: fits, hasMore: feed.hasMore, at: now, events: &events)
             }
             if case .plain(.disabled) = controls[index].stage { continue }
             let edge = controls[index].edge
             let pull = pull(edge)
-            let canStart = canStart(edge)
+            let canStart = Self.canStart(controls[index].configuration.role, feed: feed)
             let action = controls[index].observe(
                 distance: pull.distance, velocity: pull.velocity, motion: motion, canStart: canStart, at: now,
                 events: &events)
             if action != .none {
                 perform(action, for: edge)
+                feed = feedStatus()
                 quiet = false
             }
             if case .failed = controls[index].stage { quiet = false }
@@ -510,8 +538,8 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// content rests at that edge, and only then (never yanks a user who scrolled away).
     private mutating func startProgrammatically(_ edge: Edge, animated: Bool) {
         let wasAtEdge = abs(pull(edge).distance) <= 1 && scroll.phase == .idle
-        let action = controls[Self.index(edge)].start(
-            cause: .command, canStart: canStart(edge), at: now, events: &events)
+        let canStart = canStart(edge)
+        let action = controls[Self.index(edge)].start(cause: .command, canStart: canStart, at: now, events: &events)
         perform(action, for: edge)
         syncLayers()
         if action == .request && wasAtEdge {
@@ -606,6 +634,7 @@ public struct ListModel: Hashable, Sendable, Codable {
             }
         }
         swap(&frameEdges.value, &edges)
+        let feed = feedStatus()
         return Frame(
             sequence: sequence, time: now, offset: scroll.offset, velocity: scroll.velocity, phase: scroll.phase,
             // An empty literal is the shared empty array, with no reference to count (a copy of the model's
@@ -615,8 +644,8 @@ public struct ListModel: Hashable, Sendable, Codable {
             contentSize: scroll.contentSize, viewport: scroll.viewport, insets: scroll.insets.combined,
             edges: frameEdges.value,
             feed: FeedFrame(
-                count: pager.count, hasMore: pager.hasMore, loading: pager.running != nil,
-                newestID: pager.newestLoadedID, rowHeight: configuration.feed.rowHeight))
+                count: feed.count, hasMore: feed.hasMore, loading: feed.running != nil, newestID: feed.newestLoadedID,
+                rowHeight: configuration.feed.rowHeight))
     }
 
     /// Whether frames carry an entry for `control`: enabled, or still winding down.

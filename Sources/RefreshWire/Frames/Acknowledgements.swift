@@ -78,7 +78,16 @@ public struct Acknowledgements: Hashable, Sendable, Codable {
     /// Empties it, keeping the spill's memory when it is not shared.
     mutating func removeAll() {
         count = 0
-        spill.removeAll(keepingCapacity: true)
+        // An empty spill is the shared empty array: emptying it again would make (and free) a buffer.
+        if !spill.isEmpty { spill.removeAll(keepingCapacity: true) }
+    }
+
+    /// Whether both maps have entries for the same members (their `seq`s may differ).
+    @inline(__always)
+    func hasSameMembers(as other: borrowing Acknowledgements) -> Bool {
+        guard count == other.count else { return false }
+        for index in 0..<count where self[index].member != other[index].member { return false }
+        return true
     }
 
     public static func == (a: Acknowledgements, b: Acknowledgements) -> Bool {
