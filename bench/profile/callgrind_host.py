@@ -14,14 +14,13 @@ functions are given per call, then the top of the inclusive and exclusive profil
 
 import argparse
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from callgrind_server import calls, demangled, functions, total  # noqa: E402
+from callgrind_server import calls, compare, total  # noqa: E402
 
 # (label, pattern of the mangled name): inclusive instructions per call.
 PER_CALL = [
@@ -68,23 +67,7 @@ def main():
     inputs = calls(long, handler) - calls(short, handler)
     print(f"session host: {args.sessions} sessions, {inputs} inputs between the runs: "
           f"{(total(long) - total(short)) / inputs:,.0f} instructions per input")
-    for inclusive in (True, False):
-        kind = "inclusive" if inclusive else "exclusive"
-        short_counts = functions(short, inclusive)
-        long_counts = functions(long, inclusive)
-        differences = {n: long_counts[n] - short_counts.get(n, 0) for n in long_counts}
-        if inclusive:
-            print("\ninclusive instructions per call:")
-            for label, pattern in PER_CALL:
-                for name in (n for n in differences if re.search(pattern, n)):
-                    made = calls(long, pattern) - calls(short, pattern)
-                    if made > 0:
-                        print(f"{differences[name] / made:10,.0f}  {label} ({made} calls)")
-        rows = sorted(((value / inputs, n) for n, value in differences.items()), reverse=True)[:args.top]
-        names = demangled([n for _, n in rows])
-        print(f"\n{kind}, instructions per input:")
-        for (value, _), name in zip(rows, names, strict=True):
-            print(f"{value:10,.0f}  {name[:150]}")
+    compare(short, long, inputs, PER_CALL, args.top)
     print(f"\nprofiles in {work}")
 
 

@@ -153,6 +153,32 @@ PER_CALL = [
 ]
 
 
+def compare(short_profile, long_profile, inputs, per_call, top):
+    """Prints what the long run did beyond the short one: each `per_call` pattern's inclusive count per call, then
+    the top functions per input, inclusive and exclusive; returns them as figures (`per_call`, `functions`)."""
+    figures = {"per_call": {}, "functions": {}}
+    for inclusive in (True, False):
+        kind = "inclusive" if inclusive else "exclusive"
+        short_counts = functions(short_profile, inclusive)
+        long_counts = functions(long_profile, inclusive)
+        differences = {n: long_counts[n] - short_counts.get(n, 0) for n in long_counts}
+        if inclusive:
+            print("\ninclusive instructions per call:")
+            for label, pattern in per_call:
+                for name in (n for n in differences if re.search(pattern, n)):
+                    made = calls(long_profile, pattern) - calls(short_profile, pattern)
+                    if made > 0:
+                        figures["per_call"][label] = round(differences[name] / made, 1)
+                        print(f"{differences[name] / made:10,.0f}  {label} ({made} calls)")
+        rows = sorted(((value / inputs, n) for n, value in differences.items()), reverse=True)[:max(200, top)]
+        names = demangled([n for _, n in rows])
+        figures["functions"][kind] = {d: round(v, 1) for (v, _), d in zip(rows, names, strict=True)}
+        print(f"\n{kind}, instructions per input:")
+        for (value, _), name in list(zip(rows, names, strict=True))[:top]:
+            print(f"{value:10,.0f}  {name[:150]}")
+    return figures
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bin-dir", default=".build/release")
@@ -194,26 +220,7 @@ def main():
         print(f"writes (frames and other messages) per input handled: {frames / inputs:.3f}")
     figures = {"binary": name, "sessions": args.sessions, "rate": args.rate, "inputs": inputs, "sent": sent,
                "instructions_per_input": per_input, "functions": {}}
-    figures["per_call"] = {}
-    for inclusive in (True, False):
-        kind = "inclusive" if inclusive else "exclusive"
-        short_counts = functions(short_profile, inclusive)
-        long_counts = functions(long_profile, inclusive)
-        differences = {n: long_counts[n] - short_counts.get(n, 0) for n in long_counts}
-        if inclusive:
-            print("\ninclusive instructions per call:")
-            for label, pattern in PER_CALL:
-                for name in (n for n in differences if re.search(pattern, n)):
-                    made = calls(long_profile, pattern) - calls(short_profile, pattern)
-                    if made > 0:
-                        figures["per_call"][label] = round(differences[name] / made, 1)
-                        print(f"{differences[name] / made:10,.0f}  {label} ({made} calls)")
-        rows = sorted(((value / inputs, n) for n, value in differences.items()), reverse=True)[:200]
-        names = demangled([n for _, n in rows])
-        figures["functions"][kind] = {d: round(v, 1) for (v, _), d in zip(rows, names, strict=True)}
-        print(f"\n{kind}, instructions per input:")
-        for (value, _), name in list(zip(rows, names, strict=True))[:args.top]:
-            print(f"{value:10,.0f}  {name[:150]}")
+    figures.update(compare(short_profile, long_profile, inputs, PER_CALL, args.top))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(figures, f, indent=1)
