@@ -28,7 +28,10 @@ def test_sigkill_keeps_the_rows_of_a_sqlite_feed(cluster, tmp_path):
         wa, first, request = await until_all(a, is_type("welcome"), is_loaded, is_type("feed_request"), timeout=20)
         node, session = wa["node"], wa["session"]
         rows, last_id = [first], request["id"]
-        for _ in range(2):
+        # Two pages: the window's size with pages of 20 on the test's viewport (docs/LAYOUT.md, "The window's
+        # size"), so every row loaded is held and comes back with its text; the take-over of a window that
+        # dropped pages is WindowTraceTests' (the same window rebuilt).
+        for _ in range(1):
             await send_json(a, {"type": "command", "name": "loadMore", "edge": "bottom"})
             answered, more, _ = await until_all(a, is_type("feed_request"), is_type("rows"), ended("bottom"),
                                                 timeout=20)
@@ -39,8 +42,8 @@ def test_sigkill_keeps_the_rows_of_a_sqlite_feed(cluster, tmp_path):
         assert len(before) >= 40 and len({item["id"] for item in before}) == len(before)
         # the store has every answer (member -1's applies): the state to wait for, not a duration
         await asyncio.to_thread(
-            wait_for, lambda: c.redis.cli("LRANGE", f"rk:session:{session}:ops", "0", "-1").count("feed_answer") >= 3,
-            what="the three answers in the store")
+            wait_for, lambda: c.redis.cli("LRANGE", f"rk:session:{session}:ops", "0", "-1").count("feed_answer") >= 2,
+            what="the two answers in the store")
         c.servers[node].proc.send_signal(signal.SIGKILL)
         c.servers[node].proc.wait(5)
         await server_support.wait_closed(a)
