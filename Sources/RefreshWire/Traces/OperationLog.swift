@@ -16,11 +16,16 @@ import RefreshKit
 /// - `f`: a `frame`;
 ///
 /// where Δt is the time since the previous timed record (µs, zigzag) and the numbers are LEB128 varints.
+///
+/// The tail chunk is made at its full size and written through its bytes, `tailCount` of them used: a
+/// record is a few stores and one copy of its text, not appends that each check the array's capacity.
 @usableFromInline struct OperationLog: Sendable {
-    /// The chunks filled so far, oldest first.
+    /// The chunks filled so far, oldest first (each cut to its used bytes).
     private var full: [[UInt8]] = []
-    /// The chunk being written: it never grows past the capacity it was made with.
-    @usableFromInline private(set) var tail: [UInt8] = []
+    /// The chunk being written, made at its full size: its first `tailCount` bytes are records.
+    private var tail: [UInt8] = []
+    /// Bytes of `tail` used.
+    @usableFromInline private(set) var tailCount = 0
     /// Bytes in the filled chunks.
     @usableFromInline private(set) var fullBytes = 0
     private var lastTime: Int64 = 0
@@ -42,49 +47,71 @@ import RefreshKit
     static func applyBound(_ textCount: Int) -> Int { headBound + textCount }
 
     /// Bytes held by all records.
-    @inlinable var byteCount: Int { fullBytes + tail.count }
+    @inlinable var byteCount: Int { fullBytes + tailCount }
 
     mutating func appendApply(_ text: UnsafeRawBufferPointer, member: Int, at time: Timestamp) {
         reserve(Self.applyBound(text.count))
-        appendHead(Tag.apply, at: time, UInt64(truncatingIfNeeded: member), UInt64(text.count))
-        tail.append(contentsOf: text)
+        let delta = nextDelta(at: time)
+        write { chunk, start in
+            chunk[start] = Tag.apply
+            var at = Self.putVarint(delta, into: chunk, at: start + 1)
+            at = Self.putVarint(UInt64(truncatingIfNeeded: member), into: chunk, at: at)
+            at = Self.putVarint(UInt64(text.count), into: chunk, at: at)
+            if let source = text.baseAddress, let target = chunk.baseAddress {
+                (target + at).copyMemory(from: source, byteCount: text.count)
+            }
+            return at + text.count
+        }
     }
 
     mutating func appendAdvance(to time: Timestamp) {
         reserve(Self.headBound)
-        appendHead(Tag.advance, at: time)
+        let delta = nextDelta(at: time)
+        write { chunk, start in
+            chunk[start] = Tag.advance
+            return Self.putVarint(delta, into: chunk, at: start + 1)
+        }
     }
 
     mutating func appendFrame() {
         reserve(1)
-        tail.append(Tag.frame)
+        write { chunk, start in
+            chunk[start] = Tag.frame
+            return start + 1
+        }
     }
 
-    /// A record's head: `tag`, Δt, then up to two more numbers (an `apply`'s member and length), in one append.
-    private mutating func appendHead(_ tag: UInt8, at time: Timestamp, _ first: UInt64? = nil, _ second: UInt64? = nil)
-    {
+    /// The zigzagged time since the previous timed record, which `time` now is.
+    private mutating func nextDelta(at time: Timestamp) -> UInt64 {
         let delta = Self.zigzag(time.microseconds &- lastTime)
         lastTime = time.microseconds
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.headBound) { head in
-            head[0] = tag
-            var count = 1
-            count += Self.putVarint(delta, into: head, at: count)
-            if let first { count += Self.putVarint(first, into: head, at: count) }
-            if let second { count += Self.putVarint(second, into: head, at: count) }
-            tail.append(contentsOf: UnsafeBufferPointer(rebasing: head[..<count]))
-        }
+        return delta
+    }
+
+    /// Writes one record into the tail chunk (`reserve` made room): `body` gets the chunk's bytes and where
+    /// the record starts, and returns where it ends.
+    @inline(__always)
+    private mutating func write(_ body: (UnsafeMutableRawBufferPointer, Int) -> Int) {
+        let start = tailCount
+        tailCount = tail.withUnsafeMutableBytes { body($0, start) }
     }
 
     /// Makes sure `needed` more bytes fit in the tail chunk, starting a new one when they do not.
     private mutating func reserve(_ needed: Int) {
-        guard tail.capacity - tail.count < needed else { return }
-        let size = tail.capacity == 0 ? Self.firstChunk : min(2 * tail.capacity, Self.largestChunk)
-        if !tail.isEmpty {
-            fullBytes += tail.count
+        guard tail.count - tailCount < needed else { return }
+        let size = tail.isEmpty ? Self.firstChunk : min(2 * tail.count, Self.largestChunk)
+        if tailCount > 0 {
+            tail.removeLast(tail.count - tailCount)
+            fullBytes += tailCount
             full.append(tail)
         }
-        tail = []
-        tail.reserveCapacity(max(size, needed))
+        // Zeroed in one `memset` (`Array(repeating:count:)` stores the bytes one by one: ~130 per record).
+        let length = max(size, needed)
+        tail = [UInt8](unsafeUninitializedCapacity: length) { bytes, initialized in
+            bytes.initialize(repeating: 0)
+            initialized = length
+        }
+        tailCount = 0
     }
 
     // MARK: - Reading
@@ -100,7 +127,7 @@ import RefreshKit
     func forEach(_ body: (Record) -> Void) {
         var time: Int64 = 0
         for chunk in full { Self.read(chunk, time: &time, body) }
-        Self.read(tail, time: &time, body)
+        Self.read(tail, count: tailCount, time: &time, body)
     }
 
     /// Where a reader stopped: the next record is at byte `offset` of chunk `chunk` (the tail is chunk
@@ -116,7 +143,8 @@ import RefreshKit
     func forEach(after cursor: inout Cursor, _ body: (Record) -> Void) {
         while cursor.chunk <= full.count {
             let chunk = cursor.chunk < full.count ? full[cursor.chunk] : tail
-            cursor.offset = Self.read(chunk, from: cursor.offset, time: &cursor.time, body)
+            let count = cursor.chunk < full.count ? chunk.count : tailCount
+            cursor.offset = Self.read(chunk, count: count, from: cursor.offset, time: &cursor.time, body)
             guard cursor.chunk < full.count else { break }
             cursor.chunk += 1
             cursor.offset = 0
@@ -124,10 +152,11 @@ import RefreshKit
     }
 
     @discardableResult
-    private static func read(_ chunk: [UInt8], from start: Int = 0, time: inout Int64, _ body: (Record) -> Void)
-        -> Int
-    {
-        chunk.withUnsafeBytes { bytes in
+    private static func read(
+        _ chunk: [UInt8], count: Int? = nil, from start: Int = 0, time: inout Int64, _ body: (Record) -> Void
+    ) -> Int {
+        chunk.withUnsafeBytes { whole in
+            let bytes = UnsafeRawBufferPointer(rebasing: whole[..<(count ?? whole.count)])
             var at = start
             while at < bytes.count {
                 let tag = bytes[at]
@@ -164,19 +193,20 @@ import RefreshKit
         Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
     }
 
-    /// Writes `value` as a LEB128 varint at `offset`. - Returns: the bytes written (1…10).
-    private static func putVarint(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int)
+    /// Writes `value` as a LEB128 varint at `offset`. - Returns: the offset after it (1…10 bytes on).
+    @inline(__always)
+    private static func putVarint(_ value: UInt64, into buffer: UnsafeMutableRawBufferPointer, at offset: Int)
         -> Int
     {
         var value = value
-        var count = 0
+        var at = offset
         while value >= 0x80 {
-            buffer[offset + count] = UInt8(truncatingIfNeeded: value) | 0x80
+            buffer[at] = UInt8(truncatingIfNeeded: value) | 0x80
             value >>= 7
-            count += 1
+            at += 1
         }
-        buffer[offset + count] = UInt8(value)
-        return count + 1
+        buffer[at] = UInt8(value)
+        return at + 1
     }
 
     private static func varint(_ bytes: UnsafeRawBufferPointer, _ at: inout Int) -> UInt64 {

@@ -136,27 +136,44 @@ public struct FrameDigest: Hashable, Sendable, Codable {
     /// so two runs with the same deltas have the same frames, and the other way round.
     public mutating func addUpdate(_ message: UnsafeRawBufferPointer) {
         assert(kind == .deltas, "an update message added to a digest of another kind")
-        mix(UInt64(message.count))
-        var i = 0
-        while i + 8 <= message.count {
-            mix(UInt64(littleEndian: message.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
-            i += 8
+        // The hash in a local and the words read through the base address: no store of `value` and no
+        // bounds check per word (the same words, mixed the same way).
+        let length = message.count
+        var hash = Self.mixed(value, UInt64(length))
+        if let base = message.baseAddress {
+            var i = 0
+            while i &+ 8 <= length {
+                hash = Self.mixed(hash, UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+                i &+= 8
+            }
+            if i < length {
+                var word: UInt64 = 0
+                var shift: UInt64 = 0
+                while i < length {
+                    word |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) &<< shift
+                    shift &+= 8
+                    i &+= 1
+                }
+                hash = Self.mixed(hash, word)
+            }
         }
-        if i < message.count {
-            var word: UInt64 = 0
-            for k in 0..<(message.count - i) { word |= UInt64(message[i + k]) << UInt64(8 * k) }
-            mix(word)
-        }
+        value = hash
         count &+= 1
     }
 
     /// Continues a ``Kind/values`` digest with one word of a frame's canonical form.
     @inline(__always)
     mutating func mix(_ word: UInt64) {
-        // FNV-1a's step on a whole word, then the high half folded down: a multiplication only carries
-        // differences upwards, so without the fold the low bits would never see the high ones.
-        let hash = (value ^ word) &* 0x0000_0100_0000_01b3
-        value = hash ^ (hash >> 32)
+        value = Self.mixed(value, word)
+    }
+
+    /// `hash` continued with `word`: FNV-1a's step on a whole word, then the high half folded down (a
+    /// multiplication only carries differences upwards, so without the fold the low bits would never see the
+    /// high ones).
+    @inline(__always)
+    static func mixed(_ hash: UInt64, _ word: UInt64) -> UInt64 {
+        let product = (hash ^ word) &* 0x0000_0100_0000_01b3
+        return product ^ (product >> 32)
     }
 
     mutating func countFrame() {
