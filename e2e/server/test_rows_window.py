@@ -4,6 +4,8 @@ down, the session drops its first pages (`rows` `drop` at the top); scrolled bac
 (`rows` `reload` at the top) with the same ids in the same rows. Every wait is for a message."""
 from __future__ import annotations
 
+import pytest
+
 from conftest import recv_until, run, send_json, ws_connect
 
 HELLO = {"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3}
@@ -52,6 +54,8 @@ class Rows:
         assert m["type"] == "rows"
 
 
+# A bound, not a pause: its wheel inputs, each waiting for its frame, took 5–48 s in all with the machine busy.
+@pytest.mark.timeout(200)
 def test_far_pages_are_dropped_and_come_back_with_their_ids(tmp_path, fresh_server):
     srv = fresh_server("--feed", f"sqlite:{tmp_path / 'feed.db'}", "--feed-poll-ms", "0")
 
@@ -122,4 +126,4 @@ def test_far_pages_are_dropped_and_come_back_with_their_ids(tmp_path, fresh_serv
             assert top, rows.reloads
             assert top[-1]["items"][0]["id"] == first["items"][0]["id"]
             assert frame["feed"]["count"] == len(rows.ids), (frame["feed"], len(rows.ids))
-    run(scenario, timeout=60)
+    run(scenario, timeout=180)
