@@ -605,37 +605,56 @@ extension JSONText {
     /// token), which ``scanNumber(at:)`` and ``number(at:)`` then judge and read. Those make two passes,
     /// two thirds of decoding a touch; for these tokens they make the same mantissa (< 10¹⁹, so no
     /// overflow here) and exponent (≥ −19), so ``exactValue(mantissa:exponent:)`` gives the same value.
+    ///
+    /// The two common cases are converted here rather than in a call: an integer up to 2⁵³ (`dx`, `dy`, `id`)
+    /// is exact as it is, and Clinger's fast path (a `t` of up to 16 digits) is one division.
+    @inline(__always)
     func plainDecimal(at index: Int) -> (value: Double, end: Int)? {
         var i = index
         let negative = byte(i) == .minus
-        if negative { i += 1 }
-        guard byte(i).isDigit else { return nil }
-        var mantissa = UInt64(byte(i) &- .digit0)
-        var digits = 1
-        i += 1
-        if mantissa != 0 {
-            while byte(i).isDigit {
-                mantissa = mantissa &* 10 &+ UInt64(byte(i) &- .digit0)
-                digits += 1
-                i += 1
-            }
-        }
+        if negative { i &+= 1 }
+        var (mantissa, digits) = digitRun(at: i, appendingTo: 0)
+        // No digit, or a leading zero followed by more ("01"): not this grammar.
+        guard digits == 1 || (digits > 1 && byte(i) != .digit0) else { return nil }
+        i &+= digits
         var exponent = 0
         if byte(i) == .dot {
-            i += 1
-            guard byte(i).isDigit else { return nil }
-            while byte(i).isDigit {
-                mantissa = mantissa &* 10 &+ UInt64(byte(i) &- .digit0)
-                digits += 1
-                exponent -= 1
-                i += 1
-            }
+            let fraction = digitRun(at: i &+ 1, appendingTo: mantissa)
+            guard fraction.count > 0 else { return nil }
+            mantissa = fraction.value
+            digits &+= fraction.count
+            exponent = -fraction.count
+            i &+= 1 &+ fraction.count
         }
-        // A digit here is a leading zero's follower ("01"): not this grammar.
-        guard digits <= 19, !byte(i).isDigit, byte(i) != .e, byte(i) != .capitalE,
-            let value = exactValue(mantissa: mantissa, exponent: exponent)
-        else { return nil }
+        guard digits <= 19, byte(i) != .e, byte(i) != .capitalE else { return nil }
+        let value: Double
+        if mantissa <= 1 << 53 && exponent >= -22 {
+            // Exact, or one correctly rounded division of exact values (Clinger): what `exactValue` does.
+            value = exponent == 0 ? Double(mantissa) : Double(mantissa) / powersOfTen[-exponent]
+        } else {
+            guard let exact = exactValue(mantissa: mantissa, exponent: exponent) else { return nil }
+            value = exact
+        }
         return (negative ? -value : value, i)
+    }
+
+    /// The run of ASCII digits at `index`: how many there are, and `value` with them appended as decimal
+    /// digits (`value · 10ⁿ + digits`, wrapping past 2⁶⁴: a caller that allows at most 19 digits in all
+    /// checks `count` first).
+    ///
+    /// One test for the end, one for the digit and two `lea` a digit: the loops it replaces read `byte(_:)`
+    /// twice and kept a checked digit counter.
+    @inline(__always)
+    func digitRun(at index: Int, appendingTo value: UInt64) -> (value: UInt64, count: Int) {
+        guard let base = bytes.baseAddress else { return (value, 0) }
+        let end = bytes.count
+        var value = value
+        var i = index
+        while i < end, case let digit = base.load(fromByteOffset: i, as: UInt8.self) &- .digit0, digit < 10 {
+            value = value &* 10 &+ UInt64(digit)
+            i &+= 1
+        }
+        return (value, i &- index)
     }
 }
 

@@ -70,15 +70,11 @@ private struct PlainReader {
 
     /// Consumes an integer written as plain digits (RFC 8259's grammar: no leading zero), of at most 16
     /// digits; nil, consuming nothing, for anything else (a sign, a fraction, an exponent, more digits).
+    @inline(__always)
     mutating func digits() -> UInt64? {
-        var value: UInt64 = 0
-        var end = index
-        while case let digit = json.byte(end) &- .digit0, digit < 10 {
-            value = value &* 10 &+ UInt64(digit)
-            end += 1
-        }
-        let count = end - index
+        let (value, count) = json.digitRun(at: index, appendingTo: 0)
         guard count >= 1, count <= 16, count == 1 || json.byte(index) != .digit0 else { return nil }
+        let end = index + count
         switch json.byte(end) {
         case .dot, .e, .capitalE: return nil
         default: break
@@ -88,12 +84,20 @@ private struct PlainReader {
     }
 
     /// Consumes a number token (RFC 8259's grammar, checked like the validator does) and returns its finite
-    /// value, read exactly like the general path reads it.
+    /// value, read exactly like the general path reads it. (Any spelling but the page's usual one is read out
+    /// of line, in ``otherNumber()``: its error handling made this function's frame larger, ~12 instructions
+    /// a number.)
     mutating func number() -> Double? {
         if let (value, end) = json.plainDecimal(at: index) {
             index = end
             return value
         }
+        return otherNumber()
+    }
+
+    /// ``number()`` for a token ``JSONText/plainDecimal(at:)`` leaves to the general path's reading.
+    @inline(never)
+    mutating func otherNumber() -> Double? {
         guard let end = try? json.scanNumber(at: index), let value = json.number(at: index), value.isFinite else {
             return nil
         }
