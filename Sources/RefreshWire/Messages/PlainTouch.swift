@@ -63,8 +63,8 @@ private struct PlainReader {
     @inline(__always)
     mutating func expect(_ literal: StaticString) -> Bool {
         let n = literal.utf8CodeUnitCount
-        guard index + n <= json.count, json.memoryEquals(index, literal.utf8Start, n) else { return false }
-        index += n
+        guard json.memoryEquals(index, literal.utf8Start, n) else { return false }
+        index &+= n
         return true
     }
 
