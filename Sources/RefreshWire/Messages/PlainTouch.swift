@@ -34,10 +34,13 @@ extension MessageDecoder {
         else { return nil }
         var pointer = 0
         if reader.expect(#","id":"#) {
-            // An integral number up to 2⁵³ in magnitude, as the general path's `integer` accepts.
-            guard let id = reader.number(), id.rounded(.towardZero) == id, abs(id) <= 9_007_199_254_740_992
+            // An integral number up to 2⁵³ in magnitude, as the general path's `integer` accepts. (Integral:
+            // the same after a round trip through `Int`, which truncates; `rounded(.towardZero)` is a call to
+            // libm's `trunc` on baseline x86-64, 6 instructions more a touch.)
+            guard let id = reader.number(), abs(id) <= 9_007_199_254_740_992, case let integer = Int(id),
+                Double(integer) == id
             else { return nil }
-            pointer = Int(id)
+            pointer = integer
         }
         var seq: UInt64?
         if reader.expect(#","seq":"#) {
