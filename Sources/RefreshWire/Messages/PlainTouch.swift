@@ -15,6 +15,9 @@ extension MessageDecoder {
     func plainTouch(_ text: UnsafeRawBufferPointer) -> (TouchInput, seq: UInt64?)? {
         guard limits.maxDepth >= 1 else { return nil }  // the general path refuses any object then
         let json = JSONText(text)
+        // First, the last byte: every number is then followed by a byte of the text (what `PlainReader`'s
+        // reading of digits without bounds checks relies on).
+        guard json.count > 0, json.byte(json.count - 1) == .closeBrace else { return nil }
         var reader = PlainReader(json: json)
         guard reader.expect(#"{"type":"touch","phase":""#) else { return nil }
         let phase: TouchPhase
@@ -55,7 +58,7 @@ extension MessageDecoder {
     }
 }
 
-/// A cursor over text that must match exactly.
+/// A cursor over text that must match exactly, and that ends with `}` (checked before one is made).
 private struct PlainReader {
     let json: JSONText
     var index = 0

@@ -8,7 +8,8 @@ import Testing
 /// answers for every plain decimal of up to 19 digits; it never answers for a token the validator refuses.
 @Suite("Plain decimals, read in one pass")
 struct PlainDecimalTests {
-    /// What the two paths make of the number at the start of `text`, which is closed with `}` as in a touch.
+    /// What the two paths make of the number at the start of `text`, which is closed with `}` (as a touch is:
+    /// the shortcut's precondition).
     func bothPaths(_ text: String) -> (plain: (value: Double, end: Int)?, general: (value: Double, end: Int)?) {
         Array((text + "}").utf8).withUnsafeBytes { bytes in
             let json = JSONText(bytes)
