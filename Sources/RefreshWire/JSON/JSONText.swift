@@ -615,19 +615,20 @@ extension JSONText {
     /// is exact as it is, and Clinger's fast path (a `t` of up to 16 digits) is one division.
     ///
     /// - Precondition: `index` is inside the text, whose last byte is `}` (a touch's end; no number ends a
-    ///   text then, nor does a `-` or `.` that a digit must follow): the digits are read without bounds
-    ///   checks (``digitRun(at:appendingTo:)``).
+    ///   text then, nor does a `-` or `.` that a digit must follow), so that every byte read here is inside
+    ///   it: they are read without bounds checks (`bytes[_:]`, not `byte(_:)`), which also keeps
+    ///   `PlainReader.number` small enough to be inlined (see there).
     @inline(__always)
     func plainDecimal(at index: Int) -> (value: Double, end: Int)? {
         var i = index
-        let negative = byte(i) == .minus
+        let negative = bytes[i] == .minus
         if negative { i &+= 1 }
         var (mantissa, digits) = digitRun(at: i, appendingTo: 0)
         // No digit, or a leading zero followed by more ("01"): not this grammar.
-        guard digits == 1 || (digits > 1 && byte(i) != .digit0) else { return nil }
+        guard digits == 1 || (digits > 1 && bytes[i] != .digit0) else { return nil }
         i &+= digits
         var exponent = 0
-        if byte(i) == .dot {
+        if bytes[i] == .dot {
             let fraction = digitRun(at: i &+ 1, appendingTo: mantissa)
             guard fraction.count > 0 else { return nil }
             mantissa = fraction.value
@@ -635,7 +636,7 @@ extension JSONText {
             exponent = -fraction.count
             i &+= 1 &+ fraction.count
         }
-        guard digits <= 19, byte(i) != .e, byte(i) != .capitalE else { return nil }
+        guard digits <= 19, bytes[i] != .e, bytes[i] != .capitalE else { return nil }
         let value: Double
         if mantissa <= 1 << 53 && exponent >= -22 {
             // Exact, or one correctly rounded division of exact values (Clinger): what `exactValue` does.
@@ -657,10 +658,9 @@ extension JSONText {
     @inline(__always)
     func digitRun(at index: Int, appendingTo value: UInt64) -> (value: UInt64, count: Int) {
         assert(index >= 0 && index < count && !bytes[count - 1].isDigit, "a run of digits must end in the text")
-        guard let base = bytes.baseAddress else { return (value, 0) }
         var value = value
         var i = index
-        while case let digit = base.load(fromByteOffset: i, as: UInt8.self) &- .digit0, digit < 10 {
+        while case let digit = bytes[i] &- .digit0, digit < 10 {
             value = value &* 10 &+ UInt64(digit)
             i &+= 1
         }
@@ -672,7 +672,10 @@ extension JSONText {
 /// (mantissa ≤ 2⁵³, |exponent| ≤ 22), else 128-bit integer arithmetic for the 17–19-digit mantissas that
 /// JavaScript's `JSON.stringify` writes for values such as `performance.now()` (`1108.3000000000002`).
 /// nil when neither applies.
-@inline(__always)
+///
+/// Out of line, as it was in `number(at:)` already: inlined in `PlainReader.number` (as `@inline(__always)`
+/// had it once `plainDecimal` got smaller), it made that too large to be inlined in a touch's four reads.
+@inline(never)
 func exactValue(mantissa: UInt64, exponent: Int) -> Double? {
     guard exponent >= -22 && exponent <= 22 else { return nil }
     if mantissa <= 1 << 53 {
