@@ -639,8 +639,9 @@ extension JSONText {
         }
         guard digits <= 19, bytes[i] != .e, bytes[i] != .capitalE else { return nil }
         let value: Double
-        if mantissa <= 1 << 53 && exponent >= -22 {
-            // Exact, or one correctly rounded division of exact values (Clinger): what `exactValue` does.
+        if mantissa <= 1 << 53 {
+            // Exact, or one correctly rounded division of exact values (Clinger; the exponent is ≥ −18 with
+            // 19 digits at most, within his bound of 22): what `exactValue` does.
             value = exponent == 0 ? Double(mantissa) : Double(mantissa) / powersOfTen[-exponent]
         } else {
             guard let exact = exactValue(mantissa: mantissa, exponent: exponent) else { return nil }
