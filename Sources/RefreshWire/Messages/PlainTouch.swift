@@ -19,7 +19,7 @@ extension MessageDecoder {
         let json = JSONText(text)
         // First, the last byte: every number is then followed by a byte of the text (what `PlainReader`'s
         // reading of digits without bounds checks relies on).
-        guard json.count > 0, json.byte(json.count - 1) == .closeBrace else { return nil }
+        guard json.count > 0, json.bytes[json.count - 1] == .closeBrace else { return nil }
         var reader = PlainReader(json: json)
         guard reader.expect(#"{"type":"touch","phase":""#) else { return nil }
         let phase: TouchPhase
@@ -54,7 +54,8 @@ extension MessageDecoder {
             guard let value = reader.digits(), value <= 9_007_199_254_740_992 else { return nil }
             seq = value
         }
-        guard reader.expect("}"), reader.index == json.count else { return nil }
+        // The closing brace: the text's last byte, checked first.
+        guard reader.index == json.count - 1 else { return nil }
         guard abs(dx) <= limits.maxDelta, abs(dy) <= limits.maxDelta, abs(t) <= limits.maxTime else { return nil }
         return (TouchInput(phase: phase, delta: Point(x: dx, y: dy), pageTime: t, pointer: pointer), seq)
     }
@@ -81,9 +82,10 @@ private struct PlainReader {
     @inline(__always)
     mutating func digits() -> UInt64? {
         let (value, count) = json.digitRun(at: index, appendingTo: 0)
-        guard count >= 1, count <= 16, count == 1 || json.byte(index) != .digit0 else { return nil }
-        let end = index + count
-        switch json.byte(end) {
+        // (Read inside the text, which ends with `}`: no bounds tests.)
+        guard count >= 1, count <= 16, count == 1 || json.bytes[index] != .digit0 else { return nil }
+        let end = index &+ count
+        switch json.bytes[end] {
         case .dot, .e, .capitalE: return nil
         default: break
         }
