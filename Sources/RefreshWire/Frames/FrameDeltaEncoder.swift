@@ -175,6 +175,14 @@ extension MessageEncoder {
         _ acks: borrowing Acknowledgements, from base: borrowing Acknowledgements, to w: inout JSONWriter
     ) {
         var open = false
+        if let changed = acks.changedSeqs(from: base) {  // up to four members, the same in both
+            for index in 0..<acks.count where changed & 1 << index != 0 {
+                opening(&open, #","ack":{"#, ",", &w)
+                appendAckEntry(acks[index], to: &w)
+            }
+            close(open, &w)
+            return
+        }
         if acks.hasSameMembers(as: base) {
             for index in 0..<acks.count {
                 let new = acks[index]
