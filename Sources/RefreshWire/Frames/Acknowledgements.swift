@@ -90,6 +90,27 @@ public struct Acknowledgements: Hashable, Sendable, Codable {
         return true
     }
 
+    /// Which entries' `seq`s differ from `base`'s (bit `i` for entry `i`) when both maps have the same members
+    /// and at most four entries, those stored inline (the usual case); nil otherwise. It reads the stored
+    /// entries themselves: through the subscript, each read was a jump on its index.
+    @inline(__always)
+    func changedSeqs(from base: borrowing Acknowledgements) -> UInt8? {
+        guard count == base.count, count <= Self.inlineCount else { return nil }
+        var members = 0
+        var changed: UInt8 = 0
+        @inline(__always)
+        func compare(_ index: Int, _ new: Entry, _ old: Entry) {
+            guard index < count else { return }
+            members |= new.member ^ old.member
+            if new.seq != old.seq { changed |= 1 << index }
+        }
+        compare(0, inline0, base.inline0)
+        compare(1, inline1, base.inline1)
+        compare(2, inline2, base.inline2)
+        compare(3, inline3, base.inline3)
+        return members == 0 ? changed : nil
+    }
+
     public static func == (a: Acknowledgements, b: Acknowledgements) -> Bool {
         guard a.count == b.count else { return false }
         for index in 0..<a.count where a[index] != b[index] { return false }

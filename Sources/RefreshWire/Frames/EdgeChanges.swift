@@ -143,10 +143,23 @@ struct EdgeChanges: OptionSet {
             distance = now == (leading ? was - change : was + change)
         }
         var follows = false
-        if let speed = scroll.velocity, let pull = W.scaled(edge.pointee.velocity, .velocity) {
-            follows = pull == (leading ? -speed : speed)
+        if let speed = scroll.velocity {
+            // Usually the edge's velocity is the frame's to the bit (negated for a leading edge). Equal values
+            // are written alike and a negated value is written negated (the rounding is symmetric), so then it
+            // follows without a conversion of its own.
+            follows =
+                edge.pointee.velocity == (leading ? -scroll.velocityValue : scroll.velocityValue)
+                || isWritten(edge.pointee.velocity, as: leading ? -speed : speed)
         }
         return (distance, follows)
+    }
+
+    /// Whether `velocity` is written as the scaled `speed`: the follow rule's case that is not the usual one,
+    /// out of line so that the rule itself stays small enough to be inlined where every edge of every delta is
+    /// compared (inlined too, its second conversion made the compiler call the whole rule instead).
+    @inline(never)
+    private static func isWritten(_ velocity: Double, as speed: Int64) -> Bool {
+        WrittenNumber.scaled(velocity, .velocity) == speed
     }
 
     /// The edge's bit in a set of edges.

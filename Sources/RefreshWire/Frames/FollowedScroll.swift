@@ -10,6 +10,9 @@ struct FollowedScroll {
     let offsetChange: Int64?
     /// The frame's velocity along ``axis``, when followable.
     let velocity: Int64?
+    /// The frame's velocity along ``axis`` as it is: an edge's is usually the same number, or its negation
+    /// (``EdgeChanges/follows(from:to:scroll:)``).
+    let velocityValue: Double
 
     init(axis: Axis, baseOffset: Point, offset: Point, velocity: Point) {
         typealias W = WrittenNumber
@@ -21,6 +24,7 @@ struct FollowedScroll {
         } else {
             offsetChange = nil
         }
-        self.velocity = W.followable(axis == .horizontal ? velocity.x : velocity.y, .velocity)
+        velocityValue = axis == .horizontal ? velocity.x : velocity.y
+        self.velocity = W.followable(velocityValue, .velocity)
     }
 }

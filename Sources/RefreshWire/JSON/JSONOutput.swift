@@ -100,10 +100,13 @@ struct JSONWriter {
         claim(1)?.pointee = value
     }
 
+    /// Writes bytes that lie outside the memory written (a literal, a string's UTF-8).
     @inline(__always)
     mutating func bytes(_ source: UnsafeBufferPointer<UInt8>) {
         guard let base = source.baseAddress, let target = claim(source.count) else { return }
-        target.update(from: base, count: source.count)
+        // `initialize`, not `update`: `update` allows the two to overlap, and checked which way to copy on every
+        // literal (seven instructions each, some ten literals per delta).
+        target.initialize(from: base, count: source.count)
     }
 
     /// Writes ASCII that needs no escaping: punctuation, keys, enum raw values.
@@ -179,9 +182,40 @@ struct JSONWriter {
     /// Writes the decimal digits of `value`, zero-padded on the left to `width` (at most 20).
     @inline(__always)
     mutating func digits(_ value: UInt64, width: Int = 1) {
+        // Below a million (a frame's `seq`, a member, its `seq`: a session reaches a million after hours), with
+        // room for eight bytes: one or two groups of three digits, as a number's integer part is written,
+        // instead of counting the digits and then writing them two at a time.
+        if width == 1, value < 1_000_000, end - next >= 8 {
+            Self.putBelowMillion(value, at: &next)
+            return
+        }
         let count = Swift.max(Self.decimalLength(value), width)
         guard let target = claim(count) else { return }
         Self.write(value, digits: count, to: target)
+    }
+
+    /// Writes `"key":value` for two unsigned integers (an `ack` entry: a member number, its `seq`) with one
+    /// check for room, where a token apiece made four.
+    @inline(__always)
+    mutating func digitsMember(_ key: UInt64, _ value: UInt64) {
+        if key < 1_000_000, value < 1_000_000, end - next >= 24 {  // as ``digits(_:width:)``
+            next.pointee = .quote
+            next += 1
+            Self.putBelowMillion(key, at: &next)
+            next[0] = .quote
+            next[1] = .colon
+            next += 2
+            Self.putBelowMillion(value, at: &next)
+            return
+        }
+        let keyCount = Self.decimalLength(key)
+        let valueCount = Self.decimalLength(value)
+        guard let target = claim(keyCount + valueCount + 3) else { return }
+        target[0] = .quote
+        Self.write(key, digits: keyCount, to: target + 1)
+        target[keyCount + 1] = .quote
+        target[keyCount + 2] = .colon
+        Self.write(value, digits: valueCount, to: target + keyCount + 3)
     }
 
     /// The number of decimal digits of `value` (1 for 0).
@@ -282,29 +316,14 @@ struct JSONWriter {
         let unit: UInt64 = sixDecimals ? 1_000_000 : 1000
         let integer = scaled.magnitude / unit
         let fraction = scaled.magnitude % unit
-        let groups = DigitGroups.base
-        /// Stores the digits of `group` (< 1000) from `skip` on, four bytes at once; keeps `count` of them.
         @inline(__always)
-        func put(_ group: UInt64, skip: Int, count: Int) {
-            let digits = UnsafeRawPointer(groups + 3 * Int(group) + skip).loadUnaligned(as: UInt32.self)
-            UnsafeMutableRawPointer(end).storeBytes(of: digits, as: UInt32.self)
-            end += count
-        }
-        /// How many digits `group` (< 1000) has without leading zeros (1 for 0).
-        @inline(__always)
-        func length(_ group: UInt64) -> Int { 1 + (group >= 10 ? 1 : 0) + (group >= 100 ? 1 : 0) }
+        func put(_ group: UInt64, skip: Int, count: Int) { putGroup(group, skip: skip, count: count, at: &end) }
         /// How many of `group`'s three digits remain once its trailing zeros are dropped (group > 0).
         @inline(__always)
         func trimmed(_ group: UInt64) -> Int { 3 - (group % 10 == 0 ? 1 : 0) - (group % 100 == 0 ? 1 : 0) }
 
-        if integer < 1000 {
-            let count = length(integer)
-            put(integer, skip: 3 - count, count: count)
-        } else if integer < 1_000_000 {
-            let high = integer / 1000
-            let count = length(high)
-            put(high, skip: 3 - count, count: count)
-            put(integer % 1000, skip: 0, count: 3)
+        if integer < 1_000_000 {
+            putBelowMillion(integer, at: &end)
         } else {
             let count = decimalLength(integer)
             write(integer, digits: count, to: end)
@@ -326,6 +345,33 @@ struct JSONWriter {
             put(fraction, skip: 0, count: trimmed(fraction))
         }
         return end
+    }
+
+    /// Stores the digits of `group` (< 1000) from its `skip`th on at `end`, four bytes at once from
+    /// ``DigitGroups`` (`end` must have room for four), and moves `end` past `count` of them.
+    @inline(__always)
+    private static func putGroup(_ group: UInt64, skip: Int, count: Int, at end: inout UnsafeMutablePointer<UInt8>) {
+        let digits = UnsafeRawPointer(DigitGroups.base + 3 * Int(group) + skip).loadUnaligned(as: UInt32.self)
+        UnsafeMutableRawPointer(end).storeBytes(of: digits, as: UInt32.self)
+        end += count
+    }
+
+    /// Stores the digits of `integer` (< 1 000 000) without leading zeros at `end`, which has room for eight
+    /// bytes, as one or two groups of three (``putGroup(_:skip:count:at:)``), and moves `end` past them.
+    @inline(__always)
+    private static func putBelowMillion(_ integer: UInt64, at end: inout UnsafeMutablePointer<UInt8>) {
+        /// How many digits `group` (< 1000) has without leading zeros (1 for 0).
+        @inline(__always)
+        func length(_ group: UInt64) -> Int { 1 + (group >= 10 ? 1 : 0) + (group >= 100 ? 1 : 0) }
+        if integer < 1000 {
+            let count = length(integer)
+            putGroup(integer, skip: 3 - count, count: count, at: &end)
+        } else {
+            let high = integer / 1000
+            let count = length(high)
+            putGroup(high, skip: 3 - count, count: count, at: &end)
+            putGroup(integer % 1000, skip: 0, count: 3, at: &end)
+        }
     }
 
     /// Writes `value` at `precision`, the kind of number it is (``fixed(_:decimals:)``).

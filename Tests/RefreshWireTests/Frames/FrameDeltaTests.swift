@@ -232,6 +232,99 @@ struct FrameDeltaTests {
         }
     }
 
+    /// The delta's bytes, not only its value, are pinned: every delta between the frames of real sessions (from
+    /// the frame before, and from one three frames back, as a connection that skipped writes holds it), between
+    /// random frames and their mutations, with `ack` maps that change, grow and drop members, and with values at
+    /// the edges of rounding (`-0`, half-units, beyond 9·10¹⁵, NaN), hashed together. Recorded from the encoder
+    /// at bffc282, before its comparisons and writes were made faster: a change to the encoder that moves any byte
+    /// of any of these deltas fails here.
+    @Test func deltaBytesAreWhatTheyWere() throws {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a, 64 bits
+        var count = 0
+        var bytes = 0
+        func add(_ frame: SharedFrame, from base: SharedFrame) {
+            var array: [UInt8] = []
+            MessageEncoder().encodeDelta(frame, from: base, into: &array)
+            var buffer = MessageBuffer(capacity: 0)
+            MessageEncoder().encodeDelta(frame, from: base, into: &buffer)
+            #expect(buffer.bytes == array)
+            for byte in array + [0xFF] {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            }
+            count += 1
+            bytes += array.count
+        }
+        for seed in 0..<8 as Range<UInt64> {
+            var session = try RandomModel(seed: seed)
+            for _ in 0..<30 { session.step() }
+            let frames = session.shared
+            for i in 1..<frames.count { add(frames[i], from: frames[i - 1]) }
+            for i in 3..<frames.count { add(frames[i], from: frames[i - 3]) }
+        }
+        var g = SeededGenerator(seed: 2026)
+        for _ in 0..<20_000 {
+            let base = RandomValues.frame(&g)
+            var frame = g.int(below: 4) == 0 ? RandomValues.frame(&g) : base
+            if frame == base || g.bool() { mutate(&frame, &g) }
+            if g.int(below: 3) == 0 { Self.setAwkwardValue(&frame, &g) }
+            let baseAcks = Self.randomAcks(&g)
+            let acks = g.bool() ? Self.randomAcks(&g) : Self.moved(baseAcks, &g)
+            add(SharedFrame(frame, acknowledgements: acks), from: SharedFrame(base, acknowledgements: baseAcks))
+        }
+        #expect(count == 24_982 && bytes == 14_405_089, "\(count) deltas, \(bytes) B")
+        #expect(hash == 0x3553_757e_3434_2043, "the deltas' hash is \(String(hash, radix: 16))")
+    }
+
+    /// A value where rounding or the writer's spelling changes: `-0`, half a unit either way, beyond what
+    /// ``WrittenNumber`` scales, not finite, in a member of `frame` or of one of its edges.
+    private static func setAwkwardValue(_ frame: inout Frame, _ g: inout SeededGenerator) {
+        let values: [Double] = [
+            0, -0.0, 0.0005, -0.0005, 0.0004999, 1.0005, 2.5e-7, -2.5e-7, 1e-9, 123.4565, 9e12, 9.1e15, -3e17, 1e300,
+            .nan, .infinity, -.infinity, .ulpOfOne, 1e15 + 0.5,
+        ]
+        let value = g.element(of: values)
+        switch g.int(below: 8) {
+        case 0: frame.offset.y = value
+        case 1: frame.velocity.x = value
+        case 2: frame.insets.left = value
+        case 3: frame.feed.rowHeight = value
+        case 4: frame.contentSize.height = value
+        default:
+            guard !frame.edges.isEmpty else { return }
+            let i = g.int(below: frame.edges.count)
+            switch g.int(below: 6) {
+            case 0: frame.edges[i].distance = value
+            case 1: frame.edges[i].velocity = value
+            case 2: frame.edges[i].progress = value
+            case 3: frame.edges[i].view.origin.y = value
+            case 4: frame.edges[i].scale = value
+            default: frame.edges[i].cycle?.duration = value
+            }
+        }
+    }
+
+    /// An `ack` map of up to six members (so some spill past the four stored inline).
+    private static func randomAcks(_ g: inout SeededGenerator) -> Acknowledgements {
+        var member = 0
+        return Acknowledgements(
+            (0..<g.int(below: 7)).map { _ in
+                member += 1 + g.int(below: 3)
+                return Acknowledgements.Entry(member: member, seq: UInt64(g.int(below: 1000)))
+            })
+    }
+
+    /// `acks` one input later: the same members with a `seq` moved on, or one member gone or come.
+    private static func moved(_ acks: Acknowledgements, _ g: inout SeededGenerator) -> Acknowledgements {
+        var entries = acks.entries
+        switch g.int(below: 4) {
+        case 0 where !entries.isEmpty: entries.remove(at: g.int(below: entries.count))
+        case 1: entries.append(Acknowledgements.Entry(member: (entries.last?.member ?? 0) + 1, seq: 1))
+        default:
+            if !entries.isEmpty { entries[g.int(below: entries.count)].seq += 1 }
+        }
+        return Acknowledgements(entries)
+    }
+
     /// A few members of `frame` changed, as from one engine frame to the next (but anywhere).
     private func mutate(_ frame: inout Frame, _ g: inout SeededGenerator) {
         frame.sequence &+= 1
