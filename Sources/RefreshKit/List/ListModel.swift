@@ -319,10 +319,7 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// ``canStart(_:)`` for a control of `role`, the feed being as `feed` says.
     @inline(__always)
     private static func canStart(_ role: EdgeConfiguration.Role, feed: FeedPager.Status) -> Bool {
-        switch role {
-        case .refresh: feed.running?.kind != .refresh
-        case .loadMore: feed.running == nil && feed.mayLoadMore
-        }
+        FeedStarts(feed).allow(role)
     }
 
     private mutating func perform(_ action: EdgeControl.Action, for edge: Edge) {
@@ -449,7 +446,7 @@ public struct ListModel: Hashable, Sendable, Codable {
         // The window of an external feed's pages follows the viewport first (ListModel+Window.swift).
         var quiet = !followWindow()
         // Read once, and again only after a control's action changed the feed (each read copies the pager).
-        var feed = feedStatus()
+        var feed = FeedStarts(feedStatus())
         // The controls are in `Edge.allCases` order; each is observed where it lies.
         for index in controls.indices {
             if controls[index].configuration.shortContent == .disabled {
@@ -459,13 +456,13 @@ public struct ListModel: Hashable, Sendable, Codable {
             if case .plain(.disabled) = controls[index].stage { continue }
             let edge = controls[index].edge
             let pull = pull(edge)
-            let canStart = Self.canStart(controls[index].configuration.role, feed: feed)
+            let canStart = feed.allow(controls[index].configuration.role)
             let action = controls[index].observe(
                 distance: pull.distance, velocity: pull.velocity, motion: motion, canStart: canStart, at: now,
                 events: &events)
             if action != .none {
                 perform(action, for: edge)
-                feed = feedStatus()
+                feed = FeedStarts(feedStatus())
                 quiet = false
             }
             if case .failed = controls[index].stage { quiet = false }
