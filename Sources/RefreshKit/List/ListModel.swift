@@ -615,19 +615,14 @@ public struct ListModel: Hashable, Sendable, Codable {
         var edges: [EdgeFrame] = []
         swap(&edges, &spareEdges.value)
         swap(&spareEdges.value, &frameEdges.value)
-        var count = 0
-        for index in controls.indices where Self.isShown(controls[index]) { count += 1 }
-        if edges.count != count { Self.resize(&edges, to: count) }
         let (viewport, insets) = (scroll.viewport, scroll.insets)
         controls.withUnsafeBufferPointer { controls in
-            edges.withUnsafeMutableBufferPointer { slots in
-                var slot = 0
-                for control in controls where Self.isShown(control) {
-                    Self.fill(
-                        &slots[slot], from: control, viewport: viewport,
-                        baseInset: insets.excluding(control.edge)[control.edge])
-                    slot += 1
-                }
+            // One pass fills and counts (ListModel+Frame.swift); only when a control was switched on or off since
+            // the frame before last does the array change size, and is filled again.
+            let shown = Self.fillEdges(&edges, from: controls, viewport: viewport, insets: insets)
+            if shown != edges.count {
+                Self.resize(&edges, to: shown)
+                Self.fillEdges(&edges, from: controls, viewport: viewport, insets: insets)
             }
         }
         swap(&frameEdges.value, &edges)
@@ -643,53 +638,6 @@ public struct ListModel: Hashable, Sendable, Codable {
             feed: FeedFrame(
                 count: feed.count, hasMore: feed.hasMore, loading: feed.running != nil, newestID: feed.newestLoadedID,
                 rowHeight: configuration.feed.rowHeight))
-    }
-
-    /// Whether frames carry an entry for `control`: enabled, or still winding down.
-    @inline(__always)
-    private static func isShown(_ control: EdgeControl) -> Bool {
-        control.configuration.enabled || control.state != .disabled
-    }
-
-    /// Grows or shrinks a frame's edge array to `count` entries; only when the set of shown edges changes.
-    private static func resize(_ edges: inout [EdgeFrame], to count: Int) {
-        if edges.count > count {
-            edges.removeLast(edges.count - count)
-        } else {
-            let placeholder = EdgeFrame(edge: .top, state: .disabled, distance: 0, progress: 0, velocity: 0)
-            edges.append(contentsOf: repeatElement(placeholder, count: count - edges.count))
-        }
-    }
-
-    @inline(__always)
-    private static func fill(
-        _ entry: inout EdgeFrame, from control: borrowing EdgeControl, viewport: Size, baseInset: Double
-    ) {
-        let (edge, distance, progress) = (control.edge, control.distance, control.progress)
-        let geometry = EdgeGeometry(
-            edge: edge, configuration: control.configuration, distance: distance, viewport: viewport,
-            baseInset: baseInset)
-        entry.edge = edge
-        entry.state = control.state
-        entry.distance = distance
-        entry.progress = progress
-        entry.velocity = control.pullVelocity
-        entry.control = geometry.control
-        entry.view = geometry.view
-        entry.scale = geometry.scale
-        switch control.stage {
-        case .refreshing(let refreshing):
-            let (cycle, animation) = (refreshing.cycle, control.configuration.cycle)
-            entry.cycle = CycleFrame(
-                index: cycle.index, start: cycle.start, duration: animation.duration, delay: animation.delay,
-                kind: animation.kind)
-            entry.exit = nil
-        case .finishing(let finishing):
-            entry.cycle = nil
-            entry.exit = ExitFrame(start: finishing.exitStart, duration: finishing.exitDuration)
-        default:
-            (entry.cycle, entry.exit) = (nil, nil)
-        }
     }
 
     /// The events that happened since the last call, oldest first.
