@@ -21,8 +21,15 @@ extension ListModel {
 
     /// Sizes the window for the viewport (``WindowSize``), drops the pages far from the viewport and asks for a
     /// dropped one it comes near again. - Returns: whether anything changed (a page dropped, a request started).
+    @inline(__always)
     mutating func followWindow() -> Bool {
+        // Inlined up to here: every observation asks, and the simulated feed has no window.
         guard case .external = pager else { return false }
+        return followExternalWindow()
+    }
+
+    /// ``followWindow()`` of an external feed.
+    private mutating func followExternalWindow() -> Bool {
         let viewportHeight = scroll.viewport.height
         let prefetch = pager.withSource { $0.sizeWindow(viewportHeight: viewportHeight) }.prefetch
         let offset = scroll.offset.y

@@ -163,6 +163,8 @@ public struct ListModel: Hashable, Sendable, Codable {
         return true
     }
 
+    /// Inlined where a gesture input or a wheel's end is handled: a call of its own cost ~11 instructions a move.
+    @inline(__always)
     private mutating func handle(_ outcome: ScrollModel.GestureOutcome) {
         switch outcome {
         case .ignored:
@@ -319,10 +321,7 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// ``canStart(_:)`` for a control of `role`, the feed being as `feed` says.
     @inline(__always)
     private static func canStart(_ role: EdgeConfiguration.Role, feed: FeedPager.Status) -> Bool {
-        switch role {
-        case .refresh: feed.running?.kind != .refresh
-        case .loadMore: feed.running == nil && feed.mayLoadMore
-        }
+        FeedStarts(feed).allow(role)
     }
 
     private mutating func perform(_ action: EdgeControl.Action, for edge: Edge) {
@@ -449,7 +448,7 @@ public struct ListModel: Hashable, Sendable, Codable {
         // The window of an external feed's pages follows the viewport first (ListModel+Window.swift).
         var quiet = !followWindow()
         // Read once, and again only after a control's action changed the feed (each read copies the pager).
-        var feed = feedStatus()
+        var feed = FeedStarts(feedStatus())
         // The controls are in `Edge.allCases` order; each is observed where it lies.
         for index in controls.indices {
             if controls[index].configuration.shortContent == .disabled {
@@ -459,13 +458,13 @@ public struct ListModel: Hashable, Sendable, Codable {
             if case .plain(.disabled) = controls[index].stage { continue }
             let edge = controls[index].edge
             let pull = pull(edge)
-            let canStart = Self.canStart(controls[index].configuration.role, feed: feed)
+            let canStart = feed.allow(controls[index].configuration.role)
             let action = controls[index].observe(
                 distance: pull.distance, velocity: pull.velocity, motion: motion, canStart: canStart, at: now,
                 events: &events)
             if action != .none {
                 perform(action, for: edge)
-                feed = feedStatus()
+                feed = FeedStarts(feedStatus())
                 quiet = false
             }
             if case .failed = controls[index].stage { quiet = false }
@@ -618,19 +617,14 @@ public struct ListModel: Hashable, Sendable, Codable {
         var edges: [EdgeFrame] = []
         swap(&edges, &spareEdges.value)
         swap(&spareEdges.value, &frameEdges.value)
-        var count = 0
-        for index in controls.indices where Self.isShown(controls[index]) { count += 1 }
-        if edges.count != count { Self.resize(&edges, to: count) }
         let (viewport, insets) = (scroll.viewport, scroll.insets)
         controls.withUnsafeBufferPointer { controls in
-            edges.withUnsafeMutableBufferPointer { slots in
-                var slot = 0
-                for control in controls where Self.isShown(control) {
-                    Self.fill(
-                        &slots[slot], from: control, viewport: viewport,
-                        baseInset: insets.excluding(control.edge)[control.edge])
-                    slot += 1
-                }
+            // One pass fills and counts (ListModel+Frame.swift); only when a control was switched on or off since
+            // the frame before last does the array change size, and is filled again.
+            let shown = Self.fillEdges(&edges, from: controls, viewport: viewport, insets: insets)
+            if shown != edges.count {
+                Self.resize(&edges, to: shown)
+                Self.fillEdges(&edges, from: controls, viewport: viewport, insets: insets)
             }
         }
         swap(&frameEdges.value, &edges)
@@ -646,53 +640,6 @@ public struct ListModel: Hashable, Sendable, Codable {
             feed: FeedFrame(
                 count: feed.count, hasMore: feed.hasMore, loading: feed.running != nil, newestID: feed.newestLoadedID,
                 rowHeight: configuration.feed.rowHeight))
-    }
-
-    /// Whether frames carry an entry for `control`: enabled, or still winding down.
-    @inline(__always)
-    private static func isShown(_ control: EdgeControl) -> Bool {
-        control.configuration.enabled || control.state != .disabled
-    }
-
-    /// Grows or shrinks a frame's edge array to `count` entries; only when the set of shown edges changes.
-    private static func resize(_ edges: inout [EdgeFrame], to count: Int) {
-        if edges.count > count {
-            edges.removeLast(edges.count - count)
-        } else {
-            let placeholder = EdgeFrame(edge: .top, state: .disabled, distance: 0, progress: 0, velocity: 0)
-            edges.append(contentsOf: repeatElement(placeholder, count: count - edges.count))
-        }
-    }
-
-    @inline(__always)
-    private static func fill(
-        _ entry: inout EdgeFrame, from control: borrowing EdgeControl, viewport: Size, baseInset: Double
-    ) {
-        let (edge, distance, progress) = (control.edge, control.distance, control.progress)
-        let geometry = EdgeGeometry(
-            edge: edge, configuration: control.configuration, distance: distance, viewport: viewport,
-            baseInset: baseInset)
-        entry.edge = edge
-        entry.state = control.state
-        entry.distance = distance
-        entry.progress = progress
-        entry.velocity = control.pullVelocity
-        entry.control = geometry.control
-        entry.view = geometry.view
-        entry.scale = geometry.scale
-        switch control.stage {
-        case .refreshing(let refreshing):
-            let (cycle, animation) = (refreshing.cycle, control.configuration.cycle)
-            entry.cycle = CycleFrame(
-                index: cycle.index, start: cycle.start, duration: animation.duration, delay: animation.delay,
-                kind: animation.kind)
-            entry.exit = nil
-        case .finishing(let finishing):
-            entry.cycle = nil
-            entry.exit = ExitFrame(start: finishing.exitStart, duration: finishing.exitDuration)
-        default:
-            (entry.cycle, entry.exit) = (nil, nil)
-        }
     }
 
     /// The events that happened since the last call, oldest first.

@@ -86,6 +86,20 @@ public struct VelocityTracker: Hashable, Sendable, Codable {
         history.append(Sample(time: time, position: position))
     }
 
+    /// What ``add(position:time:)`` does with a finite `sample` after the newest one, for a caller that knows
+    /// it is one (``FingerVelocity``, whose two trackers hold the same times).
+    @inline(__always)
+    mutating func append(_ sample: Sample) {
+        history.append(sample)
+    }
+
+    /// What ``add(position:time:)`` does with a finite `sample` at the newest one's time, for a caller that
+    /// knows it is one: `sample.time` must be the newest's, bit for bit.
+    @inline(__always)
+    mutating func replaceNewest(with sample: Sample) {
+        history.replaceNewest(sample)
+    }
+
     /// Forgets every sample (a new gesture begins).
     public mutating func reset() {
         history.removeAll()
@@ -120,51 +134,11 @@ public struct VelocityTracker: Hashable, Sendable, Codable {
     /// A raw estimate as a release velocity: 0 for none (or a non-finite one), clamped to ``maxVelocity``,
     /// 0 below ``minVelocity``.
     @inline(__always)
-    private func clamped(_ found: Double?) -> Double {
+    func clamped(_ found: Double?) -> Double {
         guard let estimate = found, estimate.isFinite else { return 0 }
         let speed = Swift.min(estimate.magnitude, maxVelocity)
         if speed < minVelocity { return 0 }
         return estimate < 0 ? -speed : speed
-    }
-
-    /// ``releaseVelocity(atLift:)`` of two trackers that hold the same sample times (a drag's two axes), bit
-    /// for bit, in one pass: the times are read and checked once for both. A drag asks this on every pointer
-    /// move.
-    static func releaseVelocities(
-        _ first: inout VelocityTracker, _ second: inout VelocityTracker, atLift liftTime: Double
-    ) -> (Double, Double) {
-        // nil: the general path; `.some(nil)`: no estimate (the finger stopped); else the two raw estimates.
-        let found: (Double, Double)?? = first.history.withWindow { a in
-            second.history.withWindow { b in
-                assert(a.count == b.count, "the trackers hold the same times")
-                // A drag's first few moves take the general path.
-                guard a.count >= 5 else { return nil }
-                let last = a.count - 1
-                if liftTime - a[last].time > Self.stoppedInterval { return .some(nil) }
-                // The newest five samples, oldest first: the four intervals of the regularity check
-                // (``hasRegularIntervals(_:)`` with five samples), and the three segments of the estimate.
-                let (s0, s1, s2, s3, s4) = (a[last - 4], a[last - 3], a[last - 2], a[last - 1], a[last])
-                let (i0, i1, i2, i3) = (s1.time - s0.time, s2.time - s1.time, s3.time - s2.time, s4.time - s3.time)
-                guard Self.intervalsAreRegular(i0, i1, i2, i3, count: 4) else {
-                    return .some((Self.leastSquaresVelocity(a) ?? 0, Self.leastSquaresVelocity(b) ?? 0))
-                }
-                // ``iosWeightedVelocity(_:)`` of each, over the newest four samples.
-                let (q1, q2, q3, q4) = (
-                    b[last - 3].position, b[last - 2].position, b[last - 1].position, b[last].position
-                )
-                func segment(_ elapsed: Double, _ da: Double, _ db: Double) -> (Double, Double) {
-                    (segmentVelocity(da, over: elapsed), segmentVelocity(db, over: elapsed))
-                }
-                let v0 = segment(i1, s2.position - s1.position, q2 - q1)
-                let v1 = segment(i2, s3.position - s2.position, q3 - q2)
-                let v2 = segment(i3, s4.position - s3.position, q4 - q3)
-                return .some((Self.weighted(v0.0, v1.0, v2.0), Self.weighted(v0.1, v1.1, v2.1)))
-            }
-        }
-        guard let found else {
-            return (first.releaseVelocity(atLift: liftTime), second.releaseVelocity(atLift: liftTime))
-        }
-        return (first.clamped(found?.0), second.clamped(found?.1))
     }
 
     /// Whether the last (up to four) sample intervals look like a steady stream: none shorter than 2 ms, none
@@ -188,7 +162,7 @@ public struct VelocityTracker: Hashable, Sendable, Codable {
     /// The regularity rule of ``hasRegularIntervals`` on the first `count` (1…4) of the intervals given,
     /// oldest first; their median is taken by min/max, the same values a sort would put in the middle.
     @inline(__always)
-    private static func intervalsAreRegular(
+    static func intervalsAreRegular(
         _ i0: Double, _ i1: Double, _ i2: Double, _ i3: Double, count: Int
     ) -> Bool {
         let median: Double
@@ -230,13 +204,13 @@ public struct VelocityTracker: Hashable, Sendable, Codable {
 
     /// The velocity of one segment, px/s: `distance` px over `elapsed` ms; 0 for a segment of no duration.
     @inline(__always)
-    private static func segmentVelocity(_ distance: Double, over elapsed: Double) -> Double {
+    static func segmentVelocity(_ distance: Double, over elapsed: Double) -> Double {
         elapsed > 0 ? distance / (elapsed / 1000) : 0
     }
 
     /// The iOS-weighted mix of the last three segments' velocities, oldest first (``iosWeights``).
     @inline(__always)
-    private static func weighted(_ oldest: Double, _ middle: Double, _ newest: Double) -> Double {
+    static func weighted(_ oldest: Double, _ middle: Double, _ newest: Double) -> Double {
         let weights = Self.iosWeights
         return weights.oldest * oldest + weights.middle * middle + weights.newest * newest
     }

@@ -43,30 +43,71 @@ struct DragGesture: Hashable, Sendable, Codable {
 struct FingerVelocity: Hashable, Sendable, Codable {
     private var horizontal = VelocityTracker()
     private var vertical = VelocityTracker()
-    /// Whether both trackers hold the same sample times, so that their velocities are worked out in one
-    /// pass (``VelocityTracker/releaseVelocities(_:_:atLift:)``). They are given the same times; only a
-    /// non-finite position, which one tracker drops and the other keeps, sets them apart. A cache (equal
+    /// Whether both trackers hold the same sample times, so that their newest samples are kept together in
+    /// ``recent`` and a steady finger's velocities are worked out from there. They are given the same times;
+    /// only a non-finite position, which one tracker drops and the other keeps, sets them apart. A cache (equal
     /// whatever its value): it changes the work, never the result.
     private var sameTimes = Scratch(true)
+    /// The trackers' newest five samples, both axes together, while they hold the same times: a cache of their
+    /// rings, which ``releaseVelocity(pageTime:lastPageTime:)`` reads on every move. Not coded: a decoded value
+    /// takes it from the trackers.
+    private var recent = Scratch(RecentSamples())
+
+    /// Every stored member but ``recent``, in their order.
+    private enum CodingKeys: String, CodingKey {
+        case horizontal, vertical, sameTimes
+    }
+
+    init() {}
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        horizontal = try container.decode(VelocityTracker.self, forKey: .horizontal)
+        vertical = try container.decode(VelocityTracker.self, forKey: .vertical)
+        sameTimes = try container.decode(Scratch<Bool>.self, forKey: .sameTimes)
+        if sameTimes.value {
+            if let samples = RecentSamples(horizontal: horizontal.samples, vertical: vertical.samples) {
+                recent.value = samples
+            } else {
+                sameTimes.value = false
+            }
+        }
+    }
 
     /// Starts over with the finger at rest at `pageTime`.
     mutating func begin(at pageTime: Double) {
         reset()
-        horizontal.add(position: 0, time: pageTime)
-        vertical.add(position: 0, time: pageTime)
+        add(.zero, at: pageTime)
     }
 
     mutating func reset() {
         horizontal.reset()
         vertical.reset()
+        recent.value.removeAll()
         sameTimes.value = true
     }
 
     /// Records the finger's total translation at `pageTime`.
+    @inline(__always)
     mutating func add(_ translation: Point, at pageTime: Double) {
         if !translation.x.isFinite || !translation.y.isFinite { sameTimes.value = false }
-        horizontal.add(position: translation.x, time: pageTime)
-        vertical.add(position: translation.y, time: pageTime)
+        guard sameTimes.value else {
+            horizontal.add(position: translation.x, time: pageTime)
+            vertical.add(position: translation.y, time: pageTime)
+            return
+        }
+        // The trackers' newest time is `recent`'s, so each would decide as it does (ignore the sample, replace
+        // the newest, append): its decision is taken for them, rather than made again by each.
+        switch recent.value.add(time: pageTime, x: translation.x, y: translation.y) {
+        case .ignored:
+            break
+        case .replacedNewest(let time):
+            horizontal.replaceNewest(with: VelocityTracker.Sample(time: time, position: translation.x))
+            vertical.replaceNewest(with: VelocityTracker.Sample(time: time, position: translation.y))
+        case .appended:
+            horizontal.append(VelocityTracker.Sample(time: pageTime, position: translation.x))
+            vertical.append(VelocityTracker.Sample(time: pageTime, position: translation.y))
+        }
     }
 
     /// The content's velocity (px/s of offset) if the finger lifted at `pageTime` (never before the newest
@@ -76,10 +117,9 @@ struct FingerVelocity: Hashable, Sendable, Codable {
     /// every move.
     mutating func releaseVelocity(pageTime: Double, lastPageTime: Double) -> Point {
         let lift = max(pageTime, lastPageTime)
-        guard sameTimes.value else {
-            return Point(x: -horizontal.releaseVelocity(atLift: lift), y: -vertical.releaseVelocity(atLift: lift))
+        if sameTimes.value, let found = recent.value.steadyVelocities(atLift: lift) {
+            return Point(x: -horizontal.clamped(found.x), y: -vertical.clamped(found.y))
         }
-        let (x, y) = VelocityTracker.releaseVelocities(&horizontal, &vertical, atLift: lift)
-        return Point(x: -x, y: -y)
+        return Point(x: -horizontal.releaseVelocity(atLift: lift), y: -vertical.releaseVelocity(atLift: lift))
     }
 }

@@ -90,6 +90,8 @@ public struct ScrollModel: Hashable, Sendable, Codable {
 
     /// When the running animation comes to rest.
     public var motionEnd: Timestamp? {
+        // Asked after every input, mostly with nothing moving (a drag, a rest): no chain to search then.
+        if horizontalMotion.isEmpty && verticalMotion.isEmpty { return nil }
         let horizontal = BallisticPlanner.settleTime(of: horizontalMotion)
         let vertical = BallisticPlanner.settleTime(of: verticalMotion)
         guard let horizontal else { return vertical }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import RefreshKit
@@ -75,6 +76,34 @@ import Testing
             let velocity = finger.releaseVelocity(pageTime: lift, lastPageTime: time)
             #expect((-velocity.x).bitPattern == horizontal.velocity(atLift: lift).bitPattern)
             #expect((-velocity.y).bitPattern == vertical.velocity(atLift: lift).bitPattern)
+        }
+    }
+
+    /// A drag's estimators decoded mid-drag (a session snapshot) go on as the originals: the newest samples they
+    /// keep together are not coded, and are taken from the trackers again.
+    @Test func aDecodedDragGoesOnAsTheOriginal() throws {
+        var stream = Stream(state: 7)
+        var live = FingerVelocity()
+        var time = 1000.0
+        live.begin(at: time)
+        var restored = live
+        var translation = Point.zero
+        for step in 0..<400 {
+            if step % 37 == 0 {
+                let coded = try JSONEncoder().encode(restored)
+                let object = try #require(JSONSerialization.jsonObject(with: coded) as? [String: Any])
+                #expect(object.keys.sorted() == ["horizontal", "sameTimes", "vertical"])
+                restored = try JSONDecoder().decode(FingerVelocity.self, from: coded)
+                #expect(restored == live)
+            }
+            time += stream.gap()
+            translation.x += (stream.next() - 0.5) * 20
+            translation.y += (stream.next() - 0.5) * 40
+            live.add(translation, at: time)
+            restored.add(translation, at: time)
+            let expected = live.releaseVelocity(pageTime: time, lastPageTime: time)
+            let velocity = restored.releaseVelocity(pageTime: time, lastPageTime: time)
+            #expect(velocity.x.bitPattern == expected.x.bitPattern && velocity.y.bitPattern == expected.y.bitPattern)
         }
     }
 }
