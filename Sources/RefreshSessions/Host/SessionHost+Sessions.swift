@@ -153,8 +153,9 @@ extension SessionHost {
         if connection.unansweredInputAt == nil { connection.unansweredInputAt = nowMicroseconds }
         if case .configure = input { announceConfiguration(of: session) }
         if case .measure(let batch) = input { announceHeights(batch, staleBefore: staleBefore, of: session) }
-        hold(session, events: session.takeEvents())
         armTick(for: session, at: nowMicroseconds)
+        // Last: the held reference takes this one over (no retain and release of the session).
+        hold(session, events: session.takeEvents())
     }
 
     /// After an accepted `configure`: every member gets the whole new configuration (`config`).
