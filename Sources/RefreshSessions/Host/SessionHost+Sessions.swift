@@ -194,6 +194,14 @@ extension SessionHost {
 
     /// Queues `events` and marks the session's frame pending for every connected member.
     func queue(_ events: [Event], in session: Session) {
+        if events.isEmpty {
+            // Most inputs: a loop that only marks, with no call in it, retains neither the connections nor
+            // their array, nor sets up for the events (152 -> 37 instructions per input, callgrind_host.py).
+            for connection in session.connections where connection.lifecycle.takesSessionOutput {
+                connection.outbox.markFramePending()
+            }
+            return
+        }
         for connection in session.connections where connection.lifecycle.takesSessionOutput {
             for event in events { enqueue(.event(event), on: connection) }
             connection.outbox.markFramePending()
