@@ -155,8 +155,9 @@ public struct TracedListModel: Sendable {
     public mutating func frame(appendingUpdateTo buffer: inout MessageBuffer) -> SharedFrame {
         let shared = SharedFrame(model.frame(), acknowledgements: acknowledgements.snapshot())
         let start = buffer.count
-        if let latest {
-            encoder.encodeDelta(shared, from: latest, into: &buffer)
+        if latest != nil {
+            // (Read in place: bound to a name, the previous frame was retained and released.)
+            encoder.encodeDelta(shared, from: latest!, into: &buffer)
         } else {
             encoder.encode(shared, into: &buffer)
         }
