@@ -47,6 +47,7 @@ extension SessionHost {
                 connection.unansweredInputAt = nil
             }
             var count = 0
+            let headroom = headroom  // (captured as a number, not through the host: no retain of the host)
             // (It makes the frame if the session changed since the last: its trace bytes are counted after.)
             let written = session.withFrameMessage(for: connection) { buffer in
                 count = buffer.count - headroom
