@@ -17,17 +17,14 @@ import RefreshKit
 ///
 /// where Δt is the time since the previous timed record (µs, zigzag) and the numbers are LEB128 varints.
 ///
-/// The tail chunk is made with its full capacity and written in its unused capacity: a record is a few
-/// stores and one copy of its text, not appends that each check the array's capacity, and a chunk's bytes are
-/// never zeroed first (zeroing a fresh chunk cost 82 instructions per input, callgrind_host.py).
+/// The tail chunk is made at its full size and written through its bytes, `tailCount` of them used: a
+/// record is a few stores and one copy of its text, not appends that each check the array's capacity.
 @usableFromInline struct OperationLog: Sendable {
-    /// The chunks filled so far, oldest first.
+    /// The chunks filled so far, oldest first (each cut to its used bytes).
     private var full: [[UInt8]] = []
-    /// The chunk being written: its elements are the records so far, its capacity the chunk's size.
+    /// The chunk being written, made at its full size: its first `tailCount` bytes are records.
     private var tail: [UInt8] = []
-    /// The size the tail chunk was made with.
-    private var tailSize = 0
-    /// Bytes of `tail` used: its count (kept apart, so that ``byteCount`` reads a stored integer).
+    /// Bytes of `tail` used.
     @usableFromInline private(set) var tailCount = 0
     /// Bytes in the filled chunks.
     @usableFromInline private(set) var fullBytes = 0
@@ -53,12 +50,11 @@ import RefreshKit
     @inlinable var byteCount: Int { fullBytes + tailCount }
 
     mutating func appendApply(_ text: UnsafeRawBufferPointer, member: Int, at time: Timestamp) {
-        let bound = Self.applyBound(text.count)
-        reserve(bound)
+        reserve(Self.applyBound(text.count))
         let delta = nextDelta(at: time)
-        write(bound: bound) { chunk in
-            chunk[0] = Tag.apply
-            var at = Self.putVarint(delta, into: chunk, at: 1)
+        write { chunk, start in
+            chunk[start] = Tag.apply
+            var at = Self.putVarint(delta, into: chunk, at: start + 1)
             at = Self.putVarint(UInt64(truncatingIfNeeded: member), into: chunk, at: at)
             at = Self.putVarint(UInt64(text.count), into: chunk, at: at)
             if let source = text.baseAddress, let target = chunk.baseAddress {
@@ -71,16 +67,18 @@ import RefreshKit
     mutating func appendAdvance(to time: Timestamp) {
         reserve(Self.headBound)
         let delta = nextDelta(at: time)
-        write(bound: Self.headBound) { chunk in
-            chunk[0] = Tag.advance
-            return Self.putVarint(delta, into: chunk, at: 1)
+        write { chunk, start in
+            chunk[start] = Tag.advance
+            return Self.putVarint(delta, into: chunk, at: start + 1)
         }
     }
 
     mutating func appendFrame() {
         reserve(1)
-        tail.append(Tag.frame)  // (within the capacity `reserve` made)
-        tailCount += 1
+        write { chunk, start in
+            chunk[start] = Tag.frame
+            return start + 1
+        }
     }
 
     /// The zigzagged time since the previous timed record, which `time` now is.
@@ -90,30 +88,29 @@ import RefreshKit
         return delta
     }
 
-    /// Writes one record of at most `bound` bytes after the tail chunk's records (`reserve(bound)` made room,
-    /// so the chunk is not moved): `body` gets the bytes after them, uninitialized, and returns how many it
-    /// wrote.
+    /// Writes one record into the tail chunk (`reserve` made room): `body` gets the chunk's bytes and where
+    /// the record starts, and returns where it ends.
     @inline(__always)
-    private mutating func write(bound: Int, _ body: (UnsafeMutableRawBufferPointer) -> Int) {
-        tail.append(addingCapacity: bound) { span in
-            span.withUnsafeMutableBufferPointer { bytes, initialized in
-                initialized = body(UnsafeMutableRawBufferPointer(bytes))
-            }
-        }
-        tailCount = tail.count
+    private mutating func write(_ body: (UnsafeMutableRawBufferPointer, Int) -> Int) {
+        let start = tailCount
+        tailCount = tail.withUnsafeMutableBytes { body($0, start) }
     }
 
     /// Makes sure `needed` more bytes fit in the tail chunk, starting a new one when they do not.
     private mutating func reserve(_ needed: Int) {
-        guard tail.capacity - tail.count < needed else { return }
-        let size = tailSize == 0 ? Self.firstChunk : min(2 * tailSize, Self.largestChunk)
-        if !tail.isEmpty {
-            fullBytes += tail.count
+        guard tail.count - tailCount < needed else { return }
+        let size = tail.isEmpty ? Self.firstChunk : min(2 * tail.count, Self.largestChunk)
+        if tailCount > 0 {
+            tail.removeLast(tail.count - tailCount)
+            fullBytes += tailCount
             full.append(tail)
         }
-        tailSize = max(size, needed)
-        tail = []
-        tail.reserveCapacity(tailSize)
+        // Zeroed in one `memset` (`Array(repeating:count:)` stores the bytes one by one: ~130 per record).
+        let length = max(size, needed)
+        tail = [UInt8](unsafeUninitializedCapacity: length) { bytes, initialized in
+            bytes.initialize(repeating: 0)
+            initialized = length
+        }
         tailCount = 0
     }
 
