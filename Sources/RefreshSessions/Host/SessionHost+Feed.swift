@@ -46,7 +46,7 @@ extension SessionHost {
     /// After every change of `session` (``writeFrames(of:)``): submits its running request when it is new
     /// (a replayed session asks again), and tells its members of requests that ended and of new items.
     func followFeed(of session: Session) {
-        guard session.model.feedMode == .external else { return }
+        guard session.traced.feedMode == .external else { return }
         sendRowsUpdates(of: session)
         if let request = session.model.sourceRequest, session.feed.submitted != request.id {
             session.feed.submitted = request.id
@@ -75,7 +75,7 @@ extension SessionHost {
 
     /// The `welcome`'s `feed`: the source, whether it takes posts, and its last requests.
     func welcomeFeed(of session: Session) -> WelcomeFeed {
-        guard session.model.feedMode == .external else { return .simulated }
+        guard session.traced.feedMode == .external else { return .simulated }
         let source = session.traced.recorder.header.feedSource ?? configuration.feedSource ?? "custom"
         let kind = WelcomeFeed.Kind(rawValue: configuration.feedKind) ?? .custom
         return WelcomeFeed(
@@ -85,7 +85,7 @@ extension SessionHost {
 
     /// After a `welcome` to `connection`: every loaded item (`rows` `replace`) and the notice of new items.
     func welcomeFeed(_ connection: Connection, to session: Session) {
-        guard session.model.feedMode == .external else { return }
+        guard session.traced.feedMode == .external else { return }
         // The members already there get what changed first; the one joining gets every row as it is now.
         sendRowsUpdates(of: session, skipping: connection)
         if let rows = session.model.allRows { enqueue(.rowsUpdate(rows), on: connection) }
@@ -116,7 +116,7 @@ extension SessionHost {
 
     /// Tells `session`'s members how many polled items are newer than its top item, when that changed.
     private func announceNewItems(of session: Session) {
-        guard session.model.feedMode == .external, let polled = polledFeed else { return }
+        guard session.traced.feedMode == .external, let polled = polledFeed else { return }
         let news = NewItems(polled: polled, top: session.model.feedTopItem)
         guard news != session.feed.newItems else { return }
         session.feed.newItems = news

@@ -153,8 +153,9 @@ extension SessionHost {
         if connection.unansweredInputAt == nil { connection.unansweredInputAt = nowMicroseconds }
         if case .configure = input { announceConfiguration(of: session) }
         if case .measure(let batch) = input { announceHeights(batch, staleBefore: staleBefore, of: session) }
-        hold(session, events: session.takeEvents())
         armTick(for: session, at: nowMicroseconds)
+        // Last: the held reference takes this one over (no retain and release of the session).
+        hold(session, events: session.takeEvents())
     }
 
     /// After an accepted `configure`: every member gets the whole new configuration (`config`).
@@ -193,6 +194,14 @@ extension SessionHost {
 
     /// Queues `events` and marks the session's frame pending for every connected member.
     func queue(_ events: [Event], in session: Session) {
+        if events.isEmpty {
+            // Most inputs: a loop that only marks, with no call in it, retains neither the connections nor
+            // their array, nor sets up for the events (152 -> 37 instructions per input, callgrind_host.py).
+            for connection in session.connections where connection.lifecycle.takesSessionOutput {
+                connection.outbox.markFramePending()
+            }
+            return
+        }
         for connection in session.connections where connection.lifecycle.takesSessionOutput {
             for event in events { enqueue(.event(event), on: connection) }
             connection.outbox.markFramePending()
@@ -213,7 +222,8 @@ extension SessionHost {
         followFeed(of: session)
         for connection in session.connections where connection.lifecycle.takesSessionOutput {
             let alone = connection.outbox.framePending && connection.outbox.isEmpty && !connection.pingDue
-            actions.append(alone ? .writeSoon(connection) : .wantWrite(connection))
+            // (Consumed: the action takes the loop's reference, not a retain of its own, 30 instructions per input.)
+            actions.append(alone ? .writeSoon(consume connection) : .wantWrite(consume connection))
         }
     }
 

@@ -39,8 +39,6 @@ extension SessionHost {
             // The session's frame, encoded once for every member (a delta once per base), written from the
             // session's own buffers.
             _ = connection.outbox.takeFrame()
-            session.prepareFrame()
-            registry.account(session)
             connection.framesSent &+= 1
             counters.frames &+= 1
             if let heard = connection.unansweredInputAt {
@@ -49,10 +47,13 @@ extension SessionHost {
                 connection.unansweredInputAt = nil
             }
             var count = 0
+            let headroom = headroom  // (captured as a number, not through the host: no retain of the host)
+            // (It makes the frame if the session changed since the last: its trace bytes are counted after.)
             let written = session.withFrameMessage(for: connection) { buffer in
                 count = buffer.count - headroom
                 return write(.text, buffer)
             }
+            registry.account(session)
             return finish(connection, written, bytes: count)
         } else {
             _ = connection.outbox.takeFrame()  // (a frame pending without a session is dropped)

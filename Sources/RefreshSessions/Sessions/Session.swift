@@ -243,9 +243,11 @@ public final class Session {
         let latest = traced.latest!  // prepareFrame always leaves one
         guard connection.frameFormat == .delta else { return withWholeFrame(latest, body) }
         defer { connection.frameBase = latest }
-        guard let base = connection.frameBase else { return withWholeFrame(latest, body) }
-        let key = FrameMessages.DeltaKey(owner: owner, base: base.sequence, frame: latest.sequence)
-        if messages.deltaKey != key {
+        // The base read in place, and taken only to encode (usually `prepareFrame` has made its delta): a
+        // retain and a release less per frame.
+        guard let baseSequence = connection.frameBase?.sequence else { return withWholeFrame(latest, body) }
+        let key = FrameMessages.DeltaKey(owner: owner, base: baseSequence, frame: latest.sequence)
+        if messages.deltaKey != key, let base = connection.frameBase {
             // A sequence number names one frame of this session, and a connection's base is always one of
             // this session's frames (attach clears it), so equal keys mean equal bytes.
             messages.delta.removeAll()

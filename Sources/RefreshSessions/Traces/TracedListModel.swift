@@ -33,6 +33,9 @@ public struct TracedListModel: Sendable {
     public private(set) var isActive = false
     /// ``ListModel/nextDeadline`` as of the last `apply` or `advance`, stored like ``isActive``.
     public private(set) var nextDeadline: Timestamp?
+    /// ``ListModel/feedMode``, which a model keeps for its life: stored, read after every input like
+    /// ``isActive`` (through the model it cost ~20 instructions per input, callgrind_host.py).
+    public let feedMode: FeedMode
     /// The presets the header's and a `configure`'s preset names are looked up in.
     public let presets: PresetCatalogue
     /// The members' pointers that are down (touched and not lifted, as far as the applied messages tell),
@@ -49,6 +52,7 @@ public struct TracedListModel: Sendable {
         model = try ListModel(
             viewport: header.viewport, devicePixelRatio: header.devicePixelRatio, preset: header.preset,
             in: presets, seed: header.seed, feed: header.feedMode, time: header.start)
+        feedMode = model.feedMode
         recorder = TraceRecorder(header: header, limits: limits, digest: digest)
         noteSchedule()
     }
@@ -61,6 +65,7 @@ public struct TracedListModel: Sendable {
     ) {
         self.presets = presets
         model = snapshot.model
+        feedMode = snapshot.model.feedMode
         acknowledgements = snapshot.acknowledgements
         latest = snapshot.latest.map { SharedFrame($0.frame, acknowledgements: $0.acknowledgements) }
         isActive = snapshot.isActive
@@ -150,8 +155,9 @@ public struct TracedListModel: Sendable {
     public mutating func frame(appendingUpdateTo buffer: inout MessageBuffer) -> SharedFrame {
         let shared = SharedFrame(model.frame(), acknowledgements: acknowledgements.snapshot())
         let start = buffer.count
-        if let latest {
-            encoder.encodeDelta(shared, from: latest, into: &buffer)
+        if latest != nil {
+            // (Read in place: bound to a name, the previous frame was retained and released.)
+            encoder.encodeDelta(shared, from: latest!, into: &buffer)
         } else {
             encoder.encode(shared, into: &buffer)
         }
