@@ -197,9 +197,21 @@ final class ServiceLoop {
         input: UnsafeMutableRawPointer?,
         length: Int
     ) -> Int32 {
+        // Every input's event, first: lws is still in the read that brought it (no held frame to flush), and
+        // the connection is used unretained (the retain and release cost ~40 instructions per input).
+        if reason == LWS_CALLBACK_RECEIVE {
+            Self.connection(in: user)?._withUnsafeGuaranteedRef { connection in
+                host.received(
+                    UnsafeRawBufferPointer(start: input, count: length), binary: lws_frame_is_binary(wsi) != 0,
+                    isLast: lws_remaining_packet_payload(wsi) == 0 && lws_is_final_fragment(wsi) != 0,
+                    on: connection, at: clock.now())
+            }
+            carryOutActions()
+            return 0
+        }
         // lws moved on from the read that brought the held input: its frame goes first. (`CLOSED` flushes it
         // itself, once the closing connection is marked: its socket is gone.)
-        if reason != LWS_CALLBACK_RECEIVE && reason != LWS_CALLBACK_CLOSED { host.flushHeldFrame() }
+        if reason != LWS_CALLBACK_CLOSED { host.flushHeldFrame() }
         defer { carryOutActions() }
         switch reason {
         case LWS_CALLBACK_ESTABLISHED:
@@ -213,25 +225,21 @@ final class ServiceLoop {
             connection.balancerBackend = Gatekeeper.customHeader(wsi, "x-refreshkit-backend:")
             user.storeBytes(of: Unmanaged.passRetained(connection).toOpaque(), as: UnsafeMutableRawPointer?.self)
             return 0
-        case LWS_CALLBACK_RECEIVE:
-            guard let connection = Self.connection(in: user) else { return 0 }
-            host.received(
-                UnsafeRawBufferPointer(start: input, count: length), binary: lws_frame_is_binary(wsi) != 0,
-                isLast: lws_remaining_packet_payload(wsi) == 0 && lws_is_final_fragment(wsi) != 0, on: connection,
-                at: clock.now())
-            return 0
         case LWS_CALLBACK_SERVER_WRITEABLE:
-            guard let connection = Self.connection(in: user) else { return 0 }
-            return write(connection, wsi: wsi)
+            return Self.connection(in: user)?._withUnsafeGuaranteedRef { write($0, wsi: wsi) } ?? 0
         case LWS_CALLBACK_RECEIVE_PONG:
-            if let connection = Self.connection(in: user) { host.pong(on: connection, at: clock.now()) }
+            if let connection = Self.connection(in: user)?.takeUnretainedValue() {
+                host.pong(on: connection, at: clock.now())
+            }
             return 0
         case LWS_CALLBACK_TIMER:
             // Only ever armed by a close: now lws sends the close frame with the reason given.
-            guard let connection = Self.connection(in: user), connection.lifecycle == .closeIssued else { return 0 }
+            guard let connection = Self.connection(in: user)?.takeUnretainedValue(),
+                connection.lifecycle == .closeIssued
+            else { return 0 }
             return -1
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
-            if let connection = Self.connection(in: user) {
+            if let connection = Self.connection(in: user)?.takeUnretainedValue() {
                 logger.debug("peer closed", metadata: ["connection": "\(connection.id)"])
             }
             return 0
@@ -248,9 +256,11 @@ final class ServiceLoop {
         }
     }
 
-    private static func connection(in user: UnsafeMutableRawPointer?) -> Connection? {
+    /// The connection behind lws's per-connection pointer (set at `ESTABLISHED`, which holds its reference
+    /// until `CLOSED`), unretained.
+    private static func connection(in user: UnsafeMutableRawPointer?) -> Unmanaged<Connection>? {
         guard let raw = user?.load(as: UnsafeMutableRawPointer?.self) else { return nil }
-        return Unmanaged<Connection>.fromOpaque(raw).takeUnretainedValue()
+        return Unmanaged<Connection>.fromOpaque(raw)
     }
 
     // MARK: - The host's actions, carried out
