@@ -35,7 +35,7 @@ extension ServiceLoop {
         var refreshKit = lws_protocols()
         refreshKit.name = resources.string(Self.subprotocol)
         refreshKit.callback = refreshKitProtocolCallback
-        refreshKit.per_session_data_size = MemoryLayout<UnsafeMutableRawPointer?>.size
+        refreshKit.per_session_data_size = ServiceLoop.perConnectionBytes
         refreshKit.rx_buffer_size = ReceiveBuffer.bytes
         // One send() may carry a whole frame; larger messages are still sent, lws buffers the rest.
         refreshKit.tx_packet_size = 64 * 1024

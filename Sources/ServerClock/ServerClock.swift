@@ -66,7 +66,12 @@ public struct ServerClock: Sendable {
     static let originAttempts = 8
 
     /// The time now, µs since the Unix epoch.
-    public func now() -> Int64 { time(atMonotonic: Self.read(CLOCK_MONOTONIC)) }
+    ///
+    /// Inlinable, with its arithmetic unchecked (µs since 1970 are nowhere near `Int64`'s bounds): the server reads
+    /// it for every event and every write, and the call with its overflow checks cost ~38 instructions besides
+    /// `clock_gettime`.
+    @inlinable
+    public func now() -> Int64 { wallOrigin &+ (Self.read(CLOCK_MONOTONIC) &- monotonicOrigin) }
 
     /// The time when the monotonic clock read `monotonic` (µs).
     public func time(atMonotonic monotonic: Int64) -> Int64 { wallOrigin + (monotonic - monotonicOrigin) }
@@ -74,10 +79,10 @@ public struct ServerClock: Sendable {
     /// The wall clock now, µs since the Unix epoch (what NTP keeps; it may step).
     public static func wallClock() -> Int64 { read(CLOCK_REALTIME) }
 
-    @inline(__always)
-    private static func read(_ clock: clockid_t) -> Int64 {
+    @inlinable @inline(__always)
+    static func read(_ clock: clockid_t) -> Int64 {
         var reading = timespec()
         clock_gettime(clock, &reading)
-        return Int64(reading.tv_sec) * 1_000_000 + Int64(reading.tv_nsec) / 1000
+        return Int64(reading.tv_sec) &* 1_000_000 &+ Int64(reading.tv_nsec) / 1000
     }
 }
