@@ -78,6 +78,23 @@ public struct Acknowledgements: Hashable, Sendable, Codable {
         count += 1
     }
 
+    /// Makes its entries `rows`' (ordered by member), as ``removeAll()`` then an ``append(_:)`` apiece would:
+    /// the inline entries stored directly, where each `append` jumped on the count; the entries past the count
+    /// are left as they were, as `removeAll` left them.
+    @inline(__always)
+    fileprivate mutating func replaceAll(with rows: UnsafeBufferPointer<AcknowledgementTable.Row>) {
+        count = rows.count
+        if rows.count > 0 { inline0 = Entry(member: rows[0].member, seq: rows[0].seq) }
+        if rows.count > 1 { inline1 = Entry(member: rows[1].member, seq: rows[1].seq) }
+        if rows.count > 2 { inline2 = Entry(member: rows[2].member, seq: rows[2].seq) }
+        if rows.count > 3 { inline3 = Entry(member: rows[3].member, seq: rows[3].seq) }
+        // Nil or empty, there is nothing to empty (emptying an empty array would make, and free, a buffer).
+        if spill?.isEmpty == false { spill!.removeAll(keepingCapacity: true) }
+        guard rows.count > Self.inlineCount else { return }
+        if spill == nil { spill = [] }
+        for row in rows[Self.inlineCount...] { spill!.append(Entry(member: row.member, seq: row.seq)) }
+    }
+
     /// Empties it, keeping the spill's memory when it is not shared.
     mutating func removeAll() {
         count = 0
@@ -166,7 +183,7 @@ public struct AcknowledgementTable: Sendable, Codable {
     /// The most members the table keeps.
     public static let capacity = 64
 
-    private struct Row: Codable {
+    fileprivate struct Row: Codable {
         var member: Int
         var seq: UInt64
         /// When the member's last `seq`'d input was applied, as a count of such inputs.
@@ -218,8 +235,7 @@ public struct AcknowledgementTable: Sendable, Codable {
     public mutating func snapshot() -> Acknowledgements {
         guard changed else { return last }
         changed = false
-        last.removeAll()
-        for row in rows { last.append(Acknowledgements.Entry(member: row.member, seq: row.seq)) }
+        rows.withUnsafeBufferPointer { last.replaceAll(with: $0) }
         return last
     }
 }
