@@ -174,6 +174,11 @@ struct BenchCommand: ParsableCommand {
         help: "--profile-host through the whole session host (screens, decode, apply, trace, frame write), numbered.")
     var profileSessionHost = false
 
+    @Flag(
+        name: .customLong("profile-real-clock"),
+        help: "--profile-session-host with the server's clock counting from 1970, as `serve`'s does (13-digit times).")
+    var profileRealClock = false
+
     @Option(
         name: .customLong("check-targets"),
         help: ArgumentHelp(
@@ -221,7 +226,7 @@ struct BenchCommand: ParsableCommand {
             lagSeconds: max(1, lagSeconds), profileSteps: profileSteps.map { max(1, $0) },
             profileHostSessions: profileHostSessions.map { max(1, $0) },
             profileHostInputs: profileHostInputs.map { max(1, $0) }, profileHostNumbered: profileHostNumbered,
-            profileSessionHost: profileSessionHost,
+            profileSessionHost: profileSessionHost, profileRealClock: profileRealClock,
             skipEngine: skipEngine, skipInstructions: skipInstructions, skipServer: skipServer, skipEcho: skipEcho,
             skipIdle: skipIdle, skipPage: skipPage, skipLag: skipLag, skipFeed: skipFeed,
             feedItems: max(100, feedItems), skipTakeOver: skipTakeOver, takeOverOnly: takeOverOnly,

@@ -39,6 +39,8 @@ struct BenchOptions {
     var profileHostNumbered: Bool
     /// `--profile-host` through the whole ``SessionHost`` (``SessionHostBench``), not the host path alone.
     var profileSessionHost: Bool
+    /// `--profile-session-host` with the clock at a real time (µs since 1970), as the server's, not at 1 s.
+    var profileRealClock: Bool
     var skipEngine: Bool
     /// Skip the callgrind counts: the engine step's (about 10 s) and the whole server's and echo's per input
     /// (``ServerInstructions``, about 2 minutes).

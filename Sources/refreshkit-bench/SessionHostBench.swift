@@ -12,6 +12,12 @@ import RefreshWire
 struct SessionHostBench {
     /// Inputs in all, spread over the sessions in turn (one connection each, `delta` frames, numbered touches).
     var inputs = 120_000
+    /// The clock's time at the start, µs: 1 s unless `--profile-real-clock` (``realClockStart``).
+    var start: Int64 = 1_000_000
+
+    /// A fixed time since 1970 (2025-11-25 00:00 UTC), µs, so the counts repeat from run to run: the server's
+    /// clock (ServerClock) counts from 1970, so its frames' `t` has a 13-digit integer part (ms).
+    static let realClockStart: Int64 = 1_764_028_800_000_000
 
     /// - Returns: ns per input (wall clock; meaningful only outside a profiler).
     func profile(sessions count: Int) throws -> Double {
@@ -20,7 +26,8 @@ struct SessionHostBench {
         let transport = Transport(
             host: SessionHost(
                 configuration: configuration, logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() },
-                headroom: 16))
+                headroom: 16),
+            now: start)
         defer { transport.host.tearDown() }
         let hello = Array(#"{"type":"hello","viewport":{"w":390,"h":844},"dpr":3,"frames":"delta"}"#.utf8)
         let connections = (0..<count).map { index in
@@ -31,8 +38,9 @@ struct SessionHostBench {
         }
         // The page's texts, written before the clock starts: a drag that never lifts, as `refreshkit-load`'s.
         let rounds = max(1, inputs / count)
-        let start = Double(transport.now) / 1000
-        let texts = (0..<rounds).map { Array(Self.touchText($0, pageTime: start + 16.667 * Double($0 + 1)).utf8) }
+        // The page's clock (ms since it loaded) starts at 1 s whichever the server's: the same texts.
+        let pageStart = 1000.0
+        let texts = (0..<rounds).map { Array(Self.touchText($0, pageTime: pageStart + 16.667 * Double($0 + 1)).utf8) }
         let began = Clock.now()
         transport.drive(texts, on: connections)
         let seconds = Clock.seconds(since: began)
@@ -50,10 +58,13 @@ struct SessionHostBench {
     /// Tells the host what a transport would, and carries out its writes at once.
     final class Transport {
         let host: SessionHost
-        var now: Int64 = 1_000_000
+        var now: Int64
         var written = 0
 
-        init(host: SessionHost) { self.host = host }
+        init(host: SessionHost, now: Int64) {
+            self.host = host
+            self.now = now
+        }
 
         /// Every round's text to every connection in turn, a period apart: the part a profiler counts
         /// (callgrind_host.py collects only inside it).

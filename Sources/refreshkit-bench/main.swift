@@ -38,6 +38,7 @@ if let sessions = options.profileHostSessions, options.profileSessionHost {
     profileAndExit {
         var bench = SessionHostBench()
         if let inputs = options.profileHostInputs { bench.inputs = inputs }
+        if options.profileRealClock { bench.start = SessionHostBench.realClockStart }
         return "\(sessions) sessions: \(Int(try bench.profile(sessions: sessions))) ns per input (session host)"
     }
 }

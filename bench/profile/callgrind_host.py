@@ -36,12 +36,13 @@ PER_CALL = [
 ]
 
 
-def run(binary, sessions, inputs, work, label):
+def run(binary, sessions, inputs, work, label, real_clock=False):
     out = os.path.join(work, f"cg.{label}.out")
     # Only the drive counts (the set-up and the texts' making are left out).
     subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
                     "--toggle-collect=*SessionHostBench*Transport*drive*", binary, "--profile-host",
-                    str(sessions), "--profile-session-host", "--profile-inputs", str(inputs)],
+                    str(sessions), "--profile-session-host", "--profile-inputs", str(inputs)]
+                   + (["--profile-real-clock"] if real_clock else []),
                    check=True, capture_output=True)
     return out
 
@@ -54,6 +55,8 @@ def main():
     parser.add_argument("--long", type=int, default=6000)
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--keep", help="a folder to keep the profiles in")
+    parser.add_argument("--real-clock", action="store_true",
+                        help="the server's clock counting from 1970, as serve's (13-digit times), not from 1 s")
     args = parser.parse_args()
     work = args.keep or tempfile.mkdtemp(prefix="callgrind-host-")
     os.makedirs(work, exist_ok=True)
@@ -61,8 +64,8 @@ def main():
     binary = os.path.join(work, "refreshkit-bench")
     shutil.copy(os.path.join(args.bin_dir, "refreshkit-bench"), binary)
     subprocess.run(["strip", "-g", binary], check=True)
-    short = run(binary, args.sessions, args.short, work, "short")
-    long = run(binary, args.sessions, args.long, work, "long")
+    short = run(binary, args.sessions, args.short, work, "short", args.real_clock)
+    long = run(binary, args.sessions, args.long, work, "long", args.real_clock)
     handler = r"SessionHostC8received_6binary6isLast"
     inputs = calls(long, handler) - calls(short, handler)
     print(f"session host: {args.sessions} sessions, {inputs} inputs between the runs: "

@@ -4,7 +4,9 @@
 ///
 /// A value every frame carries (``SharedFrame/acknowledgements``), so it must cost nothing to copy and make:
 /// up to four entries are stored inline (a session rarely has more than two devices that send `seq`), the
-/// rest in an array, which only a session with more such members ever allocates.
+/// rest in an array, which only a session with more such members ever allocates. Without one, the array is
+/// `nil`, not empty: a copy retains, and a frame's end releases, the empty array (some 20 instructions each,
+/// for every frame), where nil costs a test.
 public struct Acknowledgements: Hashable, Sendable, Codable {
     /// One member's acknowledgement.
     public struct Entry: Hashable, Sendable, Codable {
@@ -25,8 +27,8 @@ public struct Acknowledgements: Hashable, Sendable, Codable {
     private var inline1 = Entry(member: 0, seq: 0)
     private var inline2 = Entry(member: 0, seq: 0)
     private var inline3 = Entry(member: 0, seq: 0)
-    /// Entries 4 and later.
-    private var spill: [Entry] = []
+    /// Entries 4 and later; nil when there never were any.
+    private var spill: [Entry]?
 
     private static let inlineCount = 4
 
@@ -49,7 +51,7 @@ public struct Acknowledgements: Hashable, Sendable, Codable {
         case 1: return inline1
         case 2: return inline2
         case 3: return inline3
-        default: return spill[index - Self.inlineCount]
+        default: return spill![index - Self.inlineCount]
         }
     }
 
@@ -70,16 +72,34 @@ public struct Acknowledgements: Hashable, Sendable, Codable {
         case 1: inline1 = entry
         case 2: inline2 = entry
         case 3: inline3 = entry
-        default: spill.append(entry)
+        default:
+            if spill == nil { spill = [entry] } else { spill!.append(entry) }
         }
         count += 1
+    }
+
+    /// Makes its entries `rows`' (ordered by member), as ``removeAll()`` then an ``append(_:)`` apiece would:
+    /// the inline entries stored directly, where each `append` jumped on the count; the entries past the count
+    /// are left as they were, as `removeAll` left them.
+    @inline(__always)
+    fileprivate mutating func replaceAll(with rows: UnsafeBufferPointer<AcknowledgementTable.Row>) {
+        count = rows.count
+        if rows.count > 0 { inline0 = Entry(member: rows[0].member, seq: rows[0].seq) }
+        if rows.count > 1 { inline1 = Entry(member: rows[1].member, seq: rows[1].seq) }
+        if rows.count > 2 { inline2 = Entry(member: rows[2].member, seq: rows[2].seq) }
+        if rows.count > 3 { inline3 = Entry(member: rows[3].member, seq: rows[3].seq) }
+        // Nil or empty, there is nothing to empty (emptying an empty array would make, and free, a buffer).
+        if spill?.isEmpty == false { spill!.removeAll(keepingCapacity: true) }
+        guard rows.count > Self.inlineCount else { return }
+        if spill == nil { spill = [] }
+        for row in rows[Self.inlineCount...] { spill!.append(Entry(member: row.member, seq: row.seq)) }
     }
 
     /// Empties it, keeping the spill's memory when it is not shared.
     mutating func removeAll() {
         count = 0
-        // An empty spill is the shared empty array: emptying it again would make (and free) a buffer.
-        if !spill.isEmpty { spill.removeAll(keepingCapacity: true) }
+        // Nil or empty, there is nothing to empty (emptying an empty array would make, and free, a buffer).
+        if spill?.isEmpty == false { spill!.removeAll(keepingCapacity: true) }
     }
 
     /// Whether both maps have entries for the same members (their `seq`s may differ).
@@ -117,6 +137,32 @@ public struct Acknowledgements: Hashable, Sendable, Codable {
         return true
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case count, inline0, inline1, inline2, inline3, spill
+    }
+
+    /// The synthesized form, the spill an array (empty when nil): a snapshot's bytes do not change.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(count, forKey: .count)
+        try container.encode(inline0, forKey: .inline0)
+        try container.encode(inline1, forKey: .inline1)
+        try container.encode(inline2, forKey: .inline2)
+        try container.encode(inline3, forKey: .inline3)
+        try container.encode(spill ?? [], forKey: .spill)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        count = try container.decode(Int.self, forKey: .count)
+        inline0 = try container.decode(Entry.self, forKey: .inline0)
+        inline1 = try container.decode(Entry.self, forKey: .inline1)
+        inline2 = try container.decode(Entry.self, forKey: .inline2)
+        inline3 = try container.decode(Entry.self, forKey: .inline3)
+        let spill = try container.decode([Entry].self, forKey: .spill)
+        self.spill = spill.isEmpty ? nil : spill
+    }
+
     public func hash(into hasher: inout Hasher) {
         hasher.combine(count)
         for index in 0..<count { hasher.combine(self[index]) }
@@ -137,7 +183,7 @@ public struct AcknowledgementTable: Sendable, Codable {
     /// The most members the table keeps.
     public static let capacity = 64
 
-    private struct Row: Codable {
+    fileprivate struct Row: Codable {
         var member: Int
         var seq: UInt64
         /// When the member's last `seq`'d input was applied, as a count of such inputs.
@@ -189,8 +235,7 @@ public struct AcknowledgementTable: Sendable, Codable {
     public mutating func snapshot() -> Acknowledgements {
         guard changed else { return last }
         changed = false
-        last.removeAll()
-        for row in rows { last.append(Acknowledgements.Entry(member: row.member, seq: row.seq)) }
+        rows.withUnsafeBufferPointer { last.replaceAll(with: $0) }
         return last
     }
 }

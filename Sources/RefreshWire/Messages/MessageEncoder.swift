@@ -188,13 +188,11 @@ public struct MessageEncoder: Sendable {
         w.byte(.closeBrace)
     }
 
-    /// `"member":seq`, the member number as a decimal string key.
+    /// `"member":seq`, the member number as a decimal string key: one check for room where a token apiece
+    /// made four (``JSONWriter/digitsMember(_:_:)``).
     @inline(__always)
     func appendAckEntry(_ entry: Acknowledgements.Entry, to w: inout JSONWriter) {
-        w.byte(.quote)
-        w.digits(UInt64(entry.member))
-        w.literal(#"":"#)
-        w.digits(entry.seq)
+        w.digitsMember(UInt64(entry.member), entry.seq)
     }
 
     private func writeEvent(_ event: Event, to w: inout JSONWriter) {

@@ -118,6 +118,34 @@ struct AcknowledgementTests {
         #expect(a != Acknowledgements(a.entries.dropLast()))
     }
 
+    /// `Acknowledgements` as it was stored before its spill became optional, with the synthesized `Codable`.
+    struct SynthesizedAcknowledgements: Encodable {
+        var count: Int
+        var inline0, inline1, inline2, inline3: Acknowledgements.Entry
+        var spill: [Acknowledgements.Entry]
+    }
+
+    /// A snapshot stores the map (and the table, which holds one) in the form the synthesized `Codable` wrote,
+    /// the spill an array even when it is nil; and reads it back.
+    @Test func aMapIsStoredInTheSynthesizedForm() throws {
+        let zero = Acknowledgements.Entry(member: 0, seq: 0)
+        for count in [0, 1, 4, 5, 9] {
+            let entries = (0..<count).map { Acknowledgements.Entry(member: $0 + 2, seq: UInt64($0 * 7 + 1)) }
+            let map = Acknowledgements(entries)
+            let inline = (0..<4).map { $0 < count ? entries[$0] : zero }
+            let old = SynthesizedAcknowledgements(
+                count: count, inline0: inline[0], inline1: inline[1], inline2: inline[2], inline3: inline[3],
+                spill: Array(entries.dropFirst(4)))
+            var bytes: [UInt8] = []
+            var oldBytes: [UInt8] = []
+            try SnapshotEncoder().encode(map).write(into: &bytes)
+            try SnapshotEncoder().encode(old).write(into: &oldBytes)
+            #expect(bytes == oldBytes, "\(count) entries")
+            let back = try SnapshotDecoder().decode(Acknowledgements.self, from: SnapshotValue.read(bytes[...]))
+            #expect(back == map && back.entries == entries)
+        }
+    }
+
     // MARK: Frames and deltas
 
     static func frame(_ sequence: UInt64) -> Frame {

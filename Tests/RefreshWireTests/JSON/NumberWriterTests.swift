@@ -123,6 +123,23 @@ import Testing
         #expect(Self.written { $0.milliseconds(Timestamp(microseconds: 7_000)) } == "7")
     }
 
+    /// Times on the server's clock (µs since 1970: a 13-digit integer part in ms), written by groups of three
+    /// digits, and the integer parts around each power of ten past a million.
+    @Test func realClockTimes() {
+        var generator = SeededGenerator(seed: 31)
+        var samples: [Int64] = []
+        for _ in 0..<5000 { samples.append(1_764_028_800_000_000 + Int64(generator.int(below: 1 << 40))) }
+        for power in 9...18 {
+            let p = (0..<power).reduce(Int64(1)) { value, _ in value * 10 }
+            samples += [p, p - 1, p + 1, p + 999, p - 1000, -p, -(p - 1)]
+        }
+        for microseconds in samples {
+            let expected = Self.reference(microseconds, decimals: 3)
+            #expect(Self.written { $0.milliseconds(Timestamp(microseconds: microseconds)) } == expected)
+            #expect(Self.written { $0.scaled(microseconds, decimals: 6) } == Self.reference(microseconds, decimals: 6))
+        }
+    }
+
     @Test func aWriteThatDoesNotFitWritesNothingAndNothingAfterIt() {
         var memory = [UInt8](repeating: 0xAA, count: 8)
         memory.withUnsafeMutableBufferPointer { all in
