@@ -291,13 +291,13 @@ public struct ListModel: Hashable, Sendable, Codable {
         (isActive, earliestDeadline())
     }
 
-    /// ``nextDeadline`` for ``advance(to:)``: `mutating` only so that it reads the model in place (a
-    /// method that is not inlined gets a copy of `self`, 1.4 KB, when called from mutating code).
+    /// ``nextDeadline`` for ``advance(to:)`` and ``schedule()``, read in place (`mutating`: a method not inlined gets a
+    /// copy of `self`, 1.4 KB, from mutating code); inlined, as hosts schedule after every input (104 -> 93 a call).
+    @inline(__always)
     private mutating func earliestDeadline() -> Timestamp? {
         Self.earliestDeadline(
             wheel: scroll.wheelDeadline, feed: feedStatus().running?.due, motion: scroll.motionEnd,
-            controls: controls,
-            now: now)
+            controls: controls, now: now)
     }
 
     // MARK: - Controls and the feed
