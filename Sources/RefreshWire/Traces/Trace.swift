@@ -136,17 +136,27 @@ public struct FrameDigest: Hashable, Sendable, Codable {
     /// so two runs with the same deltas have the same frames, and the other way round.
     public mutating func addUpdate(_ message: UnsafeRawBufferPointer) {
         assert(kind == .deltas, "an update message added to a digest of another kind")
-        // The hash in a local and the words read through the base address: no store of `value` and no
-        // bounds check per word (the same words, mixed the same way).
+        // The hash in a local and the words loaded through the base address, two to a turn of the loop: no
+        // store of `value`, no bounds check, less loop per word; and the last, partial word in one load (the
+        // same words, mixed the same way; callgrind_host: 159 -> 117 per call).
         let length = message.count
         var hash = Self.mixed(value, UInt64(length))
         if let base = message.baseAddress {
             var i = 0
-            while i &+ 8 <= length {
-                hash = Self.mixed(hash, UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+            while i &+ 16 <= length {
+                hash = Self.mixed(hash, Self.word(base, at: i))
+                hash = Self.mixed(hash, Self.word(base, at: i &+ 8))
+                i &+= 16
+            }
+            if i &+ 8 <= length {
+                hash = Self.mixed(hash, Self.word(base, at: i))
                 i &+= 8
             }
-            if i < length {
+            if i < length, length >= 8 {
+                // The message's last 8 bytes, shifted down to the `length - i` not mixed yet: the word the
+                // loop below makes, zero-padded, in one load (that loop costs ~9 instructions per byte).
+                hash = Self.mixed(hash, Self.word(base, at: length &- 8) &>> UInt64(8 &* (8 &- (length &- i))))
+            } else if i < length {
                 var word: UInt64 = 0
                 var shift: UInt64 = 0
                 while i < length {
@@ -159,6 +169,12 @@ public struct FrameDigest: Hashable, Sendable, Codable {
         }
         value = hash
         count &+= 1
+    }
+
+    /// The little-endian word of the 8 bytes at `offset` from `base`.
+    @inline(__always)
+    private static func word(_ base: UnsafeRawPointer, at offset: Int) -> UInt64 {
+        UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 
     /// Continues a ``Kind/values`` digest with one word of a frame's canonical form.

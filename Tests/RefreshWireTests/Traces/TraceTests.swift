@@ -227,6 +227,38 @@ struct TraceTests {
         #expect(trace.header == header)
     }
 
+    /// A recorder keeps its operations in chunks that its copies share until they record: each copy then
+    /// records on its own, as a value does.
+    @Test func copiesOfARecorderRecordOnTheirOwn() {
+        let header = TraceHeader(
+            preset: "gv", viewport: Size(width: 320, height: 600), devicePixelRatio: 2, seed: 7,
+            start: Timestamp(microseconds: 0))
+        func record(_ recorder: inout TraceRecorder, dy: Int, count: Int) {
+            for index in 0..<count {
+                let text = Array(#"{"type":"wheel","dx":0,"dy":\#(dy),"mode":0,"t":\#(index)}"#.utf8)
+                text.withUnsafeBytes { recorder.recordApply($0, member: 0, at: Timestamp(microseconds: Int64(index))) }
+                recorder.recordAdvance(to: Timestamp(microseconds: Int64(index) + 1))
+            }
+        }
+        // Several chunks each, the last of the shared ones partly used.
+        var original = TraceRecorder(header: header)
+        record(&original, dy: 1, count: 300)
+        var copy = original
+        record(&copy, dy: 2, count: 1)
+        record(&original, dy: 3, count: 300)
+        record(&copy, dy: 4, count: 300)
+        var originalAlone = TraceRecorder(header: header)
+        record(&originalAlone, dy: 1, count: 300)
+        record(&originalAlone, dy: 3, count: 300)
+        var copyAlone = TraceRecorder(header: header)
+        record(&copyAlone, dy: 1, count: 300)
+        record(&copyAlone, dy: 2, count: 1)
+        record(&copyAlone, dy: 4, count: 300)
+        #expect(original.json() == originalAlone.json())
+        #expect(copy.json() == copyAlone.json())
+        #expect(original.json() != copy.json())
+    }
+
     @Test func helloSeedAndTraceDecode() throws {
         #expect(try decode(#"{"type":"trace"}"#) == .trace)
         let hello = try decode(#"{"type":"hello","viewport":{"w":1,"h":1},"dpr":1,"seed":42}"#)
