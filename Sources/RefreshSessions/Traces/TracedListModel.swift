@@ -164,7 +164,7 @@ public struct TracedListModel: Sendable {
         buffer.withUnsafeBytes { bytes in
             let update = UnsafeRawBufferPointer(rebasing: bytes[start...])
             switch recorder.frames.kind {
-            case .deltas: recorder.recordFrame(shared.frame, update: update)
+            case .deltas: recorder.recordFrameUpdate(update)
             case .text, .values: recorder.recordFrame(shared.frame)
             }
         }

@@ -113,6 +113,17 @@ public struct TraceRecorder: Sendable {
         operations.appendAdvance(to: time)
     }
 
+    /// `{"frame":true}`, and `update` into a digest of deltas (``FrameDigest/addUpdate(_:)``): the message that
+    /// brings a page holding the previous frame to this one. What ``recordFrame(_:encoded:update:)`` does for
+    /// that kind, without the frame: passing one out of a `SharedFrame` copied it (two `memcpy`s and a retain
+    /// and release of each array per frame).
+    public mutating func recordFrameUpdate(_ update: UnsafeRawBufferPointer) {
+        precondition(frames.kind == .deltas, "only a digest of deltas is made from the update messages alone")
+        guard admit(1) else { return }
+        operations.appendFrame()
+        frames.addUpdate(update)
+    }
+
     /// `{"frame":true}`, and the frame into the digest, which takes what its kind says: the frame's values;
     /// its `frame` message (`encoded` when the caller has it, else encoded here); or `update`, the message
     /// that brings a page holding the previous frame to this one (``FrameDigest/addUpdate(_:)``; required
