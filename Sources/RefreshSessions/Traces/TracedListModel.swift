@@ -95,15 +95,20 @@ public struct TracedListModel: Sendable {
     public mutating func apply(_ received: ReceivedInput, member: Int, at clockTime: Timestamp) throws(ListModelError) {
         let time = sessionTime(clockTime)
         recorder.recordApply(received.text, member: member, at: time)
-        if case .touch(let touch) = received.input { notePointer(touch, member: member) }
         defer { noteSchedule() }  // a refused input may still have advanced the model to `time`
-        let input = Self.namespaced(received.input, member: member)
+        // The input as the engine sees it (``namespaced(_:member:)``), made only for a touch: another input is
+        // passed as received, not copied (for a touch, a copy of the input and its destroy, 10 instructions).
         // Only a `configure` may name a preset to look up: a touch or a wheel (nearly every input) is not copied
         // through the catalogue (callgrind, docs/PERFORMANCE.md).
-        if case .configure = input {
-            try model.apply(presets.resolving(input), at: time)
-        } else {
-            try model.apply(input, at: time)
+        switch received.input {
+        case .touch(var touch):
+            notePointer(touch, member: member)
+            touch.pointer = Self.pointer(touch.pointer, member: member)
+            try model.apply(.touch(touch), at: time)
+        case .configure:
+            try model.apply(presets.resolving(received.input), at: time)
+        default:
+            try model.apply(received.input, at: time)
         }
         if let seq = received.seq { acknowledgements.note(seq: seq, member: member) }
     }

@@ -206,8 +206,10 @@ public struct AcknowledgementTable: Sendable, Codable {
         var low = 0
         var high = rows.count
         while low < high {
-            let middle = (low + high) / 2
-            if rows[middle].member < member { low = middle + 1 } else { high = middle }
+            // (Both within the table's `capacity`: a sum that cannot overflow, halved by a shift; `/ 2` checked
+            // for overflow and rounded a possibly negative sum towards zero.)
+            let middle = (low &+ high) &>> 1
+            if rows[middle].member < member { low = middle &+ 1 } else { high = middle }
         }
         if low < rows.count && rows[low].member == member {
             rows[low].seq = seq
