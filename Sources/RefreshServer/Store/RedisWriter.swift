@@ -29,15 +29,18 @@ final class RedisWriter {
     private var scriptHash: [UInt8] = []
     private var fencesHash: [UInt8] = []
     private var removalHash: [UInt8] = []
-    /// Names this process's writes (its pid and start time): the host's generations and batch numbers count
-    /// from 1 in every run, and a node restarted under its name must not be taken for its earlier run.
+    /// Names this writer's writes (its pid, its start time in µs and 32 random bits): the host's generations and
+    /// batch numbers count from 1 in every run, and a node restarted under its name must not be taken for its
+    /// earlier run. The random bits tell apart writers made in the same microsecond by one process (tests make
+    /// several: two with the same name were taken for one, and one's write at the other's epoch was not fenced).
     let incarnation: String
 
     init(address: StoreAddress, logger: Logger) {
         connection = RedisConnection(address: address, logger: logger)
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        incarnation = "\(getpid())-\(Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000)"
+        let started = Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
+        incarnation = "\(getpid())-\(started)-\(String(UInt32.random(in: .min ... .max), radix: 16))"
         connection.prepare = { [unowned self] connection in
             let scripts = [Self.script, Self.fencesScript, Self.removalScript]
             for script in scripts {
