@@ -18,7 +18,11 @@ def test_the_header_says_when_the_list_was_last_refreshed(browser, server):
         wait_until(page, lambda p: frame(p)["feed"]["newest"] > newest, 10, what="the refresh to bring rows")
         text = page.evaluate("() => window.refreshkit.lastUpdatedText()")
         assert re.fullmatch(r"Last updated: \d\d:\d\d", text or ""), text
-        # a pull shows it under the label
+        # a pull shows it under the label: once the refresh has finished and the list rests (a pull while the
+        # header still finishes is not a pull: the test raced the exit animation and failed 1 run in 3-6)
+        wait_until(page, lambda p: frame(p)["phase"] == "idle"
+                   and (edge(frame(p), "top") or {}).get("state") in (None, "idle"), 10,
+                   what="the refresh to finish and the list to rest")
         finger = touch_drag(page, canvas_point(page, 0.5, 0.15), dy=250, steps=12, release=False)
         wait_until(page, lambda p: (edge(frame(p), "top") or {}).get("state") in ("pulling", "armed"), 5,
                    what="pulling")

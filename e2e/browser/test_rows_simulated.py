@@ -26,6 +26,10 @@ def test_new_rows_while_scrolled_down_keep_the_row_being_read_still(phone):
     wait_until(page, lambda p: p.evaluate(STATE)["top"] == "refreshing", 5, what="the refresh running")
     finger = touch_drag(page, (x, y + 300), -400, steps=20, release=False)
     try:
+        # The frame that answers the last move, not one before it (each move is 20 px: sampled a frame early,
+        # the row seemed to move by one move's length, 1 run in CI).
+        wait_until(page, lambda p: p.evaluate("() => window.refreshkit.prediction().pending") == 0, 5,
+                   what="every move acknowledged")
         before = page.evaluate(STATE)
         assert before["top"] == "refreshing" and before["y"] > 0, before
         row = before["newest"] - int(before["y"] // before["rowHeight"])
