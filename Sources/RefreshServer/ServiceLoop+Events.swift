@@ -1,0 +1,134 @@
+import CLibWebSockets
+import RefreshSessions
+
+/// lws's events on a `refreshkit.v1` connection, told to the host: the protocol callback (the C entry point and
+/// ``ServiceLoop/handle(wsi:reason:user:input:length:)``) and what it keeps in lws's per-connection memory.
+extension ServiceLoop {
+    /// The `refreshkit.v1` protocol callback, on the service thread.
+    func handle(
+        wsi: OpaquePointer,
+        reason: lws_callback_reasons,
+        user: UnsafeMutableRawPointer?,
+        input: UnsafeMutableRawPointer?,
+        length: Int
+    ) -> Int32 {
+        // Every input's event, first: lws is still in the read that brought it (no held frame to flush), and
+        // the connection is used unretained (the retain and release cost ~40 instructions per input).
+        if reason == LWS_CALLBACK_RECEIVE {
+            Self.connection(in: user)?._withUnsafeGuaranteedRef { connection in
+                host.received(
+                    UnsafeRawBufferPointer(start: input, count: length), binary: lws_frame_is_binary(wsi) != 0,
+                    isLast: lws_remaining_packet_payload(wsi) == 0 && lws_is_final_fragment(wsi) != 0,
+                    on: connection, at: clock.now())
+            }
+            carryOutActions()
+            return 0
+        }
+        // lws moved on from the read that brought the held input: its frame goes first. (`CLOSED` flushes it
+        // itself, once the closing connection is marked: its socket is gone.)
+        if reason != LWS_CALLBACK_CLOSED { host.flushHeldFrame() }
+        defer { carryOutActions() }
+        switch reason {
+        case LWS_CALLBACK_ESTABLISHED:
+            guard let user else { return 0 }
+            let id = nextConnectionID
+            nextConnectionID += 1
+            let peer = Gatekeeper.peer(of: wsi)
+            gatekeeper.opened(peer: peer)
+            let connection = host.opened(id: id, peer: peer, at: clock.now())
+            connection.transport = wsi  // before the host's actions are carried out (the defer above)
+            connection.balancerBackend = Gatekeeper.customHeader(wsi, "x-refreshkit-backend:")
+            user.storeBytes(of: Unmanaged.passRetained(connection).toOpaque(), as: UnsafeMutableRawPointer?.self)
+            user.storeBytes(of: owner, toByteOffset: Self.loopOffset, as: UnsafeMutableRawPointer.self)
+            return 0
+        case LWS_CALLBACK_SERVER_WRITEABLE:
+            return Self.connection(in: user)?._withUnsafeGuaranteedRef { write($0, wsi: wsi) } ?? 0
+        case LWS_CALLBACK_RECEIVE_PONG:
+            if let connection = Self.connection(in: user)?.takeUnretainedValue() {
+                host.pong(on: connection, at: clock.now())
+            }
+            return 0
+        case LWS_CALLBACK_TIMER:
+            // Only ever armed by a close: now lws sends the close frame with the reason given.
+            guard let connection = Self.connection(in: user)?.takeUnretainedValue(),
+                connection.lifecycle == .closeIssued
+            else { return 0 }
+            return -1
+        case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+            if let connection = Self.connection(in: user)?.takeUnretainedValue() {
+                logger.debug("peer closed", metadata: ["connection": "\(connection.id)"])
+            }
+            return 0
+        case LWS_CALLBACK_CLOSED:
+            guard let user, let raw = user.load(as: UnsafeMutableRawPointer?.self) else { return 0 }
+            user.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
+            let connection = Unmanaged<Connection>.fromOpaque(raw).takeRetainedValue()
+            connection.transport = nil  // the socket is gone: actions still naming it do nothing
+            gatekeeper.closed(peer: connection.peer)
+            host.closed(connection, at: clock.now())
+            return 0
+        default:
+            return 0
+        }
+    }
+
+    /// lws's per-connection memory (`per_session_data_size`): the connection (from `ESTABLISHED` until `CLOSED`),
+    /// then this loop (from `ESTABLISHED` on), at ``loopOffset``.
+    static let perConnectionBytes = 2 * MemoryLayout<UnsafeMutableRawPointer?>.stride
+    static let loopOffset = MemoryLayout<UnsafeMutableRawPointer?>.stride
+
+    /// The connection behind lws's per-connection pointer (set at `ESTABLISHED`, which holds its reference
+    /// until `CLOSED`), unretained.
+    private static func connection(in user: UnsafeMutableRawPointer?) -> Unmanaged<Connection>? {
+        guard let raw = user?.load(as: UnsafeMutableRawPointer?.self) else { return nil }
+        return Unmanaged<Connection>.fromOpaque(raw)
+    }
+}
+
+// MARK: - The C entry point (it runs on the service thread, inside lws_service)
+
+func refreshKitProtocolCallback(
+    _ wsi: OpaquePointer?,
+    _ reason: lws_callback_reasons,
+    _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?,
+    _ length: Int
+) -> Int32 {
+    // An open connection's events (all but a handful) find the loop beside the connection, and go on with a jump:
+    // no calls into lws for the context and its user, and no registers saved around them here (the entry
+    // point's own instructions per callback 44 -> 18, plus 15 in handleEvent's frame).
+    if let wsi, let owner = user?.load(fromByteOffset: ServiceLoop.loopOffset, as: UnsafeMutableRawPointer?.self) {
+        return handleEvent(owner, wsi, reason, user, input, length)
+    }
+    return handleEventAskingLoop(wsi, reason, user, input, length)
+}
+
+/// The other events: the loop is the context's user.
+@inline(never)
+private func handleEventAskingLoop(
+    _ wsi: OpaquePointer?,
+    _ reason: lws_callback_reasons,
+    _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?,
+    _ length: Int
+) -> Int32 {
+    guard let wsi, let context = lws_get_context(wsi), let owner = lws_context_user(context) else { return 0 }
+    return handleEvent(owner, wsi, reason, user, input, length)
+}
+
+/// ``ServiceLoop/handle(wsi:reason:user:input:length:)`` on the loop at `owner`. Out of line, so that the C entry
+/// point can end in a jump to it.
+@inline(never)
+private func handleEvent(
+    _ owner: UnsafeMutableRawPointer,
+    _ wsi: OpaquePointer,
+    _ reason: lws_callback_reasons,
+    _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?,
+    _ length: Int
+) -> Int32 {
+    // The loop outlives its context: no retain and release around every callback.
+    Unmanaged<ServiceLoop>.fromOpaque(owner)._withUnsafeGuaranteedRef {
+        $0.handle(wsi: wsi, reason: reason, user: user, input: input, length: length)
+    }
+}
