@@ -270,19 +270,23 @@ def test_a_client_that_never_reads_costs_bounded_memory(fresh_server):
         # Another client is served meanwhile.
         with RawWebSocket(srv.port) as other:
             raw_hello(other)
-        # When the reader finally reads, it gets the newest state (and, if it fell behind, `lagging`).
+        # When the reader finally reads, it gets the newest state (and, if it fell behind, `lagging`): read
+        # until the frame after the release, however long a busy machine takes to deliver what was queued.
         reader.send_json({"type": "touch", "phase": "end", "dx": 0, "dy": 0, "t": t + 4})
-        deadline = time.monotonic() + 20
+        started = time.monotonic()
+        received: list[tuple[float, str, object]] = []
         last_frame = None
         lagging = 0
-        while time.monotonic() < deadline:
+        while last_frame is None or last_frame["phase"] == "dragging":
             try:
-                message = reader.recv_json(timeout=2)
+                message = reader.recv_json(timeout=max(0.0, started + 30 - time.monotonic()))
             except TimeoutError:
                 break
-            if message["type"] == "frame":
+            kind = message["type"]
+            received.append((round(time.monotonic() - started, 3), kind, message.get("seq", message.get("code"))))
+            if kind == "frame":
                 last_frame = message
-            lagging += message["type"] == "error" and message["code"] == "lagging"
-        assert last_frame is not None and last_frame["phase"] != "dragging", last_frame
-        assert lagging <= 1
+            lagging += kind == "error" and message["code"] == "lagging"
+        assert last_frame is not None and last_frame["phase"] != "dragging", (last_frame, received[-20:])
+        assert lagging <= 1, received
     assert not error_lines(srv), error_lines(srv)[:5]
