@@ -83,9 +83,14 @@ def flick_stretch(page, x: float, y: float, dy: float, flicks: int = FLICKS) -> 
 
 
 def scroll(page, message: dict) -> None:
-    """An animated scroll command (mid-fling: it takes over from the fling), to its end."""
-    page.evaluate("(m) => window.refreshkit.send(m)", {"type": "command", "animated": True, **message})
-    wait_until(page, at_rest, 30, what=f"the animated {message['name']} to end")
+    """An animated scroll command (mid-fling: it takes over from the fling), to its end: a frame that moves (from
+    a list at rest, that is the command applied: until then the frame at rest is the one before it), then the list
+    at rest. Every command here moves the list."""
+    page.evaluate("""(m) => { const k = window.refreshkit; window.__moved = false;
+        const stop = k.on('frame', (f) => { if (f.phase !== 'idle') { window.__moved = true; stop(); } });
+        k.send(m); }""", {"type": "command", "animated": True, **message})
+    wait_until(page, lambda p: p.evaluate("() => window.__moved") and at_rest(p), 30,
+               what=f"the animated {message['name']} to end")
 
 
 @pytest.mark.timeout(180)

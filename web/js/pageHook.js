@@ -37,6 +37,9 @@ export function exposePageHook({ session, share, traceTools, newItems = null }) 
       };
     },
     send: (obj) => session.send(obj),
+    /** Calls `fn` on the session's `name` events (js/session/liveSession.js: `frame`, `message`, `draw`, …); returns
+     * the function that stops it. A test waits on it for what the server said, not for a poll to catch it. */
+    on: (name, fn) => session.on(name, fn),
     // sessions and traces (js/session/identity.js, js/sharePopover.js, js/trace.js)
     get session() {
       return { id: store.session, member: store.member, members: store.members, url: share.url };
