@@ -30,6 +30,10 @@ public struct MessageAssembler: Sendable {
     /// Takes the next piece of the current message (`binary` as its first frame said; `isLast`: the
     /// message ends with it).
     public mutating func take(_ piece: UnsafeRawBufferPointer, binary: Bool, isLast: Bool) -> Piece {
+        // Nearly every message: a whole text message in one piece, within the limit. Nothing to note (the next
+        // piece starts a message again, and the buffer is empty between messages): what the general path
+        // returns, without its writes (41 -> 29 instructions a message, callgrind_host).
+        if !inMessage && isLast && !binary && piece.count <= limit { return .textInPiece }
         if !inMessage {
             inMessage = true
             isBinary = binary
