@@ -188,6 +188,14 @@ public final class Session {
         version &+= 1
     }
 
+    /// Applies member `number`'s `touch`, received as `text` with `seq` (``TracedListModel/apply(_:seq:text:member:at:)``).
+    func apply(_ touch: TouchInput, seq: UInt64?, text: UnsafeRawBufferPointer, member number: Int, at time: Timestamp)
+        throws(ListModelError)
+    {
+        try traced.apply(touch, seq: seq, text: text, member: number, at: time)
+        version &+= 1
+    }
+
     /// Applies the feed source's `answer`, recorded as member −1's `feed_answer` (``TracedListModel/apply(feedAnswer:at:)``).
     func apply(feedAnswer answer: FeedAnswerInput, at time: Timestamp) throws(ListModelError) {
         try traced.apply(feedAnswer: answer, at: time)
