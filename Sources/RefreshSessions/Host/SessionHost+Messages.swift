@@ -26,9 +26,7 @@ extension SessionHost {
             guard screened(connection, pageTime: plain.touch.pageTime, isTouch: true, seq: plain.seq, at: now) else {
                 return
             }
-            // (Made here: freed afterwards by a switch on its input's case, 31 instructions; returned by the decoder
-            // as a `ReceivedInput?`, it was freed through value witnesses, 86: callgrind_host.)
-            apply(ReceivedInput(.touch(plain.touch), seq: plain.seq, text: text), on: connection, at: now)
+            apply(plain, text: text, on: connection, at: now)
             return
         }
         let message: ClientMessage

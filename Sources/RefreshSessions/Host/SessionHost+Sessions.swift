@@ -129,16 +129,12 @@ extension SessionHost {
     }
 
     /// Applies `received` from `connection`'s member; a refusal's `error` carries its `seq`. (Inlined in
-    /// ``handle(_:on:at:)``, its only caller, at its two calls: as a call, 41 instructions a touch more,
-    /// callgrind_host.)
+    /// ``handle(_:on:at:)``, its only caller: as a call, 41 instructions a touch more, callgrind_host.)
     @inline(__always)
     func apply(_ received: ReceivedInput, on connection: Connection, at nowMicroseconds: Int64) {
         let (input, seq) = (received.input, received.seq)
         guard let session = connection.session else {
-            reject(
-                connection,
-                WireError(
-                    code: .notReady, message: "send hello before any input", ref: Self.type(of: input), seq: seq))
+            rejectBeforeHello(connection, ref: Self.type(of: input), seq: seq)
             return
         }
         // Read only for a `measure`: reading the model's feed state copies it.
@@ -147,18 +143,64 @@ extension SessionHost {
         do {
             try session.apply(received, member: connection.member, at: Timestamp(microseconds: nowMicroseconds))
         } catch {
-            reject(connection, WireError(error, ref: Self.type(of: input), seq: seq))
-            registry.account(session)
+            refuse(connection, error, ref: Self.type(of: input), seq: seq, in: session)
             return
         }
-        registry.account(session)
-        counters.inputs &+= 1
-        if connection.unansweredInputAt == nil { connection.unansweredInputAt = nowMicroseconds }
+        noteApplied(in: session, on: connection, at: nowMicroseconds)
         if case .configure = input { announceConfiguration(of: session) }
         if case .measure(let batch) = input { announceHeights(batch, staleBefore: staleBefore, of: session) }
         armTick(for: session, at: nowMicroseconds)
         // Last: the held reference takes this one over (no retain and release of the session).
         hold(session, events: session.takeEvents())
+    }
+
+    /// Applies a touch the page spelled as it always does (``MessageDecoder/plainTouchInput(_:)``), received as
+    /// `text`, as ``apply(_:on:at:)`` applies its ``ReceivedInput``, without making one: one made here was
+    /// freed through its input type's value witnesses, 31 instructions a touch (callgrind_host). (Inlined in
+    /// ``handle(_:on:at:)``, its only caller, like ``apply(_:on:at:)``.)
+    @inline(__always)
+    func apply(
+        _ plain: PlainTouchInput, text: UnsafeRawBufferPointer, on connection: Connection, at nowMicroseconds: Int64
+    ) {
+        guard let session = connection.session else {
+            rejectBeforeHello(connection, ref: "touch", seq: plain.seq)
+            return
+        }
+        do {
+            try session.apply(
+                plain.touch, seq: plain.seq, text: text, member: connection.member,
+                at: Timestamp(microseconds: nowMicroseconds))
+        } catch {
+            refuse(connection, error, ref: "touch", seq: plain.seq, in: session)
+            return
+        }
+        noteApplied(in: session, on: connection, at: nowMicroseconds)
+        armTick(for: session, at: nowMicroseconds)
+        // Last: the held reference takes this one over (no retain and release of the session).
+        hold(session, events: session.takeEvents())
+    }
+
+    /// Counts an input `session` applied from `connection` at `nowMicroseconds`: its trace's bytes, the host's
+    /// inputs, and the time the connection waits for a frame since.
+    @inline(__always)
+    private func noteApplied(in session: Session, on connection: Connection, at nowMicroseconds: Int64) {
+        registry.account(session)
+        counters.inputs &+= 1
+        if connection.unansweredInputAt == nil { connection.unansweredInputAt = nowMicroseconds }
+    }
+
+    /// An input (`ref`, its `type`) before the connection's `hello`: `not_ready`.
+    private func rejectBeforeHello(_ connection: Connection, ref: String, seq: UInt64?) {
+        reject(
+            connection, WireError(code: .notReady, message: "send hello before any input", ref: ref, seq: seq))
+    }
+
+    /// The engine refused `connection`'s input (`ref`, its `type`) with `error`, recorded in `session`'s trace.
+    private func refuse(
+        _ connection: Connection, _ error: ListModelError, ref: String, seq: UInt64?, in session: Session
+    ) {
+        reject(connection, WireError(error, ref: ref, seq: seq))
+        registry.account(session)
     }
 
     /// After an accepted `configure`: every member gets the whole new configuration (`config`).

@@ -25,6 +25,9 @@ public struct LatencyHistogram: Sendable, Equatable {
     }
 
     /// Counts one observation of `microseconds` (a negative one, from a clock that stepped, counts as 0).
+    /// (Inlined: a host records one for a frame after an input, and as a call it cost 12 instructions more,
+    /// callgrind_host.)
+    @inline(__always)
     public mutating func record(microseconds: Int64) {
         let value = max(0, microseconds)
         var index = 0

@@ -10,7 +10,8 @@ import RefreshWire
 /// ``expiresAt`` (the session grace period), so a page that drops can resume it. Its stored properties skip
 /// the runtime's exclusivity checks, for the reason ``Connection`` gives.
 public final class Session {
-    /// A device admitted to the session. Its token lets it resume; its number namespaces its pointers.
+    /// A device admitted to the session. Its token lets it resume; its number namespaces its pointers (the
+    /// ones it has down are the recorded model's, ``TracedListModel/pointersDown``).
     struct Member {
         let number: Int
         let token: String
@@ -19,21 +20,6 @@ public final class Session {
         var tokenHash: String?
         /// The connection that is this member now, if any.
         var connection: Connection?
-        /// Pointers down (the page's ids) and the page time of their latest sample, in the order they went
-        /// down: cancelled when the member's connection goes, so a vanished finger never holds a drag. A
-        /// small array, not a dictionary: it is updated on every touch move and rarely holds more than two.
-        var pointersDown: [(pointer: Int, pageTime: Double)] = []
-
-        /// Notes pointer `pointer`'s latest sample (`pageTime`), or that it lifted (`nil`).
-        mutating func track(pointer: Int, pageTime: Double?) {
-            let index = pointersDown.firstIndex { $0.pointer == pointer }
-            switch (index, pageTime) {
-            case (let index?, let time?): pointersDown[index].pageTime = time
-            case (nil, let time?): pointersDown.append((pointer, time))
-            case (let index?, nil): pointersDown.remove(at: index)
-            case (nil, nil): break
-            }
-        }
         /// When the member was last detached (µs), to forget the oldest first when the session is full.
         var detachedAt: Int64 = 0
     }
@@ -167,18 +153,24 @@ public final class Session {
     }
 
     /// Detaches member `number`'s connection at `time`, lifting its pointers (a synthesised `touch cancel`
-    /// each, applied and recorded like any message). - Returns: whether the session changed.
+    /// each, in the order of their ids, applied and recorded like any message), so a vanished finger never
+    /// holds a drag. - Returns: whether the session changed.
+    ///
+    /// Its pointers are the ones the recorded model has down (``TracedListModel/pointersDown``: every touch
+    /// it was given, the page's id and its latest page time). The host gives it only touches its decoder
+    /// accepted, which the engine never refuses (the same bounds), so these are the touches the session
+    /// applied. (A list of its own in each member, kept as well on every touch, cost 106 instructions per
+    /// input: callgrind_host.)
     @discardableResult
     func detach(member number: Int, at time: Timestamp) -> Bool {
         guard let index = index(of: number) else { return false }
-        let pointers = members[index].pointersDown.sorted { $0.pointer < $1.pointer }
+        let pointers = traced.pointersDown.filter { $0.member == number }.sorted { $0.pointer < $1.pointer }
         members[index].connection = nil
         members[index].detachedAt = time.microseconds
-        members[index].pointersDown = []
         rebuildConnections()
         var changed = false
-        for (pointer, pageTime) in pointers {
-            let cancel = SynthesizedTouch.cancel(pointer: pointer, pageTime: pageTime)
+        for down in pointers {
+            let cancel = SynthesizedTouch.cancel(pointer: down.pointer, pageTime: down.pageTime)
             let accepted = cancel.text.withUnsafeBytes { text in
                 (try? traced.apply(ReceivedInput(cancel.input, text: text), member: number, at: time)) != nil
             }
@@ -194,12 +186,14 @@ public final class Session {
     func apply(_ received: ReceivedInput, member number: Int, at time: Timestamp) throws(ListModelError) {
         try traced.apply(received, member: number, at: time)
         version &+= 1
-        if case .touch(let touch) = received.input, let index = index(of: number) {
-            switch touch.phase {
-            case .start, .move: members[index].track(pointer: touch.pointer, pageTime: touch.pageTime)
-            case .end, .cancel: members[index].track(pointer: touch.pointer, pageTime: nil)
-            }
-        }
+    }
+
+    /// Applies member `number`'s `touch`, received as `text` with `seq` (``TracedListModel/apply(_:seq:text:member:at:)``).
+    func apply(_ touch: TouchInput, seq: UInt64?, text: UnsafeRawBufferPointer, member number: Int, at time: Timestamp)
+        throws(ListModelError)
+    {
+        try traced.apply(touch, seq: seq, text: text, member: number, at: time)
+        version &+= 1
     }
 
     /// Applies the feed source's `answer`, recorded as member −1's `feed_answer` (``TracedListModel/apply(feedAnswer:at:)``).

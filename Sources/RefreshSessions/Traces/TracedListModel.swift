@@ -93,24 +93,40 @@ public struct TracedListModel: Sendable {
     /// `member`'s acknowledgement. Throws, changing nothing but the recording, when the engine refuses the
     /// input.
     public mutating func apply(_ received: ReceivedInput, member: Int, at clockTime: Timestamp) throws(ListModelError) {
+        if case .touch(let touch) = received.input {
+            try apply(touch, seq: received.seq, text: received.text, member: member, at: clockTime)
+            return
+        }
         let time = sessionTime(clockTime)
         recorder.recordApply(received.text, member: member, at: time)
         defer { noteSchedule() }  // a refused input may still have advanced the model to `time`
-        // The input as the engine sees it (``namespaced(_:member:)``), made only for a touch: another input is
-        // passed as received, not copied (for a touch, a copy of the input and its destroy, 10 instructions).
-        // Only a `configure` may name a preset to look up: a touch or a wheel (nearly every input) is not copied
-        // through the catalogue (callgrind, docs/PERFORMANCE.md).
+        // Another input is passed as received, not copied. Only a `configure` may name a preset to look up: a
+        // wheel is not copied through the catalogue (callgrind, docs/PERFORMANCE.md).
         switch received.input {
-        case .touch(var touch):
-            notePointer(touch, member: member)
-            touch.pointer = Self.pointer(touch.pointer, member: member)
-            try model.apply(.touch(touch), at: time)
         case .configure:
             try model.apply(presets.resolving(received.input), at: time)
         default:
             try model.apply(received.input, at: time)
         }
         if let seq = received.seq { acknowledgements.note(seq: seq, member: member) }
+    }
+
+    /// Applies `member`'s `touch`, received as `text` with `seq`, as ``apply(_:member:at:)`` applies a
+    /// ``ReceivedInput`` of it: for a host that read the touch without making one (``MessageDecoder/plainTouchInput(_:)``;
+    /// a `ReceivedInput` made for it was freed through its input type's value witnesses, 31 instructions a touch:
+    /// callgrind_host).
+    public mutating func apply(
+        _ touch: TouchInput, seq: UInt64?, text: UnsafeRawBufferPointer, member: Int, at clockTime: Timestamp
+    ) throws(ListModelError) {
+        let time = sessionTime(clockTime)
+        recorder.recordApply(text, member: member, at: time)
+        defer { noteSchedule() }  // a refused input may still have advanced the model to `time`
+        notePointer(touch, member: member)
+        // The touch as the engine sees it (``namespaced(_:member:)``).
+        var namespaced = touch
+        namespaced.pointer = Self.pointer(touch.pointer, member: member)
+        try model.apply(.touch(namespaced), at: time)
+        if let seq { acknowledgements.note(seq: seq, member: member) }
     }
 
     /// Moves the model to `clockTime` (``ListModel/advance(to:)``; ``sessionTime(_:)``), recorded.
@@ -126,7 +142,9 @@ public struct TracedListModel: Sendable {
     public func sessionTime(_ clockTime: Timestamp) -> Timestamp { max(clockTime, model.now) }
 
     /// Follows `member`'s pointers: a `start` or `move` leaves the pointer down (moved to the end of its member's
-    /// pointers), anything else lifts it.
+    /// pointers), anything else lifts it. (Inlined in the touch's ``apply(_:seq:text:member:at:)``, its one
+    /// caller: as a call, 19 instructions a touch more, callgrind_host.)
+    @inline(__always)
     private mutating func notePointer(_ touch: TouchInput, member: Int) {
         let index = pointersDown.firstIndex { $0.member == member && $0.pointer == touch.pointer }
         if let index, touch.phase == .move,
