@@ -186,7 +186,7 @@ public struct TracedListModel: Sendable {
     /// the snapshot follows a frame, so it holds the base of the next delta). The one way a frame is made: the server's sessions and ``TraceReplay`` both take it, so a
     /// replay makes its frames exactly as the server did, and a recording that digests deltas takes these very
     /// bytes. The frame becomes ``latest``, and the one before it ``previous``. - Returns: the frame (a copy of
-    /// ``latest``; a host that keeps its frames reads them in place instead: ``makeFrame(appendingUpdateTo:)``).
+    /// ``latest``; a host that keeps its frames reads them in place instead, through `makeFrame(appendingUpdateTo:)`).
     @discardableResult
     public mutating func frame(appendingUpdateTo buffer: inout MessageBuffer) -> SharedFrame {
         makeFrame(appendingUpdateTo: &buffer)
