@@ -43,10 +43,15 @@ public final class Connection {
     @exclusivity(unchecked) public internal(set) var outbox: Outbox
     /// How the page wants its frames (`hello.frames`): whole `frame` messages, or `delta`s after the first.
     @exclusivity(unchecked) var frameFormat = FrameFormat.full
-    /// For a delta connection: the frame the page holds (the last frame or delta written to it), the base of
-    /// its next delta. Nil until it has been written a whole frame since it joined its session
-    /// (``Session/attach(_:member:)``), so the first frame after a `welcome` is always whole.
-    @exclusivity(unchecked) var frameBase: SharedFrame?
+    /// For a delta connection: the sequence number of the frame the page holds (the last frame or delta written
+    /// to it), the base of its next delta. Nil until it has been written a whole frame since it joined its
+    /// session (``Session/attach(_:member:)``), so the first frame after a `welcome` is always whole. The session
+    /// keeps that frame while the connection holds it: as its latest or previous frame, or, once it has made
+    /// two frames since, in ``heldFrameBase``.
+    @exclusivity(unchecked) var frameBase: UInt64?
+    /// The frame ``frameBase`` names when the session has made two frames since (a member written less often
+    /// than the frames are made): a copy of it, which the session gives the connection as it lets the frame go.
+    @exclusivity(unchecked) var heldFrameBase: SharedFrame?
 
     // Screening: the message rate and the page clock.
     @exclusivity(unchecked) var rateLimiter: RateLimiter

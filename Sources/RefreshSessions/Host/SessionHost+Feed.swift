@@ -45,8 +45,15 @@ extension SessionHost {
 
     /// After every change of `session` (``writeFrames(of:)``): submits its running request when it is new
     /// (a replayed session asks again), and tells its members of requests that ended and of new items.
+    /// (The test inlined in its caller, which runs after every input; the work out of line.)
+    @inline(__always)
     func followFeed(of session: Session) {
         guard session.traced.feedMode == .external else { return }
+        followExternalFeed(of: session)
+    }
+
+    @inline(never)
+    private func followExternalFeed(of session: Session) {
         sendRowsUpdates(of: session)
         if let request = session.model.sourceRequest, session.feed.submitted != request.id {
             session.feed.submitted = request.id

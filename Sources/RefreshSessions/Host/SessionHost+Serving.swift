@@ -5,9 +5,16 @@ import Logging
 // holder's lease is over. A frame held so stays pending (the session's latest frame is written once it may
 // be), and the host asks for the write again when the lease is renewed or the wait ends.
 extension SessionHost {
-    /// Whether `session`'s frame may be written at `now` (always, without a store).
+    /// Whether `session`'s frame may be written at `now` (always, without a store). (The test of the store
+    /// inlined in the write, the lease's check out of line.)
+    @inline(__always)
     func mayServe(_ session: Session, at now: Int64) -> Bool {
-        !hasStore || servingLease.allows(session.id, at: now)
+        !hasStore || leaseAllows(session, at: now)
+    }
+
+    @inline(never)
+    private func leaseAllows(_ session: Session, at now: Int64) -> Bool {
+        servingLease.allows(session.id, at: now)
     }
 
     /// `batch` is being handed to the store at `now`: the lease counts from now, and it carries the notices the

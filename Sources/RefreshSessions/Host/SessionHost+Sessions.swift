@@ -265,9 +265,12 @@ extension SessionHost {
     /// in the same turn of the loop as the input that made it), else when each can be written.
     func writeFrames(of session: Session) {
         followFeed(of: session)
-        for connection in session.connections where connection.lifecycle.takesSessionOutput {
+        // By index: a loop over the array itself, with a call in it (the append), retained and released the
+        // array (40 instructions per input, callgrind_host.py).
+        for index in session.connections.indices where session.connections[index].lifecycle.takesSessionOutput {
+            let connection = session.connections[index]
             let alone = connection.outbox.framePending && connection.outbox.isEmpty && !connection.pingDue
-            // (Consumed: the action takes the loop's reference, not a retain of its own, 30 instructions per input.)
+            // (Consumed: the action takes this reference, not a retain of its own, 30 instructions per input.)
             actions.append(alone ? .writeSoon(consume connection) : .wantWrite(consume connection))
         }
     }

@@ -148,6 +148,7 @@ public final class Session {
         members[index].connection = connection
         rebuildConnections()
         connection.frameBase = nil  // it holds none of this session's frames: the next one is whole
+        connection.heldFrameBase = nil
         expiresAt = nil
         return previous
     }
@@ -220,13 +221,31 @@ public final class Session {
     /// recording) a new frame only when the session changed since the last.
     func prepareFrame() {
         guard frameVersion != version else { return }
+        keepFrameBases()
         // The update from the previous frame is what the members that took it need, and what the recording
         // digests: made once, here. Without a previous frame it is the whole frame, which no delta key names.
-        let base = traced.latest?.sequence
+        let base = traced.latestSequence
         messages.delta.removeAll()
-        let next = traced.frame(appendingUpdateTo: &messages.delta)
-        messages.deltaKey = base.map { .init(owner: owner, base: $0, frame: next.sequence) }
+        traced.makeFrame(appendingUpdateTo: &messages.delta)
+        messages.deltaKey = base.map { .init(owner: owner, base: $0, frame: traced.latestSequence!) }
         frameVersion = version
+    }
+
+    /// Before a new frame replaces the session's ``TracedListModel/previous``: each connection that still holds
+    /// it (it was not written the latest frame) keeps a copy, the base of its next delta.
+    @inline(__always)
+    private func keepFrameBases() {
+        guard let previous = traced.previousSequence else { return }
+        // (By index, and the copy out of line: a loop over the array with a call in it retained the array, and
+        // the copy's code, inline, made the loop a call of 46 instructions for one connection.)
+        for index in connections.indices where connections[index].frameBase == previous {
+            keepPreviousFrame(for: connections[index])
+        }
+    }
+
+    @inline(never)
+    private func keepPreviousFrame(for connection: Connection) {
+        connection.heldFrameBase = traced.previous
     }
 
     /// Calls `body` with the message that brings `connection` to the latest frame (mutable, for `lws_write`'s
@@ -234,29 +253,36 @@ public final class Session {
     /// for a connection that takes whole frames or holds none yet, else the `delta` from the frame it holds.
     func withFrameMessage<R>(for connection: Connection, _ body: (UnsafeMutableRawBufferPointer) -> R) -> R {
         prepareFrame()
-        let latest = traced.latest!  // prepareFrame always leaves one
+        let latest = traced.latestSequence!  // prepareFrame always leaves one
         guard connection.frameFormat == .delta else { return withWholeFrame(latest, body) }
-        defer { connection.frameBase = latest }
-        // The base read in place, and taken only to encode (usually `prepareFrame` has made its delta): a
-        // retain and a release less per frame.
-        guard let baseSequence = connection.frameBase?.sequence else { return withWholeFrame(latest, body) }
-        let key = FrameMessages.DeltaKey(owner: owner, base: baseSequence, frame: latest.sequence)
-        if messages.deltaKey != key, let base = connection.frameBase {
+        defer { written(latest, to: connection) }
+        guard let base = connection.frameBase else { return withWholeFrame(latest, body) }
+        let key = FrameMessages.DeltaKey(owner: owner, base: base, frame: latest)
+        if messages.deltaKey != key {
             // A sequence number names one frame of this session, and a connection's base is always one of
             // this session's frames (attach clears it), so equal keys mean equal bytes.
             messages.delta.removeAll()
-            encoder.encodeDelta(latest, from: base, into: &messages.delta)
+            if !traced.encodeLatestDelta(from: base, into: &messages.delta) {
+                traced.encodeLatestDelta(from: connection.heldFrameBase!, into: &messages.delta)
+            }
             messages.deltaKey = key
         }
         return messages.delta.withUnsafeMutableBytesIncludingHeadroom(body)
     }
 
-    /// Calls `body` with the `frame` message of `frame` (the latest), encoding it if it is not yet.
-    private func withWholeFrame<R>(_ frame: SharedFrame, _ body: (UnsafeMutableRawBufferPointer) -> R) -> R {
-        let key = FrameMessages.WholeKey(owner: owner, frame: frame.sequence)
+    /// Notes that `connection` holds frame `latest` now.
+    private func written(_ latest: UInt64, to connection: Connection) {
+        connection.frameBase = latest
+        if connection.heldFrameBase != nil { connection.heldFrameBase = nil }
+    }
+
+    /// Calls `body` with the `frame` message of the latest frame (sequence number `latest`), encoding it if it is
+    /// not yet.
+    private func withWholeFrame<R>(_ latest: UInt64, _ body: (UnsafeMutableRawBufferPointer) -> R) -> R {
+        let key = FrameMessages.WholeKey(owner: owner, frame: latest)
         if messages.wholeKey != key {
             messages.whole.removeAll()
-            encoder.encode(frame, into: &messages.whole)
+            traced.encodeLatest(into: &messages.whole)
             messages.wholeKey = key
         }
         return messages.whole.withUnsafeMutableBytesIncludingHeadroom(body)

@@ -25,8 +25,36 @@ public struct TracedListModel: Sendable {
     public private(set) var acknowledgements = AcknowledgementTable()
     private let encoder = MessageEncoder()
     /// The latest frame: the base of the next frame's update message (``frame(appendingUpdateTo:)``), and
-    /// what a host sends the pages that are up to date.
-    public private(set) var latest: SharedFrame?
+    /// what a host sends the pages that are up to date. (A copy: a host reads it in place, through
+    /// ``latestSequence`` and the `encodeLatest` methods.)
+    public var latest: SharedFrame? {
+        framesKept > 0 ? (latestInA ? frameA : frameB) : nil
+    }
+    /// The frame before ``latest``, kept for the pages that still hold it: the base of their next `delta`.
+    /// Nil before the second frame. (A copy, as ``latest``.)
+    public var previous: SharedFrame? {
+        framesKept > 1 ? (latestInA ? frameB : frameA) : nil
+    }
+    /// ``latest``'s sequence number, read in place.
+    public var latestSequence: UInt64? {
+        framesKept > 0 ? (latestInA ? frameA.sequence : frameB.sequence) : nil
+    }
+    /// ``previous``'s sequence number, read in place.
+    public var previousSequence: UInt64? {
+        framesKept > 1 ? (latestInA ? frameB.sequence : frameA.sequence) : nil
+    }
+    /// The two frames kept, ``latest`` and ``previous``, in two places that take turns: a new frame takes the
+    /// place of the older one (whose arrays are freed as it is overwritten), and neither is moved or copied.
+    /// Held as values, read in place by mutating methods: a frame made into an object shared by the session,
+    /// the trace and each connection's delta base cost an allocation and a free per frame, and a retain and
+    /// a release per holder (callgrind_host: ~250 instructions per input). A place not yet filled holds
+    /// ``emptyFrame``.
+    private var frameA = Self.emptyFrame
+    private var frameB = Self.emptyFrame
+    /// Whether ``frameA`` is the latest frame (else ``frameB`` is).
+    private var latestInA = false
+    /// How many frames are kept: 0, 1 (the first frame), 2.
+    private var framesKept = 0
     /// ``ListModel/isActive`` as of the last `apply` or `advance` (the only calls that move the model).
     /// Stored, because a host asks after every input and a computed property read from another module
     /// is handed a copy of the whole model (kilobytes, and a retain of everything in it).
@@ -67,7 +95,10 @@ public struct TracedListModel: Sendable {
         model = snapshot.model
         feedMode = snapshot.model.feedMode
         acknowledgements = snapshot.acknowledgements
-        latest = snapshot.latest.map { SharedFrame($0.frame, acknowledgements: $0.acknowledgements) }
+        if let latest = snapshot.latest {
+            frameA = SharedFrame(latest.frame, acknowledgements: latest.acknowledgements)
+            (latestInA, framesKept) = (true, 1)
+        }
         isActive = snapshot.isActive
         nextDeadline = snapshot.nextDeadline
         pointersDown = snapshot.pointersDown
@@ -172,28 +203,105 @@ public struct TracedListModel: Sendable {
     /// and records it; then starts the recording over from a snapshot when it is due (``TraceRecorder/wantsSnapshot``:
     /// the snapshot follows a frame, so it holds the base of the next delta). The one way a frame is made: the server's sessions and ``TraceReplay`` both take it, so a
     /// replay makes its frames exactly as the server did, and a recording that digests deltas takes these very
-    /// bytes. - Returns: the frame, as the object this model keeps as its latest (a host that holds on to
-    /// frames, such as a session and its connections' delta bases, takes it without a copy).
+    /// bytes. The frame becomes ``latest``, and the one before it ``previous``. - Returns: the frame (a copy of
+    /// ``latest``; a host that keeps its frames reads them in place instead, through `makeFrame(appendingUpdateTo:)`).
     @discardableResult
     public mutating func frame(appendingUpdateTo buffer: inout MessageBuffer) -> SharedFrame {
-        let shared = SharedFrame(model.frame(), acknowledgements: acknowledgements.snapshot())
+        makeFrame(appendingUpdateTo: &buffer)
+        return latest!
+    }
+
+    /// ``frame(appendingUpdateTo:)`` without the copy of the frame it returns.
+    mutating func makeFrame(appendingUpdateTo buffer: inout MessageBuffer) {
         let start = buffer.count
-        if latest != nil {
-            // (Read in place: bound to a name, the previous frame was retained and released.)
-            encoder.encodeDelta(shared, from: latest!, into: &buffer)
+        // The new frame takes the place of the older one kept, and is the latest from now on. The older one is
+        // freed before the model makes the new frame, which then fills that frame's edge array in place
+        // (``ListModel/frame()``: an array still held here was copied, ~300 instructions), and the new frame is
+        // made in its place, with no placeholder stored and freed in between.
+        latestInA.toggle()
+        framesKept = min(framesKept + 1, 2)
+        func replace(
+            _ place: UnsafeMutablePointer<SharedFrame>, _ model: inout ListModel, _ table: inout AcknowledgementTable
+        ) {
+            place.deinitialize(count: 1)
+            place.initialize(to: SharedFrame(model.frame(), acknowledgements: table.snapshot()))
+        }
+        if latestInA {
+            withUnsafeMutablePointer(to: &frameA) { replace($0, &model, &acknowledgements) }
         } else {
-            encoder.encode(shared, into: &buffer)
+            withUnsafeMutablePointer(to: &frameB) { replace($0, &model, &acknowledgements) }
         }
-        buffer.withUnsafeBytes { bytes in
-            let update = UnsafeRawBufferPointer(rebasing: bytes[start...])
-            switch recorder.frames.kind {
-            case .deltas: recorder.recordFrameUpdate(update)
-            case .text, .values: recorder.recordFrame(shared.frame)
-            }
+        if framesKept == 1 {
+            encodeLatest(into: &buffer)
+        } else if latestInA {
+            encode(frameA, from: frameB, into: &buffer)
+        } else {
+            encode(frameB, from: frameA, into: &buffer)
         }
-        latest = shared
+        switch recorder.frames.kind {
+        case .deltas:
+            buffer.withUnsafeBytes { recorder.recordFrameUpdate(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        case .text, .values:
+            if latestInA { recorder.recordFrame(frameA.frame) } else { recorder.recordFrame(frameB.frame) }
+        }
         if recorder.wantsSnapshot { takeSnapshot() }
-        return shared
+    }
+
+    // The frames are read in place by these methods, which are mutating, and which pick the frame they pass on
+    // in an `if`: a frame chosen by `?:`, or read by a non-mutating method through a host's stored property, was
+    // copied, a retain of each of its arrays.
+
+    /// Appends the `frame` message of ``latest`` (which must exist) to `buffer`.
+    mutating func encodeLatest(into buffer: inout MessageBuffer) {
+        precondition(framesKept > 0, "a frame to encode")
+        if latestInA {
+            encoder.encode(frameA.frame, acknowledgements: frameA.acknowledgements, into: &buffer)
+        } else {
+            encoder.encode(frameB.frame, acknowledgements: frameB.acknowledgements, into: &buffer)
+        }
+    }
+
+    /// Appends the `delta` that brings a page holding frame `base` to ``latest`` (which must exist) to `buffer`,
+    /// when `base` is ``latest`` or ``previous``. - Returns: whether it did (it does nothing for another frame).
+    mutating func encodeLatestDelta(from base: UInt64, into buffer: inout MessageBuffer) -> Bool {
+        switch (base == previousSequence, base == latestSequence, latestInA) {
+        case (true, _, true): encode(frameA, from: frameB, into: &buffer)
+        case (true, _, false): encode(frameB, from: frameA, into: &buffer)
+        case (false, true, true): encode(frameA, from: frameA, into: &buffer)
+        case (false, true, false): encode(frameB, from: frameB, into: &buffer)
+        case (false, false, _): return false
+        }
+        return true
+    }
+
+    /// Appends the `delta` from `base` (a frame older than ``previous`` that a page holds) to ``latest``.
+    mutating func encodeLatestDelta(from base: borrowing SharedFrame, into buffer: inout MessageBuffer) {
+        precondition(framesKept > 0, "a frame to encode")
+        if latestInA {
+            encode(frameA, from: base, into: &buffer)
+        } else {
+            encode(frameB, from: base, into: &buffer)
+        }
+    }
+
+    /// The `delta` from `base` to `frame`, through the encoder's entry point for their parts (its entry point for
+    /// two `SharedFrame`s copies each frame once more on the way, ~30 instructions each).
+    @inline(__always)
+    private func encode(
+        _ frame: borrowing SharedFrame, from base: borrowing SharedFrame, into buffer: inout MessageBuffer
+    ) {
+        encoder.encodeDelta(
+            frame.frame, acknowledgements: frame.acknowledgements, from: base.frame,
+            baseAcknowledgements: base.acknowledgements, into: &buffer)
+    }
+
+    /// What a place no frame has filled yet holds (no array in it allocates).
+    private static var emptyFrame: SharedFrame {
+        SharedFrame(
+            Frame(
+                sequence: 0, time: .zero, offset: .zero, velocity: .zero, phase: .idle, contentSize: .zero,
+                viewport: .zero, insets: .zero, edges: [],
+                feed: FeedFrame(count: 0, hasMore: false, loading: false, newestID: 0, rowHeight: 0)))
     }
 
     /// Stops the recording (``TraceRecorder/stop()``); the model goes on.

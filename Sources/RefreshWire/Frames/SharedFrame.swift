@@ -1,13 +1,14 @@
 import RefreshKit
 
-/// A frame with several holders: the recorded session (the base of its next update), the server's room, and
-/// the connections whose pages hold it (their next delta's base).
+/// A frame as the server keeps and sends it: the frame and the `ack` map that goes with it (what its `frame`
+/// message writes, and what a `delta` from it compares against).
 ///
-/// A `Frame` is some 200 bytes and three arrays: every hand-over of the value copied the bytes and retained
-/// each array, and dropping one released them again, a dozen atomic operations per frame and holder. Shared
-/// through one object, a hand-over is one reference count, and the arrays are let go once, when the last
-/// holder moves on.
-public final class SharedFrame: Sendable {
+/// A value, kept where it is made: a session's recorded model holds its latest frame and the one before it
+/// (RefreshSessions's `TracedListModel`), and a connection names the frame its page holds by its sequence number.
+/// It was an object that the session, the trace and each connection held: that cost an allocation and a free
+/// per frame, and a retain and a release per holder (~250 instructions per input, callgrind_host.py). Readers
+/// borrow it in place (a parameter, or a mutating method of its holder), which copies nothing.
+public struct SharedFrame: Sendable {
     public let frame: Frame
     /// The frame's `ack` map: what the `frame` message writes as `ack` (none when empty).
     public let acknowledgements: Acknowledgements

@@ -5,10 +5,11 @@ import RefreshKit
 public enum ServerMessage: Sendable {
     /// `welcome`: the reply to an admitted `hello`.
     case welcome(Welcome)
-    /// `frame`: the session's whole state at one time, with its `ack` map.
-    case frame(SharedFrame)
+    /// `frame`: the session's whole state at one time, with its `ack` map. (`indirect`, as `delta`: a frame is
+    /// some 260 bytes, which every message would otherwise take; a host writes its frames without this type.)
+    indirect case frame(SharedFrame)
     /// `delta`: what changed in `frame` since `base`, the frame the page holds (PROTOCOL.md, "delta").
-    case delta(SharedFrame, base: SharedFrame)
+    indirect case delta(SharedFrame, base: SharedFrame)
     /// `event`: one state transition or notification of an edge, gesture or feed.
     case event(Event)
     /// `error`: a message the server refused; the session carries on.

@@ -66,7 +66,43 @@ import Testing
         #expect(toA == String(decoding: expectedA, as: UTF8.self))
         #expect(toB == String(decoding: expectedB, as: UTF8.self))
         #expect(toA != toB, "B missed a frame: its delta spans two moves")
-        #expect(b.frameBase === latest && a.frameBase === latest)
+        #expect(b.frameBase == latest.sequence && a.frameBase == latest.sequence)
+        #expect(a.heldFrameBase == nil && b.heldFrameBase == nil, "nobody holds an older frame now")
+    }
+
+    /// A member several frames behind keeps the frame it holds (the session keeps only its latest two), and a
+    /// member written again before the next frame gets the delta from the frame it already holds.
+    @Test func aMemberSeveralFramesBehindGetsTheDeltaFromTheFrameItHolds() throws {
+        let header = TraceHeader(
+            preset: "ios", viewport: Size(width: 390, height: 844), devicePixelRatio: 3, seed: 1,
+            start: Timestamp(microseconds: 1_000_000))
+        let session = Session(id: "room", traced: try TracedListModel(header: header))
+        let a = try deltaMember(of: session, id: 1)
+        let b = try deltaMember(of: session, id: 2)
+        _ = message(session, for: a)
+        _ = message(session, for: b)
+        let held = try #require(session.traced.latest)  // what B holds from now on
+        try touch(session, .start, dy: 0, at: 1_001_000)
+        var time: Int64 = 1_001_000
+        for _ in 0..<4 {  // four frames, only A written
+            time += 16_000
+            try touch(session, .move, dy: -10, at: time)
+            _ = message(session, for: a)
+        }
+        #expect(b.heldFrameBase?.sequence == held.sequence, "B keeps a copy of the frame it holds")
+        let latest = try #require(session.traced.latest)
+        var expected: [UInt8] = []
+        MessageEncoder().encodeDelta(
+            latest.frame, acknowledgements: latest.acknowledgements, from: held.frame,
+            baseAcknowledgements: held.acknowledgements, into: &expected)
+        #expect(message(session, for: b) == String(decoding: expected, as: UTF8.self))
+        #expect(b.frameBase == latest.sequence && b.heldFrameBase == nil)
+        // Written again with no new frame: the delta from the frame it holds, which changes nothing but its time.
+        var again: [UInt8] = []
+        MessageEncoder().encodeDelta(
+            latest.frame, acknowledgements: latest.acknowledgements, from: latest.frame,
+            baseAcknowledgements: latest.acknowledgements, into: &again)
+        #expect(message(session, for: b) == String(decoding: again, as: UTF8.self))
     }
 
     /// The acks a member gets are those that changed since the frame it holds, whole frames and deltas alike.
