@@ -8,20 +8,40 @@ extension ListModel {
     @inline(__always)
     static func fillEdges(
         _ edges: inout [EdgeFrame], from controls: UnsafeBufferPointer<EdgeControl>, viewport: Size,
-        insets: InsetLayers
+        bases: EdgeInsets
     ) -> Int {
         edges.withUnsafeMutableBufferPointer { slots in
             var count = 0
             for control in controls where isShown(control) {
                 if count < slots.count {
-                    fill(
-                        &slots[count], from: control, viewport: viewport,
-                        baseInset: insets.excluding(control.edge)[control.edge])
+                    // One copy of the fill per edge, with the edge a constant: its choices by edge (the base inset,
+                    // the rectangles' sides) are then made once, here, not by a jump apiece (callgrind:
+                    // ListModel.frame 501 -> 476 instructions a frame, two edges shown).
+                    switch control.edge {
+                    case .top:
+                        fill(&slots[count], from: control, edge: .top, viewport: viewport, baseInset: bases.top)
+                    case .bottom:
+                        fill(&slots[count], from: control, edge: .bottom, viewport: viewport, baseInset: bases.bottom)
+                    case .left:
+                        fill(&slots[count], from: control, edge: .left, viewport: viewport, baseInset: bases.left)
+                    case .right:
+                        fill(&slots[count], from: control, edge: .right, viewport: viewport, baseInset: bases.right)
+                    }
                 }
                 count += 1
             }
             return count
         }
+    }
+
+    /// Each edge's base inset, ``InsetLayers/excluding(_:)`` at that edge: the combined inset less the edge's
+    /// own control layer (the same sums, so the same bits).
+    @inline(__always)
+    static func baseInsets(_ insets: InsetLayers) -> EdgeInsets {
+        let (combined, own) = (insets.combined, insets.controls)
+        return EdgeInsets(
+            top: combined.top - own.top, left: combined.left - own.left, bottom: combined.bottom - own.bottom,
+            right: combined.right - own.right)
     }
 
     /// Whether frames carry an entry for `control`: enabled, or still winding down.
@@ -40,11 +60,12 @@ extension ListModel {
         }
     }
 
+    /// Fills `entry` from `control`, which is at `edge` (a constant where it is inlined).
     @inline(__always)
     static func fill(
-        _ entry: inout EdgeFrame, from control: borrowing EdgeControl, viewport: Size, baseInset: Double
+        _ entry: inout EdgeFrame, from control: borrowing EdgeControl, edge: Edge, viewport: Size, baseInset: Double
     ) {
-        let (edge, distance, progress) = (control.edge, control.distance, control.progress)
+        let (distance, progress) = (control.distance, control.progress)
         let geometry = EdgeGeometry(
             edge: edge, configuration: control.configuration, distance: distance, viewport: viewport,
             baseInset: baseInset)

@@ -617,14 +617,14 @@ public struct ListModel: Hashable, Sendable, Codable {
         var edges: [EdgeFrame] = []
         swap(&edges, &spareEdges.value)
         swap(&spareEdges.value, &frameEdges.value)
-        let (viewport, insets) = (scroll.viewport, scroll.insets)
+        let (viewport, bases) = (scroll.viewport, Self.baseInsets(scroll.insets))
         controls.withUnsafeBufferPointer { controls in
             // One pass fills and counts (ListModel+Frame.swift); only when a control was switched on or off since
             // the frame before last does the array change size, and is filled again.
-            let shown = Self.fillEdges(&edges, from: controls, viewport: viewport, insets: insets)
+            let shown = Self.fillEdges(&edges, from: controls, viewport: viewport, bases: bases)
             if shown != edges.count {
                 Self.resize(&edges, to: shown)
-                Self.fillEdges(&edges, from: controls, viewport: viewport, insets: insets)
+                Self.fillEdges(&edges, from: controls, viewport: viewport, bases: bases)
             }
         }
         swap(&frameEdges.value, &edges)
