@@ -18,6 +18,8 @@ public struct EdgeGeometry: Hashable, Sendable, Codable {
     public var view: Rect
     public var scale: Double
 
+    // Inlined into the frame's per-edge fills, each with its edge a constant (ListModel+Frame.swift).
+    @inline(__always)
     public init(
         edge: Edge, configuration: EdgeConfiguration, distance: Double, viewport: Size, baseInset: Double
     ) {
@@ -68,6 +70,7 @@ public struct EdgeGeometry: Hashable, Sendable, Codable {
     }
 
     /// A band `length` long starting `start` inward from `edge`, spanning the viewport across.
+    @inline(__always)
     static func rect(edge: Edge, start: Double, length: Double, viewport: Size) -> Rect {
         switch edge {
         case .top: Rect(x: 0, y: start, width: viewport.width, height: length)
