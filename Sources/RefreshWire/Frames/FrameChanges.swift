@@ -38,18 +38,18 @@ struct FrameChanges: OptionSet {
     static let insets: FrameChanges = [.insetTop, .insetLeft, .insetBottom, .insetRight]
     static let feed: FrameChanges = [.feedCount, .feedHasMore, .feedLoading, .feedNewest, .feedRowHeight]
 
-    /// The frame-level changes from `base` to `frame`. Edges are only checked for being the same set in the
-    /// same order (each entry's own changes are ``EdgeChanges``).
+    /// The frame-level changes from `base` to `frame`, whose offsets and velocities `scroll` compared. Edges
+    /// are only checked for being the same set in the same order (each entry's own changes are ``EdgeChanges``).
     ///
     /// Both frames are borrowed: an initializer takes its arguments as its own, which would copy (retain) and
     /// then destroy (release) every array of both frames on every delta.
-    init(from base: borrowing Frame, to frame: borrowing Frame) {
+    init(from base: borrowing Frame, to frame: borrowing Frame, scroll: borrowing FrameScroll) {
         var c: FrameChanges = []
         typealias W = WrittenNumber
-        if !W.same(base.offset.x, frame.offset.x, .length) { c.insert(.offsetX) }
-        if !W.same(base.offset.y, frame.offset.y, .length) { c.insert(.offsetY) }
-        if !W.same(base.velocity.x, frame.velocity.x, .velocity) { c.insert(.velocityX) }
-        if !W.same(base.velocity.y, frame.velocity.y, .velocity) { c.insert(.velocityY) }
+        if scroll.horizontal.offsetChanged { c.insert(.offsetX) }
+        if scroll.vertical.offsetChanged { c.insert(.offsetY) }
+        if scroll.horizontal.velocityChanged { c.insert(.velocityX) }
+        if scroll.vertical.velocityChanged { c.insert(.velocityY) }
         if base.phase != frame.phase { c.insert(.phase) }
         if !W.same(base.horizontalMotion, frame.horizontalMotion) { c.insert(.segmentX) }
         if !W.same(base.verticalMotion, frame.verticalMotion) { c.insert(.segmentY) }
