@@ -138,10 +138,15 @@ struct EdgeChanges: OptionSet {
         let leading = edge.pointee.edge == .top || edge.pointee.edge == .left
         var distance = false
         let change = scroll.offsetChange
-        if change != W.notScaled, let was = W.followable(base.pointee.distance),
-            let now = W.followable(edge.pointee.distance)
-        {
-            distance = now == (leading ? was - change : was + change)
+        if change != W.notScaled {
+            // A leading edge at rest position 0 (no inset before it) is the offset negated, to the bit, in both
+            // frames: written negated, its distance is `−offset`, which is `base.distance − Δoffset`, so it
+            // follows without a conversion of its own (the offsets are followable, so it is).
+            if leading, edge.pointee.distance == -scroll.offsetValue, base.pointee.distance == -scroll.baseOffsetValue {
+                distance = true
+            } else if let was = W.followable(base.pointee.distance), let now = W.followable(edge.pointee.distance) {
+                distance = now == (leading ? was - change : was + change)
+            }
         }
         var follows = false
         if scroll.velocityFollows {

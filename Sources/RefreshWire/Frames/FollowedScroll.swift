@@ -24,6 +24,9 @@ struct FollowedScroll {
     /// The frame's velocity along the axis as it is: an edge's is usually the same number, or its negation
     /// (``EdgeChanges/follows(from:to:scroll:)``).
     let velocityValue: Double
+    /// The offsets along the axis as they are: a leading edge's distance is often one negated.
+    let offsetValue: Double
+    let baseOffsetValue: Double
 
     // Plain integers, not optionals: a scroll is made and read in every delta, and optionals' flags made
     // it twice the size (callgrind: FollowedScroll.init 160 instructions a delta, uninlined, and its copy).
@@ -47,6 +50,7 @@ struct FollowedScroll {
             (velocityChanged, self.velocity) = (from != to || to == W.notScaled, to)
         }
         velocityValue = velocity
+        (offsetValue, baseOffsetValue) = (offset, baseOffset)
         velocityFollows = Self.isFollowable(velocity)
     }
 
