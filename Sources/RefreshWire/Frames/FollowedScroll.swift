@@ -35,7 +35,7 @@ struct FollowedScroll {
         typealias W = WrittenNumber
         if baseOffset == offset {  // written alike; it moved by nothing, when followable
             (offsetChanged, self.offset) = (false, W.notScaled)
-            offsetChange = Self.isFollowable(offset) ? 0 : W.notScaled
+            offsetChange = Self.isFollowable(offset, .length) ? 0 : W.notScaled
         } else {
             let (from, to) = (W.scaledOrNot(baseOffset, .length), W.scaledOrNot(offset, .length))
             (offsetChanged, self.offset) = (from != to || to == W.notScaled, to)
@@ -51,14 +51,17 @@ struct FollowedScroll {
         }
         velocityValue = velocity
         (offsetValue, baseOffsetValue) = (offset, baseOffset)
-        velocityFollows = Self.isFollowable(velocity)
+        velocityFollows = Self.isFollowable(velocity, .velocity)
     }
 
-    /// Whether a length or a velocity (both 3 decimals) is followable: below 10¹² in magnitude it is, without
-    /// scaling it (`|value · 1000| ≤ 10¹⁵`, the limit, even once rounded); otherwise as scaled.
+    /// Whether `value` is followable at `precision` (``WrittenNumber/followable(_:_:)``): when its scaled
+    /// magnitude `|value · 10^decimals|` is below the limit it is, without rounding it (rounded, an integer
+    /// below the limit stays within it); otherwise as scaled.
     @inline(__always)
-    static func isFollowable(_ value: Double) -> Bool {
-        abs(value) < 1e12 || WrittenNumber.followable(value) != nil
+    static func isFollowable(_ value: Double, _ precision: WirePrecision) -> Bool {
+        typealias W = WrittenNumber
+        return abs(value) * W.powerOfTen(precision.decimals) < Double(W.followLimit)
+            || W.followable(value, precision) != nil
     }
 }
 
