@@ -137,29 +137,34 @@ struct EdgeChanges: OptionSet {
         typealias W = WrittenNumber
         let leading = edge.pointee.edge == .top || edge.pointee.edge == .left
         var distance = false
-        if let change = scroll.offsetChange, let was = W.followable(base.pointee.distance),
-            let now = W.followable(edge.pointee.distance)
-        {
-            distance = now == (leading ? was - change : was + change)
+        let change = scroll.offsetChange
+        if change != W.notScaled {
+            // A leading edge at rest position 0 (no inset before it) is the offset negated, to the bit, in both
+            // frames: written negated, its distance is `−offset`, which is `base.distance − Δoffset`, so it
+            // follows without a conversion of its own (the offsets are followable, so it is).
+            if leading, edge.pointee.distance == -scroll.offsetValue, base.pointee.distance == -scroll.baseOffsetValue {
+                distance = true
+            } else if let was = W.followable(base.pointee.distance), let now = W.followable(edge.pointee.distance) {
+                distance = now == (leading ? was - change : was + change)
+            }
         }
         var follows = false
-        if let speed = scroll.velocity {
+        if scroll.velocityFollows {
             // Usually the edge's velocity is the frame's to the bit (negated for a leading edge). Equal values
             // are written alike and a negated value is written negated (the rounding is symmetric), so then it
             // follows without a conversion of its own.
-            follows =
-                edge.pointee.velocity == (leading ? -scroll.velocityValue : scroll.velocityValue)
-                || isWritten(edge.pointee.velocity, as: leading ? -speed : speed)
+            let speed = leading ? -scroll.velocityValue : scroll.velocityValue
+            follows = edge.pointee.velocity == speed || isWritten(edge.pointee.velocity, as: speed)
         }
         return (distance, follows)
     }
 
-    /// Whether `velocity` is written as the scaled `speed`: the follow rule's case that is not the usual one,
-    /// out of line so that the rule itself stays small enough to be inlined where every edge of every delta is
-    /// compared (inlined too, its second conversion made the compiler call the whole rule instead).
+    /// Whether `velocity` is written as `speed` (a followable velocity): the follow rule's case that is not the
+    /// usual one, out of line so that the rule itself stays small enough to be inlined where every edge of
+    /// every delta is compared (inlined too, its conversions made the compiler call the whole rule instead).
     @inline(never)
-    private static func isWritten(_ velocity: Double, as speed: Int64) -> Bool {
-        WrittenNumber.scaled(velocity, .velocity) == speed
+    private static func isWritten(_ velocity: Double, as speed: Double) -> Bool {
+        WrittenNumber.scaled(velocity, .velocity) == WrittenNumber.scaled(speed, .velocity)
     }
 
     /// The edge's bit in a set of edges.

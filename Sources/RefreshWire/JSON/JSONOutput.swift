@@ -412,6 +412,17 @@ struct JSONWriter {
         }
     }
 
+    /// Writes `value` at 3 decimals (a length, a velocity) as ``fixed(_:decimals:)`` does, given its scaled
+    /// integer `scaled` (``WrittenNumber/scaledOrNot(_:_:)``), which a delta worked out when it compared it:
+    /// the same text, without scaling it again.
+    mutating func fixed(_ value: Double, scaled: Int64) {
+        guard scaled != WrittenNumber.notScaled else {
+            exact(value)
+            return
+        }
+        self.scaled(scaled, decimals: 3)
+    }
+
     /// ``fixed(_:decimals:)``'s body: the integer ``WrittenNumber`` compares, so a delta's comparisons and
     /// the text agree by construction.
     @inline(__always)

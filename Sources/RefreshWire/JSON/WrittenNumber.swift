@@ -27,6 +27,16 @@ enum WrittenNumber {
         return truncated &+ up &- down
     }
 
+    /// ``scaled(_:_:)``'s nil as a plain integer: no scaled value is this far from zero (they are below
+    /// 9·10¹⁵ in magnitude).
+    static var notScaled: Int64 { .min }
+
+    /// ``scaled(_:_:)``, with ``notScaled`` for nil.
+    @inline(__always)
+    static func scaledOrNot(_ value: Double, _ precision: WirePrecision) -> Int64 {
+        scaled(value, precision) ?? notScaled
+    }
+
     /// 10^`decimals` (`decimals` ≤ 22), exact; a constant where `decimals` is one.
     @inline(__always)
     static func powerOfTen(_ decimals: Int) -> Double {
