@@ -195,11 +195,10 @@ public struct EdgeControl: Hashable, Sendable, Codable {
     ///
     /// `canStart` is `false` while the model would refuse this edge's request (a load-more while a
     /// refresh runs, or with no more pages): the control then shows the pull but does not start.
-    ///
-    /// Inlined where the model observes (every shown edge, on every move) up to the test of
-    /// ``staysPut(at:)``: most observations only record the pull, and the machine's switch is not called then
-    /// (a drag's move, two edges shown: `ListModel.observe` 475 → 420 instructions, callgrind_host.py). The
-    /// whole function marked so was not inlined: the optimizer does not inline large functions, whatever asks.
+    // Inlined where the model observes (every shown edge, on every move) up to the test of `staysPut(at:)`: most
+    // observations only record the pull, and the machine's switch is not called then (a drag's move, two edges
+    // shown: `ListModel.observe` 475 → 420 instructions, callgrind_host.py). The whole function marked so was
+    // not inlined: the optimizer does not inline large functions, whatever asks.
     @inline(__always)
     public mutating func observe(
         distance: Double, velocity: Double, motion: Motion, canStart: Bool, at time: Timestamp,
