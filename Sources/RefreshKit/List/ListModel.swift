@@ -192,6 +192,10 @@ public struct ListModel: Hashable, Sendable, Codable {
 
     /// Moves the model's clock forward to `time` (never backwards), running every animation, gesture
     /// end, feed answer and control timer that falls due, each at its own exact time.
+    // Inlined in this module up to the quiet case (every input moves the model to its time first, and a drag's
+    // moves find nothing due): `apply` of a move 1 017 → 994 instructions (callgrind_host.py), the call's 80
+    // gone. Other modules call it as before.
+    @inline(__always)
     public mutating func advance(to time: Timestamp) {
         let target = max(time, now)
         if observedQuietly.value && nothingDue(by: target) {
@@ -203,6 +207,11 @@ public struct ListModel: Hashable, Sendable, Codable {
             // No control has a timer (`nothingDue`), so none has anything to do with the time.
             return
         }
+        advanceStepping(to: target)
+    }
+
+    /// ``advance(to:)`` to `target` (not before ``now``) when something may be due on the way.
+    private mutating func advanceStepping(to target: Timestamp) {
         // Nothing moves and nothing is due at this very instant: observing again would change nothing.
         if target == now && !(earliestDeadline().map { $0 <= now } ?? false) { return }
         var steps = 0
