@@ -130,6 +130,12 @@ extension ServiceLoop {
         tick.pointee.owner = owner
         shutdownWake.pointee.owner = owner
         keepaliveSweep.pointee.owner = owner
+        if let uvLoop {
+            uv_check_init(uvLoop, turnEnd)
+            turnEnd.pointee.data = owner
+            uv_check_start(turnEnd, turnEndCallback)
+            turnEndStarted = true
+        }
         if let publicPort = configuration.hardening.publicPorts.first {
             // Pages come through a proxy on this machine (`refreshkit link`): share its address, as the
             // network sees it.
