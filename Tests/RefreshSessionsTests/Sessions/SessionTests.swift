@@ -23,6 +23,19 @@ import Testing
         }
     }
 
+    /// A session with two members taking deltas, each written its first (whole) frame.
+    private func twoMembersWritten() throws -> (session: Session, a: Connection, b: Connection) {
+        let header = TraceHeader(
+            preset: "ios", viewport: Size(width: 390, height: 844), devicePixelRatio: 3, seed: 1,
+            start: Timestamp(microseconds: 1_000_000))
+        let session = Session(id: "room", traced: try TracedListModel(header: header))
+        let a = try deltaMember(of: session, id: 1)
+        let b = try deltaMember(of: session, id: 2)
+        _ = message(session, for: a)
+        _ = message(session, for: b)
+        return (session, a, b)
+    }
+
     /// Member `member`'s finger: `phase`, moving by `dy`, at `time` µs (the page's clock in ms, the same
     /// moment), numbered `seq` when given.
     private func touch(
@@ -73,14 +86,7 @@ import Testing
     /// A member several frames behind keeps the frame it holds (the session keeps only its latest two), and a
     /// member written again before the next frame gets the delta from the frame it already holds.
     @Test func aMemberSeveralFramesBehindGetsTheDeltaFromTheFrameItHolds() throws {
-        let header = TraceHeader(
-            preset: "ios", viewport: Size(width: 390, height: 844), devicePixelRatio: 3, seed: 1,
-            start: Timestamp(microseconds: 1_000_000))
-        let session = Session(id: "room", traced: try TracedListModel(header: header))
-        let a = try deltaMember(of: session, id: 1)
-        let b = try deltaMember(of: session, id: 2)
-        _ = message(session, for: a)
-        _ = message(session, for: b)
+        let (session, a, b) = try twoMembersWritten()
         let held = try #require(session.traced.latest)  // what B holds from now on
         try touch(session, .start, dy: 0, at: 1_001_000)
         var time: Int64 = 1_001_000
@@ -107,14 +113,7 @@ import Testing
 
     /// The acks a member gets are those that changed since the frame it holds, whole frames and deltas alike.
     @Test func aMemberThatMissedFramesGetsTheAcksThatChangedSinceItsFrame() throws {
-        let header = TraceHeader(
-            preset: "ios", viewport: Size(width: 390, height: 844), devicePixelRatio: 3, seed: 1,
-            start: Timestamp(microseconds: 1_000_000))
-        let session = Session(id: "room", traced: try TracedListModel(header: header))
-        let a = try deltaMember(of: session, id: 1)
-        let b = try deltaMember(of: session, id: 2)
-        _ = message(session, for: a)
-        _ = message(session, for: b)
+        let (session, a, b) = try twoMembersWritten()
         try touch(session, .start, dy: 0, at: 1_001_000, member: 0, seq: 1)
         #expect(message(session, for: a).hasSuffix(#","ack":{"0":1}}"#))
         try touch(session, .move, dy: -20, at: 1_017_000, member: 0, seq: 2)
