@@ -242,10 +242,10 @@ def test_a_slowloris_does_not_starve_other_clients(fresh_server):
 # MARK: - Slow readers
 
 
-# A known bug, not a flake of the test: in 2 of 3 fresh-clone CI runs (none of 8 runs here) the reader, reading at
+# A known bug, not a flake of the test: in 2 of 4 fresh-clone CI runs (none of 8 runs here) the reader, reading at
 # last, got one message about every second for 30 s, every frame still `dragging`: the server took the reader's
 # queued input at the pace of its one-second keepalive sweep, so the release was never applied in time. What wakes
-# the loop for input lws holds back while a write to a full socket is pending is not understood yet; until it is,
+# the loop for input lws holds back while a write to a full socket is pending is not found yet; until it is,
 # the memory bound is checked strictly and a catch-up that does not come is reported as an expected failure
 # (docs/HARDENING.md, "Gaps").
 def test_a_client_that_never_reads_costs_bounded_memory(fresh_server):
