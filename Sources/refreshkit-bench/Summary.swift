@@ -137,6 +137,15 @@ enum Summary {
         return round1(cpu / inputs * 1e6)
     }
 
+    /// The server's kernel (system) time per input in the window, µs: the part of
+    /// ``cpuMicrosecondsPerInput(_:)`` spent in system calls and the network stack.
+    static func systemMicrosecondsPerInput(_ run: [String: Any]) -> Double? {
+        guard let percent = double(run, "server_sys_cpu_percent"), let window = double(run, "window_s"),
+            let inputs = double(run, "inputs_sent"), inputs > 0
+        else { return nil }
+        return round1(percent / 100 * window / inputs * 1e6)
+    }
+
     /// The load generator's CPU time per input it sent in the window, µs.
     static func generatorMicrosecondsPerInput(_ run: [String: Any]) -> Double? {
         guard let percent = double(run, "client_cpu_percent"), let window = double(run, "window_s"),

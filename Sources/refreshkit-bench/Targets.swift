@@ -101,6 +101,8 @@ enum Targets {
                 [
                     "cpu_us_per_input": round.server.flatMap(Summary.cpuMicrosecondsPerInput) ?? NSNull(),
                     "echo_cpu_us_per_input": round.echo.flatMap(Summary.cpuMicrosecondsPerInput) ?? NSNull(),
+                    "sys_us_per_input": round.server.flatMap(Summary.systemMicrosecondsPerInput) ?? NSNull(),
+                    "echo_sys_us_per_input": round.echo.flatMap(Summary.systemMicrosecondsPerInput) ?? NSNull(),
                     "p99_ms": round.server?["latency_p99_ms"] ?? NSNull(),
                     "echo_p99_ms": round.echo?["latency_p99_ms"] ?? NSNull(),
                     "echo_cpu_percent": round.echo?["server_cpu_percent"] ?? NSNull(),
@@ -159,7 +161,15 @@ enum Targets {
         }
         return TargetCheck(
             target: name, round: number, value: value, limit: target.limit,
-            detail: "server \(format(ours)) \(unit), echo \(format(floor)) \(unit)")
+            detail: "server \(format(ours)) \(unit)\(kernelShare(target, round.server)), echo \(format(floor)) "
+                + "\(unit)\(kernelShare(target, round.echo))")
+    }
+
+    /// For a CPU figure, the part of it in the kernel (`" (kernel 5.20)"`): the server and the echo make the same
+    /// system calls, so their difference is mostly in user space, and this says where.
+    private static func kernelShare(_ target: RatioToEcho, _ run: [String: Any]?) -> String {
+        guard target.figure == .cpu, let kernel = run.flatMap(Summary.systemMicrosecondsPerInput) else { return "" }
+        return " (kernel \(format(kernel)))"
     }
 
     /// The whole server's instructions per input against the echo's (``ServerInstructions``), once per run. The
