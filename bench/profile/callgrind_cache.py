@@ -5,10 +5,12 @@ At 1 000 sessions the server's own code runs at a third of the speed it runs at 
 between two inputs of a session, 999 others and the kernel's network work pass through the core's caches,
 and the session's state is gone from L2 when its next input comes. This counts what that costs, exactly and
 without a clock: `refreshkit-bench --profile-host N --profile-session-host` takes its N sessions in turn
-under callgrind's cache simulation, with a last level the size of this host's L2 (2 MiB, 16-way) and an L1
-of its L1d (48 KiB, 12-way). A miss in that last level is a cache line of the session's state (or code's
-data) that the input had to bring back from L3 or memory. As in callgrind_host.py, a short and a long run are
-subtracted, so set-up and the sessions' first touches cancel out.
+under callgrind's cache simulation, with a last level the size of this host's L2 (2 MiB, 16-way), an L1d of
+its L1d (48 KiB, 12-way) and an L1i of its L1i (32 KiB, 8-way). A miss in that last level is a cache line of
+the session's state (or the code's data) that the input had to bring back from L3 or memory. `--code
+2048,2,64` keeps almost no code between inputs, so its L1i misses count the code lines an input runs
+through, as when the kernel's work between two inputs has evicted them. As in callgrind_host.py, a short and
+a long run are subtracted, so set-up and the sessions' first touches cancel out.
 
     bench/profile/callgrind_cache.py --bin-dir .build/release --sessions 1000 --short 20000 --long 40000
 """
@@ -24,12 +26,12 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from callgrind_server import calls, demangled  # noqa: E402
 
-EVENTS = ["Ir", "D1mr", "D1mw", "DLmr", "DLmw"]
+EVENTS = ["Ir", "I1mr", "D1mr", "D1mw", "DLmr", "DLmw"]
 
 
-def run(binary, sessions, inputs, work, label, l1, last):
+def run(binary, sessions, inputs, work, label, l1, last, code):
     out = os.path.join(work, f"cg.{label}.out")
-    subprocess.run(["valgrind", "--tool=callgrind", "--cache-sim=yes", f"--D1={l1}", f"--LL={last}",
+    subprocess.run(["valgrind", "--tool=callgrind", "--cache-sim=yes", f"--I1={code}", f"--D1={l1}", f"--LL={last}",
                     f"--callgrind-out-file={out}", "--toggle-collect=*SessionHostBench*Transport*drive*",
                     binary, "--profile-host", str(sessions), "--profile-session-host", "--profile-inputs",
                     str(inputs)], check=True, capture_output=True)
@@ -83,6 +85,9 @@ def main():
     parser.add_argument("--long", type=int, default=40000)
     parser.add_argument("--l1", default="49152,12,64", help="the simulated L1d: size,ways,line")
     parser.add_argument("--last", default="2097152,16,64", help="the simulated last level: size,ways,line")
+    parser.add_argument("--code", default="32768,8,64",
+                        help="the simulated L1i: size,ways,line (2048,2,64 keeps almost nothing between inputs, so "
+                             "its misses count the code lines an input runs through)")
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--keep", help="a folder to keep the profiles in")
     args = parser.parse_args()
@@ -92,15 +97,16 @@ def main():
     binary = os.path.join(work, "refreshkit-bench")
     shutil.copy(os.path.join(args.bin_dir, "refreshkit-bench"), binary)
     subprocess.run(["strip", "-g", binary], check=True)
-    short = run(binary, args.sessions, args.short, work, "short", args.l1, args.last)
-    long = run(binary, args.sessions, args.long, work, "long", args.l1, args.last)
-    inputs = calls(long, r"SessionHostC8received_6binary6isLast") - calls(short, r"SessionHostC8received_6binary6isLast")
+    short = run(binary, args.sessions, args.short, work, "short", args.l1, args.last, args.code)
+    long = run(binary, args.sessions, args.long, work, "long", args.l1, args.last, args.code)
+    handler = r"SessionHostC8received_6binary6isLast"
+    inputs = calls(long, handler) - calls(short, handler)
     before, after = totals(short), totals(long)
     per = {e: (after.get(e, 0) - before.get(e, 0)) / inputs for e in EVENTS}
     print(f"session host, {args.sessions} sessions in turn, {inputs} inputs between the runs; per input:")
     print(f"  instructions {per['Ir']:,.0f}; L1 misses {per['D1mr']:.1f} read + {per['D1mw']:.1f} write; "
           f"last-level ({args.last}) misses {per['DLmr']:.1f} read + {per['DLmw']:.1f} write "
-          f"= {per['DLmr'] + per['DLmw']:.1f} lines")
+          f"= {per['DLmr'] + per['DLmw']:.1f} lines; L1i ({args.code}) misses {per['I1mr']:.1f}")
     short_counts, long_counts = misses_by_function(short), misses_by_function(long)
     rows = sorted((((long_counts[n] - short_counts.get(n, 0)) / inputs, n) for n in long_counts), reverse=True)
     rows = [r for r in rows if r[0] >= 0.05 and r[1] != "PROGRAM"][:args.top]
