@@ -6,10 +6,12 @@ lines). Everything is bounded: sockets have timeouts, loops have deadlines, and 
 from __future__ import annotations
 
 import base64
+import fcntl
 import json
 import os
 import socket
 import struct
+import termios
 import time
 from typing import Callable
 
@@ -230,6 +232,23 @@ def rss_kib(pid: int) -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     raise RuntimeError("no VmRSS")
+
+
+def kernel_queues(ws: RawWebSocket) -> dict[str, int]:
+    """What the kernel still holds of a client's loopback connection: `client_unacked`, the bytes the client sent
+    that the server's end has not acknowledged (SIOCOUTQ), and `server_unread`, the bytes the server's end
+    received that the server process has not read (its receive queue in /proc/net/tcp; -1 when not found)."""
+    unacked = struct.unpack("i", fcntl.ioctl(ws.sock.fileno(), termios.TIOCOUTQ, struct.pack("i", 0)))[0]
+    client_port = ws.sock.getsockname()[1]
+    server_port = ws.sock.getpeername()[1]
+    unread = -1
+    with open("/proc/net/tcp") as table:
+        for line in table.readlines()[1:]:
+            fields = line.split()
+            local, remote = (int(address.split(":")[1], 16) for address in fields[1:3])
+            if (local, remote) == (server_port, client_port):
+                unread = int(fields[4].split(":")[1], 16)
+    return {"client_unacked": unacked, "server_unread": unread}
 
 
 def open_fds(pid: int) -> int:

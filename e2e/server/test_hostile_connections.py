@@ -5,6 +5,7 @@ Loopback only; every wait is bounded.
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import time
 
@@ -15,6 +16,7 @@ from hostile_support import (
     HandshakeRefused,
     RawWebSocket,
     error_lines,
+    kernel_queues,
     log_lines,
     open_fds,
     raw_hello,
@@ -242,12 +244,11 @@ def test_a_slowloris_does_not_starve_other_clients(fresh_server):
 # MARK: - Slow readers
 
 
-# A known bug, not a flake of the test: in 2 of 4 fresh-clone CI runs (none of 8 runs here) the reader, reading at
-# last, got one message about every second for 30 s, every frame still `dragging`: the server took the reader's
-# queued input at the pace of its one-second keepalive sweep, so the release was never applied in time. What wakes
-# the loop for input lws holds back while a write to a full socket is pending is not found yet; until it is,
-# the memory bound is checked strictly and a catch-up that does not come is reported as an expected failure
-# (docs/HARDENING.md, "Gaps").
+# The memory a reader that stops reading costs, and its catch-up once it reads again: its release is applied within
+# seconds. (In 2 of 4 fresh-clone CI runs it was not applied within 30 s; what the reader got meanwhile, one frame and
+# two events each second, all `dragging`, is what a held pull makes with no input at all. One cause found since: a
+# release read in a burst with the moves queued before it was refused by the rate limit, the next test. If it fails
+# again, its message says where the release's bytes were.)
 def test_a_client_that_never_reads_costs_bounded_memory(fresh_server):
     srv = fresh_server("--log-level", "warning")
     pid = srv.proc.pid
@@ -277,7 +278,7 @@ def test_a_client_that_never_reads_costs_bounded_memory(fresh_server):
         with RawWebSocket(srv.port) as other:
             raw_hello(other)
         # When the reader finally reads, it gets the newest state (and, if it fell behind, `lagging`): read
-        # until the frame after the release, however long a busy machine takes to deliver what was queued.
+        # until the frame after the release.
         reader.send_json({"type": "touch", "phase": "end", "dx": 0, "dy": 0, "t": t + 4})
         started = time.monotonic()
         received: list[tuple[float, str, object]] = []
@@ -285,7 +286,7 @@ def test_a_client_that_never_reads_costs_bounded_memory(fresh_server):
         lagging = 0
         while last_frame is None or last_frame["phase"] == "dragging":
             try:
-                message = reader.recv_json(timeout=max(0.0, started + 30 - time.monotonic()))
+                message = reader.recv_json(timeout=max(0.0, started + 10 - time.monotonic()))
             except TimeoutError:
                 break
             kind = message["type"]
@@ -293,8 +294,35 @@ def test_a_client_that_never_reads_costs_bounded_memory(fresh_server):
             if kind == "frame":
                 last_frame = message
             lagging += kind == "error" and message["code"] == "lagging"
-        if last_frame is None or last_frame["phase"] == "dragging":
-            pytest.xfail(f"known bug: a slow reader's queued input is taken at the keepalive sweep's pace "
-                         f"(last frame {last_frame}, last received {received[-10:]})")
+        # Else, where the release's bytes are: in the client's socket (not acknowledged), in the server's (not
+        # read by the server), or read (then the errors say whether a screen refused it).
+        kinds = {kind: sum(1 for _, k, _ in received if k == kind) for _, kind, _ in received}
+        errors = [code for _, kind, code in received if kind == "error"]
+        assert last_frame is not None and last_frame["phase"] != "dragging", (
+            f"the release was not applied within 10 s ({kernel_queues(reader)}; received {kinds}, errors {errors}, "
+            f"first {received[:5]}, last {received[-5:]}; last frame {last_frame})")
         assert lagging <= 1, received
+    assert not error_lines(srv), error_lines(srv)[:5]
+
+
+# A page's input that queued up (a busy server; here it is stopped) is read in one burst and judged by the rate limit
+# as it is read: the moves past the bucket are dropped, but the release at the end of them is applied (a release
+# dropped left the session `dragging` until the next touch; RateLimiter.passRelease).
+def test_a_release_read_in_a_burst_the_rate_limit_refuses_is_applied(fresh_server):
+    srv = fresh_server("--log-level", "warning")
+    with RawWebSocket(srv.port) as page:
+        raw_hello(page)
+        t = 1000.0
+        os.kill(srv.proc.pid, signal.SIGSTOP)
+        try:
+            # 802 messages, past the bucket of 600 (the default 300 messages/s), all queued in the kernel.
+            page.send_json({"type": "touch", "phase": "start", "dx": 0, "dy": 0, "t": t})
+            for _ in range(800):
+                t += 4
+                page.send_json({"type": "touch", "phase": "move", "dx": 0, "dy": 3, "t": t})
+            page.send_json({"type": "touch", "phase": "end", "dx": 0, "dy": 0, "t": t + 4})
+        finally:
+            os.kill(srv.proc.pid, signal.SIGCONT)
+        _, seen = page.recv_until(lambda m: m["type"] == "frame" and m["phase"] != "dragging", timeout=10)
+        assert any(m["type"] == "error" and m["code"] == "rate_limited" for m in seen), "the burst was limited"
     assert not error_lines(srv), error_lines(srv)[:5]

@@ -11,7 +11,7 @@ extension SessionHost {
         counters.messages &+= 1
         connection.heard(at: now)  // application traffic proves the peer is alive
         guard connection.lifecycle.acceptsInput else { return }
-        guard screened(connection, at: now) else { return }
+        guard screened(connection, at: now) || releasePasses(text, on: connection, at: now) else { return }
         if connection.awaitingStore {
             holdWhileAwaitingStore(text, on: connection)
         } else {
@@ -94,6 +94,24 @@ extension SessionHost {
         let decision = connection.rateLimiter.admit(at: now)
         if case .accept = decision { return true }  // (the screens' verdicts are plain values: nothing to free)
         return carryOut(rateRefusal(decision, on: connection), on: connection, seq: nil)
+    }
+
+    /// Whether `text`, which the rate limit refused, is a touch's release that it lets through after all
+    /// (``RateLimiter/passRelease(at:)``). Read only for a refused message, and out of line: nothing on the
+    /// accepted path.
+    @inline(never)
+    private func releasePasses(_ text: UnsafeRawBufferPointer, on connection: Connection, at now: Int64) -> Bool {
+        guard connection.lifecycle.acceptsInput else { return false }  // (a flood's refusal may have closed it)
+        let phase: TouchPhase?
+        if let plain = decoder.plainTouchInput(text) {
+            phase = plain.touch.phase
+        } else if case .touch(let touch)? = (try? decoder.decodeInput(text))?.input {
+            phase = touch.phase
+        } else {
+            phase = nil
+        }
+        guard phase == .end || phase == .cancel else { return false }
+        return connection.rateLimiter.passRelease(at: now)
     }
 
     /// Runs the page clock of a `touch` or `wheel` (``TimestampGuard``) and carries out a refusal (the `error`

@@ -1,7 +1,8 @@
 /// A per-connection token bucket for WebSocket messages, with a flood detector on top.
 ///
 /// Each message takes one token; tokens come back at ``ratePerSecond`` up to ``burst``. A message that
-/// finds the bucket empty is refused (read and dropped, never decoded). The client is told at most once
+/// finds the bucket empty is refused (read and dropped, decoded only to find a touch's release, one of which
+/// a ``noticeInterval`` is let through: ``passRelease(at:)``). The client is told at most once
 /// per ``noticeInterval`` (`error rate_limited`), and a client that keeps being refused for
 /// ``closeAfter`` (an episode of refusals with no pause longer than ``noticeInterval``) is closed with
 /// 1008 (policy violation). Time is passed in (lws microseconds), so tests drive it by hand.
@@ -30,6 +31,8 @@ struct RateLimiter: Sendable, Equatable {
     private var lastNotice: Int64?
     /// Messages refused since the connection opened (logged when it closes).
     private(set) var refused: UInt64 = 0
+    /// When a refused release was last let through (``passRelease(at:)``).
+    private var releasePassed: Int64?
 
     init(ratePerSecond: Int, burst: Int, closeAfterSeconds: Int, noticeIntervalMicroseconds: Int64 = 1_000_000) {
         self.ratePerSecond = Double(max(1, ratePerSecond))
@@ -60,5 +63,17 @@ struct RateLimiter: Sendable, Equatable {
         let notify = lastNotice.map { now - $0 >= noticeInterval } ?? true
         if notify { lastNotice = now }
         return .refuse(notify: notify)
+    }
+
+    /// A message ``admit(at:)`` refused at `now` ends a touch (its `end` or `cancel`): whether to process it
+    /// after all, which the limiter allows once a ``noticeInterval``. Dropping it would leave the session
+    /// dragging until the page's next touch, and a page's input that queued up (a busy server, a network that
+    /// delivers in bursts) is judged as a flood when it is read: its release, read with the moves before it,
+    /// then finds the bucket they emptied. A flood of releases still costs one input a second at most.
+    mutating func passRelease(at now: Int64) -> Bool {
+        if let releasePassed, now - releasePassed < noticeInterval { return false }
+        releasePassed = now
+        refused &-= 1
+        return true
     }
 }

@@ -70,4 +70,18 @@ struct RateLimiterTests {
         #expect(limiter.admit(at: 5 * Self.second) != .accept)
         #expect(limiter.admit(at: 11 * Self.second) == .accept)
     }
+
+    @Test func aRefusedReleasePassesOnceANoticeInterval() {
+        var limiter = RateLimiter(ratePerSecond: 1, burst: 1, closeAfterSeconds: 3)
+        #expect(limiter.admit(at: 0) == .accept)
+        #expect(limiter.admit(at: 0) == .refuse(notify: true))
+        let first = limiter.passRelease(at: 0)
+        #expect(first)
+        #expect(limiter.refused == 0, "a release let through is not counted as refused")
+        #expect(limiter.admit(at: 1) == .refuse(notify: false))
+        let second = limiter.passRelease(at: 1)
+        #expect(!second, "one a notice interval")
+        let third = limiter.passRelease(at: 1_000_000)
+        #expect(third)
+    }
 }
