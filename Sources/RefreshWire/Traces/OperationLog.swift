@@ -51,14 +51,16 @@ import RefreshKit
         let count: Int
     }
 
-    /// The chunks filled so far, oldest first.
+    /// The chunks filled so far, oldest first: changed only when the tail fills, so kept before (apart from)
+    /// the fields below, which every record reads and writes.
     private var full: [Filled] = []
     /// The chunk being written: its first `tailCount` bytes are records.
     private var tail = Chunk(capacity: Self.firstChunk)
     /// Bytes of `tail` used.
     @usableFromInline private(set) var tailCount = 0
-    /// Bytes in the filled chunks.
-    @usableFromInline private(set) var fullBytes = 0
+    /// Bytes held by all records: kept beside `tailCount` (not summed from the filled chunks' bytes on each
+    /// read), since the recorder reads it before each record.
+    @usableFromInline private(set) var byteCount = 0
     private var lastTime: Int64 = 0
 
     /// A first chunk of 256 bytes (a session that says `hello` and goes quiet records a few bytes; one that
@@ -77,9 +79,6 @@ import RefreshKit
     /// The bytes an `apply` of `textCount` bytes takes at most.
     static func applyBound(_ textCount: Int) -> Int { headBound + textCount }
 
-    /// Bytes held by all records.
-    @inlinable var byteCount: Int { fullBytes + tailCount }
-
     mutating func appendApply(_ text: UnsafeRawBufferPointer, member: Int, at time: Timestamp) {
         let start = reserve(Self.applyBound(text.count))
         start.storeBytes(of: Tag.apply, as: UInt8.self)
@@ -87,18 +86,25 @@ import RefreshKit
         at = Self.putVarint(UInt64(truncatingIfNeeded: member), at: at)
         at = Self.putVarint(UInt64(text.count), at: at)
         if let source = text.baseAddress { at.copyMemory(from: source, byteCount: text.count) }
-        tailCount &+= (at - start) &+ text.count
+        took((at - start) &+ text.count)
     }
 
     mutating func appendAdvance(to time: Timestamp) {
         let start = reserve(Self.headBound)
         start.storeBytes(of: Tag.advance, as: UInt8.self)
-        tailCount &+= Self.putVarint(nextDelta(at: time), at: start + 1) - start
+        took(Self.putVarint(nextDelta(at: time), at: start + 1) - start)
     }
 
     mutating func appendFrame() {
         reserve(1).storeBytes(of: Tag.frame, as: UInt8.self)
-        tailCount &+= 1
+        took(1)
+    }
+
+    /// Counts the `count` bytes the record just written at the tail's end takes.
+    @inline(__always)
+    private mutating func took(_ count: Int) {
+        tailCount &+= count
+        byteCount &+= count
     }
 
     /// The zigzagged time since the previous timed record, which `time` now is.
@@ -124,10 +130,7 @@ import RefreshKit
             tail = tail.copy(tailCount)
             return
         }
-        if tailCount > 0 {
-            full.append(Filled(chunk: tail, count: tailCount))
-            fullBytes += tailCount
-        }
+        if tailCount > 0 { full.append(Filled(chunk: tail, count: tailCount)) }
         tail = Chunk(capacity: max(min(2 * tail.capacity, Self.largestChunk), needed))
         tailCount = 0
     }
