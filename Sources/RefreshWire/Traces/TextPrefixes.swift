@@ -5,7 +5,7 @@
 /// Nearly every input of a loaded server is a drag's `touch` `move`, whose text (~75 bytes, web/js/pointerInput.js)
 /// begins with the same 36: kept whole, each input grew its session's log by ~82 bytes, held until the next
 /// snapshot and written to fresh cache lines; with its beginning as one byte, by ~47. That costs instructions
-/// (OperationLog.appendApply: 95 -> 154 per input, the memcpy 10 fewer: callgrind_host), and saves ~35 bytes of
+/// (OperationLog.appendApply: 95 -> 128 per input, the memcpy 10 fewer: callgrind_host), and saves ~35 bytes of
 /// memory and ~0.5 cache lines missed per input (callgrind_cache at 1 000 sessions: memcpy 5.1 -> 4.5).
 enum TextPrefixes {
     /// How many there are: ``prefix(_:)`` takes 0 up to this.
