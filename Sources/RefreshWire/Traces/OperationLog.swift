@@ -7,11 +7,14 @@ import RefreshKit
 /// exported JSON (as they once were), the operations cost a loaded server more than the engine: about 120
 /// bytes per input to write into each session's growing buffer, cold in the cache by the time its next
 /// input comes, and a growing `Array` that now and then copies itself whole (a megabyte, with fresh pages
-/// to fault in, inside one input's latency). Here an input takes its text plus about 5 bytes, and a full
-/// chunk is never copied: the next one is started beside it.
+/// to fault in, inside one input's latency). Here an input takes its text plus about 5 bytes, less the
+/// beginning the page's inputs share (``TextPrefixes``), and a full chunk is never copied: the next one is
+/// started beside it.
 ///
 /// Records (never split across chunks):
 /// - `a` Δt member length text: an `apply` of the page message `text` (`length` bytes) from `member`;
+/// - `p` Δt member prefix length rest: the same, for a text that is ``TextPrefixes`` number `prefix` (a byte),
+///   then `rest` (`length` bytes);
 /// - `v` Δt: an `advance`;
 /// - `f`: a `frame`;
 ///
@@ -51,14 +54,17 @@ import RefreshKit
         let count: Int
     }
 
-    /// The chunks filled so far, oldest first.
+    /// The chunks filled so far, oldest first: changed only when the tail fills, so kept before (apart from)
+    /// the fields below, which every record reads and writes.
     private var full: [Filled] = []
     /// The chunk being written: its first `tailCount` bytes are records.
     private var tail = Chunk(capacity: Self.firstChunk)
     /// Bytes of `tail` used.
     @usableFromInline private(set) var tailCount = 0
-    /// Bytes in the filled chunks.
-    @usableFromInline private(set) var fullBytes = 0
+    /// Bytes the records take as `a` records, with every text whole: what the recorder's limits and the
+    /// snapshots' interval count (docs/TRACE.md), whichever beginnings are kept as one byte (the chunks hold
+    /// fewer). Kept beside `tailCount`, since the recorder reads it before each record.
+    @usableFromInline private(set) var byteCount = 0
     private var lastTime: Int64 = 0
 
     /// A first chunk of 256 bytes (a session that says `hello` and goes quiet records a few bytes; one that
@@ -70,6 +76,7 @@ import RefreshKit
 
     private enum Tag {
         static let apply: UInt8 = 0x61  // a
+        static let prefixedApply: UInt8 = 0x70  // p
         static let advance: UInt8 = 0x76  // v
         static let frame: UInt8 = 0x66  // f
     }
@@ -77,28 +84,44 @@ import RefreshKit
     /// The bytes an `apply` of `textCount` bytes takes at most.
     static func applyBound(_ textCount: Int) -> Int { headBound + textCount }
 
-    /// Bytes held by all records.
-    @inlinable var byteCount: Int { fullBytes + tailCount }
-
     mutating func appendApply(_ text: UnsafeRawBufferPointer, member: Int, at time: Timestamp) {
         let start = reserve(Self.applyBound(text.count))
-        start.storeBytes(of: Tag.apply, as: UInt8.self)
         var at = Self.putVarint(nextDelta(at: time), at: start + 1)
         at = Self.putVarint(UInt64(truncatingIfNeeded: member), at: at)
-        at = Self.putVarint(UInt64(text.count), at: at)
-        if let source = text.baseAddress { at.copyMemory(from: source, byteCount: text.count) }
-        tailCount &+= (at - start) &+ text.count
+        // What the `a` record of the whole text takes, which `byteCount` counts.
+        let whole = (at - start) &+ Self.varintCount(UInt64(text.count)) &+ text.count
+        var kept = text
+        if let prefix = TextPrefixes.match(text) {
+            start.storeBytes(of: Tag.prefixedApply, as: UInt8.self)
+            at.storeBytes(of: prefix.index, as: UInt8.self)
+            at += 1
+            kept = UnsafeRawBufferPointer(rebasing: text[prefix.count...])
+        } else {
+            start.storeBytes(of: Tag.apply, as: UInt8.self)
+        }
+        at = Self.putVarint(UInt64(kept.count), at: at)
+        // Counted before the copy, the last call: nothing is kept across it (after it: 18 instructions more).
+        took((at - start) &+ kept.count, counting: whole)
+        if let source = kept.baseAddress { at.copyMemory(from: source, byteCount: kept.count) }
     }
 
     mutating func appendAdvance(to time: Timestamp) {
         let start = reserve(Self.headBound)
         start.storeBytes(of: Tag.advance, as: UInt8.self)
-        tailCount &+= Self.putVarint(nextDelta(at: time), at: start + 1) - start
+        took(Self.putVarint(nextDelta(at: time), at: start + 1) - start)
     }
 
     mutating func appendFrame() {
         reserve(1).storeBytes(of: Tag.frame, as: UInt8.self)
-        tailCount &+= 1
+        took(1)
+    }
+
+    /// Counts the `count` bytes the record just written at the tail's end takes, as `counting` in `byteCount`
+    /// (what it takes as an `a` record, for an `apply`).
+    @inline(__always)
+    private mutating func took(_ count: Int, counting: Int? = nil) {
+        tailCount &+= count
+        byteCount &+= counting ?? count
     }
 
     /// The zigzagged time since the previous timed record, which `time` now is.
@@ -124,17 +147,15 @@ import RefreshKit
             tail = tail.copy(tailCount)
             return
         }
-        if tailCount > 0 {
-            full.append(Filled(chunk: tail, count: tailCount))
-            fullBytes += tailCount
-        }
+        if tailCount > 0 { full.append(Filled(chunk: tail, count: tailCount)) }
         tail = Chunk(capacity: max(min(2 * tail.capacity, Self.largestChunk), needed))
         tailCount = 0
     }
 
     // MARK: - Reading
 
-    /// One recorded operation, as ``forEach(_:)`` hands it out: an `apply`'s text is lent, not copied.
+    /// One recorded operation, as ``forEach(_:)`` hands it out: an `apply`'s text is lent, not copied (the text
+    /// of a `p` record is rebuilt, in a buffer the reader reuses).
     enum Record {
         case apply(time: Timestamp, member: Int, text: UnsafeRawBufferPointer)
         case advance(Timestamp)
@@ -175,18 +196,29 @@ import RefreshKit
         withExtendedLifetime(chunk) {
             let bytes = UnsafeRawBufferPointer(start: chunk.bytes, count: count)
             var at = start
+            var whole: [UInt8] = []  // a `p` record's text, rebuilt
             while at < bytes.count {
                 let tag = bytes[at]
                 at += 1
                 switch tag {
-                case Tag.apply:
+                case Tag.apply, Tag.prefixedApply:
                     time &+= unzigzag(varint(bytes, &at))
                     let member = Int(truncatingIfNeeded: varint(bytes, &at))
+                    let prefix = tag == Tag.prefixedApply ? TextPrefixes.prefix(Int(bytes[at])) : nil
+                    if prefix != nil { at += 1 }
                     let count = Int(varint(bytes, &at))
-                    body(
-                        .apply(
-                            time: Timestamp(microseconds: time), member: member,
-                            text: .init(rebasing: bytes[at..<at + count])))
+                    let kept = UnsafeRawBufferPointer(rebasing: bytes[at..<at + count])
+                    let time = Timestamp(microseconds: time)
+                    if let prefix {
+                        whole.removeAll(keepingCapacity: true)
+                        whole.append(
+                            contentsOf: UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+                        )
+                        whole.append(contentsOf: kept)
+                        whole.withUnsafeBytes { body(.apply(time: time, member: member, text: $0)) }
+                    } else {
+                        body(.apply(time: time, member: member, text: kept))
+                    }
                     at += count
                 case Tag.advance:
                     time &+= unzigzag(varint(bytes, &at))
@@ -201,6 +233,12 @@ import RefreshKit
     }
 
     // MARK: - Numbers
+
+    /// The bytes `putVarint` writes for `value` (one below 128, as for a page message's length: tested first).
+    @inline(__always)
+    static func varintCount(_ value: UInt64) -> Int {
+        value < 0x80 ? 1 : (64 &- value.leadingZeroBitCount &+ 6) / 7
+    }
 
     private static func zigzag(_ value: Int64) -> UInt64 {
         UInt64(bitPattern: (value << 1) ^ (value >> 63))

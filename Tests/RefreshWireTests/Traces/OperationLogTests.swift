@@ -76,6 +76,48 @@ struct OperationLogTests {
         #expect(log.byteCount == 3 + 1 + 2 + 1 + 1 + text.count)
     }
 
+    @Test func aTextThatBeginsAsThePageSendsComesBackWholeAndCountsWhole() {
+        // Each known beginning: alone, with a short rest, with a rest past 127 bytes (a longer length varint
+        // than the rest's), and spoiled in its last byte or cut short (kept whole).
+        var texts: [[UInt8]] = []
+        for index in 0..<TextPrefixes.count {
+            let known = TextPrefixes.prefix(index)
+            let prefix = Array(UnsafeRawBufferPointer(start: known.utf8Start, count: known.utf8CodeUnitCount))
+            texts += [prefix, prefix + Array(#"0,"dy":-5,"t":1016.667,"id":1,"seq":2}"#.utf8)]
+            texts.append(prefix + Array(repeating: UInt8(ascii: "7"), count: 100))
+            texts.append(prefix.dropLast() + [UInt8(ascii: "x")] + Array("1}".utf8))
+            texts.append(Array(prefix.dropLast()))
+        }
+        var records: [Written] = []
+        var whole = 0  // what the records take as `a` records, every text whole
+        for (index, text) in texts.enumerated() {
+            let time = Int64(index) * 16_667
+            records += [.apply(time, index, text), .frame]
+            whole += 1 + varintCount(UInt64(index == 0 ? 0 : 33_334)) + varintCount(UInt64(index))
+            whole += varintCount(UInt64(text.count)) + text.count + 1
+        }
+        var log = OperationLog()
+        write(records, into: &log)
+        #expect(read(log) == records)
+        #expect(log.byteCount == whole)
+        // A log holds a known beginning as one byte.
+        var one = OperationLog()
+        texts[1].withUnsafeBytes { one.appendApply($0, member: 0, at: Timestamp(microseconds: 0)) }
+        let beginning = TextPrefixes.prefix(0).utf8CodeUnitCount
+        #expect(one.byteCount == 4 + texts[1].count && one.tailCount == one.byteCount - beginning + 1)
+    }
+
+    /// The bytes of a LEB128 varint of `value`.
+    private func varintCount(_ value: UInt64) -> Int {
+        var count = 1
+        var rest = value >> 7
+        while rest > 0 {
+            count += 1
+            rest >>= 7
+        }
+        return count
+    }
+
     @Test func aCopyKeepsItsOwnRecords() {
         var log = OperationLog()
         log.appendFrame()
