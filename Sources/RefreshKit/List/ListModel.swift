@@ -7,19 +7,22 @@
 /// ``advance(to:)``, and reads ``frame()`` and ``takeEvents()``. Nothing inside reads a clock or does I/O,
 /// so the same inputs at the same times give the same frames, bit for bit.
 public struct ListModel: Hashable, Sendable, Codable {
-    public private(set) var now: Timestamp
+    // What every input and frame reads comes last, together and in front of the scroll model (whose own hot
+    // members come first in it): the clock, the sequence, the controls' and events' buffers and the caches;
+    // the name, the configuration and the pager before them (the pager's case, read on every observation, is
+    // at its end). Coded in their old order (``CodingKeys``).
     public private(set) var presetName: String
+    /// Device pixels per CSS px of the page that opened the model.
+    public private(set) var devicePixelRatio: Double
     public private(set) var configuration: ListConfiguration
-    public internal(set) var scroll: ScrollModel
-    /// One control per edge, in ``Edge/allCases`` order; edges without a control are `disabled`.
-    public private(set) var controls: [EdgeControl]
     /// The feed: the simulated one, or an external source's answers (``FeedPager``).
     public internal(set) var pager: FeedPager {
         didSet { feedStatusCache.value = nil }  // in place: a `didSet` that reads no old value
     }
-    /// Device pixels per CSS px of the page that opened the model.
-    public private(set) var devicePixelRatio: Double
+    public private(set) var now: Timestamp
     private var sequence: UInt64 = 0
+    /// One control per edge, in ``Edge/allCases`` order; edges without a control are `disabled`.
+    public private(set) var controls: [EdgeControl]
     private var events: [Event] = []
     /// The edges of the last two frames, used in turn: a host keeps the frame it sent last (the base of the
     /// next delta) until it has the next one, so the array of the frame before that is free again, and
@@ -34,7 +37,8 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// ``FeedPager/status()`` since the pager last changed, or `nil` (read it again): every input and frame
     /// reads it, and each read of the pager copies it (``feedStatus()``). Derived, so neither coded nor compared.
     private var feedStatusCache = Scratch<FeedPager.Status?>(nil)
-    /// Every stored member but ``feedStatusCache``, in their order.
+    public internal(set) var scroll: ScrollModel
+    /// Every stored member but ``feedStatusCache``, in the order they were declared before.
     private enum CodingKeys: String, CodingKey {
         case now, presetName, configuration, scroll, controls, pager, devicePixelRatio, sequence, events
         case frameEdges, spareEdges, observedQuietly
