@@ -662,7 +662,11 @@ public struct ListModel: Hashable, Sendable, Codable {
     public mutating func takeEvents() -> [Event] {
         // Most steps have none: hand out the empty array rather than share (and then replace) the buffer.
         guard !events.isEmpty else { return [] }
-        defer { events.removeAll(keepingCapacity: true) }
-        return events
+        // The buffer goes with the events, and the model keeps the shared empty array until the next event: every
+        // input reads the count, and the empty buffer it kept before (a new one each time: the old one went out
+        // shared) was a cache line more per input (callgrind_cache.py, 1 000 sessions: 69.6 -> 68.4 lines missed).
+        var taken: [Event] = []
+        swap(&taken, &events)
+        return taken
     }
 }
