@@ -22,9 +22,9 @@ public struct ScrollModel: Hashable, Sendable, Codable {
     public static let wheelLineHeight = 40.0
 
     // What a drag's move reads comes first, in declaration order and so in memory: the clock, the offset and its
-    // motion, the geometry, the rubber band, the drag, the wheel gesture (every input asks whether one runs: its
-    // case is at its end), then the finger's newest samples (``FingerVelocity``); the rest of the velocity rings
-    // and what only wheels and commands use after them. Coded in the old order (``CodingKeys``).
+    // motion, the geometry, the rubber band, the drag, then the finger's newest samples (``FingerVelocity``); the
+    // rest of the velocity rings and what only wheels and commands use after them. Coded in the old order
+    // (``CodingKeys``).
     public private(set) var now: Timestamp
     public private(set) var offset: Point
     public private(set) var velocity: Point = .zero
@@ -40,9 +40,10 @@ public struct ScrollModel: Hashable, Sendable, Codable {
     public private(set) var insets: InsetLayers
     public var physics: ScrollPhysics
     private(set) var drag: DragGesture?
-    private(set) var wheel: WheelGesture?
     /// The running drag's velocity estimators (empty without one).
     private var fingerVelocity = FingerVelocity()
+    /// The running wheel gesture: there is one exactly in the `wheel` phase (``isWheeling``).
+    private(set) var wheel: WheelGesture?
     /// After a wheel gesture ended on momentum, the rest of that momentum is swallowed until an idle gap
     /// (each swallowed event pushes the gap forward) or a clearly new push.
     private var swallowedWheel: WheelGesture?
@@ -91,10 +92,17 @@ public struct ScrollModel: Hashable, Sendable, Codable {
     }
 
     /// Whether a wheel gesture is under way.
-    public var isWheeling: Bool { wheel != nil }
+    ///
+    /// Read from the phase, which is `wheel` exactly while a gesture is stored (every change of the one changes
+    /// the other): every input asks, and the gesture (81 bytes, whether there is one at its end) lies with the
+    /// members only wheels use, away from the cache lines a drag's move reads.
+    public var isWheeling: Bool {
+        assert((phase == .wheel) == (wheel != nil), "a wheel gesture runs exactly in the wheel phase")
+        return phase == .wheel
+    }
 
     /// When the running wheel gesture ends if no event arrives.
-    public var wheelDeadline: Timestamp? { wheel?.deadline }
+    public var wheelDeadline: Timestamp? { isWheeling ? wheel?.deadline : nil }
 
     /// When the running animation comes to rest.
     public var motionEnd: Timestamp? {
