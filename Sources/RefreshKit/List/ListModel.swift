@@ -10,7 +10,8 @@ public struct ListModel: Hashable, Sendable, Codable {
     // What every input and frame reads comes last, together and in front of the scroll model (whose own hot
     // members come first in it): the clock, the sequence, the controls' and events' buffers and the caches;
     // the name, the configuration and the pager before them (the pager's case, read on every observation, is
-    // at its end). Coded in their old order (``CodingKeys``).
+    // at its end). With ScrollModel's and FingerVelocity's orders, callgrind_cache.py at 1 000 sessions: 75.7 ->
+    // 74.6 lines missed per input. Coded in their old order (``CodingKeys``).
     public private(set) var presetName: String
     /// Device pixels per CSS px of the page that opened the model.
     public private(set) var devicePixelRatio: Double
