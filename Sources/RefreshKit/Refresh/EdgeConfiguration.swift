@@ -103,8 +103,22 @@ public struct EdgeConfiguration: Hashable, Sendable, Codable {
         }
     }
 
+    // What a drag's move reads of a control's configuration comes first, next to the control's stage
+    // (``EdgeControl``): the small choices, then the distances (the pull, its threshold, the view's geometry); the
+    // durations, the animations and the name after them. Coded in the order they were declared before
+    // (``CodingKeys``).
     public var role: Role
     public var enabled: Bool
+    public var trigger: Trigger
+    public var strictness: Strictness
+    public var fling: FlingPolicy
+    public var shortContent: ShortContentPolicy
+    public var presentation: Presentation
+    public var anchor: Anchor
+    public var viewBehaviour: ViewBehaviour
+    /// An end waits for the running animation cycle to finish (JHPullToRefreshKit looks at
+    /// `endRefreshing` only at cycle boundaries, docs/SEEDS.md §1.2).
+    public var endsOnCycleBoundary: Bool
     /// Displayed pull distance that arms the control (MS/HT `refreshableInset`), measured past the prompting
     /// inset and `preload` early; for `onReachEdge`, the length its progress counts over before it starts.
     public var triggerDistance: Double
@@ -115,10 +129,8 @@ public struct EdgeConfiguration: Hashable, Sendable, Codable {
     /// IQ `preloadOffset`, px: an `onReachEdge` control starts this far before the edge; a control started by
     /// a pull arms this much earlier (IQ adds it to the pull, docs/SEEDS.md §5.2).
     public var preload: Double
-    public var trigger: Trigger
-    public var strictness: Strictness
-    public var fling: FlingPolicy
-    public var shortContent: ShortContentPolicy
+    /// Size of the control's view along the pull axis, CSS px.
+    public var height: Double
     /// A refresh stays visible at least this long, seconds, so a fast reply does not flicker.
     public var minimumVisibleDuration: Double
     /// The seed library's inset animation when a refresh starts, seconds (JH 0.25, MS 0.2, HT 0.25, IQ 0.1):
@@ -127,21 +139,19 @@ public struct EdgeConfiguration: Hashable, Sendable, Codable {
     public var startDuration: Double
     /// Duration of the exit animation (and inset release) when a refresh ends, seconds.
     public var exitDuration: Double
+    public var cycle: AnimationCycle
     /// The library's timed inset animation (curve, order); `nil`: the content follows every inset change
     /// on the engine's bounce spring, as UIKit's own control does (`ios`, `gv`).
     public var insetAnimation: InsetAnimation?
-    /// An end waits for the running animation cycle to finish (JHPullToRefreshKit looks at
-    /// `endRefreshing` only at cycle boundaries, docs/SEEDS.md §1.2).
-    public var endsOnCycleBoundary: Bool
-    public var presentation: Presentation
-    public var anchor: Anchor
-    public var viewBehaviour: ViewBehaviour
-    public var cycle: AnimationCycle
-    /// Size of the control's view along the pull axis, CSS px.
-    public var height: Double
     /// The name of the page's control that draws this edge (docs/CONTROLS.md): stored and carried in the
     /// configuration, never read by the engine.
     public var control: ControlName
+    /// Every stored member, in the order they were coded before the ones a move reads were put first.
+    private enum CodingKeys: String, CodingKey {
+        case role, enabled, triggerDistance, restingInset, promptingInset, preload, trigger, strictness, fling
+        case shortContent, minimumVisibleDuration, startDuration, exitDuration, insetAnimation, endsOnCycleBoundary
+        case presentation, anchor, viewBehaviour, cycle, height, control
+    }
 
     public init(
         role: Role = .refresh,

@@ -43,30 +43,41 @@ public struct EdgeControl: Hashable, Sendable, Codable {
         case cancelRequest
     }
 
+    // What a drag's move reads comes first, in the control's first two or three cache lines: the flags, the pull
+    // and the clock, the stage, then the configuration, whose choices and distances come first in it; a
+    // switched-off control is read only for its stage's case (at the stage's end) and the choices, 6 bytes apart.
+    // callgrind_cache.py, 1 000 sessions, lines missed per input: 81.8 with the configuration first (the stage
+    // 232 bytes in), 73.2 with the stage 48 bytes before the choices, 72.2 so. Coded in their old order
+    // (``CodingKeys``).
     public let edge: Edge
-    public private(set) var configuration: EdgeConfiguration
-    /// Where the control is in its machine, with that state's data (``Stage``).
-    public private(set) var stage: Stage
-    /// The latest displayed pull beyond the rest position, CSS px (unclamped).
-    public private(set) var distance: Double = 0
-    /// The latest pull velocity, px/s.
-    public private(set) var pullVelocity: Double = 0
     /// Whether the latest end was animated (`true` until a finish says otherwise, and again from the next
     /// start): a control whose inset goes back after its exit gives it back without animation then. It
     /// outlives the exit: a footer's layer shrinks later too (`failed → idle`).
     public private(set) var exitAnimated = true
-    /// Failed loads in a row, across refreshes: the retry back-off grows with them.
-    private var consecutiveFailures = 0
-    /// The latest time the control acted at, or was stepped to while it had a timer: an overdue timer (a
-    /// configure shortened it) fires then, never in the past. A control without a timer need not follow the
-    /// time (the model's quiet steps skip it): every way to a timer (`observe`, `release`, `start`,
-    /// `configure`) moves the clock first.
-    private var clock = Timestamp(microseconds: .min)
     /// `onReachEdge` fires when the edge comes into view, not for as long as it stays there: it re-arms
     /// when the edge leaves the view, or when a load added rows (a short list keeps filling the screen).
     private var reachArmed = true
     /// Whether the control has observed the content yet: a first observation counts as a move.
     private var hasObserved = false
+    /// The latest displayed pull beyond the rest position, CSS px (unclamped).
+    public private(set) var distance: Double = 0
+    /// The latest pull velocity, px/s.
+    public private(set) var pullVelocity: Double = 0
+    /// The latest time the control acted at, or was stepped to while it had a timer: an overdue timer (a
+    /// configure shortened it) fires then, never in the past. A control without a timer need not follow the
+    /// time (the model's quiet steps skip it): every way to a timer (`observe`, `release`, `start`,
+    /// `configure`) moves the clock first.
+    private var clock = Timestamp(microseconds: .min)
+    /// Failed loads in a row, across refreshes: the retry back-off grows with them.
+    private var consecutiveFailures = 0
+    /// Where the control is in its machine, with that state's data (``Stage``).
+    public private(set) var stage: Stage
+    public private(set) var configuration: EdgeConfiguration
+    /// Every stored member, in the order they were coded before the hot ones were put first.
+    private enum CodingKeys: String, CodingKey {
+        case edge, configuration, stage, distance, pullVelocity, exitAnimated, consecutiveFailures, clock
+        case reachArmed, hasObserved
+    }
 
     public init(edge: Edge, configuration: EdgeConfiguration) {
         self.edge = edge

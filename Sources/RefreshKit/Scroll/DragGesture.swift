@@ -43,8 +43,6 @@ struct DragGesture: Hashable, Sendable, Codable {
 /// and the drag's few fields are read on every move (an optional that large is copied to be looked at).
 /// Empty while no finger is down, so that equal scroll models stay equal.
 struct FingerVelocity: Hashable, Sendable, Codable {
-    private var horizontal = VelocityTracker()
-    private var vertical = VelocityTracker()
     /// Whether both trackers hold the same sample times, so that their newest samples are kept together in
     /// ``recent`` and a steady finger's velocities are worked out from there. They are given the same times;
     /// only a non-finite position, which one tracker drops and the other keeps, sets them apart. A cache (equal
@@ -55,7 +53,11 @@ struct FingerVelocity: Hashable, Sendable, Codable {
     /// takes it from the trackers.
     private var recent = Scratch(RecentSamples())
 
-    /// Every stored member but ``recent``, in their order.
+    // The trackers' rings after ``recent`` and ``sameTimes``: a move reads those whole, and of each ring only its
+    // newest slot and its count.
+    private var horizontal = VelocityTracker()
+    private var vertical = VelocityTracker()
+    /// Every stored member but ``recent``, in the order they were declared (and coded) before.
     private enum CodingKeys: String, CodingKey {
         case horizontal, vertical, sameTimes
     }

@@ -21,19 +21,28 @@ public struct ScrollModel: Hashable, Sendable, Codable {
     /// Pixels per line for `WheelEvent.DOM_DELTA_LINE` (Facebook normalize-wheel's `LINE_HEIGHT`).
     public static let wheelLineHeight = 40.0
 
-    public var physics: ScrollPhysics
+    // What a drag's move reads comes first, in declaration order and so in memory: the clock, the offset and its
+    // motion, the geometry, the rubber band, the drag, then the finger's newest samples (``FingerVelocity``); the
+    // rest of the velocity rings and what only wheels and commands use after them. Coded in the old order
+    // (``CodingKeys``).
     public private(set) var now: Timestamp
-    public private(set) var viewport: Size
-    public private(set) var contentSize: Size
-    public private(set) var insets: InsetLayers
     public private(set) var offset: Point
     public private(set) var velocity: Point = .zero
     public private(set) var phase: ScrollPhase = .idle
+    /// Whether a finger holds the content.
+    ///
+    /// Stored with the drag rather than derived from it: the model asks on every step.
+    public private(set) var isDragging = false
     public private(set) var horizontalMotion: [MotionSegment] = []
     public private(set) var verticalMotion: [MotionSegment] = []
+    public private(set) var viewport: Size
+    public private(set) var contentSize: Size
+    public private(set) var insets: InsetLayers
+    public var physics: ScrollPhysics
     private(set) var drag: DragGesture?
     /// The running drag's velocity estimators (empty without one).
     private var fingerVelocity = FingerVelocity()
+    /// The running wheel gesture: there is one exactly in the `wheel` phase (``isWheeling``).
     private(set) var wheel: WheelGesture?
     /// After a wheel gesture ended on momentum, the rest of that momentum is swallowed until an idle gap
     /// (each swallowed event pushes the gap forward) or a clearly new push.
@@ -46,6 +55,11 @@ public struct ScrollModel: Hashable, Sendable, Codable {
     /// Cleared when that axis's motion ends, or a gesture or a command takes over.
     private var horizontalTiming: TimedMove?
     private var verticalTiming: TimedMove?
+    /// Every stored member, in the order they were declared (and coded) before the hot ones were put first.
+    private enum CodingKeys: String, CodingKey {
+        case physics, now, viewport, contentSize, insets, offset, velocity, phase, horizontalMotion, verticalMotion
+        case drag, fingerVelocity, wheel, swallowedWheel, commandTarget, horizontalTiming, verticalTiming, isDragging
+    }
 
     public init(
         viewport: Size,
@@ -77,16 +91,18 @@ public struct ScrollModel: Hashable, Sendable, Codable {
         ScrollBounds(axis: edge.axis, viewport: viewport, content: contentSize, insets: insets.excluding(edge))
     }
 
-    /// Whether a finger holds the content.
-    ///
-    /// Stored with the drag rather than derived from it: the model asks on every step.
-    public private(set) var isDragging = false
-
     /// Whether a wheel gesture is under way.
-    public var isWheeling: Bool { wheel != nil }
+    ///
+    /// Read from the phase, which is `wheel` exactly while a gesture is stored (every change of the one changes
+    /// the other): every input asks, and the gesture (81 bytes, whether there is one at its end) lies with the
+    /// members only wheels use, away from the cache lines a drag's move reads.
+    public var isWheeling: Bool {
+        assert((phase == .wheel) == (wheel != nil), "a wheel gesture runs exactly in the wheel phase")
+        return phase == .wheel
+    }
 
     /// When the running wheel gesture ends if no event arrives.
-    public var wheelDeadline: Timestamp? { wheel?.deadline }
+    public var wheelDeadline: Timestamp? { isWheeling ? wheel?.deadline : nil }
 
     /// When the running animation comes to rest.
     public var motionEnd: Timestamp? {
