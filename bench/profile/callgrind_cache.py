@@ -18,24 +18,15 @@ a long run are subtracted, so set-up and the sessions' first touches cancel out.
 import argparse
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from callgrind_host import run, stripped_bench  # noqa: E402
 from callgrind_server import calls, demangled  # noqa: E402
 
 EVENTS = ["Ir", "I1mr", "D1mr", "D1mw", "DLmr", "DLmw"]
-
-
-def run(binary, sessions, inputs, work, label, l1, last, code):
-    out = os.path.join(work, f"cg.{label}.out")
-    subprocess.run(["valgrind", "--tool=callgrind", "--cache-sim=yes", f"--I1={code}", f"--D1={l1}", f"--LL={last}",
-                    f"--callgrind-out-file={out}", "--toggle-collect=*SessionHostBench*Transport*drive*",
-                    binary, "--profile-host", str(sessions), "--profile-session-host", "--profile-inputs",
-                    str(inputs)], check=True, capture_output=True)
-    return out
 
 
 def totals(profile):
@@ -92,13 +83,10 @@ def main():
     parser.add_argument("--keep", help="a folder to keep the profiles in")
     args = parser.parse_args()
     work = args.keep or tempfile.mkdtemp(prefix="callgrind-cache-")
-    os.makedirs(work, exist_ok=True)
-    # valgrind 3.19 cannot read the bench's debug information (see callgrind_server.py): a stripped copy.
-    binary = os.path.join(work, "refreshkit-bench")
-    shutil.copy(os.path.join(args.bin_dir, "refreshkit-bench"), binary)
-    subprocess.run(["strip", "-g", binary], check=True)
-    short = run(binary, args.sessions, args.short, work, "short", args.l1, args.last, args.code)
-    long = run(binary, args.sessions, args.long, work, "long", args.l1, args.last, args.code)
+    binary = stripped_bench(args.bin_dir, work)
+    options = ["--cache-sim=yes", f"--I1={args.code}", f"--D1={args.l1}", f"--LL={args.last}"]
+    short = run(binary, args.sessions, args.short, work, "short", options=options)
+    long = run(binary, args.sessions, args.long, work, "long", options=options)
     handler = r"SessionHostC8received_6binary6isLast"
     inputs = calls(long, handler) - calls(short, handler)
     before, after = totals(short), totals(long)

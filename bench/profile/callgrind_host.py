@@ -36,15 +36,26 @@ PER_CALL = [
 ]
 
 
-def run(binary, sessions, inputs, work, label, real_clock=False):
+def run(binary, sessions, inputs, work, label, real_clock=False, options=()):
+    """One callgrind run of the drive; `options` go to valgrind (callgrind_cache.py's cache simulation)."""
     out = os.path.join(work, f"cg.{label}.out")
     # Only the drive counts (the set-up and the texts' making are left out).
-    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+    subprocess.run(["valgrind", "--tool=callgrind", *options, f"--callgrind-out-file={out}",
                     "--toggle-collect=*SessionHostBench*Transport*drive*", binary, "--profile-host",
                     str(sessions), "--profile-session-host", "--profile-inputs", str(inputs)]
                    + (["--profile-real-clock"] if real_clock else []),
                    check=True, capture_output=True)
     return out
+
+
+def stripped_bench(bin_dir, work):
+    """A copy of `bin_dir`'s refreshkit-bench in `work` without its debug information, which valgrind 3.19 cannot
+    read (see callgrind_server.py)."""
+    os.makedirs(work, exist_ok=True)
+    binary = os.path.join(work, "refreshkit-bench")
+    shutil.copy(os.path.join(bin_dir, "refreshkit-bench"), binary)
+    subprocess.run(["strip", "-g", binary], check=True)
+    return binary
 
 
 def main():
@@ -59,11 +70,7 @@ def main():
                         help="the server's clock counting from 1970, as serve's (13-digit times), not from 1 s")
     args = parser.parse_args()
     work = args.keep or tempfile.mkdtemp(prefix="callgrind-host-")
-    os.makedirs(work, exist_ok=True)
-    # valgrind 3.19 cannot read the bench's debug information (see callgrind_server.py): a stripped copy.
-    binary = os.path.join(work, "refreshkit-bench")
-    shutil.copy(os.path.join(args.bin_dir, "refreshkit-bench"), binary)
-    subprocess.run(["strip", "-g", binary], check=True)
+    binary = stripped_bench(args.bin_dir, work)
     short = run(binary, args.sessions, args.short, work, "short", args.real_clock)
     long = run(binary, args.sessions, args.long, work, "long", args.real_clock)
     handler = r"SessionHostC8received_6binary6isLast"
