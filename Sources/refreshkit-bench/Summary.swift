@@ -130,11 +130,17 @@ enum Summary {
         return share < generatorKeptUpShare ? "the generator sent \(fmt(share * 100, 0)) % of its inputs" : nil
     }
 
-    /// The target process's CPU time per input sent in the window, µs.
+    /// The target process's CPU time per input sent in the window, µs, rounded to 0.1 µs (as reported).
     static func cpuMicrosecondsPerInput(_ run: [String: Any]) -> Double? {
+        exactCPUMicrosecondsPerInput(run).map(round1)
+    }
+
+    /// The same, not rounded: what a ratio is taken of (a ratio of two figures rounded to 0.1 µs is off by up to
+    /// ~2 %, and 6.9 / 6.0 is just over 1.15 in floating point).
+    static func exactCPUMicrosecondsPerInput(_ run: [String: Any]) -> Double? {
         guard let cpu = double(run, "server_cpu_seconds"), let inputs = double(run, "inputs_sent"), inputs > 0
         else { return nil }
-        return round1(cpu / inputs * 1e6)
+        return cpu / inputs * 1e6
     }
 
     /// The server's kernel (system) time per input in the window, µs: the part of

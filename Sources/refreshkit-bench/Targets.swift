@@ -131,8 +131,8 @@ enum Targets {
             switch target.figure {
             case .cpu:
                 (
-                    round.server.flatMap(Summary.cpuMicrosecondsPerInput),
-                    round.echo.flatMap(Summary.cpuMicrosecondsPerInput), "µs"
+                    round.server.flatMap(Summary.exactCPUMicrosecondsPerInput),
+                    round.echo.flatMap(Summary.exactCPUMicrosecondsPerInput), "µs"
                 )
             case .p99:
                 (
