@@ -26,9 +26,9 @@ public struct ScrollModel: Hashable, Sendable, Codable {
     // rest of the velocity rings and what only wheels and commands use after them. Coded in the old order
     // (``CodingKeys``).
     public private(set) var now: Timestamp
-    public private(set) var offset: Point
+    public internal(set) var offset: Point
     public private(set) var velocity: Point = .zero
-    public private(set) var phase: ScrollPhase = .idle
+    public internal(set) var phase: ScrollPhase = .idle
     /// Whether a finger holds the content.
     ///
     /// Stored with the drag rather than derived from it: the model asks on every step.
@@ -43,10 +43,10 @@ public struct ScrollModel: Hashable, Sendable, Codable {
     /// The running drag's velocity estimators (empty without one).
     private var fingerVelocity = FingerVelocity()
     /// The running wheel gesture: there is one exactly in the `wheel` phase (``isWheeling``).
-    private(set) var wheel: WheelGesture?
+    var wheel: WheelGesture?
     /// After a wheel gesture ended on momentum, the rest of that momentum is swallowed until an idle gap
     /// (each swallowed event pushes the gap forward) or a clearly new push.
-    private var swallowedWheel: WheelGesture?
+    var swallowedWheel: WheelGesture?
     /// Where a command's animated scroll is heading; kept through layout changes (clamped into the new
     /// bounds) so a relayout never strands it half way.
     private var commandTarget: Point?
@@ -91,19 +91,6 @@ public struct ScrollModel: Hashable, Sendable, Codable {
         ScrollBounds(axis: edge.axis, viewport: viewport, content: contentSize, insets: insets.excluding(edge))
     }
 
-    /// Whether a wheel gesture is under way.
-    ///
-    /// Read from the phase, which is `wheel` exactly while a gesture is stored (every change of the one changes
-    /// the other): every input asks, and the gesture (81 bytes, whether there is one at its end) lies with the
-    /// members only wheels use, away from the cache lines a drag's move reads.
-    public var isWheeling: Bool {
-        assert((phase == .wheel) == (wheel != nil), "a wheel gesture runs exactly in the wheel phase")
-        return phase == .wheel
-    }
-
-    /// When the running wheel gesture ends if no event arrives.
-    public var wheelDeadline: Timestamp? { isWheeling ? wheel?.deadline : nil }
-
     /// When the running animation comes to rest.
     public var motionEnd: Timestamp? {
         // Asked after every input, mostly with nothing moving (a drag, a rest): no chain to search then.
@@ -119,7 +106,7 @@ public struct ScrollModel: Hashable, Sendable, Codable {
     // of the whole model (about 1 KB with the finger's velocity rings).
 
     @inline(__always)
-    private func displayed(raw: Double, axis: Axis) -> Double {
+    func displayed(raw: Double, axis: Axis) -> Double {
         let range = bounds(axis)
         return physics.rubberBand.clamp(raw, lower: range.lower, upper: range.upper, dimension: viewport[axis])
     }
@@ -131,7 +118,7 @@ public struct ScrollModel: Hashable, Sendable, Codable {
     }
 
     @inline(__always)
-    private func rawOffset() -> Point {
+    func rawOffset() -> Point {
         Point(x: raw(displayed: offset.x, axis: .horizontal), y: raw(displayed: offset.y, axis: .vertical))
     }
 
@@ -182,7 +169,7 @@ public struct ScrollModel: Hashable, Sendable, Codable {
         if axis == .horizontal { horizontalTiming = timing } else { verticalTiming = timing }
     }
 
-    private mutating func stopMotion() {
+    mutating func stopMotion() {
         horizontalTiming = nil
         verticalTiming = nil
         horizontalMotion = []
@@ -248,68 +235,6 @@ public struct ScrollModel: Hashable, Sendable, Codable {
     private mutating func followFinger() {
         guard let raw = drag?.rawOffset else { return }
         offset = Point(x: displayed(raw: raw.x, axis: .horizontal), y: displayed(raw: raw.y, axis: .vertical))
-    }
-
-    // MARK: - Wheel
-
-    /// Applies one wheel event at the model's current time.
-    public mutating func wheel(_ input: WheelInput) -> GestureOutcome {
-        // The gestures are changed in place through `!`, not copied out and stored back: this runs on every
-        // wheel event.
-        guard !isDragging else { return .ignored }
-        let delta = pixels(input)
-        if let deadline = swallowedWheel?.deadline {
-            if now < deadline && !swallowedWheel!.isNewPush(delta) {
-                swallowedWheel!.add(delta, at: now)
-                return .ignored
-            }
-            swallowedWheel = nil
-        }
-        var outcome = GestureOutcome.moved
-        if wheel == nil {
-            stopMotion()
-            wheel = WheelGesture(raw: rawOffset(), at: now)
-            phase = .wheel
-            outcome = .began
-        }
-        wheel!.add(delta, at: now)
-        let raw = wheel!.raw
-        if wheel!.isMomentum {
-            // The fingers are off the trackpad. Overscrolled: let go now (spring back or refresh). In range:
-            // coast with the OS's momentum but stop at the edge, swallowing what would overscroll.
-            let overscrolled = !bounds(.horizontal).contains(offset.x) || !bounds(.vertical).contains(offset.y)
-            if overscrolled { return endWheelSwallowing() }
-            let target = Point(x: bounds(.horizontal).clamp(raw.x), y: bounds(.vertical).clamp(raw.y))
-            let hitEdge = target != raw
-            offset = target
-            wheel!.raw = target
-            if hitEdge { return endWheelSwallowing() }
-            return outcome
-        }
-        offset = Point(x: displayed(raw: raw.x, axis: .horizontal), y: displayed(raw: raw.y, axis: .vertical))
-        return outcome
-    }
-
-    /// Ends the wheel gesture (its idle gap ran out). The caller settles as after a lift.
-    public mutating func endWheel() -> GestureOutcome {
-        guard wheel != nil else { return .ignored }
-        wheel = nil
-        phase = .animating
-        return .released(velocity: .zero)
-    }
-
-    /// Ends the running wheel gesture, whose momentum is swallowed from now on.
-    private mutating func endWheelSwallowing() -> GestureOutcome {
-        swallowedWheel = wheel
-        return endWheel()
-    }
-
-    private func pixels(_ input: WheelInput) -> Point {
-        switch input.mode {
-        case .pixel: input.delta
-        case .line: Point(x: input.delta.x * Self.wheelLineHeight, y: input.delta.y * Self.wheelLineHeight)
-        case .page: Point(x: input.delta.x * viewport.width, y: input.delta.y * viewport.height)
-        }
     }
 
     // MARK: - Motion

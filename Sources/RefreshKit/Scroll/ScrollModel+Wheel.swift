@@ -1,0 +1,76 @@
+// A wheel's or trackpad's gesture on the scroll model: its events, its end, and the momentum swallowed after it.
+
+extension ScrollModel {
+    /// Whether a wheel gesture is under way.
+    ///
+    /// Read from the phase, which is `wheel` exactly while a gesture is stored (every change of the one changes
+    /// the other): every input asks, and the gesture (81 bytes, whether there is one at its end) lies with the
+    /// members only wheels use, away from the cache lines a drag's move reads.
+    public var isWheeling: Bool {
+        assert((phase == .wheel) == (wheel != nil), "a wheel gesture runs exactly in the wheel phase")
+        return phase == .wheel
+    }
+
+    /// When the running wheel gesture ends if no event arrives.
+    public var wheelDeadline: Timestamp? { isWheeling ? wheel?.deadline : nil }
+
+    /// Applies one wheel event at the model's current time.
+    public mutating func wheel(_ input: WheelInput) -> GestureOutcome {
+        // The gestures are changed in place through `!`, not copied out and stored back: this runs on every
+        // wheel event.
+        guard !isDragging else { return .ignored }
+        let delta = pixels(input)
+        if let deadline = swallowedWheel?.deadline {
+            if now < deadline && !swallowedWheel!.isNewPush(delta) {
+                swallowedWheel!.add(delta, at: now)
+                return .ignored
+            }
+            swallowedWheel = nil
+        }
+        var outcome = GestureOutcome.moved
+        if wheel == nil {
+            stopMotion()
+            wheel = WheelGesture(raw: rawOffset(), at: now)
+            phase = .wheel
+            outcome = .began
+        }
+        wheel!.add(delta, at: now)
+        let raw = wheel!.raw
+        if wheel!.isMomentum {
+            // The fingers are off the trackpad. Overscrolled: let go now (spring back or refresh). In range:
+            // coast with the OS's momentum but stop at the edge, swallowing what would overscroll.
+            let overscrolled = !bounds(.horizontal).contains(offset.x) || !bounds(.vertical).contains(offset.y)
+            if overscrolled { return endWheelSwallowing() }
+            let target = Point(x: bounds(.horizontal).clamp(raw.x), y: bounds(.vertical).clamp(raw.y))
+            let hitEdge = target != raw
+            offset = target
+            wheel!.raw = target
+            if hitEdge { return endWheelSwallowing() }
+            return outcome
+        }
+        offset = Point(x: displayed(raw: raw.x, axis: .horizontal), y: displayed(raw: raw.y, axis: .vertical))
+        return outcome
+    }
+
+    /// Ends the wheel gesture (its idle gap ran out). The caller settles as after a lift.
+    public mutating func endWheel() -> GestureOutcome {
+        guard wheel != nil else { return .ignored }
+        wheel = nil
+        phase = .animating
+        return .released(velocity: .zero)
+    }
+
+    /// Ends the running wheel gesture, whose momentum is swallowed from now on.
+    private mutating func endWheelSwallowing() -> GestureOutcome {
+        swallowedWheel = wheel
+        return endWheel()
+    }
+
+    private func pixels(_ input: WheelInput) -> Point {
+        switch input.mode {
+        case .pixel: input.delta
+        case .line: Point(x: input.delta.x * Self.wheelLineHeight, y: input.delta.y * Self.wheelLineHeight)
+        case .page: Point(x: input.delta.x * viewport.width, y: input.delta.y * viewport.height)
+        }
+    }
+}
