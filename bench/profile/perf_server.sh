@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Where a server's CPU goes under load, kernel included (docs/PERFORMANCE.md, "Profile"): `perf record` of the
 # server's threads (cpu-clock samples: this VM has no hardware counters) while refreshkit-load drives N sessions,
-# then the share of each library (dso) and the top symbols. The same for lws-echo with ECHO=1.
+# then the share of each library (dso), the top symbols and the hottest instructions of its own code (leaf samples).
+# The same for lws-echo with ECHO=1.
 #
 #   bench/profile/perf_server.sh BIN_DIR [SESSIONS] [SECONDS]        e.g. .build/release 1000 5
 set -euo pipefail
@@ -27,8 +28,13 @@ sleep 2
 perf record -q -e cpu-clock -g -p "$SERVER" -o "$WORK/perf.data" -- sleep "$SECONDS_RECORDED" 2>/dev/null
 wait "$LOAD" || true
 kill -INT "$SERVER"; wait "$SERVER" || true
+set +o pipefail  # `head` closes the reports' pipes early
 echo "== shares by library ($WORK/perf.data)"
 perf report -i "$WORK/perf.data" --no-children --sort dso --stdio -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -12
 echo "== top symbols"
 perf report -i "$WORK/perf.data" --no-children --sort dso,sym --stdio -g none 2>/dev/null | grep -v '^#' \
     | grep -v '^$' | head -25
+echo "== hottest instructions of the process's own code (leaf samples: a load of a cold line shows here)"
+OWN=$([ "$MODE" = echo ] && echo lws-echo || echo refreshkit)
+perf script -i "$WORK/perf.data" -G -F ip,sym,dso 2>/dev/null | grep "($(realpath "$BIN/$OWN"))" \
+    | awk '{print $1, $2}' | sort | uniq -c | sort -rn | head -25 | (swift demangle --simplified 2>/dev/null || cat)

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Two servers' CPU per input under the bench's load, in alternating rounds (A, B, A, B ...), so that the host's
+# drift falls on both alike (docs/PERFORMANCE.md, "What limits it on this host"): each round a fresh process
+# driven by refreshkit-load with SESSIONS sessions at 60 Hz (2 s warm-up, DURATION s measured). Prints each
+# round's user and total µs per input, the medians, and B − A round by round. Either server may be `echo`
+# (lws-echo, the floor).
+#
+#   bench/profile/ab_rounds.sh ROUNDS A B        e.g. 6 .build/release/refreshkit /tmp/other/refreshkit
+#   BIN=DIR (the generator and the echo; default .build/release), SESSIONS (1000), DURATION (4)
+set -euo pipefail
+ROUNDS=${1:?ROUNDS}; A=${2:?A}; B=${3:?B}
+BIN=${BIN:-.build/release}; SESSIONS=${SESSIONS:-1000}; DURATION=${DURATION:-4}
+ulimit -n 20000
+OUT=$(mktemp /tmp/ab-rounds-XXXXXX.json); ROWS=$(mktemp /tmp/ab-rounds-XXXXXX.txt)
+trap 'rm -f "$OUT" "$ROWS"' EXIT
+
+one() { # SERVER → "user total" µs per input
+    local server=$1 port mode
+    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+    if [ "$server" = echo ]; then
+        "$BIN/lws-echo" --port "$port" --protocol refreshkit.v1 >/dev/null 2>&1 & mode=echo
+    else
+        "$server" serve --host 127.0.0.1 --port "$port" --log-level warning --web-root web >/dev/null 2>&1 & mode=frames
+    fi
+    local pid=$!
+    for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break; sleep 0.1; done
+    "$BIN/refreshkit-load" --url "ws://127.0.0.1:$port/" --sessions "$SESSIONS" --warmup 2 --duration "$DURATION" \
+        --mode "$mode" --server-pid "$pid" >"$OUT" 2>/dev/null
+    kill -INT "$pid"; (sleep 2; kill -9 "$pid" 2>/dev/null) & wait "$pid" 2>/dev/null || true
+    python3 - "$OUT" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+per_second = d["inputs_sent"] / d["window_s"]
+cpu, kernel = d["server_cpu_percent"], d["server_sys_cpu_percent"]
+print(f"{(cpu - kernel) / 100 * 1e6 / per_second:.3f} {cpu / 100 * 1e6 / per_second:.3f}")
+PY
+}
+
+for round in $(seq "$ROUNDS"); do
+    a=$(one "$A"); b=$(one "$B")
+    echo "$a $b" >>"$ROWS"
+    read -r au at bu bt <<<"$a $b"
+    echo "round $round   A user $au total $at   B user $bu total $bt"
+done
+python3 - "$ROWS" <<'PY'
+import statistics, sys
+rows = [[float(v) for v in line.split()] for line in open(sys.argv[1])]
+for name, user, total in (("A", 0, 1), ("B", 2, 3)):
+    print(f"{name} median: user {statistics.median(r[user] for r in rows):.2f}, "
+          f"total {statistics.median(r[total] for r in rows):.2f} µs per input")
+print("B - A, user: " + " ".join(f"{r[2] - r[0]:+.2f}" for r in rows))
+print("B - A, total:", " ".join(f"{r[3] - r[1]:+.2f}" for r in rows))
+PY
