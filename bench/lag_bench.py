@@ -6,7 +6,10 @@ Usage: .venv/bin/python bench/lag_bench.py --target loopback=http://127.0.0.1:P/
 
 For each target and each of `?predict=1` / `?predict=0`, a fresh phone-sized page with touch (390×844 CSS px)
 loads 1 000 rows, is scrolled to the middle of the list (no rubber band there), and a finger drags it
-steadily upwards through CDP `Input.dispatchTouchEvent` at ~60 Hz, 3 px per move. A capturing listener
+steadily upwards through CDP `Input.dispatchTouchEvent` at 60 Hz, 3 px per move, each move sent at a random
+point of its 1/60 s slot (seeded: every run the same), so that the moves fall at every phase of the display's
+frames; sent on the clock exactly, a whole drag locked to one phase, and the same page measured ±6 ms apart from
+one run to the next (a display frame in one run of three). A capturing listener
 records each move's `timeStamp` (when the browser took the event) and clientY: the pointer moves the page
 acts on, coalesced ones included (`touchmove` is counted too, but Chromium holds it back inside its touch
 slop). The draws are the page's own `refreshkit.drawLog()` (`[{t, y}]`, t the rAF timestamp, y the drawn
@@ -25,6 +28,7 @@ import argparse
 import asyncio
 import json
 import pathlib
+import random
 import signal
 import sys
 import time
@@ -36,6 +40,8 @@ ROWS = 1_000
 STEP_PX = 3.0
 RATE_HZ = 60.0
 TOLERANCE_PX = 0.5
+# The moves' phases within their slots (`drag`): any fixed seed; fixed so that two runs send the same moves.
+PHASE_SEED = 31
 
 RECORDER = """
 (() => {
@@ -115,9 +121,10 @@ async def drag(page, cdp, seconds: float, predict: bool | None, probe: str = "wi
     # Each dispatch is acknowledged only once the renderer handled it (a frame later or more), so the moves
     # are sent on the clock without waiting for the acknowledgements, and collected at the end.
     pending = []
+    phases = random.Random(PHASE_SEED)
     begin = time.monotonic()
     for i in range(1, moves + 1):
-        pause = begin + i / RATE_HZ - time.monotonic()
+        pause = begin + (i + phases.random()) / RATE_HZ - time.monotonic()
         if pause > 0:
             await asyncio.sleep(pause)  # the input rate, not a wait for a state
         pending.append(asyncio.ensure_future(cdp.send(
