@@ -217,96 +217,6 @@ final class ServiceLoop {
         }
         return deadline
     }
-
-    // MARK: - The host's actions, carried out
-
-    /// Carries out what the host asked for, in order (carrying one out may add more).
-    func carryOutActions() {
-        host.carryOutActions { action in
-            switch action {
-            case .wantWrite(let connection):
-                if let wsi = connection.transport { lws_callback_on_writable(wsi) }
-            case .writeSoon(let connection):
-                // Written at once when lws holds nothing of an earlier message (the kernel took it all), so lws
-                // never holds more than one partial message and a slow reader gets the latest frame.
-                guard let wsi = connection.transport else { return }
-                if lws_partial_buffered(wsi) == 0 {
-                    if write(connection, wsi: wsi) < 0 { kill(connection, wsi: wsi) }
-                } else {
-                    lws_callback_on_writable(wsi)
-                }
-            case .kill(let connection):
-                if let wsi = connection.transport { kill(connection, wsi: wsi) }
-            case .armTick(let deadline):
-                guard let context else { return }
-                lws_sul_schedule(context, 0, &tick.pointee.sul, tickCallback, max(0, deadline - clock.now()))
-            case .armSweep(let after):
-                guard let context else { return }
-                lws_sul_schedule(context, 0, &keepaliveSweep.pointee.sul, keepaliveCallback, after)
-            case .writeStore(let batch):
-                storeThread?.submit(batch)
-            case .readStore(let read):
-                let answer = storeReads?.answer(read) ?? StoreReadAnswer(read: read, load: .unavailable)
-                host.storeRead(answer, at: clock.now())
-            case .requestFeed(let session, let id, let request):
-                requestFeed(session: session, id: id, request: request)
-            }
-        }
-    }
-
-    /// One write on `wsi`: whatever the host has to send, or the close it decided.
-    func write(_ connection: Connection, wsi: OpaquePointer) -> Int32 {
-        let pre = Int(RK_LWS_PRE)
-        let outcome = host.writeable(connection, at: clock.now()) { kind, buffer in
-            let start = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + pre
-            let protocolKind = kind == .ping ? LWS_WRITE_PING : LWS_WRITE_TEXT
-            return lws_write(wsi, start, buffer.count - pre, protocolKind) >= 0
-        }
-        switch outcome {
-        case .written:
-            return 0
-        case .failed:
-            return -1
-        case .close(let code):
-            var bytes = Array((code.reason ?? "").utf8)
-            bytes.withUnsafeMutableBufferPointer { buffer in
-                lws_close_reason(
-                    wsi, lws_close_status(rawValue: UInt32(code.rawValue)), buffer.baseAddress, buffer.count)
-            }
-            // Not by returning -1 here: lws handles that as "close and handled", and Debian's lws 4.1.6 is
-            // built with `_DEBUG`, where on libuv that path at once closes a second time ("uv repeat test"),
-            // which finds the close frame still waiting to be sent, drops it and kills the socket (the peer
-            // sees 1006). A timeout would not do either (lws marks a timed-out socket unusable). The
-            // connection's hrtimer does: its callback returning -1 closes through the polite path on every
-            // event loop.
-            lws_set_timer_usecs(wsi, 0)
-            return 0
-        }
-    }
-
-    /// Closes the socket without a close handshake, at lws's next timeout check: safe from any callback,
-    /// including another connection's.
-    private func kill(_ connection: Connection, wsi: OpaquePointer) {
-        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
-    }
-
-    fileprivate func onTick() {
-        host.tick(at: clock.now())
-        carryOutActions()
-    }
-
-    fileprivate func sweepKeepalive() {
-        deliverStoreReports()  // before the sweep, which writes the next batch once the last is answered
-        host.sweep(at: clock.now())
-        carryOutActions()
-    }
-
-    /// Tells the host what the store thread did with its batches.
-    private func deliverStoreReports() {
-        guard let storeThread else { return }
-        for report in storeThread.takeReports() { host.storeAnswered(report, at: clock.now()) }
-    }
-
 }
 
 /// Set by any thread to ask the service thread to stop.
@@ -316,17 +226,7 @@ final class StopFlag: Sendable {
     func set() { flag.store(true, ordering: .releasing) }
 }
 
-// MARK: - C entry points of the loop's timers (they run on the service thread, inside lws_service)
-
-private func tickCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
-    guard let owner = rk_tick_owner(sul) else { return }
-    Unmanaged<ServiceLoop>.fromOpaque(owner).takeUnretainedValue().onTick()
-}
-
-private func keepaliveCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
-    guard let raw = rk_tick_owner(sul) else { return }
-    Unmanaged<ServiceLoop>.fromOpaque(raw).takeUnretainedValue().sweepKeepalive()
-}
+// MARK: - C entry points (they run on the service thread, inside lws_service)
 
 /// The loop's check handle: runs after each turn's I/O (``ServiceLoop/endTurn()``).
 func turnEndCallback(_ check: UnsafeMutablePointer<uv_check_t>?) {
