@@ -476,7 +476,7 @@ public struct ListModel: Hashable, Sendable, Codable {
                 let fits = contentFits(controls[index].edge.axis)
                 controls[index].observeLayout(contentFits: fits, hasMore: feed.hasMore, at: now, events: &events)
             }
-            if case .plain(.disabled) = controls[index].stage { continue }
+            if controls[index].state == .disabled { continue }
             let edge = controls[index].edge
             let pull = pull(edge)
             let canStart = feed.allow(controls[index].configuration.role)
@@ -488,7 +488,7 @@ public struct ListModel: Hashable, Sendable, Codable {
                 feed = FeedStarts(feedStatus())
                 quiet = false
             }
-            if case .failed = controls[index].stage { quiet = false }
+            if controls[index].state == .failed { quiet = false }
         }
         // A layer follows its control's state (``EdgeControl/layer``), and every change of state is an
         // event: an observation that asked for nothing and said nothing moved no layer, and skips looking.
