@@ -92,6 +92,7 @@ public struct EdgeControl: Hashable, Sendable, Codable {
         self.state = stage.state
     }
 
+    /// Decodes a control as it was coded (``CodingKeys``), its flat ``state`` taken from its ``stage``.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         edge = try container.decode(Edge.self, forKey: .edge)
