@@ -612,7 +612,6 @@ public struct ListModel: Hashable, Sendable, Codable {
 
     private mutating func configure(_ new: ListConfiguration) {
         configuration = new
-        inertControls.value = nil
         scroll.physics = Self.physics(new, devicePixelRatio: devicePixelRatio)
         if scroll.insets.app != new.insets { changeAppInsets(to: new.insets) }
         let runningBefore = pager.running
@@ -633,6 +632,8 @@ public struct ListModel: Hashable, Sendable, Codable {
                 new.edge(edge), contentFits: contentFits(edge.axis), at: now, events: &events)
             perform(action, for: edge)
         }
+        // Which controls are switched off is known once every control has its new configuration.
+        inertControls.value = nil
         scroll.setContentSize(contentSize)
         syncLayers()
         observe()
