@@ -1,21 +1,23 @@
 /// The edges of a frame (``ListModel/frame()``): one entry per shown control, filled in place in the array of the
 /// frame before last.
 extension ListModel {
-    /// Fills `edges` with the shown controls' entries, in their order, as many as it has room for.
+    /// Fills `edges` with the shown controls' entries, in their order, as many as it has room for; the controls of
+    /// `inert` (bit `index`, ``ListModel``'s `inertControls`) are not shown, and not read.
     /// - Returns: how many controls are shown. Counting them in the same pass spares a pass that only counted
     ///   (callgrind: ListModel.frame 535 -> 501 instructions a frame).
     @discardableResult
     @inline(__always)
     static func fillEdges(
-        _ edges: inout [EdgeFrame], from controls: UnsafeBufferPointer<EdgeControl>, viewport: Size,
-        bases: EdgeInsets
+        _ edges: inout [EdgeFrame], from controls: UnsafeBufferPointer<EdgeControl>, skipping inert: UInt8,
+        viewport: Size, bases: EdgeInsets
     ) -> Int {
         edges.withUnsafeMutableBufferPointer { slots in
             guard let first = controls.baseAddress else { return 0 }
             var count = 0
             // Each control is read where it lies, through its address: bound to a name, a control handed to a call
             // that is not inlined (`fillAnimations`) is first copied whole, 322 bytes (a `memcpy` per control).
-            for control in first..<first + controls.count where isShown(control.pointee) {
+            for index in 0..<controls.count where inert & 1 << index == 0 && isShown(first[index]) {
+                let control = first + index
                 if count < slots.count {
                     // One copy of the fill per edge, with the edge a constant: its choices by edge (the base inset,
                     // the rectangles' sides) are then made once, here, not by a jump apiece (callgrind:

@@ -53,7 +53,7 @@ public struct VelocityTracker: Hashable, Sendable, Codable {
     // and oldest slot together, next to the samples before them in ``FingerVelocity`` for the horizontal
     // tracker, and one slot (callgrind_cache.py, 1 000 sessions: 72.2 -> 70.6 lines missed per input). Coded in
     // the old order (``CodingKeys``).
-    private var history = History()
+    private(set) var history = History()
     /// The stored members in the order they were declared (and coded) before the slots were put last.
     private enum CodingKeys: String, CodingKey {
         case history, maxVelocity, minVelocity
@@ -76,6 +76,12 @@ public struct VelocityTracker: Hashable, Sendable, Codable {
     public init(minVelocity: Double = 100, maxVelocity: Double = 8000) {
         self.minVelocity = minVelocity
         self.maxVelocity = maxVelocity
+    }
+
+    /// A tracker with `history` (``PairedSampleRings`` hands out its axes so).
+    init(history: History, minVelocity: Double, maxVelocity: Double) {
+        self.init(minVelocity: minVelocity, maxVelocity: maxVelocity)
+        self.history = history
     }
 
     /// Records the finger at `position` (px) at page time `time` (ms).
@@ -128,21 +134,29 @@ public struct VelocityTracker: Hashable, Sendable, Codable {
     /// ``velocity(atLift:)``, computed where the tracker lies: `mutating` only so that the ring is read in
     /// place rather than copied first.
     mutating func releaseVelocity(atLift liftTime: Double) -> Double {
-        let found: Double? = history.withWindow { window in
-            guard window.count > 0 else { return nil }
-            if liftTime - window[window.count - 1].time > Self.stoppedInterval { return nil }
-            if Self.hasRegularIntervals(window), let weighted = Self.iosWeightedVelocity(window) {
-                return weighted
-            }
-            return Self.leastSquaresVelocity(window) ?? 0
+        clamped(history.withWindow { Self.estimate($0, atLift: liftTime) })
+    }
+
+    /// The raw (unclamped) estimate of ``releaseVelocity(atLift:)`` from the samples in `window`.
+    static func estimate(_ window: Window, atLift liftTime: Double) -> Double? {
+        guard window.count > 0 else { return nil }
+        if liftTime - window[window.count - 1].time > Self.stoppedInterval { return nil }
+        if Self.hasRegularIntervals(window), let weighted = Self.iosWeightedVelocity(window) {
+            return weighted
         }
-        return clamped(found)
+        return Self.leastSquaresVelocity(window) ?? 0
     }
 
     /// A raw estimate as a release velocity: 0 for none (or a non-finite one), clamped to ``maxVelocity``,
     /// 0 below ``minVelocity``.
     @inline(__always)
     func clamped(_ found: Double?) -> Double {
+        Self.clamped(found, minVelocity: minVelocity, maxVelocity: maxVelocity)
+    }
+
+    /// ``clamped(_:)`` with the limits given.
+    @inline(__always)
+    static func clamped(_ found: Double?, minVelocity: Double, maxVelocity: Double) -> Double {
         guard let estimate = found, estimate.isFinite else { return 0 }
         let speed = Swift.min(estimate.magnitude, maxVelocity)
         if speed < minVelocity { return 0 }
@@ -334,11 +348,13 @@ public struct VelocityTracker: Hashable, Sendable, Codable {
 
     // MARK: - The ring
 
-    /// The samples of a ``History`` as a read-only sequence, oldest first (index 0).
+    /// The samples of a ``History`` (or of one axis of ``PairedSampleRings``) as a read-only sequence, oldest
+    /// first (index 0): slot `n`'s sample lies `n * stride` bytes after `base`.
     struct Window {
         let base: UnsafeRawPointer
         let oldest: Int
         let count: Int
+        var stride = MemoryLayout<Sample>.stride
 
         subscript(index: Int) -> Sample {
             // Both are below the capacity (20), so wrapping arithmetic cannot wrap: it only spares the overflow
@@ -346,7 +362,7 @@ public struct VelocityTracker: Hashable, Sendable, Codable {
             assert(index >= 0 && index < count, "a sample inside the window")
             let slot = oldest &+ index
             let wrapped = slot >= History.capacity ? slot &- History.capacity : slot
-            return base.load(fromByteOffset: wrapped &* MemoryLayout<Sample>.stride, as: Sample.self)
+            return base.load(fromByteOffset: wrapped &* stride, as: Sample.self)
         }
     }
 
@@ -359,9 +375,8 @@ public struct VelocityTracker: Hashable, Sendable, Codable {
             Sample, Sample, Sample, Sample, Sample, Sample, Sample, Sample, Sample, Sample
         )
         private static let empty = Sample(time: 0, position: 0)
-        /// The slot of the oldest sample.
-        private var oldest = 0
-        private(set) var count = 0
+        /// Where the samples lie in the slots.
+        private(set) var cursor = RingCursor()
         private var slots: Slots = (
             empty, empty, empty, empty, empty, empty, empty, empty, empty, empty,
             empty, empty, empty, empty, empty, empty, empty, empty, empty, empty
@@ -371,14 +386,30 @@ public struct VelocityTracker: Hashable, Sendable, Codable {
             assert(MemoryLayout<Slots>.size == Self.capacity * MemoryLayout<Sample>.stride, "one slot per sample kept")
         }
 
+        /// A ring with `cursor` and slot `n` holding `sample(n)`, every slot (the stale ones too, which are coded).
+        init(cursor: RingCursor, sample: (Int) -> Sample) {
+            self.init()
+            self.cursor = cursor
+            for slot in 0..<Self.capacity { store(sample(slot), at: slot) }
+        }
+
+        var count: Int { cursor.count }
+
+        /// The sample in `slot` (a ring's slot, not its window's index).
+        func sample(at slot: Int) -> Sample {
+            withUnsafeBytes(of: slots) {
+                $0.load(fromByteOffset: slot * MemoryLayout<Sample>.stride, as: Sample.self)
+            }
+        }
+
         mutating func newest() -> Sample? {
-            count == 0 ? nil : withWindow { $0[$0.count - 1] }
+            cursor.count == 0 ? nil : withWindow { $0[$0.count - 1] }
         }
 
         /// Lends the samples to `body`. `mutating` (it changes nothing) so that the ring is read where it
         /// lies: a `let` of this size would be copied to be addressed.
         mutating func withWindow<Result>(_ body: (Window) -> Result) -> Result {
-            let (oldest, count) = (oldest, count)
+            let (oldest, count) = (cursor.oldest, cursor.count)
             return withUnsafeBytes(of: &slots) { body(Window(base: $0.baseAddress!, oldest: oldest, count: count)) }
         }
 
@@ -391,19 +422,49 @@ public struct VelocityTracker: Hashable, Sendable, Codable {
         /// Adds `sample` as the newest, dropping the oldest when the ring is full.
         @inline(__always)
         mutating func append(_ sample: Sample) {
-            if count < Self.capacity {
-                let slot = oldest + count
-                store(sample, at: slot >= Self.capacity ? slot - Self.capacity : slot)
-                count += 1
-            } else {
-                store(sample, at: oldest)
-                oldest = oldest + 1 == Self.capacity ? 0 : oldest + 1
-            }
+            store(sample, at: cursor.append())
         }
 
         mutating func replaceNewest(_ sample: Sample) {
+            store(sample, at: cursor.newestSlot)
+        }
+
+        mutating func removeAll() {
+            cursor.removeAll()
+        }
+    }
+
+    /// Where the samples of a ring of ``historySize`` slots lie: the oldest's slot and how many there are.
+    struct RingCursor: Sendable {
+        static let capacity = VelocityTracker.historySize
+        /// The slot of the oldest sample.
+        private(set) var oldest = 0
+        private(set) var count = 0
+
+        init() {}
+
+        init(oldest: Int, count: Int) {
+            (self.oldest, self.count) = (oldest, count)
+        }
+
+        /// The slot of the newest sample (there must be one).
+        @inline(__always)
+        var newestSlot: Int {
             let slot = oldest + count - 1
-            store(sample, at: slot >= Self.capacity ? slot - Self.capacity : slot)
+            return slot >= Self.capacity ? slot - Self.capacity : slot
+        }
+
+        /// Makes room for a newest sample, dropping the oldest when the ring is full, and returns its slot.
+        @inline(__always)
+        mutating func append() -> Int {
+            if count < Self.capacity {
+                let slot = oldest + count
+                count += 1
+                return slot >= Self.capacity ? slot - Self.capacity : slot
+            }
+            let slot = oldest
+            oldest = oldest + 1 == Self.capacity ? 0 : oldest + 1
+            return slot
         }
 
         mutating func removeAll() {
@@ -418,8 +479,8 @@ extension VelocityTracker.History: Codable {
     init(from decoder: any Decoder) throws {
         self.init()
         var container = try decoder.unkeyedContainer()
-        oldest = try container.decode(Int.self)
-        count = try container.decode(Int.self)
+        let oldest = try container.decode(Int.self)
+        cursor = VelocityTracker.RingCursor(oldest: oldest, count: try container.decode(Int.self))
         for slot in 0..<Self.capacity {
             let sample = try container.decode(VelocityTracker.Sample.self)
             withUnsafeMutableBytes(of: &slots) { bytes in
@@ -432,8 +493,8 @@ extension VelocityTracker.History: Codable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.unkeyedContainer()
-        try container.encode(oldest)
-        try container.encode(count)
+        try container.encode(cursor.oldest)
+        try container.encode(cursor.count)
         try withUnsafeBytes(of: slots) { bytes in
             for slot in 0..<Self.capacity {
                 try container.encode(

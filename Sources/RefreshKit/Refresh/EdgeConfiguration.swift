@@ -103,10 +103,10 @@ public struct EdgeConfiguration: Hashable, Sendable, Codable {
         }
     }
 
-    // What a drag's move reads of a control's configuration comes first, next to the control's stage
-    // (``EdgeControl``): the small choices, then the distances (the pull, its threshold, the view's geometry); the
-    // durations, the animations and the name after them. Coded in the order they were declared before
-    // (``CodingKeys``).
+    // What a drag's move reads of a control's configuration comes first, next to the control's own hot members
+    // (``EdgeControl``): the small choices, then the distances in the order a move and a frame read them (the
+    // start point, the prompt, the threshold, the view's length), the resting inset; the durations, the
+    // animations and the name after them. Coded in the order they were declared before (``CodingKeys``).
     public var role: Role
     public var enabled: Bool
     public var trigger: Trigger
@@ -119,18 +119,18 @@ public struct EdgeConfiguration: Hashable, Sendable, Codable {
     /// An end waits for the running animation cycle to finish (JHPullToRefreshKit looks at
     /// `endRefreshing` only at cycle boundaries, docs/SEEDS.md §1.2).
     public var endsOnCycleBoundary: Bool
-    /// Displayed pull distance that arms the control (MS/HT `refreshableInset`), measured past the prompting
-    /// inset and `preload` early; for `onReachEdge`, the length its progress counts over before it starts.
-    public var triggerDistance: Double
-    /// Extra inset the content rests on while refreshing (MS/HT `refreshingInset`).
-    public var restingInset: Double
-    /// Room kept permanently for a footer prompt (HT `promptingInset`).
-    public var promptingInset: Double
     /// IQ `preloadOffset`, px: an `onReachEdge` control starts this far before the edge; a control started by
     /// a pull arms this much earlier (IQ adds it to the pull, docs/SEEDS.md §5.2).
     public var preload: Double
+    /// Room kept permanently for a footer prompt (HT `promptingInset`).
+    public var promptingInset: Double
+    /// Displayed pull distance that arms the control (MS/HT `refreshableInset`), measured past the prompting
+    /// inset and `preload` early; for `onReachEdge`, the length its progress counts over before it starts.
+    public var triggerDistance: Double
     /// Size of the control's view along the pull axis, CSS px.
     public var height: Double
+    /// Extra inset the content rests on while refreshing (MS/HT `refreshingInset`).
+    public var restingInset: Double
     /// A refresh stays visible at least this long, seconds, so a fast reply does not flicker.
     public var minimumVisibleDuration: Double
     /// The seed library's inset animation when a refresh starts, seconds (JH 0.25, MS 0.2, HT 0.25, IQ 0.1):

@@ -115,10 +115,6 @@ extension EdgeControl {
 
     // MARK: - The stage's data, read from outside
 
-    /// The flat state, as the wire shows it.
-    @inline(__always)
-    public var state: EdgeState { stage.state }
-
     /// When the running refresh started (refreshing or finishing).
     public var refreshStart: Timestamp? {
         switch stage {

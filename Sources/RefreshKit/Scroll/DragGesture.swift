@@ -53,11 +53,10 @@ struct FingerVelocity: Hashable, Sendable, Codable {
     /// takes it from the trackers.
     private var recent = Scratch(RecentSamples())
 
-    // The trackers' rings after ``recent`` and ``sameTimes``: a move reads those whole, and of each ring only its
-    // newest slot and its count.
-    private var horizontal = VelocityTracker()
-    private var vertical = VelocityTracker()
-    /// Every stored member but ``recent``, in the order they were declared (and coded) before.
+    // The trackers' rings after ``recent`` and ``sameTimes``, both in one (``PairedSampleRings``): a move reads
+    // those whole, and of the rings their cursors and one slot.
+    private var trackers = PairedSampleRings()
+    /// What is coded: the two trackers and ``sameTimes``, in the order they were declared (and coded) before.
     private enum CodingKeys: String, CodingKey {
         case horizontal, vertical, sameTimes
     }
@@ -66,8 +65,9 @@ struct FingerVelocity: Hashable, Sendable, Codable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        horizontal = try container.decode(VelocityTracker.self, forKey: .horizontal)
-        vertical = try container.decode(VelocityTracker.self, forKey: .vertical)
+        let horizontal = try container.decode(VelocityTracker.self, forKey: .horizontal)
+        let vertical = try container.decode(VelocityTracker.self, forKey: .vertical)
+        trackers = PairedSampleRings(horizontal: horizontal, vertical: vertical)
         sameTimes = try container.decode(Scratch<Bool>.self, forKey: .sameTimes)
         if sameTimes.value {
             if let samples = RecentSamples(horizontal: horizontal.samples, vertical: vertical.samples) {
@@ -78,6 +78,13 @@ struct FingerVelocity: Hashable, Sendable, Codable {
         }
     }
 
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(trackers.tracker(.horizontal), forKey: .horizontal)
+        try container.encode(trackers.tracker(.vertical), forKey: .vertical)
+        try container.encode(sameTimes, forKey: .sameTimes)
+    }
+
     /// Starts over with the finger at rest at `pageTime`.
     mutating func begin(at pageTime: Double) {
         reset()
@@ -85,8 +92,7 @@ struct FingerVelocity: Hashable, Sendable, Codable {
     }
 
     mutating func reset() {
-        horizontal.reset()
-        vertical.reset()
+        trackers.reset()
         recent.value.removeAll()
         sameTimes.value = true
     }
@@ -96,8 +102,8 @@ struct FingerVelocity: Hashable, Sendable, Codable {
     mutating func add(_ translation: Point, at pageTime: Double) {
         if !translation.x.isFinite || !translation.y.isFinite { sameTimes.value = false }
         guard sameTimes.value else {
-            horizontal.add(position: translation.x, time: pageTime)
-            vertical.add(position: translation.y, time: pageTime)
+            trackers.add(position: translation.x, time: pageTime, .horizontal)
+            trackers.add(position: translation.y, time: pageTime, .vertical)
             return
         }
         // The trackers' newest time is `recent`'s, so each would decide as it does (ignore the sample, replace
@@ -106,11 +112,13 @@ struct FingerVelocity: Hashable, Sendable, Codable {
         case .ignored:
             break
         case .replacedNewest(let time):
-            horizontal.replaceNewest(with: VelocityTracker.Sample(time: time, position: translation.x))
-            vertical.replaceNewest(with: VelocityTracker.Sample(time: time, position: translation.y))
+            trackers.replaceNewest(
+                horizontal: VelocityTracker.Sample(time: time, position: translation.x),
+                vertical: VelocityTracker.Sample(time: time, position: translation.y))
         case .appended:
-            horizontal.append(VelocityTracker.Sample(time: pageTime, position: translation.x))
-            vertical.append(VelocityTracker.Sample(time: pageTime, position: translation.y))
+            trackers.append(
+                horizontal: VelocityTracker.Sample(time: pageTime, position: translation.x),
+                vertical: VelocityTracker.Sample(time: pageTime, position: translation.y))
         }
     }
 
@@ -122,8 +130,10 @@ struct FingerVelocity: Hashable, Sendable, Codable {
     mutating func releaseVelocity(pageTime: Double, lastPageTime: Double) -> Point {
         let lift = max(pageTime, lastPageTime)
         if sameTimes.value, let found = recent.value.steadyVelocities(atLift: lift) {
-            return Point(x: -horizontal.clamped(found.x), y: -vertical.clamped(found.y))
+            return Point(x: -trackers.clamped(found.x, .horizontal), y: -trackers.clamped(found.y, .vertical))
         }
-        return Point(x: -horizontal.releaseVelocity(atLift: lift), y: -vertical.releaseVelocity(atLift: lift))
+        return Point(
+            x: -trackers.releaseVelocity(atLift: lift, .horizontal),
+            y: -trackers.releaseVelocity(atLift: lift, .vertical))
     }
 }
