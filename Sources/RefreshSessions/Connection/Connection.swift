@@ -10,31 +10,25 @@ import RefreshWire
 /// call re-enters the code that holds one), and the runtime's access checks on these two classes cost about
 /// 1 700 instructions per frame, 8 % of the server's own work (docs/PERFORMANCE.md, "Server").
 public final class Connection {
-    /// The transport's number for it.
-    public let id: UInt64
+    // What the host reads or writes of a connection on every input and every write comes first, together, in
+    // its first cache lines (the rate limiter last among them, its own fields for an accepted message first);
+    // what is read only now and then after it. A connection at 1 000 sessions is cold on each input:
+    // callgrind_cache.py, the fields it touched spread over 0x10-0x1a0 of the object, and a read of the large
+    // ``heldFrameBase`` after each write (its tag), one line more.
     @exclusivity(unchecked) public internal(set) var lifecycle = ConnectionLifecycle.open
-    /// The transport's own handle for this connection (lws's `wsi`), set and cleared by the transport; the host
-    /// never reads it. Nil once the transport reported the connection gone. (Read through accessors made in
-    /// this module: the transport's module, reaching the stored property itself, paid the runtime's dynamic
-    /// exclusivity check, ~76 instructions, on every action it carried out.)
-    public var transport: OpaquePointer? {
-        get { transportHandle }
-        set { transportHandle = newValue }
-    }
-    @exclusivity(unchecked) var transportHandle: OpaquePointer?
-
+    /// How the page wants its frames (`hello.frames`): whole `frame` messages, or `delta`s after the first.
+    @exclusivity(unchecked) var frameFormat = FrameFormat.full
+    /// A ping is to be written at the next write.
+    @exclusivity(unchecked) public internal(set) var pingDue = false
+    /// Its `hello` waits for the store's answer (a take-over's read): the messages that come meanwhile wait
+    /// here (``heldMessages``), and are handled in order once it is answered (``SessionHost/storeRead(_:at:)``).
+    @exclusivity(unchecked) var awaitingStore = false
+    /// Whether ``heldFrameBase`` holds a frame: read after every write, where the frame's own tag lies in a
+    /// line of its own at the object's end.
+    @exclusivity(unchecked) private(set) var holdsFrameBase = false
     /// The session, once `hello` was admitted; and which of its members this connection is.
     @exclusivity(unchecked) public internal(set) var session: Session?
     @exclusivity(unchecked) public internal(set) var member = 0
-    /// Its `hello` waits for the store's answer (a take-over's read): the messages that come meanwhile wait
-    /// here, and are handled in order once it is answered (``SessionHost/storeRead(_:at:)``).
-    @exclusivity(unchecked) var awaitingStore = false
-    @exclusivity(unchecked) var heldMessages: [[UInt8]] = []
-
-    @exclusivity(unchecked) var assembler: MessageAssembler
-    @exclusivity(unchecked) public internal(set) var outbox: Outbox
-    /// How the page wants its frames (`hello.frames`): whole `frame` messages, or `delta`s after the first.
-    @exclusivity(unchecked) var frameFormat = FrameFormat.full
     /// For a delta connection: the sequence number of the frame the page holds (the last frame or delta written
     /// to it), the base of its next delta. Nil until it has been written a whole frame since it joined its
     /// session (``Session/attach(_:member:)``), so the first frame after a `welcome` is always whole. The session
@@ -42,15 +36,15 @@ public final class Connection {
     /// two frames since, in ``heldFrameBase``.
     @exclusivity(unchecked) var frameBase: UInt64?
 
-    // Screening: the message rate and the page clock.
-    @exclusivity(unchecked) var rateLimiter: RateLimiter
+    @exclusivity(unchecked) var assembler: MessageAssembler
+    @exclusivity(unchecked) public internal(set) var outbox: Outbox
+
+    // Screening: the page clock (and the message rate, below).
     @exclusivity(unchecked) var pageClock = TimestampGuard()
 
     // Liveness (Keepalive.swift).
     /// When the peer was last heard from: a message or a pong (µs).
     @exclusivity(unchecked) public internal(set) var lastHeard: Int64
-    /// A ping is to be written at the next write.
-    @exclusivity(unchecked) public internal(set) var pingDue = false
     /// When the sweep asked for a ping since ``lastHeard`` (µs); the peer's time to answer runs from then,
     /// even if the ping itself waits behind a full socket.
     @exclusivity(unchecked) var pingedAt: Int64?
@@ -63,13 +57,32 @@ public final class Connection {
     @exclusivity(unchecked) public internal(set) var messagesReceived: UInt64 = 0
     @exclusivity(unchecked) public internal(set) var messagesSent: UInt64 = 0
     @exclusivity(unchecked) public internal(set) var framesSent: UInt64 = 0
+
+    /// The transport's own handle for this connection (lws's `wsi`), set and cleared by the transport; the host
+    /// never reads it. Nil once the transport reported the connection gone. (Read through accessors made in
+    /// this module: the transport's module, reaching the stored property itself, paid the runtime's dynamic
+    /// exclusivity check, ~76 instructions, on every action it carried out.)
+    public var transport: OpaquePointer? {
+        get { transportHandle }
+        set { transportHandle = newValue }
+    }
+    @exclusivity(unchecked) var transportHandle: OpaquePointer?
+
+    /// The message rate.
+    @exclusivity(unchecked) var rateLimiter: RateLimiter
+
+    // Read rarely, from here on; the frame large (256 bytes).
+
+    /// The transport's number for it.
+    public let id: UInt64
+    @exclusivity(unchecked) var heldMessages: [[UInt8]] = []
     @exclusivity(unchecked) public internal(set) var decodeErrors: UInt64 = 0
 
-    // Read rarely, and the frame large (256 bytes), after the members the host reads on every input, which come
-    // first, together (callgrind_cache.py, 1 000 sessions: 70.6 -> 69.6 lines missed per input).
     /// The frame ``frameBase`` names when the session has made two frames since (a member written less often
     /// than the frames are made): a copy of it, which the session gives the connection as it lets the frame go.
-    @exclusivity(unchecked) var heldFrameBase: SharedFrame?
+    @exclusivity(unchecked) var heldFrameBase: SharedFrame? {
+        didSet { holdsFrameBase = heldFrameBase != nil }
+    }
 
     /// The peer's address, for the log.
     public let peer: String

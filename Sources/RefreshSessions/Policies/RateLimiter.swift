@@ -17,15 +17,16 @@ struct RateLimiter: Sendable, Equatable {
         case close
     }
 
+    // What an accepted message reads and writes first (a ``Connection`` keeps its hot fields before the rest).
     let ratePerSecond: Double
     let burst: Double
+    private var tokens: Double
+    private var updated: Int64?
+
     /// Microseconds of continuous refusals before the connection is closed.
     let closeAfter: Int64
     /// Microseconds between two `rate_limited` notices; also the pause that ends a flood episode.
     let noticeInterval: Int64
-
-    private var tokens: Double
-    private var updated: Int64?
     private var episodeStart: Int64?
     private var lastRefusal: Int64?
     private var lastNotice: Int64?

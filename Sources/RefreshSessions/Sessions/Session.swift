@@ -275,7 +275,7 @@ public final class Session {
     /// Notes that `connection` holds frame `latest` now.
     private func written(_ latest: UInt64, to connection: Connection) {
         connection.frameBase = latest
-        if connection.heldFrameBase != nil { connection.heldFrameBase = nil }
+        if connection.holdsFrameBase { connection.heldFrameBase = nil }
     }
 
     /// Calls `body` with the `frame` message of the latest frame (sequence number `latest`), encoding it if it is

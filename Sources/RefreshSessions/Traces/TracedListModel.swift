@@ -19,11 +19,41 @@ import RefreshWire
 /// behind the one that ran the session before takes it over (docs/SCALING.md, "Several machines"): the session
 /// holds its time until the new clock passes it.
 public struct TracedListModel: Sendable {
-    public private(set) var model: ListModel
-    public private(set) var recorder: TraceRecorder
+    // The stored properties an input or a frame reads and writes come first, after the hot fields of the
+    // ``Session`` that holds the model (its members, connections and versions): the flags and schedule, the
+    // `ack` table, the recorder (whose own hot fields come first), then the two frames, and only then the
+    // engine's model (over 2 KB) and what is read rarely. (Declared in that order, so laid out in it.)
+    /// Whether ``frameA`` is the latest frame (else ``frameB`` is).
+    private var latestInA = false
+    /// How many frames are kept: 0, 1 (the first frame), 2.
+    private var framesKept = 0
+    /// ``ListModel/isActive`` as of the last `apply` or `advance` (the only calls that move the model).
+    /// Stored, because a host asks after every input and a computed property read from another module
+    /// is handed a copy of the whole model (kilobytes, and a retain of everything in it).
+    public private(set) var isActive = false
+    /// ``ListModel/nextDeadline`` as of the last `apply` or `advance`, stored like ``isActive``.
+    public private(set) var nextDeadline: Timestamp?
+    /// ``ListModel/feedMode``, which a model keeps for its life: stored, read after every input like
+    /// ``isActive`` (through the model it cost ~20 instructions per input, callgrind_host.py).
+    public let feedMode: FeedMode
+    /// The members' pointers that are down (touched and not lifted, as far as the applied messages tell),
+    /// ordered by member, then by when they went down: what a process that takes the session over lifts.
+    public private(set) var pointersDown: [SessionSnapshot.Pointer] = []
     /// Each member's last applied `seq`.
     public private(set) var acknowledgements = AcknowledgementTable()
+    public private(set) var recorder: TraceRecorder
+    /// The two frames kept, ``latest`` and ``previous``, in two places that take turns: a new frame takes the
+    /// place of the older one (whose arrays are freed as it is overwritten), and neither is moved or copied.
+    /// Held as values, read in place by mutating methods: a frame made into an object shared by the session,
+    /// the trace and each connection's delta base cost an allocation and a free per frame, and a retain and
+    /// a release per holder (callgrind_host: ~250 instructions per input). A place not yet filled holds
+    /// ``emptyFrame``.
+    private var frameA = Self.emptyFrame
+    private var frameB = Self.emptyFrame
+    public private(set) var model: ListModel
     private let encoder = MessageEncoder()
+    /// The presets the header's and a `configure`'s preset names are looked up in.
+    public let presets: PresetCatalogue
     /// The latest frame: the base of the next frame's update message (``frame(appendingUpdateTo:)``), and
     /// what a host sends the pages that are up to date. (A copy: a host reads it in place, through
     /// ``latestSequence`` and the `encodeLatest` methods.)
@@ -43,32 +73,6 @@ public struct TracedListModel: Sendable {
     public var previousSequence: UInt64? {
         framesKept > 1 ? (latestInA ? frameB.sequence : frameA.sequence) : nil
     }
-    /// The two frames kept, ``latest`` and ``previous``, in two places that take turns: a new frame takes the
-    /// place of the older one (whose arrays are freed as it is overwritten), and neither is moved or copied.
-    /// Held as values, read in place by mutating methods: a frame made into an object shared by the session,
-    /// the trace and each connection's delta base cost an allocation and a free per frame, and a retain and
-    /// a release per holder (callgrind_host: ~250 instructions per input). A place not yet filled holds
-    /// ``emptyFrame``.
-    private var frameA = Self.emptyFrame
-    private var frameB = Self.emptyFrame
-    /// Whether ``frameA`` is the latest frame (else ``frameB`` is).
-    private var latestInA = false
-    /// How many frames are kept: 0, 1 (the first frame), 2.
-    private var framesKept = 0
-    /// ``ListModel/isActive`` as of the last `apply` or `advance` (the only calls that move the model).
-    /// Stored, because a host asks after every input and a computed property read from another module
-    /// is handed a copy of the whole model (kilobytes, and a retain of everything in it).
-    public private(set) var isActive = false
-    /// ``ListModel/nextDeadline`` as of the last `apply` or `advance`, stored like ``isActive``.
-    public private(set) var nextDeadline: Timestamp?
-    /// ``ListModel/feedMode``, which a model keeps for its life: stored, read after every input like
-    /// ``isActive`` (through the model it cost ~20 instructions per input, callgrind_host.py).
-    public let feedMode: FeedMode
-    /// The presets the header's and a `configure`'s preset names are looked up in.
-    public let presets: PresetCatalogue
-    /// The members' pointers that are down (touched and not lifted, as far as the applied messages tell),
-    /// ordered by member, then by when they went down: what a process that takes the session over lifts.
-    public private(set) var pointersDown: [SessionSnapshot.Pointer] = []
 
     /// A new model as `header` describes it, recording within `limits`, its frames' digest of kind
     /// `digest` (the deltas between them, unless replaying a trace whose digest is of another kind).

@@ -82,7 +82,7 @@ public struct Acknowledgements: Hashable, Sendable, Codable {
     /// the inline entries stored directly, where each `append` jumped on the count; the entries past the count
     /// are left as they were, as `removeAll` left them.
     @inline(__always)
-    fileprivate mutating func replaceAll(with rows: UnsafeBufferPointer<AcknowledgementTable.Row>) {
+    mutating func replaceAll(with rows: UnsafeBufferPointer<AcknowledgementTable.Row>) {
         count = rows.count
         if rows.count > 0 { inline0 = Entry(member: rows[0].member, seq: rows[0].seq) }
         if rows.count > 1 { inline1 = Entry(member: rows[1].member, seq: rows[1].seq) }
@@ -93,6 +93,18 @@ public struct Acknowledgements: Hashable, Sendable, Codable {
         guard rows.count > Self.inlineCount else { return }
         if spill == nil { spill = [] }
         for row in rows[Self.inlineCount...] { spill!.append(Entry(member: row.member, seq: row.seq)) }
+    }
+
+    /// Sets entry `index`'s `seq` (`0..<count`).
+    @inline(__always)
+    mutating func setSeq(_ seq: UInt64, at index: Int) {
+        switch index {
+        case 0: inline0.seq = seq
+        case 1: inline1.seq = seq
+        case 2: inline2.seq = seq
+        case 3: inline3.seq = seq
+        default: spill![index - Self.inlineCount].seq = seq
+        }
     }
 
     /// Empties it, keeping the spill's memory when it is not shared.
@@ -166,78 +178,5 @@ public struct Acknowledgements: Hashable, Sendable, Codable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(count)
         for index in 0..<count { hasher.combine(self[index]) }
-    }
-}
-
-/// The session's working `ack` map, kept by ``TracedListModel``: updated by every applied input that carries a
-/// `seq`, and copied into each frame as ``Acknowledgements`` when it changed.
-///
-/// **The bound.** A session's members come and go (a page that loses its token comes back as a new member),
-/// so the table keeps at most ``capacity`` members: when a member not in it needs an entry and it is full,
-/// the entry of the member whose last `seq`'d input was applied longest ago is dropped (its `ack` entry
-/// becomes `null` in the next delta). Only the order of applied inputs decides, which the trace records, so
-/// a replay drops the same entries.
-///
-/// Updating an entry allocates nothing; the table's memory grows once per new member, up to the bound.
-public struct AcknowledgementTable: Sendable, Codable {
-    /// The most members the table keeps.
-    public static let capacity = 64
-
-    fileprivate struct Row: Codable {
-        var member: Int
-        var seq: UInt64
-        /// When the member's last `seq`'d input was applied, as a count of such inputs.
-        var used: UInt64
-    }
-
-    /// Ordered by member number.
-    private var rows: [Row] = []
-    private var clock: UInt64 = 0
-    /// The table changed since ``snapshot()`` last made a value.
-    private var changed = false
-    private var last = Acknowledgements()
-
-    public init() {}
-
-    /// Notes that the session applied `member`'s input numbered `seq`.
-    public mutating func note(seq: UInt64, member: Int) {
-        clock &+= 1
-        changed = true
-        var low = 0
-        var high = rows.count
-        while low < high {
-            // (Both within the table's `capacity`: a sum that cannot overflow, halved by a shift; `/ 2` checked
-            // for overflow and rounded a possibly negative sum towards zero.)
-            let middle = (low &+ high) &>> 1
-            if rows[middle].member < member { low = middle &+ 1 } else { high = middle }
-        }
-        if low < rows.count && rows[low].member == member {
-            rows[low].seq = seq
-            rows[low].used = clock
-            return
-        }
-        if rows.count >= Self.capacity {
-            var oldest = 0
-            for index in rows.indices where rows[index].used < rows[oldest].used { oldest = index }
-            rows.remove(at: oldest)
-            if oldest < low { low -= 1 }
-        }
-        rows.insert(Row(member: member, seq: seq, used: clock), at: low)
-    }
-
-    /// The `seq` acknowledged for `member`, if it has an entry.
-    public func seq(of member: Int) -> UInt64? {
-        rows.first { $0.member == member }?.seq
-    }
-
-    /// How many members have an entry.
-    public var count: Int { rows.count }
-
-    /// The map as a frame carries it: the previous value again when nothing changed since.
-    public mutating func snapshot() -> Acknowledgements {
-        guard changed else { return last }
-        changed = false
-        rows.withUnsafeBufferPointer { last.replaceAll(with: $0) }
-        return last
     }
 }

@@ -15,26 +15,14 @@ import RefreshKit
 /// still replays exactly) and the trace is marked `truncated` (with the default limits, the snapshots come
 /// long before it).
 ///
-/// Its stored properties come in two groups: those read only now and then (the header, the limits, the
-/// snapshot), then those every operation reads and writes, together, so that a record touches as few cache
-/// lines of the session's state as it can (a server at 1 000 sessions finds them cold on each input), and the
-/// limits are read only past two marks kept among them (``admit(_:)``). callgrind_cache at 1 000 sessions:
-/// recordApply 2.8 -> 1.7 lines missed per input (the log's tail chunk and the text's copy miss the rest).
+/// Its stored properties come in two groups: those every operation reads and writes, together and first (so
+/// that they follow the hot fields of a holder that puts the recorder among its own, as `TracedListModel`
+/// does), then those read only now and then (the header, the limits, the snapshot), so that a record touches
+/// as few cache lines of the session's state as it can (a server at 1 000 sessions finds them cold on each
+/// input), and the limits are read only past two marks kept among them (``admit(_:)``). callgrind_cache at
+/// 1 000 sessions: recordApply 2.8 -> 1.7 lines missed per input (the log's tail chunk and the text's copy
+/// miss the rest).
 public struct TraceRecorder: Sendable {
-    public let header: TraceHeader
-    public let limits: TraceLimits
-    /// Operations the session recorded before the latest snapshot.
-    public private(set) var operationsBefore = 0
-    /// The recording reached a limit and stopped.
-    public private(set) var truncated: Bool
-    /// The binary form of the snapshot the operations start from; `nil`: the session's start.
-    public private(set) var snapshot: [UInt8]?
-    /// Counts the snapshots this recorder started over from: a store that wrote the operations of one writes
-    /// the trace whole when it changes.
-    public private(set) var snapshotCount = 0
-
-    // What each operation reads and writes, from here on.
-
     /// The operations so far.
     @usableFromInline private(set) var operations = OperationLog()
     /// `snapshot`'s bytes, which ``byteCount`` (read after each operation) adds: its array is not read for them.
@@ -47,6 +35,20 @@ public struct TraceRecorder: Sendable {
     private var byteMark = 0
     /// The frames recorded so far (from the session's start) and their digest.
     public private(set) var frames: FrameDigest
+
+    // What is read only now and then, from here on.
+
+    public let header: TraceHeader
+    public let limits: TraceLimits
+    /// Operations the session recorded before the latest snapshot.
+    public private(set) var operationsBefore = 0
+    /// The recording reached a limit and stopped.
+    public private(set) var truncated: Bool
+    /// The binary form of the snapshot the operations start from; `nil`: the session's start.
+    public private(set) var snapshot: [UInt8]?
+    /// Counts the snapshots this recorder started over from: a store that wrote the operations of one writes
+    /// the trace whole when it changes.
+    public private(set) var snapshotCount = 0
 
     /// `digest` is what the frames' digest is taken over: the deltas between them for a new recording; a
     /// replay takes the kind of the trace it replays.

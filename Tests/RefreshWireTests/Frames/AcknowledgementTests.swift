@@ -111,6 +111,28 @@ struct AcknowledgementTests {
         #expect(table.seq(of: 2) == nil)
     }
 
+    /// The member that noted last keeps its row in the table itself (``AcknowledgementTable``): however
+    /// members take turns and snapshots come between notes, the table reads as its rows say.
+    @Test func theRecentMembersRowReadsAsTheRows() {
+        var table = AcknowledgementTable()
+        var expected: [Int: UInt64] = [:]
+        var state: UInt64 = 7
+        func next(_ bound: UInt64) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % bound)
+        }
+        var member = 0
+        for seq in 1...400 {
+            if next(4) == 0 { member = next(7) }  // runs of one member's inputs, now and then another's
+            table.note(seq: UInt64(seq), member: member)
+            expected[member] = UInt64(seq)
+            #expect(table.seq(of: member) == UInt64(seq) && table.count == expected.count)
+            guard next(3) != 0 else { continue }  // not every note is followed by a frame
+            let entries = expected.keys.sorted().map { Acknowledgements.Entry(member: $0, seq: expected[$0]!) }
+            #expect(table.snapshot().entries == entries)
+        }
+    }
+
     @Test func snapshotsEqualWhatTheyHold() {
         let a = Acknowledgements((0..<9).map { Acknowledgements.Entry(member: $0, seq: UInt64($0 * 3)) })
         let b = Acknowledgements(a.entries)
