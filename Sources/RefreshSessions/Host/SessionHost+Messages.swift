@@ -96,16 +96,22 @@ extension SessionHost {
         return carryOut(rateRefusal(decision, on: connection), on: connection, seq: nil)
     }
 
+    /// The longest refused message read for a touch's release in another spelling than the page's: a `touch`
+    /// with all seven fields, each number written out at length, is under 300 bytes.
+    static let longestRelease = 512
+
     /// Whether `text`, which the rate limit refused, is a touch's release that it lets through after all
     /// (``RateLimiter/passRelease(at:)``). Read only for a refused message, and out of line: nothing on the
-    /// accepted path.
+    /// accepted path. A flood costs no decoding while the limiter would not let a release through anyway, and
+    /// the general decoder reads only messages as short as a touch is in any spelling (``longestRelease``).
     @inline(never)
     private func releasePasses(_ text: UnsafeRawBufferPointer, on connection: Connection, at now: Int64) -> Bool {
-        guard connection.lifecycle.acceptsInput else { return false }  // (a flood's refusal may have closed it)
+        // (a flood's refusal may have closed it)
+        guard connection.lifecycle.acceptsInput, connection.rateLimiter.mayPassRelease(at: now) else { return false }
         let phase: TouchPhase?
         if let plain = decoder.plainTouchInput(text) {
             phase = plain.touch.phase
-        } else if case .touch(let touch)? = (try? decoder.decodeInput(text))?.input {
+        } else if text.count <= Self.longestRelease, case .touch(let touch)? = (try? decoder.decodeInput(text))?.input {
             phase = touch.phase
         } else {
             phase = nil

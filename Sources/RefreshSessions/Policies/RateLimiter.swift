@@ -1,8 +1,8 @@
 /// A per-connection token bucket for WebSocket messages, with a flood detector on top.
 ///
 /// Each message takes one token; tokens come back at ``ratePerSecond`` up to ``burst``. A message that
-/// finds the bucket empty is refused (read and dropped, decoded only to find a touch's release, one of which
-/// a ``noticeInterval`` is let through: ``passRelease(at:)``). The client is told at most once
+/// finds the bucket empty is refused (read and dropped; while a release may pass, a short one is decoded to find
+/// a touch's release, one of which a ``noticeInterval`` is let through: ``passRelease(at:)``). The client is told at most once
 /// per ``noticeInterval`` (`error rate_limited`), and a client that keeps being refused for
 /// ``closeAfter`` (an episode of refusals with no pause longer than ``noticeInterval``) is closed with
 /// 1008 (policy violation). Time is passed in (lws microseconds), so tests drive it by hand.
@@ -66,13 +66,19 @@ struct RateLimiter: Sendable, Equatable {
         return .refuse(notify: notify)
     }
 
+    /// Whether ``passRelease(at:)`` would let a release through at `now`: asked first, so that a refused message
+    /// is not even decoded while the limiter would drop it anyway.
+    func mayPassRelease(at now: Int64) -> Bool {
+        releasePassed.map { now - $0 >= noticeInterval } ?? true
+    }
+
     /// A message ``admit(at:)`` refused at `now` ends a touch (its `end` or `cancel`): whether to process it
     /// after all, which the limiter allows once a ``noticeInterval``. Dropping it would leave the session
     /// dragging until the page's next touch, and a page's input that queued up (a busy server, a network that
     /// delivers in bursts) is judged as a flood when it is read: its release, read with the moves before it,
     /// then finds the bucket they emptied. A flood of releases still costs one input a second at most.
     mutating func passRelease(at now: Int64) -> Bool {
-        if let releasePassed, now - releasePassed < noticeInterval { return false }
+        guard mayPassRelease(at: now) else { return false }
         releasePassed = now
         refused &-= 1
         return true

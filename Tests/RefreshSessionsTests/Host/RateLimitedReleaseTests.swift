@@ -8,14 +8,16 @@ import Testing
 @Suite("A release the rate limit refuses")
 struct RateLimitedReleaseTests {
     /// A page whose drag of `moves` moves and release (`seq` 99) arrive in one read, at one time.
-    private func queuedDrag(moves: Int, phase: String = "end") throws -> (TestTransport, Connection) {
+    private func queuedDrag(
+        moves: Int, phase: String = "end", release: ((TestTransport) -> String)? = nil
+    ) throws -> (TestTransport, Connection) {
         let transport = TestTransport { $0.messagesPerSecond = 10 }  // bursts of 20
         let page = transport.open()
         transport.send(TestTransport.hello(), on: page)
         try #require(transport.welcome(page) != nil)
         transport.receive(transport.touch("start", dy: 0, seq: 1), on: page)
         for _ in 0..<moves { transport.receive(transport.touch("move", dy: -5), on: page) }
-        transport.receive(transport.touch(phase, dy: 0, seq: 99), on: page)
+        transport.receive(release?(transport) ?? transport.touch(phase, dy: 0, seq: 99), on: page)
         transport.endOfRead()
         transport.flush()
         return (transport, page)
@@ -34,5 +36,28 @@ struct RateLimitedReleaseTests {
         for seq in 100..<105 { transport.receive(transport.touch("end", dy: 0, seq: UInt64(seq)), on: page) }
         #expect(page.session?.acknowledged(member: page.member) == 99, "a flood of releases costs one a second")
         #expect(page.rateLimiter.refused == 27)
+    }
+
+    /// The release in another spelling than the page's (its keys in another order): the general decoder finds it.
+    private func otherSpelling(_ transport: TestTransport, padding: Int = 0) -> String {
+        let space = String(repeating: " ", count: padding)
+        return
+            #"{"seq":99,"id":0,"t":\#(Double(transport.now) / 1000),"dy":0,"dx":0,"phase":"end",\#(space)"type":"touch"}"#
+    }
+
+    @Test func aReleaseInAnotherSpellingIsApplied() throws {
+        let (transport, page) = try queuedDrag(moves: 40, release: { otherSpelling($0) })
+        #expect(transport.errors(page) == ["rate_limited"])
+        #expect(page.session?.acknowledged(member: page.member) == 99)
+    }
+
+    /// A refused message longer than any touch (``SessionHost/longestRelease``) is not decoded: a flood of long
+    /// messages costs no decoding.
+    @Test func aRefusedMessageLongerThanAnyTouchIsNotReadForARelease() throws {
+        let (transport, page) = try queuedDrag(
+            moves: 40, release: { otherSpelling($0, padding: SessionHost.longestRelease) })
+        #expect(transport.errors(page) == ["rate_limited"])
+        #expect(page.session?.acknowledged(member: page.member) == 1, "still the drag's start")
+        #expect(page.rateLimiter.refused == 23)
     }
 }
