@@ -37,47 +37,18 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// (a failed footer's back-off). Observing again would then see the same scroll view and do nothing,
     /// so a step that only moves the clock skips it.
     private var observedQuietly = Scratch(false)
-    /// The controls that do nothing until the configuration changes (bit `index`), or `nil` (look again): switched
-    /// off, and so `disabled` (``EdgeControl/configure(_:contentFits:at:events:)``). Observing one changes
-    /// nothing, it has no timer, and frames do not show it, so an input's observation and its frame pass over it
-    /// without reading it: each control lies in cache lines of its own (callgrind_cache.py, 1 000 sessions, two
-    /// edges switched off: 61.2 -> 58.3 lines missed per input). The quiet step's look for a timer reads every
-    /// control's state still: with the mask there too the step no longer inlined `advance(to:)` into `apply`
-    /// (+59 instructions per engine step for ~2 lines). Derived, so neither coded nor compared.
-    private var inertControls = Scratch<UInt8?>(nil)
-    /// ``FeedPager/status()`` since the pager last changed, or `nil` (read it again): every input and frame
-    /// reads it, and each read of the pager copies it (``feedStatus()``). Derived, so neither coded nor compared.
-    private var feedStatusCache = Scratch<FeedPager.Status?>(nil)
-    /// The configuration's row height since it last changed, or `nil` (read it again): every frame carries it, and
-    /// nothing else a drag's move reads is in the configuration's cache lines (callgrind_cache.py, 1 000 sessions:
-    /// 67.1 -> 66.4 lines missed per input). Derived, so neither coded nor compared.
-    private var rowHeightCache = Scratch<Double?>(nil)
+    // Derived from the members above, kept because an input or a frame reads them (ListModel+Derived.swift: what
+    // each says, and what it saves). Neither coded nor compared.
+    var inertControls = Scratch<UInt8?>(nil)
+    var feedStatusCache = Scratch<FeedPager.Status?>(nil)
+    var rowHeightCache = Scratch<Double?>(nil)
     public internal(set) var scroll: ScrollModel
-    /// Every stored member but the caches (``feedStatusCache``, ``rowHeightCache``), in the order they were declared
+    /// Every stored member but the derived ones (ListModel+Derived.swift), in the order they were declared
     /// before.
     private enum CodingKeys: String, CodingKey {
         case now, presetName, configuration, scroll, controls, pager, devicePixelRatio, sequence, events
         case frameEdges, spareEdges, observedQuietly
     }
-    /// ``inertControls``, worked out again after a change of the configuration (or a decoding).
-    @inline(__always)
-    private mutating func inert() -> UInt8 {
-        if let mask = inertControls.value { return mask }
-        return findInertControls()
-    }
-
-    /// ``inert()`` when the controls have changed.
-    @inline(never)
-    private mutating func findInertControls() -> UInt8 {
-        var mask: UInt8 = 0
-        for index in controls.indices
-        where !controls[index].configuration.enabled && controls[index].state == .disabled {
-            mask |= 1 << index
-        }
-        inertControls.value = mask
-        return mask
-    }
-
     /// A safety net for the deadline loop in ``advance(to:)``: no real trace comes near it.
     private static let maximumStepsPerAdvance = 100_000
 
@@ -357,15 +328,6 @@ public struct ListModel: Hashable, Sendable, Codable {
     @inline(__always)
     private mutating func canStart(_ edge: Edge) -> Bool {
         Self.canStart(controls[Self.index(edge)].configuration.role, feed: feedStatus())
-    }
-
-    /// ``FeedPager/status()``, read once after each change of the pager.
-    @inline(__always)
-    private mutating func feedStatus() -> FeedPager.Status {
-        if let status = feedStatusCache.value { return status }
-        let status = pager.status()
-        feedStatusCache.value = status
-        return status
     }
 
     /// ``canStart(_:)`` for a control of `role`, the feed being as `feed` says.
@@ -697,15 +659,6 @@ public struct ListModel: Hashable, Sendable, Codable {
             feed: FeedFrame(
                 count: feed.count, hasMore: feed.hasMore, loading: feed.running != nil, newestID: feed.newestLoadedID,
                 rowHeight: rowHeight))
-    }
-
-    /// ``FeedConfiguration/rowHeight`` of ``configuration``, read once after each change of the configuration.
-    @inline(__always)
-    private mutating func rowHeight() -> Double {
-        if let height = rowHeightCache.value { return height }
-        let height = configuration.feed.rowHeight
-        rowHeightCache.value = height
-        return height
     }
 
     /// The events that happened since the last call, oldest first.
