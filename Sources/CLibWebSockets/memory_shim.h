@@ -1,5 +1,6 @@
 // The C library's heap, as the server's /metrics and lws-echo's heap report show it (docs/PERFORMANCE.md,
-// "Memory per connected session"). glibc's mallinfo2 sums every arena.
+// "Memory per connected session"). glibc's mallinfo2 sums every arena. And a prefetch of memory about to be used
+// (the server's SessionPrefetch).
 #ifndef REFRESHKIT_CLIBWEBSOCKETS_MEMORY_SHIM_H
 #define REFRESHKIT_CLIBWEBSOCKETS_MEMORY_SHIM_H
 
@@ -22,5 +23,11 @@ static inline rk_heap_figures rk_heap_now(void) {
 
 /// Returns the free memory at the top of each arena and the free pages inside them to the kernel.
 static inline void rk_heap_trim(void) { malloc_trim(0); }
+
+/// Asks the CPU to fetch the lines of `bytes` bytes from `start` into its caches, for writing, without waiting.
+static inline void rk_prefetch(const void *start, size_t bytes) {
+    const char *p = (const char *)start;
+    for (size_t offset = 0; offset < bytes; offset += 64) __builtin_prefetch(p + offset, 1, 3);
+}
 
 #endif

@@ -74,11 +74,13 @@ extension ServiceLoop {
     }
 
     fileprivate func onTick() {
+        handOverTurnInputs()
         host.tick(at: clock.now())
         carryOutActions()
     }
 
     fileprivate func sweepKeepalive() {
+        handOverTurnInputs()
         deliverStoreReports()  // before the sweep, which writes the next batch once the last is answered
         host.sweep(at: clock.now())
         carryOutActions()

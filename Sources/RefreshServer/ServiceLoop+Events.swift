@@ -12,16 +12,27 @@ extension ServiceLoop {
         input: UnsafeMutableRawPointer?,
         length: Int
     ) -> Int32 {
-        // Every input's event, first: lws is still in the read that brought it (no held frame to flush), and
-        // the connection is used unretained (the retain and release cost ~40 instructions per input).
+        // Every input's event, first: its piece is held for the turn's end (TurnInputs), and its connection's and
+        // session's memory fetched meanwhile (SessionPrefetch); a piece too long to hold goes to the host at once,
+        // after those held before it. The connection is used unretained (the retain and release cost ~40
+        // instructions per input).
         if reason == LWS_CALLBACK_RECEIVE {
-            Self.connection(in: user)?._withUnsafeGuaranteedRef { connection in
-                host.received(
-                    UnsafeRawBufferPointer(start: input, count: length), binary: lws_frame_is_binary(wsi) != 0,
-                    isLast: lws_remaining_packet_payload(wsi) == 0 && lws_is_final_fragment(wsi) != 0,
-                    on: connection, at: clock.now())
+            guard let connection = Self.connection(in: user) else { return 0 }
+            let piece = UnsafeRawBufferPointer(start: input, count: length)
+            let binary = lws_frame_is_binary(wsi) != 0
+            let isLast = lws_remaining_packet_payload(wsi) == 0 && lws_is_final_fragment(wsi) != 0
+            if !turnInputs.canHold(length) {
+                handOverTurnInputs()
+                if !turnInputs.canHold(length) {
+                    connection._withUnsafeGuaranteedRef {
+                        host.received(piece, binary: binary, isLast: isLast, on: $0, at: clock.now())
+                    }
+                    carryOutActions()
+                    return 0
+                }
             }
-            carryOutActions()
+            turnInputs.hold(piece, binary: binary, isLast: isLast, on: connection, at: clock.now())
+            sessionPrefetch.held(connection)
             return 0
         }
         return handleOther(wsi: wsi, reason: reason, user: user, input: input, length: length)
@@ -40,7 +51,10 @@ extension ServiceLoop {
     ) -> Int32 {
         // lws moved on from the read that brought the held input: its frame goes first. (`CLOSED` flushes it
         // itself, once the closing connection is marked: its socket is gone.)
-        if reason != LWS_CALLBACK_CLOSED { host.flushHeldFrame() }
+        if reason != LWS_CALLBACK_CLOSED {
+            handOverTurnInputs()
+            host.flushHeldFrame()
+        }
         defer { carryOutActions() }
         switch reason {
         case LWS_CALLBACK_ESTABLISHED:
@@ -78,11 +92,24 @@ extension ServiceLoop {
             user.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
             let connection = Unmanaged<Connection>.fromOpaque(raw).takeRetainedValue()
             connection.transport = nil  // the socket is gone: actions still naming it do nothing
+            handOverTurnInputs()  // what it sent before it closed is applied (its frames go nowhere)
             gatekeeper.closed(peer: connection.peer)
             host.closed(connection, at: clock.now())
             return 0
         default:
             return 0
+        }
+    }
+
+    /// Hands the turn's held pieces (``TurnInputs``) to the host, in the order they were read, each with the time
+    /// it was read.
+    func handOverTurnInputs() {
+        guard !turnInputs.isEmpty else { return }
+        turnInputs.handOver { bytes, piece in
+            piece.connection._withUnsafeGuaranteedRef {
+                host.received(bytes, binary: piece.binary, isLast: piece.isLast, on: $0, at: piece.time)
+            }
+            carryOutActions()
         }
     }
 

@@ -62,6 +62,9 @@ final class ServiceLoop {
     /// and closed by ``destroy()``.
     let turnEnd: UnsafeMutablePointer<uv_check_t>
     var turnEndStarted = false
+    /// The pieces of messages this turn has read so far, handed to the host at its end (``TurnInputs``).
+    @exclusivity(unchecked) var turnInputs = TurnInputs()
+    @exclusivity(unchecked) var sessionPrefetch = SessionPrefetch()
 
     init(configuration: ServerConfiguration, logger: Logger, stopFlag: StopFlag) {
         self.configuration = configuration
@@ -149,6 +152,7 @@ final class ServiceLoop {
     /// handle's callback (after the turn's I/O), which also stops the loop once a stop is requested, so that
     /// ``run()`` sees it (and, while shutting down, its deadline) after every turn.
     fileprivate func endTurn() {
+        handOverTurnInputs()
         host.flushHeldFrame()
         // The feed's threads wake the loop (lws_cancel_service) when they answer. Without a feed (and so
         // without image requests, made only with one) there is nothing to take: not called, which saved

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Two servers' CPU per input under the bench's load, in alternating rounds (A, B, A, B ...), so that the host's
-# drift falls on both alike (docs/PERFORMANCE.md, "What limits it on this host"): each round a fresh process
+# Two or more servers' CPU per input under the bench's load, in alternating rounds (A, B, A, B ... or A, B, C, A,
+# B, C ...), so that the host's drift falls on all alike (docs/PERFORMANCE.md, "What limits it on this host"): each round a fresh process
 # driven by refreshkit-load with SESSIONS sessions at 60 Hz (2 s warm-up, DURATION s measured). Prints each
-# round's user and total µs per input, the medians, and B − A round by round. Either server may be `echo`
+# round's user and total µs per input, the medians, and each server − A round by round. Any server may be `echo`
 # (lws-echo, the floor).
 #
-#   bench/profile/ab_rounds.sh ROUNDS A B        e.g. 6 .build/release/refreshkit /tmp/other/refreshkit
+#   bench/profile/ab_rounds.sh ROUNDS A B [C ...]   e.g. 6 .build/release/refreshkit /tmp/other/refreshkit
 #   BIN=DIR (the generator and the echo; default .build/release), SESSIONS (1000), DURATION (4)
 set -euo pipefail
-ROUNDS=${1:?ROUNDS}; A=${2:?A}; B=${3:?B}
+ROUNDS=${1:?ROUNDS}; shift; SERVERS=("$@"); [ ${#SERVERS[@]} -ge 2 ] || { echo "usage: $0 ROUNDS A B [C ...]"; exit 2; }
 BIN=${BIN:-.build/release}; SESSIONS=${SESSIONS:-1000}; DURATION=${DURATION:-4}
 ulimit -n 20000
 OUT=$(mktemp /tmp/ab-rounds-XXXXXX.json); ROWS=$(mktemp /tmp/ab-rounds-XXXXXX.txt)
@@ -36,18 +36,26 @@ print(f"{(cpu - kernel) / 100 * 1e6 / per_second:.3f} {cpu / 100 * 1e6 / per_sec
 PY
 }
 
+NAMES=(A B C D E F G H)
 for round in $(seq "$ROUNDS"); do
-    a=$(one "$A"); b=$(one "$B")
-    echo "$a $b" >>"$ROWS"
-    read -r au at bu bt <<<"$a $b"
-    echo "round $round   A user $au total $at   B user $bu total $bt"
+    row="" line="round $round "
+    for index in "${!SERVERS[@]}"; do
+        read -r user total <<<"$(one "${SERVERS[$index]}")"
+        row="$row $user $total" line="$line   ${NAMES[$index]} user $user total $total"
+    done
+    echo "$row" >>"$ROWS"
+    echo "$line"
 done
+for index in "${!SERVERS[@]}"; do echo "${NAMES[$index]}: ${SERVERS[$index]}"; done
 python3 - "$ROWS" <<'PY'
 import statistics, sys
 rows = [[float(v) for v in line.split()] for line in open(sys.argv[1])]
-for name, user, total in (("A", 0, 1), ("B", 2, 3)):
-    print(f"{name} median: user {statistics.median(r[user] for r in rows):.2f}, "
-          f"total {statistics.median(r[total] for r in rows):.2f} µs per input")
-print("B - A, user: " + " ".join(f"{r[2] - r[0]:+.2f}" for r in rows))
-print("B - A, total:", " ".join(f"{r[3] - r[1]:+.2f}" for r in rows))
+names = "ABCDEFGH"
+for index in range(len(rows[0]) // 2):
+    print(f"{names[index]} median: user {statistics.median(r[2 * index] for r in rows):.2f}, "
+          f"total {statistics.median(r[2 * index + 1] for r in rows):.2f} µs per input")
+for index in range(1, len(rows[0]) // 2):
+    for name, column in (("user", 0), ("total", 1)):
+        print(f"{names[index]} - A, {name}: "
+              + " ".join(f"{r[2 * index + column] - r[column]:+.2f}" for r in rows))
 PY
