@@ -24,10 +24,17 @@ static inline rk_heap_figures rk_heap_now(void) {
 /// Returns the free memory at the top of each arena and the free pages inside them to the kernel.
 static inline void rk_heap_trim(void) { malloc_trim(0); }
 
-/// Asks the CPU to fetch the lines of `bytes` bytes from `start` into its caches, for writing, without waiting.
+/// Asks the CPU to fetch the lines of `bytes` bytes from `start` into its caches, without waiting for them: four
+/// lines a step, so a 3 KB object costs ~80 instructions, not ~150.
 static inline void rk_prefetch(const void *start, size_t bytes) {
-    const char *p = (const char *)start;
-    for (size_t offset = 0; offset < bytes; offset += 64) __builtin_prefetch(p + offset, 1, 3);
+    const char *line = (const char *)start, *end = line + bytes;
+    for (; line + 256 <= end; line += 256) {
+        __builtin_prefetch(line, 1, 3);
+        __builtin_prefetch(line + 64, 1, 3);
+        __builtin_prefetch(line + 128, 1, 3);
+        __builtin_prefetch(line + 192, 1, 3);
+    }
+    for (; line < end; line += 64) __builtin_prefetch(line, 1, 3);
 }
 
 #endif

@@ -63,7 +63,7 @@ final class ServiceLoop {
     let turnEnd: UnsafeMutablePointer<uv_check_t>
     var turnEndStarted = false
     /// The pieces of messages this turn has read so far, handed to the host at its end (``TurnInputs``).
-    @exclusivity(unchecked) var turnInputs = TurnInputs()
+    let turnInputs = TurnInputs()
     @exclusivity(unchecked) var sessionPrefetch = SessionPrefetch()
 
     init(configuration: ServerConfiguration, logger: Logger, stopFlag: StopFlag) {

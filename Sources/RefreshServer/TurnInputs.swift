@@ -10,7 +10,7 @@ import RefreshSessions
 /// is fetched while lws reads the next sockets (``SessionPrefetch``); handed over, the host finds it in the cache
 /// (docs/PERFORMANCE.md, "A turn's inputs together"). What the host sees does not change: every piece reaches it
 /// in the order it was read, with the time it was read, and before any other event of the turn.
-struct TurnInputs {
+final class TurnInputs {
     /// One piece as lws delivered it: where its bytes are in ``bytes``, and what lws said of it.
     struct Piece {
         let connection: Unmanaged<Connection>
@@ -24,47 +24,59 @@ struct TurnInputs {
     /// Longer pieces are not held (a `touch` is under 130 bytes; a piece of a `configure` or a preset file may be
     /// 1 KiB): the turn's pieces so far are handed over, then it goes to the host at once.
     static let largestPiece = 512
-    /// The most bytes held at once: a turn of a flood hands its pieces over as they reach it, so the memory kept
-    /// for the next turn stays this small.
+    /// The most bytes, and pieces, held at once: a turn of a flood hands its pieces over as it reaches either.
     static let heldBytesLimit = 64 << 10
+    static let heldPiecesLimit = 1024
 
-    private(set) var pieces: [Piece] = []
-    private var bytes: [UInt8] = []
+    /// Memory of their own, allocated once at their full size and never zeroed (pages a turn never reaches are
+    /// never touched): holding a piece is a store and a copy, not an array's appends (callgrind_server: an
+    /// array of pieces and one of bytes cost ~150 instructions per input more).
+    private let pieces: UnsafeMutableBufferPointer<Piece>
+    private let bytes: UnsafeMutableRawPointer
+    private var pieceCount = 0
+    private var byteCount = 0
 
     init() {
-        pieces.reserveCapacity(64)
-        bytes.reserveCapacity(64 * 128)
+        pieces = .allocate(capacity: Self.heldPiecesLimit)
+        bytes = .allocate(byteCount: Self.heldBytesLimit, alignment: 16)
     }
 
-    var isEmpty: Bool { pieces.isEmpty }
+    deinit {
+        pieces.deallocate()
+        bytes.deallocate()
+    }
 
-    /// Whether `count` more bytes can be held now (else: hand the held pieces over first, or, for a piece over
-    /// ``largestPiece``, give it to the host at once).
+    var isEmpty: Bool { pieceCount == 0 }
+
+    /// Whether a piece of `count` bytes can be held now (else: hand the held pieces over first, or, for a piece
+    /// over ``largestPiece``, give it to the host at once).
     func canHold(_ count: Int) -> Bool {
-        count <= Self.largestPiece && bytes.count + count <= Self.heldBytesLimit
+        count <= Self.largestPiece && byteCount &+ count <= Self.heldBytesLimit && pieceCount < Self.heldPiecesLimit
     }
 
     /// Holds `piece` until the turn's pieces are handed over (``canHold(_:)`` said it can).
-    mutating func hold(
+    func hold(
         _ piece: UnsafeRawBufferPointer, binary: Bool, isLast: Bool, on connection: Unmanaged<Connection>,
         at time: Int64
     ) {
-        pieces.append(
-            Piece(
-                connection: connection, start: bytes.count, count: piece.count, binary: binary, isLast: isLast,
+        assert(canHold(piece.count), "a piece held past the turn's bounds")
+        (pieces.baseAddress! + pieceCount).initialize(
+            to: Piece(
+                connection: connection, start: byteCount, count: piece.count, binary: binary, isLast: isLast,
                 time: time))
-        bytes.append(contentsOf: piece)
+        if let source = piece.baseAddress { (bytes + byteCount).copyMemory(from: source, byteCount: piece.count) }
+        pieceCount &+= 1
+        byteCount &+= piece.count
     }
 
-    /// Hands each held piece to `body` in the order it was read, then forgets them (keeping the memory for the
-    /// next turn). `body` must not hold pieces meanwhile.
-    mutating func handOver(_ body: (_ bytes: UnsafeRawBufferPointer, _ piece: Piece) -> Void) {
-        bytes.withUnsafeBytes { all in
-            for piece in pieces {
-                body(UnsafeRawBufferPointer(rebasing: all[piece.start..<piece.start + piece.count]), piece)
-            }
+    /// Hands each held piece to `body` in the order it was read, then forgets them. `body` must not hold pieces
+    /// meanwhile.
+    func handOver(_ body: (_ bytes: UnsafeRawBufferPointer, _ piece: Piece) -> Void) {
+        for index in 0..<pieceCount {
+            let piece = pieces[index]
+            body(UnsafeRawBufferPointer(start: bytes + piece.start, count: piece.count), piece)
         }
-        pieces.removeAll(keepingCapacity: true)
-        bytes.removeAll(keepingCapacity: true)
+        pieceCount = 0
+        byteCount = 0
     }
 }

@@ -12,7 +12,7 @@ import Testing
 
     private func hold(
         _ text: String, on connection: Connection, binary: Bool = false, isLast: Bool = true,
-        at time: Int64, in inputs: inout TurnInputs
+        at time: Int64, in inputs: TurnInputs
     ) {
         var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBytes { raw in
@@ -25,11 +25,11 @@ import Testing
 
     @Test func piecesAreHandedOverInTheOrderTheyWereReadWithTheirOwnBytesFlagsAndTimes() {
         let (a, b) = (connection(1), connection(2))
-        var inputs = TurnInputs()
-        hold("{\"type\":\"touch\"", on: a, isLast: false, at: 10, in: &inputs)
-        hold("}", on: a, at: 11, in: &inputs)
-        hold("{\"type\":\"ping\",\"t\":1}", on: b, at: 12, in: &inputs)
-        hold("\u{1}\u{2}", on: b, binary: true, at: 13, in: &inputs)
+        let inputs = TurnInputs()
+        hold("{\"type\":\"touch\"", on: a, isLast: false, at: 10, in: inputs)
+        hold("}", on: a, at: 11, in: inputs)
+        hold("{\"type\":\"ping\",\"t\":1}", on: b, at: 12, in: inputs)
+        hold("\u{1}\u{2}", on: b, binary: true, at: 13, in: inputs)
         var seen: [(UInt64, String, Bool, Bool, Int64)] = []
         inputs.handOver { bytes, piece in
             seen.append(
@@ -50,14 +50,14 @@ import Testing
     }
 
     @Test func aLongPieceOrAFullTurnIsNotHeld() {
-        var inputs = TurnInputs()
+        let inputs = TurnInputs()
         #expect(inputs.canHold(TurnInputs.largestPiece))
         #expect(!inputs.canHold(TurnInputs.largestPiece + 1))
         let a = connection(1)
         let text = String(repeating: "x", count: TurnInputs.largestPiece)
         var held = 0
         while inputs.canHold(text.utf8.count) {
-            hold(text, on: a, at: Int64(held), in: &inputs)
+            hold(text, on: a, at: Int64(held), in: inputs)
             held += 1
         }
         #expect(held * TurnInputs.largestPiece == TurnInputs.heldBytesLimit)
@@ -68,5 +68,22 @@ import Testing
         }
         #expect(handed == held)
         #expect(inputs.canHold(TurnInputs.largestPiece), "the turn's bound starts again after a hand-over")
+    }
+
+    @Test func aTurnOfEmptyPiecesIsBoundedToo() {
+        let inputs = TurnInputs()
+        let a = connection(1)
+        var held = 0
+        while inputs.canHold(0) {
+            hold("", on: a, at: 0, in: inputs)
+            held += 1
+        }
+        #expect(held == TurnInputs.heldPiecesLimit)
+        var handed = 0
+        inputs.handOver { bytes, _ in
+            #expect(bytes.isEmpty)
+            handed += 1
+        }
+        #expect(handed == held && inputs.canHold(0))
     }
 }
