@@ -19,7 +19,8 @@ import Synchronization
 /// else touches it (the only cross-thread call is `lws_cancel_service`, made by ``Server``). The host's store
 /// batches go to the ``StoreThread``, whose answers it takes at each sweep: it never waits on Redis to write.
 /// Its reads (a take-over's) are carried out here (``StoreReads``) and answered as events. Every event's time
-/// is read here: the host reads no clock.
+/// is read here: the host reads no clock. The pieces of messages a turn of the loop reads are held and handed to
+/// the host at the turn's end, or before any other event (``TurnInputs``), their sessions fetched meanwhile.
 final class ServiceLoop {
     let configuration: ServerConfiguration
     let logger: Logger
