@@ -92,6 +92,9 @@ extension ServiceLoop {
             user.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
             let connection = Unmanaged<Connection>.fromOpaque(raw).takeRetainedValue()
             connection.transport = nil  // the socket is gone: actions still naming it do nothing
+            assert(
+                !turnInputs.isHandingOver,
+                "a connection closed while the turn's pieces, which name it, were handed over")
             handOverTurnInputs()  // what it sent before it closed is applied (its frames go nowhere)
             gatekeeper.closed(peer: connection.peer)
             host.closed(connection, at: clock.now())

@@ -59,7 +59,7 @@ final class TurnInputs {
         _ piece: UnsafeRawBufferPointer, binary: Bool, isLast: Bool, on connection: Unmanaged<Connection>,
         at time: Int64
     ) {
-        assert(canHold(piece.count), "a piece held past the turn's bounds")
+        assert(canHold(piece.count) && !isHandingOver, "a piece held past the turn's bounds, or while handed over")
         (pieces.baseAddress! + pieceCount).initialize(
             to: Piece(
                 connection: connection, start: byteCount, count: piece.count, binary: binary, isLast: isLast,
@@ -69,14 +69,22 @@ final class TurnInputs {
         byteCount &+= piece.count
     }
 
-    /// Hands each held piece to `body` in the order it was read, then forgets them. `body` must not hold pieces
-    /// meanwhile.
+    /// Whether ``handOver(_:)`` is under way. A piece names its connection unretained: lws must not report a
+    /// connection closed meanwhile, and does not (the host's writes, `lws_write`, never close a socket from
+    /// inside; a failed one is closed later, from lws's timeout check: `ServiceLoop.kill`).
+    private(set) var isHandingOver = false
+
+    /// Hands each held piece to `body` in the order it was read, and forgets them: a hand-over asked for from
+    /// inside `body` finds none. `body` must not hold pieces.
     func handOver(_ body: (_ bytes: UnsafeRawBufferPointer, _ piece: Piece) -> Void) {
-        for index in 0..<pieceCount {
+        let count = pieceCount
+        guard count > 0 else { return }
+        (pieceCount, byteCount) = (0, 0)
+        isHandingOver = true
+        defer { isHandingOver = false }
+        for index in 0..<count {
             let piece = pieces[index]
             body(UnsafeRawBufferPointer(start: bytes + piece.start, count: piece.count), piece)
         }
-        pieceCount = 0
-        byteCount = 0
     }
 }

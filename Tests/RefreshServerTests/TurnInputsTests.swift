@@ -86,4 +86,19 @@ import Testing
         }
         #expect(handed == held && inputs.canHold(0))
     }
+
+    @Test func aHandOverFromInsideAHandOverFindsNothing() {
+        let inputs = TurnInputs()
+        let a = connection(1)
+        hold("{}", on: a, at: 1, in: inputs)
+        hold("[]", on: a, at: 2, in: inputs)
+        var outer: [Int64] = []
+        var inner = 0
+        inputs.handOver { _, piece in
+            #expect(inputs.isHandingOver)
+            outer.append(piece.time)
+            inputs.handOver { _, _ in inner += 1 }
+        }
+        #expect(outer == [1, 2] && inner == 0 && !inputs.isHandingOver)
+    }
 }
