@@ -112,14 +112,8 @@ public struct ListModel: Hashable, Sendable, Codable {
         // then the input is applied.
         switch input {
         case .touch(let touch):
-            try Validation.finite(touch.delta, "touch")
-            try Validation.pageTime(touch.pageTime, "touch")
-            advance(to: time)
-            // The input changes the model (or is ignored, and then the next step observes anyway).
-            observedQuietly.value = false
-            let eventCount = events.count
-            handle(scroll.touch(touch))
-            if movedOnly(since: eventCount) { return }
+            try apply(touch, at: time)
+            return
         case .wheel(let wheel):
             try Validation.finite(wheel.delta, "wheel")
             try Validation.pageTime(wheel.pageTime, "wheel")
@@ -159,6 +153,24 @@ public struct ListModel: Hashable, Sendable, Codable {
         }
         // What the input made due at once (an exit of 0 s, a feed answering in 0 ms) happens now, not at
         // the next unrelated input.
+        advance(to: now)
+    }
+
+    /// ``apply(_:at:)`` of a touch, for a host that read one without making an ``Input`` of it: the same steps.
+    /// (Taken out of an `Input` there, the touch's `delta.y` was copied as three narrower pieces and read back
+    /// whole, a read the CPU holds until every store before it is written: the server's hottest instruction in
+    /// `perf`, docs/PERFORMANCE.md, "A turn's inputs together". Inlined into the `Input` path, as it was.)
+    @inline(__always)
+    public mutating func apply(_ touch: TouchInput, at time: Timestamp) throws(ListModelError) {
+        try Validation.finite(touch.delta, "touch")
+        try Validation.pageTime(touch.pageTime, "touch")
+        advance(to: time)
+        // The input changes the model (or is ignored, and then the next step observes anyway).
+        observedQuietly.value = false
+        let eventCount = events.count
+        handle(scroll.touch(touch))
+        if movedOnly(since: eventCount) { return }
+        // What the input made due at once happens now, not at the next unrelated input.
         advance(to: now)
     }
 

@@ -160,7 +160,7 @@ public struct TracedListModel: Sendable {
         // The touch as the engine sees it (``namespaced(_:member:)``).
         var namespaced = touch
         namespaced.pointer = Self.pointer(touch.pointer, member: member)
-        try model.apply(.touch(namespaced), at: time)
+        try model.apply(namespaced, at: time)
         if let seq { acknowledgements.note(seq: seq, member: member) }
     }
 
