@@ -24,10 +24,7 @@ extension ServiceLoop {
             if !turnInputs.canHold(length) {
                 handOverTurnInputs()
                 if !turnInputs.canHold(length) {
-                    connection._withUnsafeGuaranteedRef {
-                        host.received(piece, binary: binary, isLast: isLast, on: $0, at: clock.now())
-                    }
-                    carryOutActions()
+                    deliver(piece, binary: binary, isLast: isLast, on: connection, at: clock.now())
                     return 0
                 }
             }
@@ -109,11 +106,17 @@ extension ServiceLoop {
     func handOverTurnInputs() {
         guard !turnInputs.isEmpty else { return }
         turnInputs.handOver { bytes, piece in
-            piece.connection._withUnsafeGuaranteedRef {
-                host.received(bytes, binary: piece.binary, isLast: piece.isLast, on: $0, at: piece.time)
-            }
-            carryOutActions()
+            deliver(bytes, binary: piece.binary, isLast: piece.isLast, on: piece.connection, at: piece.time)
         }
+    }
+
+    /// Tells the host a piece of a message arrived on `connection` at `time`, and carries out what it asks.
+    private func deliver(
+        _ piece: UnsafeRawBufferPointer, binary: Bool, isLast: Bool, on connection: Unmanaged<Connection>,
+        at time: Int64
+    ) {
+        connection._withUnsafeGuaranteedRef { host.received(piece, binary: binary, isLast: isLast, on: $0, at: time) }
+        carryOutActions()
     }
 
     /// lws's per-connection memory (`per_session_data_size`): the connection (from `ESTABLISHED` until `CLOSED`),

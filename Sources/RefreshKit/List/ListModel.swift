@@ -115,13 +115,9 @@ public struct ListModel: Hashable, Sendable, Codable {
             try apply(touch, at: time)
             return
         case .wheel(let wheel):
-            try Validation.finite(wheel.delta, "wheel")
-            try Validation.pageTime(wheel.pageTime, "wheel")
-            advance(to: time)
-            observedQuietly.value = false
-            let eventCount = events.count
-            handle(scroll.wheel(wheel))
-            if movedOnly(since: eventCount) { return }
+            if try applyGesture(wheel.delta, pageTime: wheel.pageTime, "wheel", at: time, { $0.wheel(wheel) }) {
+                return
+            }
         case .resize(let size):
             try Validation.viewport(size)
             advance(to: time)
@@ -162,16 +158,27 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// `perf`, docs/PERFORMANCE.md, "A turn's inputs together". Inlined into the `Input` path, as it was.)
     @inline(__always)
     public mutating func apply(_ touch: TouchInput, at time: Timestamp) throws(ListModelError) {
-        try Validation.finite(touch.delta, "touch")
-        try Validation.pageTime(touch.pageTime, "touch")
+        if try applyGesture(touch.delta, pageTime: touch.pageTime, "touch", at: time, { $0.touch(touch) }) { return }
+        // What the input made due at once happens now, not at the next unrelated input.
+        advance(to: now)
+    }
+
+    /// A touch's or wheel's sample: checked (before anything changes), the model moved to `time`, the sample
+    /// handed to the scroll model by `step` and its outcome handled. - Returns: whether it only moved the content
+    /// (``movedOnly(since:)``), so that nothing more is due.
+    @inline(__always)
+    private mutating func applyGesture(
+        _ delta: Point, pageTime: Double, _ what: StaticString, at time: Timestamp,
+        _ step: (inout ScrollModel) -> ScrollModel.GestureOutcome
+    ) throws(ListModelError) -> Bool {
+        try Validation.finite(delta, what)
+        try Validation.pageTime(pageTime, what)
         advance(to: time)
         // The input changes the model (or is ignored, and then the next step observes anyway).
         observedQuietly.value = false
         let eventCount = events.count
-        handle(scroll.touch(touch))
-        if movedOnly(since: eventCount) { return }
-        // What the input made due at once happens now, not at the next unrelated input.
-        advance(to: now)
+        handle(step(&scroll))
+        return movedOnly(since: eventCount)
     }
 
     /// Whether the gesture input just handled only moved the content: it said nothing (no event since
