@@ -6,11 +6,16 @@
 # (lws-echo, the floor).
 #
 #   bench/profile/ab_rounds.sh ROUNDS A B [C ...]   e.g. 6 .build/release/refreshkit /tmp/other/refreshkit
-#   BIN=DIR (the generator and the echo; default .build/release), SESSIONS (1000), DURATION (4)
+#   BIN=DIR (the generator and the echo; default .build/release), SESSIONS (1000), DURATION (4), PIN=1 (each server
+#   on the last CPU, the generator on the others: docs/PERFORMANCE.md, "What limits it on this host")
 set -euo pipefail
 ROUNDS=${1:?ROUNDS}; shift; SERVERS=("$@"); [ ${#SERVERS[@]} -ge 2 ] || { echo "usage: $0 ROUNDS A B [C ...]"; exit 2; }
 BIN=${BIN:-.build/release}; SESSIONS=${SESSIONS:-1000}; DURATION=${DURATION:-4}
 ulimit -n 20000
+SERVER_CPUS=() LOAD_CPUS=()
+if [ "${PIN:-0}" = 1 ]; then
+    LAST=$(($(nproc) - 1)); SERVER_CPUS=(taskset -c "$LAST"); LOAD_CPUS=(taskset -c "0-$((LAST > 0 ? LAST - 1 : 0))")
+fi
 OUT=$(mktemp /tmp/ab-rounds-XXXXXX.json); ROWS=$(mktemp /tmp/ab-rounds-XXXXXX.txt)
 trap 'rm -f "$OUT" "$ROWS"' EXIT
 
@@ -18,13 +23,13 @@ one() { # SERVER → "user total" µs per input
     local server=$1 port mode
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
     if [ "$server" = echo ]; then
-        "$BIN/lws-echo" --port "$port" --protocol refreshkit.v1 >/dev/null 2>&1 & mode=echo
+        "${SERVER_CPUS[@]}" "$BIN/lws-echo" --port "$port" --protocol refreshkit.v1 >/dev/null 2>&1 & mode=echo
     else
-        "$server" serve --host 127.0.0.1 --port "$port" --log-level warning --web-root web >/dev/null 2>&1 & mode=frames
+        "${SERVER_CPUS[@]}" "$server" serve --host 127.0.0.1 --port "$port" --log-level warning --web-root web >/dev/null 2>&1 & mode=frames
     fi
     local pid=$!
     for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break; sleep 0.1; done
-    "$BIN/refreshkit-load" --url "ws://127.0.0.1:$port/" --sessions "$SESSIONS" --warmup 2 --duration "$DURATION" \
+    "${LOAD_CPUS[@]}" "$BIN/refreshkit-load" --url "ws://127.0.0.1:$port/" --sessions "$SESSIONS" --warmup 2 --duration "$DURATION" \
         --mode "$mode" --server-pid "$pid" >"$OUT" 2>/dev/null
     kill -INT "$pid"; (sleep 2; kill -9 "$pid" 2>/dev/null) & wait "$pid" 2>/dev/null || true
     python3 - "$OUT" <<'PY'
