@@ -6,7 +6,8 @@ The session host's drive (`refreshkit-bench --profile-host 1 --profile-session-h
 moves and their frames, no sockets) runs under `valgrind --tool=lackey --trace-mem=yes`, which reports every load
 and store. A small preloaded `malloc` (compiled here with `cc`) reports the address of each block of `--min` to
 `--max` bytes; the accesses that fall in one are counted by the block's 64-byte line. A line counted about once
-per input or more is touched by every input; one counted a few times only at set-up is not. A session object is
+per input or more is taken to be touched by every input (the counts are per input: a line touched twice by every
+other input looks the same); one counted a few times only at set-up is not. A session object is
 one block of ~3.3 KB (`malloc_usable_size` of a `Session`); blocks of other sizes are reported too, by size.
 
     bench/profile/session_lines.py --bin-dir .build/release --inputs 2000
@@ -53,7 +54,14 @@ def main():
     parser.add_argument("--max", type=int, default=3600, help="the largest block reported, bytes")
     args = parser.parse_args()
 
-    work = tempfile.mkdtemp(prefix="session-lines-")
+    with tempfile.TemporaryDirectory(prefix="session-lines-") as work:
+        blocks, counts = trace(args, work)
+    report(blocks, counts, args.inputs)
+
+
+def trace(args, work):
+    """Runs the drive under lackey in `work`: the blocks reported, in the order allocated, as (start, end, size),
+    and for each block's index its accesses by (line, kind)."""
     source = os.path.join(work, "shim.c")
     with open(source, "w") as f:
         f.write(SHIM)
@@ -87,17 +95,21 @@ def main():
                 break
     if process.wait() != 0:
         sys.exit("the drive failed under lackey")
+    return blocks, counts
+
+
+def report(blocks, counts, inputs):
     for index, (_, _, size) in enumerate(blocks):
         lines = counts[index]
         per_line = collections.Counter()
         for (number, _), accesses in lines.items():
             per_line[number] += accesses
-        if not per_line or max(per_line.values()) < 0.9 * args.inputs:
+        if not per_line or max(per_line.values()) < 0.9 * inputs:
             continue  # a block no input reads (a set-up's, or one freed early)
         print(f"block {index}, {size} bytes; accesses per input by line (L load, S store, M both):")
         touched = 0
         for number in range((size + 63) // 64):
-            load, store, both = (lines[(number, kind)] / args.inputs for kind in "LSM")
+            load, store, both = (lines[(number, kind)] / inputs for kind in "LSM")
             every = load + store + both >= 0.9
             touched += every
             print(f"  {number:3d} +0x{number * 64:04x}  L {load:6.2f}  S {store:6.2f}  M {both:6.2f}"
