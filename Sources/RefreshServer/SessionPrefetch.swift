@@ -23,10 +23,8 @@ struct SessionPrefetch {
     /// An input of `connection` was held: fetch its memory and its session's.
     mutating func held(_ connection: Unmanaged<Connection>) {
         rk_prefetch(connection.toOpaque(), Self.connectionBytes)
-        guard let session = connection._withUnsafeGuaranteedRef({ $0.session.map(Unmanaged.passUnretained) }) else {
-            return
-        }
-        if sessionBytes == 0 { sessionBytes = malloc_usable_size(session.toOpaque()) }
-        rk_prefetch(session.toOpaque(), sessionBytes)
+        guard let session = connection._withUnsafeGuaranteedRef({ $0.sessionAddress }) else { return }
+        if sessionBytes == 0 { sessionBytes = malloc_usable_size(UnsafeMutableRawPointer(mutating: session)) }
+        rk_prefetch(session, sessionBytes)
     }
 }

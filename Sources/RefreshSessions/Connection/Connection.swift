@@ -29,6 +29,13 @@ public final class Connection {
     /// The session, once `hello` was admitted; and which of its members this connection is.
     @exclusivity(unchecked) public internal(set) var session: Session?
     @exclusivity(unchecked) public internal(set) var member = 0
+    /// The address of ``session``'s object, not retained, for a transport that asks the CPU to fetch it ahead of
+    /// an input (RefreshServer's `SessionPrefetch`). Read through this accessor, made in this module: read from the
+    /// transport's module, the stored property paid the runtime's dynamic exclusivity check on every input (31
+    /// instructions, `callgrind_server.py`), as for ``transport``.
+    public var sessionAddress: UnsafeRawPointer? {
+        session.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
+    }
     /// For a delta connection: the sequence number of the frame the page holds (the last frame or delta written
     /// to it), the base of its next delta. Nil until it has been written a whole frame since it joined its
     /// session (``Session/attach(_:member:)``), so the first frame after a `welcome` is always whole. The session
