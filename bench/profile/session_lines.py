@@ -8,7 +8,8 @@ and store. A small preloaded `malloc` (compiled here with `cc`) reports the addr
 `--max` bytes; the accesses that fall in one are counted by the block's 64-byte line. A line counted about once
 per input or more is taken to be touched by every input (the counts are per input: a line touched twice by every
 other input looks the same); one counted a few times only at set-up is not. A session object is
-one block of ~3.3 KB (`malloc_usable_size` of a `Session`); blocks of other sizes are reported too, by size.
+one block of ~3.3 KB (`malloc_usable_size` of a `Session`); any other block in the range that an input reads is
+reported too, by its size.
 
     bench/profile/session_lines.py --bin-dir .build/release --inputs 2000
 
