@@ -54,6 +54,9 @@ export class ControlPicker {
     this.select.dataset.controlPicker = edge;
     this.select.setAttribute('aria-label', t('controls.edge', { edge }));
     this.listEdges();
+    // The new edge's control at once: the list comes back from the server later, and until then the select
+    // showed the edge chosen before.
+    this.show(this.host.controlNames(this.store.config, this.store.preset)[edge]);
     this.refresh();
   }
 
