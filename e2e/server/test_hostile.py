@@ -489,6 +489,10 @@ def test_a_short_flood_is_rate_limited_then_the_session_recovers(client, server)
     client.sock.sendall(payload * 3000)  # far beyond the burst, in well under a second
     error, _ = client.recv_until(lambda m: m["type"] == "error" and m["code"] == "rate_limited", timeout=10)
     assert "rate" in error["message"] or "messages" in error["message"], error
+    # The log is read from the server's stderr by another thread: its line may come after the wire's error.
+    deadline = time.monotonic() + 10
+    while not (log_lines(server, "rate_limited") or log_lines(server, "rate limit")) and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert log_lines(server, "rate_limited") or log_lines(server, "rate limit")
     time.sleep(1.5)  # stop flooding; the bucket refills
     # Drain what the flood produced, then the same session works.
