@@ -5,15 +5,19 @@
 
 #include <stddef.h>
 
-/// Asks the CPU to fetch the lines of `bytes` bytes from `start` into its caches, without waiting for them: four
-/// lines a step, so a 3 KB object costs ~80 instructions, not ~150.
+/// Asks the CPU to fetch the lines of `bytes` bytes from `start` into its caches, without waiting for them: eight
+/// lines a step, so a 3 KB object costs ~90 instructions, not ~200 (a constant `bytes` unrolls whole).
 static inline void rk_prefetch(const void *start, size_t bytes) {
     const char *line = (const char *)start, *end = line + bytes;
-    for (; line + 256 <= end; line += 256) {
+    for (; line + 512 <= end; line += 512) {
         __builtin_prefetch(line, 1, 3);
         __builtin_prefetch(line + 64, 1, 3);
         __builtin_prefetch(line + 128, 1, 3);
         __builtin_prefetch(line + 192, 1, 3);
+        __builtin_prefetch(line + 256, 1, 3);
+        __builtin_prefetch(line + 320, 1, 3);
+        __builtin_prefetch(line + 384, 1, 3);
+        __builtin_prefetch(line + 448, 1, 3);
     }
     for (; line < end; line += 64) __builtin_prefetch(line, 1, 3);
 }

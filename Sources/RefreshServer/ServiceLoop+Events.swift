@@ -15,21 +15,23 @@ extension ServiceLoop {
         // Every input's event, first: its piece is held for the turn's end (TurnInputs), and its connection's and
         // session's memory fetched meanwhile (SessionPrefetch); a piece too long to hold goes to the host at once,
         // after those held before it. The connection is used unretained (the retain and release cost ~40
-        // instructions per input).
+        // instructions per input). Beside it lies what its last input noted of where its next one reads
+        // (InputMemory): the host's delivery notes it again.
         if reason == LWS_CALLBACK_RECEIVE {
-            guard let connection = Self.connection(in: user) else { return 0 }
+            guard let user, let connection = Self.connection(in: user) else { return 0 }
+            let memory = user + Self.inputMemoryOffset
             let piece = UnsafeRawBufferPointer(start: input, count: length)
             let binary = lws_frame_is_binary(wsi) != 0
             let isLast = lws_remaining_packet_payload(wsi) == 0 && lws_is_final_fragment(wsi) != 0
             if !turnInputs.canHold(length) {
                 handOverTurnInputs()
                 if !turnInputs.canHold(length) {
-                    deliver(piece, binary: binary, isLast: isLast, on: connection, at: clock.now())
+                    deliver(piece, binary: binary, isLast: isLast, on: connection, memory: memory, at: clock.now())
                     return 0
                 }
             }
-            turnInputs.hold(piece, binary: binary, isLast: isLast, on: connection, at: clock.now())
-            sessionPrefetch.held(connection)
+            turnInputs.hold(piece, binary: binary, isLast: isLast, on: connection, memory: memory, at: clock.now())
+            sessionPrefetch.held(connection, memory: memory)
             return 0
         }
         return handleOther(wsi: wsi, reason: reason, user: user, input: input, length: length)
@@ -65,6 +67,7 @@ extension ServiceLoop {
             connection.balancerBackend = Gatekeeper.customHeader(wsi, "x-refreshkit-backend:")
             user.storeBytes(of: Unmanaged.passRetained(connection).toOpaque(), as: UnsafeMutableRawPointer?.self)
             user.storeBytes(of: owner, toByteOffset: Self.loopOffset, as: UnsafeMutableRawPointer.self)
+            user.storeBytes(of: InputMemory(), toByteOffset: Self.inputMemoryOffset, as: InputMemory.self)
             return 0
         case LWS_CALLBACK_SERVER_WRITEABLE:
             return Self.connection(in: user)?._withUnsafeGuaranteedRef { write($0, wsi: wsi) } ?? 0
@@ -106,23 +109,31 @@ extension ServiceLoop {
     func handOverTurnInputs() {
         guard !turnInputs.isEmpty else { return }
         turnInputs.handOver { bytes, piece in
-            deliver(bytes, binary: piece.binary, isLast: piece.isLast, on: piece.connection, at: piece.time)
+            deliver(
+                bytes, binary: piece.binary, isLast: piece.isLast, on: piece.connection, memory: piece.memory,
+                at: piece.time)
         }
     }
 
     /// Tells the host a piece of a message arrived on `connection` at `time`, and carries out what it asks.
     private func deliver(
         _ piece: UnsafeRawBufferPointer, binary: Bool, isLast: Bool, on connection: Unmanaged<Connection>,
-        at time: Int64
+        memory: UnsafeMutableRawPointer, at time: Int64
     ) {
-        connection._withUnsafeGuaranteedRef { host.received(piece, binary: binary, isLast: isLast, on: $0, at: time) }
+        connection._withUnsafeGuaranteedRef {
+            host.received(piece, binary: binary, isLast: isLast, on: $0, at: time)
+            // What the input read is in the cache now: where it lies is noted for the connection's next input.
+            memory.storeBytes(of: $0.inputMemory, as: InputMemory.self)
+        }
         carryOutActions()
     }
 
     /// lws's per-connection memory (`per_session_data_size`): the connection (from `ESTABLISHED` until `CLOSED`),
-    /// then this loop (from `ESTABLISHED` on), at ``loopOffset``.
-    static let perConnectionBytes = 2 * MemoryLayout<UnsafeMutableRawPointer?>.stride
+    /// then this loop (from `ESTABLISHED` on), at ``loopOffset``, then where the connection's next input will read
+    /// and write (``InputMemory``, noted after each input), at ``inputMemoryOffset``.
+    static let perConnectionBytes = inputMemoryOffset + MemoryLayout<InputMemory>.stride
     static let loopOffset = MemoryLayout<UnsafeMutableRawPointer?>.stride
+    static let inputMemoryOffset = 2 * MemoryLayout<UnsafeMutableRawPointer?>.stride
 
     /// The connection behind lws's per-connection pointer (set at `ESTABLISHED`, which holds its reference
     /// until `CLOSED`), unretained.

@@ -14,6 +14,8 @@ final class TurnInputs {
     /// One piece as lws delivered it: where its bytes are in ``bytes``, and what lws said of it.
     struct Piece {
         let connection: Unmanaged<Connection>
+        /// Where lws's memory of the connection keeps its ``InputMemory``.
+        let memory: UnsafeMutableRawPointer
         let start: Int
         let count: Int
         let binary: Bool
@@ -57,12 +59,13 @@ final class TurnInputs {
     /// Holds `piece` until the turn's pieces are handed over (``canHold(_:)`` said it can).
     func hold(
         _ piece: UnsafeRawBufferPointer, binary: Bool, isLast: Bool, on connection: Unmanaged<Connection>,
-        at time: Int64
+        memory: UnsafeMutableRawPointer, at time: Int64
     ) {
         assert(canHold(piece.count) && !isHandingOver, "a piece held past the turn's bounds, or while handed over")
         (pieces.baseAddress! + pieceCount).initialize(
             to: Piece(
-                connection: connection, start: byteCount, count: piece.count, binary: binary, isLast: isLast,
+                connection: connection, memory: memory, start: byteCount, count: piece.count, binary: binary,
+                isLast: isLast,
                 time: time))
         if let source = piece.baseAddress { (bytes + byteCount).copyMemory(from: source, byteCount: piece.count) }
         pieceCount &+= 1

@@ -10,6 +10,11 @@ import Testing
         Connection(id: id, peer: "127.0.0.1", now: 0, limits: .init())
     }
 
+    /// Where lws's memory of `connection` would keep its ``InputMemory``: an address the pieces carry, never read.
+    private static func memory(of connection: Connection) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(bitPattern: 0x10_000 + 0x100 * Int(connection.id))!
+    }
+
     private func hold(
         _ text: String, on connection: Connection, binary: Bool = false, isLast: Bool = true,
         at time: Int64, in inputs: TurnInputs
@@ -18,7 +23,7 @@ import Testing
         bytes.withUnsafeMutableBytes { raw in
             inputs.hold(
                 UnsafeRawBufferPointer(raw), binary: binary, isLast: isLast, on: Unmanaged.passUnretained(connection),
-                at: time)
+                memory: Self.memory(of: connection), at: time)
         }
         bytes = []  // the caller's buffer is gone (lws reuses its own): the pieces were copied
     }
@@ -31,7 +36,9 @@ import Testing
         hold("{\"type\":\"ping\",\"t\":1}", on: b, at: 12, in: inputs)
         hold("\u{1}\u{2}", on: b, binary: true, at: 13, in: inputs)
         var seen: [(UInt64, String, Bool, Bool, Int64)] = []
+        var memories: [UnsafeMutableRawPointer] = []
         inputs.handOver { bytes, piece in
+            memories.append(piece.memory)
             seen.append(
                 (
                     piece.connection.takeUnretainedValue().id, String(decoding: bytes, as: UTF8.self), piece.binary,
@@ -43,6 +50,7 @@ import Testing
         #expect(seen.map(\.2) == [false, false, false, true])
         #expect(seen.map(\.3) == [false, true, true, true])
         #expect(seen.map(\.4) == [10, 11, 12, 13])
+        #expect(memories == [a, a, b, b].map(Self.memory(of:)), "each piece names where its connection's memory is")
         #expect(inputs.isEmpty)
         var again = 0
         inputs.handOver { _, _ in again += 1 }

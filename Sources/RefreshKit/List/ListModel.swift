@@ -680,6 +680,25 @@ public struct ListModel: Hashable, Sendable, Codable {
                 rowHeight: rowHeight))
     }
 
+    /// The buffers a drag's move reads besides the model itself, for a host that asks the CPU to fetch them ahead
+    /// of a session's next input (RefreshServer's `SessionPrefetch`): the controls' array (its elements) and which
+    /// controls are switched on (bit `index` of `live`), and the edge arrays of the latest frame and of the one
+    /// before, which the next frame is written into. `mutating` (it changes nothing) so that the model is read in
+    /// place, not copied.
+    package mutating func moveBuffers()
+        -> (controls: UnsafeRawPointer?, live: UInt8, edges: UnsafeRawPointer?, spareEdges: UnsafeRawPointer?)
+    {
+        (
+            Self.address(of: &controls), ~(inertControls.value ?? 0) & (1 << controls.count &- 1),
+            Self.address(of: &frameEdges.value), Self.address(of: &spareEdges.value)
+        )
+    }
+
+    @inline(__always)
+    private static func address<Element>(of array: inout [Element]) -> UnsafeRawPointer? {
+        array.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    }
+
     /// The events that happened since the last call, oldest first.
     public mutating func takeEvents() -> [Event] {
         // Most steps have none: hand out the empty array rather than share (and then replace) the buffer.

@@ -76,6 +76,13 @@ public final class Session {
     /// Devices connected now.
     public var connectedCount: Int { connections.count }
 
+    /// Notes where this session's object and the buffers its next input reads lie (``InputMemory``).
+    func noteInputMemory(_ memory: inout InputMemory) {
+        memory.session = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        memory.connections = connections.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        traced.noteInputMemory(&memory)
+    }
+
     /// Whether the session moves by itself (``ListModel/isActive``).
     var isMoving: Bool { traced.isActive }
 

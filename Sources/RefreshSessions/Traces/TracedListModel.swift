@@ -333,3 +333,16 @@ public struct TracedListModel: Sendable {
         return .touch(touch)
     }
 }
+
+extension TracedListModel {
+    /// Notes where the trace's next record and the engine's buffers lie (``InputMemory``). `mutating` (it changes
+    /// nothing) so that the model is read in place, not copied.
+    mutating func noteInputMemory(_ memory: inout InputMemory) {
+        (memory.traceChunk, memory.traceNext) = recorder.nextRecord()
+        let buffers = model.moveBuffers()
+        memory.controls = buffers.controls
+        memory.liveControls = buffers.live
+        memory.edges = buffers.edges
+        memory.spareEdges = buffers.spareEdges
+    }
+}

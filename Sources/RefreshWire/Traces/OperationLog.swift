@@ -67,6 +67,12 @@ import RefreshKit
     @usableFromInline private(set) var byteCount = 0
     private var lastTime: Int64 = 0
 
+    /// The tail chunk's object (its bytes' address and capacity, which a record reads first) and where the next
+    /// record's bytes go: what a host fetches ahead of a session's next input (``TraceRecorder/nextRecord()``).
+    var nextRecord: (chunk: UnsafeRawPointer, bytes: UnsafeRawPointer) {
+        (UnsafeRawPointer(Unmanaged.passUnretained(tail).toOpaque()), UnsafeRawPointer(tail.bytes + tailCount))
+    }
+
     /// A first chunk of 256 bytes (a session that says `hello` and goes quiet records a few bytes; one that
     /// drags records ~90 bytes per input), each next one twice the last, up to 64 KiB.
     static let firstChunk = 256

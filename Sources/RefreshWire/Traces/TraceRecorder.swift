@@ -148,6 +148,11 @@ public struct TraceRecorder: Sendable {
         return true
     }
 
+    /// Where the next record goes: the tail chunk's object and the address of its next byte. For a host that asks
+    /// the CPU to fetch what a session's next input will write (RefreshServer's `SessionPrefetch`).
+    /// `mutating` (it changes nothing) so that the recorder is read in place, not copied.
+    package mutating func nextRecord() -> (chunk: UnsafeRawPointer, bytes: UnsafeRawPointer) { operations.nextRecord }
+
     /// `{"t":µs,"member":m,"apply":MESSAGE}`: a page message the decoder accepted, its text as received.
     public mutating func recordApply(_ text: UnsafeRawBufferPointer, member: Int, at time: Timestamp) {
         guard admit(OperationLog.applyBound(text.count)) else { return }
