@@ -12,17 +12,20 @@ public struct InputMemory {
     public var session: UnsafeRawPointer?
     /// The session's array of connections, from its header on.
     public var connections: UnsafeRawPointer?
-    /// The trace's tail chunk object, and the byte its next record starts at.
+    /// The trace's tail chunk object (a record reads its bytes' address and capacity first).
     public var traceChunk: UnsafeRawPointer?
+    /// The byte the trace's next record starts at.
     public var traceNext: UnsafeRawPointer?
-    /// The engine's controls' array (its elements), and which of them a move reads (bit `index`: those
-    /// switched on).
+    /// The engine's controls' array (its elements, a control's stride apart; the array's header before them).
     public var controls: UnsafeRawPointer?
+    /// Which of ``controls`` a move reads: bit `index` for each control switched on.
     public var liveControls: UInt8 = 0
-    /// The latest frame's edge array, and the one the next frame is written into (their elements).
+    /// The latest frame's edge array (its elements).
     public var edges: UnsafeRawPointer?
+    /// The edge array the next frame is written into (the frame before the latest's).
     public var spareEdges: UnsafeRawPointer?
 
+    /// Nothing noted: a connection before its first input (every address nil).
     public init() {}
 }
 

@@ -9,6 +9,16 @@ import Testing
 /// object and the live buffers that session points to. A wrong address fails no end-to-end test (a prefetch of
 /// the wrong memory changes nothing the code reads), so the addresses are checked here.
 @Suite struct InputMemoryTests {
+    /// A connection that joined a session and put a finger down (the transport keeps the host alive).
+    private static func dragStarted() -> (TestTransport, Connection) {
+        let transport = TestTransport()
+        let connection = transport.open()
+        transport.send(TestTransport.hello(), on: connection)
+        transport.now += 16_667
+        transport.send(transport.touch("start", dy: 0, seq: 1), on: connection)
+        return (transport, connection)
+    }
+
     @Test func isNothingBeforeASession() {
         let connection = Connection(id: 1, peer: "127.0.0.1", now: 0, limits: .init())
         let memory = connection.inputMemory
@@ -16,11 +26,7 @@ import Testing
     }
 
     @Test func namesTheSessionAndTheBuffersItsInputsUse() throws {
-        let transport = TestTransport()
-        let connection = transport.open()
-        transport.send(TestTransport.hello(), on: connection)
-        transport.now += 16_667
-        transport.send(transport.touch("start", dy: 0, seq: 1), on: connection)
+        let (transport, connection) = Self.dragStarted()
         transport.now += 16_667
         transport.send(transport.touch("move", dy: -5, seq: 2), on: connection)
         let session = try #require(connection.session)
@@ -42,11 +48,7 @@ import Testing
     }
 
     @Test func followsTheTraceAsItGrows() throws {
-        let transport = TestTransport()
-        let connection = transport.open()
-        transport.send(TestTransport.hello(), on: connection)
-        transport.now += 16_667
-        transport.send(transport.touch("start", dy: 0, seq: 1), on: connection)
+        let (transport, connection) = Self.dragStarted()
         let before = try #require(connection.inputMemory.traceNext)
         transport.now += 16_667
         transport.send(transport.touch("move", dy: -5, seq: 2), on: connection)
