@@ -14,6 +14,7 @@ import PackageDescription
 //   LinkSimulator    – `refreshkit link`: a user-space TCP proxy that delays, jitters, loses and stalls (docs/LINK.md).
 //   RefreshFeeds     – the feed source API (docs/FEEDS.md) and its sources: SQLite, JSON Feed, simulated.
 //   CSQLite, CCurl   – Debian's libsqlite3 and libcurl through pkg-config (the SQLite source; JSON Feed fetching).
+//   CJemalloc        – Debian's jemalloc through pkg-config: the allocator of the processes that serve.
 //   AnchorScenarios  – the anchoring scenarios of `make bench` and their tests: the engine flung on a scripted feed.
 //   refreshkit       – the command line (`serve`, `replay`, `link`, `post`, `feed show`).
 let package = Package(
@@ -64,6 +65,9 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]
         ),
+        // The server's allocator (docs/PERFORMANCE.md, "The allocator"): linked by RefreshServer, so every process
+        // that serves allocates with it; the bench and lws-echo keep glibc's.
+        .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         // The session store's client (docs/SCALING.md).
         .systemLibrary(
             name: "CHiredis",
@@ -79,8 +83,8 @@ let package = Package(
         .target(
             name: "RefreshServer",
             dependencies: [
-                "RefreshKit", "RefreshWire", "RefreshSessions", "CLibWebSockets", "CQREncode", "CHiredis", "LWSEcho",
-                "ServerClock", "RefreshFeeds",
+                "RefreshKit", "RefreshWire", "RefreshSessions", "CLibWebSockets", "CJemalloc", "CQREncode", "CHiredis",
+                "LWSEcho", "ServerClock", "RefreshFeeds",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -4,11 +4,12 @@ against `lws-echo`, the bare transport, in one run. Part of `make bench`.
 Usage: .venv/bin/python bench/memory_bench.py [--out bench/memory.json] [--sessions 2000] [--rounds 1]
            [--large 200] [--soak-seconds 0] [--check]
 
-For each target, a fresh process on a loopback port: its RSS (/proc/PID/status) and its heap (glibc's
-`mallinfo2`: the server's `refreshkit_heap_in_use_bytes` in `/metrics`, lws-echo's `heap …` line on SIGUSR1)
+For each target, a fresh process on a loopback port: its RSS (/proc/PID/status) and its heap (the server's
+`refreshkit_heap_in_use_bytes` in `/metrics`, jemalloc's; lws-echo's `heap …` line on SIGUSR1, glibc's `mallinfo2`)
 once it listens; then --sessions WebSockets, each sending `hello` (deltas, as the page) and awaiting the
 welcome (the echo: its echo), then a five-message drag (`touch start` and four moves, numbered with `seq`)
-and awaiting the frame that acknowledges the last (the echo: the fifth echo). With every session connected
+and awaiting the frame that acknowledges the last (the echo: the fifth echo), then a ping and its pong (the
+keepalive every quiet session gets). With every session connected
 and quiet, RSS and heap again: (after − before) ÷ sessions is the figure. Targets alternate, echo first,
 --rounds times; the median round of each is reported, and the server's RSS per session ÷ the echo's.
 
@@ -176,6 +177,14 @@ class Session:
             if (message.get("ack") or {}).get(self.member) == self.seq:
                 return
 
+    async def keepalive(self) -> None:
+        """A ping, answered: what every quiet session gets every 10 s. Its control frame is the first message
+        lws copies into the connection's receive buffer (data frames are read where they arrived), so this is
+        when that buffer's pages are first written, and count in RSS under an allocator that does not write
+        beside each block it hands out (jemalloc)."""
+        pong = await self.ws.ping()
+        await asyncio.wait_for(pong, TIMEOUT_S)
+
     async def trace(self, pad: int = 0) -> int:
         """Asks for the session's trace, the request padded with spaces to `pad` bytes; returns the trace
         message's size in bytes."""
@@ -198,6 +207,7 @@ async def open_sessions(target: Target, count: int, moves: int) -> list[Session]
             session = Session(ws, echo=target.kind == "echo")
             await session.hello()
             await session.drag(moves)
+            await session.keepalive()
             sessions.append(session)
 
     await asyncio.gather(*(one() for _ in range(count)))
@@ -240,7 +250,7 @@ async def measure(kind: str, args: argparse.Namespace, log_dir: Path, extras: bo
                               "rss_max": max(s["rss"] for s in samples),
                               "rss_growth_percent": round((last - first) / first * 100, 2),
                               "heap_in_use_first": samples[0]["heap_in_use"],
-                              "heap_in_use_last": samples[-1]["heap_in_use"]}
+                              "heap_in_use_last": samples[-1]["heap_in_use"], "samples": samples}
         await close_sessions(sessions)
     finally:
         target.stop()

@@ -18,6 +18,7 @@ need_pkg() { # need_pkg CHECK-COMMAND DEBIAN-PACKAGE
 need_pkg "command -v pkg-config" pkg-config
 need_pkg "pkg-config --exists libwebsockets" libwebsockets-dev
 need_pkg "pkg-config --exists libuv" libuv1-dev  # a dependency of libwebsockets-dev; the event loop (ServiceLoop)
+need_pkg "pkg-config --exists jemalloc" libjemalloc-dev  # the server's allocator (Sources/CJemalloc)
 need_pkg "pkg-config --exists libqrencode" libqrencode-dev  # the QR code `serve` prints (Sources/CQREncode)
 need_pkg "pkg-config --exists hiredis" libhiredis-dev  # the session store's client (Sources/CHiredis)
 need_pkg "pkg-config --exists libcrypto" libssl-dev  # SHA-256 of the tokens a store keeps (Sources/CLibCrypto)

@@ -1,3 +1,4 @@
+import CJemalloc
 import CLibWebSockets
 import Logging
 import RefreshKit
@@ -113,7 +114,7 @@ final class ServiceLoop {
     /// The metrics page, its gauges set from what the server holds now.
     func metricsPage() -> String {
         let members = host.sessions.values.reduce(0) { $0 + $1.connectedCount }
-        let heap = rk_heap_now()
+        let heap = rk_jemalloc_now()
         metrics.take(host.counters)
         metrics.snapshot(
             ServerMetrics.Holdings(

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Two or more servers' CPU per input under the bench's load, in alternating rounds (A, B, A, B ... or A, B, C, A,
-# B, C ...), so that the host's drift falls on all alike (docs/PERFORMANCE.md, "What limits it on this host"): each round a fresh process
-# driven by refreshkit-load with SESSIONS sessions at 60 Hz (2 s warm-up, DURATION s measured). Prints each
-# round's user and total µs per input, the medians, and each server − A round by round. Any server may be `echo`
-# (lws-echo, the floor).
+# B, C ...), so that the host's drift falls on all alike (docs/PERFORMANCE.md, "What limits it on this host"): each
+# round a fresh process driven by refreshkit-load with SESSIONS sessions at 60 Hz (2 s warm-up, DURATION s
+# measured). Prints each round's user and total µs per input and the p99 from input to answer (ms), the medians,
+# and each server − A round by round. Any server may be `echo` (lws-echo, the floor) or `echo:PATH` (another
+# lws-echo, or a script that runs one).
 #
 #   bench/profile/ab_rounds.sh ROUNDS A B [C ...]   e.g. 6 .build/release/refreshkit /tmp/other/refreshkit
 #   BIN=DIR (the generator and the echo; default .build/release), SESSIONS (1000), DURATION (4), PIN=1 (each server
@@ -19,11 +20,12 @@ fi
 OUT=$(mktemp /tmp/ab-rounds-XXXXXX.json); ROWS=$(mktemp /tmp/ab-rounds-XXXXXX.txt)
 trap 'rm -f "$OUT" "$ROWS"' EXIT
 
-one() { # SERVER → "user total" µs per input
+one() { # SERVER → "user total" µs per input, and the p99 in ms
     local server=$1 port mode
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-    if [ "$server" = echo ]; then
-        "${SERVER_CPUS[@]}" "$BIN/lws-echo" --port "$port" --protocol refreshkit.v1 >/dev/null 2>&1 & mode=echo
+    if [ "$server" = echo ] || [ "${server%%:*}" = echo ]; then
+        local echo_bin="$BIN/lws-echo"; [ "$server" = echo ] || echo_bin=${server#echo:}
+        "${SERVER_CPUS[@]}" "$echo_bin" --port "$port" --protocol refreshkit.v1 >/dev/null 2>&1 & mode=echo
     else
         "${SERVER_CPUS[@]}" "$server" serve --host 127.0.0.1 --port "$port" --log-level warning --web-root web >/dev/null 2>&1 & mode=frames
     fi
@@ -37,7 +39,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 per_second = d["inputs_sent"] / d["window_s"]
 cpu, kernel = d["server_cpu_percent"], d["server_sys_cpu_percent"]
-print(f"{(cpu - kernel) / 100 * 1e6 / per_second:.3f} {cpu / 100 * 1e6 / per_second:.3f}")
+print(f"{(cpu - kernel) / 100 * 1e6 / per_second:.3f} {cpu / 100 * 1e6 / per_second:.3f} {d['latency_p99_ms']:.2f}")
 PY
 }
 
@@ -45,8 +47,8 @@ NAMES=(A B C D E F G H)
 for round in $(seq "$ROUNDS"); do
     row="" line="round $round "
     for index in "${!SERVERS[@]}"; do
-        read -r user total <<<"$(one "${SERVERS[$index]}")"
-        row="$row $user $total" line="$line   ${NAMES[$index]} user $user total $total"
+        read -r user total p99 <<<"$(one "${SERVERS[$index]}")"
+        row="$row $user $total $p99" line="$line   ${NAMES[$index]} user $user total $total p99 $p99"
     done
     echo "$row" >>"$ROWS"
     echo "$line"
@@ -56,11 +58,12 @@ python3 - "$ROWS" <<'PY'
 import statistics, sys
 rows = [[float(v) for v in line.split()] for line in open(sys.argv[1])]
 names = "ABCDEFGH"
-for index in range(len(rows[0]) // 2):
-    print(f"{names[index]} median: user {statistics.median(r[2 * index] for r in rows):.2f}, "
-          f"total {statistics.median(r[2 * index + 1] for r in rows):.2f} µs per input")
-for index in range(1, len(rows[0]) // 2):
-    for name, column in (("user", 0), ("total", 1)):
+for index in range(len(rows[0]) // 3):
+    print(f"{names[index]} median: user {statistics.median(r[3 * index] for r in rows):.2f}, "
+          f"total {statistics.median(r[3 * index + 1] for r in rows):.2f} µs per input, "
+          f"p99 {statistics.median(r[3 * index + 2] for r in rows):.2f} ms")
+for index in range(1, len(rows[0]) // 3):
+    for name, column in (("user", 0), ("total", 1), ("p99", 2)):
         print(f"{names[index]} - A, {name}: "
-              + " ".join(f"{r[2 * index + column] - r[column]:+.2f}" for r in rows))
+              + " ".join(f"{r[3 * index + column] - r[column]:+.2f}" for r in rows))
 PY
