@@ -1,5 +1,5 @@
-// The C library's heap, as the server's /metrics and lws-echo's heap report show it (docs/PERFORMANCE.md,
-// "Memory per connected session"). glibc's mallinfo2 sums every arena.
+// glibc's heap, as lws-echo's heap report shows it (docs/PERFORMANCE.md, "Memory per connected session"); the
+// server allocates with jemalloc and reads its figures through Sources/CJemalloc. glibc's mallinfo2 sums every arena.
 #ifndef REFRESHKIT_CLIBWEBSOCKETS_MEMORY_SHIM_H
 #define REFRESHKIT_CLIBWEBSOCKETS_MEMORY_SHIM_H
 
@@ -19,8 +19,5 @@ static inline rk_heap_figures rk_heap_now(void) {
     rk_heap_figures figures = {info.uordblks + info.hblkhd, info.fordblks, info.arena + info.hblkhd};
     return figures;
 }
-
-/// Returns the free memory at the top of each arena and the free pages inside them to the kernel.
-static inline void rk_heap_trim(void) { malloc_trim(0); }
 
 #endif

@@ -75,8 +75,8 @@ def test_the_figures_move_during_a_drag(fresh_server):
     assert after["refreshkit_sent_bytes_total"] > before["refreshkit_sent_bytes_total"] + 20 * 40
     assert after['refreshkit_errors_total{code="bad_field"}'] == 1
     assert after["refreshkit_trace_bytes"] > 0  # the session's input trace holds the drag
-    # jemalloc's statistics: it allocates for every library in the process (the context, the presets, the
-    # files), so what it has handed out is megabytes; if another malloc served, it would see next to nothing
+    # jemalloc's statistics: it serves every allocation in the process, so what it has handed out is megabytes
+    # (~2 MB before any session); were another malloc serving, jemalloc would see next to nothing
     assert after["refreshkit_heap_in_use_bytes"] > 1 << 20 and after["refreshkit_heap_free_bytes"] >= 0
     # the page went: connections and members drop, the session waits out its grace period
     gone = wait_for_metrics(srv, lambda m: m["refreshkit_connections"] == 0, "the page gone")

@@ -17,8 +17,8 @@ public final class ServerMetrics: @unchecked Sendable {
         public var sessions = 0
         public var members = 0
         public var traceBytes = 0
-        /// The C library's heap: bytes handed out, and bytes free inside its arenas (docs/PERFORMANCE.md,
-        /// "Memory per connected session").
+        /// The heap (jemalloc's statistics, `Sources/CJemalloc`): bytes handed out, and bytes it keeps in memory
+        /// for reuse (docs/PERFORMANCE.md, "Memory per connected session").
         public var heapInUseBytes = 0
         public var heapFreeBytes = 0
 
