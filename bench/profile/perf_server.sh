@@ -11,7 +11,7 @@ WORK=$(mktemp -d /tmp/rk-perf-XXXXXX)
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 ulimit -n 20000
 if [ "${ECHO:-0}" = 1 ]; then
-    "$BIN/lws-echo" --port "$PORT" >"$WORK/server.log" 2>&1 & MODE=echo
+    "$BIN/lws-echo" --port "$PORT" --protocol refreshkit.v1 >"$WORK/server.log" 2>&1 & MODE=echo
 else
     "$BIN/refreshkit" serve --host 127.0.0.1 --port "$PORT" --log-level warning --web-root web >"$WORK/server.log" 2>&1 &
     MODE=frames
@@ -27,7 +27,9 @@ done
 sleep 2
 perf record -q -e cpu-clock -g -p "$SERVER" -o "$WORK/perf.data" -- sleep "$SECONDS_RECORDED" 2>/dev/null
 wait "$LOAD" || true
-kill -INT "$SERVER"; wait "$SERVER" || true
+# lws-echo under load does not always end on SIGINT (why is not investigated): killed after 2 s, as ab_rounds.sh
+# does.
+kill -INT "$SERVER"; (sleep 2; kill -9 "$SERVER" 2>/dev/null) & wait "$SERVER" || true
 set +o pipefail  # `head` closes the reports' pipes early
 echo "== shares by library ($WORK/perf.data)"
 perf report -i "$WORK/perf.data" --no-children --sort dso --stdio -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -12
