@@ -66,7 +66,7 @@ let package = Package(
             providers: [.apt(["libqrencode-dev"])]
         ),
         // The server's allocator (docs/PERFORMANCE.md, "The allocator"): linked by RefreshServer, so every process
-        // that serves allocates with it; the bench and lws-echo keep glibc's.
+        // that serves (and RefreshServerTests) allocates with it; the bench, the generator and lws-echo keep glibc's.
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         // The session store's client (docs/SCALING.md).
         .systemLibrary(

@@ -9,9 +9,9 @@ For each target, a fresh process on a loopback port: its RSS (/proc/PID/status) 
 once it listens; then --sessions WebSockets, each sending `hello` (deltas, as the page) and awaiting the
 welcome (the echo: its echo), then a five-message drag (`touch start` and four moves, numbered with `seq`)
 and awaiting the frame that acknowledges the last (the echo: the fifth echo), then a ping and its pong (the
-keepalive every quiet session gets). With every session connected
-and quiet, RSS and heap again: (after − before) ÷ sessions is the figure. Targets alternate, echo first,
---rounds times; the median round of each is reported, and the server's RSS per session ÷ the echo's.
+keepalive every quiet session gets). With every session connected and quiet, RSS and heap again: (after −
+before) ÷ sessions is the figure. Targets alternate, echo first, --rounds times; the median round of each is
+reported, and the server's RSS per session ÷ the echo's.
 
 Then, on the server only, with the sessions still connected:
 - **Large messages** (--large N): N of the sessions each send a 16 KiB message, `{"type":"trace"}` padded
