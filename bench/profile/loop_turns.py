@@ -10,8 +10,15 @@ into time on the CPU and time the thread was switched out in the middle of it (a
 machine's, not the server's). Printed: a histogram of the turns, the longest ones, and how many sockets each
 woke for (epoll_wait's return value).
 
+With --stall-ms the server is stopped (SIGSTOP) for that long every --stall-every seconds while the turns are
+recorded, as a host that takes the CPU away would stop it: the inputs sent meanwhile wait in the sockets, and the
+turns after it show how fast the server drains a burst, one input per socket, and the generator's p99 what that
+costs the inputs (docs/PERFORMANCE.md, "Draining a burst"). Turns are also summed by how many sockets they woke
+for: µs of the turn per socket, for turns not switched out.
+
     bench/profile/loop_turns.py --bin-dir .build/release --sessions 1000 --seconds 6
     bench/profile/loop_turns.py --bin-dir .build/release --sessions 1000 --seconds 6 --echo
+    bench/profile/loop_turns.py --bin-dir .build/release --sessions 1000 --seconds 6 --stall-ms 10
 """
 
 import argparse
@@ -26,6 +33,7 @@ import tempfile
 import time
 
 BUCKETS_US = [100, 250, 500, 1000, 2000, 4000, 8000, 16000, 32000, 64000]
+SOCKET_CLASSES = [(1, 19), (20, 99), (100, 299), (300, 1024)]
 
 
 def free_port():
@@ -65,13 +73,16 @@ def main():
     parser.add_argument("--web-root", default="web")
     parser.add_argument("--server-arg", action="append", default=[])
     parser.add_argument("--longest", type=int, default=12)
+    parser.add_argument("--stall-ms", type=float, default=0,
+                        help="stop the server this long (ms) every --stall-every s")
+    parser.add_argument("--stall-every", type=float, default=0.4)
     parser.add_argument("--json")
     args = parser.parse_args()
 
     work = tempfile.mkdtemp(prefix="rk-turns-")
     port = free_port()
     if args.echo:
-        command = [os.path.join(args.bin_dir, "lws-echo"), "--port", str(port)]
+        command = [os.path.join(args.bin_dir, "lws-echo"), "--port", str(port), "--protocol", "refreshkit.v1"]
     else:
         command = [os.path.join(args.bin_dir, "refreshkit"), "serve", "--host", "127.0.0.1", "--port", str(port),
                    "--log-level", "warning", "--web-root", args.web_root] + args.server_arg
@@ -104,7 +115,19 @@ def main():
     record = ["perf", "record", "-q", "-a", "-o", data]
     for event in events:
         record += ["-e", event]
-    subprocess.run(record + ["--", "sleep", str(args.seconds)], capture_output=True, check=True)
+    recording = subprocess.Popen(record + ["--", "sleep", str(args.seconds)], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, text=True)
+    stalls = 0
+    if args.stall_ms > 0:
+        ends = time.monotonic() + args.seconds - args.stall_every
+        while time.monotonic() < ends:
+            time.sleep(args.stall_every)
+            server.send_signal(signal.SIGSTOP)
+            time.sleep(args.stall_ms / 1000)
+            server.send_signal(signal.SIGCONT)
+            stalls += 1
+    if recording.wait() != 0:
+        sys.exit("perf record failed: " + recording.stderr.read())
     output = load.communicate()[0].strip().splitlines()
     ended = output[-1] if output else ""
     report = json.loads(ended) if ended.startswith("{") else {"latency_p99_ms": f"none (exit {load.returncode})"}
@@ -131,6 +154,8 @@ def main():
             started, off = when, 0.0
             ret = re.search(r"0x([0-9a-f]+)", trace)
             woke = int(ret.group(1), 16) if ret else 0
+            if woke >= 1 << 63:
+                woke = 0  # an error (-EINTR: a signal, the stall's stop and continue, woke the wait)
         elif event.startswith("syscalls:sys_enter_epoll"):
             if started is not None:
                 turns.append(((when - started) * 1e6, off * 1e6, woke, started))
@@ -163,10 +188,20 @@ def main():
     on_cpu = sorted(t[0] - t[1] for t in turns)
     print(f"longest on the CPU (wall minus switched out): {on_cpu[-1] / 1000:.2f} ms; "
           f"p99 of turns {on_cpu[int(len(on_cpu) * 0.99)] / 1000:.2f} ms on the CPU")
+    if stalls:
+        print(f"the server was stopped {stalls} times for {args.stall_ms:g} ms")
+    print("by sockets woken for (turns not switched out): turns, µs of the turn per socket")
+    per_socket = {}
+    for low, high in SOCKET_CLASSES:
+        chosen = [t for t in turns if low <= t[2] <= high and t[1] == 0]
+        if chosen:
+            per_socket[f"{low}-{high}"] = sum(t[0] for t in chosen) / sum(t[2] for t in chosen)
+            print(f"  {low:4d}–{high:<4d} {len(chosen):6d}  {per_socket[f'{low}-{high}']:6.2f}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"binary": name, "sessions": args.sessions, "turns": len(turns), "histogram": dict(
-                zip(labels, counts, strict=True)), "longest": longest, "report": report}, f, indent=1)
+            json.dump({"binary": name, "sessions": args.sessions, "turns": len(turns),
+                       "histogram": dict(zip(labels, counts, strict=True)), "longest": longest, "report": report,
+                       "stalls": stalls, "per_socket_us": per_socket}, f, indent=1)
 
 
 if __name__ == "__main__":
