@@ -108,6 +108,8 @@ enum Targets {
                     "echo_cpu_percent": round.echo?["server_cpu_percent"] ?? NSNull(),
                     "echo_run_generator_cpu_percent": round.echo?["client_cpu_percent"] ?? NSNull(),
                     "floor_saturation": round.echo.flatMap(Summary.floorSaturation) ?? NSNull(),
+                    "host_steal_ms": round.server?["host_steal_ms"] ?? NSNull(),
+                    "echo_host_steal_ms": round.echo?["host_steal_ms"] ?? NSNull(),
                 ]
             }
         }
@@ -162,7 +164,16 @@ enum Targets {
         return TargetCheck(
             target: name, round: number, value: value, limit: target.limit,
             detail: "server \(format(ours)) \(unit)\(kernelShare(target, round.server)), echo \(format(floor)) "
-                + "\(unit)\(kernelShare(target, round.echo))")
+                + "\(unit)\(kernelShare(target, round.echo))\(steal(round))")
+    }
+
+    /// The machine's steal time in each window (`"; steal 40 ms, echo's 0"`): CPU time the hypervisor gave to
+    /// something else, which lengthens a round's tail whatever the process does. Said, not judged.
+    private static func steal(_ round: Round) -> String {
+        guard let ours = Summary.double(round.server, "host_steal_ms"),
+            let floor = Summary.double(round.echo, "host_steal_ms")
+        else { return "" }
+        return "; host steal \(format(ours, 0)) ms, echo's \(format(floor, 0))"
     }
 
     /// For a CPU figure, the part of it in the kernel (`" (kernel 5.20)"`): the server and the echo make the same

@@ -103,6 +103,9 @@ final class LoadGenerator {
     private var watchedAfter: [ProcessSample?] = []
     private var clientCPUBefore = 0.0
     private(set) var clientCPUSeconds = 0.0
+    private var stealBefore: Double?
+    /// The machine's steal time over the window (``ProcessSample/hostStealSeconds()``), nil where unknown.
+    private(set) var hostStealSeconds: Double?
 
     // Results (counters reset when the window opens).
     private(set) var latency = Latencies()
@@ -319,6 +322,7 @@ final class LoadGenerator {
         if let pid = options.serverPID { serverBefore = ProcessSample.read(pid: pid) }
         watchedBefore = options.watchedPIDs.map { ProcessSample.read(pid: $0) }
         clientCPUBefore = ProcessSample.selfCPUSeconds()
+        stealBefore = ProcessSample.hostStealSeconds()
         phaseEnd = now + Int64(options.duration * 1_000_000)
         phase = .measuring
     }
@@ -328,6 +332,7 @@ final class LoadGenerator {
         if let pid = options.serverPID { serverAfter = ProcessSample.read(pid: pid) }
         watchedAfter = options.watchedPIDs.map { ProcessSample.read(pid: $0) }
         clientCPUSeconds = ProcessSample.selfCPUSeconds() - clientCPUBefore
+        hostStealSeconds = stealBefore.flatMap { before in ProcessSample.hostStealSeconds().map { $0 - before } }
         phaseEnd = now + 500_000
         phase = .draining
     }

@@ -55,6 +55,19 @@ struct ProcessSample {
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
+    /// The machine's steal time so far, seconds summed over its CPUs (/proc/stat's `steal`, in clock ticks): the
+    /// time a hypervisor ran something else while this virtual machine had work to do. A round that lost the CPU
+    /// so shows it in its tail, whatever the server does; nil when /proc/stat has no such field.
+    static func hostStealSeconds() -> Double? {
+        guard let stat = readFile("/proc/stat"), let line = stat.split(separator: "\n").first,
+            line.hasPrefix("cpu ")
+        else { return nil }
+        // "cpu  user nice system idle iowait irq softirq steal …": steal is the 8th number.
+        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        guard fields.count > 8, let steal = Double(fields[8]) else { return nil }
+        return steal / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     private static func kilobytes(_ line: Substring) -> Int {
         Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "0") ?? 0
     }

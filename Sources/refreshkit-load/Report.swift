@@ -52,6 +52,7 @@ struct Report {
             ("closed_early", "\(g.closedEarly)"),
             ("clock_skew_ms", g.clockSkewMicroseconds.map { number(Double($0) / 1000) } ?? "null"),
             ("client_cpu_percent", number(window > 0 ? 100 * g.clientCPUSeconds / window : 0)),
+            ("host_steal_ms", g.hostStealSeconds.map { number($0 * 1000) } ?? "null"),
         ]
         if let after = g.serverAfter {
             fields.append(("server_rss_bytes", "\(after.rssBytes)"))
