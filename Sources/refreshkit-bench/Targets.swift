@@ -167,7 +167,7 @@ enum Targets {
                 + "\(unit)\(kernelShare(target, round.echo))\(steal(round))")
     }
 
-    /// The machine's steal time in each window (`"; steal 40 ms, echo's 0"`): CPU time the hypervisor gave to
+    /// The machine's steal time in each window (`"; host steal 40 ms, echo's 0"`): CPU time the hypervisor gave to
     /// something else, which lengthens a round's tail whatever the process does. Said, not judged.
     private static func steal(_ round: Round) -> String {
         guard let ours = Summary.double(round.server, "host_steal_ms"),

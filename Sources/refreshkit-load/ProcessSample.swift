@@ -7,8 +7,8 @@ struct ProcessSample {
     /// The CPU time of every thread, seconds, to the nanosecond: the process's CPU-time clock
     /// (`clock_getcpuclockid`), the kernel's sum of the time its threads ran. /proc's utime + stime hold the
     /// same sum cut to whole clock ticks (10 ms): at 100 sessions a 5 s window measures some 25 ticks of the
-    /// server, so that ±1 tick at either end moved a round's CPU per input by up to 8 %. (The ticks when the
-    /// clock cannot be read.)
+    /// server, so that a round's CPU per input was off by up to a tick (4 %), and a ratio of two rounds by up
+    /// to 8 %. (The ticks when the clock cannot be read.)
     var cpuSeconds: Double
     /// stime alone (time in the kernel: syscalls, the network stack), in clock ticks: the kernel splits the
     /// precise sum between user and kernel by the ticks it sampled in each, so this part is only as fine as those.
