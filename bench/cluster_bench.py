@@ -7,7 +7,7 @@ Usage: .venv/bin/python bench/cluster_bench.py [--out bench/cluster.json] [--ses
 1. Cost per input. The same load, `refreshkit-load` (N sessions dragging at R Hz, deltas, as `make bench`'s
    server runs), sent (a) straight to one `refreshkit serve` with no store, (b) straight to one with the Redis
    store, (c) through HAProxy to one, (d) through HAProxy to two. The load generator reads each process's CPU
-   time (utime + stime, /proc) when its measured window opens and when it closes (`--watch-pid`); each
+   time (its CPU-time clock) when its measured window opens and when it closes (`--watch-pid`); each
    part's CPU time ÷ the inputs sent in the window is its cost per input. Sessions per core =
    1 s ÷ (R × the servers' µs per input). Each configuration runs --rounds times, interleaved; the median is
    reported with the spread.

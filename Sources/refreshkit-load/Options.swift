@@ -28,7 +28,8 @@ struct Options {
     var frames = Frames.delta
     /// Sessions send `hello` and then nothing (the idle-cost measurement).
     var idle = false
-    /// The server's pid: its CPU (utime + stime) and RSS are read from /proc over the measured window.
+    /// The server's pid: its CPU time (its CPU-time clock; the kernel's part from /proc) and RSS are read over the
+    /// measured window.
     var serverPID: Int32?
     /// More processes whose CPU time over the measured window is reported, each on its own (`watched` in the
     /// report): the servers of a cluster, its store, its balancer.
