@@ -2,7 +2,8 @@
     import Glibc
 #endif
 
-/// CPU time and memory of a process, read from its CPU-time clock and /proc (Linux).
+/// CPU time and memory of a process, read from its CPU-time clock and /proc (Linux); and, beside them, this
+/// process's own CPU time and the machine's steal time, which a report puts next to a process's figures.
 struct ProcessSample {
     /// The CPU time of every thread, seconds, to the nanosecond: the process's CPU-time clock
     /// (`clock_getcpuclockid`), the kernel's sum of the time its threads ran. /proc's utime + stime hold the

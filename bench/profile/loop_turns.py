@@ -78,6 +78,8 @@ def main():
     parser.add_argument("--stall-every", type=float, default=0.4)
     parser.add_argument("--json")
     args = parser.parse_args()
+    if args.stall_ms < 0 or args.stall_every <= 0 or args.stall_ms / 1000 >= args.stall_every:
+        parser.error("--stall-ms must be 0 or more and shorter than --stall-every, which must be over 0")
 
     work = tempfile.mkdtemp(prefix="rk-turns-")
     port = free_port()
@@ -123,8 +125,10 @@ def main():
         while time.monotonic() < ends:
             time.sleep(args.stall_every)
             server.send_signal(signal.SIGSTOP)
-            time.sleep(args.stall_ms / 1000)
-            server.send_signal(signal.SIGCONT)
+            try:
+                time.sleep(args.stall_ms / 1000)
+            finally:
+                server.send_signal(signal.SIGCONT)  # never left stopped, even on Ctrl-C
             stalls += 1
     if recording.wait() != 0:
         sys.exit("perf record failed: " + recording.stderr.read())
