@@ -35,6 +35,9 @@ struct LoadCommand: ParsableCommand {
     @Option(help: "What the sessions ask for in hello: delta (as the page does) or full frames.")
     var frames: Options.Frames = .delta
 
+    @Option(help: "How touches are spelled: binary (as the page sends them) or json.")
+    var touch: Options.Touch = .binary
+
     @Flag(help: "Sessions send hello and then nothing (the idle cost).")
     var idle = false
 
@@ -88,6 +91,7 @@ struct LoadCommand: ParsableCommand {
         options.warmup = warmup
         options.mode = mode
         options.frames = frames
+        options.touch = touch
         options.idle = idle
         options.serverPID = serverPid
         options.watchedPIDs = watchPids
@@ -112,3 +116,4 @@ struct LoadCommand: ParsableCommand {
 
 extension Options.Mode: ExpressibleByArgument {}
 extension Options.Frames: ExpressibleByArgument {}
+extension Options.Touch: ExpressibleByArgument {}

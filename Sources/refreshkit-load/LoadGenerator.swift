@@ -390,13 +390,17 @@ final class LoadGenerator {
         } else if connection.inputDue {
             connection.inputDue = false
             isInput = true
-            length = touchMessage(for: connection, at: pre, now: clock.now())
+            length =
+                options.touch == .binary
+                ? binaryTouch(for: connection, at: pre, now: clock.now())
+                : touchMessage(for: connection, at: pre, now: clock.now())
         } else {
             return 0
         }
         let sent = clock.now()
+        let kind = isInput && options.touch == .binary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT
         let written = sendBuffer.withUnsafeMutableBytes { raw in
-            lws_write(wsi, raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + pre, length, LWS_WRITE_TEXT)
+            lws_write(wsi, raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + pre, length, kind)
         }
         if written < 0 {
             problem("write failed on connection \(connection.index)")
@@ -430,6 +434,28 @@ final class LoadGenerator {
         at += putNumber(now - clock.wallOrigin, decimals: 3, at: at)
         at += put("}", at: at)
         return at - offset
+    }
+
+    /// ``touchMessage(for:at:now:)``'s touch in its binary spelling (docs/PROTOCOL.md, "Binary touch"): kind 1,
+    /// the phase, six zero bytes, then `dx`, `dy`, `t` and `id` as little-endian binary64s; no `seq`, as the
+    /// JSON one has none. 40 bytes.
+    private func binaryTouch(for connection: LoadConnection, at offset: Int, now: Int64) -> Int {
+        let start = connection.inputsSent == 0
+        var dy = 0.0
+        if !start {
+            let move = connection.inputsSent - 1
+            let up = (move / options.movesPerDirection) % 2 == 0
+            dy = up ? -options.step : options.step
+        }
+        let t = Double(now - clock.wallOrigin) / 1000
+        sendBuffer.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: UInt64(start ? 0x01 : 0x0101).littleEndian, toByteOffset: offset, as: UInt64.self)
+            raw.storeBytes(of: 0, toByteOffset: offset + 8, as: UInt64.self)  // dx 0
+            raw.storeBytes(of: dy.bitPattern.littleEndian, toByteOffset: offset + 16, as: UInt64.self)
+            raw.storeBytes(of: t.bitPattern.littleEndian, toByteOffset: offset + 24, as: UInt64.self)
+            raw.storeBytes(of: 0, toByteOffset: offset + 32, as: UInt64.self)  // id 0
+        }
+        return 40
     }
 
     private func put(_ text: StaticString, at offset: Int) -> Int {

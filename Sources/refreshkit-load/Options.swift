@@ -16,10 +16,18 @@ struct Options {
         case delta
     }
 
+    /// How the sessions spell their touches (docs/PROTOCOL.md, "Binary touch"): in binary, as the page does
+    /// once the welcome offers it, or as JSON text.
+    enum Touch: String, CaseIterable {
+        case binary
+        case json
+    }
+
     var host = "127.0.0.1"
     var port = 0
     var path = "/"
     var subprotocol = "refreshkit.v1"
+    var touch = Touch.binary
     var sessions = 100
     var rate = 60.0
     var duration = 10.0

@@ -5,8 +5,10 @@
 // drops the token and joins the session as a new member instead. The wire's names are in js/protocol.js.
 // Every message goes into the page's store (js/store.js), which applies the deltas (docs/PROTOCOL.md, "delta")
 // and holds the session, the token and the frame; listeners get whole `frame` messages.
+// Touches go out as binary messages (js/protocol.js, encodeBinaryTouch) to a server whose welcome says it reads
+// them: its JSON decode is the server's largest cost per input. Every other message is JSON.
 import { ClockSync, backoffDelay, socketUrl } from './clock.js';
-import { CloseCode, ErrorCode, NORMAL_CLOSURE, PROTOCOL } from './protocol.js';
+import { CloseCode, ErrorCode, NORMAL_CLOSURE, PROTOCOL, encodeBinaryTouch, readsBinaryTouch } from './protocol.js';
 import { Store } from './store.js';
 
 const PING_INTERVAL_MS = 2000;
@@ -44,6 +46,7 @@ export class Connection {
     this.state = 'idle';
     this.retryAt = null;
     this.welcomed = false;
+    this.binaryTouch = false; // the last welcome on this socket said the server reads binary touches
     this.timers = new Set();
     this.pingTimer = null;
     this.stopped = false;
@@ -108,6 +111,7 @@ export class Connection {
   open() {
     this.clearTimers();
     this.welcomed = false;
+    this.binaryTouch = false; // the next server may be an older one: JSON until its welcome says otherwise
     this.retryAt = null;
     this.setState(this.attempt === 0 ? 'connecting' : 'reconnecting');
     let ws;
@@ -159,6 +163,7 @@ export class Connection {
         if (this.store.session) this.onTokenChange?.(this.store.session, this.store.token);
         if (!this.clock.synced) this.clock.roughFromWelcome(msg.serverT, tRecv);
         this.welcomed = true;
+        this.binaryTouch = readsBinaryTouch(msg); // before onMessage, which may resend the kept inputs
         this.attempt = 0;
         this.setState('connected');
       }
@@ -265,7 +270,8 @@ export class Connection {
   sendRaw(obj) {
     const ws = this.ws;
     if (!ws || ws.readyState !== 1) return false;
-    ws.send(JSON.stringify(obj));
+    const binary = this.binaryTouch ? encodeBinaryTouch(obj) : null; // null: not a touch, or not spellable so
+    ws.send(binary ?? JSON.stringify(obj));
     return true;
   }
 

@@ -82,7 +82,8 @@ public final class Connection {
 
     /// The transport's number for it.
     public let id: UInt64
-    @exclusivity(unchecked) var heldMessages: [[UInt8]] = []
+    /// What it sent while its `hello` waits for the store: each message's bytes, and whether it was binary.
+    @exclusivity(unchecked) var heldMessages: [(bytes: [UInt8], binary: Bool)] = []
     @exclusivity(unchecked) public internal(set) var decodeErrors: UInt64 = 0
 
     /// The frame ``frameBase`` names when the session has made two frames since (a member written less often

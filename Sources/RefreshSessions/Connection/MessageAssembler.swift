@@ -1,6 +1,6 @@
 /// Puts a WebSocket message back together from the pieces the transport delivers (a message larger than
 /// the receive buffer, or sent in fragments, arrives in several), and counts it against the size limit
-/// while it arrives, binary messages included (they are counted, never stored).
+/// while it arrives. Text and binary messages alike (a binary one is the page's touch, docs/PROTOCOL.md).
 public struct MessageAssembler: Sendable {
     /// What one piece completed.
     public enum Piece: Equatable, Sendable {
@@ -8,12 +8,11 @@ public struct MessageAssembler: Sendable {
         case partial
         /// The message passed the limit (`bytes` so far); the caller closes with 1009 and reads no more.
         case tooLarge(bytes: Int)
-        /// A whole binary message (not stored).
-        case binary
-        /// A whole text message that arrived in this one piece: use the piece itself (no copy).
-        case textInPiece
-        /// A whole text message assembled from several pieces.
-        case text([UInt8])
+        /// A whole message that arrived in this one piece (`binary` as its frame said): use the piece itself
+        /// (no copy).
+        case inPiece
+        /// A whole message assembled from several pieces, binary when its first frame was.
+        case assembled([UInt8], binary: Bool)
     }
 
     /// The largest message taken, in bytes.
@@ -31,12 +30,12 @@ public struct MessageAssembler: Sendable {
     /// message ends with it).
     ///
     /// Inlined where the host takes a piece, the rest out of line in `assemble`: nearly
-    /// every message is a whole text message in one piece, within the limit, and then there is nothing to
+    /// every message is a whole message in one piece, within the limit, and then there is nothing to
     /// note (the next piece starts a message again, and the buffer is empty between messages). (The general
     /// path's writes for it cost 12 instructions a message more; the call, 28: callgrind_host.)
     @inline(__always)
     public mutating func take(_ piece: UnsafeRawBufferPointer, binary: Bool, isLast: Bool) -> Piece {
-        if !inMessage && isLast && !binary && piece.count <= limit { return .textInPiece }
+        if !inMessage && isLast && piece.count <= limit { return .inPiece }
         return assemble(piece, binary: binary, isLast: isLast)
     }
 
@@ -54,23 +53,18 @@ public struct MessageAssembler: Sendable {
             buffer = []
             return .tooLarge(bytes: received)
         }
-        if isBinary {
-            guard isLast else { return .partial }
-            inMessage = false
-            return .binary
-        }
         if isLast && buffer.isEmpty {
             inMessage = false
-            return .textInPiece
+            return .inPiece
         }
         buffer.append(contentsOf: piece)
         guard isLast else { return .partial }
         inMessage = false
         // Handed over whole; the connection keeps no memory of it (a quiet connection that once received a
         // large message holds nothing for it).
-        let text = buffer
+        let message = buffer
         buffer = []
-        return .text(text)
+        return .assembled(message, binary: isBinary)
     }
 
     /// Bytes held for a message being put together (0 between messages).

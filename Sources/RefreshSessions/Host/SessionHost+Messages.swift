@@ -1,32 +1,40 @@
 import RefreshKit
 import RefreshWire
 
-// What one complete text message does: screened, decoded, then handed to the session rules.
+// What one complete message does: screened, decoded, then handed to the session rules.
 extension SessionHost {
-    /// (Inlined in ``received(_:binary:isLast:on:at:)``, its caller for every message: as a call, 25 instructions
-    /// a message more, callgrind_host.)
+    /// One complete message, JSON text or (`binary`) the page's binary touch. (Inlined in
+    /// ``received(_:binary:isLast:on:at:)``, its caller for every message: as a call, 25 instructions a message
+    /// more, callgrind_host.)
     @inline(__always)
-    func process(_ text: UnsafeRawBufferPointer, on connection: Connection, at now: Int64) {
+    func process(_ text: UnsafeRawBufferPointer, binary: Bool, on connection: Connection, at now: Int64) {
         connection.messagesReceived &+= 1
         counters.messages &+= 1
         connection.heard(at: now)  // application traffic proves the peer is alive
         guard connection.lifecycle.acceptsInput else { return }
-        guard screened(connection, at: now) || releasePasses(text, on: connection, at: now) else { return }
+        guard screened(connection, at: now) || releasePasses(text, binary: binary, on: connection, at: now) else {
+            return
+        }
         if connection.awaitingStore {
-            holdWhileAwaitingStore(text, on: connection)
+            holdWhileAwaitingStore(text, binary: binary, on: connection)
         } else {
-            handle(text, on: connection, at: now)
+            handle(text, binary: binary, on: connection, at: now)
         }
     }
 
     /// Decodes a message that passed the screens and hands it to the session rules.
-    func handle(_ text: UnsafeRawBufferPointer, on connection: Connection, at now: Int64) {
-        if let plain = decoder.plainTouchInput(text) {
-            // Nearly every message: the page's own spelling of a touch, read in one pass, no message value made.
+    func handle(_ text: UnsafeRawBufferPointer, binary: Bool, on connection: Connection, at now: Int64) {
+        // Nearly every message: a touch in one of the page's own spellings, read in one pass, no message value
+        // made. Its binary one first (the page sends it once the welcome offers it), then its JSON one.
+        if let plain = binary ? decoder.binaryTouchInput(text) : decoder.plainTouchInput(text) {
             guard screened(connection, pageTime: plain.touch.pageTime, isTouch: true, seq: plain.seq, at: now) else {
                 return
             }
-            apply(plain, text: text, on: connection, at: now)
+            apply(plain, text: text, binary: binary, on: connection, at: now)
+            return
+        }
+        if binary {
+            handleOtherBinary(text, on: connection, at: now)
             return
         }
         let message: ClientMessage
@@ -60,6 +68,30 @@ extension SessionHost {
         case .trace:
             sendTrace(to: connection)
         }
+    }
+
+    /// A binary message that is not a touch the page would send: refused with the error its JSON text gets
+    /// (``MessageDecoder/decodeBinary(_:)``), or applied if that text is accepted after all.
+    @inline(never)
+    private func handleOtherBinary(_ bytes: UnsafeRawBufferPointer, on connection: Connection, at now: Int64) {
+        let plain: PlainTouchInput
+        do {
+            plain = try decoder.decodeBinary(bytes)
+        } catch {
+            connection.decodeErrors &+= 1
+            logger.notice(
+                "rejected a message",
+                metadata: [
+                    "connection": "\(connection.id)", "code": "\(error.code)", "ref": "\(error.ref ?? "-")",
+                    "reason": "\(error.message)",
+                ])
+            reject(connection, error)
+            return
+        }
+        guard screened(connection, pageTime: plain.touch.pageTime, isTouch: true, seq: plain.seq, at: now) else {
+            return
+        }
+        apply(plain, text: bytes, binary: true, on: connection, at: now)
     }
 
     /// Answers `connection` with `error`.
@@ -105,11 +137,15 @@ extension SessionHost {
     /// accepted path. A flood costs no decoding while the limiter would not let a release through anyway, and
     /// the general decoder reads only messages as short as a touch is in any spelling (``longestRelease``).
     @inline(never)
-    private func releasePasses(_ text: UnsafeRawBufferPointer, on connection: Connection, at now: Int64) -> Bool {
+    private func releasePasses(
+        _ text: UnsafeRawBufferPointer, binary: Bool, on connection: Connection, at now: Int64
+    ) -> Bool {
         // (a flood's refusal may have closed it)
         guard connection.lifecycle.acceptsInput, connection.rateLimiter.mayPassRelease(at: now) else { return false }
         let phase: TouchPhase?
-        if let plain = decoder.plainTouchInput(text) {
+        if binary {
+            phase = decoder.binaryTouchInput(text)?.touch.phase
+        } else if let plain = decoder.plainTouchInput(text) {
             phase = plain.touch.phase
         } else if text.count <= Self.longestRelease, case .touch(let touch)? = (try? decoder.decodeInput(text))?.input {
             phase = touch.phase

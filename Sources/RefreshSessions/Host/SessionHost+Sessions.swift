@@ -129,7 +129,7 @@ extension SessionHost {
     }
 
     /// Applies `received` from `connection`'s member; a refusal's `error` carries its `seq`. (Inlined in
-    /// ``handle(_:on:at:)``, its only caller: as a call, 41 instructions a touch more, callgrind_host.)
+    /// ``handle(_:binary:on:at:)``, its only caller: as a call, 41 instructions a touch more, callgrind_host.)
     @inline(__always)
     func apply(_ received: ReceivedInput, on connection: Connection, at nowMicroseconds: Int64) {
         let (input, seq) = (received.input, received.seq)
@@ -154,13 +154,15 @@ extension SessionHost {
         hold(session, events: session.takeEvents())
     }
 
-    /// Applies a touch the page spelled as it always does (``MessageDecoder/plainTouchInput(_:)``), received as
-    /// `text`, as ``apply(_:on:at:)`` applies its ``ReceivedInput``, without making one: one made here was
-    /// freed through its input type's value witnesses, 31 instructions a touch (callgrind_host). (Inlined in
-    /// ``handle(_:on:at:)``, its only caller, like ``apply(_:on:at:)``.)
+    /// Applies a touch the page spelled as it always does, received as `text`, its binary spelling when `binary`
+    /// (``MessageDecoder/binaryTouchInput(_:)``, ``MessageDecoder/plainTouchInput(_:)``), as ``apply(_:on:at:)``
+    /// applies its ``ReceivedInput``, without making one: one made here was freed through its input type's value
+    /// witnesses, 31 instructions a touch (callgrind_host). (Inlined in ``handle(_:binary:on:at:)``, its only
+    /// caller, like ``apply(_:on:at:)``.)
     @inline(__always)
     func apply(
-        _ plain: PlainTouchInput, text: UnsafeRawBufferPointer, on connection: Connection, at nowMicroseconds: Int64
+        _ plain: PlainTouchInput, text: UnsafeRawBufferPointer, binary: Bool, on connection: Connection,
+        at nowMicroseconds: Int64
     ) {
         guard let session = connection.session else {
             rejectBeforeHello(connection, ref: "touch", seq: plain.seq)
@@ -168,7 +170,7 @@ extension SessionHost {
         }
         do {
             try session.apply(
-                plain.touch, seq: plain.seq, text: text, member: connection.member,
+                plain.touch, seq: plain.seq, text: text, binary: binary, member: connection.member,
                 at: Timestamp(microseconds: nowMicroseconds))
         } catch {
             refuse(connection, error, ref: "touch", seq: plain.seq, in: session)

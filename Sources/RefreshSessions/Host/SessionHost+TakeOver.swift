@@ -45,7 +45,7 @@ extension SessionHost {
 
     /// A message came on `connection` while its `hello` waits for the store: held until the answer (in
     /// order), or refused when too many wait already.
-    func holdWhileAwaitingStore(_ text: UnsafeRawBufferPointer, on connection: Connection) {
+    func holdWhileAwaitingStore(_ text: UnsafeRawBufferPointer, binary: Bool, on connection: Connection) {
         guard connection.heldMessages.count < Self.maxHeldMessages else {
             reject(
                 connection,
@@ -55,7 +55,7 @@ extension SessionHost {
                         "the session is being read from the store; this message was dropped (wait for the welcome)"))
             return
         }
-        connection.heldMessages.append(Array(text))
+        connection.heldMessages.append((Array(text), binary))
     }
 
     /// The store answered a take-over's read (``HostAction/readStore(_:)``) at `now`: the session is taken over
@@ -94,10 +94,10 @@ extension SessionHost {
         while !connection.awaitingStore, !connection.heldMessages.isEmpty,
             connection.lifecycle.acceptsInput
         {
-            let text = connection.heldMessages.removeFirst()
+            let message = connection.heldMessages.removeFirst()
             // As from another socket's read: the frame another session's input holds goes first.
             if let held = heldSession, held !== connection.session { flushHeldFrame() }
-            text.withUnsafeBytes { handle($0, on: connection, at: now) }
+            message.bytes.withUnsafeBytes { handle($0, binary: message.binary, on: connection, at: now) }
         }
     }
 

@@ -157,19 +157,10 @@ public final class SessionHost {
                     "connection": "\(connection.id)", "bytes": "\(bytes)+", "limit": "\(configuration.maxMessageBytes)",
                 ])
             requestClose(connection, .messageTooBig)
-        case .binary:
-            connection.messagesReceived &+= 1
-            counters.messages &+= 1
-            guard screened(connection, at: now) else { return }
-            logger.notice(
-                "rejected a message", metadata: ["connection": "\(connection.id)", "code": "binary_unsupported"])
-            reject(
-                connection,
-                WireError(code: .binaryUnsupported, message: "binary frames are not supported; send JSON text"))
-        case .textInPiece:
-            process(piece, on: connection, at: now)
-        case .text(let bytes):
-            bytes.withUnsafeBytes { process($0, on: connection, at: now) }
+        case .inPiece:
+            process(piece, binary: binary, on: connection, at: now)
+        case .assembled(let bytes, let binary):
+            bytes.withUnsafeBytes { process($0, binary: binary, on: connection, at: now) }
         }
     }
 

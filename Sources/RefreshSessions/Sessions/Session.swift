@@ -198,11 +198,13 @@ public final class Session {
         version &+= 1
     }
 
-    /// Applies member `number`'s `touch`, received as `text` with `seq` (``TracedListModel/apply(_:seq:text:member:at:)``).
-    func apply(_ touch: TouchInput, seq: UInt64?, text: UnsafeRawBufferPointer, member number: Int, at time: Timestamp)
-        throws(ListModelError)
-    {
-        try traced.apply(touch, seq: seq, text: text, member: number, at: time)
+    /// Applies member `number`'s `touch`, received as `text` with `seq`, `binary` or JSON
+    /// (``TracedListModel/apply(_:seq:text:binary:member:at:)``).
+    func apply(
+        _ touch: TouchInput, seq: UInt64?, text: UnsafeRawBufferPointer, binary: Bool, member number: Int,
+        at time: Timestamp
+    ) throws(ListModelError) {
+        try traced.apply(touch, seq: seq, text: text, binary: binary, member: number, at: time)
         version &+= 1
     }
 

@@ -149,12 +149,18 @@ public struct TracedListModel: Sendable {
     /// Applies `member`'s `touch`, received as `text` with `seq`, as ``apply(_:member:at:)`` applies a
     /// ``ReceivedInput`` of it: for a host that read the touch without making one (``MessageDecoder/plainTouchInput(_:)``;
     /// a `ReceivedInput` made for it was freed through its input type's value witnesses, 31 instructions a touch:
-    /// callgrind_host).
+    /// callgrind_host). `binary`: `text` is the touch's binary spelling (``BinaryTouch``), which the trace keeps
+    /// as it came and exports as JSON.
     public mutating func apply(
-        _ touch: TouchInput, seq: UInt64?, text: UnsafeRawBufferPointer, member: Int, at clockTime: Timestamp
+        _ touch: TouchInput, seq: UInt64?, text: UnsafeRawBufferPointer, binary: Bool = false, member: Int,
+        at clockTime: Timestamp
     ) throws(ListModelError) {
         let time = sessionTime(clockTime)
-        recorder.recordApply(text, member: member, at: time)
+        if binary {
+            recorder.recordBinaryApply(text, member: member, at: time)
+        } else {
+            recorder.recordApply(text, member: member, at: time)
+        }
         defer { noteSchedule() }  // a refused input may still have advanced the model to `time`
         notePointer(touch, member: member)
         // The touch as the engine sees it (``namespaced(_:member:)``).
@@ -177,7 +183,7 @@ public struct TracedListModel: Sendable {
     public func sessionTime(_ clockTime: Timestamp) -> Timestamp { max(clockTime, model.now) }
 
     /// Follows `member`'s pointers: a `start` or `move` leaves the pointer down (moved to the end of its member's
-    /// pointers), anything else lifts it. (Inlined in the touch's ``apply(_:seq:text:member:at:)``, its one
+    /// pointers), anything else lifts it. (Inlined in the touch's ``apply(_:seq:text:binary:member:at:)``, its one
     /// caller: as a call, 19 instructions a touch more, callgrind_host.)
     @inline(__always)
     private mutating func notePointer(_ touch: TouchInput, member: Int) {

@@ -246,7 +246,8 @@ public struct MessageEncoder: Sendable {
         Self.schemaJSON.withUnsafeBufferPointer { w.bytes($0) }
         w.literal(#","serverT":"#)
         w.milliseconds(welcome.serverTime)
-        w.literal(#","protocol":"refreshkit.v1","feed":"#)
+        // The binary spellings this server reads (``BinaryTouch``): the page sends its touches so once it sees it.
+        w.literal(#","protocol":"refreshkit.v1","binary":["touch"],"feed":"#)
         writeWelcomeFeed(welcome.feed, to: &w)
         if let member = welcome.member {
             w.literal(#","member":"#)

@@ -69,8 +69,14 @@ extension WireError {
             node: node)
     }
 
-    /// The reply to a binary WebSocket frame.
-    public static var binaryFrame: WireError {
-        WireError(code: .binaryUnsupported, message: "binary frames are not supported; send JSON text")
+    /// The reply to a binary message that is not a binary touch (``BinaryTouch``): `count` bytes, the first
+    /// `first` (nil: none).
+    public static func notABinaryTouch(count: Int, first: UInt8?) -> WireError {
+        let firstByte = first.map { ", the first \($0)" } ?? ""
+        return WireError(
+            code: .binaryUnsupported,
+            message:
+                "a binary message must be a touch: 40 or 48 bytes, the first 1, the second its phase 0-3 (docs/PROTOCOL.md, \"Binary touch\"); got \(count) bytes\(firstByte)"
+        )
     }
 }

@@ -15,6 +15,7 @@ import RefreshKit
 /// - `a` Δt member length text: an `apply` of the page message `text` (`length` bytes) from `member`;
 /// - `p` Δt member prefix length rest: the same, for a text that is ``TextPrefixes`` number `prefix` (a byte),
 ///   then `rest` (`length` bytes);
+/// - `b` Δt member length bytes: an `apply` of a binary touch (``BinaryTouch``), read back as its JSON text;
 /// - `v` Δt: an `advance`;
 /// - `f`: a `frame`;
 ///
@@ -83,6 +84,7 @@ import RefreshKit
     private enum Tag {
         static let apply: UInt8 = 0x61  // a
         static let prefixedApply: UInt8 = 0x70  // p
+        static let binaryApply: UInt8 = 0x62  // b
         static let advance: UInt8 = 0x76  // v
         static let frame: UInt8 = 0x66  // f
     }
@@ -109,6 +111,18 @@ import RefreshKit
         // Counted before the copy, the last call: nothing is kept across it (after it: 18 instructions more).
         took((at - start) &+ kept.count, counting: whole)
         if let source = kept.baseAddress { at.copyMemory(from: source, byteCount: kept.count) }
+    }
+
+    /// An `apply` of the binary touch `bytes` (``BinaryTouch``), kept as they came: a reader gets its JSON text.
+    /// Counted in `byteCount` as the bytes the record takes.
+    mutating func appendBinaryApply(_ bytes: UnsafeRawBufferPointer, member: Int, at time: Timestamp) {
+        let start = reserve(Self.applyBound(bytes.count))
+        start.storeBytes(of: Tag.binaryApply, as: UInt8.self)
+        var at = Self.putVarint(nextDelta(at: time), at: start + 1)
+        at = Self.putVarint(UInt64(truncatingIfNeeded: member), at: at)
+        at = Self.putVarint(UInt64(bytes.count), at: at)
+        took((at - start) &+ bytes.count)
+        if let source = bytes.baseAddress { at.copyMemory(from: source, byteCount: bytes.count) }
     }
 
     mutating func appendAdvance(to time: Timestamp) {
@@ -225,6 +239,15 @@ import RefreshKit
                     } else {
                         body(.apply(time: time, member: member, text: kept))
                     }
+                    at += count
+                case Tag.binaryApply:
+                    time &+= unzigzag(varint(bytes, &at))
+                    let member = Int(truncatingIfNeeded: varint(bytes, &at))
+                    let count = Int(varint(bytes, &at))
+                    let touch = UnsafeRawBufferPointer(rebasing: bytes[at..<at + count])
+                    // Only accepted touches are recorded: they always have a JSON text.
+                    let text = BinaryTouch.jsonText(touch) ?? []
+                    text.withUnsafeBytes { body(.apply(time: Timestamp(microseconds: time), member: member, text: $0)) }
                     at += count
                 case Tag.advance:
                     time &+= unzigzag(varint(bytes, &at))

@@ -159,6 +159,13 @@ public struct TraceRecorder: Sendable {
         operations.appendApply(text, member: member, at: time)
     }
 
+    /// `{"t":µs,"member":m,"apply":TOUCH}`: a binary touch the decoder accepted (``BinaryTouch``), exported as
+    /// its JSON text.
+    public mutating func recordBinaryApply(_ bytes: UnsafeRawBufferPointer, member: Int, at time: Timestamp) {
+        guard admit(OperationLog.applyBound(bytes.count)) else { return }
+        operations.appendBinaryApply(bytes, member: member, at: time)
+    }
+
     /// `{"t":µs,"advance":true}`.
     public mutating func recordAdvance(to time: Timestamp) {
         guard admit(OperationLog.headBound) else { return }

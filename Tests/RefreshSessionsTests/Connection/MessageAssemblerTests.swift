@@ -12,7 +12,7 @@ import Testing
     @Test func aMessageInOnePieceIsReadInPlace() {
         var assembler = MessageAssembler(limit: 100)
         let piece = take(&assembler, "{}", last: true)
-        #expect(piece == .textInPiece)
+        #expect(piece == .inPiece)
     }
 
     @Test func piecesAreJoinedInOrder() {
@@ -20,8 +20,8 @@ import Testing
         let first = take(&assembler, #"{"type""#, last: false)
         let second = take(&assembler, #":"ping","t":1}"#, last: true)
         let next = take(&assembler, "{}", last: true)
-        #expect(first == .partial && second == .text(Array(#"{"type":"ping","t":1}"#.utf8)))
-        #expect(next == .textInPiece, "the next message starts afresh")
+        #expect(first == .partial && second == .assembled(Array(#"{"type":"ping","t":1}"#.utf8), binary: false))
+        #expect(next == .inPiece, "the next message starts afresh")
     }
 
     @Test func theLimitCountsEveryPieceBinaryIncluded() {
@@ -29,6 +29,13 @@ import Testing
         let first = take(&assembler, "123456", binary: true, last: false)
         let second = take(&assembler, "123456", binary: true, last: true)
         let next = take(&assembler, "1234", binary: true, last: true)
-        #expect(first == .partial && second == .tooLarge(bytes: 12) && next == .binary)
+        #expect(first == .partial && second == .tooLarge(bytes: 12) && next == .inPiece)
+    }
+
+    @Test func aBinaryMessageInPiecesIsJoinedAndSaysSo() {
+        var assembler = MessageAssembler(limit: 100)
+        let first = take(&assembler, "1234", binary: true, last: false)
+        let second = take(&assembler, "5678", binary: true, last: true)
+        #expect(first == .partial && second == .assembled(Array("12345678".utf8), binary: true))
     }
 }

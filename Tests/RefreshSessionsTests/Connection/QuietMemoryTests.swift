@@ -43,7 +43,7 @@ import Testing
             }
             pieces.append(piece)
         }
-        #expect(pieces.last == .text(text))
+        #expect(pieces.last == .assembled(text, binary: false))
         #expect(assembler.reservedCapacity == 0, "the message was handed over, not kept")
         _ = [UInt8](repeating: 0, count: 20 << 10).withUnsafeBytes { assembler.take($0, binary: false, isLast: true) }
         #expect(assembler.reservedCapacity == 0, "a message over the limit is not kept either")

@@ -74,6 +74,12 @@ final class TestTransport {
         carryOut()
     }
 
+    /// One binary message arrives whole on `connection`, in a read that goes on (as ``receive(_:on:)``).
+    func receive(binary bytes: [UInt8], on connection: Connection) {
+        bytes.withUnsafeBytes { host.received($0, binary: true, isLast: true, on: connection, at: now) }
+        carryOut()
+    }
+
     /// The read is over: the held frame goes out.
     func endOfRead() {
         host.flushHeldFrame()
@@ -83,6 +89,13 @@ final class TestTransport {
     /// `receive` then `endOfRead`, then every connection is written until it has nothing more to say.
     func send(_ text: String, on connection: Connection) {
         receive(text, on: connection)
+        endOfRead()
+        flush()
+    }
+
+    /// ``send(_:on:)`` for a binary message.
+    func send(binary bytes: [UInt8], on connection: Connection) {
+        receive(binary: bytes, on: connection)
         endOfRead()
         flush()
     }
@@ -251,6 +264,13 @@ final class TestTransport {
         if let session { fields.append(#""session":"\#(session)""#) }
         if let token { fields.append(#""token":"\#(token)""#) }
         return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// ``touch(_:dy:seq:pointer:)`` in its binary spelling (``BinaryTouch``).
+    func binaryTouch(_ phase: TouchPhase, dy: Double, seq: UInt64? = nil, pointer: Int = 0) -> [UInt8] {
+        BinaryTouch.bytes(
+            TouchInput(phase: phase, delta: Point(x: 0, y: dy), pageTime: Double(now) / 1000, pointer: pointer),
+            seq: seq)
     }
 
     /// A touch at the transport's time (page time = server time, ms).

@@ -275,7 +275,7 @@ struct DecodeErrorTests {
     @Test func serverSideErrors() {
         #expect(
             WireError.notReady(ref: "touch") == WireError(code: .notReady, message: "send hello first", ref: "touch"))
-        #expect(WireError.binaryFrame.code == .binaryUnsupported)
+        #expect(WireError.notABinaryTouch(count: 3, first: 7).code == .binaryUnsupported)
         let engine = ListModelError(.unknownPreset, message: "no preset named 'x'")
         #expect(
             WireError(engine, ref: "configure")

@@ -270,7 +270,7 @@ struct EncoderEquivalenceTests {
                     ]
                         as [String: Any],
                 ] as [String: Any],
-                "serverT": 0.001, "protocol": "refreshkit.v1",
+                "serverT": 0.001, "protocol": "refreshkit.v1", "binary": ["touch"],
                 "feed": ["source": "simulated", "kind": "simulated", "postable": false, "requests": [Any]()]
                     as [String: Any],
             ]

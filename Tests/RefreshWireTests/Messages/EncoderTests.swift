@@ -129,7 +129,7 @@ struct EncoderTests {
             + #""pageSize":20,"totalItems":200,"newItemsPerRefresh":3,"rowHeight":72,"timeoutMs":10000},"#
             + #""physics":{"decelerationRate":0.998,"spring":"ios","rubberBand":0.55}},"#
             + #""schema":\#(String(decoding: MessageEncoder.schemaJSON, as: UTF8.self)),"serverT":81234.5,"#
-            + #""protocol":"refreshkit.v1","feed":{"source":"simulated","kind":"simulated","postable":false,"#
+            + #""protocol":"refreshkit.v1","binary":["touch"],"feed":{"source":"simulated","kind":"simulated","postable":false,"#
             + #""requests":[]}}"#
         #expect(encoded { $0.encode(welcome, into: &$1) } == expected)
     }
