@@ -114,6 +114,27 @@ struct BinaryTouchTests {
         }
     }
 
+    @Test func anyBytesAreReadOrRefusedClearly() {
+        // Random lengths and contents, near the two lengths most: never a crash, and an accepted message is
+        // accepted by both paths alike.
+        var generator = SeededGenerator(seed: 47)
+        for round in 0..<20_000 {
+            let count = round % 3 == 0 ? Int.random(in: 0...64, using: &generator) : [40, 48][round % 2]
+            var bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            if count >= 8, round % 4 != 0 {  // mostly a touch's head, so the values are what is judged
+                bytes.replaceSubrange(0..<8, with: [1, UInt8(round % 5), 0, 0, 0, 0, 0, 0])
+            }
+            let (fast, binary, _) = paths(bytes)
+            switch binary {
+            case .success(let touch): #expect(fast == touch, "\(bytes)")
+            case .failure(let error):
+                #expect(fast == nil && !error.message.isEmpty)
+                #expect(
+                    [.binaryUnsupported, .badField, .outOfRange].contains(error.code), "\(error.code): \(bytes)")
+            }
+        }
+    }
+
     @Test func theBytesAreTheDocumentedLayout() {
         let touch = TouchInput(phase: .end, delta: Point(x: -1.5, y: 2), pageTime: 1234.5, pointer: 7)
         let bytes = BinaryTouch.bytes(touch, seq: 58)
