@@ -194,6 +194,9 @@ struct BinaryTouchTests {
         let bytes = Self.message(phase: 1, dx: 1, dy: -2.5, t: 77.125, id: 3, seq: 5)
         bytes.withUnsafeBytes { log.appendBinaryApply($0, member: 2, at: Timestamp(microseconds: 1_500)) }
         log.appendFrame()
+        let countOfOne = log.byteCount
+        let withoutSeq = Self.message(phase: 3, dx: -0.25, dy: 1e-7, t: 78, id: -4)
+        withoutSeq.withUnsafeBytes { log.appendBinaryApply($0, member: 200, at: Timestamp(microseconds: 1_400)) }
         var records: [String] = []
         // swift-format-ignore: ReplaceForEachWithForLoop
         // OperationLog is not a Sequence (its forEach walks the packed log).
@@ -208,7 +211,9 @@ struct BinaryTouchTests {
         #expect(
             records == [
                 #"1500 2 {"type":"touch","phase":"move","dx":1,"dy":-2.5,"t":77.125,"id":3,"seq":5}"#, "frame",
+                #"1400 200 {"type":"touch","phase":"cancel","dx":-0.25,"dy":0.0000001,"t":78,"id":-4}"#,
             ])
-        #expect(log.byteCount == 1 + 2 + 1 + 1 + 48 + 1, "the record's own bytes: tag, Δt, member, length, bytes")
+        #expect(countOfOne == 1 + 2 + 1 + 1 + 40 + 1, "the record's own bytes: tag, Δt, member, phase, values")
+        #expect(log.byteCount == countOfOne + 1 + 2 + 2 + 1 + 32)
     }
 }
