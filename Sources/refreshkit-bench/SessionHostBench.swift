@@ -10,7 +10,8 @@ import RefreshWire
 /// without lws, sockets or a clock. Under callgrind (bench/profile/callgrind_host.py) the counts are exact and
 /// repeat from run to run, where the whole server's move with the machine's load (docs/PERFORMANCE.md, "Profile").
 struct SessionHostBench {
-    /// Inputs in all, spread over the sessions in turn (one connection each, `delta` frames, numbered touches).
+    /// Inputs in all, spread over the sessions in turn (one connection each, `delta` frames, numbered touches in
+    /// their binary spelling, as the page sends them).
     var inputs = 120_000
     /// The clock's time at the start, µs: 1 s unless `--profile-real-clock` (``realClockStart``).
     var start: Int64 = 1_000_000
@@ -36,23 +37,24 @@ struct SessionHostBench {
             transport.deliver(hello, on: connection)
             return connection
         }
-        // The page's texts, written before the clock starts: a drag that never lifts, as `refreshkit-load`'s.
+        // The page's touches, written before the clock starts: a drag that never lifts, as `refreshkit-load`'s.
         let rounds = max(1, inputs / count)
         // The page's clock (ms since it loaded) starts at 1 s whichever the server's: the same texts.
         let pageStart = 1000.0
-        let texts = (0..<rounds).map { Array(Self.touchText($0, pageTime: pageStart + 16.667 * Double($0 + 1)).utf8) }
+        let touches = (0..<rounds).map { Self.touch($0, pageTime: pageStart + 16.667 * Double($0 + 1)) }
         let began = Clock.now()
-        transport.drive(texts, on: connections)
+        transport.drive(touches, on: connections)
         let seconds = Clock.seconds(since: began)
         if transport.written == 42 { print("") }  // keeps the work observable
         return seconds / Double(rounds * count) * 1e9
     }
 
-    /// The page's spelling of the `round`-th touch of the drag (web/js/session/liveSession.js).
-    static func touchText(_ round: Int, pageTime: Double) -> String {
-        let phase = round == 0 ? "start" : "move"
-        let dy = round == 0 ? 0 : ((round - 1) / 30) % 2 == 0 ? -5 : 5
-        return #"{"type":"touch","phase":"\#(phase)","dx":0,"dy":\#(dy),"t":\#(pageTime),"id":1,"seq":\#(round + 1)}"#
+    /// The `round`-th touch of the drag, in the page's binary spelling (web/js/protocol.js, docs/PROTOCOL.md).
+    static func touch(_ round: Int, pageTime: Double) -> [UInt8] {
+        let dy: Double = round == 0 ? 0 : ((round - 1) / 30) % 2 == 0 ? -5 : 5
+        let touch = TouchInput(
+            phase: round == 0 ? .start : .move, delta: Point(x: 0, y: dy), pageTime: pageTime, pointer: 1)
+        return BinaryTouch.bytes(touch, seq: UInt64(round + 1))
     }
 
     /// Tells the host what a transport would, and carries out its writes at once.
@@ -69,16 +71,16 @@ struct SessionHostBench {
         /// Every round's text to every connection in turn, a period apart: the part a profiler counts
         /// (callgrind_host.py collects only inside it).
         @inline(never)
-        func drive(_ texts: [[UInt8]], on connections: [Connection]) {
-            for text in texts {
+        func drive(_ touches: [[UInt8]], on connections: [Connection]) {
+            for touch in touches {
                 now += EngineBench.period
-                for connection in connections { deliver(text, on: connection) }
+                for connection in connections { deliver(touch, binary: true, on: connection) }
             }
         }
 
         /// One message in one read, then the read's end.
-        func deliver(_ text: [UInt8], on connection: Connection) {
-            text.withUnsafeBytes { host.received($0, binary: false, isLast: true, on: connection, at: now) }
+        func deliver(_ message: [UInt8], binary: Bool = false, on connection: Connection) {
+            message.withUnsafeBytes { host.received($0, binary: binary, isLast: true, on: connection, at: now) }
             carryOut()
             host.flushHeldFrame()
             carryOut()
