@@ -5,8 +5,9 @@
 // ordinary build this executable does nothing.
 //
 // One input is a conversation: lines (split at `\n`) are WebSocket messages as a page would send them,
-// each arriving a few milliseconds after the previous one. Every line goes through `MessageDecoder` like
-// the server's; a `hello` opens a model; inputs are applied at the arrival time, and the model is
+// each arriving a few milliseconds after the previous one. A line that starts with byte 1 is a binary message
+// (a binary touch, docs/PROTOCOL.md, with no byte 10 in it), any other a text one. Every line goes through
+// `MessageDecoder` like the server's; a `hello` opens a model; inputs are applied at the arrival time, and the model is
 // advanced and asked for its frame after every message. Invariants (a violation aborts, which libFuzzer
 // reports with the input):
 // - the decoder never crashes, and every refusal is a `WireError` with a known code and a short message;
@@ -64,9 +65,14 @@ private struct Conversation {
         now = now.advanced(byMicroseconds: 1000 + Int64(text.count % 40) * 997)
         let message: ClientMessage
         do {
-            message = try decoder.decode(text)
+            if text.first == BinaryTouch.kindTouch {
+                let touch = try decoder.decodeBinary(text)
+                message = .input(.touch(touch.touch), seq: touch.seq)
+            } else {
+                message = try decoder.decode(text)
+            }
         } catch {
-            check(codes.contains(error.code), "unknown decoder code \(error.code)")
+            check(codes.contains(error.code) || error.code == .binaryUnsupported, "unknown decoder code \(error.code)")
             check(!error.message.isEmpty && error.message.utf8.count < 600, "error message: \(error.message)")
             return
         }
