@@ -63,9 +63,9 @@ import RefreshKit
     private var tail = Chunk(capacity: Self.firstChunk)
     /// Bytes of `tail` used.
     @usableFromInline private(set) var tailCount = 0
-    /// Bytes the records take as `a` records, with every text whole: what the recorder's limits and the
-    /// snapshots' interval count (docs/TRACE.md), whichever beginnings are kept as one byte (the chunks hold
-    /// fewer). Kept beside `tailCount`, since the recorder reads it before each record.
+    /// Bytes the records take as `a` records, with every text whole, and a binary touch's `b` record as it is:
+    /// what the recorder's limits and the snapshots' interval count (docs/TRACE.md), whichever beginnings are kept
+    /// as one byte (the chunks hold fewer). Kept beside `tailCount`, since the recorder reads it before each record.
     @usableFromInline private(set) var byteCount = 0
     private var lastTime: Int64 = 0
 
