@@ -41,14 +41,7 @@ extension SessionHost {
         do {
             message = try decoder.decode(text)
         } catch {
-            connection.decodeErrors &+= 1
-            logger.notice(
-                "rejected a message",
-                metadata: [
-                    "connection": "\(connection.id)", "code": "\(error.code)", "ref": "\(error.ref ?? "-")",
-                    "reason": "\(error.message)",
-                ])
-            reject(connection, error)
+            refuseUndecodable(connection, error)
             return
         }
         switch consume message {  // (moved into the cases: no copy of the input to free)
@@ -78,20 +71,25 @@ extension SessionHost {
         do {
             plain = try decoder.decodeBinary(bytes)
         } catch {
-            connection.decodeErrors &+= 1
-            logger.notice(
-                "rejected a message",
-                metadata: [
-                    "connection": "\(connection.id)", "code": "\(error.code)", "ref": "\(error.ref ?? "-")",
-                    "reason": "\(error.message)",
-                ])
-            reject(connection, error)
+            refuseUndecodable(connection, error)
             return
         }
         guard screened(connection, pageTime: plain.touch.pageTime, isTouch: true, seq: plain.seq, at: now) else {
             return
         }
         apply(plain, text: bytes, binary: true, on: connection, at: now)
+    }
+
+    /// A message of `connection`'s the decoder refused with `error`: counted, logged and answered.
+    private func refuseUndecodable(_ connection: Connection, _ error: WireError) {
+        connection.decodeErrors &+= 1
+        logger.notice(
+            "rejected a message",
+            metadata: [
+                "connection": "\(connection.id)", "code": "\(error.code)", "ref": "\(error.ref ?? "-")",
+                "reason": "\(error.message)",
+            ])
+        reject(connection, error)
     }
 
     /// Answers `connection` with `error`.
