@@ -68,6 +68,9 @@ import RefreshKit
     /// as one byte (the chunks hold fewer). Kept beside `tailCount`, since the recorder reads it before each record.
     @usableFromInline private(set) var byteCount = 0
     private var lastTime: Int64 = 0
+    /// How many of the records are binary touches (their JSON is longer than the others': the recorder's
+    /// estimate of the export's size).
+    private(set) var binaryApplyCount = 0
 
     /// The tail chunk's object (its bytes' address and capacity, which a record reads first) and where the next
     /// record's bytes go: what a host fetches ahead of a session's next input (``TraceRecorder/nextRecord()``).
@@ -138,6 +141,7 @@ import RefreshKit
                 of: source.loadUnaligned(fromByteOffset: 40, as: UInt64.self), toByteOffset: 32, as: UInt64.self)
         }
         took((at - start) &+ (withSeq ? 40 : 32))
+        binaryApplyCount &+= 1
     }
 
     mutating func appendAdvance(to time: Timestamp) {

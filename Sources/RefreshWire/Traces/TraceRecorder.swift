@@ -90,9 +90,11 @@ public struct TraceRecorder: Sendable {
     public var sessionOperationCount: Int { operationsBefore + operationCount }
 
     /// About how many bytes the trace's JSON takes (a record's JSON is usually under 48 bytes longer than its
-    /// compact form, a snapshot's base64 a third longer than its bytes), for reserving room before exporting it.
+    /// compact form, a binary touch's under 112: its five numbers are written out; a snapshot's base64 a third
+    /// longer than its bytes), for reserving room before exporting it.
     public var jsonByteEstimate: Int {
-        operations.byteCount + 48 * operationCount + 2 * (snapshot?.count ?? 0) + 512 + 6 * header.preset.utf8.count
+        operations.byteCount + 48 * operationCount + 64 * operations.binaryApplyCount + 2 * (snapshot?.count ?? 0)
+            + 512 + 6 * header.preset.utf8.count
     }
 
     /// Stops recording now, as if a limit had been reached (the trace is `truncated`): e.g. when the host's

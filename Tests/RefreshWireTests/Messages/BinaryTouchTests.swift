@@ -189,6 +189,22 @@ struct BinaryTouchTests {
                     WireError(code: .badField, message: "touch.dx must be a finite number", ref: "touch", seq: 41)))
     }
 
+    @Test func theTracesEstimateOfItsJSONCoversBinaryTouches() {
+        let header = TraceHeader(
+            preset: "ios", viewport: Size(width: 390, height: 844), devicePixelRatio: 3, seed: 7,
+            start: Timestamp(microseconds: 1_000))
+        var recorder = TraceRecorder(header: header, digest: .values)
+        for index in 0..<200 {
+            let bytes = Self.message(
+                dx: 0.1 * Double(index), dy: -6.123456789, t: 1108.3000000000002 + Double(index), id: 1,
+                seq: Double(index))
+            bytes.withUnsafeBytes {
+                recorder.recordBinaryApply($0, member: 0, at: Timestamp(microseconds: 1_795_478_700_532_110))
+            }
+        }
+        #expect(recorder.jsonByteEstimate >= recorder.json().count, "the export's room is reserved once")
+    }
+
     @Test func aTraceKeepsTheBytesAndExportsTheirJSONText() throws {
         var log = OperationLog()
         let bytes = Self.message(phase: 1, dx: 1, dy: -2.5, t: 77.125, id: 3, seq: 5)
