@@ -26,17 +26,19 @@ extension SessionHost {
     func handle(_ text: UnsafeRawBufferPointer, binary: Bool, on connection: Connection, at now: Int64) {
         // Nearly every message: a touch in one of the page's own spellings, read in one pass, no message value
         // made. Its binary one first (the page sends it once the welcome offers it), then its JSON one.
-        if let plain = binary ? decoder.binaryTouchInput(text) : decoder.plainTouchInput(text) {
+        // A binary message is nothing else: what the one-pass read refuses is decoded again, or refused, there.
+        let touch =
+            binary
+            ? decoder.binaryTouchInput(text) ?? decodeOtherBinary(text, on: connection)
+            : decoder.plainTouchInput(text)
+        if let plain = touch {
             guard screened(connection, pageTime: plain.touch.pageTime, isTouch: true, seq: plain.seq, at: now) else {
                 return
             }
             apply(plain, text: text, binary: binary, on: connection, at: now)
             return
         }
-        if binary {
-            handleOtherBinary(text, on: connection, at: now)
-            return
-        }
+        if binary { return }
         let message: ClientMessage
         do {
             message = try decoder.decode(text)
@@ -63,21 +65,16 @@ extension SessionHost {
         }
     }
 
-    /// A binary message that is not a touch the page would send: refused with the error its JSON text gets
-    /// (``MessageDecoder/decodeBinary(_:)``), or applied if that text is accepted after all.
+    /// A binary message the one-pass read did not take: the touch its JSON text reads as, or nil once it is refused
+    /// with the error that text gets (``MessageDecoder/decodeBinary(_:)``).
     @inline(never)
-    private func handleOtherBinary(_ bytes: UnsafeRawBufferPointer, on connection: Connection, at now: Int64) {
-        let plain: PlainTouchInput
+    private func decodeOtherBinary(_ bytes: UnsafeRawBufferPointer, on connection: Connection) -> PlainTouchInput? {
         do {
-            plain = try decoder.decodeBinary(bytes)
+            return try decoder.decodeBinary(bytes)
         } catch {
             refuseUndecodable(connection, error)
-            return
+            return nil
         }
-        guard screened(connection, pageTime: plain.touch.pageTime, isTouch: true, seq: plain.seq, at: now) else {
-            return
-        }
-        apply(plain, text: bytes, binary: true, on: connection, at: now)
     }
 
     /// A message of `connection`'s the decoder refused with `error`: counted, logged and answered.
