@@ -28,23 +28,51 @@ def layout(page) -> dict:
     return page.evaluate("() => window.refreshkit.rowLayout()")
 
 
+SETTLE_STATE = """() => {
+    const k = window.refreshkit, f = k.frame, l = k.rowLayout();
+    const busy = (f?.edges ?? []).some((e) => e.state !== 'idle' && e.state !== 'noMoreData');
+    return {frame: f, layout: l, drawn: k.rows().length, busy,
+            shown: k.displayedOffset().y, feed: k.feed(1)};
+}"""
+
+
+def unsettled(state: dict) -> list[str]:
+    """Which of `settled`'s conditions `state` (SETTLE_STATE's answer) does not meet: [] when it is settled."""
+    f = state["frame"]
+    if not f:
+        return ["no frame"]
+    lay = state["layout"]
+    why = []
+    if f["phase"] != "idle":
+        why.append(f"phase {f['phase']}")
+    if state["busy"]:
+        why.append("an edge busy: " + ", ".join(f"{e['edge']} {e['state']}" for e in f["edges"]))
+    if state["drawn"] == 0:
+        why.append("no rows drawn")
+    if lay["sent"] == 0:
+        why.append("no height sent")
+    if lay["awaiting"] != 0:
+        why.append(f"{lay['awaiting']} heights sent not accepted")
+    if lay["count"] != f["feed"]["count"]:
+        why.append(f"layout count {lay['count']} != frame feed count {f['feed']['count']}")
+    if abs(state["shown"] - f["offset"]["y"]) > 0.01:  # the prediction's blend has settled
+        why.append(f"displayed offset {state['shown']} != frame offset {f['offset']['y']}")
+    return why
+
+
 def settled(page) -> dict | None:
     """The list at rest with every height the page sent accepted, and rows drawn: the frame, else None."""
-    state = page.evaluate("""() => {
-        const k = window.refreshkit, f = k.frame, l = k.rowLayout();
-        const busy = (f?.edges ?? []).some((e) => e.state !== 'idle' && e.state !== 'noMoreData');
-        return {frame: f, layout: l, drawn: k.rows().length, busy,
-                shown: k.displayedOffset().y, feed: k.feed(1)};
-    }""")
-    f = state["frame"]
-    if not f or f["phase"] != "idle" or state["busy"] or state["drawn"] == 0:
-        return None
-    lay = state["layout"]
-    if lay["sent"] == 0 or lay["awaiting"] != 0 or lay["count"] != f["feed"]["count"]:
-        return None
-    if abs(state["shown"] - f["offset"]["y"]) > 0.01:  # the prediction's blend has settled
-        return None
-    return f
+    state = page.evaluate(SETTLE_STATE)
+    return None if unsettled(state) else state["frame"]
+
+
+def why_not_settled(page) -> str:
+    """What keeps the page from `settled`: the conditions that do not hold, the layout and the offsets drawn."""
+    state = page.evaluate(SETTLE_STATE)
+    f = state["frame"] or {}
+    return (f"not settled: {unsettled(state) or 'settled now'}; layout {state['layout']}; "
+            f"displayed offset {state['shown']}; frame offset {f.get('offset')}, seq {f.get('seq')}, "
+            f"phase {f.get('phase')}, feed {f.get('feed')}, ack {f.get('ack')}")
 
 
 # Keeps the rows drawn at every animation frame (`window.__rowSamples`), with the frame's row count and viewport

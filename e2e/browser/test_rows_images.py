@@ -16,7 +16,7 @@ from browser_support import wait_until
 from conftest import start_server, stop_server
 from jsonfeed import images as feed_images
 from jsonfeed.feed_server import JSONFeedServer
-from test_rows_anchor import first_visible, layout, open_loaded, rows, settled
+from test_rows_anchor import first_visible, layout, open_loaded, rows, settled, why_not_settled
 
 ITEMS = 400
 PAGE_SIZE = 40
@@ -75,7 +75,10 @@ def image_drawn(page, row: dict) -> bool:
 
 def to_row(page, target: int) -> dict:
     """Loads a second page of rows, then jumps (no frames between) so that row
-    `target` is at the top of the screen; returns the settled frame."""
+    `target` is at the top of the screen; returns the settled frame. The jump reaches the list's end: the engine
+    loads a page more and its window drops the top page, and a `measure` the page sent before it heard of the
+    drop may cross it: its other rows apply, and the server announces them in a `heights`, which the page waits
+    for (SessionHostHeightsTests, `aBatchThatCrossedADropOfTheWindowHasItsOtherRowsAnnounced`)."""
     # the first screen's images may still be coming (each one measured again): wait for the list at rest
     f = wait_until(page, settled, 15, what="the first screen settled")
     page.evaluate("() => window.refreshkit.send({type: 'command', name: 'loadMore', edge: 'bottom'})")
@@ -86,9 +89,9 @@ def to_row(page, target: int) -> dict:
                   amount)
     try:
         return wait_until(page, lambda p: (s := settled(p)) and s["offset"]["y"] > 200 and s, 15, what="the jump")
-    except AssertionError as error:  # (failed once in CI, cause not found: say what the page had)
-        state = page.evaluate("() => ({frame: window.refreshkit.frame, errors: window.refreshkit.errors})")
-        raise AssertionError(f"{error}; amount {amount}; {state}") from error
+    except AssertionError as error:  # say which of settled()'s conditions did not hold, and what the page had
+        errors = page.evaluate("() => window.refreshkit.errors")
+        raise AssertionError(f"{error}; amount {amount}; {why_not_settled(page)}; errors {errors}") from error
 
 
 def test_images_above_the_visible_row_load_late_and_it_stays_still(browser, feed_server, jsonfeed):

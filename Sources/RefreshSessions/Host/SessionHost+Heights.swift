@@ -6,11 +6,19 @@ import RefreshWire
 // device draws the rows at the same heights, and a page that joins gets every height measured so far.
 extension SessionHost {
     /// After an applied `measure` (`staleBefore`: the session's count of stale batches before it): every member,
-    /// the sender too, gets the heights the engine accepted (`heights`). A stale batch changed nothing, and
-    /// nothing is sent.
+    /// the sender too, gets the heights the engine accepted (`heights`). A batch made at another width changed
+    /// nothing, and nothing is sent; one that named rows of a page the window dropped while it was on its way had
+    /// its other rows applied, and those are sent (a page waits for them: the rows it sent stay "sent, not
+    /// accepted" until a `heights` names them).
     func announceHeights(_ batch: MeasureInput, staleBefore: Int, of session: Session) {
-        guard session.model.staleMeasurements == staleBefore, !batch.rows.isEmpty else { return }
-        let message = ServerMessage.heights(Self.accepted(batch.rows))
+        var rows = batch.rows
+        if session.model.staleMeasurements != staleBefore {
+            // (A measurement moves no page: the rows held now are those held when it was applied.)
+            guard batch.width == session.model.viewport.width, let layout = session.model.rowLayout else { return }
+            rows = layout.withoutDroppedRows(rows)
+        }
+        guard !rows.isEmpty else { return }
+        let message = ServerMessage.heights(Self.accepted(rows))
         for connection in session.connections where connection.lifecycle.takesSessionOutput {
             enqueue(message, on: connection)
         }

@@ -6,7 +6,8 @@ import Testing
 @testable import RefreshSessions
 
 /// `measure` through the host (docs/PROTOCOL.md, "measure, heights"): the accepted heights go to every member,
-/// a stale batch changes nothing and is not an error, a bad one is an `error` naming the row, a joining page
+/// a stale batch changes nothing and is not an error (one that crossed a drop of the window has its other rows
+/// applied and announced), a bad one is an `error` naming the row, a joining page
 /// gets every height measured so far after its `rows` `replace`, and the measurements replay from the trace.
 @Suite struct SessionHostHeightsTests {
     private func external() -> TestTransport {
@@ -74,5 +75,43 @@ import Testing
         let restored = try SessionSnapshot(encoded: session.traced.snapshot().encoded())
         #expect(restored.model == session.model)
         #expect(restored.model.measuredHeights.count == 2)
+    }
+
+    /// A batch that names rows of a page the window dropped while it was on its way: those rows are ignored, the
+    /// others applied, and announced (the page waits for a `heights` naming each row it sent).
+    @Test func aBatchThatCrossedADropOfTheWindowHasItsOtherRowsAnnounced() throws {
+        let transport = external()
+        let feed = SessionHostFeedTests.ScriptedFeed(count: 400)
+        let page = try joined(transport)
+        transport.answerFeed(feed.page)
+        let session = try #require(transport.host.sessions.values.first)
+        var seq = 0
+        func send(_ command: String) {
+            seq += 1
+            transport.now += 20_000
+            transport.send(#"{"type":"command",\#(command),"seq":\#(seq)}"#, on: page)
+            while transport.answerFeed(feed.page) != nil {}
+        }
+        // Down the list, a page at a time, until the window drops its top page (row 0 is item 400).
+        for _ in 0..<20 where session.model.rowLayout?.placeholdersAbove == 0 {
+            send(#""name":"loadMore","edge":"bottom""#)
+            send(#""name":"scrollBy","amount":1500,"animated":false"#)
+        }
+        let layout = try #require(session.model.rowLayout)
+        try #require(layout.placeholdersAbove > 0, "the window dropped its top page")
+        let held = try #require(layout.id(ofRow: layout.placeholdersAbove))
+        let announced = transport.messages(page, type: "heights").count
+        let stale = session.model.staleMeasurements
+
+        transport.send(measure(#"["400",120],["\#(held)",130]"#, seq: seq + 1), on: page)
+        #expect(transport.errors(page).isEmpty)
+        #expect(session.model.staleMeasurements == stale + 1, "counted stale")
+        #expect(heights(transport.messages(page, type: "heights").last) == ["\(held):130"])
+        #expect(transport.messages(page, type: "heights").count == announced + 1)
+        #expect(session.model.measuredHeights.contains { $0.id == held && $0.height == 130 })
+        // Only dropped rows: nothing applied, nothing announced.
+        transport.send(measure(#"["400",120]"#, seq: seq + 2), on: page)
+        #expect(transport.errors(page).isEmpty)
+        #expect(transport.messages(page, type: "heights").count == announced + 1)
     }
 }
