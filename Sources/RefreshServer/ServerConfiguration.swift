@@ -56,10 +56,6 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var hardening: HardeningConfiguration
     /// What waits for the sockets.
     public var eventLoop: EventLoop
-    /// From how many open connections on the loop holds a turn's inputs and fetches their sessions' memory ahead
-    /// (docs/PERFORMANCE.md, "Gathered only where it pays"); 0: always. `nil`: as many as fill the L2 cache at
-    /// 8 KiB each (256 with 2 MiB).
-    public var gatherFromConnections: Int? = nil
     /// This process's name in a cluster (`serve --node`): the `welcome`'s `node` and the prefix of the
     /// session ids it makes (docs/SCALING.md). `nil`: its process id, and ids without a prefix unless a store
     /// is configured.
@@ -142,9 +138,6 @@ public struct ServerConfiguration: Sendable, Hashable {
             _ = try FeedAddress(parsing: feed)
         } catch {
             throw .feedFailed(address: feed, reason: error.description)
-        }
-        if let gatherFromConnections, gatherFromConnections < 0 {
-            throw .invalidConfiguration("--gather-from must be 0 or more connections (got \(gatherFromConnections))")
         }
         guard (0...3_600_000).contains(feedPollMilliseconds) else {
             throw .invalidConfiguration("feed poll must be between 0 and 3600000 ms (got \(feedPollMilliseconds))")

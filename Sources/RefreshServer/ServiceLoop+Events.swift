@@ -23,12 +23,6 @@ extension ServiceLoop {
             let piece = UnsafeRawBufferPointer(start: input, count: length)
             let binary = lws_frame_is_binary(wsi) != 0
             let isLast = lws_remaining_packet_payload(wsi) == 0 && lws_is_final_fragment(wsi) != 0
-            if !gathersInputs {
-                // Nothing is held: the count of connections changes only in events that hand the pieces over.
-                assert(turnInputs.isEmpty, "pieces held while the loop does not gather them")
-                deliver(piece, binary: binary, isLast: isLast, on: connection, memory: nil, at: clock.now())
-                return 0
-            }
             if !turnInputs.canHold(length) {
                 handOverTurnInputs()
                 if !turnInputs.canHold(length) {
@@ -74,7 +68,6 @@ extension ServiceLoop {
             user.storeBytes(of: Unmanaged.passRetained(connection).toOpaque(), as: UnsafeMutableRawPointer?.self)
             user.storeBytes(of: owner, toByteOffset: Self.loopOffset, as: UnsafeMutableRawPointer.self)
             user.storeBytes(of: InputMemory(), toByteOffset: Self.inputMemoryOffset, as: InputMemory.self)
-            countConnections()
             return 0
         case LWS_CALLBACK_SERVER_WRITEABLE:
             return Self.connection(in: user)?._withUnsafeGuaranteedRef { write($0, wsi: wsi) } ?? 0
@@ -105,7 +98,6 @@ extension ServiceLoop {
             handOverTurnInputs()  // what it sent before it closed is applied (its frames go nowhere)
             gatekeeper.closed(peer: connection.peer)
             host.closed(connection, at: clock.now())
-            countConnections()
             return 0
         default:
             return 0
@@ -123,22 +115,15 @@ extension ServiceLoop {
         }
     }
 
-    /// Counts the open connections again (one opened or closed): whether the turn's inputs are gathered.
-    private func countConnections() {
-        gathersInputs = host.connections.count >= gatherFrom
-    }
-
-    /// Tells the host a piece of a message arrived on `connection` at `time`, and carries out what it asks; notes
-    /// where its next input reads in `memory`, when given (``InputMemory``).
+    /// Tells the host a piece of a message arrived on `connection` at `time`, and carries out what it asks.
     private func deliver(
         _ piece: UnsafeRawBufferPointer, binary: Bool, isLast: Bool, on connection: Unmanaged<Connection>,
-        memory: UnsafeMutableRawPointer?, at time: Int64
+        memory: UnsafeMutableRawPointer, at time: Int64
     ) {
         connection._withUnsafeGuaranteedRef {
             host.received(piece, binary: binary, isLast: isLast, on: $0, at: time)
-            // What the input read is in the cache now: where it lies is noted for the connection's next input, while
-            // the loop fetches it. (A note left from before it stopped is only ever fetched: at worst a wasted line.)
-            memory?.storeBytes(of: $0.inputMemory, as: InputMemory.self)
+            // What the input read is in the cache now: where it lies is noted for the connection's next input.
+            memory.storeBytes(of: $0.inputMemory, as: InputMemory.self)
         }
         carryOutActions()
     }

@@ -67,17 +67,11 @@ final class ServiceLoop {
     /// The pieces of messages this turn has read so far, handed to the host at its end (``TurnInputs``).
     let turnInputs = TurnInputs()
     @exclusivity(unchecked) var sessionPrefetch = SessionPrefetch()
-    /// Whether a turn's inputs are held and their memory fetched ahead (``TurnInputs``, ``SessionPrefetch``): while
-    /// ``gatherFrom`` or more connections are open. Otherwise each input goes to the host as lws reads it.
-    var gathersInputs = false
-    /// `serve --gather-from`, by default ``SessionPrefetch/fromConnections``.
-    let gatherFrom: Int
 
     init(configuration: ServerConfiguration, logger: Logger, stopFlag: StopFlag) {
         self.configuration = configuration
         self.logger = logger
         self.stopFlag = stopFlag
-        gatherFrom = configuration.gatherFromConnections ?? SessionPrefetch.fromConnections
         gatekeeper = Gatekeeper(configuration: configuration.hardening, logger: logger)
         host = SessionHost(
             configuration: configuration.hostConfiguration, logger: logger,

@@ -17,26 +17,7 @@ import RefreshSessions
 /// memory of the connection, which the callback reads anyway ("Fetched from where the last input left its
 /// addresses" in docs/PERFORMANCE.md). A connection's first input finds none noted, and reads the session's
 /// address from the connection.
-///
-/// **Only where it pays.** Holding the turn's inputs and fetching their memory costs instructions (~330 per input
-/// with the noting of ``InputMemory``, callgrind_server.py) and pays only once the sessions' memory no longer stays
-/// in the cache between a session's inputs. So the loop gathers a turn's inputs only while at least
-/// ``fromConnections`` connections are open (``ServiceLoop/gathersInputs``), and gives each input to the host as
-/// it is read otherwise (docs/PERFORMANCE.md, "Gathered only where it pays").
 struct SessionPrefetch {
-    /// What one connection's input touches, roughly, ours and the transport's: the session's block (3.5 KB), the
-    /// connection and what the session points to (~1.6 KB), lws's memory of the connection and the kernel's of
-    /// its socket (~3 KB).
-    static let bytesPerConnection = 8 << 10
-    /// The L2 cache's size (`sysconf`), or 1 MiB where the system does not say.
-    static let cacheBytes: Int = {
-        let size = sysconf(Int32(_SC_LEVEL2_CACHE_SIZE))
-        return size > 0 ? size : 1 << 20
-    }()
-    /// The open connections from which a turn's inputs are gathered and fetched ahead: as many as fill the L2
-    /// cache (256 with this host's 2 MiB). Fewer stay in the cache anyway.
-    static let fromConnections = cacheBytes / bytesPerConnection
-
     /// The size of a session object's block (every one has the same), from the heap, read at the first input
     /// held: the allocator's size class (jemalloc's 3 584 bytes for a 3 265-byte object), so a few lines past the
     /// object are fetched too.

@@ -81,14 +81,6 @@ struct Serve: ParsableCommand {
     var eventLoop = Self.defaults.eventLoop
 
     @Option(
-        help: ArgumentHelp(
-            """
-            Hold each turn's inputs and fetch their sessions' memory ahead once this many connections are open \
-            (0: always; default: as many as fill the L2 cache at 8 KiB each).
-            """, valueName: "connections"))
-    var gatherFrom: Int?
-
-    @Option(
         help: """
             Print a QR code of the address a phone opens: auto (when the output is a terminal and the server \
             listens on the network), always, or never.
@@ -135,7 +127,6 @@ struct Serve: ParsableCommand {
             host: host, port: port, webRoot: webRoot, defaultPreset: preset, maxMessageBytes: maxMessageBytes,
             tickRate: tickRate, seed: seed, sessionGraceSeconds: sessionGrace,
             traceLimits: TraceLimits(maxOperations: traceLimit), eventLoop: eventLoop)
-        configuration.gatherFromConnections = gatherFrom
         hardening.apply(to: &configuration)
         configuration.node = node
         configuration.storeURL = store
