@@ -13,7 +13,8 @@ extension SessionHost {
     func announceHeights(_ batch: MeasureInput, staleBefore: Int, of session: Session) {
         var rows = batch.rows
         if session.model.staleMeasurements != staleBefore {
-            // (A measurement moves no page: the rows held now are those held when it was applied.)
+            // The rows held now: those it applied, less any of a page the window dropped after it, in the same
+            // step (a page forgets what it sent of a page dropped, and waits for no height of it).
             guard batch.width == session.model.viewport.width, let layout = session.model.rowLayout else { return }
             rows = layout.withoutDroppedRows(rows)
         }
