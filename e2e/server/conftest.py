@@ -81,6 +81,17 @@ class RunningServer(ChildProcess):
         return [line for line in list(self.stderr)
                 if len(line.split(" ", 2)) > 1 and line.split(" ", 2)[1] in ("error", "critical")]
 
+    def stop_problems(self) -> list[str]:
+        """Stops the server with SIGTERM; what was wrong: an exit other than 0, or lines logged at `error` or
+        worse (none: it stopped cleanly)."""
+        problems = []
+        code = self.terminate()
+        if code != 0:
+            problems.append(f"the server exited with {code}\n" + self.output())
+        if self.error_lines():
+            problems.append("the server logged errors:\n" + "\n".join(self.error_lines()[:10]))
+        return problems
+
 
 @pytest.fixture(scope="session")
 def server():
@@ -89,9 +100,8 @@ def server():
     every test that used it, however the run was selected)."""
     srv = RunningServer("--log-level", "info")
     yield srv
-    code = srv.terminate()
-    assert code == 0, f"server exited with {code}\n" + srv.output()
-    assert not srv.error_lines(), "the shared server logged errors:\n" + "\n".join(srv.error_lines()[:10])
+    problems = srv.stop_problems()
+    assert not problems, "the shared server: " + "\n".join(problems)
 
 
 @pytest.fixture

@@ -51,11 +51,7 @@ def serve():
     problems = []
     try:
         for srv in started:
-            code = srv.terminate()
-            if code != 0:
-                problems.append(f"a server exited with {code}\n" + srv.output())
-            if srv.error_lines():
-                problems.append("a server logged errors:\n" + "\n".join(srv.error_lines()[:10]))
+            problems += srv.stop_problems()
     finally:
         for srv in started:  # (one that did not stop in time failed the test: the others go too)
             srv.kill()

@@ -27,11 +27,19 @@ extension ListModel {
         guard batch.width == scroll.viewport.width else { return false }
         do {
             // Rows of a page the window dropped meanwhile are stale, not wrong (RowLayout+Window.swift).
-            try layout.check(layout.withoutDroppedRows(batch.rows))
+            try layout.check(measuredRows(of: batch))
         } catch {
             throw ListModelError(.badMeasurement, message: "measure: \(error)")
         }
         return true
+    }
+
+    /// The rows of `batch` a measurement applies: none when it was made at another width (or without an external
+    /// feed), and none of a page the window does not hold (`RowLayout.withoutDroppedRows`). Read after the step
+    /// that applied it, the rows it applied that the layout still holds: what the host announces in `heights`.
+    public func measuredRows(of batch: MeasureInput) -> [RowMeasurement] {
+        guard batch.width == scroll.viewport.width, let layout = pager.source?.layout else { return [] }
+        return layout.withoutDroppedRows(batch.rows)
     }
 
     /// Applies a batch ``checkMeasurement(_:)`` accepted, or counts a stale one.
@@ -40,7 +48,7 @@ extension ListModel {
             pager.countStaleMeasurement()
             return
         }
-        let rows = pager.source?.layout.withoutDroppedRows(batch.rows) ?? batch.rows
+        let rows = measuredRows(of: batch)
         if rows.count < batch.rows.count { pager.countStaleMeasurement() }
         let correction = (try? pager.measure(rows, contentOffset: scroll.offset.y)) ?? 0
         scroll.shift(by: correction, contentSize: contentSize)

@@ -5,19 +5,12 @@ import RefreshWire
 // is applied as a timed input like any other; the heights the engine accepted go to every member, so that every
 // device draws the rows at the same heights, and a page that joins gets every height measured so far.
 extension SessionHost {
-    /// After an applied `measure` (`staleBefore`: the session's count of stale batches before it): every member,
-    /// the sender too, gets the heights the engine accepted (`heights`). A batch made at another width changed
-    /// nothing, and nothing is sent; one that named rows of a page the window dropped while it was on its way had
-    /// its other rows applied, and those are sent (a page waits for them: the rows it sent stay "sent, not
-    /// accepted" until a `heights` names them).
-    func announceHeights(_ batch: MeasureInput, staleBefore: Int, of session: Session) {
-        var rows = batch.rows
-        if session.model.staleMeasurements != staleBefore {
-            // The rows held now: those it applied, less any of a page the window dropped after it, in the same
-            // step (a page forgets what it sent of a page dropped, and waits for no height of it).
-            guard batch.width == session.model.viewport.width, let layout = session.model.rowLayout else { return }
-            rows = layout.withoutDroppedRows(rows)
-        }
+    /// After an applied `measure`: every member, the sender too, gets the heights the engine accepted (`heights`),
+    /// the rows ``ListModel/measuredRows(of:)`` names. A batch made at another width changed nothing, and nothing
+    /// is sent; of one that named rows of a page the window dropped while it was on its way, the rows it applied
+    /// (a page waits for a `heights` naming each row it sent; it forgets what it sent of a page dropped).
+    func announceHeights(_ batch: MeasureInput, of session: Session) {
+        let rows = session.model.measuredRows(of: batch)
         guard !rows.isEmpty else { return }
         let message = ServerMessage.heights(Self.accepted(rows))
         for connection in session.connections where connection.lifecycle.takesSessionOutput {

@@ -137,9 +137,6 @@ extension SessionHost {
             rejectBeforeHello(connection, ref: Self.type(of: input), seq: seq)
             return
         }
-        // Read only for a `measure`: reading the model's feed state copies it.
-        var staleBefore = 0
-        if case .measure = input { staleBefore = session.model.staleMeasurements }
         do {
             try session.apply(received, member: connection.member, at: Timestamp(microseconds: nowMicroseconds))
         } catch {
@@ -148,7 +145,7 @@ extension SessionHost {
         }
         noteApplied(in: session, on: connection, at: nowMicroseconds)
         if case .configure = input { announceConfiguration(of: session) }
-        if case .measure(let batch) = input { announceHeights(batch, staleBefore: staleBefore, of: session) }
+        if case .measure(let batch) = input { announceHeights(batch, of: session) }
         armTick(for: session, at: nowMicroseconds)
         // Last: the held reference takes this one over (no retain and release of the session).
         hold(session, events: session.takeEvents())
