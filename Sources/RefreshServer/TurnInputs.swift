@@ -2,7 +2,8 @@ import RefreshSessions
 
 /// The pieces of messages one turn of the loop has read, in the order lws delivered them, each with the connection
 /// it came on and the time it was read: handed to the host together once the turn's reads are done
-/// (``ServiceLoop/handOverTurnInputs()``), or earlier, before any other event is told to the host.
+/// (``ServiceLoop/handOverTurnInputs()``), or earlier: before any other event is told to the host, and whenever
+/// ``heldPiecesLimit`` are held.
 ///
 /// Why not one at a time, as lws delivers them: at 1 000 sessions a turn's `epoll_wait` reports some twenty
 /// sockets, and each input finds its session cold in the cache, a chain of loads from memory. Held, an input costs
@@ -26,9 +27,14 @@ final class TurnInputs {
     /// Longer pieces are not held (a `touch` is under 130 bytes; a piece of a `configure` or a preset file may be
     /// 1 KiB): the turn's pieces so far are handed over, then it goes to the host at once.
     static let largestPiece = 512
-    /// The most bytes, and pieces, held at once: a turn of a flood hands its pieces over as it reaches either.
-    static let heldBytesLimit = 64 << 10
-    static let heldPiecesLimit = 1024
+    /// The most pieces held at once: a larger turn hands them over every so many. The generator's bursts bring
+    /// turns of 400–700 sockets, and an input held until the turn had read them all waited for every read after
+    /// it (lws's echo answers each in its read); 32 reads are far more than a fetch needs to arrive, and a short
+    /// enough wait (the server's own input-to-frame p99 at 1 000 sessions ≤ 0.5 ms, against 1–4 ms when a turn
+    /// held up to 1 024: docs/PERFORMANCE.md, "A burst handed over 32 inputs at a time").
+    static let heldPiecesLimit = 32
+    /// The most bytes held at once: as many pieces of the largest size.
+    static let heldBytesLimit = heldPiecesLimit * largestPiece
 
     /// Memory of their own, allocated once at their full size and never zeroed (pages a turn never reaches are
     /// never touched): holding a piece is a store and a copy, not an array's appends (callgrind_server: an

@@ -2,13 +2,13 @@
 turn's input (Sources/RefreshServer/TurnInputs.swift): a turn's pieces of messages are held in the order read, each with
 its connection, kind, last-fragment flag and receive time, while their sessions' memory is prefetched
 (SessionPrefetch.swift), and handed to the host together at the turn's end or before any other event; a piece over
-512 bytes is not held (what is held goes to the host first, then it), and once 1 024 pieces or 64 KiB are held they are
+512 bytes is not held (what is held goes to the host first, then it), and once 32 pieces (or 16 KiB) are held they are
 handed over.
 
 - fragmented touches (JSON and binary, in continuation frames, across turns, with a ping between fragments, a
   fragment longer than a held piece, a character split between fragments) are applied whole, in turn with whole
   messages from another connection;
-- a flood from 24 connections at once (enough that a turn may read more than the 1 024 pieces or 64 KiB it holds),
+- a flood from 24 connections at once (a turn may read more than the 32 pieces it holds),
   each drag's last message too long to hold, is applied whole and in order;
 - a connection refused in the middle of a turn (a message over the size limit, 1009) keeps what it sent before the
   refused message and nothing after it, while other connections drag on.
