@@ -3,8 +3,10 @@
 # B, C ...), so that the host's drift falls on all alike (docs/PERFORMANCE.md, "What limits it on this host"): each
 # round a fresh process driven by refreshkit-load with SESSIONS sessions at 60 Hz (2 s warm-up, DURATION s
 # measured). Prints each round's user and total µs per input and the p99 from input to answer (ms), the medians,
-# and each server − A round by round. Any server may be `echo` (lws-echo, the floor) or `echo:PATH` (another
-# lws-echo, or a script that runs one).
+# and each server − A round by round; for a RefreshKit server also its own p99 from reading an input to writing its
+# frame (`refreshkit_input_to_frame_seconds` at /metrics, the bound of the histogram's bucket that holds it: the part
+# of the latency the server's loop adds, without the sockets' and the generator's). Any server may be `echo`
+# (lws-echo, the floor) or `echo:PATH` (another lws-echo, or a script that runs one).
 #
 #   bench/profile/ab_rounds.sh ROUNDS A B [C ...]   e.g. 6 .build/release/refreshkit /tmp/other/refreshkit
 #   BIN=DIR (the generator and the echo; default .build/release), SESSIONS (1000), DURATION (4), PIN=1 (each server
@@ -18,9 +20,10 @@ if [ "${PIN:-0}" = 1 ]; then
     LAST=$(($(nproc) - 1)); SERVER_CPUS=(taskset -c "$LAST"); LOAD_CPUS=(taskset -c "0-$((LAST > 0 ? LAST - 1 : 0))")
 fi
 OUT=$(mktemp /tmp/ab-rounds-XXXXXX.json); ROWS=$(mktemp /tmp/ab-rounds-XXXXXX.txt)
-trap 'rm -f "$OUT" "$ROWS"' EXIT
+METRICS=$(mktemp /tmp/ab-rounds-XXXXXX.metrics)
+trap 'rm -f "$OUT" "$ROWS" "$METRICS"' EXIT
 
-one() { # SERVER → "user total" µs per input, and the p99 in ms
+one() { # SERVER → "user total" µs per input, the p99 in ms, and the server's own p99 in ms (-1: the echo)
     local server=$1 port mode
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
     if [ "$server" = echo ] || [ "${server%%:*}" = echo ]; then
@@ -33,13 +36,22 @@ one() { # SERVER → "user total" µs per input, and the p99 in ms
     for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break; sleep 0.1; done
     "${LOAD_CPUS[@]}" "$BIN/refreshkit-load" --url "ws://127.0.0.1:$port/" --sessions "$SESSIONS" --warmup 2 --duration "$DURATION" \
         --mode "$mode" --server-pid "$pid" >"$OUT" 2>/dev/null
+    : >"$METRICS"
+    [ "$mode" = frames ] && { curl -s --max-time 5 "http://127.0.0.1:$port/metrics" >"$METRICS" || true; }
     kill -INT "$pid"; (sleep 2; kill -9 "$pid" 2>/dev/null) & wait "$pid" 2>/dev/null || true
-    python3 - "$OUT" <<'PY'
-import json, sys
+    python3 - "$OUT" "$METRICS" <<'PY'
+import json, re, sys
 d = json.load(open(sys.argv[1]))
 per_second = d["inputs_sent"] / d["window_s"]
 cpu, kernel = d["server_cpu_percent"], d["server_sys_cpu_percent"]
-print(f"{(cpu - kernel) / 100 * 1e6 / per_second:.3f} {cpu / 100 * 1e6 / per_second:.3f} {d['latency_p99_ms']:.2f}")
+# The server's own p99 (the histogram counts from the server's start: the warm-up is in it too).
+buckets = [(float("inf") if bound == "+Inf" else float(bound), float(count)) for bound, count in re.findall(
+    r'refreshkit_input_to_frame_seconds_bucket\{le="([^"]+)"\} (\S+)', open(sys.argv[2]).read())]
+own = -1.0
+if buckets and buckets[-1][1] > 0:
+    own = next(bound for bound, count in buckets if count >= 0.99 * buckets[-1][1]) * 1000
+print(f"{(cpu - kernel) / 100 * 1e6 / per_second:.3f} {cpu / 100 * 1e6 / per_second:.3f} {d['latency_p99_ms']:.2f} "
+      f"{own:.2f}")
 PY
 }
 
@@ -47,8 +59,9 @@ NAMES=(A B C D E F G H)
 for round in $(seq "$ROUNDS"); do
     row="" line="round $round "
     for index in "${!SERVERS[@]}"; do
-        read -r user total p99 <<<"$(one "${SERVERS[$index]}")"
-        row="$row $user $total $p99" line="$line   ${NAMES[$index]} user $user total $total p99 $p99"
+        read -r user total p99 own <<<"$(one "${SERVERS[$index]}")"
+        row="$row $user $total $p99 $own" line="$line   ${NAMES[$index]} user $user total $total p99 $p99"
+        [ "$own" = -1.00 ] || line="$line (own $own)"
     done
     echo "$row" >>"$ROWS"
     echo "$line"
@@ -57,13 +70,16 @@ for index in "${!SERVERS[@]}"; do echo "${NAMES[$index]}: ${SERVERS[$index]}"; d
 python3 - "$ROWS" <<'PY'
 import statistics, sys
 rows = [[float(v) for v in line.split()] for line in open(sys.argv[1])]
-names = "ABCDEFGH"
-for index in range(len(rows[0]) // 3):
-    print(f"{names[index]} median: user {statistics.median(r[3 * index] for r in rows):.2f}, "
-          f"total {statistics.median(r[3 * index + 1] for r in rows):.2f} µs per input, "
-          f"p99 {statistics.median(r[3 * index + 2] for r in rows):.2f} ms")
-for index in range(1, len(rows[0]) // 3):
+names, width = "ABCDEFGH", 4  # per server: user, total, p99, own p99 (-1: the echo)
+for index in range(len(rows[0]) // width):
+    own = [r[width * index + 3] for r in rows]
+    print(f"{names[index]} median: user {statistics.median(r[width * index] for r in rows):.2f}, "
+          f"total {statistics.median(r[width * index + 1] for r in rows):.2f} µs per input, "
+          f"p99 {statistics.median(r[width * index + 2] for r in rows):.2f} ms"
+          + (f", own p99 {statistics.median(own):.2f} ms (each round: {' '.join(f'{v:g}' for v in own)})"
+             if min(own) >= 0 else ""))
+for index in range(1, len(rows[0]) // width):
     for name, column in (("user", 0), ("total", 1), ("p99", 2)):
         print(f"{names[index]} - A, {name}: "
-              + " ".join(f"{r[3 * index + column] - r[column]:+.2f}" for r in rows))
+              + " ".join(f"{r[width * index + column] - r[column]:+.2f}" for r in rows))
 PY

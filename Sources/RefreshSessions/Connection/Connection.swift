@@ -29,6 +29,8 @@ public final class Connection {
     /// The session, once `hello` was admitted; and which of its members this connection is.
     @exclusivity(unchecked) public internal(set) var session: Session?
     @exclusivity(unchecked) public internal(set) var member = 0
+    /// ``session``, not retained: for a caller that uses it only while nothing it calls can let it go.
+    var unretainedSession: Unmanaged<Session>? { session.map { Unmanaged.passUnretained($0) } }
     /// The address of ``session``'s object, not retained, for a transport that asks the CPU to fetch it ahead of
     /// an input (RefreshServer's `SessionPrefetch`). Read through this accessor, made in this module: read from the
     /// transport's module, the stored property paid the runtime's dynamic exclusivity check on every input (31
