@@ -28,9 +28,9 @@ final class TurnInputs {
     /// 1 KiB): the turn's pieces so far are handed over, then it goes to the host at once.
     static let largestPiece = 512
     /// The most pieces held at once: a larger turn hands them over every so many. The generator's bursts bring
-    /// turns of 400–700 sockets, and an input held until the turn had read them all waited for every read after
+    /// turns of 400–900 sockets, and an input held until the turn had read them all waited for every read after
     /// it (lws's echo answers each in its read); 32 reads are far more than a fetch needs to arrive, and a short
-    /// enough wait (the server's own input-to-frame p99 at 1 000 sessions ≤ 0.5 ms, against 1–4 ms when a turn
+    /// enough wait (the server's own input-to-frame p99 at 1 000 sessions 0.25–1 ms, against 1–16 ms when a turn
     /// held up to 1 024: docs/PERFORMANCE.md, "A burst handed over 32 inputs at a time").
     static let heldPiecesLimit = 32
     /// The most bytes held at once: as many pieces of the largest size.
