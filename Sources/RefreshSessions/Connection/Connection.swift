@@ -31,13 +31,11 @@ public final class Connection {
     @exclusivity(unchecked) public internal(set) var member = 0
     /// ``session``, not retained: for a caller that uses it only while nothing it calls can let it go.
     var unretainedSession: Unmanaged<Session>? { session.map { Unmanaged.passUnretained($0) } }
-    /// The address of ``session``'s object, not retained, for a transport that asks the CPU to fetch it ahead of
-    /// an input (RefreshServer's `SessionPrefetch`). Read through this accessor, made in this module: read from the
-    /// transport's module, the stored property paid the runtime's dynamic exclusivity check on every input (31
-    /// instructions, `callgrind_server.py`), as for ``transport``.
-    public var sessionAddress: UnsafeRawPointer? {
-        session.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
-    }
+    /// The address of ``session``'s object (``unretainedSession``'s), for a transport that asks the CPU to fetch it
+    /// ahead of an input (RefreshServer's `SessionPrefetch`). Read through this accessor, made in this module: read
+    /// from the transport's module, the stored property paid the runtime's dynamic exclusivity check on every input
+    /// (31 instructions, `callgrind_server.py`), as for ``transport``.
+    public var sessionAddress: UnsafeRawPointer? { unretainedSession.map { UnsafeRawPointer($0.toOpaque()) } }
     /// For a delta connection: the sequence number of the frame the page holds (the last frame or delta written
     /// to it), the base of its next delta. Nil until it has been written a whole frame since it joined its
     /// session (``Session/attach(_:member:)``), so the first frame after a `welcome` is always whole. The session
