@@ -11,7 +11,8 @@ struct BenchCommand: ParsableCommand {
             Engine micro-benchmarks (and, with valgrind installed, the step's instruction count), then refreshkit \
             serve and lws-echo under refreshkit-load at each level, the idle cost, the page in headless Chromium, \
             and the finger-to-content lag through `refreshkit link` (loopback, wifi, wifi-powersave; prediction \
-            on and off). Each level runs --rounds times, server and echo alternating; the median run (by p99) of \
+            on and off). Each level runs --rounds times, server and echo turn by turn over the same seconds \
+            (--slice); the median run (by p99) of \
             each is reported; then the take-over catch-up of a session an hour old, and the anchoring error during \
             a fling (the run exits 1 when it is over its target). --profile-engine, --profile-host \
             and --take-over-only run one part alone, for callgrind or perf, and \
@@ -70,6 +71,16 @@ struct BenchCommand: ParsableCommand {
     /// One run's p99 at a saturated level varies 2–3× on this machine, so the median run of each is reported.
     @Option(help: "Load runs per level, server and echo alternating (the median run by p99 is reported).")
     var rounds = 3
+
+    /// On a shared virtual machine two runs one after the other meet different hours of the host: measured turn by
+    /// turn over the same window, the server's and the echo's CPU per input compare within a few per cent
+    /// (docs/PERFORMANCE.md, "Two targets measured turn by turn").
+    @Option(
+        help: ArgumentHelp(
+            "Server and echo measured turn by turn, in slices of this many seconds over the same window, each for "
+                + "--duration seconds of input (0: one after the other).",
+            valueName: "seconds"))
+    var slice = 1.0
 
     @Option(help: ArgumentHelp("Seconds of input before each measured window.", valueName: "seconds"))
     var warmup = 2.0
@@ -199,6 +210,10 @@ struct BenchCommand: ParsableCommand {
 
     func validate() throws {
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
+        guard slice.isFinite, (0...10).contains(slice) else { throw ValidationError("--slice must be 0…10 seconds") }
+        guard slice == 0 || slice > ServerBench.sliceLead else {
+            throw ValidationError("--slice must be 0 or longer than its lead, \(ServerBench.sliceLead) s")
+        }
         for (name, value) in [
             ("--rate", rate), ("--warmup", warmup), ("--duration", duration), ("--idle-duration", idleDuration),
             ("--lag-seconds", lagSeconds),
@@ -220,7 +235,7 @@ struct BenchCommand: ParsableCommand {
         return BenchOptions(
             output: output, binDirectory: binDirectory ?? Self.executableDirectory(), serverBinary: serverBinary,
             webRoot: webRoot, python: python,
-            levels: levels.counts, rate: rate, rounds: rounds, warmup: warmup, duration: duration,
+            levels: levels.counts, rate: rate, rounds: rounds, slice: slice, warmup: warmup, duration: duration,
             idleSessions: idleSessions, idleDuration: idleDuration, frames: frames.rawValue,
             serverArguments: serverArguments, serverLogLevel: serverLogLevel, engineSteps: max(1000, engineSteps),
             lagSeconds: max(1, lagSeconds), profileSteps: profileSteps.map { max(1, $0) },

@@ -16,6 +16,9 @@ struct BenchOptions {
     /// Load runs per level and target, server and echo alternating: one run's p99 at a saturated level
     /// varies 2–3× on this machine, so the median run of each is reported and their ratio.
     var rounds: Int
+    /// Server and echo measured turn by turn in slices of this many seconds over one window (each for
+    /// ``duration`` seconds of input); 0: one after the other.
+    var slice: Double
     var warmup: Double
     var duration: Double
     var idleSessions: Int

@@ -63,25 +63,73 @@ struct ServerBench {
         }
     }
 
-    /// The load generator's run against a started target.
-    private func measure(_ target: Target, _ kind: Kind, sessions: Int, idle: Bool, label: String) async throws
-        -> [String: Any]
-    {
+    /// The server and the echo under the same load turn by turn (``BenchOptions/slice``): both started, each driven
+    /// by its own generator in every other slice of one window, so that both meet the same seconds of the host.
+    /// `serverFirst`: the server takes the even slices (rounds alternate it, so neither always goes first).
+    func loadTurnByTurn(sessions: Int, serverFirst: Bool) async throws -> (server: [String: Any], echo: [String: Any]) {
+        let label = "load-\(sessions)"
+        let server = try await startTarget(.refreshkit, label: label)
+        let echo: Target
+        do { echo = try await startTarget(.echo, label: label) } catch {
+            await server.process.stop()
+            throw error
+        }
+        do {
+            let slices = (server: Slice(phase: serverFirst ? 0 : 1), echo: Slice(phase: serverFirst ? 1 : 0))
+            async let serverRun = measure(
+                server, .refreshkit, sessions: sessions, idle: false, label: label, slices.server)
+            async let echoRun = measure(echo, .echo, sessions: sessions, idle: false, label: label, slices.echo)
+            var results = try await (server: serverRun, echo: echoRun)
+            results.server["server_alive_after"] = server.process.isRunning
+            results.echo["server_alive_after"] = echo.process.isRunning
+            await server.process.stop()
+            await echo.process.stop()
+            return results
+        } catch {
+            await server.process.stop()
+            await echo.process.stop()
+            throw error
+        }
+    }
+
+    /// The start of each slice not measured, s: a target's first pass over the sockets and sessions that the other
+    /// target's slice left cold raised both p99s 2–5× over runs one after the other, with slices of 0.5 s and no lead
+    /// (docs/PERFORMANCE.md, "Two targets measured turn by turn").
+    static let sliceLead = 0.1
+
+    /// This target's half of a window measured turn by turn: its slices, 0 the even ones, 1 the odd ones.
+    struct Slice {
+        let phase: Int
+    }
+
+    /// The load generator's run against a started target; with `slice`, in that half of a window shared with
+    /// another target (``loadTurnByTurn(sessions:serverFirst:)``).
+    private func measure(
+        _ target: Target, _ kind: Kind, sessions: Int, idle: Bool, label: String, _ slice: Slice? = nil
+    ) async throws -> [String: Any] {
         let baseline = ProcessInfoSample.rss(pid: target.process.pid)
+        // Turn by turn the window is longer, so that each target has `duration` seconds of input measured: half the
+        // window, less each slice's lead.
+        let share = options.slice > 0 ? 2 * options.slice / (options.slice - Self.sliceLead) : 1
+        let duration = idle ? options.idleDuration : slice == nil ? options.duration : share * options.duration
         var arguments = [
             "--url", "ws://127.0.0.1:\(target.port)/", "--protocol", "refreshkit.v1",
             "--sessions", "\(sessions)", "--rate", "\(options.rate)",
-            "--warmup", "\(idle ? 1.0 : options.warmup)", "--duration",
-            "\(idle ? options.idleDuration : options.duration)",
+            "--warmup", "\(idle ? 1.0 : options.warmup)", "--duration", "\(duration)",
             "--mode", kind == .echo ? "echo" : "frames", "--server-pid", "\(target.process.pid)",
         ]
         if idle { arguments.append("--idle") }
         if kind == .refreshkit { arguments += ["--frames", options.frames] }
+        if let slice {
+            arguments += [
+                "--slice", "\(options.slice)", "--slice-phase", "\(slice.phase)", "--slice-lead", "\(Self.sliceLead)",
+            ]
+        }
         let log = options.logDirectory + "/\(label)-\(kind.rawValue)-load.log"
         let generator = try await ChildProcess(
             name: "refreshkit-load", executable: options.binary("refreshkit-load"), arguments: arguments,
             workingDirectory: options.root, log: log)
-        let limit = options.warmup + options.duration + options.idleDuration + 120
+        let limit = options.warmup + duration + 4 * options.slice + options.idleDuration + 120
         if !(await generator.wait(timeout: limit)) {
             throw BenchError("refreshkit-load did not finish within \(Int(limit)) s (log: \(log))")
         }

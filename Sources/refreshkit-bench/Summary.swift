@@ -309,7 +309,7 @@ enum Summary {
             lines.append(
                 "server: input → frame latency, ms (echo = the same load against bare lws)"
                     + (count > 1
-                        ? "; \(count) rounds per level, server and echo alternating: the median run (by p99) of "
+                        ? "; \(count) rounds per level, server and echo in each: the median run (by p99) of "
                             + "each, the ratio of the two, and every round's p99 min–max" : ""))
             lines.append(
                 pad("sessions", 9) + pad("p50", 8) + pad("p99", 8) + pad("p99.9", 8) + pad("max", 8)

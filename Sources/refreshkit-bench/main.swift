@@ -104,7 +104,8 @@ if let load = Double(((try? String(contentsOfFile: "/proc/loadavg", encoding: .u
 }
 results["workload"] = [
     "levels": options.levels, "input_rate_hz": options.rate, "warmup_s": options.warmup,
-    "duration_s": options.duration, "rounds": options.rounds, "idle_sessions": options.idleSessions,
+    "duration_s": options.duration, "rounds": options.rounds, "slice_s": options.slice,
+    "idle_sessions": options.idleSessions,
     "idle_duration_s": options.idleDuration,
     "server_log_level": options.serverLogLevel, "server_arguments": options.serverArguments,
     "frames": options.frames,
@@ -226,6 +227,20 @@ if !options.skipServer {
             let window = "\(options.warmup) s warm-up + \(options.duration) s"
             say("server: \(level) sessions × \(Int(options.rate)) Hz, \(window)\(of)…")
             var pair = Targets.Round()
+            if options.slice > 0 && !options.skipEcho {
+                say("  turn by turn with the echo floor, in slices of \(options.slice) s")
+                do {
+                    let runs = try await serverBench.loadTurnByTurn(sessions: level, serverFirst: round % 2 == 1)
+                    (pair.server, pair.echo) = (runs.server, runs.echo)
+                    frameRounds[level, default: []].append(runs.server)
+                    echoRounds[level, default: []].append(runs.echo)
+                } catch {
+                    say("refreshkit and echo at \(level): \(error)")
+                    notes.append("refreshkit and echo at \(level) sessions: \(error)")
+                }
+                roundPairs[level, default: []].append(pair)
+                continue
+            }
             do {
                 pair.server = try await serverBench.load(.refreshkit, sessions: level)
                 frameRounds[level, default: []].append(pair.server!)

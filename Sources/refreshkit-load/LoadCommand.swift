@@ -51,6 +51,19 @@ struct LoadCommand: ParsableCommand {
             "Another process whose CPU time over the measured window is reported (repeatable).", valueName: "pid"))
     var watchPids: [Int32] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "Drive the server only in every other slice of this many seconds (0: all the time), so that a second "
+                + "generator, given the other --slice-phase, measures another server over the same seconds.",
+            valueName: "seconds"))
+    var slice = 0.0
+
+    @Option(help: "With --slice: 0 drives the server in the even slices, 1 in the odd ones.")
+    var slicePhase = 0
+
+    @Option(help: ArgumentHelp("With --slice: the start of each slice not measured.", valueName: "seconds"))
+    var sliceLead = 0.1
+
     @Option(help: ArgumentHelp("Seconds allowed for every session to connect.", valueName: "seconds"))
     var connectTimeout = 60.0
 
@@ -71,6 +84,14 @@ struct LoadCommand: ParsableCommand {
             guard value.isFinite, (0...3600).contains(value) else {
                 throw ValidationError("\(name) must be 0…3600 seconds")
             }
+        }
+        guard slice.isFinite, (0...60).contains(slice) else { throw ValidationError("--slice must be 0…60 seconds") }
+        guard slicePhase == 0 || slicePhase == 1 else { throw ValidationError("--slice-phase must be 0 or 1") }
+        guard sliceLead.isFinite, sliceLead >= 0, slice == 0 || sliceLead < slice else {
+            throw ValidationError("--slice-lead must be 0 or more, and shorter than --slice")
+        }
+        guard slice == 0 || duration >= 2 * slice else {
+            throw ValidationError("--duration must be at least two slices (2 × --slice)")
         }
         guard step.isFinite, step >= 0 else { throw ValidationError("--step must be a non-negative number") }
         guard connectBatch >= 1, movesPerDirection >= 1 else {
@@ -95,6 +116,9 @@ struct LoadCommand: ParsableCommand {
         options.idle = idle
         options.serverPID = serverPid
         options.watchedPIDs = watchPids
+        options.slices = Slices(
+            length: Int64((slice * 1_000_000).rounded()), phase: Int64(slicePhase),
+            lead: Int64((sliceLead * 1_000_000).rounded()))
         options.connectTimeout = connectTimeout
         options.connectBatch = connectBatch
         options.step = step
@@ -105,7 +129,8 @@ struct LoadCommand: ParsableCommand {
     func run() throws {
         let options = try options()
         signal(SIGPIPE, SIG_IGN)
-        alarm(UInt32(options.connectTimeout + options.warmup + options.duration + 30))
+        // Turn by turn, the window waits for a slice of its own and is a whole number of pairs of slices.
+        alarm(UInt32(options.connectTimeout + options.warmup + options.duration + 4 * slice + 30))
         let generator = LoadGenerator(options: options)
         let ok = generator.run()
         print(Report(generator).json())

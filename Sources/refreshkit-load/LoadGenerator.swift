@@ -96,16 +96,12 @@ final class LoadGenerator {
     // The measured window.
     private(set) var windowStart = Int64.max
     private(set) var windowEnd = Int64.max
-    private var serverBefore: ProcessSample?
-    private(set) var serverAfter: ProcessSample?
-    /// ``Options/watchedPIDs`` read when the window opens and when it closes (nil: the process was gone).
-    private var watchedBefore: [ProcessSample?] = []
-    private var watchedAfter: [ProcessSample?] = []
-    private var clientCPUBefore = 0.0
-    private(set) var clientCPUSeconds = 0.0
-    private var stealBefore: Double?
-    /// The machine's steal time over the window (``ProcessSample/hostStealSeconds()``), nil where unknown.
-    private(set) var hostStealSeconds: Double?
+    /// The slices in which this generator drives its target (``Options/slices``): all the time, or every other.
+    let slices: Slices
+    /// Where the span being measured began: the window's start, or the start of this generator's slice.
+    private var openSpan: SpanSample?
+    /// The window's figures (CPU times, steal), summed over its spans.
+    private(set) var spans: MeasuredSpans
 
     // Results (counters reset when the window opens).
     private(set) var latency = Latencies()
@@ -134,6 +130,8 @@ final class LoadGenerator {
     init(options: Options) {
         self.options = options
         period = Int64((1_000_000 / Swift.max(options.rate, 0.001)).rounded())
+        slices = options.slices
+        spans = MeasuredSpans(watching: options.watchedPIDs.count)
         connections = (0..<options.sessions).map { LoadConnection(index: $0) }
     }
 
@@ -222,7 +220,8 @@ final class LoadGenerator {
                 let elapsed = (now - connectDeadline) / 1000 + Int64(options.connectTimeout * 1000)
                 log("\(readyCount)/\(connections.count) sessions ready after \(elapsed) ms")
                 scheduleOrigin = now + 20_000
-                phaseEnd = scheduleOrigin + Int64(options.warmup * 1_000_000)
+                // Turn by turn, the window opens as one of this generator's slices starts.
+                phaseEnd = slices.start(atOrAfter: scheduleOrigin + Int64(options.warmup * 1_000_000))
                 phase = .warmup
             }
         case .warmup:
@@ -230,7 +229,11 @@ final class LoadGenerator {
             if now >= phaseEnd { openWindow(now: now) }
         case .measuring:
             scheduleInputs(now: now)
-            if now >= phaseEnd { closeWindow(now: now) }
+            if now >= phaseEnd {
+                closeWindow(now: now)
+            } else if slices.isSliced {
+                followSlices(now: now)
+            }
         case .draining:
             let waiting = connections.contains { $0.state == .open && $0.pending.count > 0 }
             if !waiting || now >= phaseEnd { phase = .done }
@@ -276,7 +279,9 @@ final class LoadGenerator {
             let due = scheduleOrigin + Int64(cursor) * period / count + round * period
             if due > now { break }
             let connection = connections[cursor]
-            if connection.state == .open && connection.ready {
+            if !slices.isActive(due) {
+                // The other generator's slice: this target rests.
+            } else if connection.state == .open && connection.ready {
                 if connection.inputDue {
                     inputsLate += 1  // the previous one has not been written yet: the client is behind
                 } else {
@@ -319,25 +324,44 @@ final class LoadGenerator {
         errors = 0
         closedEarly = 0
         windowStart = now
-        if let pid = options.serverPID { serverBefore = ProcessSample.read(pid: pid) }
-        watchedBefore = options.watchedPIDs.map { ProcessSample.read(pid: $0) }
-        clientCPUBefore = ProcessSample.selfCPUSeconds()
-        stealBefore = ProcessSample.hostStealSeconds()
-        phaseEnd = now + Int64(options.duration * 1_000_000)
+        spans = MeasuredSpans(watching: options.watchedPIDs.count)
+        openSpan = slices.isMeasured(now) ? sample(at: now) : nil
+        // Turn by turn, from the start of the slice now begun, so that the window holds whole slices.
+        phaseEnd = slices.sliceStart(at: now) + slices.window(about: Int64(options.duration * 1_000_000))
         phase = .measuring
     }
 
     private func closeWindow(now: Int64) {
         windowEnd = now
-        if let pid = options.serverPID { serverAfter = ProcessSample.read(pid: pid) }
-        watchedAfter = options.watchedPIDs.map { ProcessSample.read(pid: $0) }
-        clientCPUSeconds = ProcessSample.selfCPUSeconds() - clientCPUBefore
-        hostStealSeconds = stealBefore.flatMap { before in ProcessSample.hostStealSeconds().map { $0 - before } }
+        closeSpan(now: now)
         phaseEnd = now + 500_000
         phase = .draining
     }
 
-    private func inWindow(_ time: Int64) -> Bool { time >= windowStart && time < windowEnd }
+    /// Turn by turn: a span is measured from the start of each of this generator's slices to its end (the timer
+    /// sees a slice's edge within a millisecond of it; the target's work in flight then, well under a
+    /// millisecond of a 500 ms slice, falls outside for both targets alike).
+    private func followSlices(now: Int64) {
+        let measured = slices.isMeasured(now)
+        if measured && openSpan == nil {
+            openSpan = sample(at: now)
+        } else if !measured {
+            closeSpan(now: now)
+        }
+    }
+
+    private func closeSpan(now: Int64) {
+        guard let start = openSpan else { return }
+        spans.add(from: start, to: sample(at: now))
+        openSpan = nil
+    }
+
+    private func sample(at time: Int64) -> SpanSample {
+        SpanSample.read(at: time, server: options.serverPID, watched: options.watchedPIDs)
+    }
+
+    /// Whether an input sent at `time` is measured: in the window, and in one of this generator's slices.
+    private func inWindow(_ time: Int64) -> Bool { time >= windowStart && time < windowEnd && slices.isMeasured(time) }
 
     // MARK: - Callbacks (on this thread, inside lws_service)
 
@@ -637,29 +661,25 @@ final class LoadGenerator {
 
     var readySessions: Int { readyCount }
 
-    /// The server's CPU time over the window (needs `--server-pid`).
-    var serverCPUSeconds: Double? {
-        guard let before = serverBefore, let after = serverAfter else { return nil }
-        return after.cpuSeconds - before.cpuSeconds
-    }
+    /// The server's CPU time over the measured spans (needs `--server-pid`).
+    var serverCPUSeconds: Double? { options.serverPID == nil ? nil : spans.serverCPU }
 
     /// The part of ``serverCPUSeconds`` spent in the kernel.
-    var serverSystemSeconds: Double? {
-        guard let before = serverBefore, let after = serverAfter else { return nil }
-        return after.systemSeconds - before.systemSeconds
-    }
+    var serverSystemSeconds: Double? { options.serverPID == nil ? nil : spans.serverSystem }
 
-    /// Each watched process's CPU time over the window, total and in the kernel (nil: not read at both ends).
+    /// The server as last read: its memory and threads at the window's end.
+    var serverAfter: ProcessSample? { spans.lastServer }
+
+    /// This generator's CPU time over the measured spans.
+    var clientCPUSeconds: Double { spans.clientCPU }
+
+    /// The machine's steal time over the measured spans (``ProcessSample/hostStealSeconds()``), nil where unknown.
+    var hostStealSeconds: Double? { spans.steal }
+
+    /// Each watched process's CPU time over the measured spans, total and in the kernel (nil: not read at both
+    /// ends of every span).
     var watchedCPUSeconds: [(pid: Int32, cpu: Double, system: Double)?] {
-        options.watchedPIDs.indices.map { index in
-            guard index < watchedBefore.count, index < watchedAfter.count, let before = watchedBefore[index],
-                let after = watchedAfter[index]
-            else { return nil }
-            return (
-                options.watchedPIDs[index], after.cpuSeconds - before.cpuSeconds,
-                after.systemSeconds - before.systemSeconds
-            )
-        }
+        zip(options.watchedPIDs, spans.watched).map { pid, sum in sum.map { (pid, $0.cpu, $0.system) } }
     }
 
     private func problem(_ text: String) {

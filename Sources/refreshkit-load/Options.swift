@@ -42,6 +42,8 @@ struct Options {
     /// More processes whose CPU time over the measured window is reported, each on its own (`watched` in the
     /// report): the servers of a cluster, its store, its balancer.
     var watchedPIDs: [Int32] = []
+    /// Drive the target only in every other slice of time, the other generator's target in the rest (``Slices``).
+    var slices = Slices.none
     var connectTimeout = 60.0
     /// Connections that may be in the middle of their handshake at once.
     var connectBatch = 200

@@ -9,9 +9,9 @@ struct Report {
     func json() -> String {
         let g = generator
         let o = g.options
-        let window =
-            g.windowEnd == Int64.max || g.windowStart == Int64.max
-            ? 0 : Double(g.windowEnd - g.windowStart) / 1_000_000
+        // The time this generator drove its target: the whole window, or its slices of it (``Slices``). Rates and
+        // shares of a core are per second of that time.
+        let window = g.windowEnd == Int64.max || g.windowStart == Int64.max ? 0 : g.spans.seconds
         var fields: [(String, String)] = [
             ("mode", quoted(o.idle ? "idle" : o.mode.rawValue)),
             ("frames", quoted(o.frames.rawValue)),
@@ -19,6 +19,8 @@ struct Report {
             ("ready_sessions", "\(g.readySessions)"),
             ("rate_hz", number(o.rate)),
             ("window_s", number(window)),
+            ("slice_s", number(Double(g.slices.length) / 1_000_000)),
+            ("slices", "\(g.slices.isSliced ? g.spans.count : 0)"),
             ("inputs_sent", "\(g.inputsSent)"),
             ("inputs_per_sec", number(window > 0 ? Double(g.inputsSent) / window : 0)),
             ("inputs_unanswered", "\(g.inputsUnanswered)"),

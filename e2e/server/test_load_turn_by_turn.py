@@ -1,0 +1,57 @@
+"""`refreshkit-load --slice`: two generators measure two servers turn by turn over the same seconds, each driving
+its own in every other slice and measuring past each slice's lead (docs/PERFORMANCE.md, "Two targets measured turn
+by turn"). Real servers (`refreshkit serve --echo-protocol`, the bench floor's echo) and the real generator.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+
+from conftest import server_binary
+
+SESSIONS = 20
+RATE = 60.0
+SLICE = 0.2
+LEAD = 0.05
+WINDOW = 1.6  # four pairs of slices: each generator measures four slices of 0.15 s
+
+
+def load_binary():
+    return server_binary().parent / "refreshkit-load"
+
+
+def generator(port: int, pid: int, phase: int) -> subprocess.Popen:
+    return subprocess.Popen(
+        [str(load_binary()), "--url", f"ws://127.0.0.1:{port}/", "--protocol", "autobahn-echo", "--mode", "echo",
+         "--sessions", str(SESSIONS), "--rate", str(RATE), "--warmup", "0.3", "--duration", str(WINDOW),
+         "--server-pid", str(pid), "--slice", str(SLICE), "--slice-phase", str(phase), "--slice-lead", str(LEAD)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_two_generators_take_turns_and_measure_only_their_slices(fresh_server):
+    servers = [fresh_server("--echo-protocol") for _ in range(2)]
+    runs = [generator(srv.port, srv.proc.pid, phase) for phase, srv in enumerate(servers)]
+    reports = []
+    for run in runs:
+        out, err = run.communicate(timeout=40)
+        assert run.returncode == 0, err
+        reports.append(json.loads(out.strip().splitlines()[-1]))
+    measured = 4 * (SLICE - LEAD)
+    for report in reports:
+        assert report["slices"] == 4 and report["slice_s"] == SLICE, report
+        assert abs(report["window_s"] - measured) < 0.02, report
+        # The schedule's inputs in the measured part of its slices, and every one answered and timed.
+        expected = SESSIONS * RATE * measured
+        assert 0.9 * expected <= report["inputs_sent"] <= 1.1 * expected, report
+        assert report["latency_samples"] == report["inputs_sent"] and report["inputs_unanswered"] == 0, report
+        assert report["server_cpu_seconds"] > 0, report
+    for srv in servers:
+        assert not srv.error_lines(), srv.output()
+
+
+def test_a_lead_as_long_as_the_slice_is_refused():
+    result = subprocess.run(
+        [str(load_binary()), "--url", "ws://127.0.0.1:9/", "--slice", "0.2", "--slice-lead", "0.2"],
+        capture_output=True, text=True, timeout=20)
+    assert result.returncode != 0
+    assert "--slice-lead must be 0 or more, and shorter than --slice" in result.stderr
