@@ -225,10 +225,11 @@ if !options.skipServer {
         for round in 1...options.rounds {
             let of = options.rounds > 1 ? " (round \(round) of \(options.rounds))" : ""
             let window = "\(options.warmup) s warm-up + \(options.duration) s"
-            say("server: \(level) sessions × \(Int(options.rate)) Hz, \(window)\(of)…")
             var pair = Targets.Round()
             if options.slice > 0 && !options.skipEcho {
-                say("  turn by turn with the echo floor, in slices of \(options.slice) s")
+                say(
+                    "server and echo floor: \(level) sessions × \(Int(options.rate)) Hz, \(window) each, turn by turn in "
+                        + "slices of \(options.slice) s\(of)…")
                 do {
                     let runs = try await serverBench.loadTurnByTurn(sessions: level, serverFirst: round % 2 == 1)
                     (pair.server, pair.echo) = (runs.server, runs.echo)
@@ -241,6 +242,7 @@ if !options.skipServer {
                 roundPairs[level, default: []].append(pair)
                 continue
             }
+            say("server: \(level) sessions × \(Int(options.rate)) Hz, \(window)\(of)…")
             do {
                 pair.server = try await serverBench.load(.refreshkit, sessions: level)
                 frameRounds[level, default: []].append(pair.server!)
