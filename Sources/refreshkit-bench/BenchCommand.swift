@@ -12,10 +12,9 @@ struct BenchCommand: ParsableCommand {
             serve and lws-echo under refreshkit-load at each level, the idle cost, the page in headless Chromium, \
             and the finger-to-content lag through `refreshkit link` (loopback, wifi, wifi-powersave; prediction \
             on and off). Each level runs --rounds times, server and echo turn by turn over the same seconds \
-            (--slice); the median run (by p99) of \
-            each is reported; then the take-over catch-up of a session an hour old, and the anchoring error during \
-            a fling (the run exits 1 when it is over its target). --profile-engine, --profile-host \
-            and --take-over-only run one part alone, for callgrind or perf, and \
+            (--slice); the median run (by p99) of each is reported; then the take-over catch-up of a session an \
+            hour old, and the anchoring error during a fling (the run exits 1 when it is over its target). \
+            --profile-engine, --profile-host and --take-over-only run one part alone, for callgrind or perf, and \
             exit.
             """)
 
@@ -69,7 +68,7 @@ struct BenchCommand: ParsableCommand {
     var rate = 60.0
 
     /// One run's p99 at a saturated level varies 2–3× on this machine, so the median run of each is reported.
-    @Option(help: "Load runs per level, server and echo alternating (the median run by p99 is reported).")
+    @Option(help: "Load runs per level, each of the server and the echo (the median run by p99 is reported).")
     var rounds = 3
 
     /// On a shared virtual machine two runs one after the other meet different hours of the host: measured turn by

@@ -13,7 +13,7 @@ struct BenchOptions {
     var python: String
     var levels: [Int]
     var rate: Double
-    /// Load runs per level and target, server and echo alternating: one run's p99 at a saturated level
+    /// Load runs per level and target, server and echo in each (``slice``): one run's p99 at a saturated level
     /// varies 2–3× on this machine, so the median run of each is reported and their ratio.
     var rounds: Int
     /// Server and echo measured turn by turn in slices of this many seconds over one window (each for

@@ -338,9 +338,9 @@ final class LoadGenerator {
         phase = .draining
     }
 
-    /// Turn by turn: a span is measured from the start of each of this generator's slices to its end (the timer
-    /// sees a slice's edge within a millisecond of it; the target's work in flight then, well under a
-    /// millisecond of a 500 ms slice, falls outside for both targets alike).
+    /// Turn by turn: a span is measured in each of this generator's slices, from the end of its lead to the slice's
+    /// end (the timer sees each edge within a millisecond of it; the target's work in flight at the slice's end,
+    /// well under a millisecond, falls outside for both targets alike).
     private func followSlices(now: Int64) {
         let measured = slices.isMeasured(now)
         if measured && openSpan == nil {
