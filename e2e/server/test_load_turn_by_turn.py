@@ -39,10 +39,12 @@ def test_two_generators_take_turns_and_measure_only_their_slices(fresh_server):
     measured = 4 * (SLICE - LEAD)
     for report in reports:
         assert report["slices"] == 4 and report["slice_s"] == SLICE, report
-        assert abs(report["window_s"] - measured) < 0.02, report
+        # The measured parts of its slices (0.6 s), not its slices whole (0.8 s) nor the window (1.6 s); each edge is
+        # seen at the generator's next millisecond timer, later on a busy machine.
+        assert abs(report["window_s"] - measured) < 0.06, report
         # The schedule's inputs in the measured part of its slices, and every one answered and timed.
         expected = SESSIONS * RATE * measured
-        assert 0.9 * expected <= report["inputs_sent"] <= 1.1 * expected, report
+        assert 0.85 * expected <= report["inputs_sent"] <= 1.15 * expected, report
         assert report["latency_samples"] == report["inputs_sent"] and report["inputs_unanswered"] == 0, report
         assert report["server_cpu_seconds"] > 0, report
     for srv in servers:
