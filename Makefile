@@ -67,7 +67,9 @@ unit-test: deps
 page-test:
 	node --test web/test/
 
+# The load generator too: e2e/server/test_load_turn_by_turn.py runs it (about 20 s to build after the server).
 server-test: release test-deps
+	swift build -c release --product refreshkit-load
 	REFRESHKIT_BIN=$(abspath $(RELEASE_BIN)) $(VENV)/bin/python -m pytest -q e2e/server e2e/jsonfeed
 
 # Several processes behind HAProxy sharing Redis: routing, take-over after SIGKILL and SIGTERM (docs/SCALING.md).
