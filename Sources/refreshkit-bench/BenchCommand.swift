@@ -213,6 +213,11 @@ struct BenchCommand: ParsableCommand {
         guard slice == 0 || slice > ServerBench.sliceLead else {
             throw ValidationError("--slice must be 0 or longer than its lead, \(ServerBench.sliceLead) s")
         }
+        guard slice == 0 || duration >= slice - ServerBench.sliceLead else {
+            throw ValidationError(
+                "--duration must hold at least one measured slice (--slice less its \(ServerBench.sliceLead) s lead), "
+                    + "or --slice 0")
+        }
         for (name, value) in [
             ("--rate", rate), ("--warmup", warmup), ("--duration", duration), ("--idle-duration", idleDuration),
             ("--lag-seconds", lagSeconds),
