@@ -75,10 +75,10 @@ struct ServerBench {
             throw error
         }
         do {
-            let slices = (server: Slice(phase: serverFirst ? 0 : 1), echo: Slice(phase: serverFirst ? 1 : 0))
             async let serverRun = measure(
-                server, .refreshkit, sessions: sessions, idle: false, label: label, slices.server)
-            async let echoRun = measure(echo, .echo, sessions: sessions, idle: false, label: label, slices.echo)
+                server, .refreshkit, sessions: sessions, idle: false, label: label, slicePhase: serverFirst ? 0 : 1)
+            async let echoRun = measure(
+                echo, .echo, sessions: sessions, idle: false, label: label, slicePhase: serverFirst ? 1 : 0)
             var results = try await (server: serverRun, echo: echoRun)
             results.server["server_alive_after"] = server.process.isRunning
             results.echo["server_alive_after"] = echo.process.isRunning
@@ -97,21 +97,16 @@ struct ServerBench {
     /// (docs/PERFORMANCE.md, "Two targets measured turn by turn").
     static let sliceLead = 0.1
 
-    /// This target's half of a window measured turn by turn: its slices, 0 the even ones, 1 the odd ones.
-    struct Slice {
-        let phase: Int
-    }
-
-    /// The load generator's run against a started target; with `slice`, in that half of a window shared with
-    /// another target (``loadTurnByTurn(sessions:serverFirst:)``).
+    /// The load generator's run against a started target; with `slicePhase`, in that half of a window shared with
+    /// another target (``loadTurnByTurn(sessions:serverFirst:)``): 0 the even slices, 1 the odd ones.
     private func measure(
-        _ target: Target, _ kind: Kind, sessions: Int, idle: Bool, label: String, _ slice: Slice? = nil
+        _ target: Target, _ kind: Kind, sessions: Int, idle: Bool, label: String, slicePhase: Int? = nil
     ) async throws -> [String: Any] {
         let baseline = ProcessInfoSample.rss(pid: target.process.pid)
         // Turn by turn the window is longer, so that each target has `duration` seconds of input measured: half the
         // window, less each slice's lead.
         let share = options.slice > 0 ? 2 * options.slice / (options.slice - Self.sliceLead) : 1
-        let duration = idle ? options.idleDuration : slice == nil ? options.duration : share * options.duration
+        let duration = idle ? options.idleDuration : slicePhase == nil ? options.duration : share * options.duration
         var arguments = [
             "--url", "ws://127.0.0.1:\(target.port)/", "--protocol", "refreshkit.v1",
             "--sessions", "\(sessions)", "--rate", "\(options.rate)",
@@ -120,9 +115,9 @@ struct ServerBench {
         ]
         if idle { arguments.append("--idle") }
         if kind == .refreshkit { arguments += ["--frames", options.frames] }
-        if let slice {
+        if let slicePhase {
             arguments += [
-                "--slice", "\(options.slice)", "--slice-phase", "\(slice.phase)", "--slice-lead", "\(Self.sliceLead)",
+                "--slice", "\(options.slice)", "--slice-phase", "\(slicePhase)", "--slice-lead", "\(Self.sliceLead)",
             ]
         }
         let log = options.logDirectory + "/\(label)-\(kind.rawValue)-load.log"

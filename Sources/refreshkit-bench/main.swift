@@ -231,36 +231,29 @@ if !options.skipServer {
                     "server and echo floor: \(level) sessions × \(Int(options.rate)) Hz, \(window) each, turn by turn in "
                         + "slices of \(options.slice) s\(of)…")
                 do {
-                    let runs = try await serverBench.loadTurnByTurn(sessions: level, serverFirst: round % 2 == 1)
-                    (pair.server, pair.echo) = (runs.server, runs.echo)
-                    frameRounds[level, default: []].append(runs.server)
-                    echoRounds[level, default: []].append(runs.echo)
+                    (pair.server, pair.echo) = try await serverBench.loadTurnByTurn(
+                        sessions: level, serverFirst: round % 2 == 1)
                 } catch {
                     say("refreshkit and echo at \(level): \(error)")
                     notes.append("refreshkit and echo at \(level) sessions: \(error)")
                 }
-                roundPairs[level, default: []].append(pair)
-                continue
-            }
-            say("server: \(level) sessions × \(Int(options.rate)) Hz, \(window)\(of)…")
-            do {
-                pair.server = try await serverBench.load(.refreshkit, sessions: level)
-                frameRounds[level, default: []].append(pair.server!)
-            } catch {
-                say("refreshkit at \(level): \(error)")
-                notes.append("refreshkit at \(level) sessions: \(error)")
-            }
-            if !options.skipEcho {
-                say("echo floor: \(level) sessions\(of)…")
-                do {
-                    pair.echo = try await serverBench.load(.echo, sessions: level)
-                    echoRounds[level, default: []].append(pair.echo!)
-                } catch {
-                    say("echo at \(level): \(error)")
-                    notes.append("echo at \(level) sessions: \(error)")
+            } else {
+                say("server: \(level) sessions × \(Int(options.rate)) Hz, \(window)\(of)…")
+                do { pair.server = try await serverBench.load(.refreshkit, sessions: level) } catch {
+                    say("refreshkit at \(level): \(error)")
+                    notes.append("refreshkit at \(level) sessions: \(error)")
                 }
-                roundPairs[level, default: []].append(pair)
+                if !options.skipEcho {
+                    say("echo floor: \(level) sessions\(of)…")
+                    do { pair.echo = try await serverBench.load(.echo, sessions: level) } catch {
+                        say("echo at \(level): \(error)")
+                        notes.append("echo at \(level) sessions: \(error)")
+                    }
+                }
             }
+            if let run = pair.server { frameRounds[level, default: []].append(run) }
+            if let run = pair.echo { echoRounds[level, default: []].append(run) }
+            if !options.skipEcho { roundPairs[level, default: []].append(pair) }
         }
     }
     if !options.skipIdle {

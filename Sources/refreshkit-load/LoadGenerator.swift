@@ -131,7 +131,7 @@ final class LoadGenerator {
         self.options = options
         period = Int64((1_000_000 / Swift.max(options.rate, 0.001)).rounded())
         slices = options.slices
-        spans = MeasuredSpans(watching: options.watchedPIDs.count)
+        spans = MeasuredSpans(server: options.serverPID != nil, watching: options.watchedPIDs.count)
         connections = (0..<options.sessions).map { LoadConnection(index: $0) }
     }
 
@@ -324,7 +324,7 @@ final class LoadGenerator {
         errors = 0
         closedEarly = 0
         windowStart = now
-        spans = MeasuredSpans(watching: options.watchedPIDs.count)
+        spans = MeasuredSpans(server: options.serverPID != nil, watching: options.watchedPIDs.count)
         openSpan = slices.isMeasured(now) ? sample(at: now) : nil
         // Turn by turn, from the start of the slice now begun, so that the window holds whole slices.
         phaseEnd = slices.sliceStart(at: now) + slices.window(about: Int64(options.duration * 1_000_000))
@@ -662,10 +662,10 @@ final class LoadGenerator {
     var readySessions: Int { readyCount }
 
     /// The server's CPU time over the measured spans (needs `--server-pid`).
-    var serverCPUSeconds: Double? { options.serverPID == nil ? nil : spans.serverCPU }
+    var serverCPUSeconds: Double? { spans.server?.cpu }
 
     /// The part of ``serverCPUSeconds`` spent in the kernel.
-    var serverSystemSeconds: Double? { options.serverPID == nil ? nil : spans.serverSystem }
+    var serverSystemSeconds: Double? { spans.server?.system }
 
     /// The server as last read: its memory and threads at the window's end.
     var serverAfter: ProcessSample? { spans.lastServer }
@@ -679,7 +679,7 @@ final class LoadGenerator {
     /// Each watched process's CPU time over the measured spans, total and in the kernel (nil: not read at both
     /// ends of every span).
     var watchedCPUSeconds: [(pid: Int32, cpu: Double, system: Double)?] {
-        zip(options.watchedPIDs, spans.watched).map { pid, sum in sum.map { (pid, $0.cpu, $0.system) } }
+        zip(options.watchedPIDs, spans.watched).map { pid, times in times.map { (pid, $0.cpu, $0.system) } }
     }
 
     private func problem(_ text: String) {

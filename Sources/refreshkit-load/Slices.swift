@@ -7,7 +7,7 @@
 /// runs one after the other meet different such stalls, and a ratio of their tails (p99) or CPU times then
 /// measures the host as much as the targets. Turn by turn, both meet the same hour (docs/PERFORMANCE.md,
 /// "Two targets measured turn by turn").
-struct Slices: Equatable {
+struct Slices {
     /// A slice's length, µs; 0 for none: the generator drives its target all the time.
     let length: Int64
     /// This generator's slices: 0 the even ones, 1 the odd ones.
