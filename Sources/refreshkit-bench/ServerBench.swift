@@ -97,6 +97,14 @@ struct ServerBench {
     /// (docs/PERFORMANCE.md, "Two targets measured turn by turn").
     static let sliceLead = 0.1
 
+    /// How long each generator keeps its sessions open after its window, turn by turn, s: the two windows open at
+    /// the first slice of each one's own after its warm-up, so one may end up to a pair of slices, and the
+    /// difference of the two connection times, after the other; lingering that long and 1 s more, neither closes
+    /// its sessions while the other measures. Closing first, one would put its thousand connections' teardown (work
+    /// for its target, the kernel and itself) into the other's last slice (docs/PERFORMANCE.md, "Two targets measured
+    /// turn by turn").
+    static func linger(slice: Double) -> Double { 2 * slice + 1 }
+
     /// The load generator's run against a started target; with `slicePhase`, in that half of a window shared with
     /// another target (``loadTurnByTurn(sessions:serverFirst:)``): 0 the even slices, 1 the odd ones.
     private func measure(
@@ -118,13 +126,16 @@ struct ServerBench {
         if let slicePhase {
             arguments += [
                 "--slice", "\(options.slice)", "--slice-phase", "\(slicePhase)", "--slice-lead", "\(Self.sliceLead)",
+                "--linger", "\(Self.linger(slice: options.slice))",
             ]
         }
         let log = options.logDirectory + "/\(label)-\(kind.rawValue)-load.log"
         let generator = try await ChildProcess(
             name: "refreshkit-load", executable: options.binary("refreshkit-load"), arguments: arguments,
             workingDirectory: options.root, log: log)
-        let limit = options.warmup + duration + 4 * options.slice + options.idleDuration + 120
+        let limit =
+            options.warmup + duration + 4 * options.slice + Self.linger(slice: options.slice)
+            + options.idleDuration + 120
         if !(await generator.wait(timeout: limit)) {
             throw BenchError("refreshkit-load did not finish within \(Int(limit)) s (log: \(log))")
         }

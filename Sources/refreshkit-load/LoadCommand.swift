@@ -64,6 +64,12 @@ struct LoadCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --slice: the start of each slice not measured.", valueName: "seconds"))
     var sliceLead = 0.1
 
+    @Option(
+        help: ArgumentHelp(
+            "Seconds the sessions stay open and quiet after the measured window, before they close: turn by turn, so "
+                + "that closing them does not fall in the other generator's last slices.", valueName: "seconds"))
+    var linger = 0.0
+
     @Option(help: ArgumentHelp("Seconds allowed for every session to connect.", valueName: "seconds"))
     var connectTimeout = 60.0
 
@@ -80,7 +86,9 @@ struct LoadCommand: ParsableCommand {
         do { _ = try LoopbackURL(url) } catch { throw ValidationError("--url: \(error)") }
         guard (1...100_000).contains(sessions) else { throw ValidationError("--sessions must be 1…100000") }
         guard rate.isFinite, rate > 0 || idle else { throw ValidationError("--rate must be > 0") }
-        for (name, value) in [("--duration", duration), ("--warmup", warmup), ("--connect-timeout", connectTimeout)] {
+        for (name, value) in [
+            ("--duration", duration), ("--warmup", warmup), ("--connect-timeout", connectTimeout), ("--linger", linger),
+        ] {
             guard value.isFinite, (0...3600).contains(value) else {
                 throw ValidationError("\(name) must be 0…3600 seconds")
             }
@@ -119,6 +127,7 @@ struct LoadCommand: ParsableCommand {
         options.slices = Slices(
             length: Int64((slice * 1_000_000).rounded()), phase: Int64(slicePhase),
             lead: Int64((sliceLead * 1_000_000).rounded()))
+        options.linger = linger
         options.connectTimeout = connectTimeout
         options.connectBatch = connectBatch
         options.step = step
@@ -130,10 +139,17 @@ struct LoadCommand: ParsableCommand {
         let options = try options()
         signal(SIGPIPE, SIG_IGN)
         // Turn by turn, the window waits for a slice of its own and is a whole number of pairs of slices.
-        alarm(UInt32(options.connectTimeout + options.warmup + options.duration + 4 * slice + 30))
+        alarm(UInt32(options.connectTimeout + options.warmup + options.duration + 4 * slice + linger + 30))
         let generator = LoadGenerator(options: options)
+        var printed = false
+        // The report as soon as it is final, before the sessions linger (a caller may read it while they do).
+        generator.whenAnswered = { [unowned generator] in
+            print(Report(generator).json())
+            fflush(nil)  // every output stream: stdout is a pipe, fully buffered
+            printed = true
+        }
         let ok = generator.run()
-        print(Report(generator).json())
+        if !printed { print(Report(generator).json()) }
         if let failure = generator.failure { generator.log(failure) }
         throw ExitCode(ok ? 0 : 1)
     }

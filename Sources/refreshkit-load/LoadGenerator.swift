@@ -65,10 +65,13 @@ struct TimeQueue {
 /// at 1 000 connections made the generator, not the server, the bottleneck), and a 1 ms libuv timer drives
 /// the schedule. (On lws's poll loop a 1 kHz `lws_sul` busy-spins in `poll(…, 0)`; a uv timer does not.)
 final class LoadGenerator {
-    enum Phase { case connecting, warmup, measuring, draining, done }
+    enum Phase { case connecting, warmup, measuring, draining, lingering, done }
 
     let options: Options
     private(set) var phase = Phase.connecting
+    /// Called once, when the window is over and its inputs answered (or given up on), before the sessions linger:
+    /// the figures are final from then on.
+    var whenAnswered: (() -> Void)?
     private var context: OpaquePointer?
     private var connections: [LoadConnection] = []
     private var strings: [UnsafeMutablePointer<CChar>] = []
@@ -200,9 +203,30 @@ final class LoadGenerator {
         return failure == nil
     }
 
-    /// The schedule's heartbeat (every millisecond; 50 ms for idle connections).
-    fileprivate func onTimer() {
-        advance(now: clock.now())
+    /// The schedule's heartbeat (every millisecond; 50 ms for idle connections), put to sleep where nothing is due.
+    fileprivate func onTimer(_ timer: UnsafeMutablePointer<uv_timer_t>) {
+        let now = clock.now()
+        advance(now: now)
+        if let wake = restsUntil(now: now) {
+            uv_timer_start(timer, scheduleTimerCallback, UInt64(Swift.max(1, (wake - now + 999) / 1000)), 1)
+        }
+    }
+
+    /// When the heartbeat may sleep until, or nil to beat on: while lingering, to its end; turn by turn, in the
+    /// other generator's slice, to the start of its own (or the end of its phase). A heartbeat there would find
+    /// nothing to do a thousand times a second, and each time want a core that the target measured in that slice
+    /// and its generator are using: at 1 000 sessions such an idle generator spent some 130 ms of each second
+    /// waiting to run (its schedstat), time taken from or queued behind the measured pair (docs/PERFORMANCE.md, "Two
+    /// targets measured turn by turn").
+    private func restsUntil(now: Int64) -> Int64? {
+        switch phase {
+        case .lingering:
+            return phaseEnd
+        case .warmup, .measuring:
+            return slices.isSliced && !slices.isActive(now) ? Swift.min(slices.start(atOrAfter: now), phaseEnd) : nil
+        case .connecting, .draining, .done:
+            return nil
+        }
     }
 
     /// Everything time-driven.
@@ -236,7 +260,9 @@ final class LoadGenerator {
             }
         case .draining:
             let waiting = connections.contains { $0.state == .open && $0.pending.count > 0 }
-            if !waiting || now >= phaseEnd { phase = .done }
+            if !waiting || now >= phaseEnd { linger(now: now) }
+        case .lingering:
+            if now >= phaseEnd { phase = .done }
         case .done:
             return
         }
@@ -338,6 +364,15 @@ final class LoadGenerator {
         phase = .draining
     }
 
+    /// The window is over and answered: ``whenAnswered`` is told, and the sessions stay open, quiet, for
+    /// ``Options/linger`` seconds.
+    private func linger(now: Int64) {
+        whenAnswered?()
+        whenAnswered = nil
+        phase = options.linger > 0 ? .lingering : .done
+        phaseEnd = now + Int64(options.linger * 1_000_000)
+    }
+
     /// Turn by turn: a span is measured in each of this generator's slices, from the end of its lead to the slice's
     /// end (the timer sees each edge within a millisecond of it; the target's work in flight at the slice's end,
     /// well under a millisecond, falls outside for both targets alike).
@@ -384,7 +419,7 @@ final class LoadGenerator {
             problem("connection \(connection.index) failed: \(text)")
         case LWS_CALLBACK_CLIENT_CLOSED:
             if !connection.ready && connection.state != .failed && connection.state != .closed { lostBeforeReady += 1 }
-            if phase != .done && phase != .draining {
+            if phase == .connecting || phase == .warmup || phase == .measuring {
                 closedEarly += 1
                 problem("connection \(connection.index) closed by the server")
             }
@@ -696,8 +731,8 @@ final class LoadGenerator {
 // MARK: - The C entry points (they run on the generator's thread, inside uv_run)
 
 private func scheduleTimerCallback(_ timer: UnsafeMutablePointer<uv_timer_t>?) {
-    guard let owner = timer?.pointee.data else { return }
-    Unmanaged<LoadGenerator>.fromOpaque(owner).takeUnretainedValue().onTimer()
+    guard let timer, let owner = timer.pointee.data else { return }
+    Unmanaged<LoadGenerator>.fromOpaque(owner).takeUnretainedValue().onTimer(timer)
 }
 
 private func loadProtocolCallback(

@@ -1,13 +1,16 @@
 """`refreshkit-load --slice`: two generators measure two servers turn by turn over the same seconds, each driving
 its own in every other slice and measuring past each slice's lead (docs/PERFORMANCE.md, "Two targets measured turn
-by turn"). Real servers (`refreshkit serve --echo-protocol`, the bench floor's echo) and the real generator.
+by turn"); `--linger` keeps a generator's sessions open after its report. Real servers (`refreshkit serve`, and with
+`--echo-protocol` the bench floor's echo) and the real generator.
 """
 from __future__ import annotations
 
 import json
+import select
 import subprocess
 
 from conftest import server_binary
+from test_metrics import wait_for_metrics
 
 SESSIONS = 20
 RATE = 60.0
@@ -60,3 +63,31 @@ def test_a_lead_as_long_as_the_slice_is_refused():
         capture_output=True, text=True, timeout=20)
     assert result.returncode != 0
     assert "--slice-lead must be 0 or more, and shorter than --slice" in result.stderr
+
+
+def test_a_lingering_generator_reports_then_keeps_its_sessions_open_until_it_ends(fresh_server):
+    srv = fresh_server()
+    run = subprocess.Popen(
+        [str(load_binary()), "--url", srv.ws_url, "--sessions", "5", "--warmup", "0.2", "--duration", "0.5",
+         "--linger", "600", "--server-pid", str(srv.proc.pid)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        # The report comes as the window is over and answered, before the linger, not at the exit.
+        ready, _, _ = select.select([run.stdout], [], [], 60)
+        assert ready, "no report within 60 s"
+        report = json.loads(run.stdout.readline())
+        assert report["inputs_sent"] > 0 and report["inputs_unanswered"] == 0, report
+        assert run.poll() is None, "the generator exited instead of lingering"
+        wait_for_metrics(srv, lambda m: m["refreshkit_connections"] == 5, "the five sessions open while it lingers")
+    finally:
+        run.terminate()
+        run.wait(timeout=20)
+    wait_for_metrics(srv, lambda m: m["refreshkit_connections"] == 0, "the sessions closed once it ended")
+    assert not srv.error_lines(), srv.output()
+
+
+def test_a_negative_linger_is_refused():
+    result = subprocess.run(
+        [str(load_binary()), "--url", "ws://127.0.0.1:9/", "--linger=-1"], capture_output=True, text=True, timeout=20)
+    assert result.returncode != 0
+    assert "--linger must be 0…3600 seconds" in result.stderr
