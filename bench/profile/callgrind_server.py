@@ -15,7 +15,7 @@ names stay (demangled with `swift demangle --simplified`).
 Per input is what the inputs cost together with the frames they made; a busy machine makes the server
 fall behind and answer several inputs with one frame, so the key functions are also given per call.
 
-    bench/profile/callgrind_server.py --bin-dir .build/release --sessions 20 --short 4 --long 8 --top 30
+    bench/profile/callgrind_server.py --bin-dir .build/release --sessions 20 --short 4 --long 16 --top 30
     bench/profile/callgrind_server.py --bin-dir .build/release --echo ...
 """
 
@@ -187,7 +187,7 @@ def main():
     parser.add_argument("--rate", type=float, default=60.0)
     parser.add_argument("--warmup", type=float, default=2.0)
     parser.add_argument("--short", type=float, default=4.0)
-    parser.add_argument("--long", type=float, default=8.0)
+    parser.add_argument("--long", type=float, default=16.0)
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--web-root", default="web")
     parser.add_argument("--server-arg", action="append", default=[])
