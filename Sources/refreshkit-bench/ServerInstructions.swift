@@ -5,10 +5,10 @@ import Foundation
 /// ``sessions`` sessions at the bench's rate, one run with a ``shortWindow`` and one with a ``longWindow``
 /// measured, and the difference of the two totals divided by the difference of the inputs the generator sent.
 /// Start-up, warm-up and shutdown are in both runs and cancel out, nearly: what they cost differs between two runs
-/// by up to some 900 000 instructions (most of them in one unexported function of libwebsockets), which the long window spreads
-/// over 14 400 inputs, not the 4 800 of a window of 8 s (the echo's count then moved over 5 053–5 493 in five counts
-/// of one evening, and over 5 156–5 175 in two with 16 s). lws, libuv, libc and the Swift runtime are counted, the
-/// kernel is not.
+/// by up to some 900 000 instructions (most of them in one unexported function of libwebsockets), which the long
+/// window spreads over 14 400 inputs, not the 4 800 of a window of 8 s (the echo's count then moved over 5 053–5 493
+/// in five counts of one evening, and over 5 156–5 175 in two with 16 s). lws, libuv, libc and the Swift runtime
+/// are counted, the kernel is not.
 ///
 /// Valgrind 3.19 gives up on `refreshkit`'s debug information, so each target runs from a `strip -g` copy in the
 /// log directory (the instructions are the same, only the symbol names go).

@@ -46,8 +46,8 @@ struct Options {
     var slices = Slices.none
     /// Seconds the sessions stay open, sending nothing, after the window and its answers. Two generators measured
     /// turn by turn do not end together (one's window may end a slice or two after the other's), and the first to
-    /// close its thousand connections makes its target, the kernel and itself busy for tens of ms, in the other's
-    /// last slices: lingering, each closes after both have measured.
+    /// close its thousand connections would give its target, the kernel and itself that work in the other's last
+    /// slices: lingering, each closes after both have measured.
     var linger = 0.0
     var connectTimeout = 60.0
     /// Connections that may be in the middle of their handshake at once.
