@@ -111,11 +111,11 @@ def test_flicks_through_ten_thousand_rows_draw_them_without_gaps_or_overlaps(bro
         # The last rows come at the estimate and are measured once on screen: taller than it, they push the end
         # below the screen (the first visible row keeps still). Scrolled to the end again, they are there.
         # Each time from a list at rest: a fling that had just ended at the end left a command there nothing to move,
-        # and the scroll's wait for a moving frame timed out (1 CI run). Nor is a list at rest at the end by its frame
-        # always showing the last row: the heights the page measured in its last drawing reach the engine after it,
-        # and the frame that takes them has a longer content, whose end is below the screen (1 CI run: at the end by
-        # the frame, the last row not drawn in 10 s). So from rest: the last row drawn ends it; at the end by the
-        # frame, the content is waited for to grow (or the row to come); then scrolled to the end again.
+        # and the scroll's wait for a moving frame timed out (1 CI run). Nor does a list at rest at the end by its
+        # frame always show the last row (1 CI run: at the end by the frame, the last row not drawn in 10 s), likely
+        # because the heights the page measured in its last drawing reach the engine after it, and the frame that
+        # takes them has a longer content. So from rest: the last row drawn ends it; at the end by the frame, the
+        # content is waited for to grow (or the row to come); then the list is scrolled to the end again.
         last_drawn = f"() => window.__rowSamples.some((s) => s.rows.some((r) => r.index === {ROWS - 1}))"
         at_end = ("() => { const f = window.refreshkit.frame; "
                   "return f.offset.y >= f.contentSize.h + (f.insets.bottom || 0) - f.viewport.h - 0.5; }")
