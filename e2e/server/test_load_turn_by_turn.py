@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import select
+import signal
 import subprocess
 
 from conftest import server_binary
@@ -82,6 +83,8 @@ def test_a_lingering_generator_reports_then_keeps_its_sessions_open_until_it_end
     finally:
         run.terminate()
         run.wait(timeout=20)
+    # Ended by the signal, not by itself: it was still lingering, 600 s being far from over.
+    assert run.returncode == -signal.SIGTERM, (run.returncode, run.stderr.read())
     wait_for_metrics(srv, lambda m: m["refreshkit_connections"] == 0, "the sessions closed once it ended")
     assert not srv.error_lines(), srv.output()
 
