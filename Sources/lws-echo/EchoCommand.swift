@@ -57,16 +57,14 @@ struct EchoCommand: ParsableCommand {
         let protocols = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 3)
         protocols.initialize(from: [http, echo, lws_protocols()], count: 3)
 
-        let retry = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)
-        retry.initialize(to: lws_retry_bo_t())
-        retry.pointee.secs_since_valid_ping = 10
-        retry.pointee.secs_since_valid_hangup = 20
-
         var info = lws_context_creation_info()
         info.port = Int32(port)
         info.iface = UnsafePointer(strdup(host))
         info.protocols = UnsafePointer(protocols)
-        info.retry_and_idle_policy = UnsafePointer(retry)
+        // No keepalive of lws's ("validity": a ping 10 s after the last pong, whatever the traffic, so that a load's
+        // thousand connections, opened together, were pinged together every 10 s, and each pong re-sorted one list
+        // of them all): the server pings only connections that are quiet (`Keepalive`), which no load's are, and the
+        // floor does no more than the server under load (docs/PERFORMANCE.md, "The echo's pings").
         info.pt_serv_buf_size = 16 * 1024
         info.gid = -1
         info.uid = -1

@@ -108,6 +108,8 @@ final class LoadGenerator {
 
     // Results (counters reset when the window opens).
     private(set) var latency = Latencies()
+    /// The window's tail tenth of a second by tenth (``TailBins``).
+    private(set) var tails = TailBins.empty
     private(set) var inputsSent = 0
     private(set) var inputsLate = 0
     private(set) var inputsSkippedNotReady = 0
@@ -353,7 +355,9 @@ final class LoadGenerator {
         spans = MeasuredSpans(server: options.serverPID != nil, watching: options.watchedPIDs.count)
         openSpan = slices.isMeasured(now) ? sample(at: now) : nil
         // Turn by turn, from the start of the slice now begun, so that the window holds whole slices.
-        phaseEnd = slices.sliceStart(at: now) + slices.window(about: Int64(options.duration * 1_000_000))
+        let start = slices.sliceStart(at: now)
+        phaseEnd = start + slices.window(about: Int64(options.duration * 1_000_000))
+        tails = TailBins(origin: start, duration: phaseEnd - start)
         phase = .measuring
     }
 
@@ -571,7 +575,7 @@ final class LoadGenerator {
         }
         if options.mode == .echo {
             markReady(connection)
-            if let sent = connection.pending.removeFirst(), inWindow(sent) { latency.record(now - sent) }
+            if let sent = connection.pending.removeFirst(), inWindow(sent) { measured(sent: sent, at: now) }
             return
         }
         switch connection.messageKind {
@@ -581,7 +585,7 @@ final class LoadGenerator {
             while let sent = connection.pending.first, sent <= connection.messageTime {
                 connection.pending.removeFirst()
                 answered = true
-                if inWindow(sent) { latency.record(now - sent) }
+                if inWindow(sent) { measured(sent: sent, at: now) }
             }
             if counted {
                 frames += 1
@@ -603,6 +607,12 @@ final class LoadGenerator {
         case .pong, .other:
             break
         }
+    }
+
+    /// An input of the window, sent at `sent`, answered at `now`.
+    private func measured(sent: Int64, at now: Int64) {
+        latency.record(now - sent)
+        tails.record(sent: sent, latency: now - sent)
     }
 
     private func markReady(_ connection: LoadConnection) {

@@ -33,6 +33,14 @@ struct Report {
         }
         fields.append(("latency_max_ms", milliseconds(g.latency.maximum)))
         fields.append(("latency_mean_ms", g.latency.mean.map { number($0 / 1000) } ?? "null"))
+        // Tenth of a second by tenth of the window (``TailBins``): [s from its first slice, inputs, late, slowest ms].
+        let bins = g.tails.measured.map { bin in
+            "[\(number(bin.start)),\(bin.inputs),\(bin.late),\(number(bin.slowestMilliseconds))]"
+        }
+        fields.append(("tail_bins", "[" + bins.joined(separator: ",") + "]"))
+        fields.append(("tail_bin_s", number(Double(TailBins.length) / 1_000_000)))
+        fields.append(("tail_late_ms", number(Double(TailBins.lateMicroseconds) / 1000)))
+        fields.append(("tail_origin_us", "\(g.tails.origin)"))
         fields += [
             ("messages", "\(g.messages)"),
             ("bytes", "\(g.bytes)"),

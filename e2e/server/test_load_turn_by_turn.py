@@ -1,7 +1,8 @@
 """`refreshkit-load --slice`: two generators measure two servers turn by turn over the same seconds, each driving
 its own in every other slice and measuring past each slice's lead (docs/PERFORMANCE.md, "Two targets measured turn
-by turn"); `--linger` keeps a generator's sessions open after its report. Real servers (`refreshkit serve`, and with
-`--echo-protocol` the bench floor's echo) and the real generator.
+by turn"), and says tenth of a second by tenth where its tail was; `--linger` keeps a generator's sessions open after
+its report. Real servers (`refreshkit serve`, and with `--echo-protocol` the bench floor's echo) and the real
+generator.
 """
 from __future__ import annotations
 
@@ -54,6 +55,13 @@ def test_two_generators_take_turns_and_measure_only_their_slices(fresh_server):
         assert 0.85 * expected <= report["inputs_sent"] <= 1.15 * expected, report
         assert report["latency_samples"] == report["inputs_sent"] and report["inputs_unanswered"] == 0, report
         assert report["server_cpu_seconds"] > 0, report
+        # Where the tail was, tenth of a second by tenth (`tail_bins`): every timed input in a bin, and every bin in
+        # one of its own slices, counted from the window's first, which is its own.
+        bins = report["tail_bins"]
+        assert report["tail_bin_s"] == 0.1 and report["tail_late_ms"] == 2, report
+        assert sum(inputs for _, inputs, _, _ in bins) == report["latency_samples"], bins
+        assert all(0 <= late <= inputs and slowest >= 0 for _, inputs, late, slowest in bins), bins
+        assert all(round(start * 10) % round(20 * SLICE) < round(10 * SLICE) for start, _, _, _ in bins), bins
     for srv in servers:
         assert not srv.error_lines(), srv.output()
 
