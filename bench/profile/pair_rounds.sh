@@ -2,17 +2,18 @@
 # The bench's turn-by-turn round with the same program on both sides: two lws-echo floors, each driven by its own
 # refreshkit-load in every other slice of one window, as `refreshkit-bench` drives the server and the echo
 # (docs/PERFORMANCE.md, "Two targets measured turn by turn"). Whatever the two echoes' ratios show is the method's
-# own spread, which any server ÷ echo ratio carries too ("The same program on both sides").
+# own spread, which any server ÷ echo ratio carries too ("The echo's pings" found the floor's own stall this way).
 #
 #   bench/profile/pair_rounds.sh ROUNDS
 #   PORT_A, PORT_B (9351, 9352: fixed, so that a pattern can be followed to a port), SESSIONS (1000), WINDOW (15:
 #   seconds of the window, half of them each echo's own slices), SLICE (1), LEAD (0.1), LINGER (3, the bench's for
-#   slices of 1 s), BIN (.build/release), PIN=1 (both echoes on the last CPU, both generators on the others). The slice parity alternates from round to round (A takes the even slices
-#   in odd rounds), and the echoes and generators start in the order A, B.
+#   slices of 1 s), BIN (.build/release), PIN=1 (both echoes on the last CPU, both generators on the others),
+#   KEEP=DIR (each round's two reports kept there). The slice parity alternates from round to round (A takes the
+#   even slices in even rounds), and the echoes and generators start in the order A, B.
 #
 # Prints, per round, A's and B's CPU per input and p99 (ms), A ÷ B for both, and for each echo where its tail was
-# (refreshkit-load's `tail_bins`): the share of its inputs answered later than 2 ms by tenth of a second into its
-# slices, and its worst tenth of the window. KEEP=DIR keeps each round's two reports there.
+# (refreshkit-load's `tail_bins`, "Where in a slice the tail is"): the share of its inputs answered later than 2 ms
+# by tenth of a second into its slices, and its worst tenth of the window.
 set -euo pipefail
 ROUNDS=${1:?ROUNDS}
 PORT_A=${PORT_A:-9351} PORT_B=${PORT_B:-9352} SESSIONS=${SESSIONS:-1000} WINDOW=${WINDOW:-15}
@@ -56,8 +57,9 @@ for name, d in (("A", a), ("B", b)):
         tenth = int(round(start / bin_s)) % len(late)
         late[tenth] += count
         sent[tenth] += inputs
-    worst = max(d["tail_bins"], key=lambda b: b[2])
-    print(f"  {name}: late by tenth of its slices (%) " + " ".join(f"{100 * l / s:.1f}" if s else "-" for l, s in zip(late, sent))
-          + f"; worst tenth at {worst[0]:g} s: {worst[2]} of {worst[1]} late, the slowest {worst[3]:g} ms")
+    worst = max(d["tail_bins"], key=lambda b: b[2], default=[0, 0, 0, 0])
+    shares = " ".join(f"{100 * l / s:.1f}" if s else "-" for l, s in zip(late, sent))
+    print(f"  {name}: late by tenth of its slices (%) {shares}; worst tenth at {worst[0]:g} s: {worst[2]} of "
+          f"{worst[1]} late, the slowest {worst[3]:g} ms")
 PY
 done
