@@ -575,7 +575,7 @@ final class LoadGenerator {
         }
         if options.mode == .echo {
             markReady(connection)
-            if let sent = connection.pending.removeFirst(), inWindow(sent) { measured(sent: sent, at: now) }
+            if let sent = connection.pending.removeFirst(), inWindow(sent) { timed(sent: sent, answeredAt: now) }
             return
         }
         switch connection.messageKind {
@@ -585,7 +585,7 @@ final class LoadGenerator {
             while let sent = connection.pending.first, sent <= connection.messageTime {
                 connection.pending.removeFirst()
                 answered = true
-                if inWindow(sent) { measured(sent: sent, at: now) }
+                if inWindow(sent) { timed(sent: sent, answeredAt: now) }
             }
             if counted {
                 frames += 1
@@ -609,8 +609,8 @@ final class LoadGenerator {
         }
     }
 
-    /// An input of the window, sent at `sent`, answered at `now`.
-    private func measured(sent: Int64, at now: Int64) {
+    /// An input of the window, sent at `sent`, answered at `now`: into the latencies and the tail's bins.
+    private func timed(sent: Int64, answeredAt now: Int64) {
         latency.record(now - sent)
         tails.record(sent: sent, latency: now - sent)
     }
