@@ -21,6 +21,9 @@ struct BenchOptions {
     var slice: Double
     var warmup: Double
     var duration: Double
+    /// ``duration`` at a level whose p99 is a target (``Targets/ratiosToEcho``): longer, so that the few stalls of
+    /// the host that set a tail fall about evenly on both targets.
+    var tailDuration: Double
     var idleSessions: Int
     /// Longer than the server's 10 s ping interval, so the window holds a whole ping/pong cycle.
     var idleDuration: Double
@@ -68,6 +71,11 @@ struct BenchOptions {
     var skipAnchor: Bool
     /// Where each child's stderr goes (one file per child), made fresh per run.
     var logDirectory: String
+
+    /// Seconds measured per load run at `sessions`: ``tailDuration`` where a p99 is a target, else ``duration``.
+    func duration(at sessions: Int) -> Double {
+        Targets.ratiosToEcho.contains { $0.sessions == sessions && $0.figure == .p99 } ? tailDuration : duration
+    }
 
     func binary(_ name: String) -> String {
         if name == "refreshkit", let serverBinary { return serverBinary }

@@ -65,21 +65,27 @@ struct ServerBench {
 
     /// The server and the echo under the same load turn by turn (``BenchOptions/slice``): both started, each driven
     /// by its own generator in every other slice of one window, so that both meet the same seconds of the host.
-    /// `serverFirst`: the server takes the even slices (rounds alternate it, so neither always goes first).
+    /// `serverFirst`: the server is started first, and its generator too, and takes the even slices (rounds
+    /// alternate it, so neither always goes first: of two lws-echo floors, the one started first had the higher p99
+    /// in 16 of 21 rounds, docs/PERFORMANCE.md, "How long a slice the p99 needs").
     func loadTurnByTurn(sessions: Int, serverFirst: Bool) async throws -> (server: [String: Any], echo: [String: Any]) {
         let label = "load-\(sessions)"
-        let server = try await startTarget(.refreshkit, label: label)
-        let echo: Target
-        do { echo = try await startTarget(.echo, label: label) } catch {
-            await server.process.stop()
+        let (firstKind, secondKind): (Kind, Kind) = serverFirst ? (.refreshkit, .echo) : (.echo, .refreshkit)
+        let first = try await startTarget(firstKind, label: label)
+        let second: Target
+        do { second = try await startTarget(secondKind, label: label) } catch {
+            await first.process.stop()
             throw error
         }
+        let (server, echo) = serverFirst ? (first, second) : (second, first)
         do {
-            async let serverRun = measure(
-                server, .refreshkit, sessions: sessions, idle: false, label: label, slicePhase: serverFirst ? 0 : 1)
-            async let echoRun = measure(
-                echo, .echo, sessions: sessions, idle: false, label: label, slicePhase: serverFirst ? 1 : 0)
-            var results = try await (server: serverRun, echo: echoRun)
+            async let firstRun = measure(first, firstKind, sessions: sessions, idle: false, label: label, slicePhase: 0)
+            async let secondRun = measure(
+                second, secondKind, sessions: sessions, idle: false, label: label, slicePhase: 1)
+            let (firstResult, secondResult) = try await (firstRun, secondRun)
+            var results =
+                serverFirst
+                ? (server: firstResult, echo: secondResult) : (server: secondResult, echo: firstResult)
             results.server["server_alive_after"] = server.process.isRunning
             results.echo["server_alive_after"] = echo.process.isRunning
             await server.process.stop()
@@ -92,10 +98,10 @@ struct ServerBench {
         }
     }
 
-    /// The start of each slice not measured, s: a target's first pass over the sockets and sessions that the other
-    /// target's slice left cold raised both p99s 2–5× over runs one after the other, with slices of 0.5 s and no lead
-    /// (docs/PERFORMANCE.md, "Two targets measured turn by turn").
-    static let sliceLead = 0.1
+    /// The start of each slice not measured, a tenth of it: a target's first pass over the sockets and sessions that
+    /// the other target's slice left cold raised both p99s 2–5× over runs one after the other, with slices of 0.5 s
+    /// and no lead (docs/PERFORMANCE.md, "Two targets measured turn by turn").
+    static func sliceLead(_ slice: Double) -> Double { slice / 10 }
 
     /// How long each generator keeps its sessions open after its window, turn by turn, s: the two windows open at
     /// the first slice of each one's own after its warm-up, so one may end up to a pair of slices, and the
@@ -113,8 +119,9 @@ struct ServerBench {
         let baseline = ProcessInfoSample.rss(pid: target.process.pid)
         // Turn by turn the window is longer, so that each target has `duration` seconds of input measured: half the
         // window, less each slice's lead.
-        let share = options.slice > 0 ? 2 * options.slice / (options.slice - Self.sliceLead) : 1
-        let duration = idle ? options.idleDuration : slicePhase == nil ? options.duration : share * options.duration
+        let share = options.slice > 0 ? 2 * options.slice / (options.slice - Self.sliceLead(options.slice)) : 1
+        let measured = options.duration(at: sessions)
+        let duration = idle ? options.idleDuration : slicePhase == nil ? measured : share * measured
         var arguments = [
             "--url", "ws://127.0.0.1:\(target.port)/", "--protocol", "refreshkit.v1",
             "--sessions", "\(sessions)", "--rate", "\(options.rate)",
@@ -125,7 +132,8 @@ struct ServerBench {
         if kind == .refreshkit { arguments += ["--frames", options.frames] }
         if let slicePhase {
             arguments += [
-                "--slice", "\(options.slice)", "--slice-phase", "\(slicePhase)", "--slice-lead", "\(Self.sliceLead)",
+                "--slice", "\(options.slice)", "--slice-phase", "\(slicePhase)", "--slice-lead",
+                "\(Self.sliceLead(options.slice))",
                 "--linger", "\(Self.linger(slice: options.slice))",
             ]
         }

@@ -104,7 +104,8 @@ if let load = Double(((try? String(contentsOfFile: "/proc/loadavg", encoding: .u
 }
 results["workload"] = [
     "levels": options.levels, "input_rate_hz": options.rate, "warmup_s": options.warmup,
-    "duration_s": options.duration, "rounds": options.rounds, "slice_s": options.slice,
+    "duration_s": options.duration, "tail_duration_s": options.tailDuration, "rounds": options.rounds,
+    "slice_s": options.slice,
     "idle_sessions": options.idleSessions,
     "idle_duration_s": options.idleDuration,
     "server_log_level": options.serverLogLevel, "server_arguments": options.serverArguments,
@@ -224,7 +225,7 @@ if !options.skipServer {
     for level in options.levels {
         for round in 1...options.rounds {
             let of = options.rounds > 1 ? " (round \(round) of \(options.rounds))" : ""
-            let window = "\(options.warmup) s warm-up + \(options.duration) s"
+            let window = "\(options.warmup) s warm-up + \(options.duration(at: level)) s"
             var pair = Targets.Round()
             if options.slice > 0 && !options.skipEcho {
                 say(

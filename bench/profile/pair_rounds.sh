@@ -5,19 +5,21 @@
 # own spread, which any server ÷ echo ratio carries too ("The echo's pings" found the floor's own stall this way).
 #
 #   bench/profile/pair_rounds.sh ROUNDS
-#   PORT_A, PORT_B (9351, 9352: fixed, so that a pattern can be followed to a port), SESSIONS (1000), WINDOW (15:
-#   seconds of the window, half of them each echo's own slices), SLICE (1), LEAD (0.1), LINGER (3, the bench's for
-#   slices of 1 s), BIN (.build/release), PIN=1 (both echoes on the last CPU, both generators on the others),
-#   KEEP=DIR (each round's two reports kept there). The slice parity alternates from round to round (A takes the
-#   even slices in even rounds), and the echoes and generators start in the order A, B.
+#   PORT_A, PORT_B (9351, 9352: fixed, so that a pattern can be followed to a port), SESSIONS (1000), WINDOW (22.2:
+#   seconds of the window, half of them each echo's own slices; the bench's at 1 000 sessions), SLICE (0.05), LEAD
+#   (0.005: a tenth of the slice, as the bench's), LINGER (1.1, the bench's for its slices), BIN (.build/release),
+#   PIN=1 (both echoes on the last CPU, both generators on the others), KEEP=DIR (each round's two reports kept
+#   there), FIRST=A (A's echo and generator start first in every round). The slice parity alternates from round to
+#   round (A takes the even slices in even rounds), and the echo that takes the even slices starts first, and its
+#   generator too, as the bench alternates the server and the echo.
 #
 # Prints, per round, A's and B's CPU per input and p99 (ms), A ÷ B for both, and for each echo where its tail was
 # (refreshkit-load's `tail_bins`, "Where in a slice the tail is"): the share of its inputs answered later than 2 ms
-# by tenth of a second into its slices, and its worst tenth of the window.
+# by tenth of a second into its slices (one figure for slices of 0.1 s or less), and its worst tenth of the window.
 set -euo pipefail
 ROUNDS=${1:?ROUNDS}
-PORT_A=${PORT_A:-9351} PORT_B=${PORT_B:-9352} SESSIONS=${SESSIONS:-1000} WINDOW=${WINDOW:-15}
-SLICE=${SLICE:-1} LEAD=${LEAD:-0.1} LINGER=${LINGER:-3} BIN=${BIN:-.build/release}
+PORT_A=${PORT_A:-9351} PORT_B=${PORT_B:-9352} SESSIONS=${SESSIONS:-1000} WINDOW=${WINDOW:-22.2}
+SLICE=${SLICE:-0.05} LEAD=${LEAD:-0.005} LINGER=${LINGER:-1.1} BIN=${BIN:-.build/release}
 ulimit -n 20000
 TARGET_CPUS=() LOAD_CPUS=()
 if [ "${PIN:-0}" = 1 ]; then  # both echoes on the last CPU, both generators on the others (as ab_rounds.sh's PIN)
@@ -26,18 +28,31 @@ fi
 DIR=$(mktemp -d /tmp/pair-rounds-XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$DIR"' EXIT
 
+common=(--sessions "$SESSIONS" --mode echo --duration "$WINDOW" --slice "$SLICE" --slice-lead "$LEAD" --linger "$LINGER")
+start_echo() { # NAME PORT: starts an echo, its pid in echo_NAME
+    "${TARGET_CPUS[@]}" "$BIN/lws-echo" --port "$2" --max-seconds 300 >/dev/null 2>&1 & printf -v "echo_$1" %s $!
+}
+start_load() { # NAME PORT PHASE: starts a generator against echo_NAME, its pid in load_NAME
+    local pid_var="echo_$1"
+    "${LOAD_CPUS[@]}" "$BIN/refreshkit-load" --url "ws://127.0.0.1:$2/" "${common[@]}" --slice-phase "$3" \
+        --server-pid "${!pid_var}" >"$DIR/$1.json" 2>"$DIR/$1.err" & printf -v "load_$1" %s $!
+}
+
 for round in $(seq "$ROUNDS"); do
     phase_a=$((round % 2)) phase_b=$(((round + 1) % 2))
-    "${TARGET_CPUS[@]}" "$BIN/lws-echo" --port "$PORT_A" --max-seconds 300 >/dev/null 2>&1 & echo_a=$!
-    "${TARGET_CPUS[@]}" "$BIN/lws-echo" --port "$PORT_B" --max-seconds 300 >/dev/null 2>&1 & echo_b=$!
+    # The echo that takes the even slices starts first, and its generator too, as the bench starts the server and the
+    # echo; FIRST=A starts A first in every round (the start order's own effect, "How long a slice the p99 needs").
+    order=(a b)
+    [ "${FIRST:-}" = A ] || [ "$phase_a" = 0 ] || order=(b a)
+    for name in "${order[@]}"; do
+        if [ "$name" = a ]; then start_echo a "$PORT_A"; else start_echo b "$PORT_B"; fi
+    done
     for port in "$PORT_A" "$PORT_B"; do
         for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break; sleep 0.1; done
     done
-    common=(--sessions "$SESSIONS" --mode echo --duration "$WINDOW" --slice "$SLICE" --slice-lead "$LEAD" --linger "$LINGER")
-    "${LOAD_CPUS[@]}" "$BIN/refreshkit-load" --url "ws://127.0.0.1:$PORT_A/" "${common[@]}" --slice-phase "$phase_a" \
-        --server-pid "$echo_a" >"$DIR/a.json" 2>"$DIR/a.err" & load_a=$!
-    "${LOAD_CPUS[@]}" "$BIN/refreshkit-load" --url "ws://127.0.0.1:$PORT_B/" "${common[@]}" --slice-phase "$phase_b" \
-        --server-pid "$echo_b" >"$DIR/b.json" 2>"$DIR/b.err" & load_b=$!
+    for name in "${order[@]}"; do
+        if [ "$name" = a ]; then start_load a "$PORT_A" "$phase_a"; else start_load b "$PORT_B" "$phase_b"; fi
+    done
     wait "$load_a" "$load_b" || { cat "$DIR/a.err" "$DIR/b.err" >&2; exit 1; }
     [ -z "${KEEP:-}" ] || { mkdir -p "$KEEP"; cp "$DIR/a.json" "$KEEP/a-$round.json"; cp "$DIR/b.json" "$KEEP/b-$round.json"; }
     kill "$echo_a" "$echo_b"; wait "$echo_a" "$echo_b" 2>/dev/null || true
@@ -52,7 +67,8 @@ for name, d in (("A", a), ("B", b)):
     # Its measured inputs answered later than 2 ms, by tenth of a second into its slices (the slices are SLICE long,
     # its own every other one from the window's start), then its worst tenth.
     slice_s, bin_s = d["slice_s"] or 1, d["tail_bin_s"]
-    late, sent = [0] * round(slice_s / bin_s), [0] * round(slice_s / bin_s)
+    tenths = max(1, round(slice_s / bin_s))
+    late, sent = [0] * tenths, [0] * tenths
     for start, inputs, count, _ in d["tail_bins"]:
         tenth = int(round(start / bin_s)) % len(late)
         late[tenth] += count
