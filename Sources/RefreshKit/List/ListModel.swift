@@ -115,7 +115,7 @@ public struct ListModel: Hashable, Sendable, Codable {
             try apply(touch, at: time)
             return
         case .wheel(let wheel):
-            if try applyGesture(wheel.delta, pageTime: wheel.pageTime, "wheel", at: time, { $0.wheel(wheel) }) {
+            if try applyGesture(wheel.delta, pageTime: wheel.pageTime, "wheel", at: time, { $0.wheel(wheel) }).moved {
                 return
             }
         case .resize(let size):
@@ -156,29 +156,40 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// (Taken out of an `Input` there, the touch's `delta.y` was copied as three narrower pieces and read back
     /// whole, a read the CPU holds until every store before it is written: the server's hottest instruction in
     /// `perf`, docs/PERFORMANCE.md, "A turn's inputs together". Inlined into the `Input` path, as it was.)
+    ///
+    /// - Returns: whether ``schedule()`` is what it was before the touch: the clock only moved up to `time`, nothing
+    ///   fell due, and the touch only moved the content, a drag's move that no control took notice of. A host that
+    ///   keeps the schedule after every call need not ask again (a drag's every move; `schedule()` costs ~110
+    ///   instructions). A touch does not end a wheel gesture or start a motion, a timer or a request without an
+    ///   event, so the schedule's parts (``isActive``, ``nextDeadline``) are untouched.
     @inline(__always)
-    public mutating func apply(_ touch: TouchInput, at time: Timestamp) throws(ListModelError) {
-        if try applyGesture(touch.delta, pageTime: touch.pageTime, "touch", at: time, { $0.touch(touch) }) { return }
+    @discardableResult
+    public mutating func apply(_ touch: TouchInput, at time: Timestamp) throws(ListModelError) -> Bool {
+        let (clockOnly, moved) = try applyGesture(
+            touch.delta, pageTime: touch.pageTime, "touch", at: time, { $0.touch(touch) })
+        if moved { return clockOnly }
         // What the input made due at once happens now, not at the next unrelated input.
         advance(to: now)
+        return false
     }
 
     /// A touch's or wheel's sample: checked (before anything changes), the model moved to `time`, the sample
-    /// handed to the scroll model by `step` and its outcome handled. - Returns: whether it only moved the content
-    /// (``movedOnly(since:)``), so that nothing more is due.
+    /// handed to the scroll model by `step` and its outcome handled. - Returns: whether moving to `time` only moved
+    /// the clock (``advanceClock(to:)``), and whether the sample only moved the content (``movedOnly(since:)``), so
+    /// that nothing more is due.
     @inline(__always)
     private mutating func applyGesture(
         _ delta: Point, pageTime: Double, _ what: StaticString, at time: Timestamp,
         _ step: (inout ScrollModel) -> ScrollModel.GestureOutcome
-    ) throws(ListModelError) -> Bool {
+    ) throws(ListModelError) -> (clockOnly: Bool, moved: Bool) {
         try Validation.finite(delta, what)
         try Validation.pageTime(pageTime, what)
-        advance(to: time)
+        let clockOnly = advanceClock(to: time)
         // The input changes the model (or is ignored, and then the next step observes anyway).
         observedQuietly.value = false
         let eventCount = events.count
         handle(step(&scroll))
-        return movedOnly(since: eventCount)
+        return (clockOnly, movedOnly(since: eventCount))
     }
 
     /// Whether the gesture input just handled only moved the content: it said nothing (no event since
@@ -226,17 +237,26 @@ public struct ListModel: Hashable, Sendable, Codable {
     // gone. Other modules call it as before.
     @inline(__always)
     public mutating func advance(to time: Timestamp) {
+        advanceClock(to: time)
+    }
+
+    /// ``advance(to:)``. - Returns: whether only the clock moved: the last observation was quiet and nothing was
+    /// due up to `time`, so nothing but the time changed, and the model's ``schedule()`` is what it was.
+    @inline(__always)
+    @discardableResult
+    private mutating func advanceClock(to time: Timestamp) -> Bool {
         let target = max(time, now)
         if observedQuietly.value && nothingDue(by: target) {
             // What stepping would do here, without looking for deadlines there are none of; at the same
             // instant, not even the clocks move.
-            guard target > now else { return }
+            guard target > now else { return true }
             now = target
             scroll.advance(to: target)
             // No control has a timer (`nothingDue`), so none has anything to do with the time.
-            return
+            return true
         }
         advanceStepping(to: target)
+        return false
     }
 
     /// ``advance(to:)`` to `target` (not before ``now``) when something may be due on the way.

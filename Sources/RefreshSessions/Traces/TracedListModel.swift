@@ -161,12 +161,19 @@ public struct TracedListModel: Sendable {
         } else {
             recorder.recordApply(text, member: member, at: time)
         }
-        defer { noteSchedule() }  // a refused input may still have advanced the model to `time`
         notePointer(touch, member: member)
         // The touch as the engine sees it (``namespaced(_:member:)``).
         var namespaced = touch
         namespaced.pointer = Self.pointer(touch.pointer, member: member)
-        try model.apply(namespaced, at: time)
+        let unchanged: Bool
+        do throws(ListModelError) {
+            unchanged = try model.apply(namespaced, at: time)
+        } catch {
+            noteSchedule()  // a refused input may still have advanced the model to `time`
+            throw error
+        }
+        // A drag's move that only moved the content leaves the schedule as it was (``ListModel/apply(_:at:)``).
+        if !unchanged { noteSchedule() }
         if let seq { acknowledgements.note(seq: seq, member: member) }
     }
 
