@@ -67,7 +67,7 @@ struct ServerBench {
     /// by its own generator in every other slice of one window, so that both meet the same seconds of the host.
     /// `serverFirst`: the server is started first, and its generator too, and takes the even slices (rounds
     /// alternate it, so neither always goes first: of two lws-echo floors, the one started first had the higher p99
-    /// in 16 of 21 rounds, docs/PERFORMANCE.md, "How long a slice the p99 needs").
+    /// in 19 of 27 rounds in slices of 1 s, docs/PERFORMANCE.md, "How long a slice the p99 needs").
     func loadTurnByTurn(sessions: Int, serverFirst: Bool) async throws -> (server: [String: Any], echo: [String: Any]) {
         let label = "load-\(sessions)"
         let (firstKind, secondKind): (Kind, Kind) = serverFirst ? (.refreshkit, .echo) : (.echo, .refreshkit)

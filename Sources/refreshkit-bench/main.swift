@@ -277,11 +277,13 @@ var instructionCounts: (server: ServerInstructions.Count?, echo: ServerInstructi
 if !options.skipServer && !options.skipEcho && !options.skipInstructions {
     var counts: [String: Any] = [
         "sessions": ServerInstructions.sessions,
-        "windows_s": [ServerInstructions.shortWindow, ServerInstructions.longWindow],
+        "window_s": ServerInstructions.window,
     ]
     var perInput: [ServerBench.Kind: ServerInstructions.Count] = [:]
     for kind in [ServerBench.Kind.refreshkit, .echo] {
-        say("instructions: \(kind.rawValue) under callgrind, \(ServerInstructions.sessions) sessions, two windows…")
+        say(
+            "instructions: \(kind.rawValue) under callgrind, \(ServerInstructions.sessions) sessions, the window alone…"
+        )
         do {
             if let count = try await ServerInstructions(options: options).count(kind) {
                 counts[kind.rawValue] = count.json
