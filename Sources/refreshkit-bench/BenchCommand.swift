@@ -75,7 +75,7 @@ struct BenchCommand: ParsableCommand {
     /// turn over the same window, the server's and the echo's CPU per input compare within a few per cent
     /// (docs/PERFORMANCE.md, "Two targets measured turn by turn"). Slices of 50 ms, shorter than the host's longer
     /// stalls, share those between the two targets: two lws-echo floors' p99s then differed by 0.90–1.26×, against
-    /// 0.18–5.68× in slices of 1 s ("How long a slice the p99 needs").
+    /// 0.05–5.68× in slices of 1 s ("How long a slice the p99 needs").
     @Option(
         help: ArgumentHelp(
             "Server and echo measured turn by turn, in slices of this many seconds over the same window (the first "

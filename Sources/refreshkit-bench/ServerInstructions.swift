@@ -39,7 +39,7 @@ struct ServerInstructions {
 
         /// Messages received per input sent: under ``keptUpShare`` the target fell behind under callgrind (the host
         /// did not give it the time), coalesced a backlog, and its count says nothing.
-        var answeredShare: Double { inputs > 0 ? Double(messages) / Double(inputs) : 0 }
+        var answeredShare: Double { framesPerInput ?? 0 }
 
         static let keptUpShare = 0.9
 
