@@ -2,11 +2,15 @@
 """Instructions per input of a whole WebSocket server under load, counted by callgrind (docs/PERFORMANCE.md,
 "Profile").
 
-The server (`refreshkit serve`, or `lws-echo` with --echo) runs under callgrind twice, each time driven by
-`refreshkit-load` with the same sessions and rate, for a short and a long measured window. The difference of
-the two runs' totals, divided by the difference of the inputs the generator sent, leaves start-up, the
-handshakes and the shutdown out. The same difference is taken function by function (inclusive and exclusive,
-from `callgrind_annotate`), so the table shows where each input's instructions go.
+The server (`refreshkit serve`, or `lws-echo` with --echo) runs under callgrind driven by `refreshkit-load`, and
+callgrind counts only the generator's measured window, as `refreshkit-bench` counts (docs/PERFORMANCE.md, "What is
+measured, and how"): it starts with counting off, and `callgrind_control` switches it on when the generator says
+`window open` on stderr and off when it says `window closed`. The totals, function by function (inclusive and
+exclusive, from `callgrind_annotate`), are divided by the inputs the server handled in that time, so the table
+shows where each input's instructions go; start-up, the handshakes and the shutdown are not counted. With
+--subtract (or --short / --long) it runs twice instead, a short and a long window counted whole, and takes the
+difference of the two (the method before 49329e6, whose start-up did not cancel exactly: up to 2.7 million
+instructions apart).
 
 valgrind 3.19 cannot read the debug information of `refreshkit` (swift-prometheus' sections), so the binary
 runs as a copy without it (`strip -g`): the instructions are the same, only file and line names go; function
@@ -15,8 +19,9 @@ names stay (demangled with `swift demangle --simplified`).
 Per input is what the inputs cost together with the frames they made; a busy machine makes the server
 fall behind and answer several inputs with one frame, so the key functions are also given per call.
 
-    bench/profile/callgrind_server.py --bin-dir .build/release --sessions 20 --short 4 --long 16 --top 30
+    bench/profile/callgrind_server.py --bin-dir .build/release --sessions 20 --window 12 --top 30
     bench/profile/callgrind_server.py --bin-dir .build/release --echo ...
+    bench/profile/callgrind_server.py --bin-dir .build/release --subtract --short 4 --long 16
 """
 
 import argparse
@@ -52,7 +57,8 @@ def wait_listening(port, process, log, bound=300.0):
     sys.exit(f"the server did not listen within {bound} s; see {log}")
 
 
-def one_run(args, binary, duration, work, label):
+def one_run(args, binary, duration, work, label, windowed=False):
+    """One run under callgrind with the generator measuring `duration` s; `windowed`: counting only that window."""
     port = free_port()
     out = os.path.join(work, f"cg.{label}.out")
     log = os.path.join(work, f"cg.{label}.log")
@@ -62,20 +68,29 @@ def one_run(args, binary, duration, work, label):
         command = [binary, "serve", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
                    "--web-root", args.web_root] + args.server_arg
     valgrind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + args.valgrind_arg
+    if windowed:
+        valgrind.append("--instr-atstart=no")
     with open(log, "w") as log_file:
         server = subprocess.Popen(valgrind + command, stdout=log_file, stderr=subprocess.STDOUT)
         wait_listening(port, server, log)
-        load = subprocess.run(
+        load = subprocess.Popen(
             [os.path.join(args.bin_dir, "refreshkit-load"), "--url", f"ws://127.0.0.1:{port}/",
              "--sessions", str(args.sessions), "--rate", str(args.rate), "--warmup", str(args.warmup),
              "--duration", str(duration), "--mode", "echo" if args.echo else "frames"],
-            capture_output=True, text=True, check=True)
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for line in load.stderr:  # the generator's progress: its window's edges switch callgrind's counting
+            if windowed and line.strip() in ("refreshkit-load: window open", "refreshkit-load: window closed"):
+                switch = "on" if line.strip().endswith("open") else "off"
+                subprocess.run(["callgrind_control", "-i", switch, str(server.pid)], capture_output=True, check=True)
+        stdout = load.stdout.read()
+        if load.wait() != 0:
+            sys.exit(f"refreshkit-load failed: {stdout}")
         server.send_signal(signal.SIGINT)
         server.wait(timeout=120)
-    report = json.loads(load.stdout.strip().splitlines()[-1])
+    report = json.loads(stdout.strip().splitlines()[-1])
     inputs = report.get("inputs_sent") or report.get("inputsSent")
     if inputs is None:
-        sys.exit(f"no inputs_sent in the generator's report: {load.stdout}")
+        sys.exit(f"no inputs_sent in the generator's report: {stdout}")
     return out, int(inputs), report
 
 
@@ -101,11 +116,15 @@ def calls(profile, pattern):
 
 
 def total(profile):
+    """The instructions a profile counted: its `totals:` line (its `summary:` says 0 when counting started off)."""
+    found = {}
     with open(profile) as f:
         for line in f:
-            if line.startswith("summary:") or line.startswith("totals:"):
-                return int(line.split()[1])
-    sys.exit(f"no summary in {profile}")
+            if line.startswith(("summary:", "totals:")):
+                found[line.split(":")[0]] = int(line.split()[1])
+    if not found:
+        sys.exit(f"no summary in {profile}")
+    return found.get("totals", found.get("summary"))
 
 
 LINE = re.compile(r"^\s*([\d,]+)\s+(?:\(\s*[\d.]+%\)\s+)?(?:\*\s+)?(.+?)(?:\s+\[[^\]]*\])?$")
@@ -154,19 +173,20 @@ PER_CALL = [
 
 
 def compare(short_profile, long_profile, inputs, per_call, top):
-    """Prints what the long run did beyond the short one: each `per_call` pattern's inclusive count per call, then
-    the top functions per input, inclusive and exclusive; returns them as figures (`per_call`, `functions`)."""
+    """Prints what the long run did beyond the short one (`short_profile` None: the long one's window, all of it): each
+    `per_call` pattern's inclusive count per call, then the top functions per input, inclusive and exclusive;
+    returns them as figures (`per_call`, `functions`)."""
     figures = {"per_call": {}, "functions": {}}
     for inclusive in (True, False):
         kind = "inclusive" if inclusive else "exclusive"
-        short_counts = functions(short_profile, inclusive)
+        short_counts = functions(short_profile, inclusive) if short_profile else {}
         long_counts = functions(long_profile, inclusive)
         differences = {n: long_counts[n] - short_counts.get(n, 0) for n in long_counts}
         if inclusive:
             print("\ninclusive instructions per call:")
             for label, pattern in per_call:
                 for name in (n for n in differences if re.search(pattern, n)):
-                    made = calls(long_profile, pattern) - calls(short_profile, pattern)
+                    made = calls(long_profile, pattern) - (calls(short_profile, pattern) if short_profile else 0)
                     if made > 0:
                         figures["per_call"][label] = round(differences[name] / made, 1)
                         print(f"{differences[name] / made:10,.0f}  {label} ({made} calls)")
@@ -186,8 +206,11 @@ def main():
     parser.add_argument("--sessions", type=int, default=20)
     parser.add_argument("--rate", type=float, default=60.0)
     parser.add_argument("--warmup", type=float, default=2.0)
-    parser.add_argument("--short", type=float, default=4.0)
-    parser.add_argument("--long", type=float, default=16.0)
+    parser.add_argument("--window", type=float, default=12.0, help="seconds of the window counted")
+    parser.add_argument("--subtract", action="store_true",
+                        help="two runs counted whole, --long less --short (implied by either)")
+    parser.add_argument("--short", type=float, help="with --subtract: the short run's window (4 s)")
+    parser.add_argument("--long", type=float, help="with --subtract: the long run's window (16 s)")
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--web-root", default="web")
     parser.add_argument("--server-arg", action="append", default=[])
@@ -196,6 +219,9 @@ def main():
     parser.add_argument("--handler", help="a regular expression naming the function called once per input")
     parser.add_argument("--json", help="write the figures here")
     args = parser.parse_args()
+    args.subtract = args.subtract or args.short is not None or args.long is not None
+    args.short = 4.0 if args.short is None else args.short
+    args.long = 16.0 if args.long is None else args.long
 
     work = args.keep or tempfile.mkdtemp(prefix="rk-callgrind-")
     os.makedirs(work, exist_ok=True)
@@ -204,19 +230,25 @@ def main():
     shutil.copy(os.path.join(args.bin_dir, name), binary)
     subprocess.run(["strip", "-g", binary], check=True)
 
-    short_profile, short_inputs, _ = one_run(args, binary, args.short, work, "short")
-    long_profile, long_inputs, long_report = one_run(args, binary, args.long, work, "long")
+    if args.subtract:
+        short_profile, short_inputs, _ = one_run(args, binary, args.short, work, "short")
+        long_profile, long_inputs, long_report = one_run(args, binary, args.long, work, "long")
+    else:  # the window alone: nothing to subtract
+        long_profile, long_inputs, long_report = one_run(args, binary, args.window, work, "window", windowed=True)
+        short_profile, short_inputs = None, 0
     sent = long_inputs - short_inputs
     # What the server handled, not what the generator sent: a server that falls behind under callgrind (on a
     # busy machine) leaves a backlog, and coalesces. Counted by the calls of the function that takes one
     # message (the host's `received`; the echo's `receive`), and the frames written (the host's `writeable`).
     handler = args.handler or ("EchoConnectionC7receive" if args.echo else "SessionHostC8received")
-    inputs = calls(long_profile, handler) - calls(short_profile, handler)
-    per_input = (total(long_profile) - total(short_profile)) / inputs
+    inputs = calls(long_profile, handler) - (calls(short_profile, handler) if short_profile else 0)
+    per_input = (total(long_profile) - (total(short_profile) if short_profile else 0)) / inputs
+    where = "between the runs" if short_profile else "in the window"
     print(f"{name}: {args.sessions} sessions at {args.rate:g} Hz, {sent} inputs sent and {inputs} handled "
-          f"between the runs: {per_input:,.0f} instructions per input handled")
+          f"{where}: {per_input:,.0f} instructions per input handled")
     if not args.echo:
-        frames = calls(long_profile, "SessionHostC9writeable") - calls(short_profile, "SessionHostC9writeable")
+        frames = calls(long_profile, "SessionHostC9writeable") - (
+            calls(short_profile, "SessionHostC9writeable") if short_profile else 0)
         print(f"writes (frames and other messages) per input handled: {frames / inputs:.3f}")
     figures = {"binary": name, "sessions": args.sessions, "rate": args.rate, "inputs": inputs, "sent": sent,
                "instructions_per_input": per_input, "functions": {}}
