@@ -1,5 +1,6 @@
 // Over 400 lines on purpose: the engine's one facade (apply, advance, frame, events) over the scroll model,
-// four edges and the pager; each operation is short, and they share the model's private state.
+// four edges and the pager; each operation is short, and they share the model's private state. A gesture's sample
+// has a room of its own (ListModel+Gesture.swift), and what it reads here is internal, not private.
 
 /// One scroll view with its edge controls and its feed: the authoritative model a page drives.
 ///
@@ -25,8 +26,8 @@ public struct ListModel: Hashable, Sendable, Codable {
     public private(set) var now: Timestamp
     private var sequence: UInt64 = 0
     /// One control per edge, in ``Edge/allCases`` order; edges without a control are `disabled`.
-    public private(set) var controls: [EdgeControl]
-    private var events: [Event] = []
+    public internal(set) var controls: [EdgeControl]
+    var events: [Event] = []
     /// The edges of the last two frames, used in turn: a host keeps the frame it sent last (the base of the
     /// next delta) until it has the next one, so the array of the frame before that is free again, and
     /// producing a frame neither allocates nor frees.
@@ -36,7 +37,7 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// controls asked for nothing and changed nothing, no layer moved, and no control waits on the clock
     /// (a failed footer's back-off). Observing again would then see the same scroll view and do nothing,
     /// so a step that only moves the clock skips it.
-    private var observedQuietly = Scratch(false)
+    var observedQuietly = Scratch(false)
     // Derived from the members above, kept because an input or a frame reads them (ListModel+Derived.swift: what
     // each says, and what it saves). Neither coded nor compared.
     var inertControls = Scratch<UInt8?>(nil)
@@ -93,7 +94,7 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// The control of `edge`.
     public func control(_ edge: Edge) -> EdgeControl { controls[Self.index(edge)] }
 
-    private static func index(_ edge: Edge) -> Int { edge.index }
+    static func index(_ edge: Edge) -> Int { edge.index }
 
     private static func physics(_ configuration: ListConfiguration, devicePixelRatio: Double) -> ScrollPhysics {
         ScrollPhysics(
@@ -152,82 +153,6 @@ public struct ListModel: Hashable, Sendable, Codable {
         advance(to: now)
     }
 
-    /// ``apply(_:at:)`` of a touch, for a host that read one without making an ``Input`` of it: the same steps.
-    /// (Taken out of an `Input` there, the touch's `delta.y` was copied as three narrower pieces and read back
-    /// whole, a read the CPU holds until every store before it is written: the server's hottest instruction in
-    /// `perf`, docs/PERFORMANCE.md, "A turn's inputs together". Inlined into the `Input` path, as it was.)
-    ///
-    /// - Returns: whether ``schedule()`` is what it was before the touch: the clock only moved up to `time`, nothing
-    ///   fell due, and the touch only moved the content, a drag's move that no control took notice of. A host that
-    ///   keeps the schedule after every call need not ask again (a drag's every move; `schedule()` costs ~110
-    ///   instructions). A touch does not end a wheel gesture or start a motion, a timer or a request without an
-    ///   event, so the schedule's parts (``isActive``, ``nextDeadline``) are untouched.
-    @inline(__always)
-    @discardableResult
-    public mutating func apply(_ touch: TouchInput, at time: Timestamp) throws(ListModelError) -> Bool {
-        let (clockOnly, moved) = try applyGesture(
-            touch.delta, pageTime: touch.pageTime, "touch", at: time, { $0.touch(touch) })
-        if moved { return clockOnly }
-        // What the input made due at once happens now, not at the next unrelated input.
-        advance(to: now)
-        return false
-    }
-
-    /// A touch's or wheel's sample: checked (before anything changes), the model moved to `time`, the sample
-    /// handed to the scroll model by `step` and its outcome handled. - Returns: whether moving to `time` only moved
-    /// the clock (``advanceClock(to:)``), and whether the sample only moved the content (``movedOnly(since:)``), so
-    /// that nothing more is due.
-    @inline(__always)
-    private mutating func applyGesture(
-        _ delta: Point, pageTime: Double, _ what: StaticString, at time: Timestamp,
-        _ step: (inout ScrollModel) -> ScrollModel.GestureOutcome
-    ) throws(ListModelError) -> (clockOnly: Bool, moved: Bool) {
-        try Validation.finite(delta, what)
-        try Validation.pageTime(pageTime, what)
-        let clockOnly = advanceClock(to: time)
-        // The input changes the model (or is ignored, and then the next step observes anyway).
-        observedQuietly.value = false
-        let eventCount = events.count
-        handle(step(&scroll))
-        return (clockOnly, movedOnly(since: eventCount))
-    }
-
-    /// Whether the gesture input just handled only moved the content: it said nothing (no event since
-    /// `eventCount`) and the controls, observing it, asked for nothing. Then it made nothing due, and
-    /// everything due by now already ran, so ``apply(_:at:)`` need not look again. (Every request, timer
-    /// and motion starts with an event: a state change, a gesture's beginning or end.)
-    @inline(__always)
-    private mutating func movedOnly(since eventCount: Int) -> Bool {
-        guard observedQuietly.value && events.count == eventCount else { return false }
-        assert(earliestDeadline().map { $0 > now } ?? true, "a quiet move made something due")
-        return true
-    }
-
-    /// Inlined where a gesture input or a wheel's end is handled: a call of its own cost ~11 instructions a move.
-    @inline(__always)
-    private mutating func handle(_ outcome: ScrollModel.GestureOutcome) {
-        switch outcome {
-        case .ignored:
-            return
-        case .began:
-            events.append(Event(.gestureBegan, cause: scroll.isWheeling ? .wheel : .drag, time: now))
-            observe()
-        case .moved:
-            observe()
-        case .released(let velocity):
-            let cause: Cause = scroll.isDragging ? .drag : .release
-            events.append(Event(.gestureEnded, cause: cause, time: now))
-            for edge in Edge.allCases {
-                let canStart = canStart(edge)
-                let action = controls[Self.index(edge)].release(canStart: canStart, at: now, events: &events)
-                perform(action, for: edge)
-            }
-            syncLayers(onRelease: true)
-            scroll.settle(velocity: velocity)
-            observe()
-        }
-    }
-
     // MARK: - Time
 
     /// Moves the model's clock forward to `time` (never backwards), running every animation, gesture
@@ -244,7 +169,7 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// due up to `time`, so nothing but the time changed, and the model's ``schedule()`` is what it was.
     @inline(__always)
     @discardableResult
-    private mutating func advanceClock(to time: Timestamp) -> Bool {
+    mutating func advanceClock(to time: Timestamp) -> Bool {
         let target = max(time, now)
         if observedQuietly.value && nothingDue(by: target) {
             // What stepping would do here, without looking for deadlines there are none of; at the same
@@ -354,7 +279,7 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// ``nextDeadline`` for ``advance(to:)`` and ``schedule()``, read in place (`mutating`: a method not inlined gets a
     /// copy of `self`, 1.4 KB, from mutating code); inlined, as hosts schedule after every input (104 -> 93 a call).
     @inline(__always)
-    private mutating func earliestDeadline() -> Timestamp? {
+    mutating func earliestDeadline() -> Timestamp? {
         Self.earliestDeadline(
             wheel: scroll.wheelDeadline, feed: feedStatus().running?.due, motion: scroll.motionEnd,
             controls: controls, skipping: inert(), now: now)
@@ -365,7 +290,7 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// Whether `edge`'s request would be accepted now: never two requests at once, a refresh wins over a
     /// load-more, and a load-more needs another page.
     @inline(__always)
-    private mutating func canStart(_ edge: Edge) -> Bool {
+    mutating func canStart(_ edge: Edge) -> Bool {
         Self.canStart(controls[Self.index(edge)].configuration.role, feed: feedStatus())
     }
 
@@ -375,7 +300,7 @@ public struct ListModel: Hashable, Sendable, Codable {
         FeedStarts(feed).allow(role)
     }
 
-    private mutating func perform(_ action: EdgeControl.Action, for edge: Edge) {
+    mutating func perform(_ action: EdgeControl.Action, for edge: Edge) {
         switch action {
         case .none:
             return
@@ -439,7 +364,7 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// `onRelease`: the finger just lifted.
     /// - Returns: whether a layer was pushed.
     @discardableResult
-    private mutating func syncLayers(onRelease: Bool = false) -> Bool {
+    mutating func syncLayers(onRelease: Bool = false) -> Bool {
         var pushed = false
         // By index: `for control in controls` would copy every control.
         for index in controls.indices {
@@ -486,7 +411,7 @@ public struct ListModel: Hashable, Sendable, Codable {
     }
 
     /// Lets every control look at the scroll view, and carries out what they ask.
-    private mutating func observe() {
+    mutating func observe() {
         let motion: EdgeControl.Motion =
             switch scroll.phase {
             case .dragging: .dragging
