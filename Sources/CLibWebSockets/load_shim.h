@@ -6,7 +6,16 @@
 #include <malloc.h>
 #include <stddef.h>
 
+void *memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
+
 /// Bytes of heap in use (glibc's `mallinfo2().uordblks`): the engine bench's memory per session.
 static inline size_t rk_bench_heap_in_use(void) { return mallinfo2().uordblks; }
+
+/// Where `needle` first occurs in `haystack`, or NULL: glibc's `memmem` (a GNU extension, so not in Swift's Glibc
+/// module), for the generator's reading of the frames it times.
+static inline const void *rk_load_find(const void *haystack, size_t haystack_length, const void *needle,
+                                       size_t needle_length) {
+    return memmem(haystack, haystack_length, needle, needle_length);
+}
 
 #endif
