@@ -6,6 +6,8 @@
 #include <malloc.h>
 #include <stddef.h>
 
+// glibc declares memmem only under _GNU_SOURCE, which would have to come before the first header of the module;
+// declared here with glibc's signature instead.
 void *memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
 
 /// Bytes of heap in use (glibc's `mallinfo2().uordblks`): the engine bench's memory per session.

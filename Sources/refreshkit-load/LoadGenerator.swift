@@ -653,9 +653,10 @@ final class LoadGenerator {
         }
     }
 
-    /// The index just past the first occurrence of `needle` in `chunk`. glibc's `memmem`: the generator looks for
-    /// `"phase":"` through every frame it reads (`rk_load_find`), and a loop of checked subscripts cost ~1 900 instructions a frame
-    /// (callgrind of the generator at 20 sessions), time counted in every later frame's latency.
+    /// The index just past the first occurrence of `needle` in `chunk`, by glibc's `memmem` (`rk_load_find`). The
+    /// generator looks for `,"t":` and `"phase":"` (through the whole frame) in every frame it reads; loops of
+    /// checked subscripts cost ~1 900 instructions a frame (callgrind of the generator at 20 sessions), time
+    /// counted in every later frame's latency.
     private static func index(of needle: StaticString, in chunk: UnsafeRawBufferPointer) -> Int? {
         guard let base = chunk.baseAddress,
             let found = rk_load_find(base, chunk.count, needle.utf8Start, needle.utf8CodeUnitCount)
