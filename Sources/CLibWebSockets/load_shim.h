@@ -13,6 +13,12 @@ void *memmem(const void *haystack, size_t haystack_length, const void *needle, s
 /// Bytes of heap in use (glibc's `mallinfo2().uordblks`): the engine bench's memory per session.
 static inline size_t rk_bench_heap_in_use(void) { return mallinfo2().uordblks; }
 
+/// What refreshkit-load writes on stderr as its measured window opens and closes, each on a line of its own:
+/// refreshkit-bench (ServerInstructions) and bench/profile/callgrind_server.py count callgrind's instructions between
+/// the two.
+#define RK_LOAD_WINDOW_OPENED "window open"
+#define RK_LOAD_WINDOW_CLOSED "window closed"
+
 /// Where `needle` first occurs in `haystack`, or NULL: glibc's `memmem` (a GNU extension, so not in Swift's Glibc
 /// module), for the generator's reading of the frames it times.
 static inline const void *rk_load_find(const void *haystack, size_t haystack_length, const void *needle,

@@ -23,6 +23,8 @@ import Synchronization
 /// `wait` to its time limit.
 final class ChildProcess: Sendable {
     let name: String
+    /// The file its stderr goes to.
+    let log: String
     private let shared = Shared()
     private let task: Task<Void, Never>
 
@@ -47,6 +49,7 @@ final class ChildProcess: Sendable {
         grace: Double = 5
     ) async throws {
         self.name = name
+        self.log = log
         let errorLog = try FileDescriptor.open(
             FilePath(log), .writeOnly, options: [.create, .truncate], permissions: [.ownerReadWrite, .groupRead])
         var platform = PlatformOptions()
@@ -120,6 +123,23 @@ final class ChildProcess: Sendable {
         if await until(timeout: timeout, { $0.end != nil ? true : nil }) != nil { return true }
         await stop()
         return false
+    }
+
+    /// Waits until a line of its stderr (its ``log``) contains `text`; false when the child ends without one, or
+    /// `timeout` seconds pass first.
+    func waitForLogLine(containing text: String, timeout: Double) async -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        while true {
+            // Whether it had ended is read before the file, so that a line written just before the end is seen.
+            let ended = shared.state.withLock { $0.end != nil }
+            if let contents = try? String(contentsOfFile: log, encoding: .utf8),
+                contents.split(separator: "\n").contains(where: { $0.contains(text) })
+            {
+                return true
+            }
+            if ended || ContinuousClock.now >= deadline { return false }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
     }
 
     /// Stops the child (the teardown: SIGTERM, then SIGKILL after the grace) and waits until it is reaped.

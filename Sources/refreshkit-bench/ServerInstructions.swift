@@ -1,3 +1,4 @@
+import CLibWebSockets
 import Foundation
 
 /// The whole server's instructions per input, and the echo's, counted by callgrind (docs/PERFORMANCE.md, "The
@@ -94,7 +95,7 @@ struct ServerInstructions {
         }
         let finished: Bool
         do {
-            try await Self.instrument(target.pid, by: control, between: log, timeout: Self.window + 120)
+            try await Self.instrument(target.pid, by: control, as: generator, timeout: Self.window + 120)
             finished = await generator.wait(timeout: Self.window + 120)
         } catch {
             await generator.stop()
@@ -114,18 +115,19 @@ struct ServerInstructions {
             inputs: inputs, messages: (result["messages"] as? NSNumber)?.intValue ?? 0)
     }
 
-    /// Switches callgrind's counting in process `pid` on when the generator's stderr (`log`) says its window opened,
-    /// and off when it says the window closed.
-    private static func instrument(_ pid: Int32, by control: String, between log: String, timeout: Double)
+    /// Switches callgrind's counting in process `pid` on when the generator says on stderr that its window opened
+    /// (`RK_LOAD_WINDOW_OPENED`), and off when it says the window closed.
+    private static func instrument(_ pid: Int32, by control: String, as generator: ChildProcess, timeout: Double)
         async throws
     {
-        for (line, switchTo) in [("window open", "on"), ("window closed", "off")] {
-            guard await LogFile(path: log).waitForLine(containing: "refreshkit-load: \(line)", timeout: timeout) else {
-                throw BenchError("refreshkit-load did not say '\(line)' within \(Int(timeout)) s (log: \(log))")
+        for (line, switchTo) in [(RK_LOAD_WINDOW_OPENED, "on"), (RK_LOAD_WINDOW_CLOSED, "off")] {
+            guard await generator.waitForLogLine(containing: line, timeout: timeout) else {
+                let when = generator.isRunning ? "within \(Int(timeout)) s" : "before it ended (\(generator.status))"
+                throw BenchError("refreshkit-load did not say '\(line)' \(when) (log: \(generator.log))")
             }
             let call = try await ChildProcess(
                 name: "callgrind_control", executable: control, arguments: ["-i", switchTo, "\(pid)"],
-                workingDirectory: "/", log: log + ".control")
+                workingDirectory: "/", log: generator.log + ".control")
             guard await call.wait(timeout: 30) else {
                 await call.stop()
                 throw BenchError("callgrind_control -i \(switchTo) \(pid) did not finish within 30 s")

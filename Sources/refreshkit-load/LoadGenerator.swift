@@ -360,13 +360,13 @@ final class LoadGenerator {
         tails = TailBins(origin: start, duration: phaseEnd - start)
         phase = .measuring
         // What a profiler waits for to count the window alone (the bench's callgrind counts: ServerInstructions).
-        log(Self.windowOpened)
+        log(RK_LOAD_WINDOW_OPENED)
     }
 
     private func closeWindow(now: Int64) {
         windowEnd = now
         closeSpan(now: now)
-        log(Self.windowClosed)
+        log(RK_LOAD_WINDOW_CLOSED)
         phaseEnd = now + 500_000
         phase = .draining
     }
@@ -729,10 +729,6 @@ final class LoadGenerator {
         if loggedProblems <= 5 { log(text) }
         if loggedProblems == 6 { log("(further problems not shown)") }
     }
-
-    /// The lines ``log(_:)`` writes as the measured window opens and closes.
-    static let windowOpened = "window open"
-    static let windowClosed = "window closed"
 
     func log(_ text: String) {
         FileHandle.standardError.write(Data("refreshkit-load: \(text)\n".utf8))

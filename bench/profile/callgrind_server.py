@@ -79,8 +79,9 @@ def one_run(args, binary, duration, work, label, windowed=False):
              "--duration", str(duration), "--mode", "echo" if args.echo else "frames"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         for line in load.stderr:  # the generator's progress: its window's edges switch callgrind's counting
-            if windowed and line.strip() in ("refreshkit-load: window open", "refreshkit-load: window closed"):
-                switch = "on" if line.strip().endswith("open") else "off"
+            # (the lines RK_LOAD_WINDOW_OPENED and RK_LOAD_WINDOW_CLOSED of Sources/CLibWebSockets/load_shim.h)
+            switch = {"refreshkit-load: window open": "on", "refreshkit-load: window closed": "off"}.get(line.strip())
+            if windowed and switch:
                 subprocess.run(["callgrind_control", "-i", switch, str(server.pid)], capture_output=True, check=True)
         stdout = load.stdout.read()
         if load.wait() != 0:
@@ -95,7 +96,10 @@ def one_run(args, binary, duration, work, label, windowed=False):
 
 
 def calls(profile, pattern):
-    """How many times the functions whose (mangled) names match `pattern` were called in the run."""
+    """How many times the functions whose (mangled) names match `pattern` were called in the run (0 for no profile:
+    the window alone has no short run to subtract)."""
+    if profile is None:
+        return 0
     names = {}
     count = 0
     target = None
@@ -116,7 +120,10 @@ def calls(profile, pattern):
 
 
 def total(profile):
-    """The instructions a profile counted: its `totals:` line (its `summary:` says 0 when counting started off)."""
+    """The instructions a profile counted: its `totals:` line (its `summary:` says 0 when counting started off); 0
+    for no profile."""
+    if profile is None:
+        return 0
     found = {}
     with open(profile) as f:
         for line in f:
@@ -131,7 +138,9 @@ LINE = re.compile(r"^\s*([\d,]+)\s+(?:\(\s*[\d.]+%\)\s+)?(?:\*\s+)?(.+?)(?:\s+\[
 
 
 def functions(profile, inclusive):
-    """Function name (as the profile names it) → instructions, from callgrind_annotate."""
+    """Function name (as the profile names it) → instructions, from callgrind_annotate; none for no profile."""
+    if profile is None:
+        return {}
     text = subprocess.run(
         ["callgrind_annotate", f"--inclusive={'yes' if inclusive else 'no'}", "--threshold=100", profile],
         capture_output=True, text=True, check=True).stdout
@@ -179,14 +188,14 @@ def compare(short_profile, long_profile, inputs, per_call, top):
     figures = {"per_call": {}, "functions": {}}
     for inclusive in (True, False):
         kind = "inclusive" if inclusive else "exclusive"
-        short_counts = functions(short_profile, inclusive) if short_profile else {}
+        short_counts = functions(short_profile, inclusive)
         long_counts = functions(long_profile, inclusive)
         differences = {n: long_counts[n] - short_counts.get(n, 0) for n in long_counts}
         if inclusive:
             print("\ninclusive instructions per call:")
             for label, pattern in per_call:
                 for name in (n for n in differences if re.search(pattern, n)):
-                    made = calls(long_profile, pattern) - (calls(short_profile, pattern) if short_profile else 0)
+                    made = calls(long_profile, pattern) - calls(short_profile, pattern)
                     if made > 0:
                         figures["per_call"][label] = round(differences[name] / made, 1)
                         print(f"{differences[name] / made:10,.0f}  {label} ({made} calls)")
@@ -241,14 +250,13 @@ def main():
     # busy machine) leaves a backlog, and coalesces. Counted by the calls of the function that takes one
     # message (the host's `received`; the echo's `receive`), and the frames written (the host's `writeable`).
     handler = args.handler or ("EchoConnectionC7receive" if args.echo else "SessionHostC8received")
-    inputs = calls(long_profile, handler) - (calls(short_profile, handler) if short_profile else 0)
-    per_input = (total(long_profile) - (total(short_profile) if short_profile else 0)) / inputs
+    inputs = calls(long_profile, handler) - calls(short_profile, handler)
+    per_input = (total(long_profile) - total(short_profile)) / inputs
     where = "between the runs" if short_profile else "in the window"
     print(f"{name}: {args.sessions} sessions at {args.rate:g} Hz, {sent} inputs sent and {inputs} handled "
           f"{where}: {per_input:,.0f} instructions per input handled")
     if not args.echo:
-        frames = calls(long_profile, "SessionHostC9writeable") - (
-            calls(short_profile, "SessionHostC9writeable") if short_profile else 0)
+        frames = calls(long_profile, "SessionHostC9writeable") - calls(short_profile, "SessionHostC9writeable")
         print(f"writes (frames and other messages) per input handled: {frames / inputs:.3f}")
     figures = {"binary": name, "sessions": args.sessions, "rate": args.rate, "inputs": inputs, "sent": sent,
                "instructions_per_input": per_input, "functions": {}}
