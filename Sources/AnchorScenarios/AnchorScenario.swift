@@ -106,8 +106,8 @@ public struct AnchorScenario: Hashable, Sendable {
         try session.measureInView()
         // Down, loading more near the end of the rows, until the list is `loadedRows` long.
         var steps = 0
-        while try session.layout.rowCount < loadedRows {
-            let layout = try session.layout
+        while session.layout.rowCount < loadedRows {
+            let layout = session.layout
             if session.model.scroll.offset.y + 2 * viewport.height >= layout.contentHeight {
                 let rows = layout.rowCount
                 try session.apply(.command(Command(.loadMore)))
@@ -125,14 +125,14 @@ public struct AnchorScenario: Hashable, Sendable {
         guard startRow < loadedRows else { throw AnchorScenarioError("row \(startRow) is not loaded") }
         // Then to the start row, a screen at a time (its y changes as the rows on the way are measured).
         for _ in 0..<10_000 {
-            let layout = try session.layout
+            let layout = session.layout
             let target = layout.y(ofRow: startRow) + 0.37 * layout.height(ofRow: startRow)
             let distance = target - session.model.scroll.offset.y
             guard abs(distance) > 1e-9 else { break }
             try session.read(by: min(viewport.height, max(-viewport.height, distance)), from: feed)
         }
-        guard let row = try session.layout.anchor(at: session.model.scroll.offset.y)?.row, row == startRow,
-            try session.layout.id(ofRow: startRow) != nil
+        guard let row = session.layout.anchor(at: session.model.scroll.offset.y)?.row, row == startRow,
+            session.layout.id(ofRow: startRow) != nil
         else { throw AnchorScenarioError("the scroll did not come to rest at row \(startRow)") }
         return session
     }

@@ -75,7 +75,7 @@ struct FlingTwins {
             }
         }
         figures.frames = frame
-        figures.heldRows = try session.layout.heldRowCount
+        figures.heldRows = session.layout.heldRowCount
         return figures
     }
 
@@ -118,7 +118,7 @@ struct FlingTwins {
             case .placeholdersOnTop(let placeholders): count = placeholders
             default: throw AnchorScenarioError("the refresh's answer did not put rows on top")
             }
-            (rows, grown) = (count, Double(count) * (try session.layout.estimatedHeight))
+            (rows, grown) = (count, Double(count) * session.layout.estimatedHeight)
         case .remeasureAbove(let count):
             let numbers = try numbersAbove(count: count, shown: shown) { _ in true }
             session.page.font = .web
@@ -144,7 +144,7 @@ struct FlingTwins {
 
     /// How much the rows `numbers` grow when the page measures them now: its heights minus the engine's.
     private func growth(of numbers: [Int]) throws(AnchorScenarioError) -> Double {
-        let layout = try session.layout
+        let layout = session.layout
         var grown = 0.0
         for number in numbers {
             guard let row = layout.row(of: "\(number)") else { throw AnchorScenarioError("row \(number) is not held") }
@@ -159,7 +159,7 @@ struct FlingTwins {
     private func numbersAbove(count: Int, shown: String, _ include: (Int) -> Bool) throws(AnchorScenarioError)
         -> [Int]
     {
-        let layout = try session.layout
+        let layout = session.layout
         guard let anchor = layout.anchor(at: session.model.scroll.offset.y) else {
             throw AnchorScenarioError("no row is visible")
         }

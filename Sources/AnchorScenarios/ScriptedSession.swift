@@ -21,20 +21,15 @@ struct ScriptedSession {
     /// The page's clock for touch samples (`performance.now()`, ms): engine time, one second behind.
     var pageTime: Double { Double(time) / 1000 - 1000 }
 
-    /// The engine's row layout (the scenarios run on an external feed, so there is one).
-    var layout: RowLayout {
-        get throws(AnchorScenarioError) {
-            guard let layout = model.rowLayout else { throw AnchorScenarioError("the model has no row layout") }
-            return layout
-        }
-    }
+    /// The engine's row layout.
+    var layout: RowLayout { model.rowLayout }
 
     /// The first visible row's id.
-    var firstVisibleID: String? { model.rowLayout?.anchor(at: model.scroll.offset.y)?.id }
+    var firstVisibleID: String? { model.rowLayout.anchor(at: model.scroll.offset.y)?.id }
 
     /// Where row `id` is on screen: its top's y in the layout minus the content offset (nil: not held).
     func screenY(of id: String) -> Double? {
-        model.rowLayout?.y(of: id).map { $0 - model.scroll.offset.y }
+        model.rowLayout.y(of: id).map { $0 - model.scroll.offset.y }
     }
 
     /// Moves the clock to `time` (never back), running the engine to it as the server's tick does.
@@ -116,7 +111,7 @@ struct ScriptedSession {
     mutating func measureInView(after delay: Int64 = 0) throws(AnchorScenarioError) -> Int {
         advance(to: time + delay)
         let batches = page.measureInView(
-            try layout, offset: model.scroll.offset.y, viewportHeight: model.viewport.height)
+            layout, offset: model.scroll.offset.y, viewportHeight: model.viewport.height)
         for batch in batches { try apply(.measure(batch)) }
         return batches.reduce(0) { $0 + $1.rows.count }
     }

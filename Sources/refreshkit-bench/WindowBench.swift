@@ -56,7 +56,7 @@ struct WindowBench {
             try model.apply(
                 .command(Command(.scrollBy, animated: false, amount: distance)), at: Timestamp(microseconds: time))
             try serve()
-            let layout = model.rowLayout!
+            let layout = model.rowLayout
             if model.sourceRequest == nil, model.pager.mayLoadMore,
                 model.scroll.offset.y + 2 * Self.viewport.height >= layout.contentHeight
             {
@@ -73,7 +73,7 @@ struct WindowBench {
         let firstPage = try size()
         var (windowFull, largest, mostHeld, steps): (Int?, Int, Int, Int) = (nil, firstPage, 0, 0)
         func sample() throws {
-            let layout = model.rowLayout!
+            let layout = model.rowLayout
             mostHeld = max(mostHeld, layout.heldRowCount)
             if steps % 20 == 0 {
                 let bytes = try size()
@@ -82,14 +82,14 @@ struct WindowBench {
             }
             steps += 1
         }
-        while model.pager.hasMore || model.rowLayout!.placeholdersBelow > 0
+        while model.pager.hasMore || model.rowLayout.placeholdersBelow > 0
             || model.scroll.offset.y < model.scroll.bounds(.vertical).upper - 1, steps < 100_000
         {
             try scroll(by: 2_500)
             try sample()
         }
-        let rows = model.rowLayout!.rowCount
-        while model.rowLayout!.placeholdersAbove > 0 || model.scroll.offset.y > 0, steps < 200_000 {
+        let rows = model.rowLayout.rowCount
+        while model.rowLayout.placeholdersAbove > 0 || model.scroll.offset.y > 0, steps < 200_000 {
             try scroll(by: -2_500)
             try sample()
         }
@@ -98,7 +98,7 @@ struct WindowBench {
         let elapsed = ContinuousClock.now - started
         return [
             "items": items, "rows_walked": rows, "page_size": Self.pageSize,
-            "max_held_rows": model.rowLayout!.maxHeldRows, "most_held_rows": mostHeld,
+            "max_held_rows": model.rowLayout.maxHeldRows, "most_held_rows": mostHeld,
             "state_bytes_first_page": firstPage, "state_bytes_window_full": windowFull ?? NSNull(),
             "state_bytes_largest": largest, "state_bytes_end": end,
             "ratio_largest_to_first_page": round2(Double(largest) / Double(firstPage)),

@@ -16,7 +16,7 @@ struct Replay: ParsableCommand {
             """
     )
 
-    @Argument(help: "The trace file (refreshkit.trace.v1 JSON); - reads standard input.")
+    @Argument(help: "The trace file (refreshkit.trace.v2 JSON, or v1); - reads standard input.")
     var trace: String
 
     @Option(
@@ -65,6 +65,12 @@ struct Replay: ParsableCommand {
             print(Self.jsonReport(recorded, result))
         } else {
             print(Self.textReport(recorded, result), terminator: "")
+        }
+        guard result.checked else {
+            Self.fail(
+                "a \(Trace.formatV1) trace: replayed, its frames not compared (they carried the simulated feed as it "
+                    + "was then; docs/TRACE.md, \"Versions\")")
+            return
         }
         guard result.matches else {
             Self.fail(
@@ -122,13 +128,15 @@ struct Replay: ParsableCommand {
         lines.append(
             "  edges: " + frame.edges.map { "\($0.edge.rawValue) \($0.state.rawValue)" }.joined(separator: ", "))
         lines.append(
-            "  feed: \(frame.feed.count) items, newest \(frame.feed.newestID), hasMore \(frame.feed.hasMore)"
+            "  feed: \(frame.feed.count) rows, hasMore \(frame.feed.hasMore)"
                 + (frame.feed.loading ? ", loading" : ""))
         if result.refused > 0 { lines.append("  \(result.refused) recorded messages were refused (as when recorded)") }
         let verdict =
-            result.matches
-            ? "matches the recording"
-            : "DIFFERS from the recording (\(trace.frames.count) frames, digest \(trace.frames.hex))"
+            !result.checked
+            ? "not compared (a \(Trace.formatV1) trace)"
+            : result.matches
+                ? "matches the recording"
+                : "DIFFERS from the recording (\(trace.frames.count) frames, digest \(trace.frames.hex))"
         lines.append("frames \(result.frames.count) digest \(result.frames.hex) — \(verdict)")
         return lines.joined(separator: "\n") + "\n"
     }
@@ -156,13 +164,14 @@ struct Replay: ParsableCommand {
                 "phase": frame.phase.rawValue,
                 "edges": Dictionary(uniqueKeysWithValues: frame.edges.map { ($0.edge.rawValue, $0.state.rawValue) }),
                 "feed": [
-                    "count": frame.feed.count, "newest": frame.feed.newestID, "hasMore": frame.feed.hasMore,
+                    "count": frame.feed.count, "hasMore": frame.feed.hasMore,
                     "loading": frame.feed.loading,
                 ],
             ],
             "frames": result.frames.count, "digest": result.frames.hex,
             "recorded": ["frames": trace.frames.count, "digest": trace.frames.hex],
-            "matches": result.matches, "refused": result.refused, "truncated": trace.truncated,
+            "matches": result.matches, "checked": result.checked, "refused": result.refused,
+            "truncated": trace.truncated,
             "snapshot": operationsBefore(trace).map { ["operationsBefore": $0] as Any } ?? NSNull(),
         ]
         guard let data = try? JSONSerialization.data(withJSONObject: report, options: [.sortedKeys]) else {

@@ -67,7 +67,7 @@ import Testing
             sequence: 1, time: segment.start, offset: Point(x: 0, y: segment.position), velocity: .zero,
             phase: .animating, verticalMotion: [segment], contentSize: Size(width: 390, height: 2000),
             viewport: Size(width: 390, height: 844), insets: .zero, edges: [],
-            feed: FeedFrame(count: 20, hasMore: true, loading: false, newestID: 20, rowHeight: 100))
+            feed: FeedFrame(count: 20, hasMore: true, loading: false, rowHeight: 100))
         var buffer: [UInt8] = []
         MessageEncoder().encode(frame, into: &buffer)
         return String(decoding: buffer, as: UTF8.self)

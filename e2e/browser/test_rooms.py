@@ -194,7 +194,7 @@ def test_exported_trace_replays_with_the_same_transitions_and_plays_back(browser
         path = tmp_path / name
         download.save_as(path)
         trace = json.loads(path.read_text())
-        assert trace["format"] == "refreshkit.trace.v1" and trace["dpr"] == 2 and not trace["truncated"]
+        assert trace["format"] == "refreshkit.trace.v2" and trace["dpr"] == 2 and not trace["truncated"]
 
         result = subprocess.run([str(server_binary()), "replay", str(path)], cwd=ROOT, capture_output=True,
                                 text=True, timeout=30)

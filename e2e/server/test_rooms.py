@@ -288,7 +288,7 @@ def test_a_trace_replays_with_the_same_transitions_and_frames(server, tmp_path):
             received += [json.loads(s) for s in seen]
             return raw, received
     raw, received = run(scenario)
-    assert raw.startswith('{"type":"trace","trace":{"format":"refreshkit.trace.v1"')
+    assert raw.startswith('{"type":"trace","trace":{"format":"refreshkit.trace.v2"')
     trace = json.loads(raw)["trace"]
     assert trace["preset"] == "jh" and trace["seed"] == 42 and trace["dpr"] == 3 and not trace["truncated"]
     assert any(op.get("member") == 1 for op in trace["ops"])

@@ -6,7 +6,9 @@
 
 import { t } from './i18n.js';
 
-export const TRACE_FORMAT = 'refreshkit.trace.v1';
+export const TRACE_FORMAT = 'refreshkit.trace.v2';
+/** The format before it, still played back (docs/TRACE.md, "Versions"). */
+export const TRACE_FORMAT_V1 = 'refreshkit.trace.v1';
 const REQUEST_TIMEOUT_MS = 15000;
 const MESSAGE_PREFIX = '{"type":"trace","trace":';
 
@@ -28,7 +30,7 @@ export function traceFileName(session, date = new Date()) {
 /** Checks a parsed trace enough to play it back; returns an error sentence, or null. */
 export function traceProblem(trace) {
   if (!trace || typeof trace !== 'object') return 'not a JSON object';
-  if (trace.format !== TRACE_FORMAT) return `not a ${TRACE_FORMAT} trace`;
+  if (trace.format !== TRACE_FORMAT && trace.format !== TRACE_FORMAT_V1) return `not a ${TRACE_FORMAT} trace`;
   if (!trace.viewport || !(trace.viewport.w > 0) || !(trace.viewport.h > 0)) return 'no viewport';
   if (!(trace.dpr > 0)) return 'no dpr';
   if (!Number.isFinite(trace.start)) return 'no start time';

@@ -150,7 +150,7 @@ test('a new socket sends JSON again until its own welcome says binary', (t) => {
 
 test("a trace's playback sends its touches binary to such a server, other members' pointers kept apart", (t) => {
   const trace = {
-    format: 'refreshkit.trace.v1', viewport: { w: 390, h: 844 }, dpr: 3, start: 0,
+    format: 'refreshkit.trace.v2', viewport: { w: 390, h: 844 }, dpr: 3, start: 0,
     ops: [
       { t: 1000, member: 0, apply: { type: 'touch', phase: 'start', dx: 0, dy: 0, t: 1, id: 1 } },
       { t: 2000, member: 1, apply: { type: 'touch', phase: 'move', dx: 0, dy: 5.5, t: 2, id: 1 } },

@@ -49,7 +49,7 @@ test('tokens are kept per session, and a throwing storage is tolerated', () => {
 });
 
 test('the trace text is cut out of the message byte for byte', () => {
-  const inner = '{"format":"refreshkit.trace.v1","ops":[\n{"t":1,"member":0,"apply":{"type":"touch","dy":1.10}}\n]}';
+  const inner = '{"format":"refreshkit.trace.v2","ops":[\n{"t":1,"member":0,"apply":{"type":"touch","dy":1.10}}\n]}';
   const raw = `{"type":"trace","trace":${inner}}`;
   assert.equal(traceText(raw, JSON.parse(raw)), inner);
   assert.equal(traceText('{"trace":{"a":1},"type":"trace"}', { trace: { a: 1 } }), '{"a":1}');
@@ -63,7 +63,7 @@ test('trace file names carry only a prefix of the session id', () => {
 
 test('a trace plays back as its messages at their times, other members kept apart', () => {
   const trace = {
-    format: 'refreshkit.trace.v1', preset: 'jh', viewport: { w: 390, h: 844 }, dpr: 3, seed: 9, start: 1_000_000,
+    format: 'refreshkit.trace.v2', preset: 'jh', viewport: { w: 390, h: 844 }, dpr: 3, seed: 9, start: 1_000_000,
     ops: [
       { t: 1_000_000, advance: true },
       { frame: true },
@@ -84,7 +84,7 @@ test('a trace plays back as its messages at their times, other members kept apar
   const later = (op) => (Number.isFinite(op.t) ? { ...op, t: op.t + 3_600_000_000 } : op);
   const fromSnapshot = { ...trace, snapshot: 'UktTUwE=', ops: trace.ops.map(later) };
   assert.deepEqual(playbackPlan(fromSnapshot).map((p) => p.delay), [16, 32.5, 500]);
-  assert.match(traceProblem({ format: 'x' }), /refreshkit.trace.v1/);
+  assert.match(traceProblem({ format: 'x' }), /refreshkit.trace.v2/);
   assert.match(traceProblem({ ...trace, ops: null }), /ops/);
 });
 

@@ -1,14 +1,33 @@
-/// The demo's content source: a reverse-chronological feed whose items are just ids, newest first.
+/// The demo's feed inside the engine: one more source behind the list's ``SourcePager``, which answers the
+/// model's requests itself, at their due time (docs/FEEDS.md, "The simulated feed").
 ///
-/// Before every refresh a few new items appear at the top; older pages run out after `totalItems`. Each
-/// request answers after `latencyMs`, or fails with probability `failureRate` (decided by a seeded
-/// generator), or never answers within `timeoutMs` and fails then. All of it is deterministic.
+/// A reverse-chronological feed of ids, newest first: before every refresh a few new items appear at the top;
+/// older pages run out after `totalItems`. Each request (but the first load, answered at once so the list
+/// opens full) answers after `latencyMs`, or fails with probability `failureRate` (one draw of a seeded
+/// generator per request), or, when `latencyMs` is over `timeoutMs`, fails at `timeoutMs`. Item `n` is dated
+/// `n` minutes after ``epochMicros`` and its text, of a varying length, follows from `n` alone, so every page
+/// and every replay shows the same rows. All of it is deterministic.
 public struct SimulatedFeed: Hashable, Sendable, Codable {
+    /// The time of item 0, µs since 1970 (2026-01-01T00:00:00Z): fixed, so every run sees the same items.
+    public static let epochMicros: Int64 = 1_767_225_600_000_000
+
+    /// A request the feed has taken and will answer at `due`.
+    public struct Pending: Hashable, Sendable, Codable {
+        /// The request.
+        public var request: SourceRequest
+        /// When the answer comes.
+        public var due: Timestamp
+        /// Whether it is a failure.
+        public var fails: Bool
+    }
+
     public var configuration: FeedConfiguration
     /// The newest id that exists.
     public private(set) var newestID: Int
     /// The oldest id that exists.
     public private(set) var oldestID: Int
+    /// The request being answered, if any.
+    public private(set) var pending: Pending?
     private var generator: SeededGenerator
 
     public init(configuration: FeedConfiguration, seed: UInt64) {
@@ -18,19 +37,11 @@ public struct SimulatedFeed: Hashable, Sendable, Codable {
         self.newestID = max(0, configuration.totalItems)
     }
 
-    /// The items of one page: ids strictly older than `olderThan` (or the newest when `nil`), newest
-    /// first, at most `size`; and whether older items remain after them.
-    public func page(olderThan: Int?, size: Int) -> (ids: ClosedRange<Int>?, hasMore: Bool) {
-        let first = min(newestID, (olderThan ?? Int.max) - 1)
-        guard first >= oldestID, size > 0 else { return (nil, false) }
-        let last = max(oldestID, first - size + 1)
-        return (last...first, last > oldestID)
-    }
-
     /// Starts the feed over with `totalItems` items (the generator keeps its sequence).
     public mutating func restart() {
         oldestID = 1
         newestID = max(0, configuration.totalItems)
+        pending = nil
     }
 
     /// New items arrive at the top, as they would on a real feed between two refreshes.
@@ -38,13 +49,83 @@ public struct SimulatedFeed: Hashable, Sendable, Codable {
         newestID += max(0, configuration.newItemsPerRefresh)
     }
 
-    /// Decides, once per request, whether it fails; and when its answer is due.
-    public mutating func schedule(at time: Timestamp) -> (due: Timestamp, fails: Bool) {
-        let roll = generator.unit()
-        let fails = roll < configuration.failureRate
-        if configuration.latencyMs > configuration.timeoutMs {
-            return (time.advanced(bySeconds: configuration.timeoutMs / 1000), true)
+    /// Takes `request` (the pager's running one), unless it is the one already taken: decides, once per
+    /// request, when its answer is due and whether it fails. A first load is due at once and never fails.
+    public mutating func take(_ request: SourceRequest) {
+        guard pending?.request.id != request.id else { return }
+        guard request.kind != .firstLoad else {
+            pending = Pending(request: request, due: request.issued, fails: false)
+            return
         }
-        return (time.advanced(bySeconds: configuration.latencyMs / 1000), fails)
+        let fails = generator.unit() < configuration.failureRate
+        if configuration.latencyMs > configuration.timeoutMs {
+            pending = Pending(
+                request: request, due: request.issued.advanced(bySeconds: configuration.timeoutMs / 1000), fails: true)
+        } else {
+            pending = Pending(
+                request: request, due: request.issued.advanced(bySeconds: configuration.latencyMs / 1000),
+                fails: fails)
+        }
+    }
+
+    /// Forgets the request taken (the pager dropped it: its answer would be stale).
+    public mutating func drop() {
+        pending = nil
+    }
+
+    /// The answer to the request taken, if it is due by `time`. A refresh finds the new items first.
+    public mutating func answer(at time: Timestamp) -> FeedAnswerInput? {
+        guard let pending, pending.due <= time else { return nil }
+        self.pending = nil
+        let waited = pending.due.seconds(since: pending.request.issued) * 1000
+        if pending.fails {
+            let failure: FeedError =
+                configuration.latencyMs > configuration.timeoutMs
+                ? .timedOut(limitMs: Int(configuration.timeoutMs.rounded()))
+                : .unavailable("the simulated feed failed this request (feed.failureRate)")
+            return FeedAnswerInput(
+                request: pending.request.id, outcome: .failure(FeedFailure(failure)), durationMs: waited)
+        }
+        if pending.request.kind == .refresh { publishNewItems() }
+        return FeedAnswerInput(
+            request: pending.request.id, outcome: .page(page(pending.request.request)), durationMs: waited)
+    }
+
+    /// The page `request` asks for: the newest items, those older or newer than a cursor (an item's id).
+    public func page(_ request: FeedRequest) -> FeedPage {
+        let limit = request.limit
+        switch request.position {
+        case .newest:
+            return olderPage(below: newestID + 1, limit: limit)
+        case .olderThan(let cursor):
+            return olderPage(below: Self.id(cursor) ?? oldestID, limit: limit)
+        case .newerThan(let cursor):
+            let id = Self.id(cursor) ?? newestID
+            let first = max(id + 1, oldestID)
+            let last = min(newestID, id + limit)
+            guard first <= last else {
+                return FeedPage(items: [], olderCursor: cursor, newerCursor: cursor, hasMore: false)
+            }
+            return FeedPage(
+                items: (first...last).reversed().map(Self.item), olderCursor: FeedCursor(String(first)),
+                newerCursor: FeedCursor(String(last)), hasMore: last < newestID)
+        }
+    }
+
+    /// At most `limit` items older than `id`, newest first.
+    private func olderPage(below id: Int, limit: Int) -> FeedPage {
+        let first = min(newestID, id - 1)
+        guard first >= oldestID else { return FeedPage(items: [], olderCursor: nil, newerCursor: nil, hasMore: false) }
+        let last = max(oldestID, first - limit + 1)
+        return FeedPage(
+            items: (last...first).reversed().map(Self.item), olderCursor: FeedCursor(String(last)),
+            newerCursor: FeedCursor(String(first)), hasMore: last > oldestID)
+    }
+
+    private static func id(_ cursor: FeedCursor) -> Int? { Int(cursor.value) }
+
+    /// Item `id`: dated `id` minutes after ``epochMicros``, its text a sentence or several (``SimulatedText``).
+    public static func item(_ id: Int) -> FeedItem {
+        FeedItem(id: String(id), text: SimulatedText.text(of: id), timeMicros: epochMicros + Int64(id) * 60_000_000)
     }
 }

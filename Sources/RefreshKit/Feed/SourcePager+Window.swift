@@ -39,7 +39,7 @@ extension SourcePager {
 
     /// Whether a load-more may start: the source may have older items and the list's last page is held (while
     /// it is not, the window loads the pages below back first).
-    var mayLoadMore: Bool { hasMore && layout.placeholdersBelow == 0 }
+    public var mayLoadMore: Bool { hasMore && layout.placeholdersBelow == 0 }
 
     // MARK: - Dropping
 

@@ -1,16 +1,30 @@
+/// What ``ListModel`` reads of its feed on every input and frame, in one value kept between changes of the
+/// pager (``ListModel/feedStatus()``): the request in flight, when something is due of it, and the rows.
+struct FeedStatus: Hashable, Sendable {
+    /// The kind of the request in flight, if any.
+    var running: SourceRequest.Kind?
+    /// When the feed next acts by itself: the engine's own answer, or the deadline of a request to a source
+    /// outside the engine.
+    var due: Timestamp?
+    /// Rows in the layout, the placeholders of dropped pages included.
+    var count: Int
+    /// Whether a load-more may find another page.
+    var hasMore: Bool
+    /// Whether a load-more may start now (``SourcePager/mayLoadMore``).
+    var mayLoadMore: Bool
+}
+
 /// What ``ListModel``'s observation reads of the feed on every turn of its loop over the controls: whether a
-/// control of each role may start now (never two requests at once, a refresh wins over a load-more, and a
-/// load-more needs another page), and whether another page may exist.
-///
-/// Three flags that stay in registers, rather than the whole ``FeedPager/Status`` (an optional request, a count,
-/// flags), which the loop moved about on the stack on every turn (callgrind, ListModel.observe per call: 612 → 496).
+/// control of each role may start now (never two requests at once, a refresh wins over a load-more or a reload,
+/// and a load-more needs another page), and whether another page may exist. Three flags rather than the whole
+/// ``FeedStatus``, so the loop keeps them in registers (docs/PERFORMANCE.md, "Design choices").
 struct FeedStarts {
     var refresh: Bool
     var loadMore: Bool
     var hasMore: Bool
 
-    init(_ feed: FeedPager.Status) {
-        refresh = feed.running?.kind != .refresh
+    init(_ feed: FeedStatus) {
+        refresh = feed.running != .refresh && feed.running != .firstLoad
         loadMore = feed.running == nil && feed.mayLoadMore
         hasMore = feed.hasMore
     }

@@ -95,16 +95,13 @@ public struct FeedFrame: Hashable, Sendable, Codable {
     public var hasMore: Bool
     /// Whether a request is running.
     public var loading: Bool
-    /// The id of the first (newest) row; row `i` has id `newestID − i`.
-    public var newestID: Int
-    /// Height of every row, CSS px.
+    /// The estimated height of a row the page has not measured, CSS px (`feed.rowHeight`).
     public var rowHeight: Double
 
-    public init(count: Int, hasMore: Bool, loading: Bool, newestID: Int, rowHeight: Double) {
+    public init(count: Int, hasMore: Bool, loading: Bool, rowHeight: Double) {
         self.count = count
         self.hasMore = hasMore
         self.loading = loading
-        self.newestID = newestID
         self.rowHeight = rowHeight
     }
 }

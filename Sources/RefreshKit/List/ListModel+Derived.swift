@@ -1,18 +1,16 @@
 /// What ``ListModel`` keeps of its own members because an input or a frame reads it: the controls that are switched
 /// off, the feed's status and the row height. Each is derived (worked out again when `nil`, and set to `nil` where
-/// what it derives from changes: `configure`, the `didSet`s of `configuration` and `pager`), so a
-/// model's coding and equality do not see them. At 1 000 sessions a move that reads one of these instead of what it
-/// derives from finds fewer cold cache lines (`bench/profile/callgrind_cache.py`):
+/// what it derives from changes: `configure`, the `didSet`s of `configuration`, `pager` and `simulated`), so a
+/// model's coding and equality do not see them. A drag's move that reads one of these instead of what it derives
+/// from touches fewer of the model's cache lines (docs/PERFORMANCE.md, "Design choices"):
 /// - `inertControls`, the controls that do nothing until the configuration changes (bit `index`): switched off, and
 ///   so `disabled` (``EdgeControl/configure(_:contentFits:at:events:)``). Observing one changes nothing, it has no
-///   timer, and frames do not show it, so an input's observation and its frame pass over it without reading it:
-///   each control lies in cache lines of its own (two edges switched off: 61.2 -> 58.3 lines missed per input).
-///   The quiet step's look for a timer (`nothingDue`) reads every control's state still: with the mask there too
-///   the step no longer inlined `advance(to:)` into `apply` (+59 instructions per engine step for ~2 lines).
-/// - `feedStatusCache`, ``FeedPager/status()`` since the pager last changed: every input and frame reads it, and
-///   each read of the pager copies it.
+///   timer, and frames do not show it, so an input's observation and its frame pass over it without reading it.
+///   The quiet step's look for a timer (`nothingDue`) reads every control's state still, so that it stays small
+///   enough to be inlined into `apply`.
+/// - `feedStatusCache`, ``FeedStatus`` since the pager last changed: every input and frame reads it.
 /// - `rowHeightCache`, the configuration's row height since it last changed: every frame carries it, and nothing
-///   else a drag's move reads is in the configuration's cache lines (67.1 -> 66.4 lines missed per input).
+///   else a drag's move reads is in the configuration.
 extension ListModel {
     /// ``inertControls``, worked out again after a change of the configuration (or a decoding).
     @inline(__always)
@@ -33,11 +31,20 @@ extension ListModel {
         return mask
     }
 
-    /// ``FeedPager/status()``, read once after each change of the pager.
+    /// ``FeedStatus``, read once after each change of the pager or of the engine's own source.
     @inline(__always)
-    mutating func feedStatus() -> FeedPager.Status {
+    mutating func feedStatus() -> FeedStatus {
         if let status = feedStatusCache.value { return status }
-        let status = pager.status()
+        return findFeedStatus()
+    }
+
+    /// ``feedStatus()`` after a change.
+    @inline(never)
+    mutating func findFeedStatus() -> FeedStatus {
+        let running = pager.running
+        let status = FeedStatus(
+            running: running?.kind, due: simulated == nil ? running?.deadline : simulated?.pending?.due,
+            count: pager.layout.rowCount, hasMore: pager.hasMore, mayLoadMore: pager.mayLoadMore)
         feedStatusCache.value = status
         return status
     }

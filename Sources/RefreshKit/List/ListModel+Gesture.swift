@@ -11,8 +11,7 @@ extension ListModel {
     ///
     /// - Returns: whether ``schedule()`` is what it was before the touch: the clock only moved up to `time`, nothing
     ///   fell due, and the touch only moved the content, a drag's move that no control took notice of. A host that
-    ///   keeps the schedule after every call need not ask again (a drag's every move; `schedule()` costs ~110
-    ///   instructions). A touch does not end a wheel gesture or start a motion, a timer or a request without an
+    ///   keeps the schedule after every call need not ask again (a drag's every move). A touch does not end a wheel gesture or start a motion, a timer or a request without an
     ///   event, so the schedule's parts (``isActive``, ``nextDeadline``) are untouched.
     @inline(__always)
     @discardableResult
@@ -41,21 +40,23 @@ extension ListModel {
         observedQuietly.value = false
         let eventCount = events.count
         handle(step(&scroll))
-        return (clockOnly, movedOnly(since: eventCount))
+        return (clockOnly, movedOnly(since: eventCount, clockOnly: clockOnly))
     }
 
     /// Whether the gesture input just handled only moved the content: it said nothing (no event since
-    /// `eventCount`) and the controls, observing it, asked for nothing. Then it made nothing due, and
-    /// everything due by now already ran, so ``apply(_:at:)`` need not look again. (Every request, timer
-    /// and motion starts with an event: a state change, a gesture's beginning or end.)
+    /// `eventCount`) and the controls, observing it, asked for nothing. Then it made nothing due, and everything
+    /// due by now already ran, so ``apply(_:at:)`` need not look again. (Every request of a control, timer and
+    /// motion starts with an event. The window of pages asks for a dropped page without one: when moving the clock
+    /// to the input's time stepped (`clockOnly` false), such a request may have started at this very time, and
+    /// with a source that answers at once it is due now.)
     @inline(__always)
-    private mutating func movedOnly(since eventCount: Int) -> Bool {
+    private mutating func movedOnly(since eventCount: Int, clockOnly: Bool) -> Bool {
         guard observedQuietly.value && events.count == eventCount else { return false }
-        assert(earliestDeadline().map { $0 > now } ?? true, "a quiet move made something due")
+        if !clockOnly, let due = earliestDeadline(), due <= now { return false }
         return true
     }
 
-    /// Inlined where a gesture input or a wheel's end is handled: a call of its own cost ~11 instructions a move.
+    /// Inlined where a gesture input or a wheel's end is handled (docs/PERFORMANCE.md, "Inlining on an input's path").
     @inline(__always)
     mutating func handle(_ outcome: ScrollModel.GestureOutcome) {
         switch outcome {

@@ -19,9 +19,15 @@ public struct ListModel: Hashable, Sendable, Codable {
     public private(set) var configuration: ListConfiguration {
         didSet { rowHeightCache.value = nil }
     }
-    /// The feed: the simulated one, or an external source's answers (``FeedPager``).
-    public internal(set) var pager: FeedPager {
+    /// The list's rows: the loaded items, their layout, the window of pages and the request in flight
+    /// (``SourcePager``), whichever source answers.
+    public internal(set) var pager: SourcePager {
         didSet { feedStatusCache.value = nil }  // in place: a `didSet` that reads no old value
+    }
+    /// The engine's own source, for ``FeedMode/simulated``: it answers the pager's requests itself, at their due
+    /// time (``SimulatedFeed``); `nil` when a source outside the engine answers (``FeedMode/external``).
+    public internal(set) var simulated: SimulatedFeed? {
+        didSet { feedStatusCache.value = nil }
     }
     public private(set) var now: Timestamp
     private var sequence: UInt64 = 0
@@ -41,13 +47,13 @@ public struct ListModel: Hashable, Sendable, Codable {
     // Derived from the members above, kept because an input or a frame reads them (ListModel+Derived.swift: what
     // each says, and what it saves). Neither coded nor compared.
     var inertControls = Scratch<UInt8?>(nil)
-    var feedStatusCache = Scratch<FeedPager.Status?>(nil)
+    var feedStatusCache = Scratch<FeedStatus?>(nil)
     var rowHeightCache = Scratch<Double?>(nil)
     public internal(set) var scroll: ScrollModel
     /// Every stored member but the derived ones (ListModel+Derived.swift), in the order they were declared
     /// before.
     private enum CodingKeys: String, CodingKey {
-        case now, presetName, configuration, scroll, controls, pager, devicePixelRatio, sequence, events
+        case now, presetName, configuration, scroll, controls, pager, simulated, devicePixelRatio, sequence, events
         case frameEdges, spareEdges, observedQuietly
     }
     /// A safety net for the deadline loop in ``advance(to:)``: no real trace comes near it.
@@ -71,7 +77,7 @@ public struct ListModel: Hashable, Sendable, Codable {
         now = time
         presetName = found.name
         configuration = found.configuration
-        pager = FeedPager(feed, configuration: found.configuration.feed, seed: seed, at: time)
+        (pager, simulated) = Self.startFeed(feed, configuration: found.configuration.feed, seed: seed, at: time)
         controls = Edge.allCases.map { EdgeControl(edge: $0, configuration: found.configuration.edge($0)) }
         scroll = ScrollModel(
             viewport: viewport, contentSize: .zero, insets: InsetLayers(app: found.configuration.insets),
@@ -194,6 +200,12 @@ public struct ListModel: Hashable, Sendable, Codable {
             steps += 1
         }
         step(to: target)
+        // The window of pages may have asked in that last step (without an event) a source that answers at
+        // once: its answer is due now, and comes now.
+        while let due = feedStatus().due, due <= target, steps < Self.maximumStepsPerAdvance {
+            step(to: target)
+            steps += 1
+        }
     }
 
     private mutating func step(to time: Timestamp) {
@@ -205,8 +217,8 @@ public struct ListModel: Hashable, Sendable, Codable {
             handle(scroll.endWheel())
             moved = true
         }
-        if let result = pager.resolve(at: time, keepingLoaded: scroll.offset.y > 0) {
-            complete(result)
+        if let due = feedStatus().due, due <= time {
+            resolveFeed(at: time)
             moved = true
         }
         let fingerDown = scroll.isDragging
@@ -226,7 +238,7 @@ public struct ListModel: Hashable, Sendable, Codable {
         guard scroll.phase != .animating, scroll.wheelDeadline == nil, scroll.horizontalMotion.isEmpty,
             scroll.verticalMotion.isEmpty
         else { return false }
-        if let due = feedStatus().running?.due, due <= time { return false }
+        if let due = feedStatus().due, due <= time { return false }
         for index in controls.indices where controls[index].hasTimer { return false }
         return true
     }
@@ -243,7 +255,8 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// or the moment the running animation comes to rest.
     public var nextDeadline: Timestamp? {
         Self.earliestDeadline(
-            wheel: scroll.wheelDeadline, feed: pager.running?.due, motion: scroll.motionEnd, controls: controls,
+            wheel: scroll.wheelDeadline, feed: simulated?.pending?.due ?? pager.running?.deadline,
+            motion: scroll.motionEnd, controls: controls,
             skipping: 0, now: now)
     }
 
@@ -281,7 +294,7 @@ public struct ListModel: Hashable, Sendable, Codable {
     @inline(__always)
     mutating func earliestDeadline() -> Timestamp? {
         Self.earliestDeadline(
-            wheel: scroll.wheelDeadline, feed: feedStatus().running?.due, motion: scroll.motionEnd,
+            wheel: scroll.wheelDeadline, feed: feedStatus().due, motion: scroll.motionEnd,
             controls: controls, skipping: inert(), now: now)
     }
 
@@ -296,7 +309,7 @@ public struct ListModel: Hashable, Sendable, Codable {
 
     /// ``canStart(_:)`` for a control of `role`, the feed being as `feed` says.
     @inline(__always)
-    private static func canStart(_ role: EdgeConfiguration.Role, feed: FeedPager.Status) -> Bool {
+    private static func canStart(_ role: EdgeConfiguration.Role, feed: FeedStatus) -> Bool {
         FeedStarts(feed).allow(role)
     }
 
@@ -309,9 +322,10 @@ public struct ListModel: Hashable, Sendable, Codable {
                 events.append(Event(.feedDropped, edge: dropped.edge, cause: .configure, time: now))
             }
         case .request:
-            let kind: Pager.Request.Kind = configuration.edge(edge).role == .refresh ? .refresh : .nextPage
+            let kind: SourceRequest.Kind = configuration.edge(edge).role == .refresh ? .refresh : .nextPage
             let (_, dropped) = pager.request(kind, for: edge, at: now)
-            if let dropped {
+            // A reload of the window's has no control to end.
+            if let dropped, dropped.kind != .reload {
                 events.append(Event(.feedDropped, edge: dropped.edge, cause: .preempted, time: now))
                 controls[Self.index(dropped.edge)].finish(
                     .cancelled, cause: .preempted, fingerDown: scroll.isDragging, at: now, events: &events)
@@ -319,12 +333,11 @@ public struct ListModel: Hashable, Sendable, Codable {
         }
     }
 
-    private mutating func complete(_ result: Pager.Result) {
+    private mutating func complete(_ result: SourcePager.Result) {
         switch result {
-        case .loaded(let request, let items, let hasMore, let onTop):
+        case .loaded(let request, let items, let hasMore):
             events.append(
                 Event(.feedLoaded, edge: request.edge, cause: .feedCompleted, time: now, value: Double(items)))
-            keepRowsStill(under: onTop)
             if request.kind == .nextPage && items > 0 {
                 // New rows at the end: a footer still in view (short content) may ask for the next page.
                 controls[Self.index(request.edge)].contentGrew()
@@ -332,7 +345,7 @@ public struct ListModel: Hashable, Sendable, Codable {
             controls[Self.index(request.edge)].finish(
                 .success(hasMore: hasMore), cause: .feedCompleted, fingerDown: scroll.isDragging, at: now,
                 events: &events)
-            if request.kind == .refresh {
+            if request.kind == .refresh || request.kind == .firstLoad {
                 for index in controls.indices where controls[index].configuration.role == .loadMore {
                     controls[index].feedReset(hasMore: hasMore, at: now, events: &events)
                 }
@@ -344,9 +357,17 @@ public struct ListModel: Hashable, Sendable, Codable {
         }
     }
 
-    /// An external source's answer: the request ends as the simulated feed's would, or, answering no running
-    /// request, is dropped as stale.
+    /// A source's answer, given as an input: applied, then the controls look again.
     private mutating func apply(_ answer: FeedAnswerInput) {
+        take(answer)
+        syncLayers()
+        observe()
+    }
+
+    /// A source's answer (the engine's own, or given as an input): the window's reload puts its rows in; a
+    /// control's request ends, its rows placed with the first visible row kept still; an answer to no running
+    /// request is dropped as stale.
+    private mutating func take(_ answer: FeedAnswerInput) {
         if answerWindow(answer) {
             // The window's reload: its rows are in, and no control waits for it.
         } else if let result = pager.answer(answer) {
@@ -355,8 +376,21 @@ public struct ListModel: Hashable, Sendable, Codable {
         } else {
             events.append(Event(.feedDropped, cause: .stale, time: now, value: Double(answer.request)))
         }
-        syncLayers()
-        observe()
+    }
+
+    /// What is due of the feed by `time`: the engine's own source answers; a request to a source outside the
+    /// engine that has no answer by its deadline fails (a reload of the window's quietly, as no control waits).
+    private mutating func resolveFeed(at time: Timestamp) {
+        if simulated != nil {
+            if let answer = simulated?.answer(at: time) { take(answer) }
+            return
+        }
+        guard let running = pager.running, running.deadline <= time else { return }
+        if running.kind == .reload {
+            _ = pager.resolveReload(at: time)
+        } else if let result = pager.resolve(at: time) {
+            complete(result)
+        }
     }
 
     /// Each control's inset layer, pushed into the scroll model (which absorbs the change without a jump),
@@ -446,6 +480,9 @@ public struct ListModel: Hashable, Sendable, Codable {
             }
             if controls[index].state == .failed { quiet = false }
         }
+        // The engine's own source takes the request the controls or the window started (or lets go of one
+        // dropped), so that its answer is due at the request's time.
+        if simulated != nil, simulated?.pending?.request.id != pager.running?.id { followSimulatedRequest() }
         // A layer follows its control's state (``EdgeControl/layer``), and every change of state is an
         // event: an observation that asked for nothing and said nothing moved no layer, and skips looking.
         let unchanged = quiet && events.count == eventCount
@@ -540,7 +577,7 @@ public struct ListModel: Hashable, Sendable, Codable {
         configuration = new
         scroll.physics = Self.physics(new, devicePixelRatio: devicePixelRatio)
         if scroll.insets.app != new.insets { changeAppInsets(to: new.insets) }
-        let runningBefore = pager.running
+        let runningBefore = pager.running.flatMap { $0.kind == .reload ? nil : $0 }
         if reconfigureFeedKeepingTheFirstVisibleRow(new.feed) {
             // The feed started over: the request in flight is gone (its control ends), and the footers
             // follow the new first page.
@@ -621,8 +658,7 @@ public struct ListModel: Hashable, Sendable, Codable {
             contentSize: scroll.contentSize, viewport: scroll.viewport, insets: scroll.insets.combined,
             edges: frameEdges.value,
             feed: FeedFrame(
-                count: feed.count, hasMore: feed.hasMore, loading: feed.running != nil, newestID: feed.newestLoadedID,
-                rowHeight: rowHeight))
+                count: feed.count, hasMore: feed.hasMore, loading: feed.running != nil, rowHeight: rowHeight))
     }
 
     /// The buffers a drag's move reads besides the model itself, for a host that asks the CPU to fetch them ahead

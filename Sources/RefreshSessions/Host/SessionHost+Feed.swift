@@ -1,9 +1,10 @@
 import RefreshKit
 import RefreshWire
 
-// An external feed source behind the sessions' lists (docs/FEEDS.md, "Serving"; docs/PROTOCOL.md, "Feeds").
+// The feed behind the sessions' lists (docs/FEEDS.md, "Serving"; docs/PROTOCOL.md, "Feeds").
 //
-// The host never calls the source: a session's model asks (``ListModel/sourceRequest``), the host hands the
+// The engine's simulated feed answers inside the model; for a source outside the engine, the host never calls the
+// source: a session's model asks (``ListModel/sourceRequest``), the host hands the
 // request to the transport (``HostAction/requestFeed(session:id:request:)``), and the transport brings the answer
 // back (``SessionHost/feedAnswered(session:answer:at:)``), which is applied through the recorded model as the
 // reserved member −1's `feed_answer` message, so a trace replays it without the source and a take-over (which
@@ -43,17 +44,21 @@ extension SessionHost {
         for session in registry.sessions.values { announceNewItems(of: session) }
     }
 
-    /// After every change of `session` (``writeFrames(of:)``): submits its running request when it is new
-    /// (a replayed session asks again), and tells its members of requests that ended and of new items.
-    /// (The test inlined in its caller, which runs after every input; the work out of line.)
+    /// After every change of `session` (``writeFrames(of:)``): submits its running request to a source outside
+    /// the engine when it is new (a replayed session asks again), and tells its members of rows that changed, of
+    /// requests that ended and of new items. (The test inlined in its caller, which runs after every input: a
+    /// simulated feed's session has nothing to do on most inputs; the work out of line.)
     @inline(__always)
     func followFeed(of session: Session) {
-        guard session.traced.feedMode == .external else { return }
-        followExternalFeed(of: session)
+        guard
+            session.traced.feedMode == .external || session.traced.feedNews.rows
+                || session.traced.feedNews.answered != session.feed.requestsAnnounced
+        else { return }
+        followFeedChanges(of: session)
     }
 
     @inline(never)
-    private func followExternalFeed(of session: Session) {
+    private func followFeedChanges(of session: Session) {
         sendRowsUpdates(of: session)
         if let request = session.model.sourceRequest, session.feed.submitted != request.id {
             session.feed.submitted = request.id
@@ -82,7 +87,9 @@ extension SessionHost {
 
     /// The `welcome`'s `feed`: the source, whether it takes posts, and its last requests.
     func welcomeFeed(of session: Session) -> WelcomeFeed {
-        guard session.traced.feedMode == .external else { return .simulated }
+        guard session.traced.feedMode == .external else {
+            return WelcomeFeed(source: "simulated", kind: .simulated, requests: session.model.answeredRequests.recent)
+        }
         let source = session.traced.recorder.header.feedSource ?? configuration.feedSource ?? "custom"
         let kind = WelcomeFeed.Kind(rawValue: configuration.feedKind) ?? .custom
         return WelcomeFeed(
@@ -92,10 +99,9 @@ extension SessionHost {
 
     /// After a `welcome` to `connection`: every loaded item (`rows` `replace`) and the notice of new items.
     func welcomeFeed(_ connection: Connection, to session: Session) {
-        guard session.traced.feedMode == .external else { return }
         // The members already there get what changed first; the one joining gets every row as it is now.
         sendRowsUpdates(of: session, skipping: connection)
-        if let rows = session.model.allRows { enqueue(.rowsUpdate(rows), on: connection) }
+        enqueue(.rowsUpdate(session.model.allRows), on: connection)
         welcomeHeights(connection, to: session)
         let news = session.feed.newItems
         if news.count > 0 { enqueue(.newItems(count: news.count, more: news.more), on: connection) }
@@ -108,10 +114,8 @@ extension SessionHost {
         let updates: [RowsUpdate]
         if let taken = session.takeRowsUpdates() {
             updates = taken
-        } else if let rows = session.model.allRows {
-            updates = [rows]
         } else {
-            return
+            updates = [session.model.allRows]
         }
         for update in updates {
             let message = ServerMessage.rowsUpdate(update)

@@ -18,7 +18,12 @@ public struct TraceReplay: Sendable {
         public var lastFrame: Frame?
         /// Recorded messages the engine refused (the server refused them too, with an `error`).
         public var refused: Int
-        /// Whether the replay produced the recording's frames: the same count and digest.
+        /// Whether the recording's frames can be compared with the replay's: not for a trace of format version 1,
+        /// whose frames carried the simulated feed's `newest` and that feed's rows as they were then
+        /// (docs/TRACE.md, "Versions").
+        public var checked: Bool
+        /// Whether the replay produced the recording's frames: the same count and digest (never when not
+        /// ``checked``).
         public var matches: Bool
     }
 
@@ -64,7 +69,7 @@ public struct TraceReplay: Sendable {
         let frames = traced.recorder.frames
         return Result(
             model: traced.model, events: events, frames: frames, lastFrame: lastFrame, refused: refused,
-            matches: frames == trace.frames)
+            checked: trace.version >= 2, matches: trace.version >= 2 && frames == trace.frames)
     }
 
     /// The recorded message's input and its `seq` (a `feed_answer` from member -1, the feed source).

@@ -34,8 +34,11 @@ public struct TracedListModel: Sendable {
     /// ``ListModel/nextDeadline`` as of the last `apply` or `advance`, stored like ``isActive``.
     public private(set) var nextDeadline: Timestamp?
     /// ``ListModel/feedMode``, which a model keeps for its life: stored, read after every input like
-    /// ``isActive`` (through the model it cost ~20 instructions per input, callgrind_host.py).
+    /// ``isActive``.
     public let feedMode: FeedMode
+    /// ``ListModel/feedNews()`` as of the last `apply` or `advance`, stored like ``isActive``: whether rows
+    /// changed, and how many requests ended in all.
+    public private(set) var feedNews = (rows: false, answered: 0)
     /// The members' pointers that are down (touched and not lifted, as far as the applied messages tell),
     /// ordered by member, then by when they went down: what a process that takes the session over lifts.
     public private(set) var pointersDown: [SessionSnapshot.Pointer] = []
@@ -213,6 +216,7 @@ public struct TracedListModel: Sendable {
 
     private mutating func noteSchedule() {
         (isActive, nextDeadline) = model.schedule()
+        feedNews = model.feedNews()
     }
 
     /// Produces the model's next frame, appends the message that brings a page holding the previous frame
@@ -318,7 +322,7 @@ public struct TracedListModel: Sendable {
             Frame(
                 sequence: 0, time: .zero, offset: .zero, velocity: .zero, phase: .idle, contentSize: .zero,
                 viewport: .zero, insets: .zero, edges: [],
-                feed: FeedFrame(count: 0, hasMore: false, loading: false, newestID: 0, rowHeight: 0)))
+                feed: FeedFrame(count: 0, hasMore: false, loading: false, rowHeight: 0)))
     }
 
     /// Stops the recording (``TraceRecorder/stop()``); the model goes on.

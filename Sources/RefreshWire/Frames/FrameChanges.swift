@@ -27,7 +27,6 @@ struct FrameChanges: OptionSet {
     static let feedCount = FrameChanges(rawValue: 1 << 16)
     static let feedHasMore = FrameChanges(rawValue: 1 << 17)
     static let feedLoading = FrameChanges(rawValue: 1 << 18)
-    static let feedNewest = FrameChanges(rawValue: 1 << 19)
     static let feedRowHeight = FrameChanges(rawValue: 1 << 20)
 
     static let offset: FrameChanges = [.offsetX, .offsetY]
@@ -36,7 +35,7 @@ struct FrameChanges: OptionSet {
     static let contentSize: FrameChanges = [.contentWidth, .contentHeight]
     static let viewport: FrameChanges = [.viewportWidth, .viewportHeight]
     static let insets: FrameChanges = [.insetTop, .insetLeft, .insetBottom, .insetRight]
-    static let feed: FrameChanges = [.feedCount, .feedHasMore, .feedLoading, .feedNewest, .feedRowHeight]
+    static let feed: FrameChanges = [.feedCount, .feedHasMore, .feedLoading, .feedRowHeight]
 
     /// The frame-level changes from `base` to `frame`, whose offsets and velocities `scroll` compared. Edges
     /// are only checked for being the same set in the same order (each entry's own changes are ``EdgeChanges``).
@@ -73,7 +72,6 @@ struct FrameChanges: OptionSet {
         bits |= base.insets.right.bitPattern ^ frame.insets.right.bitPattern
         bits |= base.feed.rowHeight.bitPattern ^ frame.feed.rowHeight.bitPattern
         bits |= UInt64(bitPattern: Int64(base.feed.count ^ frame.feed.count))
-        bits |= UInt64(bitPattern: Int64(base.feed.newestID ^ frame.feed.newestID))
         return bits == 0 && base.feed.hasMore == frame.feed.hasMore && base.feed.loading == frame.feed.loading
     }
 
@@ -92,7 +90,6 @@ struct FrameChanges: OptionSet {
         if base.feed.count != frame.feed.count { c.insert(.feedCount) }
         if base.feed.hasMore != frame.feed.hasMore { c.insert(.feedHasMore) }
         if base.feed.loading != frame.feed.loading { c.insert(.feedLoading) }
-        if base.feed.newestID != frame.feed.newestID { c.insert(.feedNewest) }
         if !W.same(base.feed.rowHeight, frame.feed.rowHeight, .length) { c.insert(.feedRowHeight) }
         return c
     }

@@ -160,10 +160,6 @@ extension MessageEncoder {
                 opening(&open, #","feed":{"loading":"#, #","loading":"#, &w)
                 w.bool(feed.loading)
             }
-            if changes.contains(.feedNewest) {
-                opening(&open, #","feed":{"newest":"#, #","newest":"#, &w)
-                w.integer(Int64(feed.newestID))
-            }
             if changes.contains(.feedRowHeight) {
                 member(&open, #","feed":{"rowHeight":"#, #","rowHeight":"#, &w, feed.rowHeight, .length)
             }

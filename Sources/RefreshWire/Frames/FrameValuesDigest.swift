@@ -37,7 +37,6 @@ extension FrameDigest {
         integer(frame.feed.count)
         mix(frame.feed.hasMore ? 1 : 0)
         mix(frame.feed.loading ? 1 : 0)
-        integer(frame.feed.newestID)
         number(frame.feed.rowHeight, .length)
         countFrame()
     }

@@ -172,8 +172,6 @@ public struct MessageEncoder: Sendable {
         w.bool(frame.feed.hasMore)
         w.literal(#","loading":"#)
         w.bool(frame.feed.loading)
-        w.literal(#","newest":"#)
-        w.integer(Int64(frame.feed.newestID))
         w.literal(#","rowHeight":"#)
         w.fixed(frame.feed.rowHeight, .length)
         w.byte(.closeBrace)

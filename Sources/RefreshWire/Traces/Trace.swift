@@ -223,8 +223,14 @@ public struct TraceError: Error, Hashable, Sendable, CustomStringConvertible {
 /// A recorded trace, read back from its JSON (docs/TRACE.md): the session's start, every operation, and the
 /// digest of the frames the recording produced.
 public struct Trace: Hashable, Sendable {
-    public static let format = "refreshkit.trace.v1"
+    /// The format written now (docs/TRACE.md, "Versions").
+    public static let format = "refreshkit.trace.v2"
+    /// The format before it, still read: its frames carried the simulated feed's `newest` and that feed's rows
+    /// as they were then, so a replay of it runs but cannot check its digest.
+    public static let formatV1 = "refreshkit.trace.v1"
 
+    /// The format's version: 2, or 1 for a trace recorded before ``format``.
+    public var version = 2
     public var header: TraceHeader
     /// The binary form of the ``SessionSnapshot`` the operations start from (`nil`: they start at the
     /// session's start, as the header describes it).
@@ -269,9 +275,9 @@ public struct Trace: Hashable, Sendable {
         try Self.members(text, outline.start) { name, value in fields[name] = value }
 
         guard let format = fields["format"], text.kind(at: format) == .string,
-            text.makeString(text.string(at: format)) == Self.format
+            let version = [Self.formatV1: 1, Self.format: 2][text.makeString(text.string(at: format))]
         else {
-            throw TraceError("not a trace: \"format\" must be \"\(Self.format)\"")
+            throw TraceError("not a trace: \"format\" must be \"\(Self.format)\" (or \"\(Self.formatV1)\")")
         }
         guard let presetPosition = fields["preset"], text.kind(at: presetPosition) == .string else {
             throw TraceError("\"preset\" must be a string")
@@ -346,6 +352,7 @@ public struct Trace: Hashable, Sendable {
             snapshot: snapshot, operations: operations,
             frames: FrameDigest(kind: digestKind, value: digest, count: UInt64(frames)),
             truncated: truncated)
+        self.version = version
     }
 
     private static func operation(_ text: JSONText, _ position: Int, index: Int) throws(TraceError) -> TraceOperation {

@@ -231,7 +231,7 @@ public struct TraceRecorder: Sendable {
     public func encodeHead(into buffer: inout [UInt8]) {
         let strings = header.preset.utf8.count + (header.feedSource?.utf8.count ?? 0)
         appendJSON(to: &buffer, bound: 288 + 6 * strings) { w in
-            w.literal(#"{"format":"refreshkit.trace.v1","preset":"#)
+            w.literal(#"{"format":"refreshkit.trace.v2","preset":"#)
             w.string(header.preset)
             w.literal(#","viewport":{"w":"#)
             w.exact(header.viewport.width)

@@ -27,7 +27,7 @@ import Testing
         }
 
         var now: Timestamp { Timestamp(microseconds: time) }
-        var layout: RowLayout { model.rowLayout! }
+        var layout: RowLayout { model.rowLayout }
         var heldRows: Int { layout.heldRowCount }
 
         mutating func drain() {

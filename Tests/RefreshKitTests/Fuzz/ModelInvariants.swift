@@ -47,9 +47,8 @@ struct ModelInvariants {
                     "\(Self.pending(due, model.now)): \(control.edge)'s timer at \(due) in \(control.state)")
             }
         }
-        if let request = model.pager.running, request.due <= model.now {
-            problems.append(
-                "\(Self.pending(request.due, model.now)): the feed answer for \(request.edge) at \(request.due)")
+        if let request = model.pager.running, let due = model.feedDue, due <= model.now {
+            problems.append("\(Self.pending(due, model.now)): the feed answer for \(request.edge) at \(due)")
         }
         return problems
     }

@@ -124,7 +124,7 @@ struct TraceRunner {
         var limit = start.advanced(bySeconds: Self.settleSeconds)
         var rounds = 0
         while model.isBusy && problems.isEmpty && rounds < 5_000 {
-            if let due = model.pager.running?.due {
+            if let due = model.feedDue {
                 limit = min(max(limit, due.advanced(bySeconds: 180)), start.advanced(bySeconds: 1_500))
             }
             guard model.now < limit else { break }
@@ -139,10 +139,14 @@ struct TraceRunner {
         guard problems.isEmpty, model.isBusy || !underway.isEmpty || model.pager.running != nil else {
             return problems
         }
+        // The window of pages asking again, with its back-off, for a page its source does not give (one that never
+        // answers in time): a wait for the source, not a loop of the model's.
+        if underway.isEmpty, model.scroll.phase == .idle, model.pager.running?.kind == .reload { return problems }
         // An edge that starts again and again on its own while nothing moves is a loop, not a wait.
         let restarts = invariants.starts - startsBefore
         let looping = underway.filter { model.configuration.edge($0).trigger == .onReachEdge && restarts > 1 }
-        let feed = model.pager.running.map { "\($0.kind) for \($0.edge) due \($0.due)" } ?? "idle"
+        let due = model.feedDue.map(\.description) ?? "-"
+        let feed = model.pager.running.map { "\($0.kind) for \($0.edge) due \(due)" } ?? "idle"
         let deadline = model.nextDeadline.map(\.description) ?? "none"
         return [
             (looping.isEmpty ? "" : "onReachEdge restarts \(looping) forever (\(restarts) starts); ")

@@ -27,13 +27,13 @@ import Testing
         driver.settle(limitMs: 2_000)
         let id = try LayoutWiringTests.firstVisible(driver)
         let y = try LayoutWiringTests.screenY(driver, id)
-        let above = try #require(driver.model.rowLayout?.row(of: id))
+        let above = try #require(driver.model.rowLayout.row(of: id))
         try Self.configure(&driver, rowHeight: 96)
         let moved = try LayoutWiringTests.screenY(driver, id) - y
         #expect(abs(moved) <= 1e-6, "row \(id) moved \(moved) px on screen")
         #expect(try LayoutWiringTests.firstVisible(driver) == id)
         // The rows above not measured grew by 24 px each; the 20 measured ones kept their heights.
-        let layout = try #require(driver.model.rowLayout)
+        let layout = driver.model.rowLayout
         #expect(layout.height(ofRow: 0) == 96)
         #expect(layout.height(ofRow: try #require(layout.row(of: "990"))) == 50.5)
         #expect(driver.model.frame().contentSize.height == layout.contentHeight)

@@ -42,13 +42,13 @@ import Testing
 
     /// Where the row `id` is on screen: its top's y in the layout minus the content offset.
     static func screenY(_ driver: ModelDriver, _ id: String) throws -> Double {
-        let layout = try #require(driver.model.rowLayout)
+        let layout = driver.model.rowLayout
         return try #require(layout.y(of: id)) - driver.model.scroll.offset.y
     }
 
     /// The id of the first visible row.
     static func firstVisible(_ driver: ModelDriver) throws -> String {
-        let layout = try #require(driver.model.rowLayout)
+        let layout = driver.model.rowLayout
         return try #require(layout.anchor(at: driver.model.scroll.offset.y)?.id)
     }
 
@@ -93,10 +93,19 @@ import Testing
         }
     }
 
-    @Test func aSimulatedSessionRefusesMeasurements() throws {
-        var driver = try ModelDriver()
-        #expect(throws: ListModelError.self) { try Self.measure(&driver, [(1, 50)]) }
-        #expect(driver.model.rowLayout == nil)
+    @Test func theSimulatedFeedsRowsAreMeasuredLikeAnyOthers() throws {
+        // The same rows and layout as an external source's: the page measures its rows, of varying heights (the
+        // items' texts vary in length), and the content follows the measured heights.
+        var driver = try ModelDriver(viewport: Size(width: Self.width, height: 844))
+        let ids = driver.model.feedItems.map(\.id)
+        #expect(ids.count == 20 && ids.first == "200")
+        #expect(Set(driver.model.feedItems.map(\.text.count)).count > 3, "the texts vary in length")
+        let heights = driver.model.feedItems.map { 40 + Double($0.text.count / 30) * 18 }
+        let batch = zip(ids, heights).map { RowMeasurement(id: $0, height: $1) }
+        try driver.apply(.measure(MeasureInput(width: Self.width, rows: batch)))
+        #expect(driver.model.measuredHeights == batch)
+        #expect(driver.model.frame().contentSize.height == heights.reduce(0, +))
+        #expect(Set(heights).count > 3)
     }
 
     // MARK: - Anchoring
@@ -119,7 +128,7 @@ import Testing
         #expect(driver.model.lastRowsChange == .prepended(20))
         #expect(abs(try Self.screenY(driver, id) - y) <= 1e-6)
         #expect(try Self.firstVisible(driver) == id)
-        #expect(driver.model.frame().contentSize.height == (try #require(driver.model.rowLayout)).contentHeight)
+        #expect(driver.model.frame().contentSize.height == driver.model.rowLayout.contentHeight)
     }
 
     @Test func twentyRowsOnTopKeepTheVisibleRowStillMidDrag() throws {
@@ -218,6 +227,6 @@ import Testing
         try Self.answer(&driver, Array((801...900).reversed()))
         #expect(driver.model.lastRowsChange == .appended(100))
         #expect(try Self.screenY(driver, id) == y)
-        #expect(driver.model.rowLayout?.rowCount == 200)
+        #expect(driver.model.rowLayout.rowCount == 200)
     }
 }

@@ -18,12 +18,12 @@ import Testing
 
     @Test func reachingTheEndLoadsPagesUntilNoMoreData() throws {
         var driver = try driver()
-        #expect(driver.model.pager.count == 20)
+        #expect(driver.rows == 20)
         for _ in 0..<5 {
             try driver.command(.scrollToEdge, edge: .bottom, animated: false)
             driver.settle()
         }
-        #expect(driver.model.pager.count == 50)
+        #expect(driver.rows == 50)
         #expect(driver.state(.bottom) == .noMoreData)
         #expect(driver.model.pager.hasMore == false)
         let starts = driver.events.filter { $0.name == .didStart && $0.edge == .bottom }.count
@@ -40,7 +40,7 @@ import Testing
             try driver.command(.scrollToEdge, edge: .bottom, animated: false)
             driver.settle()
         }
-        #expect(driver.model.pager.count == 40)
+        #expect(driver.rows == 40)
         #expect(driver.state(.bottom) == .noMoreData)
         #expect(driver.events.filter { $0.name == .didStart && $0.edge == .bottom }.count == 1)
     }
@@ -50,7 +50,7 @@ import Testing
         try driver.command(.scrollToEdge, edge: .bottom, animated: false)
         driver.settle()
         #expect(driver.state(.bottom) == .failed)
-        #expect(driver.model.pager.count == 20)
+        #expect(driver.rows == 20)
         // It does not retry by itself however long we wait at the end.
         driver.wait(3000)
         #expect(driver.events.filter { $0.name == .didStart && $0.edge == .bottom }.count == 1)
@@ -59,7 +59,7 @@ import Testing
         try driver.apply(.configure(ConfigurationPatch(feed: feed)))
         try driver.command(.retry, edge: .bottom)
         driver.settle()
-        #expect(driver.model.pager.count == 40)
+        #expect(driver.rows == 40)
         #expect(driver.state(.bottom) == .idle)
     }
 
@@ -71,7 +71,7 @@ import Testing
         try driver.command(.refresh, edge: .top)
         #expect(driver.events.contains { $0.name == .feedDropped && $0.edge == .bottom })
         driver.settle()
-        #expect(driver.model.pager.count == 20)  // the refresh's first page, not the stale next page
+        #expect(driver.rows == 23)  // the refresh's three new rows on top of the first page, not the stale next page
         #expect(driver.events.filter { $0.name == .didStart && $0.edge == .bottom }.count == 1)
         #expect(driver.events.filter { $0.name == .didEnd && $0.edge == .bottom }.count == 1)
     }
@@ -89,6 +89,10 @@ import Testing
         try driver.command(.scrollToEdge, edge: .bottom, animated: false)
         driver.settle()
         #expect(driver.state(.bottom) == .noMoreData)
+        // More new items than a page: the refresh's page does not reach the list's top, and starts it over.
+        var feed = ConfigurationPatch.FeedPatch()
+        feed[\.newItemsPerRefresh] = 25
+        try driver.apply(.configure(ConfigurationPatch(feed: feed)))
         try driver.command(.scrollToEdge, edge: .top, animated: false)
         try driver.command(.refresh)
         driver.settle()

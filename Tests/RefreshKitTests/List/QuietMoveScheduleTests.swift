@@ -37,6 +37,11 @@ import Testing
                     #expect(after.nextDeadline == before.nextDeadline, "\(preset): drag \(drag), step \(step)")
                 }
             }
+            // A failed control makes every observation look again (it may retry with the same pull): the reader
+            // taps Retry, as a person would, so that the drags are not all made beside a failed footer.
+            if model.controls.contains(where: { $0.state == .failed }) {
+                try model.apply(.command(Command(.retry)), at: Timestamp(microseconds: time))
+            }
             // A pause, ticked as a host ticks while something is due.
             let pause = time + 50_000 + Int64(random.next() % 900_000)
             while time < pause {

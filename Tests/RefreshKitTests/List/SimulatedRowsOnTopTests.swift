@@ -2,20 +2,19 @@ import Testing
 
 @testable import RefreshKit
 
-/// The simulated feed's refresh while the reader is scrolled down (docs/LAYOUT.md, "The simulated feed"): the new
-/// rows go on top of the loaded ones and the offset moves by their height, so the row being read stays where it
-/// is on screen; at the top the refresh reloads the first page, its new rows in view.
+/// The simulated feed's refresh (docs/LAYOUT.md, "Anchoring"), through the same rows and layout as any source's:
+/// the new rows go on top of the loaded ones and the offset moves by their height, so the row being read stays
+/// where it is on screen, whether the reader is scrolled down or not.
 @Suite struct SimulatedRowsOnTopTests {
-    /// The id of the first row on screen, and its top's y on screen (rows are `feed.rowHeight` each from 0).
+    /// The id of the first row on screen, and its top's y on screen.
     static func firstVisible(_ driver: ModelDriver) -> (id: Int, y: Double) {
-        let height = driver.model.configuration.feed.rowHeight
-        let offset = driver.offset.y
-        let index = max(0, Int((offset / height).rounded(.down)))
-        return (driver.model.pager.newestLoadedID - index, Double(index) * height - offset)
+        let anchor = driver.model.rowLayout.anchor(at: driver.offset.y)
+        let id = anchor.flatMap { $0.id }.flatMap { Int($0) } ?? 0
+        return (id, screenY(driver, of: id))
     }
 
     static func screenY(_ driver: ModelDriver, of id: Int) -> Double {
-        Double(driver.model.pager.newestLoadedID - id) * driver.model.configuration.feed.rowHeight - driver.offset.y
+        (driver.model.rowLayout.y(of: String(id)) ?? .nan) - driver.offset.y
     }
 
     /// A pull past the threshold at the top, released: the refresh runs (its answer 1.2 s later).
@@ -30,9 +29,9 @@ import Testing
 
     /// Ticks until the refresh's answer has come (the feed's newest row changed), or `limitMs` passed.
     static func untilAnswered(_ driver: inout ModelDriver, limitMs: Double = 3_000) {
-        let newest = driver.model.pager.newestLoadedID
+        let newest = driver.topID
         var waited = 0.0
-        while driver.model.pager.newestLoadedID == newest && waited < limitMs {
+        while driver.topID == newest && waited < limitMs {
             driver.wait(16)
             waited += 16
         }
@@ -66,7 +65,7 @@ import Testing
             driver.wait(100)
             try driver.touch(.end)
             // The answer comes about a quarter of a second into the fling.
-            let due = try #require(driver.model.pager.running?.due.microseconds)
+            let due = try #require(driver.model.feedDue?.microseconds)
             driver.run(until: due - 400_000)
             try driver.drag(dy: -500, steps: 6, stepMs: 16)
             driver.run(until: due - 16_000)
@@ -77,29 +76,29 @@ import Testing
         var (driver, twin) = (try flinging(newRows: 3), try flinging(newRows: 0))
         #expect(driver.offset == twin.offset)
         let id = Self.firstVisible(driver).id
-        let newest = driver.model.pager.newestLoadedID
+        let newest = driver.topID
         for _ in 0..<20 {
             driver.wait(16)
             twin.wait(16)
             // The offset is the twin's plus the three rows' height once they are on top; the row moves on screen
             // by the fling's motion alone, and the velocity is the twin's.
-            let onTop = Double(driver.model.pager.newestLoadedID - newest) * 72
+            let onTop = Double(driver.topID - newest) * 72
             #expect(abs(driver.offset.y - onTop - twin.offset.y) <= 1e-6)
             #expect(abs(Self.screenY(driver, of: id) - Self.screenY(twin, of: id)) <= 1e-6, "row \(id) moved")
             #expect(abs(driver.model.scroll.velocity.y - twin.model.scroll.velocity.y) <= 1e-9)
         }
-        #expect(driver.model.pager.newestLoadedID == newest + 3)
+        #expect(driver.topID == newest + 3)
         #expect(driver.model.scroll.phase == .animating)
     }
 
-    @Test func atTheTopTheRefreshReloadsTheFirstPageWithItsNewRowsInView() throws {
+    @Test func atTheTopTheRefreshPutsItsNewRowsOnTopInView() throws {
         var driver = try Self.refreshing()
-        let newest = driver.model.pager.newestLoadedID
+        let (newest, count) = (driver.topID, driver.model.pager.count)
         Self.untilAnswered(&driver)
         driver.settle()
-        #expect(driver.model.pager.newestLoadedID == newest + 3)
-        #expect(driver.model.pager.count == driver.model.configuration.feed.pageSize)
-        #expect(driver.offset.y == 0)
+        #expect(driver.topID == newest + 3)
+        #expect(driver.model.pager.count == count + 3)
+        #expect(driver.offset.y == 0, "the new rows are in view")
     }
 
     @Test func aRefreshWithMoreNewRowsThanAPageStartsTheListOver() throws {

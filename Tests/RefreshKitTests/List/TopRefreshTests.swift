@@ -17,7 +17,7 @@ import Testing
 
     @Test func aPullPastTheThresholdRefreshesAndDeliversNewRowsOnTop() throws {
         var driver = try releaseDriver()
-        let newestBefore = driver.model.pager.newestLoadedID
+        let newestBefore = driver.topID
         // 206.26 px of finger travel reach the 100 px trigger on an 844 px viewport (docs/PHYSICS.md §9 row 35).
         try driver.drag(dy: 300, steps: 20, stepMs: 16, release: false)
         #expect(driver.state(.top) == .armed)
@@ -29,7 +29,7 @@ import Testing
         driver.settle()
         #expect(driver.state(.top) == .idle)
         #expect(driver.offset.y == 0)
-        #expect(driver.model.pager.newestLoadedID == newestBefore + 3)
+        #expect(driver.topID == newestBefore + 3)
         #expect(
             driver.transitions(.top) == [
                 "idle→pulling", "pulling→armed", "armed→refreshing", "refreshing→finishing", "finishing→idle",

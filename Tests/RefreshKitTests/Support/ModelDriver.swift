@@ -17,6 +17,10 @@ struct ModelDriver {
     }
 
     var pageTime: Double { Double(time) / 1000 - 1000 }
+    /// The list's rows (the placeholders of pages the window dropped included).
+    var rows: Int { model.rowLayout.rowCount }
+    /// The simulated feed's top item's id (its ids count up, newest first).
+    var topID: Int { model.feedTopItem.flatMap { Int($0.id) } ?? 0 }
     var offset: Point { model.scroll.offset }
     func state(_ edge: Edge) -> EdgeState { model.control(edge).state }
 

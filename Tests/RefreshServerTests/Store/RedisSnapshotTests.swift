@@ -62,6 +62,7 @@ struct RedisSnapshotTests {
                 update.removeAll()
                 traced.frame(appendingUpdateTo: &update)
                 _ = traced.takeEvents()  // as a host does after every call
+                _ = traced.takeRowsUpdates()
             }
         }
         var cursor = TraceRecorder.OperationCursor()

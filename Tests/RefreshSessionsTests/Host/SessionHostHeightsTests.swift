@@ -93,7 +93,7 @@ import Testing
             while transport.answerFeed(feed.page) != nil {}
         }
         // Down the list, a page at a time, until the window drops its top page (row 0 is item 400).
-        for _ in 0..<20 where session.model.rowLayout?.placeholdersAbove == 0 {
+        for _ in 0..<20 where session.model.rowLayout.placeholdersAbove == 0 {
             send(#""name":"loadMore","edge":"bottom""#)
             send(#""name":"scrollBy","amount":1500,"animated":false"#)
         }

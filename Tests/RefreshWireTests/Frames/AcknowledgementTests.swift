@@ -175,7 +175,7 @@ struct AcknowledgementTests {
             sequence: sequence, time: Timestamp(microseconds: 1_000 * Int64(sequence)), offset: .zero,
             velocity: .zero, phase: .idle, contentSize: Size(width: 390, height: 2000),
             viewport: Size(width: 390, height: 844), insets: .zero, edges: [],
-            feed: FeedFrame(count: 20, hasMore: true, loading: false, newestID: 19, rowHeight: 72))
+            feed: FeedFrame(count: 20, hasMore: true, loading: false, rowHeight: 72))
     }
 
     static func acks(_ pairs: KeyValuePairs<Int, UInt64>) -> Acknowledgements {

@@ -236,8 +236,8 @@ struct FrameDeltaTests {
     /// the frame before, and from one three frames back, as a connection that skipped writes holds it), between
     /// random frames and their mutations, with `ack` maps that change, grow and drop members, and with values at
     /// the edges of rounding (`-0`, half-units, beyond 9·10¹⁵, NaN), hashed together. Recorded from the encoder
-    /// at bffc282, before its comparisons and writes were made faster: a change to the encoder that moves any byte
-    /// of any of these deltas fails here.
+    /// of trace format v2 (the frame's `feed` without `newest`, docs/TRACE.md, "Versions"): a change to the
+    /// encoder that moves any byte of any of these deltas fails here.
     @Test func deltaBytesAreWhatTheyWere() throws {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a, 64 bits
         var count = 0
@@ -271,8 +271,8 @@ struct FrameDeltaTests {
             let acks = g.bool() ? Self.randomAcks(&g) : Self.moved(baseAcks, &g)
             add(SharedFrame(frame, acknowledgements: acks), from: SharedFrame(base, acknowledgements: baseAcks))
         }
-        #expect(count == 24_982 && bytes == 14_405_089, "\(count) deltas, \(bytes) B")
-        #expect(hash == 0x3553_757e_3434_2043, "the deltas' hash is \(String(hash, radix: 16))")
+        #expect(count == 24_982 && bytes == 14_301_040, "\(count) deltas, \(bytes) B")
+        #expect(hash == 0xc9b1_f656_b9cd_fd93, "the deltas' hash is \(String(hash, radix: 16))")
     }
 
     /// A value where rounding or the writer's spelling changes: `-0`, half a unit either way, beyond what
@@ -446,7 +446,7 @@ struct FrameDeltaTests {
             sequence: 1, time: .zero, offset: .zero, velocity: .zero, phase: .idle,
             contentSize: Size(width: 1, height: 1),
             viewport: Size(width: 1, height: 1), insets: .zero, edges: [edge],
-            feed: FeedFrame(count: 0, hasMore: true, loading: true, newestID: 0, rowHeight: 72))
+            feed: FeedFrame(count: 0, hasMore: true, loading: true, rowHeight: 72))
         var frame = base
         frame.sequence = 2
         frame.edges[0].cycle = CycleFrame(
@@ -480,7 +480,7 @@ struct FrameDeltaTests {
         let base = Frame(
             sequence: 1, time: .zero, offset: .zero, velocity: .zero, phase: .dragging,
             contentSize: Size(width: 1, height: 4e12), viewport: Size(width: 1, height: 1), insets: .zero,
-            edges: [edge], feed: FeedFrame(count: 0, hasMore: true, loading: false, newestID: 0, rowHeight: 72))
+            edges: [edge], feed: FeedFrame(count: 0, hasMore: true, loading: false, rowHeight: 72))
         var frame = base
         frame.sequence = 2
         frame.offset.y = 5

@@ -60,7 +60,6 @@ enum RandomValues {
             edges: (0..<g.int(below: 5)).map { _ in edge(&g) },
             feed: FeedFrame(
                 count: g.int(below: 10_000), hasMore: g.bool(), loading: g.bool(),
-                newestID: g.int(below: 1 << 40) - (1 << 39),
                 rowHeight: g.double(in: 1...200)))
     }
 
@@ -127,7 +126,7 @@ enum Reference {
                 return edge
             },
             "feed": [
-                "count": f.feed.count, "hasMore": f.feed.hasMore, "loading": f.feed.loading, "newest": f.feed.newestID,
+                "count": f.feed.count, "hasMore": f.feed.hasMore, "loading": f.feed.loading,
                 "rowHeight": f.feed.rowHeight,
             ],
         ]

@@ -35,7 +35,7 @@ struct EncoderTests {
                 exit: ExitFrame(start: Timestamp(microseconds: 81_315_001), duration: 0.3)),
             EdgeFrame(edge: .bottom, state: .noMoreData, distance: -1e-9, progress: 0, velocity: 1.0005),
         ],
-        feed: FeedFrame(count: 20, hasMore: false, loading: true, newestID: 1020, rowHeight: 72))
+        feed: FeedFrame(count: 20, hasMore: false, loading: true, rowHeight: 72))
 
     @Test func frameBytesAreExactlyAsSpecified() {
         let text = encoded { $0.encode(Self.sampleFrame, into: &$1) }
@@ -51,7 +51,7 @@ struct EncoderTests {
             + #""delay":0.1,"kind":"keyframe"},"exit":{"t0":81315.001,"duration":0.3}},{"edge":"bottom","#
             + #""state":"noMoreData","distance":0,"progress":0,"velocity":1.001,"#
             + #""control":{"x":0,"y":0,"w":0,"h":0},"view":{"x":0,"y":0,"w":0,"h":0},"scale":1}],"#
-            + #""feed":{"count":20,"hasMore":false,"loading":true,"newest":1020,"rowHeight":72}}"#
+            + #""feed":{"count":20,"hasMore":false,"loading":true,"rowHeight":72}}"#
         #expect(text == expected)
     }
 
@@ -239,10 +239,8 @@ struct NumberFormattingTests {
         var frame = EncoderTests.sampleFrame
         frame.sequence = .max
         frame.feed.count = .max
-        frame.feed.newestID = .min
         let text = encoded { $0.encode(frame, into: &$1) }
         #expect(text.hasPrefix(#"{"type":"frame","seq":18446744073709551615,"#))
         #expect(text.contains(#""count":9223372036854775807,"#))
-        #expect(text.contains(#""newest":-9223372036854775808,"#))
     }
 }

@@ -101,7 +101,7 @@ struct FeedTraceTests {
         try driver.receive(#"{"type":"command","name":"refresh","edge":"top"}"#)
         try driver.wait(milliseconds: 2_000)
         #expect(driver.traced.model.feedItems.first?.id == "48")
-        #expect(driver.traced.model.rowLayout?.rowCount == 43)
+        #expect(driver.traced.model.rowLayout.rowCount == 43)
         // The window holds two pages' worth (docs/LAYOUT.md, "The window's size"): the page far below is dropped.
         #expect(driver.traced.model.feedItems.count == 23)
         // A request the source never answers fails at its deadline, and its late answer is recorded and dropped.

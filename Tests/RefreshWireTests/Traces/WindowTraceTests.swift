@@ -68,9 +68,9 @@ struct WindowTraceTests {
             try receive(#"{"type":"command","name":"scrollToEdge","edge":"bottom","animated":false}"#)
             try receive(#"{"type":"command","name":"loadMore","edge":"bottom","animated":false}"#)
         }
-        #expect(traced.model.rowLayout?.placeholdersAbove ?? 0 > 0)
+        #expect(traced.model.rowLayout.placeholdersAbove ?? 0 > 0)
         for _ in 0..<20 { try receive(#"{"type":"command","name":"scrollBy","amount":-1500,"animated":false}"#) }
-        #expect(traced.model.rowLayout?.placeholdersAbove == 0)
+        #expect(traced.model.rowLayout.placeholdersAbove == 0)
         #expect(traced.model.feedItems.first?.id == "1000")
         #expect(updates.contains { if case .dropped(.above, _) = $0.change { true } else { false } })
         #expect(updates.contains { if case .reloaded(.above, _, _) = $0.change { true } else { false } })

@@ -1,0 +1,70 @@
+/// The list's feed (docs/FEEDS.md, "The engine's side"): one ``SourcePager`` whichever source answers. A source
+/// outside the engine gets the pager's running request from the host (``sourceRequest``) and answers it as an
+/// input (``Input/feedAnswer(_:)``); the engine's own ``SimulatedFeed`` answers it inside the model, at its due
+/// time. Either way the answer goes through the same rules, rows and layout.
+extension ListModel {
+    /// A pager for `mode`, asking for its first page at `time`, and the engine's own source for the simulated
+    /// feed, whose first page is in at once (so the list opens full, and the footers start from it).
+    static func startFeed(_ mode: FeedMode, configuration: FeedConfiguration, seed: UInt64, at time: Timestamp)
+        -> (SourcePager, SimulatedFeed?)
+    {
+        var pager = SourcePager(configuration: configuration, at: time)
+        guard mode == .simulated else { return (pager, nil) }
+        var feed = SimulatedFeed(configuration: configuration, seed: seed)
+        if let first = pager.running {
+            feed.take(first)
+            if let answer = feed.answer(at: time), pager.answer(answer) != nil, let change = pager.lastRowsChange {
+                _ = pager.place(change, contentOffset: 0)
+            }
+        }
+        return (pager, feed)
+    }
+
+    /// The simulated feed starts over (a new size of the feed or of its pages): a new pager with the new first
+    /// page, as IQPullToRefresh resets its models when the page size changes.
+    mutating func restartSimulatedFeed(_ configuration: FeedConfiguration) {
+        guard var feed = simulated else { return }
+        feed.configuration = configuration
+        feed.restart()
+        var fresh = SourcePager(configuration: configuration, at: now)
+        if let first = fresh.running {
+            feed.take(first)
+            if let answer = feed.answer(at: now), fresh.answer(answer) != nil, let change = fresh.lastRowsChange {
+                _ = fresh.place(change, contentOffset: 0)
+            }
+        }
+        pager = fresh
+        simulated = feed
+    }
+
+    /// The engine's own source takes the pager's running request (or lets go of the one the pager dropped).
+    mutating func followSimulatedRequest() {
+        if let running = pager.running {
+            simulated?.take(running)
+        } else {
+            simulated?.drop()
+        }
+    }
+
+    /// When the feed next acts by itself: the engine's own source answers, or a request to a source outside the
+    /// engine fails for want of an answer. `nil` when no request runs.
+    public var feedDue: Timestamp? { simulated == nil ? pager.running?.deadline : simulated?.pending?.due }
+
+    /// Where the model's items come from.
+    public var feedMode: FeedMode { simulated == nil ? .external : .simulated }
+
+    /// The request the model has running to a source outside the engine (``FeedMode/external``), or `nil`
+    /// (the simulated feed answers its own). A host submits it to the source when its ``SourceRequest/id``
+    /// differs from the last one it submitted for the session (so a session rebuilt by a replay asks again), and
+    /// applies the answer as an ``Input/feedAnswer(_:)``.
+    public var sourceRequest: SourceRequest? { simulated == nil ? pager.running : nil }
+
+    /// The items loaded, newest first (those of the pages the window holds).
+    public var feedItems: [FeedItem] { pager.loaded.items }
+
+    /// What the last applied feed answer changed in ``feedItems`` (`nil`: nothing, or it failed).
+    public var lastRowsChange: RowsChange? { pager.lastRowsChange }
+
+    /// The last requests that ended, oldest first (at most ``SourcePager/logLength``), and how many ended in all.
+    public var answeredRequests: (recent: [AnsweredRequest], total: Int) { (pager.answered, pager.answeredCount) }
+}
