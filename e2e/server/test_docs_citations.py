@@ -3,7 +3,8 @@
 The code cites docs/PHYSICS.md and docs/SEEDS.md by section ("docs/PHYSICS.md §2.1", "§9 row 19",
 "docs/SEEDS.md §1.2", "weakness 5", "section (c)", "notation"). A renumbered or deleted section would
 leave those citations pointing nowhere without anyone noticing; this test notices. It also refuses the
-research notes' old bare file names, which named files outside the repository.
+research notes' old bare file names, which named files outside the repository. Citations of docs/PERFORMANCE.md
+name a section by its title ("docs/PERFORMANCE.md, \"Cold lines\""): each must be one of its headings.
 
 No server is needed: the test reads files only.
 """
@@ -141,6 +142,51 @@ def test_no_citation_names_the_research_outside_the_repository():
         if bare.search(line)
     ]
     assert not offenders, "cite docs/PHYSICS.md or docs/SEEDS.md instead:\n" + "\n".join(offenders)
+
+
+PERFORMANCE = ROOT / "docs" / "PERFORMANCE.md"
+# `docs/PERFORMANCE.md, "Title"`, `docs/PERFORMANCE.md ("Title")`, `docs/PERFORMANCE.md, "A" and "B"` (a string
+# literal's escaped quotes too), and `"Title" in docs/PERFORMANCE.md`.
+TITLE = re.compile(r'\\?"([A-Z][^"\\]{0,80})\\?"')  # a capitalised title of up to 80 characters
+ONE = r'\\?"[A-Z][^"\\]{0,80}\\?"'
+PERFORMANCE_CITATION = re.compile(
+    rf"docs/PERFORMANCE\.md[,:]?\s*\(?({ONE}(?:\s*(?:,|and)\s*{ONE})*)|({ONE}) in docs/PERFORMANCE\.md")
+
+
+def performance_sections() -> set[str]:
+    return {re.sub(r"^#+\s+", "", line).strip()
+            for line in PERFORMANCE.read_text(encoding="utf-8").splitlines() if line.startswith("#")}
+
+
+def cited_performance_sections(text: str) -> list[str]:
+    joined = CONTINUATION.sub(" ", text)
+    titles = []
+    for match in PERFORMANCE_CITATION.finditer(joined):
+        titles += TITLE.findall(match.group(1) or match.group(2))
+    return titles
+
+
+def test_every_performance_citation_names_a_heading():
+    sections = performance_sections()
+    problems, count = [], 0
+    for path in scanned_files():
+        titles = cited_performance_sections(path.read_text(encoding="utf-8", errors="replace"))
+        count += len(titles)
+        problems += [f"{path.relative_to(ROOT)}: docs/PERFORMANCE.md has no section \"{title}\""
+                     for title in titles if title not in sections]
+    assert count > 50, f"only {count} citations of docs/PERFORMANCE.md found: is the scan looking in the right places?"
+    assert not problems, "\n".join(problems)
+
+
+def test_the_performance_checker_reads_each_spelling():
+    text = (
+        '/// (docs/PERFORMANCE.md, "Cold lines"); docs/PERFORMANCE.md\n    /// ("Profile").\n'
+        '# docs/PERFORMANCE.md, "Memory per connected session" and "Current figures"\n'
+        'let s = "targets (docs/PERFORMANCE.md, \\"Targets\\"; …)"\n'
+        '/// ("Where an input stalls" in docs/PERFORMANCE.md)\n'
+    )
+    assert cited_performance_sections(text) == [
+        "Cold lines", "Profile", "Memory per connected session", "Current figures", "Targets", "Where an input stalls"]
 
 
 def test_the_checker_catches_what_it_must():

@@ -4,7 +4,11 @@
 #   - Python: ruff over every .py file, with pyproject.toml's rules (pyflakes, pycodestyle, import order,
 #     bugbear; ruff is pinned in e2e/requirements.txt);
 #   - JS: scripts/lint/check-js.mjs over web/ and examples/ (every module parses as an ES module, every import
-#     resolves and links, no two page modules share a file name).
+#     resolves and links, no two page modules share a file name);
+#   - comments: scripts/lint/check_comment_counts.py over Sources/RefreshKit, RefreshWire and RefreshSessions (no
+#     comment quotes an instruction or cycle count, cache lines missed, a timing or a before -> after figure: those
+#     go in docs/PERFORMANCE.md, which the comment cites). It names file:line for each; the folders on its
+#     allow-list are printed without failing.
 # Every check runs, whatever the one before found, so one run lists every problem; exits 1 if any failed.
 #
 #   scripts/lint/lint.sh          the repository
@@ -29,8 +33,10 @@ fi
 
 node "$REPO/scripts/lint/check-js.mjs" "$ROOT" || failed+=(check-js)
 
+"$VENV/bin/python" "$REPO/scripts/lint/check_comment_counts.py" "$ROOT" || failed+=(comment-counts)
+
 if [ ${#failed[@]} -gt 0 ]; then
     echo "lint: failed: ${failed[*]} (see above; \`make format\` fixes the Swift layout, \`.venv/bin/ruff check --fix\` the import order)" >&2
     exit 1
 fi
-echo "lint: swift format, ruff and check-js found nothing"
+echo "lint: swift format, ruff, check-js and comment-counts found nothing"

@@ -2,7 +2,7 @@
 /// the horizontal ring and slot `n` of the vertical one share 32 bytes, and the two rings' cursors and limits lie
 /// together in front of them. A move records a sample on both axes: it writes one cache line of slots and one of
 /// cursors, where two trackers, each with its own cursor in front of its own slots, took up to four
-/// (callgrind_cache.py, 1 000 sessions: 62.6 -> 61.2 lines missed per input).
+/// (docs/PERFORMANCE.md, "Cold lines").
 ///
 /// Each axis keeps its own cursor, so each ring is exactly the one its tracker would hold, stale slots included
 /// (a non-finite position is recorded on one axis only, ``FingerVelocity``): ``tracker(_:)`` hands it out.

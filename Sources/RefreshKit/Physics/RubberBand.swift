@@ -66,7 +66,7 @@ public struct RubberBand: Hashable, Sendable, Codable {
     ///   - dimension: The viewport dimension along the axis.
     // Inlined up to the test for a finite value inside the range (a drag's move on both axes, mostly): there the
     // result is the value, bit for bit, as below (the bounds made finite cannot exclude a finite value inside
-    // them). `ScrollModel.touch` 412 → 338 instructions per move (callgrind_host.py), two calls of 35-40 gone.
+    // them): two calls fewer on every move (docs/PERFORMANCE.md, "Inlining on an input's path").
     @inline(__always)
     public func clamp(_ value: Double, lower: Double, upper: Double, dimension: Double) -> Double {
         if value.isFinite && value >= lower && value <= upper { return value }
@@ -118,7 +118,7 @@ public struct RubberBand: Hashable, Sendable, Codable {
     /// Finite, ordered bounds: a NaN bound means "no edge" on that side, and `upper < lower` means
     /// `upper = lower`.
     // Inlined: measured, the optimizer then also inlines `ScrollModel.followFinger()` where a finger moves
-    // (callgrind_host.py: `ScrollModel.touch` 355 → 338 instructions per move, 6 062 → 6 045 per input).
+    // (docs/PERFORMANCE.md, "Inlining on an input's path").
     @inline(__always)
     private static func bounds(_ lower: Double, _ upper: Double) -> (Double, Double) {
         let low = finite(lower.isNaN ? -Double.infinity : lower)

@@ -51,8 +51,7 @@ public struct VelocityTracker: Hashable, Sendable, Codable {
 
     // The ring last, and its slots last in it (``History``): a move reads the bounds above and the ring's count
     // and oldest slot together, next to the samples before them in ``FingerVelocity`` for the horizontal
-    // tracker, and one slot (callgrind_cache.py, 1 000 sessions: 72.2 -> 70.6 lines missed per input). Coded in
-    // the old order (``CodingKeys``).
+    // tracker, and one slot (docs/PERFORMANCE.md, "Cold lines"). Coded in the old order (``CodingKeys``).
     private(set) var history = History()
     /// The stored members in the order they were declared (and coded) before the slots were put last.
     private enum CodingKeys: String, CodingKey {
@@ -358,7 +357,7 @@ public struct VelocityTracker: Hashable, Sendable, Codable {
 
         subscript(index: Int) -> Sample {
             // Both are below the capacity (20), so wrapping arithmetic cannot wrap: it only spares the overflow
-            // checks, which were half the instructions of the per-move estimate.
+            // checks, on every move's estimate.
             assert(index >= 0 && index < count, "a sample inside the window")
             let slot = oldest &+ index
             let wrapped = slot >= History.capacity ? slot &- History.capacity : slot

@@ -5,7 +5,7 @@
 /// The characters are kept inline rather than in a `String`, so that ``EdgeConfiguration`` and the edge controls
 /// that hold it stay plain values that are copied bit for bit: the engine copies its edge controls on every step,
 /// and with a `String` among their fields every copy went through Swift's value witnesses with a retain and a
-/// release (measured with callgrind on the host path: about 1 300 more instructions per input, docs/PERFORMANCE.md).
+/// release (docs/PERFORMANCE.md, "No copies per input").
 public struct ControlName: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The longest name, in characters.
     public static let maximumLength = 64

@@ -47,8 +47,7 @@ public struct EdgeControl: Hashable, Sendable, Codable {
     // control starts late in one): the flags with the flat state (a copy of the stage's tag, which lies at the end of
     // its 43 bytes), the pull and the clock, then the configuration, whose choices and the distances a move and a
     // frame read come first in it (``EdgeConfiguration``); the stage and the rest after them. A move reads the first
-    // 64 of them. callgrind_cache.py, 1 000 sessions, lines missed per input: 65.0 -> 62.6. Coded in their old
-    // order (``CodingKeys``).
+    // 64 of them (docs/PERFORMANCE.md, "Cold lines"). Coded in their old order (``CodingKeys``).
     public let edge: Edge
     /// Whether the latest end was animated (`true` until a finish says otherwise, and again from the next
     /// start): a control whose inset goes back after its exit gives it back without animation then. It
@@ -232,8 +231,8 @@ public struct EdgeControl: Hashable, Sendable, Codable {
     /// refresh runs, or with no more pages): the control then shows the pull but does not start.
     // Inlined where the model observes (every shown edge, on every move) up to the test of `staysPut(at:)`: most
     // observations only record the pull, and the machine's switch is not called then (a drag's move, two edges
-    // shown: `ListModel.observe` 475 → 420 instructions, callgrind_host.py). The whole function marked so was
-    // not inlined: the optimizer does not inline large functions, whatever asks.
+    // shown: docs/PERFORMANCE.md, "Inlining on an input's path"). The whole function marked so was not inlined:
+    // the optimizer does not inline large functions, whatever asks.
     @inline(__always)
     public mutating func observe(
         distance: Double, velocity: Double, motion: Motion, canStart: Bool, at time: Timestamp,

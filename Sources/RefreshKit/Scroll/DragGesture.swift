@@ -26,7 +26,7 @@ struct DragGesture: Hashable, Sendable, Codable {
     var rawOffset: Point { Point(x: anchor.x - translation.x, y: anchor.y - translation.y) }
 
     /// Adds one finger movement sampled at `pageTime`, and records it in `velocity`. Inlined where the scroll
-    /// model handles a move (`ScrollModel.touch` 436 → 420 per move, callgrind_host.py).
+    /// model handles a move (docs/PERFORMANCE.md, "Inlining on an input's path").
     @inline(__always)
     mutating func move(by delta: Point, pageTime: Double, velocity: inout FingerVelocity) {
         translation.x += delta.x

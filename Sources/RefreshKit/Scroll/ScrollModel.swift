@@ -23,8 +23,8 @@ public struct ScrollModel: Hashable, Sendable, Codable {
 
     // What a drag's move reads comes first, in declaration order and so in memory: the clock, the offset and its
     // motion, the geometry, the rubber band, the drag, then the finger's newest samples (``FingerVelocity``); the
-    // rest of the velocity rings and what only wheels and commands use after them. Coded in the old order
-    // (``CodingKeys``).
+    // rest of the velocity rings and what only wheels and commands use after them (docs/PERFORMANCE.md, "Cold
+    // lines"). Coded in the old order (``CodingKeys``).
     public private(set) var now: Timestamp
     public internal(set) var offset: Point
     public private(set) var velocity: Point = .zero
@@ -230,7 +230,7 @@ public struct ScrollModel: Hashable, Sendable, Codable {
     }
 
     /// The offset the drag asks for, rubber-banded on both axes. Inlined where a finger moves, which the
-    /// optimizer does only while `RubberBand.bounds` is inlined too (see there: `touch` 355 → 338 per move).
+    /// optimizer does only while `RubberBand.bounds` is inlined too (see there).
     @inline(__always)
     private mutating func followFinger() {
         guard let raw = drag?.rawOffset else { return }

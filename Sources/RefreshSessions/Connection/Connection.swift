@@ -7,14 +7,14 @@ import RefreshWire
 ///
 /// Owned by the thread that drives the host (the only one that touches it). Its stored properties are
 /// `@exclusivity(unchecked)`, like ``Session``'s: one thread uses them, never with overlapping accesses (no
-/// call re-enters the code that holds one), and the runtime's access checks on these two classes cost about
-/// 1 700 instructions per frame, 8 % of the server's own work (docs/PERFORMANCE.md, "Server").
+/// call re-enters the code that holds one), and the runtime's access checks on these two classes were a
+/// noticeable part of the server's own work (docs/PERFORMANCE.md, "Exclusivity checks").
 public final class Connection {
     // What the host reads or writes of a connection on every input and every write comes first, together, in
     // its first cache lines (the rate limiter last among them, its own fields for an accepted message first);
-    // what is read only now and then after it. A connection at 1 000 sessions is cold on each input:
-    // callgrind_cache.py, the fields it touched spread over 0x10-0x1a0 of the object, and a read of the large
-    // ``heldFrameBase`` after each write (its tag), one line more.
+    // what is read only now and then after it. A connection at 1 000 sessions is cold on each input, so the
+    // fields it touches are kept in as few lines as they fit, and the large ``heldFrameBase`` is not read after
+    // each write (``holdsFrameBase`` says whether it holds one): docs/PERFORMANCE.md, "Cold lines".
     @exclusivity(unchecked) public internal(set) var lifecycle = ConnectionLifecycle.open
     /// How the page wants its frames (`hello.frames`): whole `frame` messages, or `delta`s after the first.
     @exclusivity(unchecked) var frameFormat = FrameFormat.full
@@ -34,7 +34,7 @@ public final class Connection {
     /// The address of ``session``'s object (``unretainedSession``'s), for a transport that asks the CPU to fetch it
     /// ahead of an input (RefreshServer's `SessionPrefetch`). Read through this accessor, made in this module: read
     /// from the transport's module, the stored property paid the runtime's dynamic exclusivity check on every input
-    /// (31 instructions, `callgrind_server.py`), as for ``transport``.
+    /// (docs/PERFORMANCE.md, "Exclusivity checks"), as for ``transport``.
     public var sessionAddress: UnsafeRawPointer? { unretainedSession.map { UnsafeRawPointer($0.toOpaque()) } }
     /// For a delta connection: the sequence number of the frame the page holds (the last frame or delta written
     /// to it), the base of its next delta. Nil until it has been written a whole frame since it joined its
@@ -68,7 +68,7 @@ public final class Connection {
     /// The transport's own handle for this connection (lws's `wsi`), set and cleared by the transport; the host
     /// never reads it. Nil once the transport reported the connection gone. (Read through accessors made in
     /// this module: the transport's module, reaching the stored property itself, paid the runtime's dynamic
-    /// exclusivity check, ~76 instructions, on every action it carried out.)
+    /// exclusivity check on every action it carried out: docs/PERFORMANCE.md, "Exclusivity checks".)
     public var transport: OpaquePointer? {
         get { transportHandle }
         set { transportHandle = newValue }

@@ -31,8 +31,8 @@ public struct MessageAssembler: Sendable {
     ///
     /// Inlined where the host takes a piece, the rest out of line in `assemble`: nearly
     /// every message is a whole message in one piece, within the limit, and then there is nothing to
-    /// note (the next piece starts a message again, and the buffer is empty between messages). (The general
-    /// path's writes for it cost 12 instructions a message more; the call, 28: callgrind_host.)
+    /// note (the next piece starts a message again, and the buffer is empty between messages). (Neither the
+    /// general path's writes nor a call for it: docs/PERFORMANCE.md, "Inlining on an input's path".)
     @inline(__always)
     public mutating func take(_ piece: UnsafeRawBufferPointer, binary: Bool, isLast: Bool) -> Piece {
         if !inMessage && isLast && piece.count <= limit { return .inPiece }

@@ -6,7 +6,7 @@ import RefreshWire
 ///
 /// The rare actions with large payloads (a store batch, a read, a feed request) are `indirect`: each is one
 /// pointer, as a connection is, so the actions of every input (a write, the tick) are copied and destroyed
-/// without the value witnesses of the large ones (docs/PERFORMANCE.md, "Profile").
+/// without the value witnesses of the large ones (docs/PERFORMANCE.md, "No copies per input").
 public enum HostAction {
     /// Call back when `connection` can be written (``SessionHost/writeable(_:at:write:)``).
     case wantWrite(Connection)

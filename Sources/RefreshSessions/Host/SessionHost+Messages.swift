@@ -4,8 +4,8 @@ import RefreshWire
 // What one complete message does: screened, decoded, then handed to the session rules.
 extension SessionHost {
     /// One complete message, JSON text or (`binary`) the page's binary touch. (Inlined in
-    /// ``received(_:binary:isLast:on:at:)``, its caller for every message: as a call, 25 instructions a message
-    /// more, callgrind_host.)
+    /// ``received(_:binary:isLast:on:at:)``, its caller for every message: docs/PERFORMANCE.md, "Inlining on an
+    /// input's path".)
     @inline(__always)
     func process(_ text: UnsafeRawBufferPointer, binary: Bool, on connection: Connection, at now: Int64) {
         connection.messagesReceived &+= 1

@@ -129,7 +129,7 @@ extension SessionHost {
     }
 
     /// Applies `received` from `connection`'s member; a refusal's `error` carries its `seq`. (Inlined in
-    /// ``handle(_:binary:on:at:)``, its only caller: as a call, 41 instructions a touch more, callgrind_host.)
+    /// ``handle(_:binary:on:at:)``, its only caller: docs/PERFORMANCE.md, "Inlining on an input's path".)
     @inline(__always)
     func apply(_ received: ReceivedInput, on connection: Connection, at nowMicroseconds: Int64) {
         let (input, seq) = (received.input, received.seq)
@@ -154,7 +154,7 @@ extension SessionHost {
     /// Applies a touch the page spelled as it always does, received as `text`, its binary spelling when `binary`
     /// (``MessageDecoder/binaryTouchInput(_:)``, ``MessageDecoder/plainTouchInput(_:)``), as ``apply(_:on:at:)``
     /// applies its ``ReceivedInput``, without making one: one made here was freed through its input type's value
-    /// witnesses, 31 instructions a touch (callgrind_host). (Inlined in ``handle(_:binary:on:at:)``, its only
+    /// witnesses (docs/PERFORMANCE.md, "No copies per input"). (Inlined in ``handle(_:binary:on:at:)``, its only
     /// caller, like ``apply(_:on:at:)``.)
     @inline(__always)
     func apply(
@@ -240,7 +240,7 @@ extension SessionHost {
     func queue(_ events: [Event], in session: Session) {
         if events.isEmpty {
             // Most inputs: a loop that only marks, with no call in it, retains neither the connections nor
-            // their array, nor sets up for the events (152 -> 37 instructions per input, callgrind_host.py).
+            // their array, nor sets up for the events (docs/PERFORMANCE.md, "No copies per input").
             for connection in session.connections where connection.lifecycle.takesSessionOutput {
                 connection.outbox.markFramePending()
             }
@@ -265,11 +265,11 @@ extension SessionHost {
     func writeFrames(of session: Session) {
         followFeed(of: session)
         // By index: a loop over the array itself, with a call in it (the append), retained and released the
-        // array (40 instructions per input, callgrind_host.py).
+        // array on every input (docs/PERFORMANCE.md, "No copies per input").
         for index in session.connections.indices where session.connections[index].lifecycle.takesSessionOutput {
             let connection = session.connections[index]
             let alone = connection.outbox.framePending && connection.outbox.isEmpty && !connection.pingDue
-            // (Consumed: the action takes this reference, not a retain of its own, 30 instructions per input.)
+            // (Consumed: the action takes this reference, not a retain of its own.)
             actions.append(alone ? .writeSoon(consume connection) : .wantWrite(consume connection))
         }
     }

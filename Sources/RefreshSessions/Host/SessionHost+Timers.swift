@@ -66,8 +66,8 @@ extension SessionHost {
     }
 
     /// Pings the connections that went quiet and hangs up those whose ping went unanswered (``Keepalive``);
-    /// re-arms while any connection is open. O(connections) once a second: 5 000 connections cost well under
-    /// 0.1 ms.
+    /// re-arms while any connection is open. O(connections) once a second: next to nothing beside the inputs
+    /// (docs/PERFORMANCE.md, "Draining a burst").
     public func sweep(at now: Int64) {
         flushHeldFrame()
         sweepArmed = false

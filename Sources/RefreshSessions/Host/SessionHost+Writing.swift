@@ -29,8 +29,8 @@ extension SessionHost {
             encode(message, for: connection)
             connection.messagesSent &+= 1
         } else if connection.outbox.framePending, let session = connection.unretainedSession {
-            // Borrowed, not retained: nothing here lets the session go (a retain and a release, 28 instructions per
-            // write, callgrind_host.py).
+            // Borrowed, not retained: nothing here lets the session go, so a retain and a release per write would
+            // buy nothing (docs/PERFORMANCE.md, "No copies per input").
             return session._withUnsafeGuaranteedRef { writeFrame(of: $0, to: connection, at: now, write: write) }
         } else {
             _ = connection.outbox.takeFrame()  // (a frame pending without a session is dropped)

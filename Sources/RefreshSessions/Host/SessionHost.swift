@@ -24,7 +24,7 @@ import RefreshWire
 ///
 /// Confined to one thread (the transport's), like everything it owns. Its stored properties that every input
 /// touches skip the runtime's exclusivity checks, as ``Connection``'s and ``Session``'s do, for the same reason
-/// (one thread, no overlapping access; the checks cost instructions on every access).
+/// (one thread, no overlapping access; docs/PERFORMANCE.md, "Exclusivity checks").
 public final class SessionHost {
     public let configuration: Configuration
     let logger: Logger
@@ -105,11 +105,11 @@ public final class SessionHost {
     /// for a check on every access.) `carryOut` owns each action it is handed: a transport's `switch` on it
     /// binds its connection without a retain, and nothing is left here to free after the call (handed a borrowed
     /// action, the transport's closure retained the connection it bound, and both were released afterwards:
-    /// 77 instructions per input more, callgrind_host.py).
+    /// docs/PERFORMANCE.md, "No copies per input").
     public func carryOutActions(_ carryOut: (consuming HostAction) -> Void) {
         // Each moved out of the front as it is carried out: no copy of it (and its connection) to free, and
         // nothing left to remove afterwards (an array's actions, moved out and then removed one by one from
-        // its end, cost 49 instructions more per input, callgrind_host.py).
+        // its end, cost more on every input: docs/PERFORMANCE.md, "No copies per input").
         while let action = actions.popFirst() { carryOut(action) }
     }
 

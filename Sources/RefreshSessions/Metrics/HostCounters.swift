@@ -1,8 +1,8 @@
 /// What the host counts as things happen, in plain integers: bumped on the host's thread on every message,
 /// input and frame, and read by the transport when its metrics are asked for (RefreshServer's `/metrics`,
 /// docs/OPERATIONS.md names each figure). Counting through swift-metrics' handlers took an atomic or a lock
-/// per bump, ~800 instructions per input with the histogram (docs/PERFORMANCE.md, "Profile"); a plain field
-/// costs one addition. The totals only grow, from the host's start.
+/// per bump (docs/PERFORMANCE.md, "Counters, not metrics"); a plain field costs one addition. The totals only
+/// grow, from the host's start.
 public struct HostCounters: Sendable, Equatable {
     /// Page messages handled (`refreshkit_messages_total`).
     public var messages: UInt64 = 0

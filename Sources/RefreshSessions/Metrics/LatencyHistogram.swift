@@ -3,8 +3,8 @@
 ///
 /// Recording is a few comparisons and three additions. The server's `/metrics` page writes it in Prometheus'
 /// text format when it is asked for (RefreshServer's `ServerMetrics`); recording through swift-prometheus'
-/// `Histogram` instead took its lock and compared `Duration`s, 500–700 instructions per frame
-/// (docs/PERFORMANCE.md, "Profile").
+/// `Histogram` instead took its lock and compared `Duration`s on every frame (docs/PERFORMANCE.md, "Counters,
+/// not metrics").
 public struct LatencyHistogram: Sendable, Equatable {
     /// The buckets' upper bounds, µs, ascending (an observation counts in the first bucket whose bound is at
     /// or above it; the `+Inf` bucket is ``count``).
@@ -25,8 +25,8 @@ public struct LatencyHistogram: Sendable, Equatable {
     }
 
     /// Counts one observation of `microseconds` (a negative one, from a clock that stepped, counts as 0).
-    /// (Inlined: a host records one for a frame after an input, and as a call it cost 12 instructions more,
-    /// callgrind_host.)
+    /// (Inlined: a host records one for a frame after an input; docs/PERFORMANCE.md, "Inlining on an input's
+    /// path".)
     @inline(__always)
     public mutating func record(microseconds: Int64) {
         let value = max(0, microseconds)

@@ -1,9 +1,9 @@
 /// When to ping a quiet WebSocket, and when to give up on it.
 ///
 /// lws 4.1.6 has this built in (its "validity" policy), but it keeps every connection's validity timer in
-/// one sorted linked list and re-sorts it on every pong: O(connections) per pong, which made 5 000 idle
-/// connections cost 8–12 % of a core (docs/PERFORMANCE.md). The server sweeps its connections once a
-/// second instead, and a message or a pong only stores a time.
+/// one sorted linked list and re-sorts it on every pong: O(connections) per pong, which made idle connections
+/// cost a share of a core (docs/PERFORMANCE.md, "The event loop and the keepalive"). The server sweeps its
+/// connections once a second instead, and a message or a pong only stores a time.
 struct Keepalive: Hashable, Sendable {
     /// Quiet this long (µs), a connection is pinged.
     let pingAfter: Int64

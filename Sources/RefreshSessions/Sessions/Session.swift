@@ -27,8 +27,8 @@ public final class Session {
     /// The session's id: the share link's `?s=`.
     public let id: String
     // What the host reads of the session on every input (its members, connections, versions and message buffers)
-    // comes first, in the object's first cache lines, before the recorded model (over 2 KB): callgrind_cache.py at
-    // 1 000 sessions, 74.6 -> 73.2 lines missed per input.
+    // comes first, in the object's first cache lines, before the recorded model (over 2 KB): docs/PERFORMANCE.md,
+    // "Cold lines".
     /// The members by number (ascending: numbers only grow). An array: a session has a handful, and one is
     /// looked up on every input.
     @exclusivity(unchecked) private(set) var members: [Member] = []
@@ -169,8 +169,7 @@ public final class Session {
     /// Its pointers are the ones the recorded model has down (``TracedListModel/pointersDown``: every touch
     /// it was given, the page's id and its latest page time). The host gives it only touches its decoder
     /// accepted, which the engine never refuses (the same bounds), so these are the touches the session
-    /// applied. (A list of its own in each member, kept as well on every touch, cost 106 instructions per
-    /// input: callgrind_host.)
+    /// applied. (Not a list of its own in each member, which would be kept as well on every touch.)
     @discardableResult
     func detach(member number: Int, at time: Timestamp) -> Bool {
         guard let index = index(of: number) else { return false }
@@ -248,7 +247,7 @@ public final class Session {
     private func keepFrameBases() {
         guard let previous = traced.previousSequence else { return }
         // (By index, and the copy out of line: a loop over the array with a call in it retained the array, and
-        // the copy's code, inline, made the loop a call of 46 instructions for one connection.)
+        // the copy's code, inline, made the loop a call of its own: docs/PERFORMANCE.md, "No copies per input".)
         for index in connections.indices where connections[index].frameBase == previous {
             keepPreviousFrame(for: connections[index])
         }

@@ -101,7 +101,7 @@ final class SessionRegistry {
     /// spent stops recording (its trace says `truncated`) and the session goes on.
     ///
     /// Called twice per input (after its apply and after its frame): the sums, inlined in the host's calls, and
-    /// the rare stop out of line (as one call with the logging in it, 37 instructions a call: callgrind_host).
+    /// the rare stop out of line (docs/PERFORMANCE.md, "Inlining on an input's path").
     @inline(__always)
     func account(_ session: Session) {
         let bytes = session.traced.recorder.byteCount

@@ -34,7 +34,7 @@ public struct TracedListModel: Sendable {
     /// ``ListModel/nextDeadline`` as of the last `apply` or `advance`, stored like ``isActive``.
     public private(set) var nextDeadline: Timestamp?
     /// ``ListModel/feedMode``, which a model keeps for its life: stored, read after every input like
-    /// ``isActive``.
+    /// ``isActive`` (docs/PERFORMANCE.md, "No copies per input").
     public let feedMode: FeedMode
     /// ``ListModel/feedNews()`` as of the last `apply` or `advance`, stored like ``isActive``: whether rows
     /// changed, and how many requests ended in all.
@@ -49,7 +49,7 @@ public struct TracedListModel: Sendable {
     /// place of the older one (whose arrays are freed as it is overwritten), and neither is moved or copied.
     /// Held as values, read in place by mutating methods: a frame made into an object shared by the session,
     /// the trace and each connection's delta base cost an allocation and a free per frame, and a retain and
-    /// a release per holder (callgrind_host: ~250 instructions per input). A place not yet filled holds
+    /// a release per holder (docs/PERFORMANCE.md, "The frame's two slots"). A place not yet filled holds
     /// ``emptyFrame``.
     private var frameA = Self.emptyFrame
     private var frameB = Self.emptyFrame
@@ -139,7 +139,7 @@ public struct TracedListModel: Sendable {
         recorder.recordApply(received.text, member: member, at: time)
         defer { noteSchedule() }  // a refused input may still have advanced the model to `time`
         // Another input is passed as received, not copied. Only a `configure` may name a preset to look up: a
-        // wheel is not copied through the catalogue (callgrind, docs/PERFORMANCE.md).
+        // wheel is not copied through the catalogue (docs/PERFORMANCE.md, "No copies per input").
         switch received.input {
         case .configure:
             try model.apply(presets.resolving(received.input), at: time)
@@ -151,9 +151,9 @@ public struct TracedListModel: Sendable {
 
     /// Applies `member`'s `touch`, received as `text` with `seq`, as ``apply(_:member:at:)`` applies a
     /// ``ReceivedInput`` of it: for a host that read the touch without making one (``MessageDecoder/plainTouchInput(_:)``;
-    /// a `ReceivedInput` made for it was freed through its input type's value witnesses, 31 instructions a touch:
-    /// callgrind_host). `binary`: `text` is the touch's binary spelling (``BinaryTouch``), which the trace keeps
-    /// as it came and exports as JSON.
+    /// a `ReceivedInput` made for it was freed through its input type's value witnesses: docs/PERFORMANCE.md,
+    /// "No copies per input"). `binary`: `text` is the touch's binary spelling (``BinaryTouch``), which the trace
+    /// keeps as it came and exports as JSON.
     public mutating func apply(
         _ touch: TouchInput, seq: UInt64?, text: UnsafeRawBufferPointer, binary: Bool = false, member: Int,
         at clockTime: Timestamp
@@ -194,7 +194,7 @@ public struct TracedListModel: Sendable {
 
     /// Follows `member`'s pointers: a `start` or `move` leaves the pointer down (moved to the end of its member's
     /// pointers), anything else lifts it. (Inlined in the touch's ``apply(_:seq:text:binary:member:at:)``, its one
-    /// caller: as a call, 19 instructions a touch more, callgrind_host.)
+    /// caller: docs/PERFORMANCE.md, "Inlining on an input's path".)
     @inline(__always)
     private mutating func notePointer(_ touch: TouchInput, member: Int) {
         let index = pointersDown.firstIndex { $0.member == member && $0.pointer == touch.pointer }
@@ -203,7 +203,7 @@ public struct TracedListModel: Sendable {
                 || pointersDown[pointersDown.index(after: index)].member != member
         {
             // Already the last of its member's: taking it out and putting it back would give the same array.
-            // Every move of a drag comes here (a remove and an insert cost ~200 instructions per input).
+            // Every move of a drag comes here, and a remove and an insert would move the array's elements.
             pointersDown[index].pageTime = touch.pageTime
             return
         }
@@ -237,7 +237,7 @@ public struct TracedListModel: Sendable {
         let start = buffer.count
         // The new frame takes the place of the older one kept, and is the latest from now on. The older one is
         // freed before the model makes the new frame, which then fills that frame's edge array in place
-        // (``ListModel/frame()``: an array still held here was copied, ~300 instructions), and the new frame is
+        // (``ListModel/frame()``: an array still held here would be copied), and the new frame is
         // made in its place, with no placeholder stored and freed in between.
         latestInA.toggle()
         framesKept = min(framesKept + 1, 2)
@@ -306,7 +306,7 @@ public struct TracedListModel: Sendable {
     }
 
     /// The `delta` from `base` to `frame`, through the encoder's entry point for their parts (its entry point for
-    /// two `SharedFrame`s copies each frame once more on the way, ~30 instructions each).
+    /// two `SharedFrame`s copies each frame once more on the way).
     @inline(__always)
     private func encode(
         _ frame: borrowing SharedFrame, from base: borrowing SharedFrame, into buffer: inout MessageBuffer

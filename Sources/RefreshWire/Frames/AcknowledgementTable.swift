@@ -12,8 +12,8 @@
 /// **The recent member.** Its rows are an array, a heap object of their own, cold when a session's next input
 /// comes (a server at 1 000 sessions). The member that noted last keeps its row in the table itself
 /// (``recent``), newer than its copy in ``rows``, and the frame's map (``last``) is patched from it: a page
-/// that keeps sending reads and writes no row (callgrind_cache.py at 1 000 sessions: the rows' line, ~1 per
-/// input, gone). The rows take the recent row back (``settle()``) before another member's note changes them.
+/// that keeps sending reads and writes no row, one cold line less per input (docs/PERFORMANCE.md, "Cold lines").
+/// The rows take the recent row back (``settle()``) before another member's note changes them.
 public struct AcknowledgementTable: Sendable, Codable {
     /// The most members the table keeps.
     public static let capacity = 64

@@ -5,8 +5,8 @@
 /// A value every frame carries (``SharedFrame/acknowledgements``), so it must cost nothing to copy and make:
 /// up to four entries are stored inline (a session rarely has more than two devices that send `seq`), the
 /// rest in an array, which only a session with more such members ever allocates. Without one, the array is
-/// `nil`, not empty: a copy retains, and a frame's end releases, the empty array (some 20 instructions each,
-/// for every frame), where nil costs a test.
+/// `nil`, not empty: a copy retains, and a frame's end releases, the empty array, for every frame, where nil
+/// costs a test (docs/PERFORMANCE.md, "No copies per input").
 public struct Acknowledgements: Hashable, Sendable, Codable {
     /// One member's acknowledgement.
     public struct Entry: Hashable, Sendable, Codable {

@@ -6,7 +6,7 @@ import RefreshKit
 /// (1/1000 px, px/s).
 ///
 /// The frame-level comparison and the rule scale the same numbers: worked out once per delta and axis, they
-/// are scaled once (the rule's own scroll scaled the offsets and the velocity again, 114 instructions a delta).
+/// are scaled once, not again by the rule (docs/PERFORMANCE.md, "The delta encoder").
 struct FollowedScroll {
     /// Whether the offset along the axis is written differently.
     let offsetChanged: Bool
@@ -29,7 +29,8 @@ struct FollowedScroll {
     let baseOffsetValue: Double
 
     // Plain integers, not optionals: a scroll is made and read in every delta, and optionals' flags made
-    // it twice the size (callgrind: FollowedScroll.init 160 instructions a delta, uninlined, and its copy).
+    // it twice the size: its init was then not inlined, and it was copied (docs/PERFORMANCE.md, "The delta
+    // encoder").
     @inline(__always)
     init(baseOffset: Double, offset: Double, baseVelocity: Double, velocity: Double) {
         typealias W = WrittenNumber

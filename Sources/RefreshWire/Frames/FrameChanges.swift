@@ -102,8 +102,8 @@ struct FrameChanges: OptionSet {
     /// each at most once (so a name says which entry it patches).
     ///
     /// The entries' edges are gathered without a branch per entry: their differences, and their bits, as many
-    /// as there are entries when each is there once (with a test and an exit per entry, out of line, it cost
-    /// 56 instructions a delta for two edges).
+    /// as there are entries when each is there once (a test and an exit per entry, out of line, cost more on
+    /// every delta: docs/PERFORMANCE.md, "The delta encoder").
     @inline(__always)
     static func patchable(_ base: [EdgeFrame], _ edges: [EdgeFrame]) -> Bool {
         guard base.count == edges.count, edges.count <= 4 else { return false }  // four edges at most

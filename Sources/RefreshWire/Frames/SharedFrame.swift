@@ -5,9 +5,9 @@ import RefreshKit
 ///
 /// A value, kept where it is made: a session's recorded model holds its latest frame and the one before it
 /// (RefreshSessions's `TracedListModel`), and a connection names the frame its page holds by its sequence number.
-/// It was an object that the session, the trace and each connection held: that cost an allocation and a free
-/// per frame, and a retain and a release per holder (~250 instructions per input, callgrind_host.py). Readers
-/// borrow it in place (a parameter, or a mutating method of its holder), which copies nothing.
+/// Not an object that the session, the trace and each connection hold: that cost an allocation and a free per
+/// frame, and a retain and a release per holder (docs/PERFORMANCE.md, "The frame's two slots"). Readers borrow
+/// it in place (a parameter, or a mutating method of its holder), which copies nothing.
 public struct SharedFrame: Sendable {
     public let frame: Frame
     /// The frame's `ack` map: what the `frame` message writes as `ack` (none when empty).

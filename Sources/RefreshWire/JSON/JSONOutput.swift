@@ -105,7 +105,7 @@ struct JSONWriter {
     mutating func bytes(_ source: UnsafeBufferPointer<UInt8>) {
         guard let base = source.baseAddress, let target = claim(source.count) else { return }
         // `initialize`, not `update`: `update` allows the two to overlap, and checked which way to copy on every
-        // literal (seven instructions each, some ten literals per delta).
+        // literal, some ten of them per delta (docs/PERFORMANCE.md, "The delta encoder").
         target.initialize(from: base, count: source.count)
     }
 
@@ -374,8 +374,8 @@ struct JSONWriter {
 
     /// Stores the digits of `integer` (≥ 1 000 000, below 10¹⁸) at `end`, which has room for twenty bytes, as
     /// ``putBelowMillion(_:at:)`` then groups of three, and moves `end` past them. A time on the server's clock
-    /// (ms since 1970: 13 digits) comes this way: counting its digits and writing them two at a time cost
-    /// 207 instructions per `milliseconds`, this 124 (out of line, 129).
+    /// (ms since 1970: 13 digits) comes this way, in every frame: counting its digits and writing them two at a
+    /// time cost more (docs/PERFORMANCE.md, "The delta encoder").
     @inline(__always)
     private static func putMillionOrMore(_ integer: UInt64, at end: inout UnsafeMutablePointer<UInt8>) {
         @inline(__always)

@@ -384,13 +384,12 @@ extension JSONText {
     }
 
     /// Whether the `n` bytes at `index` are those at `other`. Eight at a time: a touch message is mostly
-    /// literal keys (about 60 bytes), and a byte loop over them was a third of reading one (callgrind).
-    /// What is left after the eight-byte words, and a literal shorter than eight bytes, is compared as two
-    /// overlapping words (`,"dy":` as bytes 0–3 and 2–5): a touch's 5- to 7-byte keys cost a comparison a
-    /// byte, ~40 instructions a touch in all (callgrind_host).
+    /// literal keys (about 60 bytes), and a byte loop over them was much of reading one. What is left after
+    /// the eight-byte words, and a literal shorter than eight bytes, is compared as two overlapping words
+    /// (`,"dy":` as bytes 0–3 and 2–5), not a comparison a byte (docs/PERFORMANCE.md, "The touch decode").
     @inline(__always)
     func memoryEquals(_ index: Int, _ other: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-        // (`count &- index`, not `index + n`: the same test without an overflow check, 10 instructions a touch.)
+        // (`count &- index`, not `index + n`: the same test without an overflow check on every key of a touch.)
         guard let base = bytes.baseAddress, n <= count &- index else { return n == 0 }
         let text = base + index
         let literal = UnsafeRawPointer(other)
@@ -656,7 +655,7 @@ extension JSONText {
     ///
     /// - Precondition: `index` is inside the text, whose last byte is not a digit (a touch's `}`), so that
     ///   the run ends inside it: the loop reads without a bounds check, one test and two `lea` a digit
-    ///   (with the bounds test, a touch's digits cost 55 instructions more: callgrind_host).
+    ///   (docs/PERFORMANCE.md, "The touch decode").
     @inline(__always)
     func digitRun(at index: Int, appendingTo value: UInt64) -> (value: UInt64, count: Int) {
         assert(index >= 0 && index < count && !bytes[count - 1].isDigit, "a run of digits must end in the text")
@@ -726,14 +725,14 @@ func exactValue(mantissa: UInt64, exponent: Int) -> Double? {
 
 /// 2^`exponent`, for an exponent of a normal double (−1022…1023): what scales the quotients above, exactly
 /// (their values are far from the subnormal range). Made from its bits: `Double(sign:exponent:significand:)`
-/// is a call, 28 instructions (callgrind_host).
+/// is a call on a touch's path (docs/PERFORMANCE.md, "The touch decode").
 @inline(__always)
 func powerOfTwo(_ exponent: Int) -> Double {
     Double(bitPattern: UInt64(1023 + exponent) &<< 52)  // the biased exponent above a zero significand
 }
 
 /// 10⁰ … 10¹⁹, the divisors of the long division above (converted from `powersOfTen` there, each cost a
-/// checked conversion, ~15 instructions).
+/// checked conversion).
 private let integerPowersOfTen: [UInt64] = [
     1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000, 10_000_000_000,
     100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000, 1_000_000_000_000_000,

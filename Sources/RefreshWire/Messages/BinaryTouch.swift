@@ -16,8 +16,8 @@ import RefreshKit
 ///
 /// It says exactly what the JSON spelling says, field for field, and is judged by the same rules: a binary touch
 /// that is not accepted is written as JSON (``jsonText(_:)``) and the general decoder tells the page why. A
-/// server reads one in a few dozen instructions, where the JSON spelling took ~390 (callgrind_server, 3090fa9),
-/// and a trace exports it as that JSON text, so a trace stays one JSON document.
+/// server reads it at fixed offsets, without parsing text (docs/PERFORMANCE.md, "The touch decode"), and a
+/// trace exports it as that JSON text, so a trace stays one JSON document.
 public enum BinaryTouch {
     /// The first byte of a binary touch.
     public static let kindTouch: UInt8 = 1

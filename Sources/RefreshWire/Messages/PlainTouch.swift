@@ -5,14 +5,14 @@ import RefreshKit
 /// A page sends a touch message for every pointer sample, up to 120 a second, and always spells it the same
 /// way (`JSON.stringify` of an object literal): `{"type":"touch","phase":P,"dx":N,"dy":N,"t":N,"id":N,"seq":N}`,
 /// no whitespace, no escapes, members in that order, `id` and `seq` optional. Such a message is validated and read here
-/// in one pass, without the general decoder's outline and member walks (a third of the server's own work
-/// per touch). Anything else — another spelling, an extra member, a value the general path would refuse —
+/// in one pass, without the general decoder's outline and member walks (docs/PERFORMANCE.md, "The touch
+/// decode"). Anything else — another spelling, an extra member, a value the general path would refuse —
 /// returns nil, and the general decoder reads the message: it alone reports errors, so the two paths
 /// cannot disagree on what a client is told. `PlainTouchTests` checks that they agree on every input.
 extension MessageDecoder {
     /// The touch in `text`, and its `seq`, when it is spelled exactly as the page spells it and its values are
     /// in range; nil otherwise (not an error: the general path then decides). Inlined in ``plainTouchInput(_:)``,
-    /// the host's call (as a call, 25 instructions a touch more: callgrind_host).
+    /// the host's call (docs/PERFORMANCE.md, "Inlining on an input's path").
     @inline(__always)
     func plainTouch(_ text: UnsafeRawBufferPointer) -> (TouchInput, seq: UInt64?)? {
         guard limits.maxDepth >= 1 else { return nil }  // the general path refuses any object then
@@ -40,10 +40,10 @@ extension MessageDecoder {
         var pointer = 0
         if reader.expect(#","id":"#) {
             // An integral number up to 2⁵³ in magnitude, as the general path's `integer` accepts: as the page
-            // writes its ids, plain digits (read as an integer, 27 instructions a touch fewer than as a number:
-            // callgrind_host), else any number whose value is one. (Integral: the same after a round trip
-            // through `Int`, which truncates; `rounded(.towardZero)` is a call to libm's `trunc` on baseline
-            // x86-64, 6 instructions more a touch.)
+            // writes its ids, plain digits (read as an integer, cheaper than as a number), else any number whose
+            // value is one. (Integral: the same after a round trip through `Int`, which truncates;
+            // `rounded(.towardZero)` is a call to libm's `trunc` on baseline x86-64. docs/PERFORMANCE.md, "The
+            // touch decode".)
             if let id = reader.digits() {
                 guard id <= 9_007_199_254_740_992 else { return nil }  // the general path decides (it rounds)
                 pointer = Int(id)
@@ -74,8 +74,8 @@ private struct PlainReader {
     var index = 0
 
     /// Consumes `literal` when the text continues with it. (Inlined, so that each literal's length and bytes
-    /// are constants where it is compared: called as a function, each of a touch's seven comparisons cost ~60
-    /// instructions.)
+    /// are constants where it is compared, not loaded and looped over: docs/PERFORMANCE.md, "The touch
+    /// decode".)
     @inline(__always)
     mutating func expect(_ literal: StaticString) -> Bool {
         let n = literal.utf8CodeUnitCount
@@ -103,7 +103,7 @@ private struct PlainReader {
     /// Consumes a number token (RFC 8259's grammar, checked like the validator does) and returns its finite
     /// value, read exactly like the general path reads it.
     ///
-    /// Inlined in each of a touch's four reads (as a call, ~16 instructions a number more: callgrind_host).
+    /// Inlined in each of a touch's four reads (docs/PERFORMANCE.md, "Inlining on an input's path").
     /// The compiler inlines an `@inline(__always)` function into a large one only while it has at most 64
     /// SIL blocks: so what is rare stays out of line, any other spelling (``otherNumber()``) and the 17–19
     /// digit mantissas (``exactValue(mantissa:exponent:)``), and `plainDecimal` reads without bounds tests.

@@ -22,8 +22,8 @@ public struct ReceivedInput {
 }
 
 /// A touch as ``MessageDecoder/plainTouchInput(_:)`` reads it, and its `seq`: plain values, nothing to free.
-/// (Returned as a ``ReceivedInput``, whose input the caller cannot see is a touch, it was freed through the
-/// input type's value witnesses: 86 instructions a touch, callgrind_host.)
+/// (Returned as a ``ReceivedInput``, whose input the caller cannot see is a touch, it would be freed through the
+/// input type's value witnesses: docs/PERFORMANCE.md, "No copies per input".)
 public struct PlainTouchInput: Sendable, Equatable {
     public let touch: TouchInput
     /// The page's number for it, as ``ReceivedInput/seq``.

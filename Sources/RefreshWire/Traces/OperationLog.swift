@@ -25,8 +25,8 @@ import RefreshKit
 /// A chunk is raw memory allocated at its full size and never zeroed (``Chunk``), written through a
 /// pointer, `tailCount` of the tail's bytes used: a record is a few stores and one copy of its text, not
 /// appends that each check an array's capacity, and no bounds checks (`reserve` made room). An `[UInt8]`
-/// chunk had to be zeroed when made (~82 instructions per input in `memset`, which callgrind counts per byte),
-/// and appending to one instead cost more (appendApply 321 per call against 251); this: 94 (callgrind_host).
+/// chunk had to be zeroed when made, byte by byte, and appending to one instead cost more (docs/PERFORMANCE.md,
+/// "The trace's records").
 @usableFromInline struct OperationLog: Sendable {
     /// A chunk's bytes: allocated at its full size, never zeroed, never moved. A log writes into its tail
     /// chunk only while it holds it alone (`reserve`), and never into a filled one, so a chunk that copies
@@ -112,7 +112,7 @@ import RefreshKit
             start.storeBytes(of: Tag.apply, as: UInt8.self)
         }
         at = Self.putVarint(UInt64(kept.count), at: at)
-        // Counted before the copy, the last call: nothing is kept across it (after it: 18 instructions more).
+        // Counted before the copy, the last call: nothing is kept across it.
         took((at - start) &+ kept.count, counting: whole)
         if let source = kept.baseAddress { at.copyMemory(from: source, byteCount: kept.count) }
     }
@@ -120,8 +120,8 @@ import RefreshKit
     /// An `apply` of the binary touch `bytes` (``BinaryTouch``, which the decoder accepted: the kind 1, the phase
     /// below 4, six zero bytes, then four or five binary64s). Kept as the one byte of its head that varies, the
     /// phase with bit 7 set when a `seq` follows, and the values' bytes as they came; a reader gets its JSON text.
-    /// Counted in `byteCount` as the bytes the record takes. (The values copied a word at a time, not by
-    /// `memcpy`: callgrind_server, 127 → 80 instructions a record.)
+    /// Counted in `byteCount` as the bytes the record takes. (The values, 32 or 40 bytes, copied a word at a time,
+    /// not by a call of `memcpy`: docs/PERFORMANCE.md, "The trace's records".)
     mutating func appendBinaryApply(_ bytes: UnsafeRawBufferPointer, member: Int, at time: Timestamp) {
         let withSeq = bytes.count == BinaryTouch.lengthWithSeq
         let start = reserve(Self.headBound &+ 1 &+ 40)
@@ -180,7 +180,8 @@ import RefreshKit
 
     /// Replaces the tail with a copy when `needed` bytes fit in it (a copy of this log holds it too); else
     /// files it with the filled chunks (when it holds records) and starts a new one, with room for them.
-    /// (One call out of `reserve` for both: a call for each cost 24 instructions more per input, callgrind_host.)
+    /// (One call out of `reserve` for both, not a call for each: docs/PERFORMANCE.md, "Inlining on an input's
+    /// path".)
     private mutating func replaceTail(_ needed: Int) {
         guard needed > tail.capacity &- tailCount else {
             tail = tail.copy(tailCount)

@@ -4,9 +4,9 @@
 ///
 /// Nearly every input of a loaded server is a drag's `touch` `move`, whose text (~75 bytes, web/js/pointerInput.js)
 /// begins with the same 36: kept whole, each input grew its session's log by ~82 bytes, held until the next
-/// snapshot and written to fresh cache lines; with its beginning as one byte, by ~47. That costs instructions
-/// (OperationLog.appendApply: 95 -> 128 per input, the memcpy 10 fewer: callgrind_host), and saves ~35 bytes of
-/// memory and ~0.5 cache lines missed per input (callgrind_cache at 1 000 sessions: memcpy 5.1 -> 4.5).
+/// snapshot and written to fresh cache lines; with its beginning as one byte, by ~47. That costs a few
+/// instructions to find the beginning, and saves memory and cold lines written on every input
+/// (docs/PERFORMANCE.md, "Cold lines").
 enum TextPrefixes {
     /// How many there are: ``prefix(_:)`` takes 0 up to this.
     static let count = 5
@@ -35,7 +35,7 @@ enum TextPrefixes {
     }
 
     /// Whether `text` starts with `prefix` (at least 8 bytes long), compared 8 bytes at a time (the last 8 of the
-    /// prefix in one more, overlapping, comparison): 5 comparisons for a `move`, ~17 instructions.
+    /// prefix in one more, overlapping, comparison): 5 comparisons for a `move`.
     @inline(__always)
     private static func starts(_ text: UnsafeRawBufferPointer, with prefix: StaticString) -> Bool {
         let count = prefix.utf8CodeUnitCount

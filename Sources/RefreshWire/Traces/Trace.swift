@@ -138,7 +138,7 @@ public struct FrameDigest: Hashable, Sendable, Codable {
         assert(kind == .deltas, "an update message added to a digest of another kind")
         // The hash in a local and the words loaded through the base address, two to a turn of the loop: no
         // store of `value`, no bounds check, less loop per word; and the last, partial word in one load (the
-        // same words, mixed the same way; callgrind_host: 159 -> 117 per call).
+        // same words, mixed the same way; docs/PERFORMANCE.md, "The trace's records").
         let length = message.count
         var hash = Self.mixed(value, UInt64(length))
         if let base = message.baseAddress {
@@ -154,7 +154,7 @@ public struct FrameDigest: Hashable, Sendable, Codable {
             }
             if i < length, length >= 8 {
                 // The message's last 8 bytes, shifted down to the `length - i` not mixed yet: the word the
-                // loop below makes, zero-padded, in one load (that loop costs ~9 instructions per byte).
+                // loop below makes, zero-padded, in one load, not byte by byte.
                 hash = Self.mixed(hash, Self.word(base, at: length &- 8) &>> UInt64(8 &* (8 &- (length &- i))))
             } else if i < length {
                 var word: UInt64 = 0

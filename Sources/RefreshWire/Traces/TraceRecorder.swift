@@ -19,9 +19,8 @@ import RefreshKit
 /// that they follow the hot fields of a holder that puts the recorder among its own, as `TracedListModel`
 /// does), then those read only now and then (the header, the limits, the snapshot), so that a record touches
 /// as few cache lines of the session's state as it can (a server at 1 000 sessions finds them cold on each
-/// input), and the limits are read only past two marks kept among them (``admit(_:)``). callgrind_cache at
-/// 1 000 sessions: recordApply 2.8 -> 1.7 lines missed per input (the log's tail chunk and the text's copy
-/// miss the rest).
+/// input), and the limits are read only past two marks kept among them (``admit(_:)``) (docs/PERFORMANCE.md,
+/// "Cold lines").
 public struct TraceRecorder: Sendable {
     /// The operations so far.
     @usableFromInline private(set) var operations = OperationLog()
