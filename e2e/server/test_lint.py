@@ -64,6 +64,13 @@ SPOILED = {
         {"web/js/page/index.js": "import { greeting } from 'greeting';\n\nexport const title = greeting('x');\n"},
         "check-js", "'greeting': a page module imports relative or root paths only",
     ),
+    "js import cycle": (
+        {"web/js/greeting.js": (
+            "import { title } from './page/index.js';\n\n"
+            "export function greeting(name) {\n  return `Hello, ${name} (${title})`;\n}\n"
+        )},
+        "check-js", "import cycle: greeting.js → page/index.js → greeting.js",
+    ),
     "js names twice": (
         {"web/js/page/greeting.js": "export const again = 1;\n"},
         "check-js", "page modules share the file name greeting.js",

@@ -4,7 +4,7 @@
 #   - Python: ruff over every .py file, with pyproject.toml's rules (pyflakes, pycodestyle, import order,
 #     bugbear; ruff is pinned in e2e/requirements.txt);
 #   - JS: scripts/lint/check-js.mjs over web/ and examples/ (every module parses as an ES module, every import
-#     resolves and links, no two page modules share a file name).
+#     resolves and links, no two page modules share a file name, no import cycle among them).
 # Every check runs, whatever the one before found, so one run lists every problem; exits 1 if any failed.
 #
 #   scripts/lint/lint.sh          the repository
