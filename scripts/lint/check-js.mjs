@@ -4,7 +4,8 @@
 // relative or root path resolves to a file, the page's modules name no bare package (a browser has no import
 // map here; the node tests may name `node:` builtins), every module is linked with the modules it imports, so
 // an import of a name the other module does not export fails here and not in a browser, no two page
-// modules (web/js) share a file name, index.js aside, and no page modules import each other in a circle.
+// modules (web/js) share a file name, index.js aside, no page modules import each other in a circle, and an
+// example (examples/) imports nothing but the page's public module, /js/refreshkit.js.
 //
 //   node scripts/lint/check-js.mjs [ROOT]        ROOT: the repository (default: the one this file is in)
 //
@@ -77,6 +78,16 @@ function resolveSpecifier(file, specifier) {
 
 const isFile = (path) => existsSync(path) && statSync(path).isFile();
 
+// An example (examples/**) imports the page's public module only: the rest of web/js is the demo page's own and
+// may change without notice (docs/PAGE.md), and an example is what a newcomer copies.
+const EXAMPLES = join(root, 'examples');
+const FRONT_DOOR = '/js/refreshkit.js';
+function checkExampleImport(file, specifier) {
+  if (!file.startsWith(EXAMPLES + sep) || specifier === FRONT_DOOR) return;
+  problem(file, `imports '${specifier}': an example imports '${FRONT_DOOR}' only, which exports the controls API, ` +
+    `the drawing helpers and t (docs/PAGE.md, "What /js/refreshkit.js exports")`);
+}
+
 const broken = new Set(files.filter((file) => !modules.has(file))); // not linked: a problem of its own is out
 const dependencies = new Map(); // path → [static import targets]
 const DYNAMIC = /\bimport\(\s*(['"])([^'"`]+)\1\s*\)/g;
@@ -84,6 +95,7 @@ for (const [file, module] of modules) {
   const dynamic = [...readFileSync(file, 'utf8').matchAll(DYNAMIC)].map((m) => m[2]);
   const targets = [];
   for (const specifier of [...module.dependencySpecifiers, ...dynamic]) {
+    checkExampleImport(file, specifier);
     const target = resolveSpecifier(file, specifier);
     if (target === undefined) {
       broken.add(file);
@@ -228,4 +240,7 @@ if (problems.length > 0) {
   console.error(`check-js: ${problems.length} problem(s) in ${files.length} modules`);
   process.exit(1);
 }
-console.log(`check-js: ${files.length} modules parse, resolve and link; page module names are unique, no import cycle`);
+console.log(
+  `check-js: ${files.length} modules parse, resolve and link; page module names are unique, no import cycle; ` +
+    `examples import ${FRONT_DOOR} only`,
+);

@@ -163,18 +163,20 @@ test('a welcome writes the member token once, and a dropped token is forgotten',
   }
 });
 
-test('the public module exports every name docs/PAGE.md lists', async () => {
+test('the public module exports every name docs/PAGE.md lists, and no other', async () => {
   const { readFile } = await import('node:fs/promises');
   const api = await import('../js/refreshkit.js');
   const page = await readFile(new URL('../../docs/PAGE.md', import.meta.url), 'utf8');
   const table = page.slice(page.indexOf('## What `/js/refreshkit.js` exports'), page.indexOf('## Embedding'));
   // the names in the first cell of each row: `LiveSession`, `createSession(canvas, options)`, `ErrorCode`, …
   const documented = table.split('\n').filter((line) => line.startsWith('| `'))
-    .flatMap((line) => [...line.split('|')[1].matchAll(/`([A-Za-z_]+)/g)].map((m) => m[1]));
+    .flatMap((line) => [...line.split('|')[1].matchAll(/`([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]));
   for (const name of ['LiveSession', 'createSession', 'SessionIdentity', 'ErrorCode', 'CloseCode']) {
     assert.ok(documented.includes(name), `${name} is not in the table`);
   }
   for (const name of documented) assert.ok(name in api, `${name} is documented but not exported`);
+  for (const name of Object.keys(api)) assert.ok(documented.includes(name), `${name} is exported but not documented`);
+  for (const name of ['defineControl', 'drawArrow', 'setFont', 't']) assert.ok(documented.includes(name), name);
   assert.equal(typeof api.LiveSession, 'function');
   assert.equal(typeof api.createSession, 'function');
 });
