@@ -1,6 +1,7 @@
 """`make lint` fails on a badly formatted file: scripts/lint/lint.sh run over scratch trees laid out like the
-repository (Sources/, e2e/, web/js/, web/test/), first clean, then each with one file spoiled on purpose, with
-the repository's settings (.swift-format, pyproject.toml) and the real tools (swift format, ruff, node).
+repository (Sources/, e2e/, web/js/, web/test/, examples/), first clean, then each with one file spoiled on
+purpose, with the repository's settings (.swift-format, pyproject.toml) and the real tools (swift format, ruff,
+node).
 
 No server is needed: the test writes files and runs the lint.
 """
@@ -19,6 +20,8 @@ CLEAN = {
     "e2e/support.py": 'def greeting(name: str) -> str:\n    return f"Hello, {name}"\n',
     "web/js/greeting.js": "export function greeting(name) {\n  return `Hello, ${name}`;\n}\n",
     "web/js/page/index.js": "import { greeting } from '../greeting.js';\n\nexport const title = greeting('page');\n",
+    "web/js/refreshkit.js": "export { greeting } from './greeting.js';\n",
+    "examples/hello.js": "import { greeting } from '/js/refreshkit.js';\n\nexport default greeting('example');\n",
     "web/test/greeting.test.js": (
         "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\n"
         "import { greeting } from '../js/greeting.js';\n\n"
@@ -70,6 +73,10 @@ SPOILED = {
             "export function greeting(name) {\n  return `Hello, ${name} (${title})`;\n}\n"
         )},
         "check-js", "import cycle: greeting.js → page/index.js → greeting.js",
+    ),
+    "js example past the front door": (
+        {"examples/hello.js": "import { greeting } from '/js/greeting.js';\n\nexport default greeting('example');\n"},
+        "check-js", "examples/hello.js: imports '/js/greeting.js': an example imports '/js/refreshkit.js' only",
     ),
     "js names twice": (
         {"web/js/page/greeting.js": "export const again = 1;\n"},
