@@ -1,9 +1,8 @@
-// The live session's pure parts (js/session/): its events, its draw log, and the identity it keeps across reloads
+// The live session's pure parts (js/session/): its events and the identity it keeps across reloads
 // (the session in the address, the member token in storage, written once per welcome).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Emitter } from '../js/session/emitter.js';
-import { DrawLog } from '../js/session/drawLog.js';
 import { SessionIdentity } from '../js/session/identity.js';
 import { Connection } from '../js/connection.js';
 import { Store } from '../js/store.js';
@@ -62,16 +61,6 @@ test('a listener added during an emit waits for the next one; clear forgets them
   e.clear();
   e.emit('tick');
   assert.deepEqual(seen, ['a']);
-});
-
-test('the draw log keeps the newest draws, oldest first', () => {
-  const log = new DrawLog(3);
-  assert.deepEqual(log.list(), []);
-  for (let i = 1; i <= 5; i++) log.record(i * 16, -i);
-  assert.deepEqual(log.list(), [{ t: 48, y: -3 }, { t: 64, y: -4 }, { t: 80, y: -5 }]);
-  const none = new DrawLog(0);
-  none.record(1, 2);
-  assert.deepEqual(none.list(), []);
 });
 
 /** A window with an address, a history and a sessionStorage that counts its writes. */
