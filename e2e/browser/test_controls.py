@@ -27,7 +27,9 @@ EXAMPLES = sorted(p.stem for p in (ROOT / "examples" / "controls").glob("*.js"))
 TOP_EXAMPLES = [n for n in EXAMPLES if n != "htFooter"]
 
 USER_CONTROL = """// a user's control: a bar that fills with the pull and a dot that runs while refreshing
-import { defineControl } from '/js/controls/api.js';
+import { defineControl, registeredControl, t } from '/js/refreshkit.js';
+// what it imported, for the test to compare with the page's own modules
+window.userDotsImported = { registeredControl, t };
 export default defineControl({
   name: 'userDots',
   progress(ctx) {
@@ -193,6 +195,16 @@ def test_user_control_from_the_controls_folder(browser, controls_server):
         finger.lift()
         wait_until(page, lambda p: controls(p)["calls"]["top"].get("progress", 0) > 0, 5, what="userDots to draw")
         assert page.errors == [] and controls(page)["problems"] == [], (page.errors, sent)
+        # the control's /js/refreshkit.js is the page's: the same functions, so the same registry and language
+        # (one module instance per URL), not a second copy of the page's modules
+        shared = page.evaluate("""async () => {
+          const api = await import('/js/controls/api.js');
+          const i18n = await import('/js/i18n.js');
+          const { registeredControl, t } = window.userDotsImported;
+          return { registry: registeredControl === api.registeredControl, words: t === i18n.t,
+                   builtIn: registeredControl("spinner") === api.registeredControl("spinner") };
+        }""")
+        assert shared == {"registry": True, "words": True, "builtIn": True}, shared
     finally:
         context.close()
 

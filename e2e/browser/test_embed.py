@@ -42,12 +42,14 @@ def test_a_page_embeds_a_list_of_its_own_with_the_public_module(desktop):
     state = embedded(page, """({
       preset: session.store.preset, id: session.store.session, connected: session.connected,
       statuses: seen.statuses, viewport: session.store.frame.viewport, messages: seen.messages,
+      drawLog: session.drawLog(),
     })""")
     assert state["preset"] == "jh"
     assert state["id"] and state["id"] != demo_session  # a session of its own
     assert state["connected"] and state["statuses"][0] == "connecting" and "connected" in state["statuses"]
     assert state["viewport"] == {"w": 320, "h": 480}
     assert state["messages"] >= 2  # the welcome and the first frame at least
+    assert state["drawLog"] == []  # drawn, but without the `drawLog` option no draw is kept
 
     # a wheel over the embedded canvas scrolls its list, and only its list
     page.mouse.move(160, 240)

@@ -1,6 +1,7 @@
 """`make lint` fails on a badly formatted file: scripts/lint/lint.sh run over scratch trees laid out like the
-repository (Sources/, e2e/, web/js/, web/test/), first clean, then each with one file spoiled on purpose, with
-the repository's settings (.swift-format, pyproject.toml) and the real tools (swift format, ruff, node).
+repository (Sources/, e2e/, web/js/, web/test/, examples/), first clean, then each with one file spoiled on
+purpose, with the repository's settings (.swift-format, pyproject.toml) and the real tools (swift format, ruff,
+node).
 
 No server is needed: the test writes files and runs the lint.
 """
@@ -25,6 +26,8 @@ CLEAN = {
         "public let reason = 1\n"
     ),
     "Sources/RefreshKit/List/Old.swift": "// 412 → 338 instructions per move, to be rewritten.\npublic let old = 1\n",
+    "web/js/refreshkit.js": "export { greeting } from './greeting.js';\n",
+    "examples/hello.js": "import { greeting } from '/js/refreshkit.js';\n\nexport default greeting('example');\n",
     "web/test/greeting.test.js": (
         "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\n"
         "import { greeting } from '../js/greeting.js';\n\n"
@@ -83,6 +86,17 @@ SPOILED = {
         {"Sources/RefreshSessions/Demo.swift": (
             "/// Read in place: a copy costs ~110\n/// instructions.\npublic let demo = 1\n")},
         "comment-counts", "Sources/RefreshSessions/Demo.swift:1: quotes",
+    ),
+    "js import cycle": (
+        {"web/js/greeting.js": (
+            "import { title } from './page/index.js';\n\n"
+            "export function greeting(name) {\n  return `Hello, ${name} (${title})`;\n}\n"
+        )},
+        "check-js", "import cycle: greeting.js → page/index.js → greeting.js",
+    ),
+    "js example past the front door": (
+        {"examples/hello.js": "import { greeting } from '/js/greeting.js';\n\nexport default greeting('example');\n"},
+        "check-js", "examples/hello.js: imports '/js/greeting.js': an example imports '/js/refreshkit.js' only",
     ),
     "js names twice": (
         {"web/js/page/greeting.js": "export const again = 1;\n"},

@@ -6,7 +6,7 @@
 //   the control and a new set starts; a bubble's column, size and colour come from the cycle's index, so every
 //   device draws the same bubbles.
 // - The exit (ctx.exit.t): the bubbles pop: they swell and fade out.
-import { defineControl } from '/js/controls/api.js';
+import { defineControl } from '/js/refreshkit.js';
 
 const COLOURS = ['#ff6b6b', '#feca57', '#48dbfb', '#1dd1a1', '#5f27cd', '#ff9ff3'];
 const COUNT = 8;

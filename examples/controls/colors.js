@@ -6,7 +6,7 @@
 //   colour change, from palette[index] to palette[index + 1].
 // - The exit (exitAnimationForRefreshView): the README's own example, "Fade to black": the band turns black
 //   while what is on it fades out, over the exit's duration (ctx.exit.t).
-import { defineControl } from '/js/controls/api.js';
+import { defineControl } from '/js/refreshkit.js';
 
 const PALETTE = ['#e74c3c', '#f39c12', '#f1c40f', '#2ecc71', '#3498db', '#9b59b6'];
 

@@ -5,7 +5,7 @@
 //   growing as they go.
 // - Each animation cycle (ctx.cycle.t): the dots jump one after the other, a wave that runs once per cycle.
 // - The exit (ctx.exit.t): the dots gather back into the centre and shrink away.
-import { defineControl } from '/js/controls/api.js';
+import { defineControl } from '/js/refreshkit.js';
 
 const DOTS = ['#4285f4', '#ea4335', '#fbbc05', '#34a853'];
 const GAP = 22;

@@ -6,7 +6,7 @@
 //   distance / height, at least 0.01 and not clamped above, docs/PROTOCOL.md), about the view's centre.
 // - Each animation cycle (ctx.cycle): one colour change, red → blue on even cycles and blue → red on odd ones.
 // - The exit (endRefreshing, ctx.exit.t): the view shrinks back to nothing as the control's inset closes.
-import { defineControl } from '/js/controls/api.js';
+import { defineControl } from '/js/refreshkit.js';
 
 const RED = [230, 40, 40];
 const BLUE = [40, 80, 230];

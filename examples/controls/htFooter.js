@@ -8,9 +8,7 @@
 // - The exit (DidEndRefresh, ctx.exit.t): the bar fills and the footer fades out.
 // - At rest: "No more items" when the feed has run out; a failed load offers a tap target that retries
 //   (ctx.tap(rect, 'retry')), as HT's footer leaves the retry to the app.
-import { defineControl } from '/js/controls/api.js';
-import { setFont } from '/js/controls/paint.js';
-import { t } from '/js/i18n.js';
+import { defineControl, setFont, t } from '/js/refreshkit.js';
 
 const WORDS = {
   armed: 'footer.release', refreshing: 'footer.loading', finishing: 'footer.loading',

@@ -9,9 +9,7 @@
 //   "Loading…".
 // - The exit (WillEndRefresh → DidEndRefresh, ctx.exit.t): "Done" with a check, fading out.
 // The words are the page's own (English or Chinese, /js/i18n.js), as HTRefreshView's demo is in Chinese.
-import { defineControl } from '/js/controls/api.js';
-import { drawArrow, drawCheck, drawTicks, setFont } from '/js/controls/paint.js';
-import { t } from '/js/i18n.js';
+import { defineControl, drawArrow, drawCheck, drawTicks, setFont, t } from '/js/refreshkit.js';
 
 const WORDS = { armed: 'indicator.release', refreshing: 'indicator.loading', finishing: 'indicator.done' };
 

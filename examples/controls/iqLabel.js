@@ -7,7 +7,7 @@
 // - While refreshing (`.refreshing`): "Loading", with one more dot per quarter of each animation cycle
 //   (ctx.cycle.t): IQ's label does not move, the dots show the cycle.
 // - The exit (endPullToRefreshAnimation, ctx.exit.t): the label fades out as the inset goes back.
-import { defineControl } from '/js/controls/api.js';
+import { defineControl } from '/js/refreshkit.js';
 
 function show(ctx, text, alpha) {
   const label = ctx.data.label;

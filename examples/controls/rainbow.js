@@ -8,7 +8,7 @@
 //   animation cycle (ctx.cycle: the preset's cycle, or one per second of server time).
 // - MS has no exit animation (finishRefreshingDirection just takes the inset back): without an `exit` hook the
 //   host fades the running rainbow out over the exit's duration.
-import { defineControl } from '/js/controls/api.js';
+import { defineControl } from '/js/refreshkit.js';
 
 const STRIPES = ['#ff0000', '#ff7f00', '#ffff00', '#00c000', '#0000ff', '#4b0082', '#8f00ff'];
 

@@ -5,7 +5,7 @@
 // - With the pull (pullRatio = ctx.progress): the ring of dots appears dot by dot and turns with the pull.
 // - Each animation cycle (ctx.cycle.t): the ring turns once, 0 → 2π, as the CABasicAnimation does.
 // - The exit (ctx.exit.t): the dots fly outwards and fade, then the control resigns.
-import { defineControl } from '/js/controls/api.js';
+import { defineControl } from '/js/refreshkit.js';
 
 const COLOURS = ['#7b0099', '#a23fd1', '#c77dff', '#7b0099', '#a23fd1', '#c77dff', '#7b0099', '#a23fd1'];
 const RING = 16;

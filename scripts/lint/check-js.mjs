@@ -3,8 +3,9 @@
 // node's own parser (vm.SourceTextModule), every import (static, or dynamic with a literal specifier) of a
 // relative or root path resolves to a file, the page's modules name no bare package (a browser has no import
 // map here; the node tests may name `node:` builtins), every module is linked with the modules it imports, so
-// an import of a name the other module does not export fails here and not in a browser, and no two page
-// modules (web/js) share a file name, index.js aside.
+// an import of a name the other module does not export fails here and not in a browser, no two page
+// modules (web/js) share a file name, index.js aside, no page modules import each other in a circle, and an
+// example (examples/) imports nothing but the page's public module, /js/refreshkit.js.
 //
 //   node scripts/lint/check-js.mjs [ROOT]        ROOT: the repository (default: the one this file is in)
 //
@@ -77,6 +78,16 @@ function resolveSpecifier(file, specifier) {
 
 const isFile = (path) => existsSync(path) && statSync(path).isFile();
 
+// An example (examples/**) imports the page's public module only: the rest of web/js is the demo page's own and
+// may change without notice (docs/PAGE.md), and an example is what a newcomer copies.
+const EXAMPLES = join(root, 'examples');
+const FRONT_DOOR = '/js/refreshkit.js';
+function checkExampleImport(file, specifier) {
+  if (!file.startsWith(EXAMPLES + sep) || specifier === FRONT_DOOR) return;
+  problem(file, `imports '${specifier}': an example imports '${FRONT_DOOR}' only, which exports the controls API, ` +
+    `the drawing helpers and t (docs/PAGE.md, "What /js/refreshkit.js exports")`);
+}
+
 const broken = new Set(files.filter((file) => !modules.has(file))); // not linked: a problem of its own is out
 const dependencies = new Map(); // path → [static import targets]
 const DYNAMIC = /\bimport\(\s*(['"])([^'"`]+)\1\s*\)/g;
@@ -84,6 +95,7 @@ for (const [file, module] of modules) {
   const dynamic = [...readFileSync(file, 'utf8').matchAll(DYNAMIC)].map((m) => m[2]);
   const targets = [];
   for (const specifier of [...module.dependencySpecifiers, ...dynamic]) {
+    checkExampleImport(file, specifier);
     const target = resolveSpecifier(file, specifier);
     if (target === undefined) {
       broken.add(file);
@@ -147,6 +159,71 @@ for (const file of order) {
   }
 }
 
+// Import cycles among the page's modules (static imports: they decide the order modules run in, and a module
+// in a cycle may run before one it imports has defined its exports). Tarjan's strongly connected components:
+// each component of more than one module (or a module importing itself) is one problem, named by a shortest
+// cycle through its first member.
+function importCycles(nodes, edges) {
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const components = [];
+  let next = 0;
+  function connect(node) {
+    index.set(node, next);
+    low.set(node, next);
+    next += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const target of edges(node)) {
+      if (!index.has(target)) {
+        connect(target);
+        low.set(node, Math.min(low.get(node), low.get(target)));
+      } else if (onStack.has(target)) {
+        low.set(node, Math.min(low.get(node), index.get(target)));
+      }
+    }
+    if (low.get(node) === index.get(node)) {
+      const component = [];
+      let member;
+      do {
+        member = stack.pop();
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1 || edges(node).includes(node)) components.push(component.sort());
+    }
+  }
+  for (const node of nodes) if (!index.has(node)) connect(node);
+  return components.map((component) => shortestCycle(component[0], new Set(component), edges));
+}
+
+/** The shortest path of imports from `start` back to itself within `members` (breadth first). */
+function shortestCycle(start, members, edges) {
+  const cameFrom = new Map();
+  const queue = [start];
+  for (let i = 0; i < queue.length; i++) {
+    for (const target of edges(queue[i])) {
+      if (!members.has(target) || cameFrom.has(target)) continue;
+      cameFrom.set(target, queue[i]);
+      if (target === start) {
+        const path = [start];
+        for (let at = cameFrom.get(start); at !== start; at = cameFrom.get(at)) path.unshift(at);
+        return [start, ...path];
+      }
+      queue.push(target);
+    }
+  }
+  return [start, start];
+}
+
+const pageModules = files.filter((f) => f.startsWith(PAGE + sep));
+const pageImports = (file) => (dependencies.get(file) ?? []).filter((target) => target.startsWith(PAGE + sep));
+for (const cycle of importCycles(pageModules, pageImports)) {
+  problem(cycle[0], `import cycle: ${cycle.map((f) => relative(PAGE, f)).join(' → ')} (docs/PAGE.md, "The modules")`);
+}
+
 const byName = new Map();
 for (const file of files.filter((f) => f.startsWith(PAGE + sep))) {
   const name = basename(file);
@@ -163,4 +240,7 @@ if (problems.length > 0) {
   console.error(`check-js: ${problems.length} problem(s) in ${files.length} modules`);
   process.exit(1);
 }
-console.log(`check-js: ${files.length} modules parse, resolve and link; page module names are unique`);
+console.log(
+  `check-js: ${files.length} modules parse, resolve and link; page module names are unique, no import cycle; ` +
+    `examples import ${FRONT_DOOR} only`,
+);

@@ -4,7 +4,7 @@
 #   - Python: ruff over every .py file, with pyproject.toml's rules (pyflakes, pycodestyle, import order,
 #     bugbear; ruff is pinned in e2e/requirements.txt);
 #   - JS: scripts/lint/check-js.mjs over web/ and examples/ (every module parses as an ES module, every import
-#     resolves and links, no two page modules share a file name);
+#     resolves and links, no two page modules share a file name, no import cycle among them);
 #   - comments: scripts/lint/check_comment_counts.py over Sources/RefreshKit, RefreshWire and RefreshSessions (no
 #     comment quotes an instruction or cycle count, cache lines missed, a timing or a before -> after figure: those
 #     go in docs/PERFORMANCE.md, which the comment cites). It names file:line for each; the folders on its

@@ -17,5 +17,13 @@ export function createSession(canvas, options = {}) {
   return new LiveSession(canvas, options).connect();
 }
 
-// The controls API: your own edge controls (docs/CONTROLS.md).
+// The controls API: your own edge controls (docs/CONTROLS.md), what they draw with and the page's words. A
+// control loaded from /controls/ imports this module by the same URL as the page's own modules import theirs,
+// so it shares their module instances (the registry of controls, the page's language): docs/PAGE.md, "The
+// modules".
 export * from './controls/api.js';
+export {
+  TAU, clamp01, ease, drawTicks, drawActivity, drawArrow, drawCheck, roundRectPath, setFont,
+} from './draw/paint.js';
+export { ellipsize } from './draw/wrap.js';
+export { t, language } from './i18n.js';

@@ -3,7 +3,7 @@
 import { visibleRows } from './rows.js';
 import { RowPainter } from './feed/rowPainter.js';
 import { ControlHost } from './controls/controlHost.js';
-import { TAU, roundRectPath } from './controls/paint.js';
+import { TAU, roundRectPath } from './draw/paint.js';
 
 const THEME_VARS = {
   background: '--rk-background', row: '--rk-row', separator: '--rk-separator', text: '--rk-text',

@@ -1,21 +1,13 @@
 // Row content and row geometry of the simulated feed. Pure: the same id (under the same top item) always gives the
 // same row, on every page. Its ages follow the order (js/feed/ages.js); an external source's rows: js/feed/.
 import { simulatedAge } from './feed/ages.js';
+import { hashId } from './feed/hash.js';
 
 const FIRST = ['Morning', 'Quiet', 'Bright', 'Late', 'Early', 'Small', 'Open', 'Fresh', 'Silver', 'Northern',
   'Golden', 'Hidden', 'Rapid', 'Gentle', 'Distant', 'Urban'];
 const SECOND = ['notes on the harbour', 'update from the team', 'photos from the trip', 'thoughts on springs',
   'release checklist', 'weekend plans', 'design review', 'field report', 'reading list', 'recipe swap',
   'train timetable', 'garden diary', 'build results', 'meeting minutes', 'travel log', 'market prices'];
-
-/** A 32-bit integer hash (Murmur3 finaliser): spreads consecutive ids over the whole range. */
-export function hashId(id) {
-  let h = (Math.trunc(id) | 0) ^ 0x9e3779b9;
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
 
 /** What a row shows under the top item `newest`: title, subtitle, its age, the avatar's hue and initials. */
 export function rowContent(id, newest = id) {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { wrapText, ellipsize, WrapCache } from '../js/feed/wrap.js';
+import { wrapText, ellipsize, WrapCache } from '../js/draw/wrap.js';
 import { RowPainter, layoutItem, textLines, initialsOf, TEXT_BASELINE, TITLE_BASELINE } from '../js/feed/rowPainter.js';
 import { FeedState } from '../js/feed/feedState.js';
 import { message, measure7, fakeContext } from './feedSupport.js';

@@ -1,9 +1,8 @@
-// The debug panel's pure parts: ring buffers, seq-gap counting, rates, transition spans,
+// The debug panel's pure parts: seq-gap counting, rates, transition spans,
 // the event filter and log model, form field → configure patch, segment description.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { Ring, SeriesRing } from '../js/panel/ringBuffer.js';
 import { SeqGapCounter, CounterRate, formatBytes, clockSkew } from '../js/panel/figures.js';
 import { TransitionLog, relativeTime } from '../js/panel/timeline.js';
 import { EventLogModel, matchesFilter, clockText, describeEvent } from '../js/panel/eventLog.js';
@@ -12,43 +11,6 @@ import {
 } from '../js/panel/params.js';
 import { describeSegments, describeFrame } from '../js/panel/framePane.js';
 import { sampleMotion, easeRange } from '../js/panel/plot.js';
-
-test('Ring keeps the newest items and evicts the oldest', () => {
-  const r = new Ring(3);
-  assert.equal(r.push(1), undefined);
-  r.push(2);
-  r.push(3);
-  assert.deepEqual(r.toArray(), [1, 2, 3]);
-  assert.equal(r.push(4), 1);
-  assert.deepEqual(r.toArray(), [2, 3, 4]);
-  assert.equal(r.at(0), 2);
-  assert.equal(r.at(-1), 4);
-  assert.equal(r.last, 4);
-  assert.equal(r.at(3), undefined);
-  assert.deepEqual(r.newest(2), [4, 3]);
-  assert.deepEqual([...r], [2, 3, 4]);
-  r.clear();
-  assert.equal(r.length, 0);
-  assert.deepEqual(r.newest(), []);
-  assert.throws(() => new Ring(0));
-});
-
-test('SeriesRing stores columns without allocating, drops old samples and searches by time', () => {
-  const s = new SeriesRing(4, ['t', 'v']);
-  for (let i = 0; i < 6; i++) s.push(i * 10, i);
-  assert.equal(s.length, 4);
-  assert.deepEqual([0, 1, 2, 3].map((i) => s.get('t', i)), [20, 30, 40, 50]);
-  assert.equal(s.lowerBound('t', 35), 2);
-  assert.equal(s.lowerBound('t', 0), 0);
-  assert.equal(s.lowerBound('t', 99), 4);
-  s.dropBefore('t', 35);
-  assert.equal(s.length, 2);
-  assert.equal(s.get('v', 0), 4);
-  s.push(60, 6);
-  s.push(70, 7);
-  s.push(80, 8); // wraps
-  assert.deepEqual([0, 1, 2, 3].map((i) => s.get('t', i)), [50, 60, 70, 80]);
-});
 
 test('seq gaps count the frames the server coalesced', () => {
   const c = new SeqGapCounter();

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rowContent, visibleRows, hashId } from '../js/rows.js';
+import { rowContent, visibleRows } from '../js/rows.js';
+import { hashId } from '../js/feed/hash.js';
 
 test('row content is deterministic and derived from the id', () => {
   assert.deepEqual(rowContent(1042), rowContent(1042));

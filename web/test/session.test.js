@@ -1,9 +1,8 @@
-// The live session's pure parts (js/session/): its events, its draw log, and the identity it keeps across reloads
+// The live session's pure parts (js/session/): its events and the identity it keeps across reloads
 // (the session in the address, the member token in storage, written once per welcome).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Emitter } from '../js/session/emitter.js';
-import { DrawLog } from '../js/session/drawLog.js';
 import { SessionIdentity } from '../js/session/identity.js';
 import { Connection } from '../js/connection.js';
 import { Store } from '../js/store.js';
@@ -62,16 +61,6 @@ test('a listener added during an emit waits for the next one; clear forgets them
   e.clear();
   e.emit('tick');
   assert.deepEqual(seen, ['a']);
-});
-
-test('the draw log keeps the newest draws, oldest first', () => {
-  const log = new DrawLog(3);
-  assert.deepEqual(log.list(), []);
-  for (let i = 1; i <= 5; i++) log.record(i * 16, -i);
-  assert.deepEqual(log.list(), [{ t: 48, y: -3 }, { t: 64, y: -4 }, { t: 80, y: -5 }]);
-  const none = new DrawLog(0);
-  none.record(1, 2);
-  assert.deepEqual(none.list(), []);
 });
 
 /** A window with an address, a history and a sessionStorage that counts its writes. */
@@ -163,18 +152,20 @@ test('a welcome writes the member token once, and a dropped token is forgotten',
   }
 });
 
-test('the public module exports every name docs/PAGE.md lists', async () => {
+test('the public module exports every name docs/PAGE.md lists, and no other', async () => {
   const { readFile } = await import('node:fs/promises');
   const api = await import('../js/refreshkit.js');
   const page = await readFile(new URL('../../docs/PAGE.md', import.meta.url), 'utf8');
   const table = page.slice(page.indexOf('## What `/js/refreshkit.js` exports'), page.indexOf('## Embedding'));
   // the names in the first cell of each row: `LiveSession`, `createSession(canvas, options)`, `ErrorCode`, …
   const documented = table.split('\n').filter((line) => line.startsWith('| `'))
-    .flatMap((line) => [...line.split('|')[1].matchAll(/`([A-Za-z_]+)/g)].map((m) => m[1]));
+    .flatMap((line) => [...line.split('|')[1].matchAll(/`([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]));
   for (const name of ['LiveSession', 'createSession', 'SessionIdentity', 'ErrorCode', 'CloseCode']) {
     assert.ok(documented.includes(name), `${name} is not in the table`);
   }
   for (const name of documented) assert.ok(name in api, `${name} is documented but not exported`);
+  for (const name of Object.keys(api)) assert.ok(documented.includes(name), `${name} is exported but not documented`);
+  for (const name of ['defineControl', 'drawArrow', 'setFont', 't']) assert.ok(documented.includes(name), name);
   assert.equal(typeof api.LiveSession, 'function');
   assert.equal(typeof api.createSession, 'function');
 });

@@ -1,7 +1,7 @@
 // A row's age, as the timelines people use write it: "now", "3m", "2h", "5d", "2y". One rule for every row, a
 // non-decreasing function of how old an item is, so a list ordered newest first reads youngest first.
 // Pure: no clock of its own (the caller passes `now`), unit tested with node (web/test/feedAges.test.js).
-import { hashId } from '../rows.js';
+import { hashId } from './hash.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -1,6 +1,6 @@
 // The rows of an external feed source, laid out (docs/PAGE.md, "Rows of measured heights"): each row at the SESSION's viewport
 // width (the frame's `viewport.w`, the same on every device of the session, whatever its window), with its
-// avatar, author line, text wrapped into at most MAX_LINES lines ending in "…" (js/feed/wrap.js) and an image's
+// avatar, author line, text wrapped into at most MAX_LINES lines ending in "…" (js/draw/wrap.js) and an image's
 // box reserved from its width and height before it loads; the height that makes. The rows are PLACED by the
 // heights the engine accepted (`heights` messages), the estimate (`welcome.config.feed.rowHeight`) for a row
 // without one, never by the page's own measurement before the engine accepted it: every device then puts every
@@ -12,7 +12,7 @@
 // width; positions on a HeightTree (js/feed/heightTree.js), a height arriving costs O(log n); asking for
 // positions and laying out rows already laid out allocates nothing. Pure: the text is measured by the caller's
 // functions (web/test/rowLayout.test.js).
-import { wrapText, ellipsize } from './wrap.js';
+import { wrapText, ellipsize } from '../draw/wrap.js';
 import { ageText } from './ages.js';
 import { HeightTree } from './heightTree.js';
 import { hashText, initialsOf, AGE_ROOM, TITLE_BASELINE, TEXT_BASELINE, LINE_HEIGHT } from './rowText.js';

@@ -5,13 +5,13 @@
 // own height, with its image's box; `draw` keeps rows of one height (the simulated feed, a page without layout).
 // Drawn in passes of one style each (fewer canvas state changes). Per frame it allocates nothing: each row's
 // content is made once (per id and top item for the simulated feed; per item, width and font for an item,
-// js/feed/wrap.js) and kept; the ages of items are worked out again once a second, all at the same instant, so
+// js/draw/wrap.js) and kept; the ages of items are worked out again once a second, all at the same instant, so
 // the rows drawn together always read youngest first.
 import { rowContent } from '../rows.js';
 import { TITLE_BASELINE, TEXT_BASELINE, LINE_HEIGHT, AGE_ROOM, hashText, initialsOf } from './rowText.js';
 import { ageText } from './ages.js';
-import { wrapText, ellipsize, WrapCache } from './wrap.js';
-import { TAU } from '../controls/paint.js';
+import { wrapText, ellipsize, WrapCache } from '../draw/wrap.js';
+import { TAU } from '../draw/paint.js';
 import { AVATAR_R, DESCENT, TEXT_X } from './rowLayout.js';
 import { drawCover } from './images.js';
 import { TextWidths } from './textWidths.js';

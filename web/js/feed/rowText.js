@@ -1,7 +1,7 @@
 // What an item's row shows besides its wrapped text, shared by its layout (js/feed/rowLayout.js) and its drawing
 // (js/feed/rowPainter.js): where the title's and the text's baselines are, the room the age keeps, the avatar's
 // colour and initials. Pure.
-import { hashId } from '../rows.js';
+import { hashId } from './hash.js';
 
 /** An item's row: the text's first line's baseline, and each next line's, below the row's top (CSS px). */
 export const TITLE_BASELINE = 22;

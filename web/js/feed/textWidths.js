@@ -1,4 +1,4 @@
-// The widths of the strings a row's layout measures (js/feed/wrap.js through js/feed/rowLayout.js), kept per font
+// The widths of the strings a row's layout measures (js/draw/wrap.js through js/feed/rowLayout.js), kept per font
 // and string: the canvas's `measureText` shapes the string every time it is called, and the rows' texts repeat
 // their words, so a word measured once in a font is not measured again. Bounded: past `limit` strings in one font,
 // that font's widths start again; past `MAX_FONTS` fonts, every font's do (a theme changing its font family).

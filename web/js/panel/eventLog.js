@@ -1,7 +1,7 @@
 // The event log: every server event, newest first, with the preset's library names alongside ours;
 // a filter (words that must all appear), pause (nothing is appended; missed events are counted) and clear.
 // `EventLogModel`, `matchesFilter` and `describeEvent` are pure (unit tested).
-import { Ring } from './ringBuffer.js';
+import { Ring } from '../ringBuffer.js';
 import { el, setText } from './dom.js';
 import { seedNames } from './seedNames.js';
 

@@ -1,6 +1,6 @@
 // Connection figures: round trip, frames/s, bytes/s, coalesced frames (gaps in `seq`).
 // The counters are pure (unit tested in web/test/panel.test.js); `Figures` is the panel section.
-import { Ring } from './ringBuffer.js';
+import { Ring } from '../ringBuffer.js';
 import { el, figureTile, fmt, setText } from './dom.js';
 
 /**

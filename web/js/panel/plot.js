@@ -1,7 +1,7 @@
 // A live plot of the displayed offset (y and x) and velocity over the last seconds, with the state
 // transitions as vertical ticks. One sample per animation frame into a ring buffer; one canvas.
 import { evaluateChain } from '../motion.js';
-import { SeriesRing } from './ringBuffer.js';
+import { SeriesRing } from '../ringBuffer.js';
 import { el, fitCanvas, fmt } from './dom.js';
 
 export const PLOT_WINDOW_MS = 5000;

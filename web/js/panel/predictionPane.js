@@ -1,7 +1,7 @@
 // The panel's Prediction section (README, "Prediction"): the link (round trip, jitter, stalls seen), the inputs the
 // server has not acknowledged, the reconciliation error, a switch for prediction, and a live plot of the
 // prediction's lead (drawn offset − the server frame's offset, y). The figures are pure (web/test/panel.test.js).
-import { SeriesRing } from './ringBuffer.js';
+import { SeriesRing } from '../ringBuffer.js';
 import { el, figureTile, fitCanvas, fmt, setText } from './dom.js';
 import { easeRange } from './plot.js';
 import { t } from '../i18n.js';

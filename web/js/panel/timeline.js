@@ -1,6 +1,6 @@
 // Each edge's state with a timeline of its transitions (what, when, cause): a strip of coloured states
 // over the last seconds (canvas) and the last transitions as rows. `TransitionLog` is pure (unit tested).
-import { Ring } from './ringBuffer.js';
+import { Ring } from '../ringBuffer.js';
 import { el, fitCanvas, fmt, setText } from './dom.js';
 import { seedNamesForTransition } from './seedNames.js';
 

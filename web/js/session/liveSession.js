@@ -26,8 +26,8 @@ import { receiveCatalogue } from '../catalogue.js';
 import { FeedState } from '../feed/feedState.js';
 import { RowLayout } from '../feed/rowLayout.js';
 import { FeedImages } from '../feed/images.js';
+import { SeriesRing } from '../ringBuffer.js';
 import { Emitter } from './emitter.js';
-import { DrawLog } from './drawLog.js';
 import { ListCanvas, slotDepth } from './listCanvas.js';
 import { RefreshAsks } from './refreshAsks.js';
 
@@ -103,7 +103,7 @@ export class LiveSession {
     this.framesIn = [];            // page times of the frames received in the last second
     /** What was drawn last: the offset on screen and the prediction's lead over the server (drawn − server y). */
     this.view = { shown: { x: 0, y: 0 }, gap: 0 };
-    this.log = new DrawLog(drawLog);
+    this.log = drawLog >= 1 ? new SeriesRing(drawLog, ['t', 'y']) : null; // the draws' times and offset.y
     this.drawEnv = {
       config: null, preset: null, clock: 0, serverNow: 0, reducedMotion: false, lastUpdated: null,
       stateClock: this.stateClock, slotFor: (edge) => slotDepth(this.store.config, edge),
@@ -396,7 +396,7 @@ export class LiveSession {
         this.mirror.update(frame, shown.y, this.listCanvas.cssH);
         this.mirror.place(shown.y);
       }
-      this.log.record(now, shown.y);
+      this.log?.push(now, shown.y);
       this.emitter.emit('draw', now, picture, shown, env);
     }
     this.emitter.emit('tick', now, serverNow);
@@ -439,6 +439,6 @@ export class LiveSession {
 
   /** The last ≤ `drawLog` draws, `{t, y}`: the animation frame's time and the offset.y drawn. */
   drawLog() {
-    return this.log.list();
+    return this.log ? this.log.rows() : [];
   }
 }

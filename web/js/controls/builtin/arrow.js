@@ -1,7 +1,7 @@
 // Classic arrow + label: "Pull to refresh", "Release to refresh" (the arrow turns up when armed),
 // "Loading…" with an activity indicator while refreshing, "Done" with a check fading out in the exit.
 import { defineControl } from '../api.js';
-import { drawArrow, drawActivity, drawCheck, ease, setFont, clamp01 } from '../paint.js';
+import { drawArrow, drawActivity, drawCheck, ease, setFont, clamp01 } from '../../draw/paint.js';
 import { t, language } from '../../i18n.js';
 
 const TURN_MS = 180;

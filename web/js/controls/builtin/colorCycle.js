@@ -3,7 +3,7 @@
 // the colour and the bubbles grow with the pull ratio; while refreshing each server cycle (ctx.cycle: index
 // and t) plays one colour step; the exit fades the band out.
 import { defineControl } from '../api.js';
-import { TAU, clamp01, ease } from '../paint.js';
+import { TAU, clamp01, ease } from '../../draw/paint.js';
 
 const PALETTE = ['#ff5e57', '#ffb142', '#2ed573', '#1e90ff', '#a55eea'];
 const BUBBLES = 7;

@@ -1,8 +1,8 @@
 // The bottom edge's footer: load more, loading, no more items, and a failed load that retries on tap.
 import { defineControl } from '../api.js';
-import { drawActivity, drawArrow, setFont, ease, roundRectPath } from '../paint.js';
+import { drawActivity, drawArrow, setFont, ease, roundRectPath } from '../../draw/paint.js';
 import { t } from '../../i18n.js';
-import { ellipsize } from '../../feed/wrap.js';
+import { ellipsize } from '../../draw/wrap.js';
 
 /** The footer's words in `state`; a failed load says the source's `error` (`ctx.error`) when there is one. */
 export function footerLabel(state, error = null) {

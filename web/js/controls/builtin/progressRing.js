@@ -2,7 +2,7 @@
 // solid when armed (eligible), spins a gap while refreshing and shows a check fading out in the exit. The
 // view is scaled by the entry's `scale` (GVRefreshControl's `stretches` and `fixedTop` behaviours).
 import { defineControl } from '../api.js';
-import { TAU, clamp01, drawCheck } from '../paint.js';
+import { TAU, clamp01, drawCheck } from '../../draw/paint.js';
 
 const SPIN_MS = 900;
 

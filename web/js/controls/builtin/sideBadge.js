@@ -1,7 +1,7 @@
 // The left and right edges' control: a round badge with a chevron and a progress ring, filled when armed, an
 // activity indicator while refreshing, fading out in the exit.
 import { defineControl } from '../api.js';
-import { TAU, clamp01, drawActivity } from '../paint.js';
+import { TAU, clamp01, drawActivity } from '../../draw/paint.js';
 
 function badge(ctx, alpha) {
   const g = ctx.canvas2d;

@@ -1,7 +1,7 @@
 // UIRefreshControl's look: eight ticks revealed one by one with the pull's progress, the spinning activity
 // indicator while refreshing (one turn per animation cycle), shrinking and fading away in the exit.
 import { defineControl } from '../api.js';
-import { clamp01, drawTicks } from '../paint.js';
+import { clamp01, drawTicks } from '../../draw/paint.js';
 
 const RESTING = new Set(['disabled', 'noMoreData', 'failed']);
 

@@ -1,8 +1,10 @@
-// An item's text laid out in a row: words wrapped greedily into the lines the row has room for, the last line
-// ending in "…" when the text goes on; a word wider than a line is broken between characters (as text with no
-// spaces, Chinese for one, always is). Measuring is the caller's (`measure(s)` → width in CSS px: the canvas's
-// measureText with the row's font), so this runs in node too (web/test/feedWrap.test.js). The drawing keeps the
-// result per item and width (`WrapCache`): nothing is measured on a frame that shows the same rows again.
+// Text fitted to the room it has on the canvas: an item's text wrapped greedily into the lines its row has room
+// for (js/feed/rowLayout.js), the last line ending in "…" when the text goes on, and one line cut with "…"
+// (`ellipsize`: the built-in footer's message too, js/controls/builtin/footer.js); a word wider than a line is
+// broken between characters (as text with no spaces, Chinese for one, always is). Measuring is the caller's
+// (`measure(s)` → width in CSS px: the canvas's measureText with the row's font), so this runs in node too
+// (web/test/feedWrap.test.js). The drawing keeps the result per item and width (`WrapCache`): nothing is
+// measured on a frame that shows the same rows again.
 
 export const ELLIPSIS = '…';
 

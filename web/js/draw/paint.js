@@ -1,5 +1,7 @@
-// Drawing helpers for controls on canvas (the built-in ones use them; so may yours: import them from
-// /js/controls/paint.js). Every function takes the 2D context first (`ctx.canvas2d` in a hook).
+// Canvas drawing helpers shared by the edges' controls (js/controls/builtin/, and yours: /js/refreshkit.js
+// exports them) and the list's own drawing (js/renderer.js, js/feed/rowPainter.js); a folder of their own, so
+// that the controls and the feed import neither each other (docs/PAGE.md, "The modules"). Every function takes
+// the 2D context first (`ctx.canvas2d` in a hook).
 
 export const TAU = Math.PI * 2;
 export const clamp01 = (v) => (v < 0 ? 0 : v > 1 ? 1 : Number.isFinite(v) ? v : 0);

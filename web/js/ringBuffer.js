@@ -1,5 +1,6 @@
-// Fixed-size ring buffers for the debug panel: nothing grows, nothing is reallocated per frame.
-// Pure module (no DOM): unit tested in web/test/panel.test.js.
+// Fixed-size ring buffers: nothing grows, nothing is reallocated per push. The debug panel keeps its events and
+// series in them (js/panel/), a live session its draw log (js/session/liveSession.js), so the module sits beside
+// both and imports nothing (docs/PAGE.md, "The modules"). Pure (no DOM): unit tested in web/test/ringBuffer.test.js.
 
 /** A ring of arbitrary items; pushing past the capacity drops the oldest. */
 export class Ring {
@@ -62,22 +63,30 @@ export class Ring {
   }
 }
 
+/** The most columns a SeriesRing has: `push` takes one parameter per column, as an array would be allocated on
+ * every animation frame (docs/PAGE.md, "Life cycle": a frame allocates nothing of its own). */
+export const MAX_COLUMNS = 6;
+
 /**
- * A ring of numeric samples in columns (Float64Array each), e.g. t, x, y, vx, vy for the live plot:
- * one push per animation frame and no allocation.
+ * A ring of numeric samples in columns (Float64Array each), e.g. t, x, y, vx, vy for the live plot, or t, y for a
+ * session's draws: one push per animation frame and no allocation.
  */
 export class SeriesRing {
   constructor(capacity, columns) {
     if (!(capacity > 0)) throw new RangeError('capacity must be positive');
+    if (!(columns.length >= 1 && columns.length <= MAX_COLUMNS)) {
+      throw new RangeError(`a series has 1 to ${MAX_COLUMNS} columns`);
+    }
     this.capacity = capacity | 0;
     this.columns = columns.slice();
     this.data = Object.fromEntries(columns.map((c) => [c, new Float64Array(this.capacity)]));
+    this.arrays = columns.map((c) => this.data[c]); // in column order, for push
     this.start = 0;
     this.length = 0;
   }
 
-  /** Adds one sample: values in column order. */
-  push(...values) {
+  /** Adds one sample: its values in column order; past the capacity, the oldest is dropped. */
+  push(v0, v1, v2, v3, v4, v5) {
     let slot;
     if (this.length < this.capacity) {
       slot = (this.start + this.length) % this.capacity;
@@ -86,7 +95,26 @@ export class SeriesRing {
       slot = this.start;
       this.start = (this.start + 1) % this.capacity;
     }
-    for (let c = 0; c < this.columns.length; c++) this.data[this.columns[c]][slot] = values[c];
+    const a = this.arrays;
+    switch (a.length) {
+      case 6: a[5][slot] = v5; // falls through: every column up to the first is written
+      case 5: a[4][slot] = v4; // falls through
+      case 4: a[3][slot] = v3; // falls through
+      case 3: a[2][slot] = v2; // falls through
+      case 2: a[1][slot] = v1; // falls through
+      default: a[0][slot] = v0;
+    }
+  }
+
+  /** The samples, oldest first, each an object of its columns (`{t, y}` for the columns t and y). */
+  rows() {
+    const out = new Array(this.length);
+    for (let i = 0; i < this.length; i++) {
+      const row = {};
+      for (const col of this.columns) row[col] = this.get(col, i);
+      out[i] = row;
+    }
+    return out;
   }
 
   /** Column `col` of the i-th sample, 0 = the oldest. */
