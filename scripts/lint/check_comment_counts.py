@@ -16,7 +16,7 @@ are not matched.
 
     scripts/lint/check_comment_counts.py [ROOT]      ROOT: the repository, or a tree laid out like it
 
-Exits 1 when a line outside ALLOWED matches; lines inside ALLOWED are printed, and do not fail the check.
+Exits 1 when a line matches.
 """
 from __future__ import annotations
 
@@ -25,10 +25,6 @@ import sys
 from pathlib import Path
 
 MODULES = ["Sources/RefreshKit", "Sources/RefreshWire", "Sources/RefreshSessions"]
-
-# Folders whose comments still quote counts, printed but not failing: the lead is rewriting these two folders
-# (issue 55, "The house, lighter") and removes them from this list with that rewrite. Do not add to it.
-ALLOWED = ["Sources/RefreshKit/List", "Sources/RefreshKit/Feed"]
 
 NUMBER = r"~?\d[\d  ,.]*"  # 5, ~250, 1 300, 1 000, 62.6 (a thin or plain space groups thousands)
 UNIT_OF_WORK = r"(?:input|inputs|frame|move|call|message|touch|step|delta|write|record|byte|number|key)"
@@ -90,19 +86,9 @@ def findings(root: Path) -> list[tuple[str, int, str, str]]:
     return found
 
 
-def allowed(relative: str) -> bool:
-    return any(relative == folder or relative.startswith(folder + "/") for folder in ALLOWED)
-
-
 def main(argv: list[str]) -> int:
     root = Path(argv[1]) if len(argv) > 1 else Path(__file__).resolve().parents[2]
-    refused, tolerated = [], []
-    for relative, number, what, line in findings(root):
-        (tolerated if allowed(relative) else refused).append(f"{relative}:{number}: quotes {what}: {line}")
-    if tolerated:
-        print(f"comment counts: {len(tolerated)} line(s) in the allow-listed folders ({', '.join(ALLOWED)}), "
-              "still to be rewritten:")
-        print("\n".join(f"  {entry}" for entry in tolerated))
+    refused = [f"{relative}:{number}: quotes {what}: {line}" for relative, number, what, line in findings(root)]
     if refused:
         print("\n".join(refused), file=sys.stderr)
         print(f"comment counts: {len(refused)} comment line(s) quote a measurement; say why the code is shaped so "

@@ -4,7 +4,7 @@ extension ListModel {
     /// Fills `edges` with the shown controls' entries, in their order, as many as it has room for; the controls of
     /// `inert` (bit `index`, ``ListModel``'s `inertControls`) are not shown, and not read.
     /// - Returns: how many controls are shown. Counting them in the same pass spares a pass that only counted
-    ///   (callgrind: ListModel.frame 535 -> 501 instructions a frame).
+    ///   (docs/PERFORMANCE.md, "The frame's two slots").
     @discardableResult
     @inline(__always)
     static func fillEdges(
@@ -20,8 +20,7 @@ extension ListModel {
                 let control = first + index
                 if count < slots.count {
                     // One copy of the fill per edge, with the edge a constant: its choices by edge (the base inset,
-                    // the rectangles' sides) are then made once, here, not by a jump apiece (callgrind:
-                    // ListModel.frame 501 -> 476 instructions a frame, two edges shown).
+                    // the rectangles' sides) are then made once, here, not by a jump apiece.
                     switch control.pointee.edge {
                     case .top:
                         fill(&slots[count], from: control, edge: .top, viewport: viewport, baseInset: bases.top)
@@ -84,8 +83,7 @@ extension ListModel {
         entry.view = geometry.view
         entry.scale = geometry.scale
         // Only a refreshing or finishing control runs an animation, and only theirs is read, out of line: a
-        // switch over the stage here read every state's data on every frame (callgrind: ListModel.frame
-        // 476 -> 432 instructions a frame, with the controls read through their addresses).
+        // switch over the stage here read every state's data on every frame.
         switch entry.state {
         case .refreshing, .finishing: fillAnimations(&entry, from: control)
         default: (entry.cycle, entry.exit) = (nil, nil)

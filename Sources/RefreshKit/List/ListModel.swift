@@ -10,9 +10,8 @@
 public struct ListModel: Hashable, Sendable, Codable {
     // What every input and frame reads comes last, together and in front of the scroll model (whose own hot
     // members come first in it): the clock, the sequence, the controls' and events' buffers and the caches;
-    // the name, the configuration and the pager before them (the pager's case, read on every observation, is
-    // at its end). With ScrollModel's and FingerVelocity's orders, callgrind_cache.py at 1 000 sessions: 75.7 ->
-    // 74.6 lines missed per input. Coded in their old order (``CodingKeys``).
+    // the name, the configuration and the feed before them. Laid out so, an input touches fewer cold cache
+    // lines (docs/PERFORMANCE.md, "Cold lines"). Coded in their old order (``CodingKeys``).
     public private(set) var presetName: String
     /// Device pixels per CSS px of the page that opened the model.
     public private(set) var devicePixelRatio: Double
@@ -163,9 +162,8 @@ public struct ListModel: Hashable, Sendable, Codable {
 
     /// Moves the model's clock forward to `time` (never backwards), running every animation, gesture
     /// end, feed answer and control timer that falls due, each at its own exact time.
-    // Inlined in this module up to the quiet case (every input moves the model to its time first, and a drag's
-    // moves find nothing due): `apply` of a move 1 017 → 994 instructions (callgrind_host.py), the call's 80
-    // gone. Other modules call it as before.
+    // Inlined in this module up to the quiet case: every input moves the model to its time first, and a drag's
+    // moves find nothing due (docs/PERFORMANCE.md, "Inlining on an input's path"). Other modules call it.
     @inline(__always)
     public mutating func advance(to time: Timestamp) {
         advanceClock(to: time)
@@ -252,50 +250,37 @@ public struct ListModel: Hashable, Sendable, Codable {
     public var isBusy: Bool { isActive || nextDeadline != nil }
 
     /// The next time something scheduled happens: a gesture's idle end, a feed answer, a control timer,
-    /// or the moment the running animation comes to rest.
+    /// or the moment the running animation comes to rest (``schedule()``, read from a copy).
     public var nextDeadline: Timestamp? {
-        Self.earliestDeadline(
-            wheel: scroll.wheelDeadline, feed: simulated?.pending?.due ?? pager.running?.deadline,
-            motion: scroll.motionEnd, controls: controls,
-            skipping: 0, now: now)
+        var model = self
+        return model.earliestDeadline()
     }
 
-    /// ``nextDeadline`` from the few values it depends on. Static, so that calling it from mutating code
-    /// copies nothing (a method would be handed a copy of the whole model); it folds the candidates
-    /// without an array and asks only the controls that have a timer, passing over those of `inert` (bit `index`,
-    /// ``inertControls``), which have none. Called on every input and tick.
-    private static func earliestDeadline(
-        wheel: Timestamp?, feed: Timestamp?, motion: Timestamp?, controls: [EdgeControl], skipping inert: UInt8,
-        now: Timestamp
-    ) -> Timestamp? {
+    /// ``isActive`` and ``nextDeadline`` together, as a host reads them after each `apply` or `advance` to
+    /// schedule its next tick. `mutating` only so that the model is read where it lies, not copied
+    /// (docs/PERFORMANCE.md, "No copies per input").
+    public mutating func schedule() -> (isActive: Bool, nextDeadline: Timestamp?) {
+        (isActive, earliestDeadline())
+    }
+
+    /// ``nextDeadline``, worked out where the model lies: the earliest of the wheel gesture's end, the feed's
+    /// due time, the motion's end and the timers of the controls that have one (those switched off, `inert`, have
+    /// none). Anything already due (a 0 s exit, a 0 ms feed answer) is due now, never in the past. Inlined, as
+    /// hosts schedule after every input (docs/PERFORMANCE.md, "Inlining on an input's path").
+    @inline(__always)
+    mutating func earliestDeadline() -> Timestamp? {
         func earlier(_ a: Timestamp?, _ b: Timestamp?) -> Timestamp? {
             guard let a else { return b }
             guard let b else { return a }
             return min(a, b)
         }
-        var earliest = earlier(wheel, feed)
-        earliest = earlier(earliest, motion)
+        var earliest = earlier(scroll.wheelDeadline, feedStatus().due)
+        earliest = earlier(earliest, scroll.motionEnd)
+        let inert = inert()
         for index in controls.indices where inert & 1 << index == 0 && controls[index].hasTimer {
             earliest = earlier(earliest, controls[index].nextDeadline)
         }
-        // Anything already due (a 0 s exit, a 0 ms feed answer) is due now, never in the past.
         return earliest.map { max($0, now) }
-    }
-
-    /// ``isActive`` and ``nextDeadline`` together, as a host reads them after each `apply` or `advance` to
-    /// schedule its next tick. `mutating` only so that the model is read where it lies: the getters, called
-    /// from another module on a model stored in a `var`, are handed a copy of the whole model (1.5 KB).
-    public mutating func schedule() -> (isActive: Bool, nextDeadline: Timestamp?) {
-        (isActive, earliestDeadline())
-    }
-
-    /// ``nextDeadline`` for ``advance(to:)`` and ``schedule()``, read in place (`mutating`: a method not inlined gets a
-    /// copy of `self`, 1.4 KB, from mutating code); inlined, as hosts schedule after every input (104 -> 93 a call).
-    @inline(__always)
-    mutating func earliestDeadline() -> Timestamp? {
-        Self.earliestDeadline(
-            wheel: scroll.wheelDeadline, feed: feedStatus().due, motion: scroll.motionEnd,
-            controls: controls, skipping: inert(), now: now)
     }
 
     // MARK: - Controls and the feed
@@ -644,8 +629,9 @@ public struct ListModel: Hashable, Sendable, Codable {
             }
         }
         swap(&frameEdges.value, &edges)
-        // What may call out (a motion chain retained, the pager read again) comes first: the members read after
-        // it go from `self` to the frame without a stop on the stack (callgrind: 432 -> 411 instructions a frame).
+        // What may call out (a motion chain retained, the feed's status read again) comes first: the members read
+        // after it go from `self` to the frame without a stop on the stack (docs/PERFORMANCE.md, "No copies per
+        // input").
         // An empty literal is the shared empty array, with no reference to count (a copy of the model's empty
         // array would be retained here and released with the frame).
         let horizontalMotion = scroll.horizontalMotion.isEmpty ? [] : scroll.horizontalMotion
@@ -686,7 +672,7 @@ public struct ListModel: Hashable, Sendable, Codable {
         guard !events.isEmpty else { return [] }
         // The buffer goes with the events, and the model keeps the shared empty array until the next event: every
         // input reads the count, and the empty buffer it kept before (a new one each time: the old one went out
-        // shared) was a cache line more per input (callgrind_cache.py, 1 000 sessions: 69.6 -> 68.4 lines missed).
+        // shared) was a cache line more per input (docs/PERFORMANCE.md, "Cold lines").
         var taken: [Event] = []
         swap(&taken, &events)
         return taken
