@@ -36,7 +36,7 @@ def loaded(page) -> dict | None:
     """The feed once the rows agree with the frame (the page applied every `rows` message the frames count)."""
     f = feed(page)
     count = page.evaluate("() => window.refreshkit.frame?.feed?.count ?? -1")
-    return f if f["external"] and f["count"] > 0 and f["count"] == count else None
+    return f if f["kind"] != "simulated" and f["count"] > 0 and f["count"] == count else None
 
 
 def state(page, name: str) -> str | None:

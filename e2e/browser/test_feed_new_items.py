@@ -38,7 +38,7 @@ def loaded(page) -> dict | None:
     """The feed once the source's first page is in: rows mirrored, at the frame's count."""
     f = feed(page)
     frame_count = page.evaluate("() => window.refreshkit.frame?.feed?.count ?? -1")
-    return f if f["external"] and f["count"] > 0 and f["count"] == frame_count else None
+    return f if f["kind"] != "simulated" and f["count"] > 0 and f["count"] == frame_count else None
 
 
 def post(server, text: str, author: str) -> dict:

@@ -5,7 +5,7 @@
 // Page Down / Page Up move focus between articles. The canvas stays the display: the mirror holds only the visible
 // rows and a few beyond, and touches the DOM only when that set or the feed changes, never on a frame that merely
 // moves the offset within it.
-import { rowContent, visibleRows } from './rows.js';
+import { visibleRows } from './rows.js';
 import { ageText } from './feed/ages.js';
 import { imageAlt } from './feed/images.js';
 
@@ -52,19 +52,14 @@ export function isBusy(frame) {
 }
 
 /**
- * What one article says: its title (its name), subtitle and age. An external source's row `index` is its item
- * (`state`: js/feed/feedState.js; the author names it, the text follows); the simulated feed's has id `newest − index`.
+ * What one article says: its title (its name), subtitle and age. Row `index` is its item (`state`:
+ * js/feed/feedState.js; the author names it, the text follows); empty while the page does not have it.
  */
 export function articleContent(feed, index, state = null, nowMs = Date.now()) {
-  if (state?.external) {
-    const item = state.rows.item(index);
-    if (!item) return { title: '', subtitle: '', time: '' };
-    const time = item.time == null ? '' : ageText(item.time, nowMs);
-    return item.author ? { title: item.author, subtitle: item.text, time } : { title: item.text, subtitle: '', time };
-  }
-  const newest = Number.isFinite(feed?.newest) ? feed.newest : 0;
-  const c = rowContent(newest - index, newest);
-  return { title: c.title, subtitle: c.subtitle, time: c.time };
+  const item = state?.rows.item(index);
+  if (!item) return { title: '', subtitle: '', time: '' };
+  const time = item.time == null ? '' : ageText(item.time, nowMs);
+  return item.author ? { title: item.author, subtitle: item.text, time } : { title: item.text, subtitle: '', time };
 }
 
 /**
@@ -89,14 +84,14 @@ export function focusStep(key, index, count) {
 /** The mirror's identity: it is rebuilt only when this changes. */
 function mirrorKey(range, feed, busy, rowsVersion, layoutVersion) {
   return range
-    ? `${range.first}:${range.last}:${feed.newest}:${feed.count}:${feed.hasMore}:${busy}:${rowsVersion}:${layoutVersion}`
+    ? `${range.first}:${range.last}:${feed.count}:${feed.hasMore}:${busy}:${rowsVersion}:${layoutVersion}`
     : `none:${busy}`;
 }
 
 /**
  * The mirror in the DOM. `root` is the feed element; `scrollBy(amount)` asks the server to scroll (so that a focused
- * row comes into view); `view()` gives `{frame, offsetY, viewportH}` now; `state` (js/feed/feedState.js) has an
- * external source's items.
+ * row comes into view); `view()` gives `{frame, offsetY, viewportH}` now; `state` (js/feed/feedState.js) has the
+ * feed's items.
  */
 export class FeedMirror {
   constructor(root, { scrollBy, view, state = null, layout = null }) {
@@ -157,10 +152,10 @@ export class FeedMirror {
     }
   }
 
-  /** The row layout placing an external source's rows (js/feed/rowLayout.js), or null: rows of the feed's height. */
+  /** The row layout placing the rows (js/feed/rowLayout.js), or null: rows of the feed's estimated height. */
   layout() {
     const l = this.rowLayout;
-    return this.state?.external && l && l.width > 0 && l.count > 0 ? l : null;
+    return this.state && l && l.width > 0 && l.count > 0 ? l : null;
   }
 
   /** Row i's top in the content, and its height. */
@@ -196,7 +191,7 @@ export class FeedMirror {
   fill(el, feed, i, setSize, rh) {
     const c = articleContent(feed, i, this.state);
     const [title, subtitle, time, image] = el.children;
-    const item = this.state?.external ? this.state.rows.item(i) : null;
+    const item = this.state ? this.state.rows.item(i) : null;
     const alt = item?.image ? imageAlt(item) : null;
     if (image.hidden !== !alt) image.hidden = !alt;
     if (alt && image.getAttribute('aria-label') !== alt) image.setAttribute('aria-label', alt);

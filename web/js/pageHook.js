@@ -71,7 +71,7 @@ export function exposePageHook({ session, share, traceTools, newItems = null }) 
     feed: (limit = 50) => {
       const f = session.feed;
       return {
-        source: f.source, kind: f.kind, postable: f.postable, external: f.external, count: f.rows.count,
+        source: f.source, kind: f.kind, postable: f.postable, count: f.rows.count,
         items: f.rows.items.slice(0, limit).map((item) => ({ ...item })), problem: f.rows.problem,
         requests: f.requests.list.map((r) => ({ ...r })),
         newItems: { count: f.newItems.count, more: f.newItems.more, visible: f.newItems.visible, pill: newItems?.button.hidden === false },

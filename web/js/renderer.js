@@ -41,7 +41,7 @@ export class Renderer {
     this.theme = FALLBACK;
     /** The controls of this list's edges (attach it to the page: `renderer.controls.attach({...})`). */
     this.controls = new ControlHost({ canvas });
-    /** The rows: the simulated feed's, or an external source's items (js/feed/rowPainter.js). */
+    /** The rows: the feed's items (js/feed/rowPainter.js). */
     this.rows = new RowPainter();
   }
 
@@ -70,8 +70,7 @@ export class Renderer {
   /**
    * Draws one picture. `shown` is the offset on screen; `env` carries the clocks, the session's `config` and
    * `preset` (which control draws each edge), per-edge state ages and the feed (`env.feed`, js/feed/feedState.js:
-   * an external source's items, drawn in place of the simulated feed's ids, where `env.layout` places them,
-   * js/feed/rowLayout.js). Returns the tap targets the
+   * the feed's items, drawn where `env.layout` places them, js/feed/rowLayout.js). Returns the tap targets the
    * controls offered.
    */
   draw(frame, shown, env) {
@@ -93,17 +92,17 @@ export class Renderer {
     const contentW = frame.contentSize && frame.contentSize.w > 0 ? frame.contentSize.w : vw;
     const tx = this.snap(-shown.x);
     const ty = this.snap(-shown.y);
-    const layout = env.feed?.external && env.layout?.width > 0 ? env.layout : null;
+    const layout = env.feed && env.layout?.width > 0 ? env.layout : null;
     const range = layout ? layout.visible(shown.y, vh) : visibleRows(shown.y, vh, rh, count);
     let drawn = 0;
     this.rows.drawnRows.n = 0;
     if (range && layout) {
-      // an external source's rows at their measured heights (js/feed/rowLayout.js), a screen laid out ahead
+      // the rows at their measured heights (js/feed/rowLayout.js), a screen laid out ahead
       drawn = range.last - range.first + 1;
       this.rows.drawLaidOut(this.ctx, t, this.dpr, range, layout, drawn, contentW, tx, ty, Date.now());
     } else if (range) {
       drawn = range.last - range.first + 1;
-      const items = env.feed?.external ? env.feed.rows : null;
+      const items = env.feed ? env.feed.rows : null;
       this.rows.draw(this.ctx, t, this.dpr, range, feed, items, rh, contentW, tx, ty, Date.now());
     }
     // the edges' controls, each clipped to the band its edge owns

@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ageText, durationText, simulatedAge, simulatedMinutes } from '../js/feed/ages.js';
-import { rowContent } from '../js/rows.js';
+import { ageText, durationText } from '../js/feed/ages.js';
 import { articleContent } from '../js/feedMirror.js';
 import { FeedState } from '../js/feed/feedState.js';
 import { message } from './feedSupport.js';
@@ -48,21 +47,3 @@ test("an external source's rows read youngest first, newest first (the fixtures'
   assert.deepEqual(articleContent({ count: 7 }, 9, feed, now), { title: '', subtitle: '', time: '' });
 });
 
-test('the simulated feed invents ages that follow the order: Item 203 is never older than Item 200', () => {
-  for (const newest of [203, 1000, 5_000_000]) {
-    let previous = -1;
-    for (let id = newest; id > newest - 2000 && id >= 0; id--) {
-      const m = simulatedMinutes(id, newest);
-      assert.ok(m > previous, `id ${id} under ${newest}: ${m} min after ${previous}`);
-      assert.ok(m - Math.max(previous, 0) <= 11, 'a step is 3 to 11 minutes');
-      previous = m;
-    }
-  }
-  assert.equal(simulatedAge(203, 203), '1m', 'the top item is a minute old');
-  assert.ok(minutesOf(rowContent(203, 203).time) <= minutesOf(rowContent(200, 203).time));
-  // the labels too, across units
-  const labels = [];
-  for (let id = 1000; id > 0; id--) labels.push(minutesOf(rowContent(id, 1000).time));
-  for (let i = 1; i < labels.length; i++) assert.ok(labels[i] >= labels[i - 1]);
-  assert.equal(rowContent(200, 203).time, simulatedAge(200, 203));
-});

@@ -45,13 +45,12 @@ test('a rows message that does not come out at its count is said, and a later re
 
 test('the feed state: the welcome says the source, rows fill it, requests and "N new" follow', () => {
   const feed = new FeedState();
-  assert.equal(feed.external, false, 'simulated until a welcome says otherwise');
+  assert.equal(feed.kind, 'simulated', 'simulated until a welcome says otherwise');
   assert.equal(feed.receive({ type: 'frame' }), null);
   assert.equal(feed.receive(message('welcome')), 'feed');
   assert.equal(feed.source, 'sqlite:demo.sqlite');
   assert.equal(feed.kind, 'sqlite');
   assert.equal(feed.postable, true);
-  assert.equal(feed.external, true);
   assert.deepEqual(feed.requests.list.map((r) => r.id), [2, 1]);
   feed.receive(message('rows-replace'));
   assert.equal(feed.rows.count, 3);
@@ -61,9 +60,10 @@ test('the feed state: the welcome says the source, rows fill it, requests and "N
   assert.equal(feed.errorFor('refresh'), null);
   feed.receive(message('new-items'));
   assert.equal(feed.newItems.visible, true);
-  // a server without feed sources (or the simulated one): the rows stay the engine's ids
+  // the engine's simulated feed: its rows come as rows messages too, and it takes no posts
   feed.receive({ type: 'welcome', feed: { source: 'simulated', kind: 'simulated', postable: false } });
-  assert.equal(feed.external, false);
+  assert.equal(feed.kind, 'simulated');
+  assert.equal(feed.postable, false);
   assert.deepEqual(feed.requests.list, []);
   assert.equal(feed.newItems.visible, false);
   feed.receive({ type: 'welcome' });

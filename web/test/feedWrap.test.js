@@ -68,16 +68,12 @@ test('drawing the same rows again measures nothing; a new width lays them out ag
   assert.equal(ctx.texts.filter((t) => t.s === 'now' || /^\d/.test(t.s)).length, 1);
 });
 
-test('the simulated rows are kept per id and top item: their ages follow the order', () => {
+test('rows whose items have not come are drawn empty; a wrap is kept per item, width and font', () => {
   const painter = new RowPainter();
   const ctx = fakeContext();
   const theme = { font: 'sans-serif', row: '#fff', separator: '#ccc', text: '#000', text2: '#666' };
-  painter.draw(ctx, theme, 1, { first: 0, last: 3 }, { count: 204, newest: 203, rowHeight: 72 }, null, 72, 390, 0, 0, 0);
-  const titles = ctx.texts.filter((t) => t.s.startsWith('Item ')).map((t) => t.s);
-  assert.deepEqual(titles, ['Item 203', 'Item 202', 'Item 201', 'Item 200']);
-  const ages = ctx.texts.filter((t) => /^\d+m$/.test(t.s)).map((t) => Number.parseInt(t.s, 10));
-  assert.equal(ages.length, 4);
-  for (let i = 1; i < ages.length; i++) assert.ok(ages[i] > ages[i - 1], `ages ${ages}`);
+  painter.draw(ctx, theme, 1, { first: 0, last: 3 }, { count: 204, rowHeight: 72 }, null, 72, 390, 0, 0, 0);
+  assert.deepEqual(ctx.texts, [], 'no text for rows the page does not have');
   const cache = new WrapCache(2);
   const item = { id: 'x', text: 't', author: null };
   assert.equal(cache.get(item, 1, 'f'), null);

@@ -1,8 +1,8 @@
 // What the page knows of its session's feed source (docs/PROTOCOL.md, `welcome.feed`, `rows`, `feed_request`,
 // `new_items`): which source it is, the loaded items (js/feed/feedRows.js), the last requests (js/feed/
 // requestLog.js) and "N new" (js/feed/newItems.js). A live session keeps one (`session.feed`) and hands it every
-// server message, as the store takes them: one `receive` switch. With the simulated source (or a server that
-// says nothing of its feed) the rows stay the engine's ids (js/rows.js). Pure: no DOM.
+// server message, as the store takes them: one `receive` switch. Every source's rows come the same way, the
+// engine's simulated feed's too (docs/FEEDS.md, "The simulated feed"). Pure: no DOM.
 import { FeedRows } from './feedRows.js';
 import { RequestLog } from './requestLog.js';
 import { NewItems } from './newItems.js';
@@ -16,11 +16,6 @@ export class FeedState {
     this.requests = new RequestLog();
     this.newItems = new NewItems();
     this.version = 0;      // counts every change (the panel redraws its text when it moves)
-  }
-
-  /** Whether the rows are the source's items (true) or the simulated feed's ids (false). */
-  get external() {
-    return this.kind !== 'simulated';
   }
 
   /**

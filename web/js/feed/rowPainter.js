@@ -1,13 +1,10 @@
 // The rows on the list's canvas (js/renderer.js draws the background and the edges' controls around them): an
-// avatar, a title line with the age on the right, and under it the subtitle (the simulated feed, js/rows.js) or
-// the item's text wrapped into the lines the row height has room for (an external source, js/feed/feedRows.js).
-// A live session's external rows are laid out and placed by js/feed/rowLayout.js (`drawLaidOut`): each at its
-// own height, with its image's box; `draw` keeps rows of one height (the simulated feed, a page without layout).
-// Drawn in passes of one style each (fewer canvas state changes). Per frame it allocates nothing: each row's
-// content is made once (per id and top item for the simulated feed; per item, width and font for an item,
-// js/draw/wrap.js) and kept; the ages of items are worked out again once a second, all at the same instant, so
+// avatar, a title line with the age on the right, and under it the item's text wrapped into the lines the row
+// height has room for (js/feed/feedRows.js). A live session's rows are laid out and placed by js/feed/rowLayout.js
+// (`drawLaidOut`): each at its own height, with its image's box; `draw` keeps rows of one height (a page without
+// layout). Drawn in passes of one style each (fewer canvas state changes). Per frame it allocates nothing: each
+// row's content is made once (per item, width and font, js/draw/wrap.js) and kept; the ages of items are worked out again once a second, all at the same instant, so
 // the rows drawn together always read youngest first.
-import { rowContent } from '../rows.js';
 import { TITLE_BASELINE, TEXT_BASELINE, LINE_HEIGHT, AGE_ROOM, hashText, initialsOf } from './rowText.js';
 import { ageText } from './ages.js';
 import { wrapText, ellipsize, WrapCache } from '../draw/wrap.js';
@@ -58,7 +55,6 @@ export function layoutItem(item, width, nLines, measureTitle, measureText) {
 export class RowPainter {
   constructor() {
     this.wraps = new WrapCache();
-    this.simulated = new Map(); // id → {newest, c, colour}
     this.visible = [];          // the rows being drawn: their content, reused between frames
     this.titleFont = '';
     this.textFont = '';
@@ -141,8 +137,7 @@ export class RowPainter {
     for (let j = 0; j < list.length; j++) {
       if (list[j]) ctx.fillText(list[j].initials, tx + PAD + r, this.snap((range.first + j) * rh + ty) + rh / 2 + 0.5);
     }
-    if (rows) this.drawItems(ctx, theme, range, rh, width, textX, tx + contentW - PAD, ty);
-    else this.drawSimulated(ctx, theme, range, rh, width, textX, tx + contentW - PAD, ty);
+    this.drawItems(ctx, theme, range, rh, width, textX, tx + contentW - PAD, ty);
   }
 
   /** The rows drawn last by `drawLaidOut`: `[{index, id, x, y, w, h}]` on the canvas (CSS px); none after others. */
@@ -165,7 +160,7 @@ export class RowPainter {
   }
 
   /**
-   * Draws an external source's rows `range` ({first, last}) as `layout` (js/feed/rowLayout.js) lays them out and
+   * Draws the rows `range` ({first, last}) as `layout` (js/feed/rowLayout.js) lays them out and
    * places them: each at its top and height (the engine's accepted height, else the estimate), its content laid
    * out at the session's width; what does not fit a row's height yet (measured, not accepted) is left out. Rows
    * `first − margin`…`last + margin` are laid out too (their heights go to the engine before they show), within
@@ -286,18 +281,7 @@ export class RowPainter {
     const list = this.visible;
     list.length = 0;
     if (!rows) {
-      const newest = Number.isFinite(feed.newest) ? feed.newest : 0;
-      if (this.simulated.size > 512) this.simulated.clear();
-      for (let i = range.first; i <= range.last; i++) {
-        const id = newest - i;
-        let e = this.simulated.get(id);
-        if (!e || e.newest !== newest) {
-          const c = rowContent(id, newest);
-          e = { newest, title: c.title, subtitle: c.subtitle, age: c.time, colour: `hsl(${c.hue}, 58%, 55%)`, initials: c.initials };
-          this.simulated.set(id, e);
-        }
-        list.push(e);
-      }
+      for (let i = range.first; i <= range.last; i++) list.push(null);
       return;
     }
     const nLines = rh >= 52 ? textLines(rh) : 0;
@@ -326,26 +310,6 @@ export class RowPainter {
       return ctx.measureText(s).width;
     };
     return layoutItem(item, width, nLines, inFont(this.titleFont), inFont(this.textFont));
-  }
-
-  drawSimulated(ctx, theme, range, rh, width, textX, right, ty) {
-    const list = this.visible;
-    const twoLines = rh >= 52;
-    const titleY = twoLines ? rh / 2 - 3 : rh / 2 + 5.5;
-    ctx.textAlign = 'left';
-    ctx.textBaseline = 'alphabetic';
-    ctx.fillStyle = theme.text;
-    ctx.font = this.titleFont;
-    for (let j = 0; j < list.length; j++) ctx.fillText(list[j].title, textX, this.snap((range.first + j) * rh + ty) + titleY);
-    ctx.textAlign = 'right';
-    ctx.fillStyle = theme.text2;
-    ctx.font = this.textFont;
-    for (let j = 0; j < list.length; j++) ctx.fillText(list[j].age, right, this.snap((range.first + j) * rh + ty) + titleY);
-    if (!twoLines) return;
-    ctx.textAlign = 'left';
-    for (let j = 0; j < list.length; j++) {
-      ctx.fillText(list[j].subtitle, textX, this.snap((range.first + j) * rh + ty) + rh / 2 + 16, width);
-    }
   }
 
   drawItems(ctx, theme, range, rh, width, textX, right, ty) {

@@ -368,7 +368,7 @@ export class LiveSession {
     const serverNow = this.connection.displayServerNow(now);
     const frame = this.store.frame;
     const shown = this.drawn.at(frame, serverNow, now);
-    if (this.feed.external && now - this.drawnAt > AGES_REDRAW_MS) this.dirty = true;
+    if (now - this.drawnAt > AGES_REDRAW_MS) this.dirty = true;
     // no frame came for the heights or rows held (nothing moved on the server): they are drawn anyway
     if (this.layoutHeldSince !== null && now - this.layoutHeldSince > LAYOUT_HOLD_MS) {
       this.commitLayout(shown.y);
