@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from browser_support import configure_feed, frame, wait_until
+from browser_support import configure_feed, frame, top_id, wait_until
 
 SERIOUS = {"serious", "critical"}
 
@@ -138,12 +138,12 @@ def test_the_feed_is_busy_while_a_refresh_runs(phone):
     feed_el.wait_for()
     assert feed_el.get_attribute("aria-busy") == "false"
     configure_feed(page, latencyMs=800, failureRate=0)
-    newest = frame(page)["feed"]["newest"]
+    newest = top_id(page)
     page.click("#refresh")
     page.wait_for_function("() => document.getElementById('feed').getAttribute('aria-busy') === 'true'")
     page.wait_for_function("() => document.getElementById('feed').getAttribute('aria-busy') === 'false'")
-    wait_until(page, lambda p: frame(p)["feed"]["newest"] > newest, 10, what="the refresh's new rows")
-    new_newest = frame(page)["feed"]["newest"]
+    wait_until(page, lambda p: top_id(p) > newest, 10, what="the refresh's new rows")
+    new_newest = top_id(page)
     page.get_by_role("article", name=f"Item {new_newest}", exact=True).wait_for(state="attached")
     assert page.errors == []
 

@@ -4,9 +4,9 @@
 /// A reverse-chronological feed of ids, newest first: before every refresh a few new items appear at the top;
 /// older pages run out after `totalItems`. Each request (but the first load, answered at once so the list
 /// opens full) answers after `latencyMs`, or fails with probability `failureRate` (one draw of a seeded
-/// generator per request), or, when `latencyMs` is over `timeoutMs`, fails at `timeoutMs`. Item `n` is dated
-/// `n` minutes after ``epochMicros`` and its text, of a varying length, follows from `n` alone, so every page
-/// and every replay shows the same rows. All of it is deterministic.
+/// generator per request), or, when `latencyMs` is over `timeoutMs`, fails at `timeoutMs`. Item `n` is by
+/// "Item n", dated `n` minutes after ``epochMicros``, and its text, of a varying length, follows from `n` alone,
+/// so every page and every replay shows the same rows. All of it is deterministic.
 public struct SimulatedFeed: Hashable, Sendable, Codable {
     /// The time of item 0, µs since 1970 (2026-01-01T00:00:00Z): fixed, so every run sees the same items.
     public static let epochMicros: Int64 = 1_767_225_600_000_000
@@ -124,8 +124,11 @@ public struct SimulatedFeed: Hashable, Sendable, Codable {
 
     private static func id(_ cursor: FeedCursor) -> Int? { Int(cursor.value) }
 
-    /// Item `id`: dated `id` minutes after ``epochMicros``, its text a sentence or several (``SimulatedText``).
+    /// Item `id`: by "Item `id`", dated `id` minutes after ``epochMicros``, its text a sentence or several
+    /// (``SimulatedText``).
     public static func item(_ id: Int) -> FeedItem {
-        FeedItem(id: String(id), text: SimulatedText.text(of: id), timeMicros: epochMicros + Int64(id) * 60_000_000)
+        FeedItem(
+            id: String(id), text: SimulatedText.text(of: id), author: SimulatedText.author(of: id),
+            timeMicros: epochMicros + Int64(id) * 60_000_000)
     }
 }

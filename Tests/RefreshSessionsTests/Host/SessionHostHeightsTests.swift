@@ -97,7 +97,7 @@ import Testing
             send(#""name":"loadMore","edge":"bottom""#)
             send(#""name":"scrollBy","amount":1500,"animated":false"#)
         }
-        let layout = try #require(session.model.rowLayout)
+        let layout = session.model.rowLayout
         try #require(layout.placeholdersAbove > 0, "the window dropped its top page")
         let held = try #require(layout.id(ofRow: layout.placeholdersAbove))
         let announced = transport.messages(page, type: "heights").count

@@ -68,7 +68,7 @@ struct WindowTraceTests {
             try receive(#"{"type":"command","name":"scrollToEdge","edge":"bottom","animated":false}"#)
             try receive(#"{"type":"command","name":"loadMore","edge":"bottom","animated":false}"#)
         }
-        #expect(traced.model.rowLayout.placeholdersAbove ?? 0 > 0)
+        #expect(traced.model.rowLayout.placeholdersAbove > 0)
         for _ in 0..<20 { try receive(#"{"type":"command","name":"scrollBy","amount":-1500,"animated":false}"#) }
         #expect(traced.model.rowLayout.placeholdersAbove == 0)
         #expect(traced.model.feedItems.first?.id == "1000")
