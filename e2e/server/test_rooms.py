@@ -179,7 +179,7 @@ def test_resume_mid_refresh_finds_the_session_and_the_refresh_finishes(server):
             await send_json(ws, {"type": "configure", "feed": {"latencyMs": 1200}})
             await send_json(ws, {"type": "command", "name": "refresh", "edge": "top"})
             frame, _ = await recv_until(ws, lambda m: m["type"] == "frame" and m["edges"][0]["state"] == "refreshing")
-            newest = frame["feed"]["newest"]
+            count = frame["feed"]["count"]
         # the connection is gone (a Wi-Fi blip); come back within the grace period
         await asyncio.sleep(0.3)
         async with ws_connect(server) as ws:
@@ -194,7 +194,9 @@ def test_resume_mid_refresh_finds_the_session_and_the_refresh_finishes(server):
             loaded = [m for m in seen if m["type"] == "event" and m["name"] == "feedLoaded"]
             assert loaded, seen
             frame, _ = await recv_until(ws, lambda m: m["type"] == "frame")
-            assert frame["feed"]["newest"] > newest
+            assert frame["feed"]["count"] > count, "the refresh's new rows went on top"
+            prepended = [m for m in seen if m["type"] == "rows" and m["op"] == "prepend"]
+            assert prepended and prepended[0]["items"], seen
     run(scenario)
 
 

@@ -174,9 +174,11 @@ def test_iq_preload_counts_on_pull_to_refresh_and_load_more(server):
             assert edge_of(frame, "top")["state"] == "armed", edge_of(frame, "top")
             await send_json(ws, {"type": "touch", "phase": "end", "dx": 0, "dy": 0, "t": t + 200})
             await recv_until(ws, lambda m: is_event("transition", "top")(m) and m["to"] == "idle", timeout=10)
-            await recv_until(ws, lambda m: m["type"] == "frame" and m["phase"] == "idle")
-            # The end is 596 px away; 130 px before it the 60 px footer with a 100 px preload is half way.
-            await send_json(ws, {"type": "command", "name": "scrollBy", "amount": 466, "animated": False})
+            rest, _ = await recv_until(ws, lambda m: m["type"] == "frame" and m["phase"] == "idle")
+            # The end is (content − viewport) px away (the refresh put its new rows on top); 130 px before it
+            # the 60 px footer with a 100 px preload is half way.
+            end = rest["contentSize"]["h"] - rest["viewport"]["h"]
+            await send_json(ws, {"type": "command", "name": "scrollBy", "amount": end - 130, "animated": False})
             frame, _ = await recv_until(ws, is_frame_where("bottom", lambda e, _: abs(e["distance"] + 130) < 0.01))
             bottom = edge_of(frame, "bottom")
             assert bottom["state"] == "idle" and abs(bottom["progress"] - 0.5) < 1e-3, bottom

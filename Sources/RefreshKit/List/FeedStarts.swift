@@ -17,7 +17,7 @@ struct FeedStatus: Hashable, Sendable {
 /// What ``ListModel``'s observation reads of the feed on every turn of its loop over the controls: whether a
 /// control of each role may start now (never two requests at once, a refresh wins over a load-more or a reload,
 /// and a load-more needs another page), and whether another page may exist. Three flags rather than the whole
-/// ``FeedStatus``, so the loop keeps them in registers (docs/PERFORMANCE.md, "Design choices").
+/// ``FeedStatus``, so the loop keeps them in registers (docs/PERFORMANCE.md, "No copies per input").
 struct FeedStarts {
     var refresh: Bool
     var loadMore: Bool
