@@ -4,7 +4,9 @@
 #   - Python: ruff over every .py file, with pyproject.toml's rules (pyflakes, pycodestyle, import order,
 #     bugbear; ruff is pinned in e2e/requirements.txt);
 #   - JS: scripts/lint/check-js.mjs over web/ and examples/ (every module parses as an ES module, every import
-#     resolves and links, no two page modules share a file name).
+#     resolves and links, no two page modules share a file name);
+#   - type sizes: scripts/lint/type_sizes.py over Sources (no Swift type over 800 lines with its extensions,
+#     counted over every file; the few over it today have a ceiling each there).
 # Every check runs, whatever the one before found, so one run lists every problem; exits 1 if any failed.
 #
 #   scripts/lint/lint.sh          the repository
@@ -29,8 +31,10 @@ fi
 
 node "$REPO/scripts/lint/check-js.mjs" "$ROOT" || failed+=(check-js)
 
+"$VENV/bin/python" "$REPO/scripts/lint/type_sizes.py" "$ROOT" || failed+=("type sizes")
+
 if [ ${#failed[@]} -gt 0 ]; then
     echo "lint: failed: ${failed[*]} (see above; \`make format\` fixes the Swift layout, \`.venv/bin/ruff check --fix\` the import order)" >&2
     exit 1
 fi
-echo "lint: swift format, ruff and check-js found nothing"
+echo "lint: swift format, ruff, check-js and the type sizes found nothing"
