@@ -36,7 +36,7 @@ enum FeedPostEndpoint {
     /// The post a body asks for, or the 400/413 answer.
     static func decode(_ body: [UInt8]) -> Decoded {
         guard body.count <= maxBodyBytes else { return .refused(tooLarge) }
-        guard let object = (try? JSONTree.read(body, maxDepth: 4))?.members else {
+        guard let object = (try? JSONTree.read(body))?.members else {
             return .refused(
                 error(400, "bad_json", "the body must be a JSON object: {\"text\":\"…\",\"author\":\"…\"}"))
         }
