@@ -3,16 +3,24 @@ import PackageDescription
 
 // Layout (see README.md, "Repository layout"):
 //   RefreshKit       – the pure engine: physics, the scroll model, edge controls, feed, the list model. No I/O, no clock.
-//   RefreshWire      – the JSON protocol `refreshkit.v1`: JSON/, Messages/ (decoding with validation, lean encoding),
-//                      Frames/ (shared frames, deltas, acks), Traces/ (the trace format and its recorder).
+//   RefreshWire      – the JSON protocol `refreshkit.v1`: JSON/ (the reader and writer of every JSON the server
+//                      takes or makes), Messages/ (decoding with validation, lean encoding), Frames/ (shared frames,
+//                      deltas, acks), Traces/ (the trace format and its recorder).
 //   RefreshSessions  – the session host: the server's rules as a pure value (events in, actions out), the sessions
-//                      and their members, the screens, and the recorded model that a replay drives the same way.
+//                      and their members, the screens, and (Traces/) the recorded model that a replay drives the
+//                      same way. Traces are not a target of their own: the format is written and read with the
+//                      wire's JSON writer and reader, which the recorder inlines on every input, and the wire's
+//                      `ServerMessage.trace` carries a recorder, so a RefreshTraces target would both need and be
+//                      needed by RefreshWire; and the recorded model is read by the host on every input in place,
+//                      which a module boundary between them would turn into copies of it.
 //   CLibWebSockets   – Debian's libwebsockets 4.1.6 through pkg-config, plus a tiny shim header.
 //   ServerClock      – the server's clock: the wall clock read once, advanced by the monotonic clock (µs since 1970).
-//   RefreshServer    – the libwebsockets adapter: one context, static files, HTTP answers, metrics; carries out
-//                      the session host's actions.
+//   RefreshServer    – the libwebsockets adapter: LibWebSockets/ (one context, its event loop and callbacks, the
+//                      service loop that carries out the session host's actions), Hardening/ (the front door's
+//                      policies), HTTP/, Feed/, Images/, Metrics/, Share/, Store/ (Redis).
 //   LinkSimulator    – `refreshkit link`: a user-space TCP proxy that delays, jitters, loses and stalls (docs/LINK.md).
-//   RefreshFeeds     – the feed source API (docs/FEEDS.md) and its sources: SQLite, JSON Feed, simulated.
+//   RefreshFeeds     – the feed source API (docs/FEEDS.md) and its sources: SQLite, JSON Feed (read with the wire's
+//                      JSON reader), simulated.
 //   CSQLite, CCurl   – Debian's libsqlite3 and libcurl through pkg-config (the SQLite source; JSON Feed fetching).
 //   CJemalloc        – Debian's jemalloc through pkg-config: the allocator of the processes that serve.
 //   AnchorScenarios  – the anchoring scenarios of `make bench` and their tests: the engine flung on a scripted feed.
@@ -41,7 +49,8 @@ let package = Package(
         .target(name: "AnchorScenarios", dependencies: ["RefreshKit"]),
         .target(name: "RefreshWire", dependencies: ["RefreshKit"]),
         // The feed source API and the sources that ship (docs/FEEDS.md); blocking I/O, run on a worker thread.
-        .target(name: "RefreshFeeds", dependencies: ["RefreshKit", "CSQLite", "CCurl"]),
+        // It reads JSON Feeds with the wire's reader (RefreshWire/JSON), as the server reads every JSON.
+        .target(name: "RefreshFeeds", dependencies: ["RefreshKit", "RefreshWire", "CSQLite", "CCurl"]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The session host: the server's rules as a pure value (events in, actions out), no sockets, no clock.

@@ -1,4 +1,4 @@
-// Helpers for the server's front door (Sources/RefreshServer/Gatekeeper.swift): a complete HTTP refusal, and a
+// Helpers for the server's front door (Sources/RefreshServer/Hardening/Gatekeeper.swift): a complete HTTP refusal, and a
 // complete answer (the server's dynamic answers, the feed's images with their caching headers), each written in
 // one lws_write.
 #ifndef REFRESHKIT_CLIBWEBSOCKETS_HARDENING_SHIM_H

@@ -18,40 +18,16 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var port: Int
     /// The folder served at `/` (made absolute when the server starts). Nothing outside it is reachable.
     public var webRoot: String
-    /// The preset a `hello` without `preset` gets.
-    public var defaultPreset: String
-    /// The presets sessions may use: the seeds and those of `--preset-file` (docs/PRESETS.md).
-    public var presets = PresetCatalogue.seeds
+    /// The session host's limits and timings (the default preset, the presets sessions may use, the message
+    /// size and rate, the tick, the seed, liveness, the sessions' grace and numbers, the traces): the host's own
+    /// value, held and handed over as it is, so that each default and limit has one home
+    /// (``SessionHost/Configuration/production``, in RefreshSessions).
+    public var sessions: SessionHost.Configuration
     /// The folder of the user's control modules served at `/controls/` (`serve --controls`,
     /// docs/CONTROLS.md); nil: none, and `/controls/index.json` lists none.
     public var controlsRoot: String? = nil
-    /// The largest WebSocket message accepted, in bytes; a larger one closes the connection with 1009.
-    public var maxMessageBytes: Int
-    /// Messages (control replies and events) a connection may have queued before the oldest are dropped
-    /// and the client is told it is `lagging`. Frames are never queued: one pending frame, the newest.
-    public var maxQueuedMessages: Int
-    /// The animation tick, in Hz. The tick runs only while some session moves or waits for a deadline.
-    public var tickRate: Int
-    /// Seeds every new session's simulated feed.
-    public var seed: UInt64
-    /// Idle seconds before lws pings a WebSocket, and seconds without a pong before it hangs up.
-    public var pingIntervalSeconds: Int
-    public var hangupSeconds: Int
     /// How long a shutdown waits for open connections to take their close frame, in milliseconds.
     public var shutdownGraceMilliseconds: Int
-    /// How long a session outlives its last connection, in seconds: a page that comes back within it (with
-    /// its token) finds the session as it left it. 0 frees a session as soon as nobody is connected.
-    public var sessionGraceSeconds: Double
-    /// Sessions kept at most (connected or waiting out their grace); a new one beyond it first frees the
-    /// idle session closest to its expiry, and is refused (`too_many_sessions`) when none is idle.
-    public var maxSessions: Int
-    /// Devices admitted to one session at most (each has a token); beyond it the member detached longest
-    /// ago is forgotten, and a join is refused (`session_full`) while all of them are connected.
-    public var maxMembersPerSession: Int
-    /// What each session records of its input trace (docs/TRACE.md); `maxOperations: 0` records nothing.
-    public var traceLimits: TraceLimits
-    /// Bytes all sessions' traces may hold together; a session that finds it spent stops recording.
-    public var maxTraceBytesTotal: Int
     /// Connection limits, rate limit, Origin policy (docs/HARDENING.md).
     public var hardening: HardeningConfiguration
     /// What waits for the sockets.
@@ -81,45 +57,20 @@ public struct ServerConfiguration: Sendable, Hashable {
         case poll
     }
 
-    /// The defaults of every limit and timing the session host reads: its own (one home, in RefreshSessions).
-    public static let defaults = SessionHost.Configuration.production
-
     public init(
         host: String = "0.0.0.0",
         port: Int = 8080,
         webRoot: String = "web",
-        defaultPreset: String = ServerConfiguration.defaults.defaultPreset,
-        maxMessageBytes: Int = ServerConfiguration.defaults.maxMessageBytes,
-        maxQueuedMessages: Int = ServerConfiguration.defaults.maxQueuedMessages,
-        tickRate: Int = ServerConfiguration.defaults.tickRate,
-        seed: UInt64 = ServerConfiguration.defaults.seed,
-        pingIntervalSeconds: Int = ServerConfiguration.defaults.pingIntervalSeconds,
-        hangupSeconds: Int = ServerConfiguration.defaults.hangupSeconds,
+        sessions: SessionHost.Configuration = .production,
         shutdownGraceMilliseconds: Int = 1000,
-        sessionGraceSeconds: Double = ServerConfiguration.defaults.sessionGraceSeconds,
-        maxSessions: Int = ServerConfiguration.defaults.maxSessions,
-        maxMembersPerSession: Int = ServerConfiguration.defaults.maxMembersPerSession,
-        traceLimits: TraceLimits = ServerConfiguration.defaults.traceLimits,
-        maxTraceBytesTotal: Int = ServerConfiguration.defaults.maxTraceBytesTotal,
         hardening: HardeningConfiguration = HardeningConfiguration(),
         eventLoop: EventLoop = .libuv
     ) {
         self.host = host
         self.port = port
         self.webRoot = webRoot
-        self.defaultPreset = defaultPreset
-        self.maxMessageBytes = maxMessageBytes
-        self.maxQueuedMessages = maxQueuedMessages
-        self.tickRate = tickRate
-        self.seed = seed
-        self.pingIntervalSeconds = pingIntervalSeconds
-        self.hangupSeconds = hangupSeconds
+        self.sessions = sessions
         self.shutdownGraceMilliseconds = shutdownGraceMilliseconds
-        self.sessionGraceSeconds = sessionGraceSeconds
-        self.maxSessions = maxSessions
-        self.maxMembersPerSession = maxMembersPerSession
-        self.traceLimits = traceLimits
-        self.maxTraceBytesTotal = maxTraceBytesTotal
         self.hardening = hardening
         self.eventLoop = eventLoop
     }
@@ -161,40 +112,9 @@ public struct ServerConfiguration: Sendable, Hashable {
         guard !host.isEmpty, !host.utf8.contains(0) else {
             throw .invalidConfiguration("host must not be empty")
         }
-        guard presets.names.contains(defaultPreset) else {
-            throw .invalidConfiguration(
-                "unknown preset '\(defaultPreset)'; available presets: \(presets.names.joined(separator: ", "))")
-        }
-        guard (256...(1 << 20)).contains(maxMessageBytes) else {
-            throw .invalidConfiguration("max message bytes must be between 256 and 1048576 (got \(maxMessageBytes))")
-        }
-        guard (16...1_000_000).contains(maxQueuedMessages) else {
-            throw .invalidConfiguration("max queued messages must be between 16 and 1000000 (got \(maxQueuedMessages))")
-        }
-        guard (1...1000).contains(tickRate) else {
-            throw .invalidConfiguration("tick rate must be between 1 and 1000 Hz (got \(tickRate))")
-        }
-        guard (1...3600).contains(pingIntervalSeconds), pingIntervalSeconds < hangupSeconds, hangupSeconds <= 65535
-        else {
-            throw .invalidConfiguration(
-                "ping interval must be 1…3600 s and shorter than the hang-up time (got \(pingIntervalSeconds) s / \(hangupSeconds) s)"
-            )
-        }
+        try validateSessions()
         guard (0...60_000).contains(shutdownGraceMilliseconds) else {
             throw .invalidConfiguration("shutdown grace must be between 0 and 60000 ms")
-        }
-        guard sessionGraceSeconds.isFinite, (0...86_400).contains(sessionGraceSeconds) else {
-            throw .invalidConfiguration("session grace must be between 0 and 86400 s (got \(sessionGraceSeconds))")
-        }
-        guard (1...1_000_000).contains(maxSessions) else {
-            throw .invalidConfiguration("max sessions must be between 1 and 1000000 (got \(maxSessions))")
-        }
-        guard (1...1024).contains(maxMembersPerSession) else {
-            throw .invalidConfiguration(
-                "max members per session must be between 1 and 1024 (got \(maxMembersPerSession))")
-        }
-        guard traceLimits.maxOperations >= 0, traceLimits.maxBytes >= 0, maxTraceBytesTotal >= 0 else {
-            throw .invalidConfiguration("trace limits must not be negative")
         }
         try hardening.validate()
     }
@@ -230,24 +150,9 @@ public enum ServerError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension ServerConfiguration {
-    /// What the session host's rules read of this configuration.
+    /// What the session host's rules read: ``sessions``, with this process's name and the feed it serves.
     var hostConfiguration: SessionHost.Configuration {
-        var host = SessionHost.Configuration()
-        host.defaultPreset = defaultPreset
-        host.presets = presets
-        host.seed = seed
-        host.maxMessageBytes = maxMessageBytes
-        host.maxQueuedMessages = maxQueuedMessages
-        host.tickRate = tickRate
-        host.sessionGraceSeconds = sessionGraceSeconds
-        host.maxSessions = maxSessions
-        host.maxMembersPerSession = maxMembersPerSession
-        host.traceLimits = traceLimits
-        host.maxTraceBytesTotal = maxTraceBytesTotal
-        host.messagesPerSecond = hardening.messagesPerSecond
-        host.floodCloseSeconds = hardening.floodCloseSeconds
-        host.pingIntervalSeconds = pingIntervalSeconds
-        host.hangupSeconds = hangupSeconds
+        var host = sessions
         host.node = node ?? String(getpid())
         host.prefixesIDs = node != nil || storeURL != nil
         switch try? FeedAddress(parsing: feed) {
@@ -259,6 +164,52 @@ extension ServerConfiguration {
             host.feedSource = nil
         }
         return host
+    }
+
+    /// The ranges the command line allows for the session host's limits and timings.
+    private func validateSessions() throws(ServerError) {
+        let s = sessions
+        guard s.presets.names.contains(s.defaultPreset) else {
+            throw .invalidConfiguration(
+                "unknown preset '\(s.defaultPreset)'; available presets: \(s.presets.names.joined(separator: ", "))")
+        }
+        guard (256...(1 << 20)).contains(s.maxMessageBytes) else {
+            throw .invalidConfiguration("max message bytes must be between 256 and 1048576 (got \(s.maxMessageBytes))")
+        }
+        guard (16...1_000_000).contains(s.maxQueuedMessages) else {
+            throw .invalidConfiguration(
+                "max queued messages must be between 16 and 1000000 (got \(s.maxQueuedMessages))")
+        }
+        guard (1...1000).contains(s.tickRate) else {
+            throw .invalidConfiguration("tick rate must be between 1 and 1000 Hz (got \(s.tickRate))")
+        }
+        guard (1...3600).contains(s.pingIntervalSeconds), s.pingIntervalSeconds < s.hangupSeconds,
+            s.hangupSeconds <= 65535
+        else {
+            throw .invalidConfiguration(
+                "ping interval must be 1…3600 s and shorter than the hang-up time (got \(s.pingIntervalSeconds) s / \(s.hangupSeconds) s)"
+            )
+        }
+        guard s.sessionGraceSeconds.isFinite, (0...86_400).contains(s.sessionGraceSeconds) else {
+            throw .invalidConfiguration("session grace must be between 0 and 86400 s (got \(s.sessionGraceSeconds))")
+        }
+        guard (1...1_000_000).contains(s.maxSessions) else {
+            throw .invalidConfiguration("max sessions must be between 1 and 1000000 (got \(s.maxSessions))")
+        }
+        guard (1...1024).contains(s.maxMembersPerSession) else {
+            throw .invalidConfiguration(
+                "max members per session must be between 1 and 1024 (got \(s.maxMembersPerSession))")
+        }
+        guard s.traceLimits.maxOperations >= 0, s.traceLimits.maxBytes >= 0, s.maxTraceBytesTotal >= 0 else {
+            throw .invalidConfiguration("trace limits must not be negative")
+        }
+        guard (1...100_000).contains(s.messagesPerSecond) else {
+            throw .invalidConfiguration(
+                "rate limit must be between 1 and 100000 messages/s (got \(s.messagesPerSecond))")
+        }
+        guard (1...3600).contains(s.floodCloseSeconds) else {
+            throw .invalidConfiguration("flood close time must be between 1 and 3600 s (got \(s.floodCloseSeconds))")
+        }
     }
 }
 

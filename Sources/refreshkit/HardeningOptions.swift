@@ -1,5 +1,6 @@
 import ArgumentParser
 import RefreshServer
+import RefreshSessions
 
 /// `refreshkit serve`'s options against hostile clients (docs/HARDENING.md).
 struct HardeningOptions: ParsableArguments {
@@ -35,24 +36,26 @@ struct HardeningOptions: ParsableArguments {
         help: ArgumentHelp(
             "Messages per second one connection may send (bursts of twice that); a flood is closed with 1008.",
             valueName: "messages/s"))
-    var rateLimit = HardeningConfiguration().messagesPerSecond
+    var rateLimit = SessionHost.Configuration.production.messagesPerSecond
 
     @Option(
         help: ArgumentHelp(
             "Seconds without a pong before a WebSocket is dropped; it is pinged after half of it.",
             valueName: "seconds"))
-    var idleTimeout = ServerConfiguration.defaults.hangupSeconds
+    var idleTimeout = SessionHost.Configuration.production.hangupSeconds
 
     @Flag(help: .hidden)
     var echoProtocol = false
 
-    /// Sets the hardening part of `configuration` (and the ping/hang-up times from --idle-timeout).
+    /// Sets the hardening part of `configuration` (and the session host's rate limit, and its ping/hang-up times
+    /// from --idle-timeout).
     func apply(to configuration: inout ServerConfiguration) {
         configuration.hardening = HardeningConfiguration(
             maxConnections: maxConnections, maxConnectionsPerAddress: maxConnectionsPerAddress,
-            limitLoopback: limitLoopback, messagesPerSecond: rateLimit, allowedOrigins: allowOrigin,
-            publicPorts: publicPort, echoProtocol: echoProtocol, metricsAllow: metricsAllow)
-        configuration.hangupSeconds = idleTimeout
-        configuration.pingIntervalSeconds = max(1, idleTimeout / 2)
+            limitLoopback: limitLoopback, allowedOrigins: allowOrigin, publicPorts: publicPort,
+            echoProtocol: echoProtocol, metricsAllow: metricsAllow)
+        configuration.sessions.messagesPerSecond = rateLimit
+        configuration.sessions.hangupSeconds = idleTimeout
+        configuration.sessions.pingIntervalSeconds = max(1, idleTimeout / 2)
     }
 }

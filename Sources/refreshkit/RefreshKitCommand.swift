@@ -41,7 +41,7 @@ struct Serve: ParsableCommand {
         help:
             "The preset a session gets unless its hello names one (\(Preset.names.joined(separator: ", ")), or a --preset-file's)."
     )
-    var preset = Self.defaults.defaultPreset
+    var preset = Self.defaults.sessions.defaultPreset
 
     @Option(
         name: .customLong("preset-file"),
@@ -60,22 +60,22 @@ struct Serve: ParsableCommand {
     var logLevel: LogLevel = .info
 
     @Option(help: "The largest WebSocket message accepted, in bytes; larger ones close the connection with 1009.")
-    var maxMessageBytes = Self.defaults.maxMessageBytes
+    var maxMessageBytes = Self.defaults.sessions.maxMessageBytes
 
     @Option(help: "The animation tick in Hz (it runs only while something moves).")
-    var tickRate = Self.defaults.tickRate
+    var tickRate = Self.defaults.sessions.tickRate
 
     @Option(help: "Seeds each session's simulated feed (unless its hello brings a seed).")
-    var seed = Self.defaults.seed
+    var seed = Self.defaults.sessions.seed
 
     @Option(
         help: ArgumentHelp(
             "Seconds a session outlives its last connection; a page that comes back within it resumes.",
             valueName: "seconds"))
-    var sessionGrace = Self.defaults.sessionGraceSeconds
+    var sessionGrace = Self.defaults.sessions.sessionGraceSeconds
 
     @Option(help: "Operations a session's trace holds after its latest snapshot (one every 5000; 0: record nothing).")
-    var traceLimit = Self.defaults.traceLimits.maxOperations
+    var traceLimit = Self.defaults.sessions.traceLimits.maxOperations
 
     @Option(help: "libuv (epoll; the default) or poll (lws's own loop, which scans every socket on each wake-up).")
     var eventLoop = Self.defaults.eventLoop
@@ -123,10 +123,13 @@ struct Serve: ParsableCommand {
     var hardening: HardeningOptions
 
     var serverConfiguration: ServerConfiguration {
-        var configuration = ServerConfiguration(
-            host: host, port: port, webRoot: webRoot, defaultPreset: preset, maxMessageBytes: maxMessageBytes,
-            tickRate: tickRate, seed: seed, sessionGraceSeconds: sessionGrace,
-            traceLimits: TraceLimits(maxOperations: traceLimit), eventLoop: eventLoop)
+        var configuration = ServerConfiguration(host: host, port: port, webRoot: webRoot, eventLoop: eventLoop)
+        configuration.sessions.defaultPreset = preset
+        configuration.sessions.maxMessageBytes = maxMessageBytes
+        configuration.sessions.tickRate = tickRate
+        configuration.sessions.seed = seed
+        configuration.sessions.sessionGraceSeconds = sessionGrace
+        configuration.sessions.traceLimits = TraceLimits(maxOperations: traceLimit)
         hardening.apply(to: &configuration)
         configuration.node = node
         configuration.storeURL = store
@@ -149,7 +152,7 @@ struct Serve: ParsableCommand {
 
     func validate() throws {
         var configuration = serverConfiguration
-        configuration.presets = try presets()
+        configuration.sessions.presets = try presets()
         do {
             try configuration.validate()
         } catch {
@@ -183,7 +186,7 @@ struct Serve: ParsableCommand {
         logger.logLevel = level
 
         var configuration = serverConfiguration
-        configuration.presets = try presets()
+        configuration.sessions.presets = try presets()
         let server = Server(configuration: configuration, logger: logger)
         do {
             try server.start()

@@ -108,7 +108,8 @@ struct JSONFeedTests {
     @Test("malformed documents name their fault")
     func malformed() {
         let cases: [(String, FeedError)] = [
-            ("not json", .malformed("the body is not JSON")),
+            ("not json", .malformed("the body is not JSON: invalid literal at byte 0")),
+            ("[1, 2", .malformed("the body is not JSON: unexpected end of text, expecting ',' or ']'")),
             ("[1, 2]", .malformed("the body is not a JSON object")),
             (
                 #"{"version": "rss", "items": []}"#,
@@ -134,6 +135,18 @@ struct JSONFeedTests {
         ]
         for (json, error) in cases {
             #expect(throws: error) { try JSONFeedDocument(parsing: Data(json.utf8)) }
+        }
+    }
+
+    @Test("a leading byte order mark is skipped; an id is a string or a number, not a boolean")
+    func byteOrderMarkAndIds() throws {
+        let items = #"[{"id": 2.5, "content_text": "x", "date_published": "2026-01-01T00:00:00Z"}]"#
+        let body = #"{"version": "https://jsonfeed.org/version/1.1", "items": \#(items)}"#
+        let document = try JSONFeedDocument(parsing: Data([0xEF, 0xBB, 0xBF] + Array(body.utf8)))
+        #expect(document.items.map(\.id) == ["2.5"])
+        let boolean = body.replacingOccurrences(of: "2.5", with: "true")
+        #expect(throws: FeedError.malformed("item 0 has no \"id\"")) {
+            try JSONFeedDocument(parsing: Data(boolean.utf8))
         }
     }
 

@@ -34,6 +34,12 @@ CLEAN = {
     ),
 }
 
+
+def swift_type(declaration: str, member: str, count: int) -> str:
+    """A formatted Swift block of `count` members (`let a0 = 0`, …): `count` + 2 lines."""
+    return f"{declaration} {{\n" + "".join(f"    {member}{i} = {i}\n" for i in range(count)) + "}\n"
+
+
 # Each spoiled tree: the files changed or added, the tool that must object, and what its report must name.
 SPOILED = {
     "swift layout": (
@@ -100,6 +106,17 @@ SPOILED = {
     "js names twice": (
         {"web/js/page/greeting.js": "export const again = 1;\n"},
         "check-js", "page modules share the file name greeting.js",
+    ),
+    "a type over 800 lines with its extensions": (
+        {
+            "Sources/Demo/Big.swift": swift_type("struct Big", "let a", 500),
+            "Sources/Demo/Big+More.swift": swift_type("extension Big", "static let b", 310),
+        },
+        "type sizes", "Big is 814 lines with its extensions (Big.swift 502, Big+More.swift 312)",
+    ),
+    "an allowed type past its ceiling": (
+        {"Sources/Demo/ListModel.swift": swift_type("struct ListModel", "let a", 1100)},
+        "type sizes", "ListModel is 1102 lines with its extensions",
     ),
 }
 

@@ -1,9 +1,9 @@
 """What lws reads reaches the session host whole and in order, as it was read, through the loop's holding of each
-turn's input (Sources/RefreshServer/TurnInputs.swift): a turn's pieces of messages are held in the order read, each with
-its connection, kind, last-fragment flag and receive time, while their sessions' memory is prefetched
-(SessionPrefetch.swift), and handed to the host together at the turn's end or before any other event; a piece over
-512 bytes is not held (what is held goes to the host first, then it), and once 32 pieces (or 16 KiB) are held they are
-handed over.
+turn's input (Sources/RefreshServer/LibWebSockets/TurnInputs.swift): a turn's pieces of messages are held in the
+order read, each with its connection, kind, last-fragment flag and receive time, while their sessions' memory is
+prefetched (SessionPrefetch.swift), and handed to the host together at the turn's end or before any other event; a
+piece over 512 bytes is not held (what is held goes to the host first, then it), and once 32 pieces (or 16 KiB) are
+held they are handed over.
 
 - fragmented touches (JSON and binary, in continuation frames, across turns, with a ping between fragments, a
   fragment longer than a held piece, a character split between fragments) are applied whole, in turn with whole

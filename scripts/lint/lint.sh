@@ -7,8 +7,9 @@
 #     resolves and links, no two page modules share a file name, no import cycle among them);
 #   - comments: scripts/lint/check_comment_counts.py over Sources/RefreshKit, RefreshWire and RefreshSessions (no
 #     comment quotes an instruction or cycle count, cache lines missed, a timing or a before -> after figure: those
-#     go in docs/PERFORMANCE.md, which the comment cites). It names file:line for each; the folders on its
-#     allow-list are printed without failing.
+#     go in docs/PERFORMANCE.md, which the comment cites). It names file:line for each;
+#   - type sizes: scripts/lint/type_sizes.py over Sources (no Swift type over 800 lines with its extensions,
+#     counted over every file; the few over it today have a ceiling each there).
 # Every check runs, whatever the one before found, so one run lists every problem; exits 1 if any failed.
 #
 #   scripts/lint/lint.sh          the repository
@@ -34,9 +35,10 @@ fi
 node "$REPO/scripts/lint/check-js.mjs" "$ROOT" || failed+=(check-js)
 
 "$VENV/bin/python" "$REPO/scripts/lint/check_comment_counts.py" "$ROOT" || failed+=(comment-counts)
+"$VENV/bin/python" "$REPO/scripts/lint/type_sizes.py" "$ROOT" || failed+=("type sizes")
 
 if [ ${#failed[@]} -gt 0 ]; then
     echo "lint: failed: ${failed[*]} (see above; \`make format\` fixes the Swift layout, \`.venv/bin/ruff check --fix\` the import order)" >&2
     exit 1
 fi
-echo "lint: swift format, ruff, check-js and comment-counts found nothing"
+echo "lint: swift format, ruff, check-js, comment-counts and the type sizes found nothing"

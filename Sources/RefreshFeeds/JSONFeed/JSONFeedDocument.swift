@@ -1,5 +1,6 @@
 import Foundation
 import RefreshKit
+import RefreshWire
 
 /// One fetched JSON Feed 1.1 document, reduced to what a list shows (the fields read: docs/FEEDS.md).
 public struct JSONFeedDocument: Hashable, Sendable {
@@ -17,78 +18,93 @@ public struct JSONFeedDocument: Hashable, Sendable {
         self.nextURL = nextURL
     }
 
-    /// Parses a JSON Feed from `data` (Foundation's JSONSerialization; this runs on the feed worker).
+    /// Parses a JSON Feed from `data` (the wire's validating reader, ``JSONTree``, as every JSON the server
+    /// reads; this runs on the feed worker).
     ///
     /// Each item needs an `id` (a string, or a number taken as its text), a `content_text` or
     /// `content_html` (reduced to its text; `summary` or `title` when neither is there) and a
     /// `date_published` (or `date_modified`) in RFC 3339. Its author is `authors[0].name` (JSON Feed 1.0's
     /// `author.name`, or the feed's own author, when missing); its picture is `image`.
     /// - Throws: `FeedError/oversized(what:limit:)` past ``FeedLimits/maxBodyBytes``,
-    ///   `FeedError/malformed(_:)` naming the first fault.
+    ///   `FeedError/malformed(_:)` naming the first fault (for text that is not JSON, the reader's: what, and at
+    ///   which byte).
     public init(parsing data: Data, limits: FeedLimits = FeedLimits()) throws(FeedError) {
         guard data.count <= limits.maxBodyBytes else { throw .oversized(what: "body", limit: limits.maxBodyBytes) }
-        let root: Any
-        do {
-            root = try JSONSerialization.jsonObject(with: data)
-        } catch {
-            throw .malformed("the body is not JSON")
+        let read = data.withUnsafeBytes { bytes in
+            // RFC 8259 lets a reader ignore a leading byte order mark, which some servers send.
+            let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            return Result { () throws(WireError) in
+                try JSONTree.read(UnsafeRawBufferPointer(rebasing: bytes[bom...]), maxDepth: Self.maxDepth)
+            }
         }
-        guard let feed = root as? [String: Any] else { throw .malformed("the body is not a JSON object") }
-        guard let version = feed["version"] as? String, version.hasPrefix("https://jsonfeed.org/version/1") else {
+        let root: JSONTree
+        switch read {
+        case .success(let tree): root = tree
+        case .failure(let error):
+            // The reader says what and where ("not JSON: unexpected end of text, expecting ']'").
+            let fault = error.message.hasPrefix("not JSON: ") ? error.message.dropFirst(10) : Substring(error.message)
+            throw .malformed("the body is not JSON: \(fault)")
+        }
+        guard case .object = root else { throw .malformed("the body is not a JSON object") }
+        guard let version = root["version"]?.string, version.hasPrefix("https://jsonfeed.org/version/1") else {
             throw .malformed("\"version\" is not a JSON Feed 1.x version (https://jsonfeed.org/version/1.1)")
         }
-        guard let items = feed["items"] as? [Any] else { throw .malformed("\"items\" is missing or not an array") }
-        let feedAuthor = Self.author(of: feed)
+        guard let items = root["items"]?.elements else { throw .malformed("\"items\" is missing or not an array") }
+        let feedAuthor = Self.author(of: root)
         let dates = RFC3339Dates()
         var parsed: [FeedItem] = []
         parsed.reserveCapacity(items.count)
-        for (index, value) in items.enumerated() {
-            guard let item = value as? [String: Any] else { throw .malformed("item \(index) is not an object") }
+        for (index, item) in items.enumerated() {
+            guard case .object = item else { throw .malformed("item \(index) is not an object") }
             parsed.append(try Self.item(item, index: index, feedAuthor: feedAuthor, dates: dates))
         }
-        self.init(title: feed["title"] as? String, items: parsed, nextURL: feed["next_url"] as? String)
+        self.init(title: root["title"]?.string, items: parsed, nextURL: root["next_url"]?.string)
     }
 
+    /// The deepest nesting read: the wire reader's most (a feed's item's author is four deep; an extension's
+    /// values may nest further).
+    static let maxDepth = 64
+
     private static func item(
-        _ item: [String: Any], index: Int, feedAuthor: String?, dates: RFC3339Dates
+        _ item: JSONTree, index: Int, feedAuthor: String?, dates: RFC3339Dates
     ) throws(FeedError) -> FeedItem {
-        let id: String
-        if let text = item["id"] as? String {
-            id = text
-        } else if let number = item["id"] as? NSNumber, !(item["id"] is Bool) {
-            id = number.stringValue
-        } else {
-            throw .malformed("item \(index) has no \"id\"")
-        }
+        guard let id = item["id"].flatMap(idText) else { throw .malformed("item \(index) has no \"id\"") }
         let text: String
-        if let plain = item["content_text"] as? String {
+        if let plain = item["content_text"]?.string {
             text = plain
-        } else if let html = item["content_html"] as? String {
+        } else if let html = item["content_html"]?.string {
             text = HTMLText.plain(html)
-        } else if let summary = (item["summary"] as? String) ?? (item["title"] as? String) {
+        } else if let summary = item["summary"]?.string ?? item["title"]?.string {
             text = summary
         } else {
             throw .malformed("item \"\(id)\" has neither \"content_text\" nor \"content_html\"")
         }
-        guard let date = (item["date_published"] as? String) ?? (item["date_modified"] as? String) else {
+        guard let date = item["date_published"]?.string ?? item["date_modified"]?.string else {
             throw .malformed("item \"\(id)\" has no \"date_published\"")
         }
         guard let time = dates.micros(date) else {
             throw .malformed("item \"\(id)\" has a \"date_published\" that is not RFC 3339: \"\(date)\"")
         }
-        let image = (item["image"] as? String).map { FeedImage(url: $0) }
+        let image = item["image"]?.string.map { FeedImage(url: $0) }
         return FeedItem(
             id: id, text: text.trimmingCharacters(in: .whitespacesAndNewlines),
             author: author(of: item) ?? feedAuthor, timeMicros: time, image: image)
     }
 
-    private static func author(of object: [String: Any]) -> String? {
-        if let authors = object["authors"] as? [Any], let first = authors.first as? [String: Any],
-            let name = first["name"] as? String
-        {
-            return name
+    /// An item's `id` as text: a string as it is, a number as its digits (`3` → `"3"`, `2.5` → `"2.5"`).
+    private static func idText(_ id: JSONTree) -> String? {
+        switch id {
+        case .string(let text): return text
+        case .number(let value) where value.isFinite:
+            if value == value.rounded(), abs(value) < 9_007_199_254_740_992 { return String(Int64(value)) }
+            return String(value)
+        default: return nil
         }
-        return (object["author"] as? [String: Any])?["name"] as? String
+    }
+
+    private static func author(of object: JSONTree) -> String? {
+        if let name = object["authors"]?.elements?.first?["name"]?.string { return name }
+        return object["author"]?["name"]?.string
     }
 }
 

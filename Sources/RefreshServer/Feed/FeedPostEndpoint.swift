@@ -1,6 +1,6 @@
-import Foundation
 import RefreshFeeds
 import RefreshKit
+import RefreshWire
 
 /// `POST /feed/items` decided as values (docs/FEEDS.md, "Posting over HTTP"); ``FeedPosts`` does the lws side.
 ///
@@ -36,22 +36,23 @@ enum FeedPostEndpoint {
     /// The post a body asks for, or the 400/413 answer.
     static func decode(_ body: [UInt8]) -> Decoded {
         guard body.count <= maxBodyBytes else { return .refused(tooLarge) }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
+        guard let object = (try? JSONTree.read(body))?.members else {
             return .refused(
                 error(400, "bad_json", "the body must be a JSON object: {\"text\":\"…\",\"author\":\"…\"}"))
         }
-        if let unknown = object.keys.sorted().first(where: { $0 != "text" && $0 != "author" }) {
+        if let unknown = object.map(\.key).sorted().first(where: { $0 != "text" && $0 != "author" }) {
             return .refused(error(400, "bad_field", "unknown member \"\(unknown)\"; a post has text and author"))
         }
-        guard let text = object["text"] as? String else {
+        let fields = JSONTree.object(object)
+        guard let text = fields["text"]?.string else {
             return .refused(error(400, "bad_field", "text must be a string"))
         }
         guard text.contains(where: { !$0.isWhitespace }) else {
             return .refused(error(400, "bad_field", "text is empty"))
         }
         var author: String?
-        if let value = object["author"], !(value is NSNull) {
-            guard let name = value as? String else {
+        if let value = fields["author"], value != .null {
+            guard let name = value.string else {
                 return .refused(error(400, "bad_field", "author must be a string"))
             }
             author = name
@@ -91,29 +92,16 @@ enum FeedPostEndpoint {
         error(409, "not_postable", "the feed \(address) takes no posts (only a writable sqlite: feed does)")
     }
 
-    /// A JSON error answer.
+    /// A JSON error answer (the wire's writer).
     static func error(_ status: Int32, _ code: String, _ message: String) -> HTTPEndpoints.Response {
-        let body = ["error": ["code": code, "message": message]]
+        let body = JSONTree.object([("error", .object([("code", .string(code)), ("message", .string(message))]))])
         return HTTPEndpoints.Response(
-            status: status, contentType: "application/json", body: json(body), refusal: message)
+            status: status, contentType: "application/json", body: body.text, refusal: message)
     }
 
-    /// An item as the wire writes it: `time` in milliseconds since 1970; `author` and `image` when present.
+    /// An item as the wire writes it (``MessageEncoder/itemJSON(_:)``): `time` in milliseconds since 1970;
+    /// `author` and `image` when present.
     static func itemJSON(_ item: FeedItem) -> String {
-        var object: [String: Any] = ["id": item.id, "text": item.text, "time": Double(item.timeMicros) / 1000]
-        if let author = item.author { object["author"] = author }
-        if let image = item.image {
-            var fields: [String: Any] = ["url": image.url]
-            if let width = image.width { fields["width"] = width }
-            if let height = image.height { fields["height"] = height }
-            object["image"] = fields
-        }
-        return json(object)
-    }
-
-    private static func json(_ object: Any) -> String {
-        let data =
-            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
-        return String(decoding: data ?? Data("{}".utf8), as: UTF8.self)
+        String(decoding: MessageEncoder.itemJSON(item), as: UTF8.self)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RefreshWire
 
 /// `GET /feed/image?u=URL` decided as values (docs/FEEDS.md, "Images"); ``ImageRequests`` does the lws side and
 /// ``ImageFetchService`` the fetching.
@@ -131,12 +132,10 @@ enum ImageEndpoint {
         }
     }
 
-    /// A JSON error answer.
+    /// A JSON error answer (the wire's writer).
     static func error(_ status: Int32, _ code: String, _ message: String) -> Response {
-        let body = ["error": ["code": code, "message": message]]
-        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .withoutEscapingSlashes]))
+        let body = JSONTree.object([("error", .object([("code", .string(code)), ("message", .string(message))]))])
         return Response(
-            status: status, contentType: "application/json", body: Array(data ?? Data("{}".utf8)), refusal: message,
-            code: code)
+            status: status, contentType: "application/json", body: body.bytes, refusal: message, code: code)
     }
 }

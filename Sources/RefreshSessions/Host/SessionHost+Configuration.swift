@@ -3,13 +3,15 @@ import RefreshWire
 
 extension SessionHost {
     /// What the host's rules depend on: the server's limits and timings. This is the one home of their
-    /// defaults: `ServerConfiguration` and `refreshkit serve`'s options read them from ``production``, so the
-    /// host's tests run under the values a server runs with (`DefaultsTests`).
+    /// defaults: `ServerConfiguration` holds this value (`sessions`) and `refreshkit serve`'s options read their
+    /// defaults from ``production``, so the host's tests run under the values a server runs with
+    /// (`DefaultsTests`).
     public struct Configuration: Sendable, Hashable {
         /// The preset and feed seed of a session whose `hello` names none.
         public var defaultPreset = "ios"
         /// The presets a session may use (the seeds and a server's preset files, docs/PRESETS.md).
         public var presets = PresetCatalogue.seeds
+        /// Seeds every new session's simulated feed (unless its `hello` brings a seed).
         public var seed: UInt64 = 1
         /// The largest message taken (bytes); a larger one closes the connection with 1009.
         public var maxMessageBytes = 16 * 1024
@@ -18,15 +20,18 @@ extension SessionHost {
         public var maxQueuedMessages = 4096
         /// The tick, Hz. It runs only while some session moves or waits for a deadline.
         public var tickRate = 60
-        /// How long a session outlives its last connection, seconds.
+        /// How long a session outlives its last connection, seconds: a page that comes back within it (with its
+        /// token) finds the session as it left it. 0 frees a session as soon as nobody is connected.
         public var sessionGraceSeconds = 30.0
-        /// Sessions kept at most (connected or waiting out their grace).
+        /// Sessions kept at most (connected or waiting out their grace); a new one beyond it first frees the
+        /// idle session closest to its expiry, and is refused (`too_many_sessions`) when none is idle.
         public var maxSessions = 10_000
-        /// Devices admitted to one session at most.
+        /// Devices admitted to one session at most (each has a token); beyond it the member detached longest
+        /// ago is forgotten, and a join is refused (`session_full`) while all of them are connected.
         public var maxMembersPerSession = 16
-        /// What each session records of its input trace (docs/TRACE.md).
+        /// What each session records of its input trace (docs/TRACE.md); `maxOperations: 0` records nothing.
         public var traceLimits = TraceLimits()
-        /// Bytes all sessions' traces may hold together.
+        /// Bytes all sessions' traces may hold together; a session that finds it spent stops recording.
         public var maxTraceBytesTotal = 64 << 20
         /// The message rate (``RateLimiter``): per second on average, bursts of twice that.
         public var messagesPerSecond = 300

@@ -21,6 +21,10 @@ public enum SessionFence {
     /// The store's rule: whether a write at `epoch` by process `writer` applies to a copy at epoch `stored`,
     /// last written by `storedWriter` (`nil`: no copy, or one without an epoch). Older epochs are refused;
     /// the same epoch only from the process that claimed it.
+    ///
+    /// What runs is the store's script (`RedisWriter.script`, its first lines); this is the rule's statement in
+    /// Swift, its specification: the tests' store applies it, and `FenceRuleTests` runs a table of cases through
+    /// the real script on a redis-server and through this, which must agree. No process calls it.
     public static func accepts(stored: Int64, storedWriter: String?, epoch: Int64, writer: String) -> Bool {
         if epoch > stored { return true }
         return epoch == stored && (storedWriter == nil || storedWriter == writer)

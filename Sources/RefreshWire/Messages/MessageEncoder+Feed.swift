@@ -135,29 +135,41 @@ extension MessageEncoder {
         w.byte(.openBracket)
         for (index, item) in items.enumerated() {
             if index > 0 { w.byte(.comma) }
-            w.literal(#"{"id":"#)
-            w.string(item.id)
-            w.literal(#","text":"#)
-            w.string(item.text)
-            w.member(#","author":"#, string: item.author)
-            w.literal(#","time":"#)
-            w.milliseconds(Timestamp(microseconds: item.timeMicros))
-            if let image = item.image {
-                w.literal(#","image":{"url":"#)
-                w.string(image.url)
-                if let width = image.width {
-                    w.literal(#","width":"#)
-                    w.integer(Int64(width))
-                }
-                if let height = image.height {
-                    w.literal(#","height":"#)
-                    w.integer(Int64(height))
-                }
-                w.byte(.closeBrace)
+            writeItem(item, to: &w)
+        }
+        w.byte(.closeBracket)
+    }
+
+    /// One item, as the pages and the feed source's answers have it (the shape in the type's comment); also the
+    /// answer to `POST /feed/items` (docs/FEEDS.md, "Posting over HTTP"), so an item has one JSON form.
+    package static func itemJSON(_ item: FeedItem) -> [UInt8] {
+        var buffer: [UInt8] = []
+        appendJSON(to: &buffer, bound: bound(of: [item][...])) { writeItem(item, to: &$0) }
+        return buffer
+    }
+
+    private static func writeItem(_ item: FeedItem, to w: inout JSONWriter) {
+        w.literal(#"{"id":"#)
+        w.string(item.id)
+        w.literal(#","text":"#)
+        w.string(item.text)
+        w.member(#","author":"#, string: item.author)
+        w.literal(#","time":"#)
+        w.milliseconds(Timestamp(microseconds: item.timeMicros))
+        if let image = item.image {
+            w.literal(#","image":{"url":"#)
+            w.string(image.url)
+            if let width = image.width {
+                w.literal(#","width":"#)
+                w.integer(Int64(width))
+            }
+            if let height = image.height {
+                w.literal(#","height":"#)
+                w.integer(Int64(height))
             }
             w.byte(.closeBrace)
         }
-        w.byte(.closeBracket)
+        w.byte(.closeBrace)
     }
 
     private static func writeFailure(_ failure: FeedFailure, to w: inout JSONWriter) {

@@ -41,7 +41,7 @@ import Testing
         let item = FeedItem(id: "42", text: "Hello", author: "Ann", timeMicros: 1_732_480_000_123_500)
         let response = FeedPostEndpoint.response(for: .success(item))
         #expect(response.status == 201 && response.contentType == "application/json")
-        #expect(response.body == #"{"author":"Ann","id":"42","text":"Hello","time":1732480000123.5}"#)
+        #expect(response.body == #"{"id":"42","text":"Hello","author":"Ann","time":1732480000123.5}"#)
     }
 
     @Test func theSourcesRefusalsMapToStatuses() {

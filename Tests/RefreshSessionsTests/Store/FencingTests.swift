@@ -5,7 +5,8 @@ import Testing
 
 /// Exactly one holder per session (docs/SCALING.md, "Fencing"): the store refuses a write at an older epoch
 /// (``SessionFence``), and a host told so lets the session go at once and sends its pages to the holder. The
-/// hosts here share a ``MemoryStore`` that follows the Redis script's rule (RedisWriterTests pins the script).
+/// hosts here share a ``MemoryStore`` that applies the rule as ``SessionFence`` states it (FenceRuleTests, in
+/// RefreshServerTests, checks the Redis script against that statement case by case).
 struct FencingTests {
     @Test func theRule() {
         #expect(SessionFence.claim(after: 0) == 1 && SessionFence.claim(after: 4) == 5)

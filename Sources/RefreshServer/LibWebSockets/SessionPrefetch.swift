@@ -1,7 +1,12 @@
 import CLibWebSockets
-import Glibc
 import RefreshKit
 import RefreshSessions
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Asks the CPU to fetch the memory of a held input's connection and session (``TurnInputs``) while lws reads the
 /// next sockets, so that the host, handed the turn's inputs, finds them in the cache instead of waiting on each
@@ -38,7 +43,7 @@ struct SessionPrefetch {
         rk_prefetch(connection.toOpaque(), Self.connectionBytes)
         let noted = memory.load(as: InputMemory.self)
         guard let session = noted.session ?? connection._withUnsafeGuaranteedRef({ $0.sessionAddress }) else { return }
-        if sessionBytes == 0 { sessionBytes = malloc_usable_size(UnsafeMutableRawPointer(mutating: session)) }
+        if sessionBytes == 0 { sessionBytes = Self.blockSize(session) }
         rk_prefetch(session, sessionBytes)
         guard noted.session != nil else { return }
         let header = Self.arrayHeaderBytes
@@ -55,5 +60,15 @@ struct SessionPrefetch {
         }
         if let edges = noted.edges { rk_prefetch(edges - header, Self.edgeArrayBytes) }
         if let spare = noted.spareEdges { rk_prefetch(spare - header, Self.edgeArrayBytes) }
+    }
+
+    /// The size of the heap block at `pointer`: glibc's (and jemalloc's) `malloc_usable_size`, Darwin's
+    /// `malloc_size` (Package.swift declares macOS too).
+    private static func blockSize(_ pointer: UnsafeRawPointer) -> Int {
+        #if canImport(Glibc)
+            malloc_usable_size(UnsafeMutableRawPointer(mutating: pointer))
+        #else
+            malloc_size(pointer)
+        #endif
     }
 }

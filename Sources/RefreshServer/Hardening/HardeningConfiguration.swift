@@ -1,7 +1,8 @@
 import RefreshSessions
 
 /// The defences against hostile clients that can be tuned (docs/HARDENING.md): connection limits, the
-/// per-connection message rate, the WebSocket Origin policy, and the test-only echo protocol.
+/// WebSocket Origin policy, and the test-only echo protocol. The per-connection message rate is the session
+/// host's rule, so it is set in its configuration (``ServerConfiguration/sessions``).
 public struct HardeningConfiguration: Sendable, Hashable {
     /// WebSockets held at once; one more gets `503` with `Retry-After`. The default fits the loopback
     /// benchmark (2 000 dragging sessions, 5 000 idle connections).
@@ -10,10 +11,6 @@ public struct HardeningConfiguration: Sendable, Hashable {
     public var maxConnectionsPerAddress: Int
     /// Applies ``maxConnectionsPerAddress`` to loopback peers too.
     public var limitLoopback: Bool
-    /// Messages per second a connection may send on average; it may burst to twice that.
-    public var messagesPerSecond: Int
-    /// A connection refused by the rate limit for this long without a pause is closed with 1008.
-    public var floodCloseSeconds: Int
     /// Origins allowed besides the server's own (`https://example.org`, `http://10.0.0.2:3000`).
     public var allowedOrigins: [String]
     /// Ports on which a proxy on this machine (`refreshkit link`) serves the page: this machine's own
@@ -29,8 +26,6 @@ public struct HardeningConfiguration: Sendable, Hashable {
         maxConnections: Int = 10_000,
         maxConnectionsPerAddress: Int = 64,
         limitLoopback: Bool = false,
-        messagesPerSecond: Int = ServerConfiguration.defaults.messagesPerSecond,
-        floodCloseSeconds: Int = ServerConfiguration.defaults.floodCloseSeconds,
         allowedOrigins: [String] = [],
         publicPorts: [Int] = [],
         echoProtocol: Bool = false,
@@ -39,8 +34,6 @@ public struct HardeningConfiguration: Sendable, Hashable {
         self.maxConnections = maxConnections
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.limitLoopback = limitLoopback
-        self.messagesPerSecond = messagesPerSecond
-        self.floodCloseSeconds = floodCloseSeconds
         self.allowedOrigins = allowedOrigins
         self.publicPorts = publicPorts
         self.echoProtocol = echoProtocol
@@ -54,12 +47,6 @@ public struct HardeningConfiguration: Sendable, Hashable {
         guard (1...1_000_000).contains(maxConnectionsPerAddress) else {
             throw .invalidConfiguration(
                 "max connections per address must be between 1 and 1000000 (got \(maxConnectionsPerAddress))")
-        }
-        guard (1...100_000).contains(messagesPerSecond) else {
-            throw .invalidConfiguration("rate limit must be between 1 and 100000 messages/s (got \(messagesPerSecond))")
-        }
-        guard (1...3600).contains(floodCloseSeconds) else {
-            throw .invalidConfiguration("flood close time must be between 1 and 3600 s (got \(floodCloseSeconds))")
         }
         if case .failure(let bad) = AddressAllowList.parse(metricsAllow) {
             throw .invalidConfiguration(
