@@ -68,6 +68,18 @@ public struct SimulatedFeed: Hashable, Sendable, Codable {
         }
     }
 
+    /// A pager for the feed as it is, with its first page loaded and placed at once (the list opens full).
+    public mutating func firstPage(_ configuration: FeedConfiguration, at time: Timestamp) -> SourcePager {
+        var pager = SourcePager(configuration: configuration, at: time)
+        if let first = pager.running {
+            take(first)
+            if let answer = answer(at: time), pager.answer(answer) != nil, let change = pager.lastRowsChange {
+                _ = pager.place(change, contentOffset: 0)
+            }
+        }
+        return pager
+    }
+
     /// Forgets the request taken (the pager dropped it: its answer would be stale).
     public mutating func drop() {
         pending = nil

@@ -8,16 +8,9 @@ extension ListModel {
     static func startFeed(_ mode: FeedMode, configuration: FeedConfiguration, seed: UInt64, at time: Timestamp)
         -> (SourcePager, SimulatedFeed?)
     {
-        var pager = SourcePager(configuration: configuration, at: time)
-        guard mode == .simulated else { return (pager, nil) }
+        guard mode == .simulated else { return (SourcePager(configuration: configuration, at: time), nil) }
         var feed = SimulatedFeed(configuration: configuration, seed: seed)
-        if let first = pager.running {
-            feed.take(first)
-            if let answer = feed.answer(at: time), pager.answer(answer) != nil, let change = pager.lastRowsChange {
-                _ = pager.place(change, contentOffset: 0)
-            }
-        }
-        return (pager, feed)
+        return (feed.firstPage(configuration, at: time), feed)
     }
 
     /// The simulated feed starts over (a new size of the feed or of its pages): a new pager with the new first
@@ -26,14 +19,7 @@ extension ListModel {
         guard var feed = simulated else { return }
         feed.configuration = configuration
         feed.restart()
-        var fresh = SourcePager(configuration: configuration, at: now)
-        if let first = fresh.running {
-            feed.take(first)
-            if let answer = feed.answer(at: now), fresh.answer(answer) != nil, let change = fresh.lastRowsChange {
-                _ = fresh.place(change, contentOffset: 0)
-            }
-        }
-        pager = fresh
+        pager = feed.firstPage(configuration, at: now)
         simulated = feed
     }
 
