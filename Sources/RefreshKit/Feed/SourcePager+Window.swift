@@ -9,15 +9,13 @@
 /// placeholders left are removed (the rows they stood for are gone). Either way the first visible row keeps
 /// still (the layout's correction).
 extension SourcePager {
-    /// Sizes the window for a viewport `viewportHeight` px tall (``WindowSize``: the prefetch distance, and
-    /// ``RowLayout/maxHeldRows`` from the page size, the estimate and the viewport), at every observation, so a
-    /// new page size, estimate or viewport resizes it at once (rows beyond it go at the next trim).
-    /// - Returns: the size.
-    mutating func sizeWindow(viewportHeight: Double) -> WindowSize {
-        let size = WindowSize(
-            pageSize: pageSize, estimatedHeight: layout.estimatedHeight, viewportHeight: viewportHeight)
-        if layout.maxHeldRows != size.heldRows { layout.maxHeldRows = size.heldRows }
-        return size
+    /// Whether the window of `size` (``WindowSize``: the prefetch distance, and ``RowLayout/maxHeldRows`` from
+    /// the page size, the estimate and the viewport, checked at every observation, so a new page size, estimate or
+    /// viewport resizes it at once) has anything to do: to take that size, to drop rows beyond it, or to load
+    /// placeholders back (unless a request runs).
+    func windowNeedsWork(_ size: WindowSize) -> Bool {
+        layout.maxHeldRows != size.heldRows || layout.heldRowCount > size.heldRows
+            || ((layout.placeholdersAbove > 0 || layout.placeholdersBelow > 0) && runningID == 0)
     }
 
     /// Takes the rows updates made since the last call, oldest first; `nil` when more were made than

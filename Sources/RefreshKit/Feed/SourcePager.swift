@@ -22,7 +22,11 @@ public struct SourcePager: Hashable, Sendable, Codable {
     /// The items loaded, and their cursors.
     public internal(set) var loaded = LoadedItems()
     /// The request in flight, if any.
-    public internal(set) var running: SourceRequest?
+    public internal(set) var running: SourceRequest? {
+        didSet { runningID = running?.id ?? 0 }
+    }
+    /// The id of ``running``, 0 when none runs: what an observation compares, without reading the request.
+    public private(set) var runningID = 0
     /// What the last applied answer changed in the items (`nil`: nothing, or a failure).
     public internal(set) var lastRowsChange: RowsChange?
     /// The last ``logLength`` requests that ended, oldest first.
@@ -55,12 +59,13 @@ public struct SourcePager: Hashable, Sendable, Codable {
     public init(configuration: FeedConfiguration, at time: Timestamp) {
         pageSize = max(1, configuration.pageSize)
         timeoutMs = configuration.timeoutMs
-        // Sized for no viewport until the model's first observation sizes the window (``sizeWindow``).
+        // Sized for no viewport until the model's first observation sizes the window (``window(viewportHeight:)``).
         layout = Self.emptyLayout(
             estimatedHeight: configuration.rowHeight,
             maxHeldRows: WindowSize(pageSize: pageSize, estimatedHeight: configuration.rowHeight, viewportHeight: 0)
                 .heldRows)
         running = makeRequest(.firstLoad, edge: .top, position: .newest, at: time)
+        runningID = running?.id ?? 0  // an initialiser's assignment calls no `didSet`
     }
 
     /// Items loaded.
@@ -148,7 +153,7 @@ public struct SourcePager: Hashable, Sendable, Codable {
     public mutating func reconfigure(_ configuration: FeedConfiguration) {
         pageSize = max(1, configuration.pageSize)
         timeoutMs = configuration.timeoutMs
-        // The window follows the page size: the next observation resizes it (``sizeWindow(viewportHeight:)``).
+        // The window follows the page size: the next observation resizes it (``window(viewportHeight:)``).
         if configuration.rowHeight != layout.estimatedHeight { reestimate(configuration.rowHeight) }
     }
 

@@ -14,6 +14,14 @@
 ///
 /// Pages of 20 rows of 72 px on a phone (844 px): a prefetch of 298 px (4 rows), 40 rows held. Pages of 50:
 /// a prefetch of one screen, 100 rows held.
+/// A ``WindowSize`` with what it was worked out from.
+struct SizedWindow: Hashable, Sendable {
+    var viewportHeight: Double
+    var pageSize: Int
+    var estimatedHeight: Double
+    var size: WindowSize
+}
+
 public struct WindowSize: Hashable, Sendable {
     /// The least prefetch distance, in viewport heights: even when a page is shorter than a screen and a half
     /// (the window then holds more pages), a reader scrolling meets rows loaded, not placeholders.

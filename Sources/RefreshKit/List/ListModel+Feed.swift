@@ -23,8 +23,12 @@ extension ListModel {
         simulated = feed
     }
 
-    /// The engine's own source takes the pager's running request (or lets go of the one the pager dropped).
+    /// The engine's own source takes the pager's running request (or lets go of the one the pager dropped), once
+    /// per change of it.
+    @inline(never)
     mutating func followSimulatedRequest() {
+        followedRequest.value = pager.runningID
+        guard simulated != nil else { return }
         if let running = pager.running {
             simulated?.take(running)
         } else {

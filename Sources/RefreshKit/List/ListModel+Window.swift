@@ -26,14 +26,45 @@ extension ListModel {
 
     /// Sizes the window for the viewport (``WindowSize``), drops the pages far from the viewport and asks for a
     /// dropped one it comes near again. - Returns: whether anything changed (a page dropped, a request started).
+    ///
+    /// Every observation asks, and most find a window with nothing to do: no more rows held than it may hold and
+    /// no placeholder to load back, or a request already running. Those are read, not written: a write to the
+    /// pager forgets the feed's status, which every input then works out again (docs/PERFORMANCE.md, "No copies
+    /// per input").
+    @inline(__always)
     mutating func followWindow() -> Bool {
+        let size = windowSize()
+        guard pager.windowNeedsWork(size) else { return false }
+        return followWindow(size)
+    }
+
+    /// ``WindowSize`` for the viewport, the page size and the estimate, worked out again only when one of them
+    /// changed.
+    @inline(__always)
+    mutating func windowSize() -> WindowSize {
+        let (height, pageSize, estimate) = (scroll.viewport.height, pager.pageSize, pager.layout.estimatedHeight)
+        if let cached = windowSizeCache.value, cached.viewportHeight == height, cached.pageSize == pageSize,
+            cached.estimatedHeight == estimate
+        {
+            return cached.size
+        }
+        let size = WindowSize(pageSize: pageSize, estimatedHeight: estimate, viewportHeight: height)
+        windowSizeCache.value = SizedWindow(
+            viewportHeight: height, pageSize: pageSize, estimatedHeight: estimate, size: size)
+        return size
+    }
+
+    /// ``followWindow()`` when the window may have something to do.
+    @inline(never)
+    private mutating func followWindow(_ size: WindowSize) -> Bool {
         let viewportHeight = scroll.viewport.height
-        let prefetch = pager.sizeWindow(viewportHeight: viewportHeight).prefetch
+        if pager.layout.maxHeldRows != size.heldRows { pager.layout.maxHeldRows = size.heldRows }
         let offset = scroll.offset.y
-        let correction = pager.trimWindow(contentOffset: offset, viewportHeight: viewportHeight, prefetch: prefetch)
+        let correction = pager.trimWindow(contentOffset: offset, viewportHeight: viewportHeight, prefetch: size.prefetch)
         if let correction { scroll.shift(by: correction, contentSize: contentSize) }
+        guard pager.running == nil else { return correction != nil }
         let asked = pager.requestReload(
-            contentOffset: scroll.offset.y, viewportHeight: viewportHeight, prefetch: prefetch, at: now)
+            contentOffset: scroll.offset.y, viewportHeight: viewportHeight, prefetch: size.prefetch, at: now)
         return correction != nil || asked
     }
 

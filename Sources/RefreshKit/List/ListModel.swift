@@ -48,6 +48,10 @@ public struct ListModel: Hashable, Sendable, Codable {
     var inertControls = Scratch<UInt8?>(nil)
     var feedStatusCache = Scratch<FeedStatus?>(nil)
     var rowHeightCache = Scratch<Double?>(nil)
+    /// The pager's ``SourcePager/runningID`` the engine's own source last followed (ListModel+Feed.swift).
+    var followedRequest = Scratch(0)
+    /// The window's size for the viewport, page size and estimate it was worked out for (ListModel+Window.swift).
+    var windowSizeCache = Scratch<SizedWindow?>(nil)
     public internal(set) var scroll: ScrollModel
     /// Every stored member but the derived ones (ListModel+Derived.swift), in the order they were declared
     /// before.
@@ -467,7 +471,7 @@ public struct ListModel: Hashable, Sendable, Codable {
         }
         // The engine's own source takes the request the controls or the window started (or lets go of one
         // dropped), so that its answer is due at the request's time.
-        if simulated != nil, simulated?.pending?.request.id != pager.running?.id { followSimulatedRequest() }
+        if pager.runningID != followedRequest.value { followSimulatedRequest() }
         // A layer follows its control's state (``EdgeControl/layer``), and every change of state is an
         // event: an observation that asked for nothing and said nothing moved no layer, and skips looking.
         let unchanged = quiet && events.count == eventCount
