@@ -60,7 +60,8 @@ extension ListModel {
         let viewportHeight = scroll.viewport.height
         if pager.layout.maxHeldRows != size.heldRows { pager.layout.maxHeldRows = size.heldRows }
         let offset = scroll.offset.y
-        let correction = pager.trimWindow(contentOffset: offset, viewportHeight: viewportHeight, prefetch: size.prefetch)
+        let correction = pager.trimWindow(
+            contentOffset: offset, viewportHeight: viewportHeight, prefetch: size.prefetch)
         if let correction { scroll.shift(by: correction, contentSize: contentSize) }
         guard pager.running == nil else { return correction != nil }
         let asked = pager.requestReload(
