@@ -32,6 +32,13 @@ def frame(page) -> dict:
     return page.evaluate("() => window.refreshkit.frame")
 
 
+def top_id(page) -> int:
+    """The id of the list's first item as the page holds it (the simulated feed's ids count up, newest first);
+    0 before the first rows."""
+    items = page.evaluate("() => window.refreshkit.feed(1).items")
+    return int(items[0]["id"]) if items else 0
+
+
 def edge(frame_: dict, name: str) -> dict | None:
     return next((e for e in frame_.get("edges", []) if e.get("edge") == name), None)
 

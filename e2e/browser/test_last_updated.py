@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from browser_support import canvas_point, configure_feed, edge, frame, save_screenshot, touch_drag, wait_until
+from browser_support import canvas_point, configure_feed, edge, frame, save_screenshot, top_id, touch_drag, wait_until
 from conftest import PHONE, open_page
 
 
@@ -13,9 +13,9 @@ def test_the_header_says_when_the_list_was_last_refreshed(browser, server):
     try:
         assert page.evaluate("() => window.refreshkit.lastUpdatedText()") is None
         configure_feed(page, latencyMs=200)
-        newest = frame(page)["feed"]["newest"]
+        newest = top_id(page)
         touch_drag(page, canvas_point(page, 0.5, 0.15), dy=350, steps=20, interval=0.016)
-        wait_until(page, lambda p: frame(p)["feed"]["newest"] > newest, 10, what="the refresh to bring rows")
+        wait_until(page, lambda p: top_id(p) > newest, 10, what="the refresh to bring rows")
         text = page.evaluate("() => window.refreshkit.lastUpdatedText()")
         assert re.fullmatch(r"Last updated: \d\d:\d\d", text or ""), text
         # a pull shows it under the label: once the refresh has finished and the list rests (a pull while the

@@ -13,6 +13,7 @@ from browser_support import (
     publish_image,
     save_screenshot,
     to_states,
+    top_id,
     touch_drag,
     touch_end,
     transitions,
@@ -82,9 +83,9 @@ def test_page_loads_and_connects(phone):
 def test_touch_pull_to_refresh(phone):
     page = phone
     slow_feed(page, 300)
-    newest_before = frame(page)["feed"]["newest"]
+    newest_before = top_id(page)
     touch_drag(page, canvas_point(page, 0.5, 0.15), dy=350, steps=20, interval=0.016)
-    wait_until(page, lambda p: top_state(p) == "idle" and frame(p)["feed"]["newest"] > newest_before, 10,
+    wait_until(page, lambda p: top_state(p) == "idle" and top_id(p) > newest_before, 10,
                what="refresh to finish with new rows")
     states = to_states(transitions(page, "top"))
     assert is_subsequence(["pulling", "armed", "refreshing", "idle"], states), states
@@ -119,7 +120,7 @@ def test_touch_pull_refreshing_is_drawn_with_its_band(phone):
 def test_wheel_pull_to_refresh(desktop):
     page = desktop
     slow_feed(page)
-    newest_before = frame(page)["feed"]["newest"]
+    newest_before = top_id(page)
     x, y = canvas_point(page, 0.5, 0.4)
     page.mouse.move(x, y)
     # One burst: the engine ends a wheel gesture after 120 ms without an event (WheelGesture.idleGap), so pacing
@@ -128,7 +129,7 @@ def test_wheel_pull_to_refresh(desktop):
         page.mouse.wheel(0, -40)
     wait_until(page, lambda p: top_state(p) == "refreshing", 5, what="wheel pull to start refreshing")
     save_screenshot(page, "refreshing-wheel.png")
-    wait_until(page, lambda p: top_state(p) == "idle" and frame(p)["feed"]["newest"] > newest_before,
+    wait_until(page, lambda p: top_state(p) == "idle" and top_id(p) > newest_before,
                FEED_LATENCY_MS / 1000 + 8, what="refresh to finish")
     trs = transitions(page, "top")
     assert is_subsequence(["pulling", "armed", "refreshing", "idle"], to_states(trs)), to_states(trs)

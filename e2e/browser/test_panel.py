@@ -14,6 +14,7 @@ from browser_support import (
     publish_image,
     save_screenshot,
     to_states,
+    top_id,
     transitions,
     wait_until,
 )
@@ -128,13 +129,13 @@ def test_panel_on_a_wide_screen(browser, server):
         wait_until(page, lambda p: param_status(p, "feed", "latencyMs") == "ok", 5, what="latencyMs accepted")
 
         # pull to refresh by touch
-        newest = frame(page)["feed"]["newest"]
+        newest = top_id(page)
         before = len(transitions(page, "top"))
         samples = pull(page, dy=560)
         # (from the event history: on a loaded machine a poll of the live state can miss a short refresh)
         wait_until(page, lambda p: "refreshing" in to_states(transitions(p, "top")[before:]), 5,
                    what=f"refreshing after {samples}")
-        wait_until(page, lambda p: frame(p)["feed"]["newest"] > newest and top(p).get("state") == "idle",
+        wait_until(page, lambda p: top_id(p) > newest and top(p).get("state") == "idle",
                    FEED_LATENCY_MS / 1000 + 8, what="the refresh to end")
 
         # the timeline lists pulling → armed → refreshing → finishing → idle for top, with causes

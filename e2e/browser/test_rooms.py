@@ -15,6 +15,7 @@ from browser_support import (
     edge,
     frame,
     save_screenshot,
+    top_id,
     touch_drag,
     touch_end,
     transitions,
@@ -63,7 +64,7 @@ def test_two_pages_share_a_session_and_the_second_follows_touch(browser, server)
         assert a.get_attribute("#share-toggle", "data-members") == "2"
 
         slow_feed(a, 1500)
-        newest_before = frame(b)["feed"]["newest"]
+        newest_before = top_id(b)
         # A's finger pulls down and holds: B's list follows it
         finger = touch_drag(a, canvas_point(a, 0.5, 0.15), dy=300, steps=20, interval=0.016, release=False)
         wait_until(b, lambda p: frame(p)["phase"] == "dragging" and frame(p)["offset"]["y"] < -40, 3,
@@ -72,13 +73,13 @@ def test_two_pages_share_a_session_and_the_second_follows_touch(browser, server)
         touch_end(finger)
         wait_until(b, lambda p: top_state(p) == "refreshing", 5, what="B to show the refresh A started")
         save_screenshot(b, "shared-follower-refreshing.png")
-        wait_until(b, lambda p: top_state(p) == "idle" and frame(p)["feed"]["newest"] > newest_before, 10,
+        wait_until(b, lambda p: top_state(p) == "idle" and top_id(p) > newest_before, 10,
                    what="the refresh to finish on B")
         wait_until(a, lambda p: top_state(p) == "idle", 3, what="the refresh to finish on A")
         # both got every event: the same transitions, in the same order
         assert transitions(b, "top") == transitions(a, "top")
         assert [t["to"] for t in transitions(b, "top")][-4:] == ["armed", "refreshing", "finishing", "idle"]
-        assert frame(b)["feed"]["newest"] == frame(a)["feed"]["newest"]
+        assert top_id(b) == top_id(a)
         assert a.errors == [] and b.errors == []
     finally:
         ctx_a.close()
@@ -104,7 +105,7 @@ def test_websocket_cut_mid_refresh_resumes_and_finishes(browser, server):
         page.wait_for_function(CONNECTED)
         first = page.evaluate("() => window.refreshkit.welcome")
         slow_feed(page, 2500)
-        newest_before = frame(page)["feed"]["newest"]
+        newest_before = top_id(page)
         touch_drag(page, canvas_point(page, 0.5, 0.15), dy=320, steps=20, interval=0.016)
         wait_until(page, lambda p: top_state(p) == "refreshing", 5, what="refreshing")
 
@@ -121,7 +122,7 @@ def test_websocket_cut_mid_refresh_resumes_and_finishes(browser, server):
         assert again["session"] == first["session"] and again["token"] == first["token"]
         assert again.get("resumed") is True and again["member"] == 0
         # the refresh that was running goes on and finishes, with new rows
-        wait_until(page, lambda p: top_state(p) == "idle" and frame(p)["feed"]["newest"] > newest_before, 10,
+        wait_until(page, lambda p: top_state(p) == "idle" and top_id(p) > newest_before, 10,
                    what="the resumed refresh to finish")
         states = [t["to"] for t in transitions(page, "top")]
         assert states.count("refreshing") == 1 and states[-2:] == ["finishing", "idle"], states
@@ -174,9 +175,9 @@ def test_exported_trace_replays_with_the_same_transitions_and_plays_back(browser
     try:
         sid = session(page)["id"]
         slow_feed(page, 600)
-        newest_before = frame(page)["feed"]["newest"]
+        newest_before = top_id(page)
         touch_drag(page, canvas_point(page, 0.5, 0.15), dy=320, steps=20, interval=0.016)
-        wait_until(page, lambda p: top_state(p) == "idle" and frame(p)["feed"]["newest"] > newest_before, 8,
+        wait_until(page, lambda p: top_state(p) == "idle" and top_id(p) > newest_before, 8,
                    what="the refresh to finish")
         wait_until(page, lambda p: frame(p)["phase"] == "idle", 5, what="settled")
         touch_drag(page, canvas_point(page, 0.5, 0.8), dy=-250, steps=8, interval=0.008)  # and a fling
