@@ -84,6 +84,7 @@ def test_touch_pull_to_refresh(phone):
     page = phone
     slow_feed(page, 300)
     newest_before = top_id(page)
+    count_before = page.evaluate("() => window.refreshkit.feed(1).count")
     touch_drag(page, canvas_point(page, 0.5, 0.15), dy=350, steps=20, interval=0.016)
     wait_until(page, lambda p: top_state(p) == "idle" and top_id(p) > newest_before, 10,
                what="refresh to finish with new rows")
@@ -93,9 +94,16 @@ def test_touch_pull_to_refresh(phone):
     trs = transitions(page, "top")
     armed = next(t for t in trs if t["to"] == "armed")
     assert armed["cause"] == "drag"
-    # the new rows are on top: after settling, row 0 is the newest id
+    # the new items go on top of the loaded ones (the simulated feed's ids count up, newest first), and after
+    # settling the list rests at its top, the newest row drawn first
+    ids = [int(i["id"]) for i in page.evaluate("() => window.refreshkit.feed(1000).items")]
+    new = top_id(page) - newest_before
+    assert new > 0 and len(ids) == count_before + new, (count_before, new, len(ids))
+    assert ids == list(range(newest_before + new, newest_before + new - len(ids), -1)), ids[:6]
     wait_until(page, lambda p: frame(p)["phase"] == "idle", 5, what="settled")
     assert abs(frame(page)["offset"]["y"] + frame(page)["insets"]["top"]) < 1
+    wait_until(page, lambda p: (r := p.evaluate("() => window.refreshkit.rows()")) and r[0]["index"] == 0
+               and r[0]["id"] == str(newest_before + new), 5, what="the newest row drawn first")
     assert page.errors == []
 
 
