@@ -1,4 +1,4 @@
-/// The list's feed (docs/FEEDS.md, "The engine's side"): one ``SourcePager`` whichever source answers. A source
+/// The list's feed (docs/FEEDS.md, "How answers reach the engine", "The simulated feed"): one ``SourcePager`` whichever source answers. A source
 /// outside the engine gets the pager's running request from the host (``sourceRequest``) and answers it as an
 /// input (``Input/feedAnswer(_:)``); the engine's own ``SimulatedFeed`` answers it inside the model, at its due
 /// time. Either way the answer goes through the same rules, rows and layout.
