@@ -1,7 +1,7 @@
-/// The list's feed (docs/FEEDS.md, "How answers reach the engine", "The simulated feed"): one ``SourcePager`` whichever source answers. A source
-/// outside the engine gets the pager's running request from the host (``sourceRequest``) and answers it as an
-/// input (``Input/feedAnswer(_:)``); the engine's own ``SimulatedFeed`` answers it inside the model, at its due
-/// time. Either way the answer goes through the same rules, rows and layout.
+/// The list's feed (docs/FEEDS.md, "How answers reach the engine", "The simulated feed"): one ``SourcePager``
+/// whichever source answers. A source outside the engine gets the pager's running request from the host
+/// (``sourceRequest``) and answers it as an input (``Input/feedAnswer(_:)``); the engine's own ``SimulatedFeed``
+/// answers it inside the model, at its due time. Either way the answer goes through the same rules, rows and layout.
 extension ListModel {
     /// A pager for `mode`, asking for its first page at `time`, and the engine's own source for the simulated
     /// feed, whose first page is in at once (so the list opens full, and the footers start from it).
