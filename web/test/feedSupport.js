@@ -1,5 +1,5 @@
-// The feed's node tests read the example messages of web/test/fixtures/feed/ (written as docs/PROTOCOL.md's
-// feed messages are) and draw on a canvas stand-in that measures 7 px a character.
+// The feed's node tests read the example messages of web/test/fixtures/feed/ (written by the server's own encoder:
+// Tests/RefreshWireTests/Messages/FeedFixtureTests.swift) and draw on a canvas stand-in that measures 7 px a character.
 import { readFileSync } from 'node:fs';
 
 /** The example message `name` (web/test/fixtures/feed/NAME.json). */
