@@ -5,8 +5,6 @@
 extension LoadedItems {
     /// Forgets the first (`.above`) or last (`.below`) `count` items.
     mutating func forget(_ count: Int, at edge: PageEdge) {
-        let gone = edge == .above ? items.prefix(count) : items.suffix(count)
-        for item in gone { ids.remove(item.id) }
         if edge == .above {
             items.removeFirst(min(count, items.count))
         } else {
@@ -37,7 +35,6 @@ extension LoadedItems {
     /// Puts `kept` (checked by ``checkReload(_:of:at:limit:joining:ids:)``) at `edge` of the held items.
     mutating func reload(_ kept: ArraySlice<FeedItem>, at edge: PageEdge) {
         if edge == .above { items.insert(contentsOf: kept, at: 0) } else { items.append(contentsOf: kept) }
-        ids.formUnion(kept.lazy.map(\.id))
     }
 
     /// Replaces every item with `page` (a refresh while the top of the list is not held: the list starts over).

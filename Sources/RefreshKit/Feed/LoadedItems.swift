@@ -12,8 +12,9 @@
 public struct LoadedItems: Hashable, Sendable, Codable {
     /// The items, newest first.
     public internal(set) var items: [FeedItem] = []
-    /// The ids of ``items``.
-    var ids: Set<String> = []
+    /// The ids of ``items``, as a set: made when an answer is checked (rarely, and for at most the held rows), not
+    /// kept beside the items, which hold them already (docs/PERFORMANCE.md, "Memory per connected session").
+    var ids: Set<String> { Set(items.lazy.map(\.id)) }
     /// Asks for the items older than the last one (`nil`: none can be asked).
     public internal(set) var olderCursor: FeedCursor?
     /// Asks for the items newer than the first one.
@@ -33,6 +34,7 @@ public struct LoadedItems: Hashable, Sendable, Codable {
             return .replaced
         }
         let newer = page.items[..<reached]
+        let ids = self.ids
         for item in newer where ids.contains(item.id) { throw Self.again(item) }
         if let lowest = newer.last, lowest.timeMicros < top.timeMicros {
             throw .outOfOrder("item \"\(lowest.id)\" is older than \"\(top.id)\" below it")
@@ -40,7 +42,6 @@ public struct LoadedItems: Hashable, Sendable, Codable {
         if let cursor = page.newerCursor { newerCursor = cursor }
         guard !newer.isEmpty else { return nil }
         items.insert(contentsOf: newer, at: 0)
-        ids.formUnion(newer.lazy.map(\.id))
         return .prepended(newer.count)
     }
 
@@ -49,12 +50,12 @@ public struct LoadedItems: Hashable, Sendable, Codable {
     public mutating func append(_ page: FeedPage, limit: Int) throws(FeedError) -> RowsChange? {
         try Self.check(page, limit: limit)
         let fresh = page.items[seam(of: page.items)...]
+        let ids = self.ids
         for item in fresh where ids.contains(item.id) { throw Self.again(item) }
         if let last = items.last, let first = fresh.first, first.timeMicros > last.timeMicros {
             throw .outOfOrder("item \"\(first.id)\" of the next page is newer than \"\(last.id)\" above it")
         }
         items.append(contentsOf: fresh)
-        ids.formUnion(fresh.lazy.map(\.id))
         olderCursor = page.olderCursor
         hasMore = page.hasMore && page.olderCursor != nil
         return fresh.isEmpty ? nil : .appended(fresh.count)
@@ -76,7 +77,6 @@ public struct LoadedItems: Hashable, Sendable, Codable {
 
     init(replacingWith page: FeedPage) {
         items = page.items
-        ids = Set(page.items.lazy.map(\.id))
         olderCursor = page.olderCursor
         newerCursor = page.newerCursor
         hasMore = page.hasMore && page.olderCursor != nil
@@ -101,31 +101,5 @@ public struct LoadedItems: Hashable, Sendable, Codable {
 
     static func again(_ item: FeedItem) -> FeedError {
         .malformed("the source sent item \"\(item.id)\" again")
-    }
-
-    // Coded without the set of ids, which follows from the items (and whose order would differ from one
-    // process to the next): the same items always encode to the same bytes.
-
-    private enum CodingKeys: String, CodingKey {
-        case items, olderCursor, newerCursor, hasMore
-    }
-
-    /// Reads what ``encode(to:)`` wrote.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        items = try container.decode([FeedItem].self, forKey: .items)
-        ids = Set(items.lazy.map(\.id))
-        olderCursor = try container.decodeIfPresent(FeedCursor.self, forKey: .olderCursor)
-        newerCursor = try container.decodeIfPresent(FeedCursor.self, forKey: .newerCursor)
-        hasMore = try container.decode(Bool.self, forKey: .hasMore)
-    }
-
-    /// Writes the items, the cursors and ``hasMore``.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(items, forKey: .items)
-        try container.encodeIfPresent(olderCursor, forKey: .olderCursor)
-        try container.encodeIfPresent(newerCursor, forKey: .newerCursor)
-        try container.encode(hasMore, forKey: .hasMore)
     }
 }

@@ -103,7 +103,8 @@ extension SourcePager {
             throw .malformed("the page has \(page.items.count) items, more than the \(limit) asked for")
         }
         var seen = Set<String>()
-        for item in page.items.prefix(count) where !seen.insert(item.id).inserted || loaded.ids.contains(item.id) {
+        let held = loaded.ids
+        for item in page.items.prefix(count) where !seen.insert(item.id).inserted || held.contains(item.id) {
             throw .malformed("the item id \"\(item.id)\" is repeated")
         }
         window.top = page.items.first
