@@ -21,12 +21,13 @@ extension RowLayout {
     public func check(_ batch: [RowMeasurement]) throws(LayoutError) -> [Int] {
         var positions: [Int] = []
         positions.reserveCapacity(batch.count)
+        let held = heldPositions()
         for measurement in batch {
             let height = measurement.height
             guard height.isFinite, height > 0, height <= Self.maximumRowHeight else {
                 throw .heightOutOfRange(id: measurement.id, height: height)
             }
-            guard let position = heldIndex[measurement.id] else { throw .unknownRow(id: measurement.id) }
+            guard let position = held[measurement.id] else { throw .unknownRow(id: measurement.id) }
             positions.append(position)
         }
         return positions

@@ -69,11 +69,9 @@ extension RowLayout {
             heldIDs.removeFirst(size)
             measured.removeFirst(size)
             sums = HeightSums(Array(sums.values.dropFirst(size)))
-            reindex()
         case .below:
             placeholdersBelow += size
             pageSizes.removeLast()
-            for id in heldIDs.suffix(size) { heldIndex[id] = nil }
             heldIDs.removeLast(size)
             measured.removeLast(size)
             sums.removeLast(size)
@@ -98,9 +96,9 @@ extension RowLayout {
 
     /// Throws for the first id already held or named twice in `ids`.
     private func checkNew(_ ids: [String]) throws(LayoutError) {
-        var seen = Set<String>()
+        var seen = Set(heldIDs)
         for id in ids {
-            guard heldIndex[id] == nil, seen.insert(id).inserted else { throw .duplicateRow(id: id) }
+            guard seen.insert(id).inserted else { throw .duplicateRow(id: id) }
         }
     }
 
@@ -112,11 +110,9 @@ extension RowLayout {
             heldIDs.insert(contentsOf: ids, at: 0)
             measured.insert(contentsOf: Array(repeating: false, count: ids.count), at: 0)
             sums = HeightSums(Array(repeating: estimatedHeight, count: ids.count) + sums.values)
-            reindex()
         case .below:
             pageSizes.append(ids.count)
             for id in ids {
-                heldIndex[id] = heldIDs.count
                 heldIDs.append(id)
                 measured.append(false)
                 sums.append(estimatedHeight)
@@ -124,8 +120,4 @@ extension RowLayout {
         }
     }
 
-    /// Rebuilds the id → held index map after the held rows moved.
-    private mutating func reindex() {
-        heldIndex = Dictionary(uniqueKeysWithValues: heldIDs.enumerated().map { ($0.element, $0.offset) })
-    }
 }

@@ -35,7 +35,8 @@ extension RowLayout {
     /// unknown id is then the page's mistake: ``check(_:)`` refuses it).
     public func withoutDroppedRows(_ batch: [RowMeasurement]) -> [RowMeasurement] {
         guard placeholdersAbove + placeholdersBelow > 0 else { return batch }
-        return batch.filter { heldIndex[$0.id] != nil }
+        let held = Set(heldIDs)
+        return batch.filter { held.contains($0.id) }
     }
 
     /// `count` new rows above the list's first row while the top is not held (new items on top while scrolled

@@ -43,8 +43,6 @@ public struct RowLayout: Hashable, Sendable, Codable {
     /// The held rows' heights and their prefix sums.
     var sums = HeightSums()
 
-    /// Each held row's index among the held rows, by id.
-    var heldIndex: [String: Int] = [:]
 
     /// An empty layout: rows are `estimatedHeight` px until measured; about `maxHeldRows` rows are held.
     public init(estimatedHeight: Double, maxHeldRows: Int) {
@@ -86,7 +84,13 @@ public struct RowLayout: Hashable, Sendable, Codable {
 
     /// The index in the list of the held row `id`, or nil when no held row has it.
     public func row(of id: String) -> Int? {
-        heldIndex[id].map { $0 + placeholdersAbove }
+        heldIDs.firstIndex(of: id).map { $0 + placeholdersAbove }
+    }
+
+    /// Each held row's index among the held rows, by id: made for a batch of look-ups, not kept beside the ids
+    /// (docs/LAYOUT.md, "Complexity").
+    func heldPositions() -> [String: Int] {
+        Dictionary(heldIDs.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The height of the row at `row`: its measurement, or the estimate.
