@@ -4,11 +4,11 @@ import Synchronization
 /// `simulated`: the engine's ``RefreshKit/SimulatedFeed`` as a ``FeedSource``, for tests, the bench and
 /// deterministic demos.
 ///
-/// Item `n` is ``RefreshKit/SimulatedFeed/item(_:)``, dated `n` minutes after ``epochMicros``, so times
-/// follow the ids; a cursor is an item's id. Answers come at once: the engine simulates latency and failures
-/// itself (``RefreshKit/FeedConfiguration``).
+/// Item `n` is ``RefreshKit/SimulatedFeed/item(_:)``, the newest dated at ``epochMicros`` and each older one 7
+/// minutes before, so times follow the ids; a cursor is an item's id. Answers come at once: the engine simulates
+/// latency and failures itself (``RefreshKit/FeedConfiguration``).
 public final class SimulatedSource: FeedSource {
-    /// The time of item 0, µs since 1970 (``RefreshKit/SimulatedFeed/epochMicros``).
+    /// The time of the newest item at the start, µs since 1970 (``RefreshKit/SimulatedFeed/epochMicros``).
     public static let epochMicros = SimulatedFeed.epochMicros
 
     private let feed: Mutex<SimulatedFeed>

@@ -5,11 +5,14 @@
 /// older pages run out after `totalItems`. Each request (but the first load, answered at once so the list
 /// opens full) answers after `latencyMs`, or fails with probability `failureRate` (one draw of a seeded
 /// generator per request), or, when `latencyMs` is over `timeoutMs`, fails at `timeoutMs`. Item `n` is by
-/// "Item n", dated `n` minutes after ``epochMicros``, and its text, of a varying length, follows from `n` alone,
-/// so every page and every replay shows the same rows. All of it is deterministic.
+/// "Item n" and its text, of a varying length, follows from `n` alone; the newest item when the feed starts is
+/// dated at its start, each older one 7 minutes before the next, and each published later a second after the one
+/// before (``start``), so every page and every replay shows the same rows. All of it is deterministic.
 public struct SimulatedFeed: Hashable, Sendable, Codable {
-    /// The time of item 0, µs since 1970 (2026-01-01T00:00:00Z): fixed, so every run sees the same items.
+    /// The start of a feed given none, µs since 1970 (2026-01-01T00:00:00Z).
     public static let epochMicros: Int64 = 1_767_225_600_000_000
+    /// How far apart the items there at the start are dated, µs.
+    static let spacingMicros: Int64 = 7 * 60_000_000
 
     /// A request the feed has taken and will answer at `due`.
     public struct Pending: Hashable, Sendable, Codable {
@@ -22,6 +25,10 @@ public struct SimulatedFeed: Hashable, Sendable, Codable {
     }
 
     public var configuration: FeedConfiguration
+    /// When the feed (re)started: its newest item then is dated at it (a model's start; the session's clock).
+    public private(set) var start: Timestamp
+    /// The newest id when the feed (re)started.
+    private var startID: Int
     /// The newest id that exists.
     public private(set) var newestID: Int
     /// The oldest id that exists.
@@ -30,17 +37,24 @@ public struct SimulatedFeed: Hashable, Sendable, Codable {
     public private(set) var pending: Pending?
     private var generator: SeededGenerator
 
-    public init(configuration: FeedConfiguration, seed: UInt64) {
+    /// A feed of `configuration.totalItems` items whose newest is dated at `start`; its failures drawn from `seed`.
+    public init(
+        configuration: FeedConfiguration, seed: UInt64, start: Timestamp = Timestamp(microseconds: Self.epochMicros)
+    ) {
         self.configuration = configuration
         self.generator = SeededGenerator(seed: seed)
+        self.start = start
         self.oldestID = 1
         self.newestID = max(0, configuration.totalItems)
+        self.startID = newestID
     }
 
-    /// Starts the feed over with `totalItems` items (the generator keeps its sequence).
-    public mutating func restart() {
+    /// Starts the feed over at `time` with `totalItems` items (the generator keeps its sequence).
+    public mutating func restart(at time: Timestamp) {
         oldestID = 1
         newestID = max(0, configuration.totalItems)
+        startID = newestID
+        start = time
         pending = nil
     }
 
@@ -119,7 +133,7 @@ public struct SimulatedFeed: Hashable, Sendable, Codable {
                 return FeedPage(items: [], olderCursor: cursor, newerCursor: cursor, hasMore: false)
             }
             return FeedPage(
-                items: (first...last).reversed().map(Self.item), olderCursor: FeedCursor(String(first)),
+                items: (first...last).reversed().map(item), olderCursor: FeedCursor(String(first)),
                 newerCursor: FeedCursor(String(last)), hasMore: last < newestID)
         }
     }
@@ -130,17 +144,17 @@ public struct SimulatedFeed: Hashable, Sendable, Codable {
         guard first >= oldestID else { return FeedPage(items: [], olderCursor: nil, newerCursor: nil, hasMore: false) }
         let last = max(oldestID, first - limit + 1)
         return FeedPage(
-            items: (last...first).reversed().map(Self.item), olderCursor: FeedCursor(String(last)),
+            items: (last...first).reversed().map(item), olderCursor: FeedCursor(String(last)),
             newerCursor: FeedCursor(String(first)), hasMore: last > oldestID)
     }
 
     private static func id(_ cursor: FeedCursor) -> Int? { Int(cursor.value) }
 
-    /// Item `id`: by "Item `id`", dated `id` minutes after ``epochMicros``, its text a sentence or several
-    /// (``SimulatedText``).
-    public static func item(_ id: Int) -> FeedItem {
-        FeedItem(
-            id: String(id), text: SimulatedText.text(of: id), author: SimulatedText.author(of: id),
-            timeMicros: epochMicros + Int64(id) * 60_000_000)
+    /// Item `id`: by "Item `id`", its text a sentence or several (``SimulatedText``), dated from ``start``.
+    public func item(_ id: Int) -> FeedItem {
+        let after = Int64(id - startID)
+        let time = start.microseconds + (after > 0 ? after * 1_000_000 : after * Self.spacingMicros)
+        return FeedItem(
+            id: String(id), text: SimulatedText.text(of: id), author: SimulatedText.author(of: id), timeMicros: time)
     }
 }

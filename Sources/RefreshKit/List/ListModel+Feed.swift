@@ -9,7 +9,7 @@ extension ListModel {
         -> (SourcePager, SimulatedFeed?)
     {
         guard mode == .simulated else { return (SourcePager(configuration: configuration, at: time), nil) }
-        var feed = SimulatedFeed(configuration: configuration, seed: seed)
+        var feed = SimulatedFeed(configuration: configuration, seed: seed, start: time)
         return (feed.firstPage(configuration, at: time), feed)
     }
 
@@ -18,7 +18,7 @@ extension ListModel {
     mutating func restartSimulatedFeed(_ configuration: FeedConfiguration) {
         guard var feed = simulated else { return }
         feed.configuration = configuration
-        feed.restart()
+        feed.restart(at: now)
         pager = feed.firstPage(configuration, at: now)
         simulated = feed
     }
