@@ -43,7 +43,6 @@ public struct RowLayout: Hashable, Sendable, Codable {
     /// The held rows' heights and their prefix sums.
     var sums = HeightSums()
 
-
     /// An empty layout: rows are `estimatedHeight` px until measured; about `maxHeldRows` rows are held.
     public init(estimatedHeight: Double, maxHeldRows: Int) {
         precondition(
