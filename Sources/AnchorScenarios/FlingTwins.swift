@@ -113,7 +113,7 @@ struct FlingTwins {
             // Held rows on top while the list's top page is held; placeholders (at the estimate) while the
             // window has dropped it, as when scrolled far down.
             let count: Int
-            switch session.model.lastRowsChange {
+            switch session.model.pager.lastRowsChange {
             case .prepended(let prepended): count = prepended
             case .placeholdersOnTop(let placeholders): count = placeholders
             default: throw AnchorScenarioError("the refresh's answer did not put rows on top")

@@ -70,6 +70,13 @@ public struct SourcePager: Hashable, Sendable, Codable {
 
     /// Items loaded.
     public var count: Int { loaded.items.count }
+    /// The items loaded, newest first (those of the pages the window holds).
+    public var items: [FeedItem] { loaded.items }
+    /// The list's first item, also while its page is dropped (where "N new" counts from); `nil` before the
+    /// first page.
+    public var topItem: FeedItem? { window.top ?? loaded.items.first }
+    /// The last requests that ended, oldest first (at most ``logLength``), and how many ended in all.
+    public var answeredRequests: (recent: [AnsweredRequest], total: Int) { (answered, answeredCount) }
     /// Whether a load-more may find older items.
     public var hasMore: Bool { loaded.hasMore }
 

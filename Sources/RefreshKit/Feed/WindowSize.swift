@@ -14,12 +14,23 @@
 ///
 /// Pages of 20 rows of 72 px on a phone (844 px): a prefetch of 298 px (4 rows), 40 rows held. Pages of 50:
 /// a prefetch of one screen, 100 rows held.
-/// A ``WindowSize`` with what it was worked out from.
-struct SizedWindow: Hashable, Sendable {
-    var viewportHeight: Double
-    var pageSize: Int
-    var estimatedHeight: Double
-    var size: WindowSize
+/// The last ``WindowSize`` worked out, with what it was worked out from: every observation asks for the size,
+/// and the viewport, page size and estimate rarely change (docs/PERFORMANCE.md, "No copies per input").
+struct WindowSizes: Sendable {
+    private var last: (viewportHeight: Double, pageSize: Int, estimatedHeight: Double, size: WindowSize)?
+
+    /// The window for pages of `pageSize` rows of `estimatedHeight` px through a viewport `viewportHeight` px tall.
+    @inline(__always)
+    mutating func size(pageSize: Int, estimatedHeight: Double, viewportHeight: Double) -> WindowSize {
+        if let last, last.viewportHeight == viewportHeight, last.pageSize == pageSize,
+            last.estimatedHeight == estimatedHeight
+        {
+            return last.size
+        }
+        let size = WindowSize(pageSize: pageSize, estimatedHeight: estimatedHeight, viewportHeight: viewportHeight)
+        last = (viewportHeight, pageSize, estimatedHeight, size)
+        return size
+    }
 }
 
 public struct WindowSize: Hashable, Sendable {

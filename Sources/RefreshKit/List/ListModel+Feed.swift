@@ -23,17 +23,12 @@ extension ListModel {
         simulated = feed
     }
 
-    /// The engine's own source takes the pager's running request (or lets go of the one the pager dropped), once
-    /// per change of it.
+    /// The engine's own source takes the pager's running request (or lets go of one dropped), once per change.
     @inline(never)
     mutating func followSimulatedRequest() {
         followedRequest.value = pager.runningID
         guard simulated != nil else { return }
-        if let running = pager.running {
-            simulated?.take(running)
-        } else {
-            simulated?.drop()
-        }
+        if let running = pager.running { simulated?.take(running) } else { simulated?.drop() }
     }
 
     /// When the feed next acts by itself: the engine's own source answers, or a request to a source outside the
@@ -48,13 +43,4 @@ extension ListModel {
     /// differs from the last one it submitted for the session (so a session rebuilt by a replay asks again), and
     /// applies the answer as an ``Input/feedAnswer(_:)``.
     public var sourceRequest: SourceRequest? { simulated == nil ? pager.running : nil }
-
-    /// The items loaded, newest first (those of the pages the window holds).
-    public var feedItems: [FeedItem] { pager.loaded.items }
-
-    /// What the last applied feed answer changed in ``feedItems`` (`nil`: nothing, or it failed).
-    public var lastRowsChange: RowsChange? { pager.lastRowsChange }
-
-    /// The last requests that ended, oldest first (at most ``SourcePager/logLength``), and how many ended in all.
-    public var answeredRequests: (recent: [AnsweredRequest], total: Int) { (pager.answered, pager.answeredCount) }
 }

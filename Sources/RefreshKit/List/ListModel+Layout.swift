@@ -7,13 +7,6 @@ extension ListModel {
     /// positions.
     public var rowLayout: RowLayout { pager.layout }
 
-    /// How many `measure` batches were stale and ignored: made at a width other than the viewport's, or naming
-    /// rows of a page the window dropped meanwhile (those rows are ignored, the others applied).
-    public var staleMeasurements: Int { pager.staleMeasurements }
-
-    /// Every measured height the layout holds, top to bottom (what a page joining the session is sent).
-    public var measuredHeights: [RowMeasurement] { pager.measuredHeights }
-
     /// The list's content size: the viewport's width, and the rows' height.
     var contentSize: Size {
         Size(width: scroll.viewport.width, height: pager.layout.contentHeight)

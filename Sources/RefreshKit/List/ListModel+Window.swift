@@ -3,23 +3,15 @@
 /// drop's correction goes to ``ScrollModel/shift(by:contentSize:)`` as every layout change's does, so the first
 /// visible row keeps still at rest, during a drag and during a fling (whose velocity is left as it is).
 extension ListModel {
-    /// The list's first item, also while its page is dropped (where "N new" counts from); `nil` before the
-    /// first page.
-    public var feedTopItem: FeedItem? { pager.window.top ?? pager.loaded.items.first }
-
-    /// Every row as one update (the held items and the placeholders around them): what a page joining the
-    /// session, or one that missed updates, is sent.
-    public var allRows: RowsUpdate { pager.allRows }
-
     /// The changes of the rows since the last call, oldest first, each to be sent to the pages as a `rows`
     /// message; `nil` when more happened than ``RowsUpdate/limit`` (send ``allRows`` instead).
     public mutating func takeRowsUpdates() -> [RowsUpdate]? {
         pager.takeRowsUpdates()
     }
 
-    /// Whether rows changed since the last ``takeRowsUpdates()``, and how many requests ended in all
-    /// (``answeredRequests``): what a host reads after every input to know whether the pages need to hear of
-    /// the feed. `mutating` only so that the model is read where it lies, not copied.
+    /// Whether rows changed since the last ``takeRowsUpdates()``, and how many requests ended in all: what a host
+    /// reads after every input to know whether the pages need to hear of the feed. `mutating` only so that the
+    /// model is read where it lies, not copied.
     public mutating func feedNews() -> (rows: Bool, answered: Int) {
         (pager.window.overflowed || !pager.window.updates.isEmpty, pager.answeredCount)
     }
@@ -33,25 +25,11 @@ extension ListModel {
     /// per input").
     @inline(__always)
     mutating func followWindow() -> Bool {
-        let size = windowSize()
+        let size = windowSizes.value.size(
+            pageSize: pager.pageSize, estimatedHeight: pager.layout.estimatedHeight,
+            viewportHeight: scroll.viewport.height)
         guard pager.windowNeedsWork(size) else { return false }
         return followWindow(size)
-    }
-
-    /// ``WindowSize`` for the viewport, the page size and the estimate, worked out again only when one of them
-    /// changed.
-    @inline(__always)
-    mutating func windowSize() -> WindowSize {
-        let (height, pageSize, estimate) = (scroll.viewport.height, pager.pageSize, pager.layout.estimatedHeight)
-        if let cached = windowSizeCache.value, cached.viewportHeight == height, cached.pageSize == pageSize,
-            cached.estimatedHeight == estimate
-        {
-            return cached.size
-        }
-        let size = WindowSize(pageSize: pageSize, estimatedHeight: estimate, viewportHeight: height)
-        windowSizeCache.value = SizedWindow(
-            viewportHeight: height, pageSize: pageSize, estimatedHeight: estimate, size: size)
-        return size
     }
 
     /// ``followWindow()`` when the window may have something to do.

@@ -50,8 +50,8 @@ public struct ListModel: Hashable, Sendable, Codable {
     var rowHeightCache = Scratch<Double?>(nil)
     /// The pager's ``SourcePager/runningID`` the engine's own source last followed (ListModel+Feed.swift).
     var followedRequest = Scratch(0)
-    /// The window's size for the viewport, page size and estimate it was worked out for (ListModel+Window.swift).
-    var windowSizeCache = Scratch<SizedWindow?>(nil)
+    /// The window's size, for the viewport, page size and estimate it was worked out for (ListModel+Window.swift).
+    var windowSizes = Scratch(WindowSizes())
     public internal(set) var scroll: ScrollModel
     /// Every stored member but the derived ones (ListModel+Derived.swift), in the order they were declared
     /// before.

@@ -19,7 +19,7 @@ extension SessionHost {
             logger.debug("feed answer for a session no longer held", metadata: ["session": "\(id)"])
             return
         }
-        let before = session.model.answeredRequests.total
+        let before = session.model.pager.answeredRequests.total
         var refusal: ListModelError?
         do {
             try session.apply(feedAnswer: answer, at: Timestamp(microseconds: now))
@@ -30,7 +30,7 @@ extension SessionHost {
             logger.error("the engine refused a feed answer", metadata: ["session": "\(id)", "reason": "\(refusal)"])
         }
         registry.account(session)
-        if session.model.answeredRequests.total > before { sendRowsUpdates(of: session) }
+        if session.model.pager.answeredRequests.total > before { sendRowsUpdates(of: session) }
         broadcast(session.takeEvents(), in: session)
         armTick(for: session, at: now)
     }
@@ -64,7 +64,7 @@ extension SessionHost {
             session.feed.submitted = request.id
             actions.append(.requestFeed(session: session.id, id: request.id, request: request.request))
         }
-        let (recent, total) = session.model.answeredRequests
+        let (recent, total) = session.model.pager.answeredRequests
         if total > session.feed.requestsAnnounced {
             let fresh = recent.suffix(min(recent.count, total - session.feed.requestsAnnounced))
             session.feed.requestsAnnounced = total
@@ -87,21 +87,20 @@ extension SessionHost {
 
     /// The `welcome`'s `feed`: the source, whether it takes posts, and its last requests.
     func welcomeFeed(of session: Session) -> WelcomeFeed {
+        let requests = session.model.pager.answeredRequests.recent
         guard session.traced.feedMode == .external else {
-            return WelcomeFeed(source: "simulated", kind: .simulated, requests: session.model.answeredRequests.recent)
+            return WelcomeFeed(source: "simulated", kind: .simulated, requests: requests)
         }
         let source = session.traced.recorder.header.feedSource ?? configuration.feedSource ?? "custom"
         let kind = WelcomeFeed.Kind(rawValue: configuration.feedKind) ?? .custom
-        return WelcomeFeed(
-            source: source, kind: kind, postable: configuration.feedPostable,
-            requests: session.model.answeredRequests.recent)
+        return WelcomeFeed(source: source, kind: kind, postable: configuration.feedPostable, requests: requests)
     }
 
     /// After a `welcome` to `connection`: every loaded item (`rows` `replace`) and the notice of new items.
     func welcomeFeed(_ connection: Connection, to session: Session) {
         // The members already there get what changed first; the one joining gets every row as it is now.
         sendRowsUpdates(of: session, skipping: connection)
-        enqueue(.rowsUpdate(session.model.allRows), on: connection)
+        enqueue(.rowsUpdate(session.model.pager.allRows), on: connection)
         welcomeHeights(connection, to: session)
         let news = session.feed.newItems
         if news.count > 0 { enqueue(.newItems(count: news.count, more: news.more), on: connection) }
@@ -115,7 +114,7 @@ extension SessionHost {
         if let taken = session.takeRowsUpdates() {
             updates = taken
         } else {
-            updates = [session.model.allRows]
+            updates = [session.model.pager.allRows]
         }
         for update in updates {
             let message = ServerMessage.rowsUpdate(update)
@@ -128,7 +127,7 @@ extension SessionHost {
     /// Tells `session`'s members how many polled items are newer than its top item, when that changed.
     private func announceNewItems(of session: Session) {
         guard session.traced.feedMode == .external, let polled = polledFeed else { return }
-        let news = NewItems(polled: polled, top: session.model.feedTopItem)
+        let news = NewItems(polled: polled, top: session.model.pager.topItem)
         guard news != session.feed.newItems else { return }
         session.feed.newItems = news
         for connection in session.connections where connection.lifecycle.takesSessionOutput {

@@ -20,7 +20,7 @@ extension SessionHost {
 
     /// After the `rows` `replace` that follows `welcome`: every height measured so far, in one `heights`.
     func welcomeHeights(_ connection: Connection, to session: Session) {
-        let heights = session.model.measuredHeights
+        let heights = session.model.pager.measuredHeights
         guard !heights.isEmpty else { return }
         enqueue(.heights(heights), on: connection)
     }

@@ -6,6 +6,6 @@ extension SessionHost {
     /// Whether any session holds an item whose image is at `url`. O(items held in all sessions): asked only for
     /// an address the image endpoint has not seen in the feed's answers (a session rebuilt by a take-over).
     public func holdsFeedImage(_ url: String) -> Bool {
-        sessions.values.contains { session in session.model.feedItems.contains { $0.image?.url == url } }
+        sessions.values.contains { session in session.model.pager.items.contains { $0.image?.url == url } }
     }
 }

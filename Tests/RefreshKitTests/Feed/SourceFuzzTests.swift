@@ -51,7 +51,7 @@ import Testing
                 switch roll {
                 case 5: outcome = .failure(FeedFailure(.unavailable("fuzz")))
                 case 6 where !page.items.isEmpty:  // an item already loaded, or repeated
-                    page.items[page.items.count - 1].id = model.feedItems.first?.id ?? page.items[0].id
+                    page.items[page.items.count - 1].id = model.pager.items.first?.id ?? page.items[0].id
                     outcome = .page(page)
                 case 7 where page.items.count > 1:  // out of order
                     page.items.swapAt(0, page.items.count - 1)
@@ -63,8 +63,8 @@ import Testing
             }
             _ = model.takeEvents()
             let frame = model.frame()
-            let ids = model.feedItems.map(\.id)
-            let times = model.feedItems.map(\.timeMicros)
+            let ids = model.pager.items.map(\.id)
+            let times = model.pager.items.map(\.timeMicros)
             if Set(ids).count != ids.count { problems.append("step \(step): repeated ids \(ids)") }
             if times != times.sorted(by: >) { problems.append("step \(step): not newest first \(ids)") }
             // The window of pages (docs/LAYOUT.md): the held rows are the items; the rows count the placeholders.
@@ -85,7 +85,7 @@ import Testing
     @Test(arguments: 1...24) func randomAnswersKeepTheRules(seed: UInt64) throws {
         let (model, problems) = try Self.run(seed: seed, steps: 300)
         #expect(problems.isEmpty, "\(problems.prefix(5))")
-        #expect(model.answeredRequests.total > 10)
+        #expect(model.pager.answeredRequests.total > 10)
         let (again, _) = try Self.run(seed: seed, steps: 300)
         #expect(again == model)
     }

@@ -37,7 +37,7 @@ import Testing
         try driver.apply(.feedAnswer(FeedAnswerInput(request: id, outcome: outcome, durationMs: 3)))
     }
 
-    func ids(_ driver: ModelDriver) -> [String] { driver.model.feedItems.map(\.id) }
+    func ids(_ driver: ModelDriver) -> [String] { driver.model.pager.items.map(\.id) }
 
     @Test func theFirstPageIsAskedAtTheStartAndReplacesTheEmptyList() throws {
         var driver = try driver()
@@ -48,13 +48,13 @@ import Testing
         #expect(frame.feed.loading && frame.feed.count == 0)
         try answer(&driver, .page(Self.page([10, 9, 8, 7, 6])))
         #expect(ids(driver) == ["10", "9", "8", "7", "6"])
-        #expect(driver.model.lastRowsChange == .replaced)
+        #expect(driver.model.pager.lastRowsChange == .replaced)
         #expect(driver.model.sourceRequest == nil)
         frame = driver.model.frame()
         #expect(!frame.feed.loading && frame.feed.count == 5 && frame.feed.hasMore)
         #expect(frame.contentSize.height == 5 * driver.model.configuration.feed.rowHeight)
-        #expect(driver.model.answeredRequests.total == 1)
-        #expect(driver.model.answeredRequests.recent.last?.outcome == .loaded(items: 5))
+        #expect(driver.model.pager.answeredRequests.total == 1)
+        #expect(driver.model.pager.answeredRequests.recent.last?.outcome == .loaded(items: 5))
     }
 
     @Test func noAnswerFailsTheRequestAtTheDeadlineWithItsGrace() throws {
@@ -66,11 +66,11 @@ import Testing
         driver.wait(600)
         #expect(driver.model.sourceRequest == nil)
         #expect(driver.events.contains { $0.name == .feedFailed })
-        let logged = try #require(driver.model.answeredRequests.recent.last)
+        let logged = try #require(driver.model.pager.answeredRequests.recent.last)
         #expect(logged.outcome == .failed(FeedFailure(.timedOut(limitMs: 2_000))))
         // Its answer, late, is dropped: nothing changes.
         try driver.apply(.feedAnswer(FeedAnswerInput(request: request.id, outcome: .page(Self.page([3, 2, 1])))))
-        #expect(driver.model.feedItems.isEmpty)
+        #expect(driver.model.pager.items.isEmpty)
         #expect(driver.events.last?.name == .feedDropped && driver.events.last?.cause == .stale)
     }
 
@@ -80,7 +80,7 @@ import Testing
         try driver.apply(.feedAnswer(FeedAnswerInput(request: 99, outcome: .page(Self.page([3, 2, 1])))))
         #expect(driver.events.last?.name == .feedDropped && driver.events.last?.cause == .stale)
         #expect(driver.model.sourceRequest == before.sourceRequest)
-        #expect(driver.model.feedItems.isEmpty)
+        #expect(driver.model.pager.items.isEmpty)
     }
 
     /// A refresh control has no failed state of its own (UIRefreshControl's has none): it ends, as with the
@@ -95,7 +95,7 @@ import Testing
         #expect(driver.events.contains { $0.name == .feedFailed && $0.edge == .top })
         #expect(driver.state(.top) == .idle)
         #expect(ids(driver) == ["10", "9", "8", "7", "6"])
-        #expect(driver.model.lastRowsChange == nil)
+        #expect(driver.model.pager.lastRowsChange == nil)
         try driver.command(.refresh, edge: .top)
         #expect(driver.model.sourceRequest?.request.position == .newest)
     }
@@ -106,7 +106,7 @@ import Testing
         try driver.command(.refresh, edge: .top)
         try answer(&driver, .page(Self.page([12, 11, 10, 9, 8])))
         #expect(ids(driver) == ["12", "11", "10", "9", "8", "7", "6"])
-        #expect(driver.model.lastRowsChange == .prepended(2))
+        #expect(driver.model.pager.lastRowsChange == .prepended(2))
         #expect(driver.model.frame().feed.count == 7)
     }
 
@@ -116,7 +116,7 @@ import Testing
         try driver.command(.refresh, edge: .top)
         try answer(&driver, .page(Self.page([20, 19, 18, 17, 16])))
         #expect(ids(driver) == ["20", "19", "18", "17", "16"])
-        #expect(driver.model.lastRowsChange == .replaced)
+        #expect(driver.model.pager.lastRowsChange == .replaced)
     }
 
     @Test func loadMoreAsksOlderThanTheLastItemAndAppends() throws {
@@ -127,7 +127,7 @@ import Testing
         #expect(request.kind == .nextPage && request.request.position == .olderThan(FeedCursor("6")))
         try answer(&driver, .page(Self.page([5, 4, 3], hasMore: false)))
         #expect(ids(driver) == ["10", "9", "8", "7", "6", "5", "4", "3"])
-        #expect(driver.model.lastRowsChange == .appended(3))
+        #expect(driver.model.pager.lastRowsChange == .appended(3))
         #expect(driver.model.pager.hasMore == false)
     }
 
@@ -140,7 +140,7 @@ import Testing
             items: [Self.item(5), again, Self.item(4)], olderCursor: nil, newerCursor: nil, hasMore: true)
         try answer(&driver, .page(page))
         #expect(ids(driver) == ["10", "9", "8", "7", "6"])
-        let logged = try #require(driver.model.answeredRequests.recent.last)
+        let logged = try #require(driver.model.pager.answeredRequests.recent.last)
         #expect(logged.outcome == .failed(FeedFailure(.malformed("the source sent item \"9\" again"))))
         driver.settle()
         #expect(driver.state(.bottom) == .failed)
@@ -157,8 +157,8 @@ import Testing
         try driver.command(.loadMore)
         try answer(&driver, .page(Self.page([7, 6, 5, 4, 3])))
         #expect(ids(driver) == ["10", "9", "8", "7", "6", "5", "4", "3"])
-        #expect(driver.model.lastRowsChange == .appended(3))
-        #expect(driver.model.answeredRequests.recent.last?.outcome == .loaded(items: 5))
+        #expect(driver.model.pager.lastRowsChange == .appended(3))
+        #expect(driver.model.pager.answeredRequests.recent.last?.outcome == .loaded(items: 5))
         // A page of nothing but the seam adds nothing, and goes on from its own cursor.
         driver.settle()
         try driver.command(.loadMore)
@@ -180,7 +180,7 @@ import Testing
             olderCursor: nil, newerCursor: nil, hasMore: true)
         try answer(&driver, .page(page))
         #expect(ids(driver).count == 5)
-        guard case .failed = driver.model.answeredRequests.recent.last?.outcome else {
+        guard case .failed = driver.model.pager.answeredRequests.recent.last?.outcome else {
             Issue.record("the answer was not refused")
             return
         }
@@ -192,7 +192,7 @@ import Testing
         try driver.command(.loadMore)
         try answer(&driver, .page(Self.page([15, 14])))
         #expect(ids(driver).count == 5)
-        guard case .failed(let failure) = driver.model.answeredRequests.recent.last?.outcome else {
+        guard case .failed(let failure) = driver.model.pager.answeredRequests.recent.last?.outcome else {
             Issue.record("the answer was not refused")
             return
         }

@@ -119,7 +119,7 @@ import Testing
         #expect(driver.layout.placeholdersAbove == 0)
         #expect(driver.layout.placeholdersBelow > 99_000)
         #expect(driver.rowsInPlace())
-        #expect(driver.model.feedItems.prefix(20).map(\.id) == (99_981...100_000).reversed().map { "\($0)" })
+        #expect(driver.model.pager.items.prefix(20).map(\.id) == (99_981...100_000).reversed().map { "\($0)" })
         #expect(driver.resynchronized == 0)
         // Memory: at most a window and a page of rows; the engine's state within 2× of the first page's.
         #expect(mostHeld <= maxHeld + 20)
@@ -241,14 +241,14 @@ import Testing
             try driver.scroll(by: -2_500)
         }
         #expect(driver.layout.rowCount == driver.model.frame().feed.count)
-        #expect(driver.model.feedItems.first?.id == "9980")
+        #expect(driver.model.pager.items.first?.id == "9980")
         #expect(driver.layout.id(ofRow: 0) == "9980")
         let removed = driver.updates.compactMap { update -> Int? in
             if case .reloaded(.above, _, let removed) = update.change, removed > 0 { return removed }
             return nil
         }
         #expect(removed == [20])
-        #expect(driver.model.feedTopItem?.id == "9980")
+        #expect(driver.model.pager.topItem?.id == "9980")
     }
 
     /// A measurement on its way while the window dropped its row's page is stale: that row is ignored and the batch
@@ -263,12 +263,12 @@ import Testing
         let first = driver.layout.placeholdersAbove
         #expect(first >= 50, "the top page is dropped")
         let held = try #require(driver.layout.id(ofRow: first))
-        let stale = driver.model.staleMeasurements
+        let stale = driver.model.pager.staleMeasurements
         try driver.apply(
             .measure(
                 MeasureInput(
                     width: 390, rows: [RowMeasurement(id: "10000", height: 90), RowMeasurement(id: held, height: 90)])))
-        #expect(driver.model.staleMeasurements == stale + 1)
+        #expect(driver.model.pager.staleMeasurements == stale + 1)
         #expect(driver.layout.height(ofRow: first) == 90)
     }
 
@@ -294,7 +294,7 @@ import Testing
             return
         }
         #expect(above == droppedAbove + 7)
-        #expect(driver.model.feedTopItem?.id == "\(driver.source.newest)")
+        #expect(driver.model.pager.topItem?.id == "\(driver.source.newest)")
         // Scrolled back to the top, the new items are there, in place.
         while driver.layout.placeholdersAbove > 0 || driver.model.scroll.offset.y > 0 {
             try driver.scroll(by: -2_000)

@@ -18,7 +18,7 @@ import Testing
         try LayoutWiringTests.measure(&driver, (981...1000).map { ($0, 50.5) })
         try LayoutWiringTests.startRefresh(&driver)
         try LayoutWiringTests.answer(&driver, LayoutWiringTests.twentyNew)
-        #expect(driver.model.lastRowsChange == .prepended(20))
+        #expect(driver.model.pager.lastRowsChange == .prepended(20))
         return driver
     }
 

@@ -68,12 +68,12 @@ import Testing
         #expect(driver.model.frame().contentSize.height == 100 * 72)
         try Self.measure(&driver, (991...1000).map { ($0, 100) })
         #expect(driver.model.frame().contentSize.height == 100 * 72 + 10 * 28)
-        #expect(driver.model.measuredHeights.count == 10)
-        #expect(driver.model.measuredHeights.first == RowMeasurement(id: "1000", height: 100))
+        #expect(driver.model.pager.measuredHeights.count == 10)
+        #expect(driver.model.pager.measuredHeights.first == RowMeasurement(id: "1000", height: 100))
         let before = driver.model
         // Stale: made at another width; ignored, counted.
         try Self.measure(&driver, [(990, 50)], width: 400)
-        #expect(driver.model.staleMeasurements == 1)
+        #expect(driver.model.pager.staleMeasurements == 1)
         #expect(driver.model.rowLayout == before.rowLayout)
         // A bad height or an unknown row: refused, naming the row, nothing changes.
         let settled = driver.model
@@ -97,13 +97,13 @@ import Testing
         // The same rows and layout as an external source's: the page measures its rows, of varying heights (the
         // items' texts vary in length), and the content follows the measured heights.
         var driver = try ModelDriver(viewport: Size(width: Self.width, height: 844))
-        let ids = driver.model.feedItems.map(\.id)
+        let ids = driver.model.pager.items.map(\.id)
         #expect(ids.count == 20 && ids.first == "200")
-        #expect(Set(driver.model.feedItems.map(\.text.count)).count > 3, "the texts vary in length")
-        let heights = driver.model.feedItems.map { 40 + Double($0.text.count / 30) * 18 }
+        #expect(Set(driver.model.pager.items.map(\.text.count)).count > 3, "the texts vary in length")
+        let heights = driver.model.pager.items.map { 40 + Double($0.text.count / 30) * 18 }
         let batch = zip(ids, heights).map { RowMeasurement(id: $0, height: $1) }
         try driver.apply(.measure(MeasureInput(width: Self.width, rows: batch)))
-        #expect(driver.model.measuredHeights == batch)
+        #expect(driver.model.pager.measuredHeights == batch)
         #expect(driver.model.frame().contentSize.height == heights.reduce(0, +))
         #expect(Set(heights).count > 3)
     }
@@ -125,7 +125,7 @@ import Testing
         let id = try Self.firstVisible(driver)
         let y = try Self.screenY(driver, id)
         try Self.answer(&driver, Self.twentyNew)
-        #expect(driver.model.lastRowsChange == .prepended(20))
+        #expect(driver.model.pager.lastRowsChange == .prepended(20))
         #expect(abs(try Self.screenY(driver, id) - y) <= 1e-6)
         #expect(try Self.firstVisible(driver) == id)
         #expect(driver.model.frame().contentSize.height == driver.model.rowLayout.contentHeight)
@@ -225,7 +225,7 @@ import Testing
         let y = try Self.screenY(driver, id)
         try driver.command(.loadMore)
         try Self.answer(&driver, Array((801...900).reversed()))
-        #expect(driver.model.lastRowsChange == .appended(100))
+        #expect(driver.model.pager.lastRowsChange == .appended(100))
         #expect(try Self.screenY(driver, id) == y)
         #expect(driver.model.rowLayout.rowCount == 200)
     }

@@ -20,7 +20,7 @@ struct ModelDriver {
     /// The list's rows (the placeholders of pages the window dropped included).
     var rows: Int { model.rowLayout.rowCount }
     /// The simulated feed's top item's id (its ids count up, newest first).
-    var topID: Int { model.feedTopItem.flatMap { Int($0.id) } ?? 0 }
+    var topID: Int { model.pager.topItem.flatMap { Int($0.id) } ?? 0 }
     var offset: Point { model.scroll.offset }
     func state(_ edge: Edge) -> EdgeState { model.control(edge).state }
 

@@ -74,7 +74,7 @@ import Testing
         // An engine snapshot (a take-over's start) keeps the layout, measurements included.
         let restored = try SessionSnapshot(encoded: session.traced.snapshot().encoded())
         #expect(restored.model == session.model)
-        #expect(restored.model.measuredHeights.count == 2)
+        #expect(restored.model.pager.measuredHeights.count == 2)
     }
 
     /// A batch that names rows of a page the window dropped while it was on its way: those rows are ignored, the
@@ -101,14 +101,14 @@ import Testing
         try #require(layout.placeholdersAbove > 0, "the window dropped its top page")
         let held = try #require(layout.id(ofRow: layout.placeholdersAbove))
         let announced = transport.messages(page, type: "heights").count
-        let stale = session.model.staleMeasurements
+        let stale = session.model.pager.staleMeasurements
 
         transport.send(measure(#"["400",120],["\#(held)",130]"#, seq: seq + 1), on: page)
         #expect(transport.errors(page).isEmpty)
-        #expect(session.model.staleMeasurements == stale + 1, "counted stale")
+        #expect(session.model.pager.staleMeasurements == stale + 1, "counted stale")
         #expect(heights(transport.messages(page, type: "heights").last) == ["\(held):130"])
         #expect(transport.messages(page, type: "heights").count == announced + 1)
-        #expect(session.model.measuredHeights.contains { $0.id == held && $0.height == 130 })
+        #expect(session.model.pager.measuredHeights.contains { $0.id == held && $0.height == 130 })
         // Only dropped rows: nothing applied, nothing announced.
         transport.send(measure(#"["400",120]"#, seq: seq + 2), on: page)
         #expect(transport.errors(page).isEmpty)

@@ -91,19 +91,19 @@ struct FeedTraceTests {
     @Test func aSessionOnAnExternalFeedReplaysWithoutItsSource() throws {
         var driver = try Driver()
         try driver.wait(milliseconds: 500)
-        #expect(driver.traced.model.feedItems.count == 20)
+        #expect(driver.traced.model.pager.items.count == 20)
         try driver.receive(#"{"type":"command","name":"scrollToEdge","edge":"bottom","animated":false}"#)
         try driver.wait(milliseconds: 1_500)
-        #expect(driver.traced.model.feedItems.count == 40)
+        #expect(driver.traced.model.pager.items.count == 40)
         // New items at the source, a refresh that reaches the top item: they go on top.
         driver.source.total = 48
         try driver.receive(#"{"type":"command","name":"scrollToEdge","edge":"top","animated":false}"#)
         try driver.receive(#"{"type":"command","name":"refresh","edge":"top"}"#)
         try driver.wait(milliseconds: 2_000)
-        #expect(driver.traced.model.feedItems.first?.id == "48")
+        #expect(driver.traced.model.pager.items.first?.id == "48")
         #expect(driver.traced.model.rowLayout.rowCount == 43)
         // The window holds two pages' worth (docs/LAYOUT.md, "The window's size"): the page far below is dropped.
-        #expect(driver.traced.model.feedItems.count == 23)
+        #expect(driver.traced.model.pager.items.count == 23)
         // A request the source never answers fails at its deadline, and its late answer is recorded and dropped.
         try driver.receive(#"{"type":"command","name":"refresh","edge":"top"}"#)
         let lost = try #require(driver.traced.model.sourceRequest)
@@ -128,7 +128,7 @@ struct FeedTraceTests {
         // Exported again, the read-back trace is the same text.
         let again = try TracedListModel.replaying(trace, limits: .unlimited)
         #expect(again.recorder.json() == json)
-        #expect(again.model.feedItems == driver.traced.model.feedItems)
+        #expect(again.model.pager.items == driver.traced.model.pager.items)
     }
 
     @Test func aTraceWithoutASourceExportsAsBefore() throws {

@@ -71,7 +71,7 @@ struct WindowTraceTests {
         #expect(traced.model.rowLayout.placeholdersAbove > 0)
         for _ in 0..<20 { try receive(#"{"type":"command","name":"scrollBy","amount":-1500,"animated":false}"#) }
         #expect(traced.model.rowLayout.placeholdersAbove == 0)
-        #expect(traced.model.feedItems.first?.id == "1000")
+        #expect(traced.model.pager.items.first?.id == "1000")
         #expect(updates.contains { if case .dropped(.above, _) = $0.change { true } else { false } })
         #expect(updates.contains { if case .reloaded(.above, _, _) = $0.change { true } else { false } })
 
@@ -83,6 +83,6 @@ struct WindowTraceTests {
         let again = try TracedListModel.replaying(trace, limits: .unlimited)
         #expect(again.recorder.json() == json)
         #expect(again.model.rowLayout == traced.model.rowLayout)
-        #expect(again.model.feedItems == traced.model.feedItems)
+        #expect(again.model.pager.items == traced.model.pager.items)
     }
 }
