@@ -13,7 +13,7 @@ RELEASE_BIN := .build/release/refreshkit
 
 # `make cluster PROCESSES=N PORT=P`: N processes behind HAProxy on PORT, sessions shared in Redis, all run by
 # supervisord, which starts again a process that exits (docs/SCALING.md).
-.PHONY: cluster cluster-deps cluster-test chaos run test build release deps test-deps lint unit-test page-test server-test browser-test screenshots format clean bench bench-compare
+.PHONY: cluster cluster-deps cluster-test chaos run test test-fast debug-build test-build e2e-test e2e-server e2e-cluster e2e-browser build release deps test-deps lint unit-test page-test server-test browser-test screenshots format clean bench bench-compare
 
 # LINK=wifi (or lan, wifi-powersave, congested): pages reach the server through `refreshkit link` on PORT, a
 # simulated network (docs/LINK.md); the server itself listens on a loopback port of its own.
@@ -51,33 +51,72 @@ build: deps
 release: deps
 	swift build -c release --product refreshkit
 
-# Everything, in order of speed: the lint, engine and wire (Swift Testing), page logic (node), then the real
-# server over a real WebSocket, then real headless Chromium driving the real page.
-test: lint test-deps unit-test page-test release server-test cluster-test browser-test
+# Everything: the lint, engine and wire (Swift Testing), page logic (node), then the real server over a real
+# WebSocket, several of them behind HAProxy, and real headless Chromium driving the real page. The end-to-end
+# suites run on the debug build that `swift test` makes (one build for every suite; TEST_CONFIG=release runs
+# them on a release build instead), the server's and the browser's at once, each spread over E2E_WORKERS
+# pytest-xdist processes: they mostly wait (a refresh's latency, a fling's decay), so several share two cores.
+test: lint test-deps unit-test page-test e2e-test
 
-# The habits, checked (scripts/lint/lint.sh): swift format --strict, ruff (pyproject.toml), the JS modules
+# The inner loop: the lint, the Swift tests, the page logic and the server's e2e suites, no browser, no cluster.
+test-fast: lint test-deps unit-test page-test server-test
+
+TEST_CONFIG ?= debug
+TEST_BIN := $(abspath .build/$(TEST_CONFIG)/refreshkit)
+E2E_WORKERS ?= 3
+E2E := REFRESHKIT_BIN=$(TEST_BIN) $(VENV)/bin/python -m pytest -q -n $(E2E_WORKERS)
+
+# The lint (scripts/lint/lint.sh): swift format --strict, ruff (pyproject.toml), the JS modules
 # (scripts/lint/check-js.mjs). Fails on a badly formatted file; `make format` fixes the Swift layout.
 lint:
 	@scripts/ensure-deps.sh lint
 	scripts/lint/lint.sh
 
-unit-test: deps
-	swift test
+# Every target in debug, the tests too: what `swift test` runs, and with TEST_CONFIG=debug the binaries the e2e
+# suites run (refreshkit, and refreshkit-load, which e2e/server/test_load_turn_by_turn.py runs).
+debug-build: deps
+	swift build --build-tests
+
+ifeq ($(TEST_CONFIG),debug)
+test-build: debug-build
+else
+test-build: deps
+	swift build -c $(TEST_CONFIG) --product refreshkit
+	swift build -c $(TEST_CONFIG) --product refreshkit-load
+endif
+
+unit-test: debug-build
+	swift test --skip-build
 
 page-test:
 	node --test web/test/
 
-# The load generator too: e2e/server/test_load_turn_by_turn.py runs it (about 20 s to build after the server).
-server-test: release test-deps
-	swift build -c release --product refreshkit-load
-	REFRESHKIT_BIN=$(abspath $(RELEASE_BIN)) $(VENV)/bin/python -m pytest -q e2e/server e2e/jsonfeed
+# The server's suites beside the browser's (each one's output shown when it ends: make's --output-sync), then the
+# cluster's alone: its take-overs and latencies are bounded in time, which a browser suite beside it can upset.
+# Separate pytest runs: each folder's tests import helpers from their own conftest.py, which one run would load
+# under one name.
+e2e-test: test-build test-deps
+	@$(MAKE) --no-print-directory -j2 --output-sync=target e2e-server e2e-browser
+	@$(MAKE) --no-print-directory e2e-cluster
+
+e2e-server:
+	$(E2E) e2e/server e2e/jsonfeed
 
 # Several processes behind HAProxy sharing Redis: routing, take-over after SIGKILL and SIGTERM (docs/SCALING.md).
-cluster-test: release test-deps
-	REFRESHKIT_BIN=$(abspath $(RELEASE_BIN)) $(VENV)/bin/python -m pytest -q e2e/cluster
+e2e-cluster:
+	$(E2E) e2e/cluster
 
-browser-test: release test-deps
-	REFRESHKIT_BIN=$(abspath $(RELEASE_BIN)) $(VENV)/bin/python -m pytest -q e2e/browser
+e2e-browser:
+	$(E2E) e2e/browser
+
+server-test: test-build test-deps
+	@$(MAKE) --no-print-directory e2e-server
+
+cluster-test: test-build test-deps
+	@$(MAKE) --no-print-directory e2e-cluster
+
+browser-test: test-build test-deps
+	@$(MAKE) --no-print-directory e2e-browser
 
 # The README's pictures (docs/images) are screenshots the browser tests take; an ordinary run leaves them be.
 screenshots: release test-deps

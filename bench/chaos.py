@@ -29,7 +29,6 @@ import os
 import random
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -87,14 +86,7 @@ class Supervised:
         return int(text) if text.isdigit() else 0
 
     def haproxy(self, command: str) -> str:
-        with socket.socket(socket.AF_UNIX) as sock:
-            sock.settimeout(5)
-            sock.connect(str(self.run / "haproxy.sock"))
-            sock.sendall(command.encode() + b"\n")
-            out = b""
-            while chunk := sock.recv(65536):
-                out += chunk
-        return out.decode()
+        return cluster_supervisor.haproxy(self.run / "haproxy.sock", command)
 
     def check_fails(self, node: str, failing: bool) -> None:
         """Points `node`'s health check at a closed port (`failing`), or back at the node: the balancer then finds
@@ -104,11 +96,7 @@ class Supervised:
 
     def server_state(self, node: str) -> str:
         """HAProxy's view of `node`: `UP`, `DOWN`, … (from `show stat`)."""
-        for line in self.haproxy("show stat").splitlines():
-            parts = line.split(",")
-            if len(parts) > 17 and parts[0] == f"node_{node}" and parts[1] == node:
-                return parts[17]
-        return ""
+        return cluster_supervisor.server_state(self.run / "haproxy.sock", node)
 
     def holder(self, session: str) -> str:
         """The node the store names as `session`'s holder."""

@@ -21,9 +21,10 @@ STALL_LOGGED = "stall on demand:"
 
 
 def refreshkit_binary() -> Path:
-    """`.build/release/refreshkit`, or the build REFRESHKIT_BIN names (as the tests' conftests do)."""
+    """`.build/debug/refreshkit` (what `swift build` and `make test` build), or the build REFRESHKIT_BIN names (as
+    the tests' conftests do)."""
     override = os.environ.get("REFRESHKIT_BIN")
-    path = Path(override) if override else ROOT / ".build" / "release" / "refreshkit"
+    path = Path(override) if override else ROOT / ".build" / "debug" / "refreshkit"
     return path if path.is_absolute() else ROOT / path
 
 

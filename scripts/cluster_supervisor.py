@@ -54,6 +54,27 @@ def accepts(port: int) -> bool:
         return False
 
 
+def haproxy(socket_path: Path, command: str) -> str:
+    """One command to HAProxy's runtime API (the admin socket `config` names, `RUN/haproxy.sock`): its answer."""
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.settimeout(5)
+        sock.connect(str(socket_path))
+        sock.sendall(command.encode() + b"\n")
+        out = b""
+        while chunk := sock.recv(65536):
+            out += chunk
+    return out.decode()
+
+
+def server_state(socket_path: Path, node: str) -> str:
+    """HAProxy's view of `node` in its own backend: `UP`, `DOWN`, … (from `show stat`); "" when not listed."""
+    for line in haproxy(socket_path, "show stat").splitlines():
+        parts = line.split(",")
+        if len(parts) > 17 and parts[0] == f"node_{node}" and parts[1] == node:
+            return parts[17]
+    return ""
+
+
 def free_base_port(processes: int) -> int:
     """A PORT whose PORT+1…PORT+N (the servers) and PORT+100 (Redis) are free too, on loopback."""
     def free(port: int) -> bool:

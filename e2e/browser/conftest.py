@@ -38,7 +38,7 @@ def start_server(*extra: str) -> Server:
     """`refreshkit serve` on a loopback port (`--port 0` unless `extra` names one), once it printed its address."""
     binary = server_binary()
     if not binary.exists():
-        pytest.fail(f"server binary {binary} not found: run `swift build -c release` first "
+        pytest.fail(f"server binary {binary} not found: run `swift build` first "
                     "(or point REFRESHKIT_BIN at a build)", pytrace=False)
     port = () if "--port" in extra else ("--port", "0")
     proc = subprocess.Popen(
@@ -103,7 +103,9 @@ def server():
     srv = start_server()
     yield srv
     code = stop_server(srv)
-    (ARTIFACTS / "browser-tests-server.log").write_text("\n".join(srv.log) + "\n")
+    # one shared server per pytest-xdist process (the Makefile runs several): each writes a log of its own
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    (ARTIFACTS / f"browser-tests-server{'-' + worker if worker else ''}.log").write_text("\n".join(srv.log) + "\n")
     assert code == 0, f"server exit status after SIGTERM: {code}; log tail:\n" + "\n".join(srv.log[-30:])
 
 

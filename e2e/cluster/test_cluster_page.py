@@ -47,7 +47,9 @@ def test_pages_follow_their_session_to_the_process_that_takes_it_over(browser, c
         node = welcome(a)["node"]
         assert sid.startswith(node + ".") and welcome(b)["node"] == node and welcome(b)["session"] == sid
         assert a.locator("[data-panel-node]").inner_text() == f"node {node}"
-        configure_feed(a, latencyMs=3000)
+        # the refresh must still be waiting for the feed when the other process takes over: long enough for a
+        # take-over on a loaded machine (3 s was not, beside the browser suite)
+        configure_feed(a, latencyMs=8000)
         a.evaluate("() => window.refreshkit.send({type: 'command', name: 'refresh', edge: 'top'})")
         settled = wait_until(a, lambda p: (f := frame(p)) and edge(f, "top")["state"] == "refreshing"
                              and f["phase"] == "idle" and f, 5, what="the refresh to hold its indicator")
@@ -66,7 +68,7 @@ def test_pages_follow_their_session_to_the_process_that_takes_it_over(browser, c
             assert f"taken over from {node}" in page.locator("[data-panel-node]").inner_text()
         assert welcome(a)["node"] == welcome(b)["node"], "both pages reach the same process"
         assert abs(frame(a)["offset"]["y"] - settled["offset"]["y"]) <= 1, (frame(a)["offset"], settled["offset"])
-        wait_until(b, lambda p: edge(frame(p), "top")["state"] == "idle", 10, what="the refresh to finish")
+        wait_until(b, lambda p: edge(frame(p), "top")["state"] == "idle", 15, what="the refresh to finish")
     finally:
         ctx_a.close()
         ctx_b.close()

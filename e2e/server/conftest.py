@@ -1,7 +1,7 @@
 """Server tests: the REAL binary (`refreshkit serve`) on an ephemeral loopback port, a real HTTP client
 and a real WebSocket client (`websockets`, asyncio). Every wait is bounded.
 
-The binary is `.build/release/refreshkit` unless REFRESHKIT_BIN names another one. Every test is bounded by
+The binary is `.build/debug/refreshkit` unless REFRESHKIT_BIN names another one. Every test is bounded by
 pytest-timeout (60 s, pyproject.toml).
 """
 from __future__ import annotations
@@ -42,7 +42,7 @@ class RunningServer(ChildProcess):
     def __init__(self, *extra_args: str, web_root: str | Path = "web"):
         binary = server_binary()
         if not binary.exists():
-            pytest.fail(f"server binary {binary} not found: run `swift build -c release` first "
+            pytest.fail(f"server binary {binary} not found: run `swift build` first "
                         "(or point REFRESHKIT_BIN at a build)", pytrace=False)
         self.proc = subprocess.Popen(
             [str(binary), "serve", "--host", "127.0.0.1", "--port", "0", "--web-root", str(web_root), *extra_args],

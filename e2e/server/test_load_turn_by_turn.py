@@ -23,8 +23,8 @@ WINDOW = 1.6  # four pairs of slices: each generator measures four slices of 0.1
 
 def load_binary():
     path = server_binary().parent / "refreshkit-load"
-    assert path.exists(), f"{path} is missing: `make server-test` builds it (swift build -c release --product " \
-        "refreshkit-load)"
+    assert path.exists(), f"{path} is missing: `make server-test` builds it beside the server (swift build " \
+        "--build-tests; with TEST_CONFIG=release, swift build -c release --product refreshkit-load)"
     return path
 
 
