@@ -97,10 +97,15 @@ page-test:
 # under one name.
 e2e-test: test-build test-deps
 	@$(MAKE) --no-print-directory -j2 --output-sync=target e2e-server e2e-browser
+	@$(MAKE) --no-print-directory e2e-timing
 	@$(MAKE) --no-print-directory e2e-cluster
 
 e2e-server:
-	$(E2E) e2e/server e2e/jsonfeed
+	$(E2E) e2e/server e2e/jsonfeed --ignore=e2e/server/test_load_turn_by_turn.py
+
+# The load generator's slices, timed to a few ms (e2e/server/test_load_turn_by_turn.py): alone, not beside a suite.
+e2e-timing:
+	REFRESHKIT_BIN=$(TEST_BIN) $(VENV)/bin/python -m pytest -q e2e/server/test_load_turn_by_turn.py
 
 # Several processes behind HAProxy sharing Redis: routing, take-over after SIGKILL and SIGTERM (docs/SCALING.md).
 e2e-cluster:
@@ -111,6 +116,7 @@ e2e-browser:
 
 server-test: test-build test-deps
 	@$(MAKE) --no-print-directory e2e-server
+	@$(MAKE) --no-print-directory e2e-timing
 
 cluster-test: test-build test-deps
 	@$(MAKE) --no-print-directory e2e-cluster

@@ -115,8 +115,8 @@ SPOILED = {
         "type sizes", "Big is 814 lines with its extensions (Big.swift 502, Big+More.swift 312)",
     ),
     "an allowed type past its ceiling": (
-        {"Sources/Demo/ListModel.swift": swift_type("struct ListModel", "let a", 1100)},
-        "type sizes", "ListModel is 1102 lines with its extensions",
+        {"Sources/Demo/ListModel.swift": swift_type("struct ListModel", "let a", 1200)},
+        "type sizes", "ListModel is 1202 lines with its extensions",
     ),
 }
 

@@ -7,9 +7,11 @@ generator.
 from __future__ import annotations
 
 import json
+import os
 import select
 import signal
 import subprocess
+from pathlib import Path
 
 from conftest import server_binary
 from test_metrics import wait_for_metrics
@@ -22,7 +24,9 @@ WINDOW = 1.6  # four pairs of slices: each generator measures four slices of 0.1
 
 
 def load_binary():
-    path = server_binary().parent / "refreshkit-load"
+    """REFRESHKIT_LOAD_BIN, else the generator beside the server: `make test` runs these tests alone, after the
+    parallel suites, on a release generator (its slices' edges are timed to a few ms)."""
+    path = Path(os.environ.get("REFRESHKIT_LOAD_BIN") or server_binary().parent / "refreshkit-load")
     assert path.exists(), f"{path} is missing: `make server-test` builds it beside the server (swift build " \
         "--build-tests; with TEST_CONFIG=release, swift build -c release --product refreshkit-load)"
     return path
