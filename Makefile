@@ -52,10 +52,10 @@ release: deps
 	swift build -c release --product refreshkit
 
 # Everything: the lint, engine and wire (Swift Testing), page logic (node), then the real server over a real
-# WebSocket, several of them behind HAProxy, and real headless Chromium driving the real page. The end-to-end
+# WebSocket, real headless Chromium driving the real page, and several servers behind HAProxy. The end-to-end
 # suites run on the debug build that `swift test` makes (one build for every suite; TEST_CONFIG=release runs
-# them on a release build instead), the server's and the browser's at once, each spread over E2E_WORKERS
-# pytest-xdist processes: they mostly wait (a refresh's latency, a fling's decay), so several share two cores.
+# them on a release build instead), each spread over E2E_WORKERS pytest-xdist processes: they mostly wait (a
+# refresh's latency, a fling's decay), so several share two cores.
 test: lint test-deps unit-test page-test e2e-test
 
 # The inner loop: the lint, the Swift tests, the page logic and the server's e2e suites, no browser, no cluster.
@@ -91,13 +91,14 @@ unit-test: debug-build
 page-test:
 	node --test web/test/
 
-# The server's suites beside the browser's (each one's output shown when it ends: make's --output-sync), then the
-# cluster's alone: its take-overs and latencies are bounded in time, which a browser suite beside it can upset.
+# The suites one after the other, each spread over E2E_WORKERS processes: several suites side by side upset the
+# tests bounded in time (a SIGTERM's 5 s, a take-over's, the generator's slices), one in a few runs on a fresh clone.
 # Separate pytest runs: each folder's tests import helpers from their own conftest.py, which one run would load
 # under one name.
 e2e-test: test-build test-deps
-	@$(MAKE) --no-print-directory -j2 --output-sync=target e2e-server e2e-browser
+	@$(MAKE) --no-print-directory e2e-server
 	@$(MAKE) --no-print-directory e2e-timing
+	@$(MAKE) --no-print-directory e2e-browser
 	@$(MAKE) --no-print-directory e2e-cluster
 
 e2e-server:
