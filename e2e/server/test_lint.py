@@ -92,6 +92,14 @@ SPOILED = {
             "/// Read in place: a copy costs ~110\n/// instructions.\npublic let demo = 1\n")},
         "comment-counts", "Sources/RefreshSessions/Demo.swift:1: quotes",
     ),
+    "comment counts cache lines in words": (
+        {"Sources/RefreshKit/Demo.swift": "/// Kept apart: one cold line less per input.\npublic let demo = 1\n"},
+        "comment-counts", "Sources/RefreshKit/Demo.swift:1: quotes a count of cache lines",
+    ),
+    "comment counts copies": (
+        {"Sources/RefreshWire/Demo.swift": "// Passed by address: two `memcpy`s less a frame.\npublic let demo = 1\n"},
+        "comment-counts", "Sources/RefreshWire/Demo.swift:1: quotes a count of copies",
+    ),
     "js import cycle": (
         {"web/js/greeting.js": (
             "import { title } from './page/index.js';\n\n"

@@ -14,8 +14,8 @@ extension ListModel {
         edges.withUnsafeMutableBufferPointer { slots in
             guard let first = controls.baseAddress else { return 0 }
             var count = 0
-            // Each control is read where it lies, through its address: bound to a name, a control handed to a call
-            // that is not inlined (`fillAnimations`) is first copied whole, 322 bytes (a `memcpy` per control).
+            // Read where it lies, through its address: bound to a name, a control handed to a call not inlined
+            // (`fillAnimations`) is first copied whole (docs/PERFORMANCE.md, "No copies per input").
             for index in 0..<controls.count where inert & 1 << index == 0 && isShown(first[index]) {
                 let control = first + index
                 if count < slots.count {

@@ -6,8 +6,8 @@
 extension ListModel {
     /// ``apply(_:at:)`` of a touch, for a host that read one without making an ``Input`` of it: the same steps.
     /// (Taken out of an `Input` there, the touch's `delta.y` was copied as three narrower pieces and read back
-    /// whole, a read the CPU holds until every store before it is written: the server's hottest instruction in
-    /// `perf`, docs/PERFORMANCE.md, "A turn's inputs together". Inlined into the `Input` path, as it was.)
+    /// whole, a read the CPU holds until every store before it is written: docs/PERFORMANCE.md, "A turn's inputs
+    /// together". Inlined into the `Input` path, as it was.)
     ///
     /// - Returns: whether ``schedule()`` is what it was before the touch: the clock only moved up to `time`, nothing
     ///   fell due, and the touch only moved the content, a drag's move that no control took notice of. A host that

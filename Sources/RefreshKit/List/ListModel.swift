@@ -675,8 +675,8 @@ public struct ListModel: Hashable, Sendable, Codable {
         // Most steps have none: hand out the empty array rather than share (and then replace) the buffer.
         guard !events.isEmpty else { return [] }
         // The buffer goes with the events, and the model keeps the shared empty array until the next event: every
-        // input reads the count, and the empty buffer it kept before (a new one each time: the old one went out
-        // shared) was a cache line more per input (docs/PERFORMANCE.md, "Cold lines").
+        // input reads the count, and an empty buffer of its own (a new one each time: the old one went out shared)
+        // would be one more cold object an input touches (docs/PERFORMANCE.md, "Cold lines").
         var taken: [Event] = []
         swap(&taken, &events)
         return taken

@@ -1,8 +1,7 @@
 /// The sample rings of a finger's two ``VelocityTracker``s, one per axis, kept slot by slot side by side: slot `n` of
-/// the horizontal ring and slot `n` of the vertical one share 32 bytes, and the two rings' cursors and limits lie
-/// together in front of them. A move records a sample on both axes: it writes one cache line of slots and one of
-/// cursors, where two trackers, each with its own cursor in front of its own slots, took up to four
-/// (docs/PERFORMANCE.md, "Cold lines").
+/// the horizontal ring and slot `n` of the vertical one lie side by side, and the two rings' cursors and limits lie
+/// together in front of them. A move records a sample on both axes, and so writes the two axes' slots and cursors
+/// where they lie together, not in two trackers' places apart (docs/PERFORMANCE.md, "Cold lines").
 ///
 /// Each axis keeps its own cursor, so each ring is exactly the one its tracker would hold, stale slots included
 /// (a non-finite position is recorded on one axis only, ``FingerVelocity``): ``tracker(_:)`` hands it out.

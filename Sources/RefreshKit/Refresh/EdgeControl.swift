@@ -43,11 +43,11 @@ public struct EdgeControl: Hashable, Sendable, Codable {
         case cancelRequest
     }
 
-    // What a drag's move and a frame read of a control lies in its first 80 bytes (two cache lines, three where the
-    // control starts late in one): the flags with the flat state (a copy of the stage's tag, which lies at the end of
-    // its 43 bytes), the pull and the clock, then the configuration, whose choices and the distances a move and a
-    // frame read come first in it (``EdgeConfiguration``); the stage and the rest after them. A move reads the first
-    // 64 of them (docs/PERFORMANCE.md, "Cold lines"). Coded in their old order (``CodingKeys``).
+    // What a drag's move and a frame read of a control comes first, together: the flags with the flat state (a copy
+    // of the stage's tag, which lies at the stage's end), the pull and the clock, then the configuration, whose
+    // choices and the distances a move and a frame read come first in it (``EdgeConfiguration``); the stage and the
+    // rest after them, so that a move touches as little of a cold control as it can (docs/PERFORMANCE.md, "Cold
+    // lines"). Coded in their old order (``CodingKeys``).
     public let edge: Edge
     /// Whether the latest end was animated (`true` until a finish says otherwise, and again from the next
     /// start): a control whose inset goes back after its exit gives it back without animation then. It

@@ -4,8 +4,8 @@ extension ScrollModel {
     /// Whether a wheel gesture is under way.
     ///
     /// Read from the phase, which is `wheel` exactly while a gesture is stored (every change of the one changes
-    /// the other): every input asks, and the gesture (81 bytes, whether there is one at its end) lies with the
-    /// members only wheels use, away from the cache lines a drag's move reads.
+    /// the other): every input asks, and the gesture (whether there is one is the last of its bytes) lies with the
+    /// members only wheels use, away from what a drag's move reads (docs/PERFORMANCE.md, "Cold lines").
     public var isWheeling: Bool {
         assert((phase == .wheel) == (wheel != nil), "a wheel gesture runs exactly in the wheel phase")
         return phase == .wheel

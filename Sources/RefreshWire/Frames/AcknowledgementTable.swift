@@ -12,7 +12,8 @@
 /// **The recent member.** Its rows are an array, a heap object of their own, cold when a session's next input
 /// comes (a server at 1 000 sessions). The member that noted last keeps its row in the table itself
 /// (``recent``), newer than its copy in ``rows``, and the frame's map (``last``) is patched from it: a page
-/// that keeps sending reads and writes no row, one cold line less per input (docs/PERFORMANCE.md, "Cold lines").
+/// that keeps sending reads and writes no row, a cold object an input no longer touches (docs/PERFORMANCE.md,
+/// "Cold lines").
 /// The rows take the recent row back (``settle()``) before another member's note changes them.
 public struct AcknowledgementTable: Sendable, Codable {
     /// The most members the table keeps.

@@ -4,10 +4,10 @@ import RefreshKit
 /// trace's JSON only when someone asks for it.
 ///
 /// Recording happens on every input and every frame of every session, exporting almost never. Kept as the
-/// exported JSON (as they once were), the operations cost a loaded server more than the engine: about 120
-/// bytes per input to write into each session's growing buffer, cold in the cache by the time its next
-/// input comes, and a growing `Array` that now and then copies itself whole (a megabyte, with fresh pages
-/// to fault in, inside one input's latency). Here an input takes its text plus about 5 bytes, less the
+/// exported JSON (as they once were), the operations cost a loaded server more than the engine: JSON to
+/// write into each session's growing buffer, cold by the time its next input comes, and a growing `Array`
+/// that now and then copies itself whole (with fresh pages to fault in, inside one input's latency;
+/// docs/PERFORMANCE.md, "The trace's records"). Here an input takes its text plus a few bytes, less the
 /// beginning the page's inputs share (``TextPrefixes``), and a full chunk is never copied: the next one is
 /// started beside it.
 ///

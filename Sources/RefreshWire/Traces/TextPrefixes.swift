@@ -2,11 +2,11 @@
 /// recorded input keeps the rest of its text, and reading the log puts the beginning back, so the trace holds
 /// the same bytes (a text that begins otherwise is kept whole).
 ///
-/// Nearly every input of a loaded server is a drag's `touch` `move`, whose text (~75 bytes, web/js/pointerInput.js)
-/// begins with the same 36: kept whole, each input grew its session's log by ~82 bytes, held until the next
-/// snapshot and written to fresh cache lines; with its beginning as one byte, by ~47. That costs a few
-/// instructions to find the beginning, and saves memory and cold lines written on every input
-/// (docs/PERFORMANCE.md, "Cold lines").
+/// Nearly every input of a loaded server is a drag's `touch` `move`, whose text (web/js/pointerInput.js) begins
+/// with the same bytes as every other's: kept whole, each input grew its session's log by its whole text, held
+/// until the next snapshot and written to fresh memory; with its beginning as one byte, by the rest. Finding the
+/// beginning costs less than the memory and cold writes it saves on every input (docs/PERFORMANCE.md, "Cold
+/// lines"; the figures in "The trace's records").
 enum TextPrefixes {
     /// How many there are: ``prefix(_:)`` takes 0 up to this.
     static let count = 5

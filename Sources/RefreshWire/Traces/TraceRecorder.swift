@@ -175,8 +175,8 @@ public struct TraceRecorder: Sendable {
 
     /// `{"frame":true}`, and `update` into a digest of deltas (``FrameDigest/addUpdate(_:)``): the message that
     /// brings a page holding the previous frame to this one. What ``recordFrame(_:encoded:update:)`` does for
-    /// that kind, without the frame: passing one out of a `SharedFrame` copied it (two `memcpy`s and a retain
-    /// and release of each array per frame).
+    /// that kind, without the frame: passing one out of a `SharedFrame` copied it, its arrays retained and
+    /// released, on every frame (docs/PERFORMANCE.md, "No copies per input").
     public mutating func recordFrameUpdate(_ update: UnsafeRawBufferPointer) {
         precondition(frames.kind == .deltas, "only a digest of deltas is made from the update messages alone")
         guard admit(1) else { return }
