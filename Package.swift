@@ -110,10 +110,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "RefreshKitTests", dependencies: ["RefreshKit"]),
+        // Where the page's node-test fixtures lie, and how a golden test writes them anew (both test targets).
+        .target(name: "PageFixtures", path: "Tests/PageFixtures"),
+        .testTarget(name: "RefreshKitTests", dependencies: ["RefreshKit", "PageFixtures"]),
         .testTarget(name: "AnchorScenariosTests", dependencies: ["AnchorScenarios", "RefreshKit"]),
         // The wire's frame and trace tests drive a recorded model (RefreshSessions' TracedListModel) to make them.
-        .testTarget(name: "RefreshWireTests", dependencies: ["RefreshWire", "RefreshKit", "RefreshSessions"]),
+        .testTarget(
+            name: "RefreshWireTests", dependencies: ["RefreshWire", "RefreshKit", "RefreshSessions", "PageFixtures"]),
         .testTarget(name: "LinkSimulatorTests", dependencies: ["LinkSimulator"]),
         .testTarget(name: "RefreshFeedsTests", dependencies: ["RefreshFeeds", "RefreshKit", "CSQLite"]),
         .testTarget(

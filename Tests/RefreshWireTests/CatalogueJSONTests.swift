@@ -1,4 +1,5 @@
 import Foundation
+import PageFixtures
 import RefreshKit
 import Testing
 
@@ -7,7 +8,6 @@ import Testing
 /// `welcome.catalogue` is written from the presets, and web/test/fixtures/catalogue.json is the seeds' as the
 /// encoder writes it: the page's seed-name tests read it, so the page keeps no table of its own.
 @Suite struct CatalogueJSONTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
 
     static func catalogueJSON(_ presets: [Preset]) -> String {
         var buffer: [UInt8] = []
@@ -18,15 +18,10 @@ import Testing
     }
 
     @Test func thePageFixtureIsTheSeedsCatalogue() throws {
-        let url = Self.root.appendingPathComponent("web/test/fixtures/catalogue.json")
         let current = Self.catalogueJSON(Preset.all) + "\n"
-        if ProcessInfo.processInfo.environment["REFRESHKIT_WRITE_FIXTURES"] != nil {
-            try Data(current.utf8).write(to: url)
-        }
         #expect(
-            try String(contentsOf: url, encoding: .utf8) == current,
-            "web/test/fixtures/catalogue.json differs from the seeds' welcome.catalogue; if the change is meant, run REFRESHKIT_WRITE_FIXTURES=1 swift test --filter CatalogueJSON and node --test web/test/"
-        )
+            try PageFixtures.committed(current, named: "catalogue.json") == current,
+            "\(PageFixtures.differs("catalogue.json", filter: "CatalogueJSON"))")
     }
 
     @Test func theWelcomeCarriesTheCatalogue() throws {

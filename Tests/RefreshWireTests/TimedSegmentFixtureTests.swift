@@ -1,4 +1,5 @@
 import Foundation
+import PageFixtures
 import RefreshKit
 import RefreshWire
 import Testing
@@ -104,16 +105,9 @@ import Testing
             vectors.append("{\"frame\":\(quoted),\"samples\":[\(samples.joined(separator: ","))]}")
         }
         let out = "{\"vectors\":[\n" + vectors.joined(separator: ",\n") + "\n]}\n"
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-            "../../web/test/fixtures/segments.json")
-        if ProcessInfo.processInfo.environment["REFRESHKIT_WRITE_FIXTURES"] != nil {
-            try Data(out.utf8).write(to: url)
-        }
-        let committed = try String(contentsOf: url, encoding: .utf8)
         #expect(
-            committed == out,
-            "web/test/fixtures/segments.json differs from what the engine computes now; if the change is meant, run REFRESHKIT_WRITE_FIXTURES=1 swift test --filter thePageFixture and node --test web/test/"
-        )
+            try PageFixtures.committed(out, named: "segments.json") == out,
+            "\(PageFixtures.differs("segments.json", filter: "thePageFixture"))")
     }
 
     @Test func theNamedCurvesAreCoreAnimations() {

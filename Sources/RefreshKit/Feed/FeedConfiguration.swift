@@ -1,16 +1,17 @@
-/// The simulated feed behind the demo: deterministic, seeded, with configurable latency and failures.
+/// A list's feed settings (`configure`'s `feed`): the page size, the estimated row height and the time limit apply
+/// to every source; the latency, failures, size and new items shape the engine's own ``SimulatedFeed``.
 public struct FeedConfiguration: Hashable, Sendable, Codable {
-    /// Time from a request to its answer, milliseconds.
+    /// Time from a request to its answer, milliseconds (the simulated feed).
     public var latencyMs: Double
-    /// Probability that a request fails, 0…1.
+    /// Probability that a request fails, 0…1 (the simulated feed).
     public var failureRate: Double
     /// Items per page.
     public var pageSize: Int
-    /// Items that exist in all (older pages run out after this many).
+    /// Items that exist in all (older pages run out after this many; the simulated feed).
     public var totalItems: Int
-    /// New items that appear at the top of the feed before each refresh.
+    /// New items that appear at the top of the feed before each refresh (the simulated feed).
     public var newItemsPerRefresh: Int
-    /// Height of a row, CSS px.
+    /// The estimated height of a row the page has not measured, CSS px.
     public var rowHeight: Double
     /// A request that has not answered after this long fails, milliseconds.
     public var timeoutMs: Double

@@ -41,10 +41,9 @@ extension ListModel {
     /// ``feedStatus()`` after a change.
     @inline(never)
     mutating func findFeedStatus() -> FeedStatus {
-        let running = pager.running
         let status = FeedStatus(
-            running: running?.kind, due: simulated == nil ? running?.deadline : simulated?.pending?.due,
-            count: pager.layout.rowCount, hasMore: pager.hasMore, mayLoadMore: pager.mayLoadMore)
+            running: pager.running?.kind, due: feedDue, count: pager.layout.rowCount, hasMore: pager.hasMore,
+            mayLoadMore: pager.mayLoadMore)
         feedStatusCache.value = status
         return status
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PageFixtures
 import RefreshKit
 import Testing
 
@@ -8,26 +9,12 @@ import Testing
 /// ``check(_:named:)``, which fails when the committed file differs; `REFRESHKIT_WRITE_FIXTURES=1` rewrites it
 /// (as `web/test/fixtures/segments.json` is written, Tests/RefreshWireTests/TimedSegmentFixtureTests.swift).
 enum PageFixture {
-    /// `web/test/fixtures/NAME` in this checkout.
-    static func url(_ name: String) -> URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../web/test/fixtures/\(name)").standardizedFileURL
-    }
-
-    /// Writes `text` when REFRESHKIT_WRITE_FIXTURES is set, then expects the committed file to be `text`.
+    /// Writes `text` when REFRESHKIT_WRITE_FIXTURES is set, then expects the committed file to be `text`
+    /// (``PageFixtures``).
     static func check(_ text: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let url = url(name)
-        if ProcessInfo.processInfo.environment["REFRESHKIT_WRITE_FIXTURES"] != nil {
-            try Data(text.utf8).write(to: url)
-        }
-        let committed = try? String(contentsOf: url, encoding: .utf8)
         #expect(
-            committed == text,
-            """
-            web/test/fixtures/\(name) differs from what the engine computes now; if the change is meant, run \
-            REFRESHKIT_WRITE_FIXTURES=1 swift test --filter thePageFixture and node --test web/test/
-            """,
-            sourceLocation: sourceLocation)
+            try PageFixtures.committed(text, named: name) == text,
+            "\(PageFixtures.differs(name, filter: "thePageFixture"))", sourceLocation: sourceLocation)
     }
 
     /// A double as JSON: Swift's shortest digits that read back as the same double (as JSON.parse reads

@@ -1,4 +1,5 @@
 import Foundation
+import PageFixtures
 import RefreshKit
 import RefreshSessions
 import RefreshWire
@@ -536,15 +537,8 @@ struct FrameDeltaTests {
             out += (i > 0 ? ",\n" : "") + "{\"delta\":\(quoted(delta)),\"frame\":\(quoted(whole))}"
         }
         out += "\n]}\n"
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-            "../../../web/test/fixtures/deltas.json")
-        if ProcessInfo.processInfo.environment["REFRESHKIT_WRITE_FIXTURES"] != nil {
-            try Data(out.utf8).write(to: url)
-        }
-        let committed = try String(contentsOf: url, encoding: .utf8)
         #expect(
-            committed == out,
-            "web/test/fixtures/deltas.json differs from what the encoder writes now; if the change is meant, run REFRESHKIT_WRITE_FIXTURES=1 swift test --filter thePageFixture and node --test web/test/"
-        )
+            try PageFixtures.committed(out, named: "deltas.json") == out,
+            "\(PageFixtures.differs("deltas.json", filter: "thePageFixture"))")
     }
 }

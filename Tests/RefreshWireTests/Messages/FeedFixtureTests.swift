@@ -1,4 +1,5 @@
 import Foundation
+import PageFixtures
 import RefreshKit
 import RefreshWire
 import Testing
@@ -8,9 +9,6 @@ import Testing
 /// output moved away from what the page is tested against. `REFRESHKIT_WRITE_FIXTURES=1 swift test --filter
 /// FeedFixtureTests` writes them anew.
 @Suite struct FeedFixtureTests {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../../web/test/fixtures/feed")
-
     /// An item at `ms` milliseconds since 1970.
     static func item(_ id: Int, _ text: String, _ author: String?, ms: Double, image: FeedImage? = nil) -> FeedItem {
         FeedItem(id: String(id), text: text, author: author, timeMicros: Int64(ms * 1000), image: image)
@@ -102,14 +100,9 @@ import Testing
         var bytes: [UInt8] = []
         MessageEncoder().encode(message, into: &bytes)
         let text = String(decoding: bytes, as: UTF8.self) + "\n"
-        let url = Self.folder.appendingPathComponent("\(name).json")
-        if ProcessInfo.processInfo.environment["REFRESHKIT_WRITE_FIXTURES"] != nil {
-            try Data(text.utf8).write(to: url)
-        }
-        let committed = try String(contentsOf: url, encoding: .utf8)
+        let file = "feed/\(name).json"
         #expect(
-            committed == text,
-            "web/test/fixtures/feed/\(name).json differs from what the encoder writes; if the change is meant, run REFRESHKIT_WRITE_FIXTURES=1 swift test --filter FeedFixtureTests and node --test web/test/"
-        )
+            try PageFixtures.committed(text, named: file) == text,
+            "\(PageFixtures.differs(file, filter: "FeedFixtureTests"))")
     }
 }
