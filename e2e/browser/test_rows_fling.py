@@ -122,8 +122,13 @@ def test_flicks_through_ten_thousand_rows_draw_them_without_gaps_or_overlaps(bro
         for _ in range(5):
             wait_until(page, at_rest, 20, what="the list at rest by its end")
             if page.evaluate(at_end):
-                wait_until(page, lambda p: p.evaluate(last_drawn) or not p.evaluate(at_end), 10,
-                           what="the last row drawn, or the content longer than the end the list rests at")
+                # Neither within 10 s (1 fresh-clone run: the list at the end by its frame, the last row not drawn):
+                # scrolled to the end again below; the wait after the loop still requires the last row drawn.
+                try:
+                    wait_until(page, lambda p: p.evaluate(last_drawn) or not p.evaluate(at_end), 10,
+                               what="the last row drawn, or the content longer than the end the list rests at")
+                except AssertionError:
+                    pass
             if page.evaluate(last_drawn):
                 break
             scroll(page, {"name": "scrollToEdge", "edge": "bottom"})
