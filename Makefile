@@ -179,6 +179,8 @@ bench-compare: deps test-deps
 SOAK_ARGS ?= --clients 200 --seconds 120 --server-arg=--trace-limit=0
 FUZZ_RUNS ?= 1000000
 SANITIZER_TESTS ?= e2e/server
+# A sanitizer brings its own allocator: its builds link no jemalloc (Package.swift, docs/HARDENING.md "Sanitizers").
+SANITIZER_ENV = REFRESHKIT_SYSTEM_ALLOCATOR=1
 
 .PHONY: check autobahn soak asan tsan fuzz
 
@@ -191,8 +193,8 @@ soak: release test-deps
 	REFRESHKIT_BIN=$(abspath $(RELEASE_BIN)) $(VENV)/bin/python scripts/soak.py $(SOAK_ARGS)
 
 asan: deps test-deps
-	swift build -c debug --sanitize=address --scratch-path .build-asan --product refreshkit
-	swift test --disable-xctest --sanitize=address --scratch-path .build-asan --filter 'RefreshServerTests|RefreshWireTests|RefreshSessionsTests'
+	$(SANITIZER_ENV) swift build -c debug --sanitize=address --scratch-path .build-asan --product refreshkit
+	$(SANITIZER_ENV) LSAN_OPTIONS=suppressions=$(abspath scripts/sanitizers/lsan.supp) swift test --disable-xctest --sanitize=address --scratch-path .build-asan --filter 'RefreshServerTests|RefreshWireTests|RefreshSessionsTests'
 	REFRESHKIT_SANITIZER=address ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		LSAN_OPTIONS=suppressions=$(abspath scripts/sanitizers/lsan.supp) \
 		REFRESHKIT_BIN=$(abspath .build-asan/debug/refreshkit) $(VENV)/bin/python -m pytest -q $(SANITIZER_TESTS)
@@ -201,8 +203,8 @@ asan: deps test-deps
 		REFRESHKIT_BIN=$(abspath .build-asan/debug/refreshkit) $(VENV)/bin/python -m pytest -q e2e/cluster
 
 tsan: deps test-deps
-	swift build -c debug --sanitize=thread --scratch-path .build-tsan --product refreshkit
-	swift test --disable-xctest --sanitize=thread --scratch-path .build-tsan --filter 'RefreshServerTests|RefreshWireTests|RefreshSessionsTests'
+	$(SANITIZER_ENV) swift build -c debug --sanitize=thread --scratch-path .build-tsan --product refreshkit
+	$(SANITIZER_ENV) swift test --disable-xctest --sanitize=thread --scratch-path .build-tsan --filter 'RefreshServerTests|RefreshWireTests|RefreshSessionsTests'
 	REFRESHKIT_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 REFRESHKIT_BIN=$(abspath .build-tsan/debug/refreshkit) \
 		$(VENV)/bin/python -m pytest -q $(SANITIZER_TESTS)
 	REFRESHKIT_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 REFRESHKIT_BIN=$(abspath .build-tsan/debug/refreshkit) \

@@ -25,6 +25,11 @@ import PackageDescription
 //   CJemalloc        – Debian's jemalloc through pkg-config: the allocator of the processes that serve.
 //   AnchorScenarios  – the anchoring scenarios of `make bench` and their tests: the engine flung on a scripted feed.
 //   refreshkit       – the command line (`serve`, `replay`, `link`, `post`, `feed show`).
+// The sanitizer builds (`make asan`, `make tsan`) set REFRESHKIT_SYSTEM_ALLOCATOR: a sanitizer brings an allocator
+// of its own, and jemalloc linked beside it hands the sanitizer blocks it never allocated (docs/HARDENING.md,
+// "Sanitizers"). Every other build serves with jemalloc.
+let servesWithJemalloc = Context.environment["REFRESHKIT_SYSTEM_ALLOCATOR"] == nil
+
 let package = Package(
     name: "RefreshKit",
     platforms: [.macOS(.v15)],
@@ -92,12 +97,12 @@ let package = Package(
         .target(
             name: "RefreshServer",
             dependencies: [
-                "RefreshKit", "RefreshWire", "RefreshSessions", "CLibWebSockets", "CJemalloc", "CQREncode", "CHiredis",
+                "RefreshKit", "RefreshWire", "RefreshSessions", "CLibWebSockets", "CQREncode", "CHiredis",
                 "LWSEcho", "ServerClock", "RefreshFeeds",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+            ] + (servesWithJemalloc ? ["CJemalloc"] : [])
         ),
         .target(
             name: "LinkSimulator",

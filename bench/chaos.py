@@ -44,7 +44,7 @@ import cluster_supervisor  # noqa: E402
 from cluster_supervisor import accepts, free_base_port  # noqa: E402
 
 SUBPROTOCOL = "refreshkit.v1"
-RESEND_WINDOW_S = 1.0  # the page keeps its inputs this long (web/js/inputs.js, RESEND_WINDOW_MS)
+MAX_KEPT = 512  # the page keeps its last this many inputs (web/js/inputs.js, MAX_KEPT)
 INPUT_PERIOD_S = 0.1  # one input per session every 100 ms (one device drags at a time)
 
 
@@ -214,8 +214,7 @@ class Run:
                 ack = message.get("ack", 0) or 0
                 device.acked = max(device.acked, ack)
                 # the page sends again, in order, the inputs it kept above the welcome's ack
-                keep_from = time.monotonic() - RESEND_WINDOW_S
-                kept = [k for k in device.kept if k[1] >= keep_from and k[0] > ack]
+                kept = [k for k in device.kept if k[0] > ack]
                 oldest = kept[0][0] if kept else device.seq + 1
                 lost = max(0, oldest - 1 - ack)  # neither applied nor kept to send again
                 device.lost_inputs += lost
@@ -273,7 +272,7 @@ class Run:
             message = {"type": "touch", "phase": phase, "dx": 0, "dy": 4 * direction, "t": t_ms,
                        "id": pointer, "seq": device.seq}
             device.kept.append((device.seq, now, message))
-            device.kept = [k for k in device.kept if k[1] >= now - RESEND_WINDOW_S]
+            del device.kept[:-MAX_KEPT]
             if device.ws is not None:
                 try:
                     await device.ws.send(json.dumps(message))

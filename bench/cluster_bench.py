@@ -59,8 +59,7 @@ HELLO = {"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3, "frames": 
 # The servers log at `warning` in every configuration, as refreshkit-bench's server runs do.
 SERVER_ARGS = ("--log-level", "warning")
 # web/js/inputs.js: what a page keeps to send again after a resume
-RESEND_WINDOW_S = 1.0
-MAX_RESEND = 400
+MAX_KEPT = 512
 ACK = re.compile(r'"ack":\{([^}]*)\}')
 # HAProxy's httplog line of a reconnection (`&n=` in its URL): the retries field before the queues
 RECONNECTION_LOGGED = re.compile(r' \d+/\d+/\d+/\d+/(\+?\d+) \d+/\d+ "GET /\?s=[^ ]*&n=')
@@ -232,21 +231,17 @@ class Page:
         self.again: dict = {}
         self.failure: str | None = None
         self.reconnecting = False  # between the close and the welcome: inputs are numbered and kept, not sent
-        self.kept: collections.deque = collections.deque()  # (seq, text, at) of the last RESEND_WINDOW_S
+        self.kept: collections.deque = collections.deque(maxlen=MAX_KEPT)  # (seq, text, at) of the last inputs
         self.resent: list[int] = []  # the seqs sent again after the welcome
         self.numbered_at_welcome = 0
         self.caught_up_at = None  # the first frame acknowledging the last input sent again
 
     def keep(self, seq: int, text: str, at: float) -> None:
-        """web/js/inputs.js ResendLog.record: every input of the last second, at most MAX_RESEND of them."""
+        """web/js/inputs.js ResendLog.record: the last MAX_KEPT inputs, however old."""
         self.kept.append((seq, text, at))
-        while self.kept and (at - self.kept[0][2] > RESEND_WINDOW_S or len(self.kept) > MAX_RESEND):
-            self.kept.popleft()
 
     def to_resend(self, welcome: dict, at: float) -> list[tuple[int, str]]:
         """web/js/inputs.js ResendLog.onWelcome: after a resume, the kept inputs numbered above `welcome.ack`."""
-        while self.kept and at - self.kept[0][2] > RESEND_WINDOW_S:
-            self.kept.popleft()
         ack = welcome.get("ack")
         if welcome.get("resumed") is not True or not isinstance(ack, int) or ack < 0:
             self.kept.clear()

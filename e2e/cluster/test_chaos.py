@@ -3,8 +3,8 @@ honest: `make cluster`'s supervisord configuration with 3 processes, 10 sessions
 HAProxy, and for 40 s random SIGKILLs and SIGSTOPs of servers, a live server's health check made to fail, and
 Redis stopped for a few seconds. No session is lost, every session ends with both devices on the process the
 store names, and no two processes ever serve one session at once: no frame of a process reaches a page after
-another process's frame of that session reached one (docs/SCALING.md, "Fencing": serving leases). Inputs lost
-are a figure, not a check: an outage longer than the page's kept second loses inputs by design ("Limits")."""
+another process's frame of that session reached one (docs/SCALING.md, "Fencing": serving leases), and no input
+is lost: every input a device numbered is applied by the session that lives on ("Resending")."""
 from __future__ import annotations
 
 import sys
@@ -28,3 +28,4 @@ def test_a_short_chaos_run_loses_nothing_and_splits_nothing():
     assert figures["sessions_lost"] == 0, summary
     assert figures["sessions_split_at_end"] == 0, summary
     assert figures["two_holders_moments"] == 0, summary
+    assert figures["inputs_lost"] == 0, summary

@@ -153,6 +153,33 @@ def test_a_bad_seq_is_refused_with_a_clear_error_and_the_session_carries_on(serv
     run(scenario)
 
 
+def test_an_input_the_session_applied_already_is_refused_not_applied_twice(server):
+    """A resend that crossed its first sending (docs/SCALING.md, "Resending"): the same seq, or one below the
+    member's last applied, gets `already_applied` with its seq and moves nothing; the next input goes on."""
+    async def scenario():
+        async with ws_connect(server) as ws:
+            await hello(ws)
+            await send_page(ws, touch("start", 0, 1000, 1))
+            await send_page(ws, touch("move", -30, 1016, 2))
+            frame, _ = await recv_until(ws, acked(0, 2))
+            y = frame["offset"]["y"]
+            for seq in (2, 1):
+                await send_page(ws, touch("move", -30, 1016, seq))
+                error, seen = await recv_until(ws, lambda m: m["type"] == "error")
+                assert error == {"type": "error", "code": "already_applied", "ref": "touch", "seq": seq,
+                                 "message": f"input {seq} was applied already (the session applied this device's "
+                                            "inputs up to 2)"}, error
+                assert all(m["offset"]["y"] == y for m in seen if is_frame(m)), seen
+            await send_page(ws, wheel(10, 1030, 2))
+            error, _ = await recv_until(ws, lambda m: m["type"] == "error")
+            assert (error["code"], error["ref"], error["seq"]) == ("already_applied", "wheel", 2), error
+            await send_page(ws, touch("move", -30, 1032, 3))
+            frame, seen = await recv_until(ws, acked(0, 3))
+            assert all(m["ack"] == {"0": 2} for m in seen if is_frame(m)), seen
+            assert frame["offset"]["y"] == y + 30  # moved once by the new input, never by the repeats
+    run(scenario)
+
+
 def test_a_resumed_member_gets_its_ack_in_the_welcome(server):
     async def scenario():
         async with ws_connect(server) as ws:

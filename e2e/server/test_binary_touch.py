@@ -531,7 +531,7 @@ def test_the_trace_holds_binary_touches_as_json_and_replays_to_the_same_frames(s
         ("move", 0.1, -(1 / 3), 1033.3333333333333, 7, 3),
         ("move", 2.5e-7, -19.999999999999996, 1050.0000000000002, 7, None),
         ("move", -1.0, -1_000_000.0, 1066.7, 7, 5),  # at the limit: accepted
-        ("move", 0.0, -31.25, 1083.4, 7, MAX_SEQ),
+        ("move", 0.0, -31.25, 1083.4, 7, MAX_SEQ - 1),
         ("end", 0.0, 0.0, 1100.125, 7, MAX_SEQ),
     ]
     steps_b = [("start", 0.0, 0.0, 50.0, 1, 100), ("move", 0.0, 42.0, 66.5, 1, 101), ("end", 0.0, 0.0, 83.25, 1, 102)]

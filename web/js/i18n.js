@@ -99,6 +99,10 @@ const en = {
   'share.copyManually': 'Select and copy the link to share it.',
   'notice.sessionExpired': 'That session has ended — this is a new one.',
   'notice.rejoined': 'Rejoined the shared session as a new device.',
+  'notice.inputsMissed': {
+    one: 'Offline too long: {count} early move of your finger never reached the session. The list is where the session has it.',
+    other: 'Offline too long: {count} early moves of your finger never reached the session. The list is where the session has it.',
+  },
   'notice.sessionFull': 'That session has too many devices connected.',
   // the trace tools (js/trace.js)
   'trace.exportFailed': 'Export failed: {error}',
@@ -198,6 +202,7 @@ const zh = {
   'share.copyManually': '请选中并复制链接来分享。',
   'notice.sessionExpired': '该会话已结束，这是一个新会话。',
   'notice.rejoined': '已作为新设备重新加入共享会话。',
+  'notice.inputsMissed': '离线太久：手指较早的 {count} 次移动没有送达会话。列表停在会话所在的位置。',
   'notice.sessionFull': '该会话连接的设备过多。',
   'trace.exportFailed': '导出失败：{error}',
   'trace.cannotPlay': '无法回放该记录：{error}',

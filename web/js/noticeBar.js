@@ -55,6 +55,10 @@ export class NoticeBar {
     session.on('welcome', (msg) => {
       const text = noticeText(msg.notice);
       if (text) this.show(text, 'warning');
+      // offline so long that the page's resend log overflowed (js/inputs.js): the content follows the finger
+      // again from where the session has it
+      const missed = session.inputs?.missed ?? 0;
+      if (!text && missed > 0) this.show(t('notice.inputsMissed', { count: missed }), 'warning');
     });
     session.on('error', (msg) => {
       const notice = errorNotice(msg);

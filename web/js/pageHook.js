@@ -60,6 +60,7 @@ export function exposePageHook({ session, share, traceTools, newItems = null }) 
       enabled: predictor.enabled, supported: predictor.support, active: predictor.active,
       pending: predictor.pending.length, lastAck: predictor.lastAck, nextSeq: predictor.nextSeq,
       resent: session.inputs.resent, // inputs sent again after resumes (js/inputs.js)
+      missed: session.inputs.missedTotal, // inputs past the resend log's bound while offline: never applied
       correction: { x: session.drawn.blend.x, y: session.drawn.blend.y }, // drawn − target: still being blended away
       stalls: predictor.stalls, // frame gaps > 100 ms while inputs were pending
     }),

@@ -25,6 +25,7 @@ export const ErrorCode = Object.freeze({
   rateLimited: 'rate_limited',
   lagging: 'lagging',
   sessionElsewhere: 'session_elsewhere',
+  alreadyApplied: 'already_applied',
 });
 
 /** Every close code the server ends a connection with (docs/PROTOCOL.md, "close codes"), in the table's order. */

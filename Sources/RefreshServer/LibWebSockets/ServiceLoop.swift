@@ -1,4 +1,3 @@
-import CJemalloc
 import CLibWebSockets
 import Logging
 import RefreshKit
@@ -114,12 +113,12 @@ final class ServiceLoop {
     /// The metrics page, its gauges set from what the server holds now.
     func metricsPage() -> String {
         let members = host.sessions.values.reduce(0) { $0 + $1.connectedCount }
-        let heap = rk_jemalloc_now()
+        let heap = HeapFigures.now()
         metrics.take(host.counters)
         metrics.snapshot(
             ServerMetrics.Holdings(
                 connections: host.connections.count, sessions: host.sessions.count, members: members,
-                traceBytes: host.traceBytes, heapInUseBytes: Int(heap.in_use), heapFreeBytes: Int(heap.free)))
+                traceBytes: host.traceBytes, heapInUseBytes: heap.inUse, heapFreeBytes: heap.free))
         return metrics.text()
     }
 

@@ -80,6 +80,11 @@ extension SessionHost {
     /// A message of `connection`'s the decoder refused with `error`: counted, logged and answered.
     private func refuseUndecodable(_ connection: Connection, _ error: WireError) {
         connection.decodeErrors &+= 1
+        rejectLogged(connection, error)
+    }
+
+    /// Answers `connection` with `error`, with a notice in the log (docs/HARDENING.md, "Bad input").
+    func rejectLogged(_ connection: Connection, _ error: WireError) {
         logger.notice(
             "rejected a message",
             metadata: [

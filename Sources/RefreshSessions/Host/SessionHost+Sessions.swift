@@ -133,14 +133,11 @@ extension SessionHost {
     @inline(__always)
     func apply(_ received: ReceivedInput, on connection: Connection, at nowMicroseconds: Int64) {
         let (input, seq) = (received.input, received.seq)
-        guard let session = connection.session else {
-            rejectBeforeHello(connection, ref: Self.type(of: input), seq: seq)
-            return
-        }
+        guard let session = target(of: connection, ref: input.wireType, seq: seq) else { return }
         do {
             try session.apply(received, member: connection.member, at: Timestamp(microseconds: nowMicroseconds))
         } catch {
-            refuse(connection, error, ref: Self.type(of: input), seq: seq, in: session)
+            refuse(connection, error, ref: input.wireType, seq: seq, in: session)
             return
         }
         noteApplied(in: session, on: connection, at: nowMicroseconds)
@@ -161,10 +158,7 @@ extension SessionHost {
         _ plain: PlainTouchInput, text: UnsafeRawBufferPointer, binary: Bool, on connection: Connection,
         at nowMicroseconds: Int64
     ) {
-        guard let session = connection.session else {
-            rejectBeforeHello(connection, ref: "touch", seq: plain.seq)
-            return
-        }
+        guard let session = target(of: connection, ref: "touch", seq: plain.seq) else { return }
         do {
             try session.apply(
                 plain.touch, seq: plain.seq, text: text, binary: binary, member: connection.member,
@@ -188,10 +182,18 @@ extension SessionHost {
         if connection.unansweredInputAt == nil { connection.unansweredInputAt = nowMicroseconds }
     }
 
-    /// An input (`ref`, its `type`) before the connection's `hello`: `not_ready`.
-    private func rejectBeforeHello(_ connection: Connection, ref: String, seq: UInt64?) {
-        reject(
-            connection, WireError(code: .notReady, message: "send hello before any input", ref: ref, seq: seq))
+    /// The session `connection`'s input (`ref`, its `type`) numbered `seq` goes to; nil when it was answered
+    /// instead: before the connection's `hello` (`not_ready`), or applied already (`already_applied`: a page's
+    /// resend that crossed its first sending, docs/SCALING.md "Resending").
+    @inline(__always)
+    private func target(of connection: Connection, ref: String, seq: UInt64?) -> Session? {
+        guard let session = connection.session else {
+            reject(connection, WireError(code: .notReady, message: "send hello before any input", ref: ref, seq: seq))
+            return nil
+        }
+        guard let seq, let applied = session.appliedAlready(seq, member: connection.member) else { return session }
+        rejectLogged(connection, .alreadyApplied(seq: seq, applied: applied, ref: ref))
+        return nil
     }
 
     /// The engine refused `connection`'s input (`ref`, its `type`) with `error`, recorded in `session`'s trace.
@@ -283,16 +285,4 @@ extension SessionHost {
         }
     }
 
-    /// The wire `type` of an input, for `error.ref`.
-    static func type(of input: Input) -> String {
-        switch input {
-        case .touch: "touch"
-        case .wheel: "wheel"
-        case .resize: "resize"
-        case .command: "command"
-        case .configure: "configure"
-        case .feedAnswer: "feed_answer"
-        case .measure: "measure"
-        }
-    }
 }

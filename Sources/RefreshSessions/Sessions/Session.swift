@@ -225,6 +225,14 @@ public final class Session {
     /// The `seq` of member `number`'s last applied input, if it has an acknowledgement (`welcome.ack`).
     func acknowledged(member number: Int) -> UInt64? { traced.acknowledgements.seq(of: number) }
 
+    /// Member `number`'s last applied `seq` when its input `seq` is at or below it: applied already, since a page
+    /// numbers its inputs upwards (a resend that crossed its first sending: docs/SCALING.md, "Resending").
+    @inline(__always)
+    func appliedAlready(_ seq: UInt64, member number: Int) -> UInt64? {
+        guard let last = traced.acknowledgements.seq(of: number), seq <= last else { return nil }
+        return last
+    }
+
     func stopRecording() { traced.stopRecording() }
 
     /// Makes the recorded session's latest frame (``TracedListModel/latest``) its current one, producing (and

@@ -43,6 +43,9 @@ public enum ErrorCode: String, CaseIterable, Hashable, Sendable, CustomStringCon
     /// A `hello` for a session that another live process holds (``WireError/node`` names it): the page connects
     /// again with `n=<node>`, which a balancer routes there (docs/SCALING.md). Raised by the server.
     case sessionElsewhere = "session_elsewhere"
+    /// An input whose `seq` is not above the last one the session applied for the member (a resend that crossed the
+    /// first sending: docs/SCALING.md, "Resending"); it is not applied again. Raised by the server.
+    case alreadyApplied = "already_applied"
 
     /// The code of an engine refusal. Every reason has one; the switch has no default, so a new
     /// ``ListModelError/Reason`` does not compile until it is given its code here (and in PROTOCOL.md's table).

@@ -47,6 +47,15 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension WireError {
+    /// The reply to an input numbered `seq` at or below `applied`, the last one the session applied for the
+    /// member: it is not applied again (docs/SCALING.md, "Resending").
+    public static func alreadyApplied(seq: UInt64, applied: UInt64, ref: String) -> WireError {
+        WireError(
+            code: .alreadyApplied,
+            message: "input \(seq) was applied already (the session applied this device's inputs up to \(applied))",
+            ref: ref, seq: seq)
+    }
+
     /// The reply to an input that arrives before `hello`.
     public static func notReady(ref: String?, seq: UInt64? = nil) -> WireError {
         WireError(code: .notReady, message: "send hello first", ref: ref, seq: seq)

@@ -208,7 +208,7 @@ export class LiveSession {
         // a join keeps the session's viewport (docs/PROTOCOL.md, "Sessions"): the size this page's list took
         // before (its first fit, a panel opened) is not pushed onto it; a later change is (docs/PAGE.md)
         if (msg.member > 0 && !msg.resumed) this.pendingResize = false;
-        this.rebase(this.store.frame, () => this.inputs.onWelcome(msg, performance.now()));
+        this.rebase(this.store.frame, () => this.inputs.onWelcome(msg));
         break;
       case 'frame': {
         // heights and rows are committed with the frame that carries the engine's anchoring correction for
