@@ -87,6 +87,12 @@ public struct HeightSums: Hashable, Sendable, Codable {
         tree.append(covered + height)
     }
 
+    /// Makes room for `count` heights in all, so that appending up to that many allocates nothing more.
+    public mutating func reserveCapacity(_ count: Int) {
+        values.reserveCapacity(count)
+        tree.reserveCapacity(count + 1)
+    }
+
     /// Removes the last `count` heights; the nodes before them do not change.
     public mutating func removeLast(_ count: Int) {
         values.removeLast(count)

@@ -112,6 +112,12 @@ extension RowLayout {
             sums = HeightSums(Array(repeating: estimatedHeight, count: ids.count) + sums.values)
         case .below:
             pageSizes.append(ids.count)
+            // Room for exactly the rows held, a page at a time: every session holds its rows, and an array grown
+            // by doubling keeps up to twice their room (docs/PERFORMANCE.md, "Memory per connected session").
+            let count = heldIDs.count + ids.count
+            heldIDs.reserveCapacity(count)
+            measured.reserveCapacity(count)
+            sums.reserveCapacity(count)
             for id in ids {
                 heldIDs.append(id)
                 measured.append(false)
