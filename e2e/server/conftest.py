@@ -117,6 +117,12 @@ def fresh_server():
     yield start
     for srv in servers:
         srv.kill()
+    # a sanitizer's report ends the process (halt_on_error, abort_on_error): show it, whatever the test saw
+    for srv in servers:
+        lines = list(srv.stderr)
+        start = next((i for i, line in enumerate(lines) if "Sanitizer" in line), None)
+        if start is not None:
+            pytest.fail("a server's sanitizer reported:\n" + "\n".join(lines[start:start + 120]), pytrace=False)
 
 
 def run(coroutine_factory: Callable[[], Awaitable[Any]], timeout: float = 30.0) -> Any:
