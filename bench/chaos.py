@@ -9,6 +9,8 @@ Redis frozen for a few seconds. Then it prints what the pages saw:
 - sessions lost: a device that came back to a new session (`session_expired`) or never came back;
 - inputs lost: numbered inputs the session never applied (a welcome's `ack` below the oldest input the device
   still kept to send again, or an input never acknowledged by the end);
+- inputs refused as applied: inputs a device sent again that the session had applied already (`already_applied`:
+  applied once, not twice);
 - epochs refused: sessions a process let go because the store refused its epoch (the servers' logs);
 - sessions split at the end: the two devices of a session not both on the process the store names as its
   holder, once everything is back up;
@@ -18,7 +20,8 @@ Redis frozen for a few seconds. Then it prints what the pages saw:
 
     .venv/bin/python bench/chaos.py [--seconds 300] [--sessions 50] [--processes 3] [--seed N] [--json OUT]
 
-Needs supervisord, redis-server and haproxy (scripts/ensure-deps.sh cluster) and a release build.
+Exits 1 unless sessions lost, sessions split, inputs lost and moments of two holders are all 0. Needs supervisord,
+redis-server and haproxy (scripts/ensure-deps.sh cluster) and a release build.
 """
 from __future__ import annotations
 
@@ -148,6 +151,7 @@ class Device:
     lost_inputs: int = 0
     welcomes: int = 0
     moved: int = 0  # session_elsewhere after a welcome (the process let the session go)
+    refused_again: int = 0  # `already_applied`: an input sent again that the session had applied (not twice)
     offline_since: float | None = None  # when its last welcomed connection ended
 
 
@@ -237,6 +241,8 @@ class Run:
                 device.node = message["node"]
                 await ws.close()
                 return
+            elif kind == "error" and message.get("code") == "already_applied":
+                device.refused_again += 1
             elif kind == "error" and message.get("code") == "bad_token":
                 device.token = None
                 await ws.close()
@@ -410,6 +416,7 @@ class Run:
             "inputs_lost": sum(d.lost_inputs for d in devices) + unacked,
             "epochs_refused": refused,
             "pages_moved_by_fencing": sum(d.moved for d in devices),
+            "inputs_refused_as_applied": sum(d.refused_again for d in devices),
             "two_holders_moments": overlaps,
             "two_holders_longest_ms": round(longest * 1000, 1),
             "two_holders_median_ms": round(median * 1000, 1),
@@ -453,7 +460,11 @@ def main() -> int:
     figures = run(args.bin, args.seconds, args.sessions, args.processes, args.seed, verbose=True)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2) + "\n")
-    return 0 if figures["sessions_lost"] == 0 and figures["sessions_split_at_end"] == 0 else 1
+    failed = [key for key in ("sessions_lost", "sessions_split_at_end", "inputs_lost", "two_holders_moments")
+              if figures[key] != 0]
+    if failed:
+        print(f"chaos: not 0: {', '.join(failed)}", file=sys.stderr)
+    return 1 if failed else 0
 
 
 def run(binary: Path, seconds: float, sessions: int = 50, processes: int = 3, seed: int = 1,

@@ -103,157 +103,54 @@ public struct EdgeConfiguration: Hashable, Sendable, Codable {
         }
     }
 
-    /// The stored members, in one block that every copy of the configuration shares (``storage``). What a drag's
-    /// move reads comes first: the small choices, then the distances in the order a move and a frame read them
-    /// (the start point, the prompt, the threshold, the view's length), the resting inset; the durations, the
-    /// animations and the name after them. Coded in the order they were declared before (``CodingKeys``).
-    fileprivate struct Values: Hashable, Sendable, Codable {
-        var role: Role = .refresh
-        var enabled: Bool = true
-        var trigger: Trigger = .onRelease
-        var strictness: Strictness = .inclusive
-        var fling: FlingPolicy = .ignore
-        var shortContent: ShortContentPolicy = .enabled
-        var presentation: Presentation = .slideDown
-        var anchor: Anchor = .bottom
-        var viewBehaviour: ViewBehaviour = .fixedBottom
-        var endsOnCycleBoundary: Bool = false
-        var preload: Double = 0
-        var promptingInset: Double = 0
-        var triggerDistance: Double = 100
-        var height: Double = 60
-        var restingInset: Double = 60
-        var minimumVisibleDuration: Double = 0.4
-        var startDuration: Double = 0.25
-        var exitDuration: Double = 0.3
-        var cycle: AnimationCycle = AnimationCycle()
-        var insetAnimation: InsetAnimation? = nil
-        var control: ControlName = "spinner"
-
-        private enum CodingKeys: String, CodingKey {
-            case role, enabled, triggerDistance, restingInset, promptingInset, preload, trigger, strictness, fling
-            case shortContent, minimumVisibleDuration, startDuration, exitDuration, insetAnimation, endsOnCycleBoundary
-            case presentation, anchor, viewBehaviour, cycle, height, control
-        }
-    }
-
-    /// One block for every copy: a preset's edges and the controls of every session that uses it share it, so a
-    /// control holds a word for its configuration, not its size (docs/PERFORMANCE.md, "Memory per connected
-    /// session"). Immutable: a change makes a new block (changes are rare: a `configure`).
-    private final class Storage: Sendable {
-        let values: Values
-        init(_ values: Values) { self.values = values }
-    }
-
-    private var storage: Storage
-
-    private mutating func change(_ update: (inout Values) -> Void) {
-        var values = storage.values
-        update(&values)
-        storage = Storage(values)
-    }
-
-    public var role: Role {
-        get { storage.values.role }
-        set { change { $0.role = newValue } }
-    }
-    public var enabled: Bool {
-        get { storage.values.enabled }
-        set { change { $0.enabled = newValue } }
-    }
-    public var trigger: Trigger {
-        get { storage.values.trigger }
-        set { change { $0.trigger = newValue } }
-    }
-    public var strictness: Strictness {
-        get { storage.values.strictness }
-        set { change { $0.strictness = newValue } }
-    }
-    public var fling: FlingPolicy {
-        get { storage.values.fling }
-        set { change { $0.fling = newValue } }
-    }
-    public var shortContent: ShortContentPolicy {
-        get { storage.values.shortContent }
-        set { change { $0.shortContent = newValue } }
-    }
-    public var presentation: Presentation {
-        get { storage.values.presentation }
-        set { change { $0.presentation = newValue } }
-    }
-    public var anchor: Anchor {
-        get { storage.values.anchor }
-        set { change { $0.anchor = newValue } }
-    }
-    public var viewBehaviour: ViewBehaviour {
-        get { storage.values.viewBehaviour }
-        set { change { $0.viewBehaviour = newValue } }
-    }
+    // What a drag's move reads of a control's configuration comes first, next to the control's own hot members
+    // (``EdgeControl``): the small choices, then the distances in the order a move and a frame read them (the
+    // start point, the prompt, the threshold, the view's length), the resting inset; the durations, the
+    // animations and the name after them. Coded in the order they were declared before (``CodingKeys``).
+    public var role: Role
+    public var enabled: Bool
+    public var trigger: Trigger
+    public var strictness: Strictness
+    public var fling: FlingPolicy
+    public var shortContent: ShortContentPolicy
+    public var presentation: Presentation
+    public var anchor: Anchor
+    public var viewBehaviour: ViewBehaviour
     /// An end waits for the running animation cycle to finish (JHPullToRefreshKit looks at
     /// `endRefreshing` only at cycle boundaries, docs/SEEDS.md §1.2).
-    public var endsOnCycleBoundary: Bool {
-        get { storage.values.endsOnCycleBoundary }
-        set { change { $0.endsOnCycleBoundary = newValue } }
-    }
+    public var endsOnCycleBoundary: Bool
     /// IQ `preloadOffset`, px: an `onReachEdge` control starts this far before the edge; a control started by
     /// a pull arms this much earlier (IQ adds it to the pull, docs/SEEDS.md §5.2).
-    public var preload: Double {
-        get { storage.values.preload }
-        set { change { $0.preload = newValue } }
-    }
+    public var preload: Double
     /// Room kept permanently for a footer prompt (HT `promptingInset`).
-    public var promptingInset: Double {
-        get { storage.values.promptingInset }
-        set { change { $0.promptingInset = newValue } }
-    }
+    public var promptingInset: Double
     /// Displayed pull distance that arms the control (MS/HT `refreshableInset`), measured past the prompting
     /// inset and `preload` early; for `onReachEdge`, the length its progress counts over before it starts.
-    public var triggerDistance: Double {
-        get { storage.values.triggerDistance }
-        set { change { $0.triggerDistance = newValue } }
-    }
+    public var triggerDistance: Double
     /// Size of the control's view along the pull axis, CSS px.
-    public var height: Double {
-        get { storage.values.height }
-        set { change { $0.height = newValue } }
-    }
+    public var height: Double
     /// Extra inset the content rests on while refreshing (MS/HT `refreshingInset`).
-    public var restingInset: Double {
-        get { storage.values.restingInset }
-        set { change { $0.restingInset = newValue } }
-    }
+    public var restingInset: Double
     /// A refresh stays visible at least this long, seconds, so a fast reply does not flicker.
-    public var minimumVisibleDuration: Double {
-        get { storage.values.minimumVisibleDuration }
-        set { change { $0.minimumVisibleDuration = newValue } }
-    }
+    public var minimumVisibleDuration: Double
     /// The seed library's inset animation when a refresh starts, seconds (JH 0.25, MS 0.2, HT 0.25, IQ 0.1):
     /// how long the content takes to glide to the resting inset when ``insetAnimation`` is set. Without
     /// one the engine's bounce spring carries the content and this is not used.
-    public var startDuration: Double {
-        get { storage.values.startDuration }
-        set { change { $0.startDuration = newValue } }
-    }
+    public var startDuration: Double
     /// Duration of the exit animation (and inset release) when a refresh ends, seconds.
-    public var exitDuration: Double {
-        get { storage.values.exitDuration }
-        set { change { $0.exitDuration = newValue } }
-    }
-    public var cycle: AnimationCycle {
-        get { storage.values.cycle }
-        set { change { $0.cycle = newValue } }
-    }
+    public var exitDuration: Double
+    public var cycle: AnimationCycle
     /// The library's timed inset animation (curve, order); `nil`: the content follows every inset change
     /// on the engine's bounce spring, as UIKit's own control does (`ios`, `gv`).
-    public var insetAnimation: InsetAnimation? {
-        get { storage.values.insetAnimation }
-        set { change { $0.insetAnimation = newValue } }
-    }
+    public var insetAnimation: InsetAnimation?
     /// The name of the page's control that draws this edge (docs/CONTROLS.md): stored and carried in the
     /// configuration, never read by the engine.
-    public var control: ControlName {
-        get { storage.values.control }
-        set { change { $0.control = newValue } }
+    public var control: ControlName
+    /// Every stored member, in the order they were coded before the ones a move reads were put first.
+    private enum CodingKeys: String, CodingKey {
+        case role, enabled, triggerDistance, restingInset, promptingInset, preload, trigger, strictness, fling
+        case shortContent, minimumVisibleDuration, startDuration, exitDuration, insetAnimation, endsOnCycleBoundary
+        case presentation, anchor, viewBehaviour, cycle, height, control
     }
 
     public init(
@@ -279,41 +176,29 @@ public struct EdgeConfiguration: Hashable, Sendable, Codable {
         height: Double = 60,
         control: ControlName? = nil
     ) {
-        var values = Values()
-        values.role = role
-        values.enabled = enabled
-        values.triggerDistance = triggerDistance
-        values.restingInset = restingInset
-        values.promptingInset = promptingInset
-        values.preload = preload
-        values.trigger = trigger
-        values.strictness = strictness
-        values.fling = fling
-        values.shortContent = shortContent
-        values.minimumVisibleDuration = minimumVisibleDuration
-        values.startDuration = startDuration
-        values.exitDuration = exitDuration
-        values.insetAnimation = insetAnimation
-        values.endsOnCycleBoundary = endsOnCycleBoundary
-        values.presentation = presentation
-        values.anchor = anchor
-        values.viewBehaviour = viewBehaviour
-        values.cycle = cycle
-        values.height = height
+        self.role = role
+        self.enabled = enabled
+        self.triggerDistance = triggerDistance
+        self.restingInset = restingInset
+        self.promptingInset = promptingInset
+        self.preload = preload
+        self.trigger = trigger
+        self.strictness = strictness
+        self.fling = fling
+        self.shortContent = shortContent
+        self.minimumVisibleDuration = minimumVisibleDuration
+        self.startDuration = startDuration
+        self.exitDuration = exitDuration
+        self.insetAnimation = insetAnimation
+        self.endsOnCycleBoundary = endsOnCycleBoundary
+        self.presentation = presentation
+        self.anchor = anchor
+        self.viewBehaviour = viewBehaviour
+        self.cycle = cycle
+        self.height = height
         // Without a name, the built-in control of the role: the seeds' pull indicator or footer.
-        values.control = control ?? (role == .loadMore ? "footer" : "spinner")
-        storage = Storage(values)
+        self.control = control ?? (role == .loadMore ? "footer" : "spinner")
     }
-
-    public static func == (a: EdgeConfiguration, b: EdgeConfiguration) -> Bool {
-        a.storage === b.storage || a.storage.values == b.storage.values
-    }
-
-    public func hash(into hasher: inout Hasher) { hasher.combine(storage.values) }
-
-    public init(from decoder: any Decoder) throws { storage = Storage(try Values(from: decoder)) }
-
-    public func encode(to encoder: any Encoder) throws { try storage.values.encode(to: encoder) }
 
     /// An edge with nothing attached.
     public static let none = EdgeConfiguration(enabled: false)
