@@ -284,5 +284,4 @@ extension SessionHost {
             actions.append(.wantWrite(connection))
         }
     }
-
 }
