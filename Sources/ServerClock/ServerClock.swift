@@ -68,8 +68,8 @@ public struct ServerClock: Sendable {
     /// The time now, µs since the Unix epoch.
     ///
     /// Inlinable, with its arithmetic unchecked (µs since 1970 are nowhere near `Int64`'s bounds): the server reads
-    /// it for every event and every write, and the call with its overflow checks cost ~38 instructions besides
-    /// `clock_gettime`.
+    /// it for every event and every write, and a call with overflow checks there was a cost on every one besides
+    /// `clock_gettime` (docs/PERFORMANCE.md, "The whole server, instructions per input").
     @inlinable
     public func now() -> Int64 { wallOrigin &+ (Self.read(CLOCK_MONOTONIC) &- monotonicOrigin) }
 

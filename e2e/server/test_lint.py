@@ -100,6 +100,15 @@ SPOILED = {
         {"Sources/RefreshWire/Demo.swift": "// Passed by address: two `memcpy`s less a frame.\npublic let demo = 1\n"},
         "comment-counts", "Sources/RefreshWire/Demo.swift:1: quotes a count of copies",
     ),
+    "comment counts comparisons": (
+        {"Sources/RefreshWire/Demo.swift": (
+            "/// Eight bytes at a time: 5 comparisons for a `move`.\npublic let demo = 1\n")},
+        "comment-counts", "Sources/RefreshWire/Demo.swift:1: quotes a count of operations",
+    ),
+    "comment quotes a size in the server": (
+        {"Sources/RefreshServer/Demo.swift": "/// Boxed: a frame is some 260 bytes.\npublic let demo = 1\n"},
+        "comment-counts", "Sources/RefreshServer/Demo.swift:1: quotes a measured size",
+    ),
     "js import cycle": (
         {"web/js/greeting.js": (
             "import { title } from './page/index.js';\n\n"

@@ -1,4 +1,4 @@
-"""No comment in the engine, the wire or the session host quotes a measurement.
+"""No comment in the engine, the wire, the session host or the server quotes a measurement.
 
 Code comments say WHY the code is shaped as it is and cite the section of docs/PERFORMANCE.md that holds the
 reason ("docs/PERFORMANCE.md, \"Cold lines\""); the figures themselves (instruction counts, cycle counts, cache
@@ -8,11 +8,11 @@ can be dated and remeasured. A count copied into a comment goes stale unseen wit
 This check reads the `//` comments (whole-line and trailing) of the Swift files under MODULES and fails on a line
 that matches one of PATTERNS (a number of instructions or cycles, of cache lines missed or of data or code, a
 number on each side of an arrow, a profiler's name followed by a figure, a time taken or per unit of work, a cost
-in numbers, a share of a core), naming `file:line`, what it quotes, and the line; a figure split over two comment
-lines is found on the first. The patterns look for a number next to what it counts, so a comment may still speak
-of instructions, cache lines or a call's cost without one ("a call per key", "one cold line less per input"), and
-units that specify behaviour rather than measure it (`(µs)`, "between Chromium's 100 ms and Chameleon's 150 ms")
-are not matched.
+in numbers, a count of comparisons, stores or calls saved, an estimated size in bytes, a share of a core), naming
+`file:line`, what it quotes, and the line; a figure split over two comment lines is found on the first. The
+patterns look for a number next to what it counts, so a comment may still speak of instructions, cache lines or a
+call's cost without one ("a call per key", "one cold line less per input"), and units that specify behaviour
+rather than measure it (`(µs)`, "between Chromium's 100 ms and Chameleon's 150 ms") are not matched.
 
     scripts/lint/check_comment_counts.py [ROOT]      ROOT: the repository, or a tree laid out like it
 
@@ -24,7 +24,10 @@ import re
 import sys
 from pathlib import Path
 
-MODULES = ["Sources/RefreshKit", "Sources/RefreshWire", "Sources/RefreshSessions"]
+MODULES = [
+    "Sources/RefreshKit", "Sources/RefreshWire", "Sources/RefreshSessions", "Sources/RefreshServer",
+    "Sources/ServerClock",
+]
 
 NUMBER = r"~?\d[\d  ,.]*"  # 5, ~250, 1 300, 1 000, 62.6 (a thin or plain space groups thousands)
 UNIT_OF_WORK = r"(?:input|inputs|frame|move|call|message|touch|step|delta|write|record|byte|number|key)"
@@ -47,6 +50,10 @@ PATTERNS = [
     ("a timing", rf"\b(?:took|takes|cost|costs|costing|spent|saves|saved)\b[^.;]*?{NUMBER}\s?(?:ns|µs|us|ms)\b"),
     ("a timing", rf"{NUMBER}\s?(?:ns|µs|us|ms)\s+(?:per|a|an|each)\s+{UNIT_OF_WORK}\b"),
     ("a measured cost", r"\bcost(?:s|ing)?\s+(?:about\s+|some\s+|only\s+)?~?\d"),
+    ("a count of operations",
+     rf"(?:{NUMBER}|\b(?:a\s+few|one|two|three|four|five|six)\b)\s*(?:comparisons|additions|stores|branches"
+     r"|calls?\s+(?:fewer|more|less))\b"),
+    ("a measured size", rf"(?:\babout|\bsome|~)\s*{NUMBER}\s*bytes\b"),
     ("a share of the CPU",
      r"\d+(?:\.\d+)?\s?%\s+of\s+(?:a\s+core|the\s+(?:cpu|server|process|host)|its\s+(?:samples|work))"),
 ]

@@ -5,8 +5,9 @@
 #     bugbear; ruff is pinned in e2e/requirements.txt);
 #   - JS: scripts/lint/check-js.mjs over web/ and examples/ (every module parses as an ES module, every import
 #     resolves and links, no two page modules share a file name, no import cycle among them);
-#   - comments: scripts/lint/check_comment_counts.py over Sources/RefreshKit, RefreshWire and RefreshSessions (no
-#     comment quotes an instruction or cycle count, cache lines missed, a timing or a before -> after figure: those
+#   - comments: scripts/lint/check_comment_counts.py over Sources/RefreshKit, RefreshWire, RefreshSessions,
+#     RefreshServer and ServerClock (no comment quotes an instruction, cycle or operation count, cache lines missed,
+#     an estimated size, a timing or a before -> after figure: those
 #     go in docs/PERFORMANCE.md, which the comment cites). It names file:line for each;
 #   - type sizes: scripts/lint/type_sizes.py over Sources (no Swift type over 800 lines with its extensions,
 #     counted over every file; the few over it today have a ceiling each there).

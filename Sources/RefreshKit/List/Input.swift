@@ -11,8 +11,8 @@ public enum Input: Hashable, Sendable {
     case command(Command)
     /// A partial change of the configuration (a preset, edge parameters, the simulated feed).
     ///
-    /// Boxed: a patch is about 200 bytes, and inline it would make every input that size, copied on every
-    /// touch and wheel event the host passes along. Configuring is rare.
+    /// Boxed: a patch is many times a touch's size, and inline it would make every input that size, copied on
+    /// every touch and wheel event the host passes along. Configuring is rare.
     indirect case configure(ConfigurationPatch)
     /// An external feed source's answer to the model's ``ListModel/sourceRequest`` (``FeedMode/external``),
     /// brought by the host; recorded in the trace like a page's message, from the reserved member -1.

@@ -66,7 +66,7 @@ public struct RubberBand: Hashable, Sendable, Codable {
     ///   - dimension: The viewport dimension along the axis.
     // Inlined up to the test for a finite value inside the range (a drag's move on both axes, mostly): there the
     // result is the value, bit for bit, as below (the bounds made finite cannot exclude a finite value inside
-    // them): two calls fewer on every move (docs/PERFORMANCE.md, "Inlining on an input's path").
+    // them), so a move inside the range calls nothing (docs/PERFORMANCE.md, "Inlining on an input's path").
     @inline(__always)
     public func clamp(_ value: Double, lower: Double, upper: Double, dimension: Double) -> Double {
         if value.isFinite && value >= lower && value <= upper { return value }

@@ -39,8 +39,9 @@ struct DragGesture: Hashable, Sendable, Codable {
 
 /// The finger's velocity estimators of a drag, one per axis.
 ///
-/// They live beside the drag in the scroll model rather than inside it: their rings take about 700 bytes,
-/// and the drag's few fields are read on every move (an optional that large is copied to be looked at).
+/// They live beside the drag in the scroll model rather than inside it: their rings are many times the drag's
+/// size, and the drag's few fields are read on every move (an optional that large is copied to be looked at:
+/// docs/PERFORMANCE.md, "No copies per input").
 /// Empty while no finger is down, so that equal scroll models stay equal.
 struct FingerVelocity: Hashable, Sendable, Codable {
     /// Whether both trackers hold the same sample times, so that their newest samples are kept together in

@@ -14,8 +14,8 @@ extension ServiceLoop {
     ) -> Int32 {
         // Every input's event, first: its piece is held for the turn's end (TurnInputs), and its connection's and
         // session's memory fetched meanwhile (SessionPrefetch); a piece too long to hold goes to the host at once,
-        // after those held before it. The connection is used unretained (the retain and release cost ~40
-        // instructions per input). Beside it lies what its last input noted of where its next one reads
+        // after those held before it. The connection is used unretained: the connection object outlives its
+        // events, and a retain and release on every input is atomic work for nothing. Beside it lies what its last input noted of where its next one reads
         // (InputMemory): the host's delivery notes it again.
         if reason == LWS_CALLBACK_RECEIVE {
             guard let user, let connection = Self.connection(in: user) else { return 0 }
@@ -38,8 +38,8 @@ extension ServiceLoop {
     }
 
     /// Every event but `RECEIVE`. Out of line, so that every input's `RECEIVE` does not set up this function's
-    /// frame (504 bytes of stack with a canary, five registers saved, values spilled across its calls):
-    /// callgrind_server, the protocol callback's own (`handleEvent` and `handle`) 104 -> 83 per input.
+    /// large frame (a stack canary, saved registers, values spilled across its calls) for events it does not
+    /// handle (docs/PERFORMANCE.md, "The whole server, instructions per input").
     @inline(never)
     private func handleOther(
         wsi: OpaquePointer,
@@ -153,8 +153,8 @@ func refreshKitProtocolCallback(
     _ length: Int
 ) -> Int32 {
     // An open connection's events (all but a handful) find the loop beside the connection, and go on with a jump:
-    // no calls into lws for the context and its user, and no registers saved around them here (the entry
-    // point's own instructions per callback 44 -> 18, plus 15 in handleEvent's frame).
+    // no calls into lws for the context and its user, and no registers saved around them here
+    // (docs/PERFORMANCE.md, "The whole server, instructions per input").
     if let wsi, let owner = user?.load(fromByteOffset: ServiceLoop.loopOffset, as: UnsafeMutableRawPointer?.self) {
         return handleEvent(owner, wsi, reason, user, input, length)
     }

@@ -135,8 +135,8 @@ final class ServiceLoop {
                 // Turns (whatever is ready: sockets, lws's timers, the wake-up pipe of lws_cancel_service), each
                 // ended by the check handle's endTurn(), until a turn finds the stop flag set and stops the loop.
                 // Not one uv_run(UV_RUN_ONCE) per turn: each call paid the loop's entry and a second reading of
-                // the clock and run of the timers at its end (callgrind_server: uv_run's own 92 and libuv's
-                // clock 2 readings per turn, at ~1.3 turns per input).
+                // the clock and run of the timers at its end, and a turn comes about once an input
+                // (docs/PERFORMANCE.md, "The whole server, instructions per input").
                 uv_run(uvLoop, UV_RUN_DEFAULT)
             } else {
                 if lws_service(context, 0) < 0 {
@@ -156,8 +156,8 @@ final class ServiceLoop {
         handOverTurnInputs()
         host.flushHeldFrame()
         // The feed's threads wake the loop (lws_cancel_service) when they answer. Without a feed (and so
-        // without image requests, made only with one) there is nothing to take: not called, which saved
-        // ~26 instructions per turn.
+        // without image requests, made only with one) there is nothing to take: not called, since every turn
+        // would pay for the call.
         if feed != nil { deliverFeedReports() }
         carryOutActions()
         if let uvLoop, stopFlag.isSet { uv_stop(uvLoop) }

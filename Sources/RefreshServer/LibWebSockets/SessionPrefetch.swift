@@ -34,7 +34,7 @@ struct SessionPrefetch {
     /// Array headers lie this many bytes before an array's elements (count and capacity after the object's).
     static let arrayHeaderBytes = 32
     /// What is fetched of a frame's edge array: its header and two edges (a list's top and bottom; a page with
-    /// more edges finds the others as before). A constant, so that the fetch is six instructions, not a loop.
+    /// more edges finds the others as before). A constant, so that the fetch is unrolled, not a loop.
     static var edgeArrayBytes: Int { arrayHeaderBytes + 2 * MemoryLayout<EdgeFrame>.stride }
 
     /// An input of `connection` was held, with `memory` what its last input noted: fetch its memory and its

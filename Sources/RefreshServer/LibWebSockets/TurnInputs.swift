@@ -7,7 +7,7 @@ import RefreshSessions
 ///
 /// Why not one at a time, as lws delivers them: at 1 000 sessions a turn's `epoll_wait` reports some twenty
 /// sockets, and each input finds its session cold in the cache, a chain of loads from memory. Held, an input costs
-/// its connection's line (which the transport reads anyway) and a copy of its ~60 bytes, and its session's memory
+/// its connection's line (which the transport reads anyway) and a copy of its bytes, and its session's memory
 /// is fetched while lws reads the next sockets (``SessionPrefetch``); handed over, the host finds it in the cache
 /// (docs/PERFORMANCE.md, "A turn's inputs together"). What the host sees does not change: every piece reaches it
 /// in the order it was read, with the time it was read, and before any other event of the turn.
@@ -37,8 +37,8 @@ final class TurnInputs {
     static let heldBytesLimit = heldPiecesLimit * largestPiece
 
     /// Memory of their own, allocated once at their full size and never zeroed (pages a turn never reaches are
-    /// never touched): holding a piece is a store and a copy, not an array's appends (callgrind_server: an
-    /// array of pieces and one of bytes cost ~150 instructions per input more).
+    /// never touched): holding a piece is written in place, not by an array's appends, each checking capacity and
+    /// uniqueness (docs/PERFORMANCE.md, "A turn's inputs together").
     private let pieces: UnsafeMutableBufferPointer<Piece>
     private let bytes: UnsafeMutableRawPointer
     private var pieceCount = 0

@@ -19,7 +19,7 @@ import RefreshSessions
 /// The writes are not made here: the host's batches go to a ``StoreThread``, which owns a connection of its
 /// own, so the service thread never waits on Redis to write. A read (``load(_:)``) is the adapter's, on the
 /// service thread, on this connection, when the host asks for one (``HostAction/readStore(_:)``,
-/// ``StoreReads``): a bounded round trip (at most 250 ms per step, and while Redis is unreachable at most
+/// ``StoreReads``): a bounded round trip (each step given at most 250 ms, and while Redis is unreachable at most
 /// one connection attempt a second), made only when a page names a session this process does not hold.
 final class RedisStore: SessionStore {
     private let connection: RedisConnection

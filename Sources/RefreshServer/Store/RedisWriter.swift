@@ -136,7 +136,7 @@ final class RedisWriter {
         """
 
     /// Applies `batch`: its removals, each write, then its lease change (after the writes: a SIGTERM's last
-    /// batch ends the lease only once every session is written). Blocks (at most 250 ms per step).
+    /// batch ends the lease only once every session is written). Blocks (each step given at most 250 ms).
     func apply(_ batch: StoreBatch) -> StoreOutcome { write(batch).outcome }
 
     /// ``apply(_:)``, with the sessions the store says another process holds now (``StoreFence``): writes it

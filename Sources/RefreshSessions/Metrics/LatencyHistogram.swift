@@ -1,7 +1,7 @@
 /// Durations counted into fixed buckets, in plain integers: what a Prometheus histogram holds (a count per
 /// upper bound, the sum and the count), kept by the one thread that records into it, without a lock.
 ///
-/// Recording is a few comparisons and three additions. The server's `/metrics` page writes it in Prometheus'
+/// Recording finds the bucket and adds to plain integers: no lock, no `Duration`. The server's `/metrics` page writes it in Prometheus'
 /// text format when it is asked for (RefreshServer's `ServerMetrics`); recording through swift-prometheus'
 /// `Histogram` instead took its lock and compared `Duration`s on every frame (docs/PERFORMANCE.md, "Counters,
 /// not metrics").

@@ -47,8 +47,8 @@ struct EdgeChanges: OptionSet {
     /// The changes of one edge entry from `base` to `edge` (the same edge), in a frame that scrolled by
     /// `scroll` along the edge's axis.
     ///
-    /// The entries are read through pointers, field by field, where they lie in the frames' arrays: a copy
-    /// of each (about 160 bytes) cost as much as comparing them.
+    /// The entries are read through pointers, field by field, where they lie in the frames' arrays: copying each
+    /// whole entry out cost as much as comparing them (docs/PERFORMANCE.md, "No copies per input").
     @inline(__always)
     init(from base: UnsafePointer<EdgeFrame>, to edge: UnsafePointer<EdgeFrame>, scroll: FollowedScroll) {
         typealias W = WrittenNumber

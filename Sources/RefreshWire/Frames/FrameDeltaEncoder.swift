@@ -55,7 +55,7 @@ extension MessageEncoder {
             baseAcknowledgements: base.acknowledgements, into: &buffer)
     }
 
-    /// The room a delta is written in. A delta is usually under 200 bytes: reserving a whole frame's worth
+    /// The room a delta is written in. A delta is usually a small part of a frame: reserving a whole frame's worth
     /// (and zeroing it) would cost as much as writing it. A low estimate only costs a second attempt.
     @inline(__always)
     private static func deltaBound(
@@ -174,8 +174,8 @@ extension MessageEncoder {
     /// `"ack":{…}` with each member whose acknowledged `seq` changed, and `null` for each member whose entry
     /// was dropped (``AcknowledgementTable``); nothing when none changed. Both maps are in member order.
     ///
-    /// Both maps are borrowed (a copy of each is some 80 bytes and a retain); the usual case, the same members
-    /// with one `seq` moved, is compared entry by entry.
+    /// Both maps are borrowed (a copy retains their storage: docs/PERFORMANCE.md, "No copies per input"); the
+    /// usual case, the same members with one `seq` moved, is compared entry by entry.
     private func writeAckPatch(
         _ acks: borrowing Acknowledgements, from base: borrowing Acknowledgements, to w: inout JSONWriter
     ) {
@@ -268,7 +268,7 @@ extension MessageEncoder {
     /// `"edges":{"top":{…},…}` with the entries that changed (the same edges as `base`, in the same order).
     private func writeEdgesPatch(_ frame: Frame, from base: Frame, _ scroll: FrameScroll, to w: inout JSONWriter) {
         var open = false
-        // Through buffer pointers: an array's subscript would copy each entry (about 200 bytes) out.
+        // Through buffer pointers: a subscript copies each whole entry out (docs/PERFORMANCE.md, "No copies per input").
         base.edges.withUnsafeBufferPointer { bases in
             frame.edges.withUnsafeBufferPointer { edges in
                 for i in 0..<min(bases.count, edges.count) {

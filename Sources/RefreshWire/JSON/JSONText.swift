@@ -384,7 +384,7 @@ extension JSONText {
     }
 
     /// Whether the `n` bytes at `index` are those at `other`. Eight at a time: a touch message is mostly
-    /// literal keys (about 60 bytes), and a byte loop over them was much of reading one. What is left after
+    /// literal keys, and a byte loop over them was much of reading one. What is left after
     /// the eight-byte words, and a literal shorter than eight bytes, is compared as two overlapping words
     /// (`,"dy":` as bytes 0–3 and 2–5), not a comparison a byte (docs/PERFORMANCE.md, "The touch decode").
     @inline(__always)

@@ -6,7 +6,8 @@ public enum ServerMessage: Sendable {
     /// `welcome`: the reply to an admitted `hello`.
     case welcome(Welcome)
     /// `frame`: the session's whole state at one time, with its `ack` map. (`indirect`, as `delta`: a frame is
-    /// some 260 bytes, which every message would otherwise take; a host writes its frames without this type.)
+    /// far larger than any other message's payload, and every message would otherwise take its size; a host
+    /// writes its frames without this type.)
     indirect case frame(SharedFrame)
     /// `delta`: what changed in `frame` since `base`, the frame the page holds (PROTOCOL.md, "delta").
     indirect case delta(SharedFrame, base: SharedFrame)

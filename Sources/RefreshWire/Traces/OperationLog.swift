@@ -23,7 +23,7 @@ import RefreshKit
 /// where Δt is the time since the previous timed record (µs, zigzag) and the numbers are LEB128 varints.
 ///
 /// A chunk is raw memory allocated at its full size and never zeroed (``Chunk``), written through a
-/// pointer, `tailCount` of the tail's bytes used: a record is a few stores and one copy of its text, not
+/// pointer, `tailCount` of the tail's bytes used: a record is written in place, its text copied once, not by
 /// appends that each check an array's capacity, and no bounds checks (`reserve` made room). An `[UInt8]`
 /// chunk had to be zeroed when made, byte by byte, and appending to one instead cost more (docs/PERFORMANCE.md,
 /// "The trace's records").
@@ -78,8 +78,8 @@ import RefreshKit
         (UnsafeRawPointer(Unmanaged.passUnretained(tail).toOpaque()), UnsafeRawPointer(tail.bytes + tailCount))
     }
 
-    /// A first chunk of 256 bytes (a session that says `hello` and goes quiet records a few bytes; one that
-    /// drags records ~90 bytes per input), each next one twice the last, up to 64 KiB.
+    /// A first chunk of 256 bytes (a session that says `hello` and goes quiet records little; one that drags
+    /// fills chunks quickly: docs/PERFORMANCE.md, "The trace's records"), each next one twice the last, up to 64 KiB.
     static let firstChunk = 256
     static let largestChunk = 64 << 10
     /// The most a record's head (tag, Δt, member, length) takes.

@@ -35,7 +35,7 @@ enum TextPrefixes {
     }
 
     /// Whether `text` starts with `prefix` (at least 8 bytes long), compared 8 bytes at a time (the last 8 of the
-    /// prefix in one more, overlapping, comparison): 5 comparisons for a `move`.
+    /// prefix in one more, overlapping, comparison), not byte by byte (docs/PERFORMANCE.md, "The touch decode").
     @inline(__always)
     private static func starts(_ text: UnsafeRawBufferPointer, with prefix: StaticString) -> Bool {
         let count = prefix.utf8CodeUnitCount

@@ -38,7 +38,7 @@ public struct TraceLimits: Hashable, Sendable {
     /// Operations recorded after the latest snapshot at most; 0 records nothing.
     public var maxOperations: Int
     /// Bytes the recorded operations take at most, in the recorder's compact form (the page's messages
-    /// included, as received, plus about 5 bytes per operation).
+    /// included, as received, plus each operation's own few bytes: docs/TRACE.md, "Limits").
     public var maxBytes: Int
     /// A snapshot is taken (with the next frame) once this many operations were recorded since the last one.
     public var snapshotOperations: Int

@@ -18,8 +18,7 @@ import RefreshKit
 /// Its stored properties come in two groups: those every operation reads and writes, together and first (so
 /// that they follow the hot fields of a holder that puts the recorder among its own, as `TracedListModel`
 /// does), then those read only now and then (the header, the limits, the snapshot), so that a record touches
-/// as few cache lines of the session's state as it can (a server at 1 000 sessions finds them cold on each
-/// input), and the limits are read only past two marks kept among them (``admit(_:)``) (docs/PERFORMANCE.md,
+/// as little of the session's state as it can (a server with many sessions finds it cold on each input), and the limits are read only past two marks kept among them (``admit(_:)``) (docs/PERFORMANCE.md,
 /// "Cold lines").
 public struct TraceRecorder: Sendable {
     /// The operations so far.
