@@ -4,6 +4,7 @@ node), land on the same other process, which took the session over, show it in t
 refresh finishes where it was."""
 from __future__ import annotations
 
+import contextlib
 import re
 import signal
 import sys
@@ -37,13 +38,50 @@ def welcome(page) -> dict:
     return page.evaluate("() => window.refreshkit.welcome")
 
 
-def test_pages_follow_their_session_to_the_process_that_takes_it_over(browser, cluster):
-    c = cluster(2)
+@contextlib.contextmanager
+def two_pages_of_one_session(browser, c):
+    """Two phones on one session through the balancer: (a, b, the session's id)."""
     base = f"http://127.0.0.1:{c.balancer.port}"
     ctx_a, a = open_page(browser, base)
     sid = a.evaluate("() => window.refreshkit.session.id")
     ctx_b, b = open_page(browser, base, f"?s={sid}")
     try:
+        yield a, b, sid
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def prediction(page) -> dict:
+    return page.evaluate("() => window.refreshkit.prediction()")
+
+
+def all_acknowledged(page) -> bool:
+    """Every input the page numbered is acknowledged, and there was one."""
+    p = prediction(page)
+    return p["pending"] == 0 and p["lastAck"] == p["nextSeq"] - 1 and p["lastAck"] > 0
+
+
+def wait_for_takeover(page, node: str):
+    wait_until(page, lambda p: ((welcome(p).get("takeover") or {}).get("from") == node
+                                and p.evaluate("() => window.refreshkit.state.connected")), 15,
+               what="the page to be welcomed by the process that took its session over")
+
+
+def stored_seqs(c, sid: str) -> dict[int, list[int]]:
+    """Each member's input `seq`s in the store's record of the session (its trace's operations), in order."""
+    seqs: dict[int, list[int]] = {}
+    for op in c.redis.cli("LRANGE", f"rk:session:{sid}:ops", "0", "-1").splitlines():
+        member = re.search(r'\\?"member\\?":(-?\d+)', op)
+        seq = re.search(r'\\?"seq\\?":(\d+)', op)
+        if member and seq:
+            seqs.setdefault(int(member.group(1)), []).append(int(seq.group(1)))
+    return seqs
+
+
+def test_pages_follow_their_session_to_the_process_that_takes_it_over(browser, cluster):
+    c = cluster(2)
+    with two_pages_of_one_session(browser, c) as (a, b, sid):
         node = welcome(a)["node"]
         assert sid.startswith(node + ".") and welcome(b)["node"] == node and welcome(b)["session"] == sid
         assert a.locator("[data-panel-node]").inner_text() == f"node {node}"
@@ -58,9 +96,7 @@ def test_pages_follow_their_session_to_the_process_that_takes_it_over(browser, c
                    what="the refresh in the store")
         c.servers[node].proc.send_signal(signal.SIGKILL)
         for page in (a, b):  # each page reconnects by itself, through the balancer
-            wait_until(page, lambda p: (w := welcome(p)) and (w.get("takeover") or {}).get("from") == node
-                       and p.evaluate("() => window.refreshkit.state.connected"), 15,
-                       what="the page to be welcomed by the process that took its session over")
+            wait_for_takeover(page, node)
         for page in (a, b):
             w = welcome(page)
             assert w["session"] == sid and w["resumed"] is True and "notice" not in w, w
@@ -69,9 +105,6 @@ def test_pages_follow_their_session_to_the_process_that_takes_it_over(browser, c
         assert welcome(a)["node"] == welcome(b)["node"], "both pages reach the same process"
         assert abs(frame(a)["offset"]["y"] - settled["offset"]["y"]) <= 1, (frame(a)["offset"], settled["offset"])
         wait_until(b, lambda p: edge(frame(p), "top")["state"] == "idle", 15, what="the refresh to finish")
-    finally:
-        ctx_a.close()
-        ctx_b.close()
 
 
 def test_inputs_the_killed_process_never_stored_are_sent_again(browser, cluster):
@@ -103,16 +136,8 @@ def test_inputs_the_killed_process_never_stored_are_sent_again(browser, cluster)
                 finger["y"] -= 6
                 touch("touchMove", finger["y"])
 
-        def prediction():
-            return page.evaluate("() => window.refreshkit.prediction()")
-
-        def all_acknowledged():
-            p = prediction()
-            return p["pending"] == 0 and p["lastAck"] == p["nextSeq"] - 1 and p["lastAck"] > 0
-
-        def stored_seqs() -> list[int]:
-            ops = c.redis.cli("LRANGE", f"rk:session:{sid}:ops", "0", "-1")
-            return [int(s) for s in re.findall(r'\\?"seq\\?":(\d+)', ops)]
+        def stored() -> list[int]:
+            return stored_seqs(c, sid).get(welcome(page)["member"], [])
 
         touch("touchStart", finger["y"])
         moves(10)
@@ -120,30 +145,28 @@ def test_inputs_the_killed_process_never_stored_are_sent_again(browser, cluster)
         # the last one (the write period is 100 ms: a few tries at most).
         for _ in range(20):
             moves(3)
-            wait_until(page, lambda _: all_acknowledged(), 10, what="the process to acknowledge every input")
+            wait_until(page, all_acknowledged, 10, what="the process to acknowledge every input")
             server.send_signal(signal.SIGSTOP)
-            last = prediction()["lastAck"]
-            if last not in stored_seqs():
+            last = prediction(page)["lastAck"]
+            if last not in stored():
                 break
             server.send_signal(signal.SIGCONT)
         else:
             pytest.fail("every store write carried the last input: no window to lose inputs in")
-        lost = [s for s in range(1, last + 1) if s not in stored_seqs()]
+        lost = [s for s in range(1, last + 1) if s not in stored()]
         assert lost, "the store is missing the last inputs"
         server.send_signal(signal.SIGKILL)
         moves(5)  # the finger goes on while the page reconnects
-        wait_until(page, lambda p: ((welcome(p).get("takeover") or {}).get("from") == node
-                                    and p.evaluate("() => window.refreshkit.state.connected")), 15,
-                   what="the page to be welcomed by the process that took its session over")
+        wait_for_takeover(page, node)
         moves(5)
-        wait_until(page, lambda _: all_acknowledged(), 10, what="the new process to acknowledge every input")
-        p = prediction()
+        wait_until(page, all_acknowledged, 10, what="the new process to acknowledge every input")
+        p = prediction(page)
         assert p["resent"] >= len(lost), (p, lost)
         moved = y0 - finger["y"]
         assert abs(frame(page)["offset"]["y"] - moved) <= 1, (frame(page)["offset"], moved)
         # every input, once each, in order, in what the new process writes
-        wait_until(page, lambda _: p["lastAck"] in stored_seqs(), 5, what="the new process's store write")
-        seqs = stored_seqs()
+        wait_until(page, lambda _: p["lastAck"] in stored(), 5, what="the new process's store write")
+        seqs = stored()
         assert seqs == list(range(1, p["lastAck"] + 1)), seqs
         touch("touchEnd")
         cdp.detach()
@@ -157,11 +180,7 @@ def test_two_pages_dragging_through_a_holders_death_have_every_input_applied_onc
     reconnects, and sends again what the new holder's welcome says it lacks (docs/SCALING.md, "Resending").
     The store's record of the session (its trace) then has every input of both pages, each once, in order."""
     c = cluster(2)
-    base = f"http://127.0.0.1:{c.balancer.port}"
-    ctx_a, a = open_page(browser, base)
-    sid = a.evaluate("() => window.refreshkit.session.id")
-    ctx_b, b = open_page(browser, base, f"?s={sid}")
-    try:
+    with two_pages_of_one_session(browser, c) as (a, b, sid):
         node = welcome(a)["node"]
         assert welcome(b)["node"] == node and welcome(b)["session"] == sid
         members = {page: welcome(page)["member"] for page in (a, b)}
@@ -184,13 +203,6 @@ def test_two_pages_dragging_through_a_holders_death_have_every_input_applied_onc
                     fingers[page]["y"] -= 3
                     touch(page, "touchMove")
 
-        def prediction(page):
-            return page.evaluate("() => window.refreshkit.prediction()")
-
-        def all_acknowledged(page):
-            p = prediction(page)
-            return p["pending"] == 0 and p["lastAck"] == p["nextSeq"] - 1 and p["lastAck"] > 0
-
         for page in (a, b):
             touch(page, "touchStart")
         moves(10)
@@ -199,34 +211,19 @@ def test_two_pages_dragging_through_a_holders_death_have_every_input_applied_onc
         c.servers[node].proc.send_signal(signal.SIGKILL)
         moves(6)  # the fingers go on while the pages reconnect
         for page in (a, b):
-            wait_until(page, lambda p: ((welcome(p).get("takeover") or {}).get("from") == node
-                                        and p.evaluate("() => window.refreshkit.state.connected")), 15,
-                       what="the page to be welcomed by the process that took its session over")
+            wait_for_takeover(page, node)
         moves(6)
         for page in (a, b):
             wait_until(page, all_acknowledged, 10, what="the new holder to acknowledge every input of the page")
             assert prediction(page)["missed"] == 0
         last = {page: prediction(page)["lastAck"] for page in (a, b)}
 
-        def stored() -> dict[int, list[int]]:
-            ops = c.redis.cli("LRANGE", f"rk:session:{sid}:ops", "0", "-1")
-            seqs: dict[int, list[int]] = {}
-            for op in ops.splitlines():
-                member = re.search(r'\\?"member\\?":(-?\d+)', op)
-                seq = re.search(r'\\?"seq\\?":(\d+)', op)
-                if member and seq:
-                    seqs.setdefault(int(member.group(1)), []).append(int(seq.group(1)))
-            return seqs
-
-        wait_until(a, lambda _: all(stored().get(members[p], [])[-1:] == [last[p]] for p in (a, b)), 5,
+        wait_until(a, lambda _: all(stored_seqs(c, sid).get(members[p], [])[-1:] == [last[p]] for p in (a, b)), 5,
                    what="the new holder's store write of both pages' last inputs")
-        seqs = stored()
+        seqs = stored_seqs(c, sid)
         for page in (a, b):
             # every input the page numbered, once each, in order
             assert seqs[members[page]] == list(range(1, last[page] + 1)), (members[page], seqs[members[page]])
         for page in (a, b):
             touch(page, "touchEnd")
             fingers[page]["cdp"].detach()
-    finally:
-        ctx_a.close()
-        ctx_b.close()
