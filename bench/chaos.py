@@ -47,7 +47,8 @@ import cluster_supervisor  # noqa: E402
 from cluster_supervisor import accepts, free_base_port  # noqa: E402
 
 SUBPROTOCOL = "refreshkit.v1"
-MAX_KEPT = 512  # the page keeps its last this many inputs (web/js/inputs.js, MAX_KEPT)
+# The page keeps its last this many inputs to send again: read from the page's own module (web/js/inputs.js).
+MAX_KEPT = int(re.search(r"export const MAX_KEPT = (\d+);", (ROOT / "web/js/inputs.js").read_text()).group(1))
 INPUT_PERIOD_S = 0.1  # one input per session every 100 ms (one device drags at a time)
 
 

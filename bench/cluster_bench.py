@@ -50,6 +50,7 @@ import pytest  # noqa: E402  (the helpers report a failure with pytest.fail)
 from websockets.asyncio.client import connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed, InvalidHandshake  # noqa: E402
 
+import chaos  # noqa: E402  (bench/: the page's resend bound, read from web/js/inputs.js)
 import cluster_support  # noqa: E402  (after the path it lives on)
 
 RunningServer, RunningRedis, Cluster = (cluster_support.RunningServer, cluster_support.RunningRedis,
@@ -59,7 +60,7 @@ HELLO = {"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3, "frames": 
 # The servers log at `warning` in every configuration, as refreshkit-bench's server runs do.
 SERVER_ARGS = ("--log-level", "warning")
 # web/js/inputs.js: what a page keeps to send again after a resume
-MAX_KEPT = 512
+MAX_KEPT = chaos.MAX_KEPT
 ACK = re.compile(r'"ack":\{([^}]*)\}')
 # HAProxy's httplog line of a reconnection (`&n=` in its URL): the retries field before the queues
 RECONNECTION_LOGGED = re.compile(r' \d+/\d+/\d+/\d+/(\+?\d+) \d+/\d+ "GET /\?s=[^ ]*&n=')
