@@ -368,9 +368,10 @@ def test_configure_values_out_of_range(client, patch):
     client.assert_alive()
 
 
-def test_configure_unknown_preset(client):
+def test_configure_unknown_preset(server, client):
     client.send_json({"type": "configure", "preset": "no-such-preset"})
     client.expect_error("unknown_preset", ref="configure")
+    assert rejected_logged(server, "unknown_preset")  # an engine's refusal is logged like the decoder's
     client.assert_alive()
 
 

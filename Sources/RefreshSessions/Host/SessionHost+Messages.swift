@@ -83,7 +83,7 @@ extension SessionHost {
         rejectLogged(connection, error)
     }
 
-    /// Answers `connection` with `error`, with a notice in the log (docs/HARDENING.md, "Bad input").
+    /// Answers `connection` with `error`, with a notice in the log (docs/HARDENING.md, "Bad input on the WebSocket").
     func rejectLogged(_ connection: Connection, _ error: WireError) {
         logger.notice(
             "rejected a message",

@@ -196,11 +196,11 @@ extension SessionHost {
         return nil
     }
 
-    /// The engine refused `connection`'s input (`ref`, its `type`) with `error`, recorded in `session`'s trace.
+    /// The engine refused `connection`'s input (`ref`, its `type`) with `error`: answered and logged, as any refusal.
     private func refuse(
         _ connection: Connection, _ error: ListModelError, ref: String, seq: UInt64?, in session: Session
     ) {
-        reject(connection, WireError(error, ref: ref, seq: seq))
+        rejectLogged(connection, WireError(error, ref: ref, seq: seq))
         registry.account(session)
     }
 
