@@ -61,7 +61,7 @@ import Testing
             (error as? PresetProblems)?.problems == [
                 "colour: unknown key; expected one of name, base, library, summary, config",
                 "name: 'a b' is not a name of 1 to 64 characters from A-Z, a-z, 0-9, _ and -",
-                "extra: unknown key; expected one of edges, insets, feed, physics",
+                "extra: unknown key; expected one of edges, insets, feed, physics, events",
                 "edges.top.wat: unknown key; expected one of "
                     + ConfigurationSchema.edge.map(\.name).joined(separator: ", "),
                 "edges.top.role must be one of refresh, loadMore; got a number",

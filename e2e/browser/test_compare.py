@@ -134,6 +134,37 @@ def test_one_drag_runs_two_different_timelines(wide):
     assert not page.errors, page.errors
 
 
+def test_in_library_names_one_pull_shows_each_librarys_own_start_and_end(browser, server):
+    """`&events=library` (README "Compare mode"): each side's events as its library tells its app. One pull and one
+    finish: MSPullToRefreshController says `canEngage`, `didEngage` and nothing at the end; HTRefreshView says
+    `CanEngageRefresh`, `DidEngageRefresh`, then `WillEndRefresh` and `DidEndRefresh` (docs/SEEDS.md, "Each
+    library's events")."""
+    context, page = open_compare(browser, server, WIDE_TOUCH, COMPARE + "&events=library")
+    try:
+        all_sides(page, lambda s: s["config"].get("events") == "library", "both sides in their libraries' names")
+        page.evaluate("(ms) => window.refreshkit.send({type: 'configure', feed: {latencyMs: ms, timeoutMs: 2 * ms}})",
+                      HELD_LATENCY_MS)
+        all_sides(page, lambda s: s["config"]["feed"]["latencyMs"] == HELD_LATENCY_MS, "both feeds held")
+        left = side_box(page, 0)
+        touch_drag(page, (left["x"] + left["w"] / 2, left["y"] + left["h"] * 0.2), finger_travel(110, left["h"]),
+                   steps=20)
+        all_sides(page, lambda s: s["edges"]["top"] == "refreshing" and s["phase"] == "idle", "both refreshing")
+        page.evaluate("() => window.refreshkit.send({type: 'command', name: 'finish', edge: 'top'})")
+        done = all_sides(page, lambda s: s["edges"]["top"] == "idle" and top_transitions(s)
+                         and top_transitions(s)[-1]["to"] == "idle", "both refreshes ended")
+        names = {s["preset"]: s["events"] for s in done}
+        assert is_subsequence(["canEngage", "didEngage"], names["ms"]), names["ms"]
+        assert not {"armed", "didStart", "willEnd", "didEnd"} & set(names["ms"]), names["ms"]
+        assert is_subsequence(["CanEngageRefresh", "DidEngageRefresh", "WillEndRefresh", "DidEndRefresh"],
+                              names["ht"]), names["ht"]
+        # the states are the engine's whatever the names: both timelines ran their whole course
+        for s in done:
+            assert is_subsequence(["armed", "refreshing", "finishing", "idle"], [t["to"] for t in top_transitions(s)])
+        assert not page.errors, page.errors
+    finally:
+        context.close()
+
+
 def test_phone_stacks_the_lists_and_either_drives_both(browser, server):
     context, page = open_compare(browser, server, PHONE)
     try:

@@ -202,5 +202,5 @@ def test_the_checker_catches_what_it_must():
     assert problems_in(good, "good", keys, rows) == []
     for bad in ("docs/PHYSICS.md §12", "docs/PHYSICS.md\n  /// §3.8", "docs/SEEDS.md §1.9", "docs/PHYSICS.md §9 row 41",
                 "docs/SEEDS.md weakness 14", "docs/PHYSICS.md §6.2–6.9", "docs/SEEDS.md, section (d)",
-                "docs/SEEDS.md (section b)", "docs/PHYSICS.md Appendix B"):
+                "docs/SEEDS.md (section d)", "docs/PHYSICS.md Appendix B"):
         assert problems_in(bad, "bad", keys, rows), bad

@@ -73,7 +73,8 @@ def test_a_seeds_file_is_checked_good_and_served_as_the_seed(server, fresh_serve
         assert shown.returncode == 0, shown.stderr
         file = json.loads(shown.stdout)
         assert file["name"] == name and file["base"] == name
-        assert set(file["config"]) == {"edges", "insets", "feed", "physics"}
+        assert set(file["config"]) == {"edges", "insets", "feed", "physics", "events"}
+        assert file["config"]["events"] == "refreshkit"
         path = write(tmp_path, name, shown.stdout)
         checked = refreshkit("preset", "check", str(path))
         assert checked.returncode == 0, checked.stderr

@@ -4,6 +4,7 @@
 // builtin/footer.js): both name what failed and offer the same way out. With a feed source, both say the source's
 // own message (its last `feed_request` error, docs/PROTOCOL.md).
 import { t } from './i18n.js';
+import { eventKind } from './protocol.js';
 
 /** How long the message stays when nobody acts on it. */
 export const FAILURE_SHOWN_MS = 8000;
@@ -21,7 +22,7 @@ export function failureText(edge, error = null) {
 export function nextFailure(shown, event, now, roles = {}) {
   if (!event || event.type !== 'event') return shown;
   const isRefresh = (edge) => (roles[edge] ?? (edge === 'top' || edge === 'left' ? 'refresh' : 'loadMore')) === 'refresh';
-  switch (event.name) {
+  switch (eventKind(event)) {
     case 'feedFailed':
       return isRefresh(event.edge) ? { edge: event.edge, until: now + FAILURE_SHOWN_MS } : shown;
     case 'feedLoaded':

@@ -1,6 +1,7 @@
 // Haptics where the device has them (`navigator.vibrate`), after IQPullToRefresh (docs/SEEDS.md §5): a selection
 // tick when a pull arms and when it disarms (entering and leaving "eligible"), and an impact when a refresh starts.
 // Only on the device whose finger (or wheel) is pulling, never with reduced motion, and switchable in the panel.
+import { eventKind } from './protocol.js';
 
 /** Vibration lengths, ms: a selection tick is the shortest pulse a phone renders; an impact a little longer. */
 export const HAPTIC_MS = Object.freeze({ armed: 8, disarmed: 8, didStart: 18 });
@@ -12,8 +13,9 @@ export const LOCAL_GESTURE_MS = 400;
 export function hapticFor(event, { enabled = true, reducedMotion = false, sinceLocalInputMs = Infinity } = {}) {
   if (!enabled || reducedMotion || event?.type !== 'event') return 0;
   if (!(sinceLocalInputMs <= LOCAL_GESTURE_MS)) return 0;
-  if (event.name === 'didStart' && event.cause === 'command') return 0; // a button or key, not a pull
-  return HAPTIC_MS[event.name] ?? 0;
+  const kind = eventKind(event);
+  if (kind === 'didStart' && event.cause === 'command') return 0; // a button or key, not a pull
+  return HAPTIC_MS[kind] ?? 0;
 }
 
 /** Carries `hapticFor` out with `navigator.vibrate`, where there is one. */

@@ -14,7 +14,11 @@ if (new URLSearchParams(location.search).has('gallery')) {
   await startGallery(new URLSearchParams(location.search).get('gallery') || undefined);
 } else if (request?.presets) {
   const { startCompare } = await import('./compare/page.js');
-  const compare = startCompare(request.presets, { predict: new URLSearchParams(location.search).get('predict') !== '0' });
+  const query = new URLSearchParams(location.search);
+  const compare = startCompare(request.presets, {
+    predict: query.get('predict') !== '0',
+    events: query.get('events') === 'library' ? 'library' : null, // each side in its library's own names
+  });
   const result = await compare.outcome;
   if (!result.ok) {
     compare.stop();

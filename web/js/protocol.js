@@ -4,6 +4,15 @@
 // the document's tables whole, which web/test/protocol.test.js checks. At the end, the layout of a binary touch
 // (`encodeBinaryTouch`).
 
+/**
+ * Which of RefreshKit's events `event` is (docs/PROTOCOL.md, "event"): its `name`, or, for a session that names
+ * its events as its preset's library does, `kit`, the event of ours the library's stands for. The page's own
+ * reactions (haptics, the failure banner, a waiting ask) follow ours whatever the names shown.
+ */
+export function eventKind(event) {
+  return event?.kit ?? event?.name;
+}
+
 /** The WebSocket subprotocol (docs/PROTOCOL.md, the first paragraph). */
 export const PROTOCOL = 'refreshkit.v1';
 

@@ -33,3 +33,9 @@ test('vibrates through navigator.vibrate, remembers the switch, and does nothing
   assert.equal(new Haptics({ nav: { vibrate() {} }, storage }).enabled, false);
   assert.equal(new Haptics({ nav: {}, storage: null }).onEvent(ev('armed'), pulling), 0);
 });
+
+test("a library's own event vibrates as the event of ours it stands for (its `kit`)", () => {
+  assert.equal(hapticFor({ type: 'event', name: 'DidEngageRefresh', kit: 'didStart', cause: 'release' }, pulling), HAPTIC_MS.didStart);
+  assert.equal(hapticFor({ type: 'event', name: 'canEngage', kit: 'armed', cause: 'drag' }, pulling), HAPTIC_MS.armed);
+  assert.equal(hapticFor({ type: 'event', name: 'WillEndRefresh', kit: 'endRequested', cause: 'feedCompleted' }, pulling), 0);
+});

@@ -124,6 +124,7 @@ test('form fields become configure patches with only that field', () => {
     { type: 'configure', edges: { top: { triggerDistance: 80 } } });
   assert.deepEqual(configurePatch('feed', 'latencyMs', 1500), { type: 'configure', feed: { latencyMs: 1500 } });
   assert.deepEqual(configurePatch('physics', 'spring', 'pop'), { type: 'configure', physics: { spring: 'pop' } });
+  assert.deepEqual(configurePatch('events', 'events', 'library'), { type: 'configure', events: 'library' });
   assert.throws(() => configurePatch('middle', 'x', 1));
   const fields = fieldsFromSchema(SCHEMA);
   const td = fieldSpec(fields, 'top', 'triggerDistance');

@@ -35,6 +35,14 @@ test("a refresh of that edge starting meanwhile is what was asked for: the ask i
   assert.deepEqual(sent, []);
 });
 
+test("a library's start (a session naming its events as its library does) drops the ask too", () => {
+  const { sent, asks: a } = asks();
+  a.ask('top', frame('finishing'));
+  a.onMessage({ type: 'event', name: 'didEngage', kit: 'didStart', edge: 'top' });
+  a.onMessage(frame('idle'));
+  assert.deepEqual(sent, []);
+});
+
 test('a closed link drops the ask; the state of an edge the frame does not carry is null', () => {
   const a = new RefreshAsks(() => false);
   assert.equal(a.ask('top', frame('idle')), 'dropped');

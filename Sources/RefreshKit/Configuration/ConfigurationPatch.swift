@@ -19,11 +19,14 @@ public struct ConfigurationPatch: Hashable, Sendable {
     public var edges: [Edge: EdgePatch]
     public var feed: FeedPatch?
     public var physics: PhysicsPatch?
+    /// Whose names the events carry from now on (``ListConfiguration/events``).
+    public var events: ListConfiguration.EventNaming?
 
     public init(
         preset: String? = nil, presetValue: Preset? = nil, insets: EdgeInsets? = nil, edges: [Edge: EdgePatch] = [:],
         feed: FeedPatch? = nil,
-        physics: PhysicsPatch? = nil
+        physics: PhysicsPatch? = nil,
+        events: ListConfiguration.EventNaming? = nil
     ) {
         self.preset = preset
         self.presetValue = presetValue
@@ -31,5 +34,6 @@ public struct ConfigurationPatch: Hashable, Sendable {
         self.edges = edges
         self.feed = feed
         self.physics = physics
+        self.events = events
     }
 }

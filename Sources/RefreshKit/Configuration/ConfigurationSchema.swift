@@ -40,10 +40,14 @@ public enum ConfigurationSchema {
             in: .timing, "A refresh stays visible at least this long, so a fast reply does not flicker"),
         .number(
             "startDuration", \.startDuration, 0...60, .seconds, step: 0.05, "Start", in: .timing,
-            "How long the content glides to the resting inset, for a preset whose library animates its inset"),
+            "How long the content glides to the resting inset when a refresh starts, under a timed `insetMotion`"),
         .number(
             "exitDuration", \.exitDuration, 0...60, .seconds, step: 0.05, "Exit", in: .timing,
             "How long the exit animation and the inset's release take when a refresh ends"),
+        .enumeration(
+            "insetMotion", \.insetMotion, "Inset motion", in: .timing,
+            "How the content follows the inset as a refresh starts and ends: the bounce spring, or a timed curve over `startDuration` and `exitDuration`"
+        ),
         .bool(
             "endsOnCycleBoundary", \.endsOnCycleBoundary, "Ends on cycle", in: .timing,
             "An end waits for the running animation cycle to finish"),

@@ -28,6 +28,13 @@ extension ListConfiguration {
         }
         if let feed = patch.feed { try feed.apply(to: &result.feed, scope: "feed") }
         if let physics = patch.physics { try physics.apply(to: &result, scope: "physics") }
+        if let events = patch.events {
+            guard events == .refreshkit || result.library != nil else {
+                throw .outOfRange(
+                    "events must be refreshkit: the preset imitates no library whose events it could name")
+            }
+            result.events = events == .refreshkit ? nil : events  // (nil is RefreshKit's)
+        }
         return (result, presetName)
     }
 }

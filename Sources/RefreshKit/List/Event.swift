@@ -17,6 +17,10 @@ public struct Event: Hashable, Sendable, Codable {
         case cycleStarted
         /// A cycle of the refreshing animation ended (JH `didEndAnimationCycle`).
         case cycleEnded
+        /// The app asked a refresh to end while it must wait (the minimum visible time, a finger holding the
+        /// content, a cycle running): only a library's dialect shows it (HT `WillEndRefresh`, docs/SEEDS.md
+        /// §3.3); a model naming its events as RefreshKit does keeps it to itself.
+        case endRequested
         /// A refresh is about to end: the exit animation begins.
         case willEnd
         /// A refresh ended and the control is reset (JH `refreshControlDidEnd`, HT `DidEndRefresh`).
@@ -41,6 +45,9 @@ public struct Event: Hashable, Sendable, Codable {
     public var time: Timestamp
     /// A number that goes with some events: items loaded, the cycle index, the pull progress.
     public var value: Double?
+    /// The library's name for this event, for a model naming its events as its preset's library does
+    /// (``EventDialect``); ``name`` is then the event of ours it stands for.
+    public var library: LibraryEvent?
 
     public init(
         _ name: Name,
@@ -49,7 +56,8 @@ public struct Event: Hashable, Sendable, Codable {
         to: EdgeState? = nil,
         cause: Cause,
         time: Timestamp,
-        value: Double? = nil
+        value: Double? = nil,
+        library: LibraryEvent? = nil
     ) {
         self.name = name
         self.edge = edge
@@ -58,5 +66,6 @@ public struct Event: Hashable, Sendable, Codable {
         self.cause = cause
         self.time = time
         self.value = value
+        self.library = library
     }
 }

@@ -679,6 +679,6 @@ public struct ListModel: Hashable, Sendable, Codable {
         // would be one more cold object an input touches (docs/PERFORMANCE.md, "Cold lines").
         var taken: [Event] = []
         swap(&taken, &events)
-        return taken
+        return configuration.named(taken)
     }
 }

@@ -17,6 +17,9 @@ public struct Preset: Hashable, Sendable {
         self.library = library
         self.summary = summary
         self.configuration = configuration
+        // The library's event rules travel with the configuration, which a model keeps (docs/SEEDS.md, "Each
+        // library's events").
+        if self.configuration.library == nil { self.configuration.library = library?.dialect }
     }
 
     /// Every seed preset, the default (`ios`) first.

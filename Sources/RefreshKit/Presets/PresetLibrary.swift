@@ -7,10 +7,13 @@ public struct PresetLibrary: Hashable, Sendable {
     /// The library's names for our events, by our event's name (docs/PROTOCOL.md, "event"), or
     /// `transition:<to>` for a state change the library reports as a state of its own.
     public var eventNames: [String: EventNames]
+    /// The library's own sequence of events, for a model that asks for it (``ListConfiguration/events``).
+    public var dialect: EventDialect?
 
-    public init(name: String, eventNames: [String: EventNames] = [:]) {
+    public init(name: String, eventNames: [String: EventNames] = [:], dialect: EventDialect? = nil) {
         self.name = name
         self.eventNames = eventNames
+        self.dialect = dialect
     }
 
     /// A library's names for one of our events, which may differ between the two roles.

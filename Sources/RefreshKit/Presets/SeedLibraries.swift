@@ -2,10 +2,12 @@
 /// source (docs/SEEDS.md): the delegate callbacks, notifications or states it reports.
 extension PresetLibrary {
     /// UIKit's `UIRefreshControl` (`ios`): a control event when it starts, a method call to end.
-    public static let uiRefreshControl = PresetLibrary(name: "UIRefreshControl", eventNames: uiKitEvents)
+    public static let uiRefreshControl = PresetLibrary(
+        name: "UIRefreshControl", eventNames: uiKitEvents, dialect: .uiKit)
 
     /// GVRefreshControl (`gv`): a `UIRefreshControl`, so UIKit's names.
-    public static let gvRefreshControl = PresetLibrary(name: "GVRefreshControl", eventNames: uiKitEvents)
+    public static let gvRefreshControl = PresetLibrary(
+        name: "GVRefreshControl", eventNames: uiKitEvents, dialect: .uiKit)
 
     /// JHPullToRefreshKit (`jh`): its base class's hooks (docs/SEEDS.md §1).
     public static let jhPullToRefreshKit = PresetLibrary(
@@ -15,7 +17,8 @@ extension PresetLibrary {
             "cycleStarted": EventNames(["refreshControlDidStartAnimationCycle"]),
             "cycleEnded": EventNames(["refreshControlDidEndAnimationCycle"]),
             "didEnd": EventNames(["refreshControlDidEnd"]),
-        ])
+        ],
+        dialect: .jh)
 
     /// HTRefreshView (`ht`): its refresh view's state callbacks (docs/SEEDS.md §3).
     public static let htRefreshView = PresetLibrary(
@@ -26,7 +29,8 @@ extension PresetLibrary {
             "didStart": EventNames(["DidEngageRefresh"]),
             "willEnd": EventNames(["WillEndRefresh"]),
             "didEnd": EventNames(["DidEndRefresh"]),
-        ])
+        ],
+        dialect: .ht)
 
     /// MSPullToRefreshController (`ms`): its delegate's callbacks (docs/SEEDS.md §2).
     public static let msPullToRefreshController = PresetLibrary(
@@ -35,7 +39,8 @@ extension PresetLibrary {
             "armed": EventNames(["canEngage"]),
             "disarmed": EventNames(["didDisengage"]),
             "didStart": EventNames(["didEngage"]),
-        ])
+        ],
+        dialect: .ms)
 
     /// IQPullToRefresh (`iq`): its refresh states, and its load-more delegate's calls (docs/SEEDS.md §5).
     public static let iqPullToRefresh = PresetLibrary(
@@ -45,7 +50,8 @@ extension PresetLibrary {
             "armed": EventNames([".eligible"]),
             "didStart": EventNames(refresh: [".refreshing"], loadMore: ["loadingBegin"]),
             "didEnd": EventNames(refresh: [".none"], loadMore: ["loadingFinished"]),
-        ])
+        ],
+        dialect: .iq)
 
     /// `valueChanged` when it begins, `endRefreshing` to end.
     private static let uiKitEvents: [String: EventNames] = [

@@ -433,6 +433,7 @@ public struct EdgeControl: Hashable, Sendable, Codable {
         if outcome != .cancelled && waits {
             refreshing.pending = PendingFinish(outcome: outcome, animated: animated)
             stage = .refreshing(refreshing)
+            emit(.endRequested, cause: cause, at: time, events: &events)
             return
         }
         end(refreshing, outcome, animated: animated, cause: cause, at: time, events: &events)

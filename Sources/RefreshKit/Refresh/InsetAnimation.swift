@@ -26,3 +26,52 @@ public struct InsetAnimation: Hashable, Sendable, Codable {
     /// Whether the inset is held through the exit animation.
     public var returnsAfterExit: Bool { returnDuration != nil }
 }
+
+/// How the content follows an edge's inset as a refresh starts and ends, as `configure` and a preset file name it
+/// (`edges.<edge>.insetMotion`; docs/PROTOCOL.md, "configure"): on the bounce spring, as UIScrollView moves it
+/// under UIKit's own control, or on a timed curve over `startDuration` and `exitDuration`, as a library's UIView
+/// animation moves it (docs/PHYSICS.md §11.3).
+public enum InsetMotion: String, Hashable, Sendable, CaseIterable, Codable {
+    /// The engine's bounce spring carries the content to each new rest.
+    case spring
+    /// Core Animation's named curves (``TimingCurve``).
+    case linear, easeIn, easeOut, easeInEaseOut
+    /// A curve given in Swift (``InsetAnimation/curve``) that has no name here; choosing it keeps the curve.
+    case custom
+
+    /// The named curve, for the timed motions.
+    var curve: TimingCurve? {
+        switch self {
+        case .linear: .linear
+        case .easeIn: .easeIn
+        case .easeOut: .easeOut
+        case .easeInEaseOut: .easeInEaseOut
+        case .spring, .custom: nil
+        }
+    }
+}
+
+extension EdgeConfiguration {
+    /// ``insetAnimation`` as a choice: `spring` without one, else its curve's name. Choosing a curve keeps the
+    /// animation's order (``InsetAnimation/returnDuration``, ``InsetAnimation/bouncesOnRelease``), which comes
+    /// from the preset's library.
+    public var insetMotion: InsetMotion {
+        get {
+            guard let animation = insetAnimation else { return .spring }
+            return InsetMotion.allCases.first { $0.curve == animation.curve } ?? .custom
+        }
+        set {
+            switch newValue {
+            case .spring: insetAnimation = nil
+            case .custom: break
+            default:
+                guard let curve = newValue.curve else { return }
+                if insetAnimation == nil {
+                    insetAnimation = InsetAnimation(curve: curve)
+                } else {
+                    insetAnimation?.curve = curve
+                }
+            }
+        }
+    }
+}

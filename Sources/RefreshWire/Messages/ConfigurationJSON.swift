@@ -3,7 +3,7 @@ import RefreshKit
 /// A session's configuration (`welcome.config`, `config`) and the schema that describes it
 /// (`welcome.schema`) as JSON, both following ``ConfigurationSchema``: its fields in its order.
 extension MessageEncoder {
-    /// `{"edges":{…},"insets":{…},"feed":{…},"physics":{…}}`: edges in the order top, bottom, left, right,
+    /// `{"edges":{…},"insets":{…},"feed":{…},"physics":{…},"events":…}`: edges in the order top, bottom, left, right,
     /// every number exact (it reads back as the same `Double`), integers without a fraction.
     func appendConfiguration(_ configuration: ListConfiguration, to w: inout JSONWriter) {
         w.literal(#"{"edges":{"#)
@@ -22,6 +22,8 @@ extension MessageEncoder {
         appendFields(of: configuration.feed, to: &w)
         w.literal(#","physics":"#)
         appendFields(of: configuration, to: &w)
+        w.literal(#","events":"#)
+        w.plainString((configuration.events ?? .refreshkit).rawValue)
         w.byte(.closeBrace)
     }
 
@@ -89,10 +91,7 @@ extension MessageEncoder {
             }
             w.literal(#","label":"#)
             w.string(field.label)
-            if let section = field.section {
-                w.literal(#","section":"#)
-                w.string(section.rawValue)
-            }
+            w.member(#","section":"#, string: field.section?.rawValue)
             w.literal(#","meaning":"#)
             w.string(field.meaning)
             w.byte(.closeBrace)
@@ -107,9 +106,6 @@ extension MessageEncoder {
         w.exact(rule.range.upperBound)
         w.literal(#","step":"#)
         w.exact(rule.step)
-        if let unit = rule.unit {
-            w.literal(#","unit":"#)
-            w.string(unit.rawValue)
-        }
+        w.member(#","unit":"#, string: rule.unit?.rawValue)
     }
 }

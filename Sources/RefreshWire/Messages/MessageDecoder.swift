@@ -304,6 +304,7 @@ public struct MessageDecoder: Sendable {
         if let physics = try r.object(fields[.physics], "configure.physics") {
             patch.physics = try r.changes(of: physics, "configure.physics.")
         }
+        patch.events = try r.enumeration(fields[.events], "configure.events")
         return patch
     }
 }
@@ -319,7 +320,7 @@ private enum CommandField: String, CaseIterable {
 }
 
 private enum ConfigureField: String, CaseIterable {
-    case preset, presetFile, insets, edges, feed, physics
+    case preset, presetFile, insets, edges, feed, physics, events
 }
 
 // MARK: - Fields

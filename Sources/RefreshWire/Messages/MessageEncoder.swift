@@ -195,7 +195,9 @@ public struct MessageEncoder: Sendable {
 
     private func writeEvent(_ event: Event, to w: inout JSONWriter) {
         w.literal(#"{"type":"event","name":"#)
-        w.plainString(event.name.rawValue)
+        // A library's event names ours as `kit`, what it stands for (docs/PROTOCOL.md, "event").
+        w.plainString(event.library?.name ?? event.name.rawValue)
+        if event.library != nil { w.member(#","kit":"#, plain: event.name) }
         w.member(#","edge":"#, plain: event.edge)
         w.member(#","from":"#, plain: event.from)
         w.member(#","to":"#, plain: event.to)

@@ -135,7 +135,7 @@ private struct PresetFileReader {
     }
 
     static let topKeys = ["name", "base", "library", "summary", "config"]
-    static let configKeys = ["edges", "insets", "feed", "physics"]
+    static let configKeys = ["edges", "insets", "feed", "physics", "events"]
 
     mutating func preset(_ tree: JSONTree) -> Preset? {
         guard case .object(let members) = tree else {
@@ -202,6 +202,22 @@ private struct PresetFileReader {
         read(parts["insets"], ConfigurationSchema.insets, into: &configuration.insets, scope: "insets")
         read(parts["feed"], ConfigurationSchema.feed, into: &configuration.feed, scope: "feed")
         read(parts["physics"], ConfigurationSchema.physics, into: &configuration, scope: "physics")
+        readEvents(parts["events"], into: &configuration)
+    }
+
+    /// `events`: whose names the events carry (optional; a file without it keeps its base's choice).
+    private mutating func readEvents(_ tree: JSONTree?, into configuration: inout ListConfiguration) {
+        guard let tree else { return }
+        let choices = ListConfiguration.EventNaming.allCases.map(\.rawValue).joined(separator: ", ")
+        guard case .string(let given) = tree, let naming = ListConfiguration.EventNaming(rawValue: given) else {
+            problems.append("events must be one of \(choices)")
+            return
+        }
+        guard naming == .refreshkit || configuration.library != nil else {
+            problems.append("events: library needs a base that imitates a library (jh, ht, gv, ms, iq or ios)")
+            return
+        }
+        configuration.events = naming == .refreshkit ? nil : naming  // (nil is RefreshKit's)
     }
 
     /// One part that is not an edge (insets, feed, physics): required without a base.

@@ -161,6 +161,16 @@ struct DecodeMessageTests {
         #expect(try decode(nulls) == .input(.configure(ConfigurationPatch())))
     }
 
+    @Test func configureNamesWhoseEventsTheSessionSends() throws {
+        #expect(
+            try decode(#"{"type":"configure","events":"library"}"#)
+                == .input(.configure(ConfigurationPatch(events: .library))))
+        #expect(
+            try decode(#"{"type":"configure","events":"refreshkit"}"#)
+                == .input(.configure(ConfigurationPatch(events: .refreshkit))))
+        #expect(throws: WireError.self) { try decode(#"{"type":"configure","events":"mine"}"#) }
+    }
+
     @Test(arguments: ["ios", "pop", "critical", "fast"])
     func configureSprings(name: String) throws {
         var physics = ConfigurationPatch.PhysicsPatch()

@@ -244,7 +244,8 @@ struct EncoderEquivalenceTests {
                         "trigger": e.trigger.rawValue, "strictness": e.strictness.rawValue, "fling": e.fling.rawValue,
                         "shortContent": e.shortContent.rawValue, "minimumVisibleDuration": e.minimumVisibleDuration,
                         "startDuration": e.startDuration, "exitDuration": e.exitDuration,
-                        "endsOnCycleBoundary": e.endsOnCycleBoundary, "presentation": e.presentation.rawValue,
+                        "insetMotion": e.insetMotion.rawValue, "endsOnCycleBoundary": e.endsOnCycleBoundary,
+                        "presentation": e.presentation.rawValue,
                         "anchor": e.anchor.rawValue, "viewBehaviour": e.viewBehaviour.rawValue,
                         "cycleDuration": e.cycle.duration,
                         "cycleDelay": e.cycle.delay, "cycleKind": e.cycle.kind.rawValue, "height": e.height,
@@ -268,6 +269,7 @@ struct EncoderEquivalenceTests {
                         "decelerationRate": c.decelerationRate, "spring": c.springName, "rubberBand": c.rubberBand,
                     ]
                         as [String: Any],
+                    "events": (c.events ?? .refreshkit).rawValue,
                 ] as [String: Any],
                 "serverT": 0.001, "protocol": "refreshkit.v1", "binary": ["touch"],
                 "feed": ["source": "simulated", "kind": "simulated", "postable": false, "requests": [Any]()]

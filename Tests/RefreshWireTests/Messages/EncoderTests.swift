@@ -79,6 +79,12 @@ struct EncoderTests {
         #expect(
             encoded { $0.encode(loaded, into: &$1) }
                 == #"{"type":"event","name":"feedLoaded","cause":"feedCompleted","t":-0.005,"value":20}"#)
+        // In a library's names (docs/PROTOCOL.md, "event"): the library's, and ours for what it stands for.
+        let engaged = Event(
+            .didStart, edge: .top, cause: .release, time: Timestamp(microseconds: 2000), library: .didEngageRefresh)
+        #expect(
+            encoded { $0.encode(engaged, into: &$1) }
+                == #"{"type":"event","name":"DidEngageRefresh","kit":"didStart","edge":"top","cause":"release","t":2}"#)
     }
 
     @Test func errorBytes() {
@@ -123,11 +129,11 @@ struct EncoderTests {
             + #""config":{"edges":{"bottom":{"role":"loadMore","enabled":true,"triggerDistance":100,"restingInset":60,"#
             + #""promptingInset":0,"preload":0,"trigger":"onReachEdge","strictness":"inclusive","fling":"ignore","#
             + #""shortContent":"enabled","minimumVisibleDuration":0.4,"startDuration":0.25,"exitDuration":0.3,"#
-            + #""endsOnCycleBoundary":false,"presentation":"slideDown","anchor":"bottom","viewBehaviour":"fixedBottom","cycleDuration":1,"#
+            + #""insetMotion":"spring","endsOnCycleBoundary":false,"presentation":"slideDown","anchor":"bottom","viewBehaviour":"fixedBottom","cycleDuration":1,"#
             + #""cycleDelay":0,"cycleKind":"default","height":60,"control":"footer"}},"#
             + #""insets":{"top":0,"left":0,"bottom":0,"right":0},"feed":{"latencyMs":1200,"failureRate":0,"#
             + #""pageSize":20,"totalItems":200,"newItemsPerRefresh":3,"rowHeight":72,"timeoutMs":10000},"#
-            + #""physics":{"decelerationRate":0.998,"spring":"ios","rubberBand":0.55}},"#
+            + #""physics":{"decelerationRate":0.998,"spring":"ios","rubberBand":0.55},"events":"refreshkit"},"#
             + #""schema":\#(String(decoding: MessageEncoder.schemaJSON, as: UTF8.self)),"serverT":81234.5,"#
             + #""protocol":"refreshkit.v1","binary":["touch"],"feed":{"source":"simulated","kind":"simulated","postable":false,"#
             + #""requests":[]}}"#

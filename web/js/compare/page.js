@@ -1,4 +1,4 @@
-// Compare mode (`/?compare=ms,ht`): two presets side by side, each its own session, driven by the same gesture.
+// Compare mode (`/?compare=ms,ht`, `&events=library` for each library's own event names): two presets side by side, each its own session, driven by the same gesture.
 // Every input the person makes on either list (touch, mouse, wheel, keys, the Refresh button, a tap target) goes
 // to both sessions; each side draws its own frames with its own controls, under its preset's name, and the
 // debug panel shows both sides' timelines. The page's own elements (the bar, the stage, the panel) are reused;
@@ -55,7 +55,7 @@ function sideColumn(preset, index) {
  * once both sessions are welcomed, or to `{ok: false, preset, code, message}` when the server refused a side's
  * hello; `stop()` closes both sessions and gives the page back its single list.
  */
-export function startCompare(presets, { predict = true } = {}) {
+export function startCompare(presets, { predict = true, events = null } = {}) {
   const abort = new AbortController();
   const { signal } = abort;
   const body = document.body;
@@ -98,6 +98,9 @@ export function startCompare(presets, { predict = true } = {}) {
     if (msg.type === 'welcome') {
       columns[index]?.showLibrary();
       panel.showLibrary(index);
+      // `?events=library`: each side's events as its library tells its app, so a start and an end show how
+      // the two libraries differ (docs/PAGE.md, "Compare mode").
+      if (events && msg.config?.events !== events) side.session.send({ type: 'configure', events });
     }
     if (msg.type === 'welcome' && sides.every((s) => s.session.connection.welcomed)) finish({ ok: true });
   }

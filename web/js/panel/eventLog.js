@@ -154,7 +154,8 @@ export class EventLog {
       return li;
     }
     const ev = item.ev;
-    const seeds = seedNames(this.presetOf(), ev, this.roleOf(ev.edge));
+    // A library's own event (a session naming its events as the library does) shows ours beside it.
+    const seeds = ev.kit ? [`RefreshKit: ${ev.kit}`] : seedNames(this.presetOf(), ev, this.roleOf(ev.edge));
     if (!matchesFilter(ev, this.filter, seeds)) return null;
     const edge = ev.edge ? el('span', 'log-edge', ev.edge) : null;
     const what = ev.name === 'transition'

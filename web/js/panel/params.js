@@ -81,8 +81,18 @@ export function readField(spec, input) {
   }
 }
 
-/** The `configure` message that changes one field: `scope` is an edge name, "feed" or "physics". Pure. */
+/**
+ * `config.events`, the one field outside the schema's parts (docs/PROTOCOL.md, "configure"): whose names the
+ * session's events carry, RefreshKit's or its preset's library's.
+ */
+export const EVENTS_FIELD = Object.freeze({
+  key: 'events', kind: 'enum', options: ['refreshkit', 'library'], label: 'Event names',
+  meaning: "Whose names the events carry: RefreshKit's (one start, one end) or the preset's library's own sequence",
+});
+
+/** The `configure` message that changes one field: `scope` is an edge name, "feed", "physics" or "events". Pure. */
 export function configurePatch(scope, key, value) {
+  if (scope === 'events') return { type: 'configure', events: value };
   if (scope === 'feed' || scope === 'physics') return { type: 'configure', [scope]: { [key]: value } };
   if (!EDGES.includes(scope)) throw new RangeError(`not a scope: ${scope}`);
   return { type: 'configure', edges: { [scope]: { [key]: value } } };
@@ -91,7 +101,8 @@ export function configurePatch(scope, key, value) {
 /** A config with one field changed (what the page sent, when the server does not echo the config). Pure. */
 export function withField(config, scope, key, value) {
   const c = structuredClone(config || {});
-  if (scope === 'feed' || scope === 'physics') c[scope] = { ...(c[scope] || {}), [key]: value };
+  if (scope === 'events') c.events = value;
+  else if (scope === 'feed' || scope === 'physics') c[scope] = { ...(c[scope] || {}), [key]: value };
   else {
     c.edges = c.edges || {};
     c.edges[scope] = { ...(c.edges[scope] || {}), [key]: value };
@@ -165,7 +176,7 @@ export class Params {
   /** A full config from the server: welcome.config, or a `config` message after a configure. */
   setConfig(config, { source, preset } = {}) {
     if (!config || typeof config !== 'object') return;
-    const shape = (c) => `${Object.keys(c.edges || {}).join(',')}|${c.feed ? 1 : 0}|${c.physics ? 1 : 0}`;
+    const shape = (c) => `${Object.keys(c.edges || {}).join(',')}|${c.feed ? 1 : 0}|${c.physics ? 1 : 0}|${c.events ? 1 : 0}`;
     const rebuild = !this.config || shape(this.config) !== shape(config);
     this.config = config;
     this.source = source;
@@ -208,6 +219,7 @@ export class Params {
     }
     if (this.config.feed) frag.append(this.group('feed', 'feed', 'simulated', fieldsOf(this.fields, 'feed'), this.config.feed));
     if (this.config.physics) frag.append(this.group('physics', 'physics', 'scroll', fieldsOf(this.fields, 'physics'), this.config.physics));
+    if (this.config.events) frag.append(this.group('events', 'events', 'names', [EVENTS_FIELD], { events: this.config.events }));
     this.body.replaceChildren(frag);
   }
 
@@ -299,7 +311,8 @@ export class Params {
   fill() {
     for (const entry of this.rows.values()) {
       if (!entry.spec) continue;
-      const src = entry.scope === 'feed' || entry.scope === 'physics' ? this.config[entry.scope] : this.config.edges?.[entry.scope];
+      const src = entry.scope === 'events' ? { events: this.config.events }
+        : entry.scope === 'feed' || entry.scope === 'physics' ? this.config[entry.scope] : this.config.edges?.[entry.scope];
       if (src && entry.spec.key in src) this.show(entry, src[entry.spec.key]);
     }
     for (const edge of EDGES) {

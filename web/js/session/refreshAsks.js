@@ -4,6 +4,7 @@
 // and then plays its exit (`finishing`), and the banner shows its Retry from the failure on: an ask in that window
 // waits for the edge to settle and goes then, instead of being lost. It is dropped when a refresh of that edge
 // starts meanwhile (another device's pull: what was asked for is happening).
+import { eventKind } from '../protocol.js';
 
 /** The state `edge` has in `frame` (`frame.edges`: `[{edge, state}]`), or null. */
 export function edgeState(frame, edge) {
@@ -35,7 +36,7 @@ export class RefreshAsks {
   /** Follows a server message: a frame where a waiting edge has settled sends its ask; a `didStart` drops it. */
   onMessage(msg) {
     if (this.waiting.size === 0) return;
-    if (msg.type === 'event' && msg.name === 'didStart') {
+    if (msg.type === 'event' && eventKind(msg) === 'didStart') {
       this.waiting.delete(msg.edge);
       return;
     }
