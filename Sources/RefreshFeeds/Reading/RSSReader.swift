@@ -6,8 +6,10 @@ enum RSSReader {
         channel: XMLFeedElement, items: [XMLFeedElement], format: FeedFormat, namespace: String
     ) -> FeedDocument {
         let feedAuthor =
-            FeedText.person(channel.text(namespace, "managingEditor"))
-            ?? channel.text(FeedNamespace.dublinCore, "creator") ?? channel.text(FeedNamespace.itunes, "author")
+            [
+                channel.text(namespace, "managingEditor"), channel.text(FeedNamespace.dublinCore, "creator"),
+                channel.text(FeedNamespace.itunes, "author"),
+            ].lazy.compactMap(FeedText.person).first
         let entries = items.map { entry(of: $0, namespace: namespace, feedAuthor: feedAuthor) }
         return FeedDocument(
             format: format, title: FeedText.title(channel.text(namespace, "title")), entries: entries,
@@ -24,8 +26,10 @@ enum RSSReader {
             link = permalink
         }
         let author =
-            FeedText.person(item.text(namespace, "author")) ?? item.text(FeedNamespace.dublinCore, "creator")
-            ?? item.text(FeedNamespace.itunes, "author") ?? feedAuthor
+            [
+                item.text(namespace, "author"), item.text(FeedNamespace.dublinCore, "creator"),
+                item.text(FeedNamespace.itunes, "author"),
+            ].lazy.compactMap(FeedText.person).first ?? feedAuthor
         let body =
             item.text(namespace, "description") ?? item.text(FeedNamespace.content, "encoded")
             ?? item.text(FeedNamespace.itunes, "summary")
