@@ -1,5 +1,7 @@
-/// The text of a JSON Feed item's `content_html`: tags dropped (a `<br>` or the end of a block becomes a
-/// line break), the common entities decoded. A list row shows text, not markup.
+/// The text of a feed's HTML (a JSON Feed's `content_html`, an RSS `description`, Atom `html` and `xhtml`
+/// text): tags dropped (a `<br>` or the end of a block becomes a line break), white space collapsed as a
+/// browser collapses it (a run of spaces, tabs and the source's own line breaks is one space; none at the
+/// start or end of a line), the common entities decoded. A list row shows text, not markup.
 enum HTMLText {
     static func plain(_ html: String) -> String {
         var text = ""
@@ -13,6 +15,7 @@ enum HTMLText {
                     if ["br", "p", "div", "li", "h1", "h2", "h3", "blockquote"].contains(name) || tag.hasPrefix("/p")
                         || tag.hasPrefix("/div") || tag.hasPrefix("/li")
                     {
+                        while text.last == " " { text.removeLast() }
                         if !text.hasSuffix("\n") && !text.isEmpty { text.append("\n") }
                     }
                 } else {
@@ -21,10 +24,13 @@ enum HTMLText {
             } else if character == "<" {
                 inTag = true
                 tag = ""
+            } else if character.isWhitespace {
+                if let last = text.last, last != " ", last != "\n" { text.append(" ") }
             } else {
                 text.append(character)
             }
         }
+        while text.last == " " || text.last == "\n" { text.removeLast() }
         return decodeEntities(text)
     }
 

@@ -36,10 +36,23 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         guard parsed, let root = builder.root else {
             let code = (parser.parserError as? NSError)?.code ?? 0
             throw .malformed(
-                "the XML is not well-formed (libxml2 error \(code)) at line \(parser.lineNumber), column "
-                    + "\(parser.columnNumber)")
+                "the XML is not well-formed: \(Self.fault(code)), at line \(parser.lineNumber), column \(parser.columnNumber)"
+            )
         }
         return root
+    }
+
+    /// What libxml2's error `code` means (its `xmlParserErrors`, which `XMLParser` passes on as its error's
+    /// code), for the faults feeds show.
+    private static func fault(_ code: Int) -> String {
+        switch code {
+        case 4: "there is no root element"
+        case 5, 77: "it ends before its root element does (truncated?)"
+        case 9: "a character XML does not allow"
+        case 26: "an entity that is not declared (an HTML entity such as &nbsp;?)"
+        case 76: "an end tag that does not match its start tag"
+        default: "libxml2 error \(code)"
+        }
     }
 
     func parser(
@@ -78,8 +91,8 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         append(string)
     }
 
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        append(String(decoding: CDATABlock, as: UTF8.self))
+    func parser(_ parser: XMLParser, foundCDATA block: Data) {
+        append(String(decoding: block, as: UTF8.self))
     }
 
     /// Adjacent text (character data split by libxml2, entities, CDATA) is kept as one part.
