@@ -256,6 +256,23 @@ struct FeedReaderTests {
         }
     }
 
+    @Test("HTML entities XML does not declare are read as feed readers read them; an entity bomb is refused")
+    func entities() throws {
+        let document = try Self.read("rss20-html-entities.xml")
+        #expect(document.title == "Café & Bar News")
+        #expect(
+            document.entries.map(\.title) == [
+                "Crème brûlée — a recipe…", "In CDATA: café stays as written, then HTML decodes it",
+            ])
+        #expect(document.entries[0].text == "Sugar\u{A0}&\u{A0}cream © 2024")
+        var lol = "<!ENTITY a0 \"lol\">"
+        for level in 1...9 {
+            lol += "<!ENTITY a\(level) \"" + String(repeating: "&a\(level - 1);", count: 10) + "\">"
+        }
+        let bomb = "<?xml version=\"1.0\"?><!DOCTYPE rss [\(lol)]><rss><channel><title>&a9;</title></channel></rss>"
+        #expect(throws: FeedError.self) { try FeedDocument(reading: Data(bomb.utf8)) }
+    }
+
     @Test("a content hash is FNV-1a 64 of the fields, fixed across processes")
     func contentHash() {
         var empty = StableHash()

@@ -39,7 +39,7 @@ BASE = "https://fixtures.test/feeds/"
 XML_FEEDS = {
     "rss090.rdf": "RSS 0.90", "rss091.xml": "RSS 0.91", "rss092.xml": "RSS 0.92", "rss10.rdf": "RSS 1.0",
     "rss20.xml": "RSS 2.0", "rss20-dates.xml": "RSS 2.0", "atom03.xml": "Atom 0.3", "atom10.xml": "Atom 1.0",
-    "atom10-prefixed.xml": "Atom 1.0",
+    "atom10-prefixed.xml": "Atom 1.0", "rss20-html-entities.xml": "RSS 2.0",
 }
 JSON_FEEDS = {"jsonfeed10.json": "JSON Feed 1.0", "jsonfeed11.json": "JSON Feed 1.1"}
 FEEDPARSER_VERSIONS = {

@@ -24,7 +24,21 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     }
 
     /// The document's root element.
+    ///
+    /// A document that uses HTML entities without declaring them (`&nbsp;`: not well-formed, and common) is
+    /// read again with them written as character references, as feed readers take such feeds.
     static func parse(_ data: Data, url: String?, limits: FeedLimits) throws(FeedError) -> XMLFeedElement {
+        do {
+            return try parseOnce(data, url: url, limits: limits)
+        } catch .malformed(let reason) where reason.hasPrefix(undeclaredEntity) {
+            guard let repaired = HTMLEntities.asCharacterReferences(data) else { throw .malformed(reason) }
+            return try parseOnce(repaired, url: url, limits: limits)
+        }
+    }
+
+    private static let undeclaredEntity = "the XML is not well-formed: \(fault(26))"
+
+    private static func parseOnce(_ data: Data, url: String?, limits: FeedLimits) throws(FeedError) -> XMLFeedElement {
         let builder = XMLTreeBuilder(url: url, limits: limits)
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true
@@ -51,6 +65,7 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         case 9: "a character XML does not allow"
         case 26: "an entity that is not declared (an HTML entity such as &nbsp;?)"
         case 76: "an end tag that does not match its start tag"
+        case 89: "entities that refer to each other without end (an entity bomb)"
         default: "libxml2 error \(code)"
         }
     }
