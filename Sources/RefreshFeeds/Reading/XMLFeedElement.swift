@@ -11,7 +11,7 @@ struct XMLFeedElement: Sendable {
     var attributes: [String: String]
     var children: [XMLFeedNode] = []
     /// The address relative links inside resolve against: `xml:base` resolved against the parent's base, else
-    /// the parent's, else the document's address (docs/FEEDS.md, "Reading feeds: links").
+    /// the parent's, else the document's address (docs/FEEDS.md, "Reading feeds: the field mapping").
     var base: String?
 
     /// Child elements in order.
