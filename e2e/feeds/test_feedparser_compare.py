@@ -24,8 +24,11 @@ import calendar
 import json
 import re
 import subprocess
+import threading
 from datetime import datetime
+from functools import partial
 from html.parser import HTMLParser
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urljoin
 
@@ -242,3 +245,26 @@ def test_truncated_xml_is_refused_where_feedparser_recovers() -> None:
     result = subprocess.run([str(refreshkit_binary()), "feed", "read", str(FIXTURES / "truncated.xml")],
                             capture_output=True, text=True, timeout=30)
     assert result.returncode == 1 and "not well-formed" in result.stderr, result.stderr
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args) -> None:  # noqa: A002  (the standard library's name)
+        pass
+
+
+def test_a_feed_read_from_an_address_resolves_its_links_against_that_address() -> None:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=str(FIXTURES)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        root = f"http://127.0.0.1:{server.server_address[1]}"
+        result = subprocess.run([str(refreshkit_binary()), "feed", "read", f"{root}/rss20.xml", "--json"],
+                                capture_output=True, text=True, timeout=30)
+        assert result.returncode == 0, result.stderr
+        lines = [json.loads(line) for line in result.stdout.splitlines()]
+        assert lines[0] == {"format": "RSS 2.0", "title": "Liftoff & Landing News", "next": f"{root}/rss.xml?page=2"}
+        assert lines[2]["link"] == f"{root}/2003/05/30/cdata"
+        assert lines[2]["image"] == f"{root}/thumbs/eclipse.png"
+    finally:
+        server.shutdown()
+        server.server_close()
