@@ -16,9 +16,18 @@ enum FeedText {
         return words.joined(separator: " ")
     }
 
+    /// `text` without the white space at its ends, in pure Swift: Foundation's `trimmingCharacters` goes
+    /// through `NSString` on Linux, and runs for every field of every entry.
+    static func trimmed(_ text: some StringProtocol) -> String {
+        guard let first = text.firstIndex(where: { !$0.isWhitespace }),
+            let last = text.lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
+        return String(text[first...last])
+    }
+
     /// HTML (an RSS `description`, `content:encoded`, a JSON Feed `content_html`) as text, trimmed.
     static func html(_ raw: String) -> String {
-        HTMLText.plain(raw).trimmingCharacters(in: .whitespacesAndNewlines)
+        trimmed(HTMLText.plain(raw))
     }
 
     /// An Atom text construct (RFC 4287 section 3.1; Atom 0.3's `type` and `mode`) as text: `text` as it is,
@@ -32,7 +41,7 @@ enum FeedText {
         if mode == "base64" {
             raw =
                 Data(
-                    base64Encoded: raw.trimmingCharacters(in: .whitespacesAndNewlines),
+                    base64Encoded: trimmed(raw),
                     options: .ignoreUnknownCharacters
                 )
                 .map { String(decoding: $0, as: UTF8.self) } ?? ""
@@ -43,7 +52,7 @@ enum FeedText {
         } else if type == "html" || type == "text/html" || mode == "escaped" {
             text = html(raw)
         } else {
-            text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            text = trimmed(raw)
         }
         return text.isEmpty ? nil : text
     }
@@ -76,7 +85,7 @@ enum FeedText {
     /// An RSS `author` as a name: `jane@example.org (Jane Doe)` is Jane Doe, as feedparser's `author_detail`
     /// reads it; anything else is kept as written.
     static func person(_ raw: String?) -> String? {
-        guard let raw = raw?.trimmingCharacters(in: .whitespacesAndNewlines), !raw.isEmpty else { return nil }
+        guard let raw = raw.map(trimmed), !raw.isEmpty else { return nil }
         if raw.hasSuffix(")"), let open = raw.firstIndex(of: "("), raw[..<open].contains("@") {
             let name = raw[raw.index(after: open)..<raw.index(before: raw.endIndex)]
                 .trimmingCharacters(in: .whitespaces)

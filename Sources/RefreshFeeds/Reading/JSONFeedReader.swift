@@ -66,11 +66,11 @@ enum JSONFeedReader {
     private static func entry(_ item: JSONTree, base: URL?, feedAuthor: String?) throws(FeedError) -> FeedEntry {
         let text: String? =
             if let plain = item["content_text"]?.string {
-                plain.trimmingCharacters(in: .whitespacesAndNewlines)
+                FeedText.trimmed(plain)
             } else if let html = item["content_html"]?.string {
                 FeedText.html(html)
             } else {
-                item["summary"]?.string?.trimmingCharacters(in: .whitespacesAndNewlines)
+                item["summary"]?.string.map(FeedText.trimmed)
             }
         let published = item["date_published"]?.string.flatMap(FeedDates.micros)
         let image = item["image"]?.string ?? item["banner_image"]?.string

@@ -15,21 +15,30 @@ struct XMLFeedElement: Sendable {
     var base: String?
 
     /// Child elements in order.
-    var elements: some Sequence<XMLFeedElement> {
-        children.lazy.compactMap { if case .element(let element) = $0 { element } else { nil } }
+    var elements: [XMLFeedElement] {
+        children.compactMap { if case .element(let element) = $0 { element } else { nil } }
     }
 
     /// Whether the element has child elements (inline XHTML, for instance).
-    var hasElements: Bool { elements.contains { _ in true } }
+    var hasElements: Bool {
+        children.contains { if case .element = $0 { true } else { false } }
+    }
 
     /// The child elements named `name` in `namespace`.
     func all(_ namespace: String, _ name: String) -> [XMLFeedElement] {
-        elements.filter { $0.namespace == namespace && $0.name == name }
+        var found: [XMLFeedElement] = []
+        for case .element(let element) in children where element.name == name && element.namespace == namespace {
+            found.append(element)
+        }
+        return found
     }
 
     /// The first child element named `name` in `namespace`.
     func first(_ namespace: String, _ name: String) -> XMLFeedElement? {
-        elements.first { $0.namespace == namespace && $0.name == name }
+        for case .element(let element) in children where element.name == name && element.namespace == namespace {
+            return element
+        }
+        return nil
     }
 
     /// The trimmed text of the first child named `name` in `namespace`, when there is some.
@@ -46,7 +55,7 @@ struct XMLFeedElement: Sendable {
 
     /// ``text`` trimmed, `nil` when that leaves nothing.
     var trimmedText: String? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = FeedText.trimmed(text)
         return trimmed.isEmpty ? nil : trimmed
     }
 
