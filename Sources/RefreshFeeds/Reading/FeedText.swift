@@ -39,12 +39,8 @@ enum FeedText {
         let mode = element.attributes["mode"]?.lowercased()
         var raw = element.text
         if mode == "base64" {
-            raw =
-                Data(
-                    base64Encoded: trimmed(raw),
-                    options: .ignoreUnknownCharacters
-                )
-                .map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let decoded = Data(base64Encoded: trimmed(raw), options: .ignoreUnknownCharacters)
+            raw = decoded.map { String(decoding: $0, as: UTF8.self) } ?? ""
         }
         let text: String
         if type == "xhtml" || type == "application/xhtml+xml" || element.hasElements {

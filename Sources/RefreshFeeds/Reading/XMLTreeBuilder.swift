@@ -28,17 +28,27 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     /// A document that uses HTML entities without declaring them (`&nbsp;`: not well-formed, and common) is
     /// read again with them written as character references, as feed readers take such feeds.
     static func parse(_ data: Data, url: String?, limits: FeedLimits) throws(FeedError) -> XMLFeedElement {
-        do {
-            return try parseOnce(data, url: url, limits: limits)
-        } catch .malformed(let reason) where reason.hasPrefix(undeclaredEntity) {
-            guard let repaired = HTMLEntities.asCharacterReferences(data) else { throw .malformed(reason) }
-            return try parseOnce(repaired, url: url, limits: limits)
+        switch parseOnce(data, url: url, limits: limits) {
+        case .success(let root):
+            return root
+        case .failure(let failure):
+            guard failure.code == undeclaredEntity, let repaired = HTMLEntities.asCharacterReferences(data) else {
+                throw failure.error
+            }
+            return try parseOnce(repaired, url: url, limits: limits).mapError(\.error).get()
         }
     }
 
-    private static let undeclaredEntity = "the XML is not well-formed: \(fault(26))"
+    /// libxml2's `XML_ERR_UNDECLARED_ENTITY`.
+    private static let undeclaredEntity = 26
 
-    private static func parseOnce(_ data: Data, url: String?, limits: FeedLimits) throws(FeedError) -> XMLFeedElement {
+    /// Why a parse failed: libxml2's error code (0 for a limit) and the error to throw.
+    private struct Failure: Error {
+        var code: Int
+        var error: FeedError
+    }
+
+    private static func parseOnce(_ data: Data, url: String?, limits: FeedLimits) -> Result<XMLFeedElement, Failure> {
         let builder = XMLTreeBuilder(url: url, limits: limits)
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true
@@ -46,14 +56,13 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         parser.shouldResolveExternalEntities = false
         parser.delegate = builder
         let parsed = parser.parse()
-        if let stopped = builder.stopped { throw stopped }
+        if let stopped = builder.stopped { return .failure(Failure(code: 0, error: stopped)) }
         guard parsed, let root = builder.root else {
             let code = (parser.parserError as? NSError)?.code ?? 0
-            throw .malformed(
-                "the XML is not well-formed: \(Self.fault(code)), at line \(parser.lineNumber), column \(parser.columnNumber)"
-            )
+            let fault = "\(fault(code)), at line \(parser.lineNumber), column \(parser.columnNumber)"
+            return .failure(Failure(code: code, error: .malformed("the XML is not well-formed: \(fault)")))
         }
-        return root
+        return .success(root)
     }
 
     /// What libxml2's error `code` means (its `xmlParserErrors`, which `XMLParser` passes on as its error's
