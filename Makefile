@@ -102,7 +102,7 @@ e2e-test: test-build test-deps
 	@$(MAKE) --no-print-directory e2e-cluster
 
 e2e-server:
-	$(E2E) e2e/server e2e/jsonfeed --ignore=e2e/server/test_load_turn_by_turn.py
+	$(E2E) e2e/server e2e/jsonfeed e2e/feeds --ignore=e2e/server/test_load_turn_by_turn.py
 
 # The load generator's slices, timed to a few ms (e2e/server/test_load_turn_by_turn.py): alone, not beside a suite.
 e2e-timing:

@@ -5,12 +5,13 @@ import RefreshFeeds
 import RefreshKit
 import Synchronization
 
-/// `refreshkit feed show`: one page of a feed source as JSON (docs/FEEDS.md).
+/// `refreshkit feed show`: one page of a feed source as JSON; `refreshkit feed read`: a feed document of any
+/// format, entry by entry (docs/FEEDS.md).
 struct FeedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feed",
-        abstract: "Read a feed source (sqlite:PATH, jsonfeed:URL, simulated).",
-        subcommands: [Show.self]
+        abstract: "Read a feed source (sqlite:PATH, jsonfeed:URL, simulated), or one feed document of any format.",
+        subcommands: [Show.self, Read.self]
     )
 
     /// `feed show --feed ADDRESS [--older CURSOR | --newer CURSOR] [--limit N]`.

@@ -159,7 +159,7 @@ def feed_server():
         "/feed.json": json_feed(10_000, "a-", next_url="/older.json"),
         "/older.json": json_feed(3, "b-"),
         "/slow.json": json_feed(3, "c-"),
-        "/malformed.json": b'{"version": "https://jsonfeed.org/version/1.1", "items": [{"id": "x"}]}',
+        "/malformed.json": b'{"version": "https://jsonfeed.org/version/1.1", "items": {"id": "x"}}',
         "/repeated.json": json.dumps({"version": "https://jsonfeed.org/version/1.1", "items": [
             {"id": "same", "content_text": "one", "date_published": "2026-11-24T12:00:00Z"},
             {"id": "same", "content_text": "two", "date_published": "2026-11-24T11:00:00Z"}]}).encode(),
@@ -187,7 +187,7 @@ def test_a_json_feed_of_10000_items_pages_through_its_next_url(feed_server):
 
 
 @pytest.mark.parametrize("path,args,message", [
-    ("/malformed.json", [], "has neither \"content_text\" nor \"content_html\""),
+    ("/malformed.json", [], "\"items\" is missing or not an array"),
     ("/repeated.json", [], "repeated the item id \"same\""),
     ("/unordered.json", [], "out of order"),
     ("/huge.json", [], "larger than the limit"),

@@ -7,9 +7,12 @@ public struct FeedLimits: Hashable, Sendable {
     public var maxBodyBytes: Int
     /// The most items one page may hold, whatever the request asked.
     public var maxItems: Int
+    /// The most entries one fetched document may hold (a feed is read whole before it is paged): far more than
+    /// feeds publish, and a bound on the work a hostile body under ``maxBodyBytes`` can cause.
+    public var maxEntries: Int
     /// The longest an item's text may be, bytes of UTF-8.
     public var maxTextBytes: Int
-    /// The longest an id, an author or an image address may be, bytes of UTF-8.
+    /// The longest an id, a title, a link, an author or an image address may be, bytes of UTF-8.
     public var maxFieldBytes: Int
     /// How far in the future an item's time may lie (clocks differ a little), microseconds.
     public var futureToleranceMicros: Int64
@@ -19,6 +22,7 @@ public struct FeedLimits: Hashable, Sendable {
         timeoutMs: Int = 5_000,
         maxBodyBytes: Int = 8 << 20,
         maxItems: Int = 200,
+        maxEntries: Int = 20_000,
         maxTextBytes: Int = 16_384,
         maxFieldBytes: Int = 2_048,
         futureToleranceMicros: Int64 = 300_000_000
@@ -26,6 +30,7 @@ public struct FeedLimits: Hashable, Sendable {
         self.timeoutMs = timeoutMs
         self.maxBodyBytes = maxBodyBytes
         self.maxItems = maxItems
+        self.maxEntries = maxEntries
         self.maxTextBytes = maxTextBytes
         self.maxFieldBytes = maxFieldBytes
         self.futureToleranceMicros = futureToleranceMicros

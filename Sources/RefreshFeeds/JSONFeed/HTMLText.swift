@@ -1,5 +1,7 @@
-/// The text of a JSON Feed item's `content_html`: tags dropped (a `<br>` or the end of a block becomes a
-/// line break), the common entities decoded. A list row shows text, not markup.
+/// The text of a feed's HTML (a JSON Feed's `content_html`, an RSS `description`, Atom `html` and `xhtml`
+/// text): tags dropped (a `<br>` or the end of a block becomes a line break), white space collapsed as a
+/// browser collapses it (a run of spaces, tabs and the source's own line breaks is one space; none at the
+/// start or end of a line), the common entities decoded (``HTMLEntities``). A list row shows text, not markup.
 enum HTMLText {
     static func plain(_ html: String) -> String {
         var text = ""
@@ -13,6 +15,7 @@ enum HTMLText {
                     if ["br", "p", "div", "li", "h1", "h2", "h3", "blockquote"].contains(name) || tag.hasPrefix("/p")
                         || tag.hasPrefix("/div") || tag.hasPrefix("/li")
                     {
+                        while text.last == " " { text.removeLast() }
                         if !text.hasSuffix("\n") && !text.isEmpty { text.append("\n") }
                     }
                 } else {
@@ -21,17 +24,15 @@ enum HTMLText {
             } else if character == "<" {
                 inTag = true
                 tag = ""
+            } else if character.isASCII, character.isWhitespace {  // a no-break space is kept, as browsers keep it
+                if let last = text.last, last != " ", last != "\n" { text.append(" ") }
             } else {
                 text.append(character)
             }
         }
+        while text.last == " " || text.last == "\n" { text.removeLast() }
         return decodeEntities(text)
     }
-
-    private static let named: [String: String] = [
-        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{A0}", "hellip": "…", "mdash": "—",
-        "ndash": "–", "rsquo": "’", "lsquo": "‘", "rdquo": "”", "ldquo": "“",
-    ]
 
     private static func decodeEntities(_ text: String) -> String {
         guard text.contains("&") else { return text }
@@ -55,7 +56,7 @@ enum HTMLText {
     }
 
     private static func entity(_ name: String) -> String? {
-        if let value = named[name] { return value }
+        if let value = HTMLEntities.named[name] { return String(Character(value)) }
         guard name.hasPrefix("#") else { return nil }
         let digits = name.dropFirst()
         let code =

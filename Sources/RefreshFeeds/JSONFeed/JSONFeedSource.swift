@@ -83,7 +83,7 @@ public final class JSONFeedSource: FeedSource {
     /// The document at `address`: the one kept from the last fetch when `reuse` allows, fetched otherwise.
     private func document(at address: String, reuse: Bool) throws(FeedError) -> JSONFeedDocument {
         if reuse, let kept = lastDocument.withLock({ $0 }), kept.address == address { return kept.document }
-        let document = try JSONFeedDocument(parsing: fetch(address), limits: limits)
+        let document = try JSONFeedDocument(parsing: fetch(address), url: address, limits: limits)
         lastDocument.withLock { $0 = (address, document) }
         return document
     }
