@@ -63,7 +63,8 @@ struct FeedCommand: ParsableCommand {
     }
 }
 
-/// `refreshkit post --feed sqlite:PATH "text" [--author NAME]`: adds an item at the top of a SQLite feed.
+/// `refreshkit post --feed sqlite:PATH "text" [--author NAME] [--title TITLE] [--url URL]`: adds an item at the top
+/// of a SQLite feed.
 struct PostCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "post",
@@ -83,13 +84,20 @@ struct PostCommand: ParsableCommand {
     @Option(help: "Who wrote it.")
     var author: String?
 
+    @Option(help: "Its title, drawn above the text.")
+    var title: String?
+
+    @Option(help: "The address of the page it stands for: a tap on its row opens it.")
+    var url: String?
+
     func run() throws {
         let item = try FeedCLI.run { () throws(FeedError) -> FeedItem in
             guard case .sqlite(let path) = try FeedAddress(parsing: feed) else {
                 throw FeedError.badAddress("only a sqlite: feed takes posts, not \(feed)")
             }
             let now = FeedCLI.nowMicros()
-            return try SQLiteFeed(path: path, nowMicros: now).post(text: text, author: author, timeMicros: now)
+            return try SQLiteFeed(path: path, nowMicros: now).post(
+                text: text, author: author, title: title, url: url, timeMicros: now)
         }
         try FeedCLI.printJSON(item)
     }

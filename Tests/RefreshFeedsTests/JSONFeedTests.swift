@@ -123,7 +123,7 @@ struct JSONFeedTests {
         }
     }
 
-    @Test("items as feed readers take them: no id is the url, no text is the title, undated keeps its place")
+    @Test("items as feed readers take them: no id is the url, a title and a link kept, undated keeps its place")
     func lenient() throws {
         let json = #"""
             {"version": "https://jsonfeed.org/version/1.1", "items": [
@@ -139,7 +139,7 @@ struct JSONFeedTests {
         let times = [midnight + 2 * minute, midnight + 2 * minute, midnight + 2 * minute, midnight + minute]
         #expect(items.map(\.timeMicros) == times)
         #expect(items[0].id == "https://feeds.test/no-date")
-        #expect(items[0].text == "Only a title")
+        #expect(items[0].text == "" && items[0].title == "Only a title" && items[0].url == "https://feeds.test/no-date")
         #expect(items[3].id.count == 16 && items[3].id.allSatisfy(\.isHexDigit))
         let page = FeedPage(items: items, olderCursor: nil, newerCursor: nil, hasMore: false)
         _ = try FeedPageValidator().validate(page, for: FeedRequest(.newest, limit: 10), nowMicros: nil)

@@ -75,6 +75,46 @@ struct SQLiteFeedTests {
         }
     }
 
+    @Test("a post's title and link are kept and read back")
+    func titleAndLink() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let feed = try SQLiteFeed(path: folder.file("feed.db"), nowMicros: testNow, corpus: Self.entries)
+        let posted = try feed.post(
+            text: "body", author: " ", title: " A title ", url: "https://example.test/a", timeMicros: testNow)
+        #expect(posted.title == "A title" && posted.url == "https://example.test/a" && posted.author == nil)
+        #expect(try feed.load(FeedRequest(.newest, limit: 1)).items == [posted])
+        #expect(try feed.load(FeedRequest(.newest, limit: 2)).items[1].title == nil)
+    }
+
+    @Test("a file made before titles and links gains their columns, its rows kept; a read-only one is read without")
+    func migration() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.file("old.db")
+        // The table as it was before items had titles and links.
+        var db: OpaquePointer?
+        #expect(sqlite3_open(path, &db) == SQLITE_OK)
+        let old = """
+            CREATE TABLE items (id INTEGER PRIMARY KEY, text TEXT NOT NULL, author TEXT, time INTEGER NOT NULL,
+              image_url TEXT, image_width INTEGER, image_height INTEGER);
+            CREATE INDEX items_by_time ON items (time, id);
+            INSERT INTO items (text, author, time) VALUES ('old row', 'Ann', 1000);
+            """
+        #expect(sqlite3_exec(db, old, nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(db)
+        #expect(chmod(path, 0o444) == 0)
+        let readOnly = try SQLiteFeed(path: path, nowMicros: testNow, corpus: [])
+        #expect(readOnly.isReadOnly)
+        #expect(try readOnly.load(FeedRequest(.newest, limit: 5)).items.map(\.text) == ["old row"])
+        #expect(chmod(path, 0o644) == 0)
+        let feed = try SQLiteFeed(path: path, nowMicros: testNow, corpus: [])
+        let posted = try feed.post(
+            text: "new", author: nil, title: "T", url: "https://example.test/t", timeMicros: 2000)
+        let items = try feed.load(FeedRequest(.newest, limit: 5)).items
+        #expect(items == [posted, FeedItem(id: "1", text: "old row", author: "Ann", timeMicros: 1000)])
+    }
+
     @Test("a bad cursor is a typed error")
     func badCursor() throws {
         let folder = TemporaryFolder()

@@ -106,7 +106,7 @@ def test_a_post_is_written_and_answered_with_the_item(tmp_path, fresh_server):
     (b"not json", 400, "bad_json"),
     ({"text": 5}, 400, "bad_field"),
     ({"text": "   "}, 400, "bad_field"),
-    ({"text": "hi", "title": "x"}, 400, "bad_field"),
+    ({"text": "hi", "colour": "x"}, 400, "bad_field"),
     ({"text": "hi", "author": ["x"]}, 400, "bad_field"),
     ({"text": "x" * 5000}, 413, "too_large"),
 ])

@@ -43,8 +43,10 @@ public struct FeedPageValidator: Hashable, Sendable {
         guard item.text.utf8.count <= limits.maxTextBytes else {
             throw .oversized(what: "text of item \"\(item.id)\"", limit: limits.maxTextBytes)
         }
-        if let author = item.author, author.utf8.count > limits.maxFieldBytes {
-            throw .oversized(what: "author of item \"\(item.id)\"", limit: limits.maxFieldBytes)
+        for (what, field) in [("author", item.author), ("title", item.title), ("link", item.url)] {
+            if let field, field.utf8.count > limits.maxFieldBytes {
+                throw .oversized(what: "\(what) of item \"\(item.id)\"", limit: limits.maxFieldBytes)
+            }
         }
         if let image = item.image {
             guard image.url.utf8.count <= limits.maxFieldBytes else {

@@ -22,5 +22,13 @@ public protocol FeedSource: Sendable {
 public protocol PostableFeedSource: FeedSource {
     /// Adds an item at the top of the feed at `timeMicros` (or just after the newest item, if that is later,
     /// so the order and the times agree), and returns it with its new id.
-    func post(text: String, author: String?, timeMicros: Int64) throws(FeedError) -> FeedItem
+    func post(text: String, author: String?, title: String?, url: String?, timeMicros: Int64) throws(FeedError)
+        -> FeedItem
+}
+
+extension PostableFeedSource {
+    /// Adds an item without a title or a link.
+    public func post(text: String, author: String?, timeMicros: Int64) throws(FeedError) -> FeedItem {
+        try post(text: text, author: author, title: nil, url: nil, timeMicros: timeMicros)
+    }
 }

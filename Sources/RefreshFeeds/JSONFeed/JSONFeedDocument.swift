@@ -21,8 +21,8 @@ public struct JSONFeedDocument: Hashable, Sendable {
     /// Parses a JSON Feed from `data` with ``FeedDocument``'s JSON Feed reader (the wire's validating reader,
     /// ``JSONTree``, as every JSON the server reads; this runs on the feed worker).
     ///
-    /// An item without an `id` takes its `url`, else a hash of its content; one with no text takes its title
-    /// as its text (a `FeedItem` has no title yet); an undated one takes the time of the dated item above it
+    /// An item without an `id` takes its `url`, else a hash of its content; its `title` and `url` are the item's;
+    /// an undated one takes the time of the dated item above it
     /// (or, at the top, of the first dated one below; 1970 in a feed with no dates), so the items keep the
     /// document's order newest first.
     /// - Parameter url: the document's address, against which relative `next_url`s are resolved, or `nil`.
@@ -34,10 +34,9 @@ public struct JSONFeedDocument: Hashable, Sendable {
         var time = document.entries.lazy.compactMap(\.timeMicros).first ?? 0
         let items = document.entries.map { entry in
             time = entry.timeMicros ?? time
-            let text = entry.text.isEmpty ? entry.title ?? "" : entry.text
             return FeedItem(
-                id: entry.id, text: text, author: entry.author, timeMicros: time,
-                image: entry.image.map { FeedImage(url: $0) })
+                id: entry.id, text: entry.text, author: entry.author, timeMicros: time,
+                image: entry.image.map { FeedImage(url: $0) }, title: entry.title, url: entry.link)
         }
         self.init(title: document.title, items: items, nextURL: document.nextURL)
     }

@@ -4,11 +4,12 @@ import RefreshKit
 /// `sqlite:PATH`: a feed kept in one SQLite file, the default source (docs/FEEDS.md).
 ///
 /// The file holds one table, `items` (id, text, author, time in µs since 1970, an optional image and its
-/// size), with an index by (time, id); pages are read newest first along that index, and a cursor names
+/// size, an optional title and link), with an index by (time, id); pages are read newest first along that index, and a cursor names
 /// an item's time and id (`TIME:ID`). When the file does not exist it is created and filled from
 /// ``FortuneCorpus``, with times spaced over the past in the order of the items. A file whose permissions
-/// forbid writing is opened read-only: it still serves pages, and ``post(text:author:timeMicros:)``
-/// answers `FeedError/readOnly(path:)`. Another program holding the write lock for longer than the
+/// forbid writing is opened read-only: it still serves pages, and ``post(text:author:title:url:timeMicros:)``
+/// answers `FeedError/readOnly(path:)`. A file made before items had titles and links gains the two columns
+/// when it is opened for writing (a read-only one serves its items without them). Another program holding the write lock for longer than the
 /// time limit makes a call answer `FeedError/locked(path:)`. Calls from several threads (a worker
 /// reading, a post from elsewhere) take turns, so a post's transaction is never interleaved.
 public final class SQLiteFeed: PostableFeedSource {
@@ -20,6 +21,8 @@ public final class SQLiteFeed: PostableFeedSource {
     private let connection: SQLiteConnection
     /// Held for the whole of each call, so one connection serves one call at a time.
     private let turn = NSLock()
+    /// The columns a page reads after the image's: the title and the link, or nothing in an older read-only file.
+    private let linkColumns: String
 
     /// Opens the feed at `path`, creating and filling it when it is missing.
     /// - Parameters:
@@ -50,6 +53,7 @@ public final class SQLiteFeed: PostableFeedSource {
         isReadOnly = exists && !Self.isWritable(path)
         connection = try SQLiteConnection(
             path: path, create: !exists, readOnly: isReadOnly, busyTimeoutMs: limits.timeoutMs)
+        linkColumns = exists ? try Self.addLinkColumns(connection, readOnly: isReadOnly) : "title, url"
         if exists {
             try checkSchema()
         } else {
@@ -78,7 +82,7 @@ public final class SQLiteFeed: PostableFeedSource {
     public func load(_ request: FeedRequest) throws(FeedError) -> FeedPage {
         turn.lock()
         defer { turn.unlock() }
-        let columns = "SELECT id, text, author, time, image_url, image_width, image_height FROM items"
+        let columns = "SELECT id, text, author, time, image_url, image_width, image_height, \(linkColumns) FROM items"
         let limit = Int64(request.limit + 1)
         var items: [FeedItem] = []
         let collect: (SQLiteRow) -> Void = { items.append(Self.item($0)) }
@@ -111,16 +115,24 @@ public final class SQLiteFeed: PostableFeedSource {
         return FeedPage(items: items, olderCursor: olderCursor, newerCursor: newerCursor, hasMore: hasMore)
     }
 
-    /// Adds an item at the top: at `timeMicros`, or a microsecond after the newest item if that is later.
-    public func post(text: String, author: String?, timeMicros: Int64) throws(FeedError) -> FeedItem {
+    /// Adds an item at the top: at `timeMicros`, or a microsecond after the newest item if that is later. Empty
+    /// optional fields are left out.
+    public func post(
+        text: String, author: String?, title: String?, url: String?, timeMicros: Int64
+    ) throws(FeedError) -> FeedItem {
         turn.lock()
         defer { turn.unlock() }
         let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        let author = author?.trimmingCharacters(in: .whitespacesAndNewlines)
+        func field(_ value: String?) -> String? {
+            value.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        let (author, title, url) = (field(author), field(title), field(url))
         guard !text.isEmpty else { throw .rejected("the text is empty") }
         guard text.utf8.count <= limits.maxTextBytes else { throw .oversized(what: "text", limit: limits.maxTextBytes) }
-        if let author, author.utf8.count > limits.maxFieldBytes {
-            throw .oversized(what: "author", limit: limits.maxFieldBytes)
+        for (what, value) in [("author", author), ("title", title), ("link", url)] {
+            if let value, value.utf8.count > limits.maxFieldBytes {
+                throw .oversized(what: what, limit: limits.maxFieldBytes)
+            }
         }
         if isReadOnly { throw .readOnly(path: path) }
         try connection.execute("BEGIN IMMEDIATE")
@@ -130,13 +142,13 @@ public final class SQLiteFeed: PostableFeedSource {
                 newest = $0.text(0) == nil ? .min : $0.integer(0)
             }
             let time = newest == .min ? timeMicros : max(timeMicros, newest + 1)
-            let authorValue: SQLiteValue = author.map { $0.isEmpty ? .null : .text($0) } ?? .null
+            let value = { (field: String?) in field.map(SQLiteValue.text) ?? .null }
             try connection.query(
-                "INSERT INTO items (text, author, time) VALUES (?, ?, ?)", [.text(text), authorValue, .integer(time)])
+                "INSERT INTO items (text, author, time, title, url) VALUES (?, ?, ?, ?, ?)",
+                [.text(text), value(author), .integer(time), value(title), value(url)])
             let id = connection.lastInsertedRowID
             try connection.execute("COMMIT")
-            return FeedItem(
-                id: String(id), text: text, author: authorValue == .null ? nil : author, timeMicros: time)
+            return FeedItem(id: String(id), text: text, author: author, timeMicros: time, title: title, url: url)
         } catch {
             try? connection.execute("ROLLBACK")
             throw error
@@ -153,7 +165,9 @@ public final class SQLiteFeed: PostableFeedSource {
             time INTEGER NOT NULL,
             image_url TEXT,
             image_width INTEGER,
-            image_height INTEGER
+            image_height INTEGER,
+            title TEXT,
+            url TEXT
         );
         CREATE INDEX IF NOT EXISTS items_by_time ON items (time, id);
         """
@@ -165,6 +179,20 @@ public final class SQLiteFeed: PostableFeedSource {
         } catch .unavailable {
             throw .malformed("\(path) has no table of feed items (docs/FEEDS.md describes it)")
         }
+    }
+
+    /// Gives a file made before items had titles and links the two columns (`ALTER TABLE … ADD COLUMN` keeps
+    /// every row, the new fields empty); a read-only one is read without them. - Returns: what a page selects
+    /// for them. (A file without the table is left to ``checkSchema()`` to name.)
+    private static func addLinkColumns(_ connection: SQLiteConnection, readOnly: Bool) throws(FeedError) -> String {
+        var names: Set<String> = []
+        try connection.query("PRAGMA table_info(items)", []) { if let name = $0.text(1) { names.insert(name) } }
+        guard !names.isEmpty, !names.isSuperset(of: ["title", "url"]) else { return "title, url" }
+        guard !readOnly else { return "NULL, NULL" }
+        for column in ["title", "url"] where !names.contains(column) {
+            try connection.execute("ALTER TABLE items ADD COLUMN \(column) TEXT")
+        }
+        return "title, url"
     }
 
     /// Creates the table and fills it, oldest first, so ids and times grow together.
@@ -208,7 +236,7 @@ public final class SQLiteFeed: PostableFeedSource {
         }
         return FeedItem(
             id: String(row.integer(0)), text: row.text(1) ?? "", author: row.text(2), timeMicros: row.integer(3),
-            image: image)
+            image: image, title: row.text(7), url: row.text(8))
     }
 
     private static func cursor(_ item: FeedItem) -> FeedCursor {

@@ -14,32 +14,57 @@ public struct FeedItem: Hashable, Sendable, Codable {
     public var timeMicros: Int64
     /// A picture that goes with it, if any.
     public var image: FeedImage? {
-        get { picture?.image }
-        set { picture = newValue.map(Picture.init) }
+        get { details?.image }
+        set { setDetails(image: newValue, title: title, url: url) }
+    }
+    /// Its title, plain text, when it has one (RSS and Atom `title`, JSON Feed `title`); a row draws it above the
+    /// text, as feed readers do.
+    public var title: String? {
+        get { details?.title }
+        set { setDetails(image: image, title: newValue, url: url) }
+    }
+    /// The address of the page it stands for (RSS `link`, Atom's `alternate` link, JSON Feed `url`): a tap on its
+    /// row opens it.
+    public var url: String? {
+        get { details?.url }
+        set { setDetails(image: image, title: title, url: newValue) }
     }
 
-    /// The picture, out of line: most items have none, and every session holds its list's items, so an item
-    /// keeps one word for it rather than the picture's own size (docs/PERFORMANCE.md, "Memory per connected
-    /// session"). Immutable: setting ``image`` puts a new one.
-    private var picture: Picture?
+    /// The picture, title and link, out of line: the simulated feed's items have none, and every session holds
+    /// its list's items, so an item keeps one word for them rather than their own size (docs/PERFORMANCE.md,
+    /// "Memory per connected session"). Immutable: setting one puts a new box.
+    private var details: Details?
 
-    private final class Picture: Sendable {
-        let image: FeedImage
-        init(_ image: FeedImage) { self.image = image }
+    private final class Details: Sendable {
+        let image: FeedImage?
+        let title: String?
+        let url: String?
+        init(image: FeedImage?, title: String?, url: String?) {
+            self.image = image
+            self.title = title
+            self.url = url
+        }
+    }
+
+    private mutating func setDetails(image: FeedImage?, title: String?, url: String?) {
+        details = image == nil && title == nil && url == nil ? nil : Details(image: image, title: title, url: url)
     }
 
     /// An item; see the properties.
-    public init(id: String, text: String, author: String? = nil, timeMicros: Int64, image: FeedImage? = nil) {
+    public init(
+        id: String, text: String, author: String? = nil, timeMicros: Int64, image: FeedImage? = nil,
+        title: String? = nil, url: String? = nil
+    ) {
         self.id = id
         self.text = text
         self.author = author
         self.timeMicros = timeMicros
-        self.image = image
+        setDetails(image: image, title: title, url: url)
     }
 
     public static func == (a: FeedItem, b: FeedItem) -> Bool {
         a.id == b.id && a.text == b.text && a.author == b.author && a.timeMicros == b.timeMicros
-            && a.image == b.image
+            && a.image == b.image && a.title == b.title && a.url == b.url
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -48,10 +73,12 @@ public struct FeedItem: Hashable, Sendable, Codable {
         hasher.combine(author)
         hasher.combine(timeMicros)
         hasher.combine(image)
+        hasher.combine(title)
+        hasher.combine(url)
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, text, author, timeMicros, image
+        case id, text, author, timeMicros, image, title, url
     }
 
     public init(from decoder: any Decoder) throws {
@@ -60,7 +87,9 @@ public struct FeedItem: Hashable, Sendable, Codable {
             id: try container.decode(String.self, forKey: .id), text: try container.decode(String.self, forKey: .text),
             author: try container.decodeIfPresent(String.self, forKey: .author),
             timeMicros: try container.decode(Int64.self, forKey: .timeMicros),
-            image: try container.decodeIfPresent(FeedImage.self, forKey: .image))
+            image: try container.decodeIfPresent(FeedImage.self, forKey: .image),
+            title: try container.decodeIfPresent(String.self, forKey: .title),
+            url: try container.decodeIfPresent(String.self, forKey: .url))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -70,5 +99,7 @@ public struct FeedItem: Hashable, Sendable, Codable {
         try container.encodeIfPresent(author, forKey: .author)
         try container.encode(timeMicros, forKey: .timeMicros)
         try container.encodeIfPresent(image, forKey: .image)
+        try container.encodeIfPresent(title, forKey: .title)
+        try container.encodeIfPresent(url, forKey: .url)
     }
 }

@@ -4,9 +4,10 @@ import RefreshWire
 
 /// `POST /feed/items` decided as values (docs/FEEDS.md, "Posting over HTTP"); ``FeedPosts`` does the lws side.
 ///
-/// The body is JSON, `{"text":"…","author":"…"}` (`author` optional), at most ``maxBodyBytes``. The answers,
-/// each JSON:
-/// - 201 with the item (`{"id":…,"text":…,"author":…,"time":ms}`, the wire's item shape) once the source wrote it;
+/// The body is JSON, `{"text":"…","author":"…","title":"…","url":"…"}` (all but `text` optional), at most
+/// ``maxBodyBytes``. The answers, each JSON:
+/// - 201 with the item (`{"id":…,"text":…,"author":…,"title":…,"url":…,"time":ms}`, the wire's item shape) once
+///   the source wrote it;
 /// - 400 when the body is not that JSON, or the text is empty;
 /// - 403 for a peer that is not loopback nor in `--feed-post-allow`;
 /// - 405 for a method other than POST;
@@ -24,7 +25,12 @@ enum FeedPostEndpoint {
     struct Post: Equatable, Sendable {
         var text: String
         var author: String?
+        var title: String?
+        var url: String?
     }
+
+    /// The members a body may have; all but `text` optional.
+    static let members = ["text", "author", "title", "url"]
 
     /// A body, read.
     enum Decoded: Equatable, Sendable {
@@ -38,10 +44,13 @@ enum FeedPostEndpoint {
         guard body.count <= maxBodyBytes else { return .refused(tooLarge) }
         guard let object = (try? JSONTree.read(body))?.members else {
             return .refused(
-                error(400, "bad_json", "the body must be a JSON object: {\"text\":\"…\",\"author\":\"…\"}"))
+                error(
+                    400, "bad_json",
+                    "the body must be a JSON object: {\"text\":\"…\",\"author\":\"…\",\"title\":\"…\",\"url\":\"…\"}"))
         }
-        if let unknown = object.map(\.key).sorted().first(where: { $0 != "text" && $0 != "author" }) {
-            return .refused(error(400, "bad_field", "unknown member \"\(unknown)\"; a post has text and author"))
+        if let unknown = object.map(\.key).sorted().first(where: { !members.contains($0) }) {
+            return .refused(
+                error(400, "bad_field", "unknown member \"\(unknown)\"; a post has text, author, title and url"))
         }
         let fields = JSONTree.object(object)
         guard let text = fields["text"]?.string else {
@@ -50,14 +59,15 @@ enum FeedPostEndpoint {
         guard text.contains(where: { !$0.isWhitespace }) else {
             return .refused(error(400, "bad_field", "text is empty"))
         }
-        var author: String?
-        if let value = fields["author"], value != .null {
-            guard let name = value.string else {
-                return .refused(error(400, "bad_field", "author must be a string"))
+        var post = Post(text: text)
+        for (name, path) in [("author", \Post.author), ("title", \Post.title), ("url", \Post.url)] {
+            guard let value = fields[name], value != .null else { continue }
+            guard let string = value.string else {
+                return .refused(error(400, "bad_field", "\(name) must be a string"))
             }
-            author = name
+            post[keyPath: path] = string
         }
-        return .post(Post(text: text, author: author))
+        return .post(post)
     }
 
     /// The answer to a post the source wrote or refused.

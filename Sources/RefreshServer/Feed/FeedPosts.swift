@@ -83,7 +83,7 @@ final class FeedPosts {
                 nextTicket += 1
                 tickets[ticket] = wsi
                 posts[wsi] = .writing(ticket: ticket)
-                feed?.post(text: post.text, author: post.author, ticket: ticket)
+                feed?.post(post, ticket: ticket)
             }
             return 0
         case LWS_CALLBACK_HTTP_WRITEABLE:

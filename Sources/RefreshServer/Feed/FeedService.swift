@@ -109,12 +109,15 @@ final class FeedService: @unchecked Sendable {
 
     /// Adds an item on the posts' queue; the outcome comes back as ``Report/posted(ticket:_:)`` (and a poll
     /// follows a written post, so the sessions hear of it).
-    func post(text: String, author: String?, ticket: UInt64) {
+    func post(_ post: FeedPostEndpoint.Post, ticket: UInt64) {
         posts.async { [self] in
             let outcome: Result<FeedItem, FeedError>
             if let postable = source as? any PostableFeedSource, isPostable {
                 do throws(FeedError) {
-                    outcome = .success(try postable.post(text: text, author: author, timeMicros: Self.nowMicros()))
+                    outcome = .success(
+                        try postable.post(
+                            text: post.text, author: post.author, title: post.title, url: post.url,
+                            timeMicros: Self.nowMicros()))
                 } catch {
                     outcome = .failure(error)
                 }

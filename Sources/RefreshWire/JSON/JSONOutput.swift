@@ -171,6 +171,14 @@ struct JSONWriter {
         plainString(value.rawValue)
     }
 
+    /// Writes `key` and `value` as a JSON integer (``integer(_:)``), when there is a value.
+    @inline(__always)
+    mutating func member(_ key: StaticString, integer value: Int?) {
+        guard let value else { return }
+        literal(key)
+        integer(Int64(value))
+    }
+
     /// Writes `key` and the digits of `value`, when there is a value.
     @inline(__always)
     mutating func member(_ key: StaticString, digits value: UInt64?) {

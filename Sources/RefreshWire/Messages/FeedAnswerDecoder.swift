@@ -7,10 +7,11 @@ import RefreshKit
 /// ```
 /// {"type":"feed_answer","request":7,"ms":3.2,"items":[ITEM…],"older":"c"|null,"newer":"c"|null,"hasMore":true}
 /// {"type":"feed_answer","request":7,"ms":10000,"error":{"code":"timed_out","message":"…"}}
-/// ITEM = {"id":"42","text":"…","author":"…","time":1732480000123.5,"image":{"url":"…","width":640,"height":480}}
+/// ITEM = {"id":"42","text":"…","author":"…","title":"…","url":"…","time":1732480000123.5,
+///         "image":{"url":"…","width":640,"height":480}}
 /// ```
-/// An item's `time` is milliseconds since 1970, exact to the microsecond; `author`, `image` and the image's
-/// sizes may be absent (or `null`). Unknown fields are ignored. Errors name the field
+/// An item's `time` is milliseconds since 1970, exact to the microsecond; `author`, `title`, `url`, `image` and
+/// the image's sizes may be absent (or `null`). Unknown fields are ignored. Errors name the field
 /// (`feed_answer.items[2].id must be a string`).
 public struct FeedAnswerDecoder: Sendable {
     /// The deepest nesting accepted (an image inside an item inside the items is 4 deep).
@@ -81,6 +82,8 @@ public struct FeedAnswerDecoder: Sendable {
         let id = try string(json, fields["id"], "\(name).id")
         let text = try string(json, fields["text"], "\(name).text")
         let author = try optionalString(json, fields["author"], "\(name).author")
+        let title = try optionalString(json, fields["title"], "\(name).title")
+        let url = try optionalString(json, fields["url"], "\(name).url")
         guard let timeAt = fields["time"] else { throw bad(.missingField, "\(name).time is missing") }
         guard let ms = json.number(at: timeAt), ms.isFinite else {
             throw bad(.badField, "\(name).time must be a finite number (ms since 1970)")
@@ -96,7 +99,8 @@ public struct FeedAnswerDecoder: Sendable {
                 height: try optionalInteger(json, parts["height"], "\(name).image.height"))
         }
         return FeedItem(
-            id: id, text: text, author: author, timeMicros: Int64((ms * 1000).rounded()), image: image)
+            id: id, text: text, author: author, timeMicros: Int64((ms * 1000).rounded()), image: image, title: title,
+            url: url)
     }
 
     private static func failure(_ json: JSONText, _ position: Int) throws(WireError) -> FeedFailure {

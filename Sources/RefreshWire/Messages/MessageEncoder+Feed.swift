@@ -3,7 +3,8 @@ import RefreshKit
 /// The messages of an external feed (docs/PROTOCOL.md, "Feed"): the source's answer as the trace records it
 /// (`feed_answer`), and what the pages get: the loaded items (`rows`), the request log (`feed_request`) and
 /// the count of items newer than the top one (`new_items`). An item is written as
-/// `{"id","text","author"?,"time","image"?:{"url","width"?,"height"?}}`, its `time` in milliseconds since 1970.
+/// `{"id","text","author"?,"title"?,"url"?,"time","image"?:{"url","width"?,"height"?}}`, its `time` in
+/// milliseconds since 1970.
 extension MessageEncoder {
     /// Appends the `feed_answer` of `answer` to `buffer`: the text the host records and applies as member -1
     /// (``FeedAnswerDecoder`` reads it back). `ms` is written to the microsecond.
@@ -154,19 +155,15 @@ extension MessageEncoder {
         w.literal(#","text":"#)
         w.string(item.text)
         w.member(#","author":"#, string: item.author)
+        w.member(#","title":"#, string: item.title)
+        w.member(#","url":"#, string: item.url)
         w.literal(#","time":"#)
         w.milliseconds(Timestamp(microseconds: item.timeMicros))
         if let image = item.image {
             w.literal(#","image":{"url":"#)
             w.string(image.url)
-            if let width = image.width {
-                w.literal(#","width":"#)
-                w.integer(Int64(width))
-            }
-            if let height = image.height {
-                w.literal(#","height":"#)
-                w.integer(Int64(height))
-            }
+            w.member(#","width":"#, integer: image.width)
+            w.member(#","height":"#, integer: image.height)
             w.byte(.closeBrace)
         }
         w.byte(.closeBrace)
@@ -190,7 +187,7 @@ extension MessageEncoder {
         items.reduce(2) { sum, item in
             let strings =
                 item.id.utf8.count + item.text.utf8.count + (item.author?.utf8.count ?? 0)
-                + (item.image?.url.utf8.count ?? 0)
+                + (item.title?.utf8.count ?? 0) + (item.url?.utf8.count ?? 0) + (item.image?.url.utf8.count ?? 0)
             return sum + 128 + 6 * strings
         }
     }

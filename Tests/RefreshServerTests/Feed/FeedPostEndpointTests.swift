@@ -16,15 +16,19 @@ import Testing
         return (response.status, object?["error"]?["code"] ?? "?")
     }
 
-    @Test func aPostHasTextAndAnOptionalAuthor() {
+    @Test func aPostHasTextAndAnOptionalAuthorTitleAndLink() {
         #expect(decode(#"{"text":"Hi","author":"Ann"}"#) == .post(.init(text: "Hi", author: "Ann")))
         #expect(decode(#"{"text":"Hi"}"#) == .post(.init(text: "Hi", author: nil)))
         #expect(decode(#"{"text":"Hi","author":null}"#) == .post(.init(text: "Hi", author: nil)))
+        #expect(
+            decode(#"{"text":"Hi","title":"Hello","url":"https://example.test/hi"}"#)
+                == .post(.init(text: "Hi", title: "Hello", url: "https://example.test/hi")))
     }
 
     @Test(arguments: [
         ("nope", "bad_json"), ("[1]", "bad_json"), (#"{"text":1}"#, "bad_field"), (#"{"text":" \n"}"#, "bad_field"),
-        (#"{"text":"a","title":"b"}"#, "bad_field"), (#"{"text":"a","author":3}"#, "bad_field"),
+        (#"{"text":"a","colour":"b"}"#, "bad_field"), (#"{"text":"a","author":3}"#, "bad_field"),
+        (#"{"text":"a","url":[]}"#, "bad_field"),
     ])
     func aBadBodyIsA400(body: String, code: String) throws {
         let (status, found) = try #require(refusal(body))

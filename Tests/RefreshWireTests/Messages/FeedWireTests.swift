@@ -9,7 +9,9 @@ struct FeedWireTests {
         FeedItem(
             id: "42", text: "Line one\n\"quoted\"", author: "ada", timeMicros: 1_732_480_000_123_500,
             image: FeedImage(url: "https://example.org/a.png", width: 640, height: 480)),
-        FeedItem(id: "41", text: "plain", timeMicros: 1_732_479_000_000_000),
+        FeedItem(
+            id: "41", text: "plain", timeMicros: 1_732_479_000_000_000, title: "A title",
+            url: "https://example.org/41"),
     ]
     static let request = SourceRequest(
         id: 7, kind: .nextPage, edge: .bottom, request: FeedRequest(.olderThan(FeedCursor("c41")), limit: 20),
@@ -25,7 +27,8 @@ struct FeedWireTests {
             text
                 == #"{"type":"feed_answer","request":7,"ms":3.2,"items":[{"id":"42","text":"Line one\n\"quoted\"","#
                 + #""author":"ada","time":1732480000123.5,"image":{"url":"https://example.org/a.png","width":640,"#
-                + #""height":480}},{"id":"41","text":"plain","time":1732479000000}],"older":"c41","newer":null,"#
+                + #""height":480}},{"id":"41","text":"plain","title":"A title","url":"https://example.org/41","#
+                + #""time":1732479000000}],"older":"c41","newer":null,"#
                 + #""hasMore":true}"#)
         let failure = FeedFailure(.timedOut(limitMs: 10_000))
         let failed = encoded {
@@ -99,7 +102,8 @@ struct FeedWireTests {
         let all = Self.items
         #expect(
             encoded { $0.encodeRows(.appended(1), of: all, into: &$1) }
-                == #"{"type":"rows","op":"append","items":[{"id":"41","text":"plain","time":1732479000000}],"count":2}"#
+                == #"{"type":"rows","op":"append","items":[{"id":"41","text":"plain","title":"A title","#
+                + #""url":"https://example.org/41","time":1732479000000}],"count":2}"#
         )
         #expect(
             encoded { $0.encodeRows(.prepended(1), of: all, into: &$1) }.hasPrefix(
