@@ -52,6 +52,6 @@ struct FeedAddressTests {
         let newer = try source.load(FeedRequest(.newerThan(try #require(newest.newerCursor)), limit: 2))
         #expect(newer.items.map(\.id) == ["32", "31"])
         #expect(newer.hasMore)
-        #expect(try FeedPageValidator().validate(newer, for: FeedRequest(.newest, limit: 2), nowMicros: nil) == newer)
+        #expect(try FeedPageValidator().validate(newer, for: FeedRequest(.newest, limit: 2)) == newer)
     }
 }

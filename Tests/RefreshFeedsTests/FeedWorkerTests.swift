@@ -56,12 +56,12 @@ struct FeedWorkerTests {
         let answers = Answers()
         let worker = FeedWorker(
             source: ClosureSource { _ throws(FeedError) in
-                let item = FeedItem(id: "same", text: "x", timeMicros: 1)
-                return FeedPage(items: [item, item], olderCursor: nil, newerCursor: nil, hasMore: false)
+                let item = FeedItem(id: "", text: "x", timeMicros: 1)
+                return FeedPage(items: [item], olderCursor: nil, newerCursor: nil, hasMore: false)
             }, deliver: answers.deliver)
         defer { worker.stop() }
         worker.submit(FeedRequest(.newest, limit: 5))
-        #expect(throws: FeedError.repeatedIds("same")) { try answers.wait(for: 1)[0].outcome.get() }
+        #expect(throws: FeedError.malformed("an item has an empty id")) { try answers.wait(for: 1)[0].outcome.get() }
     }
 
     @Test("a source that hangs is answered timedOut at the limit; its late page is dropped")

@@ -93,8 +93,6 @@ REFRESH_FAILURES = [
     ("malformed", "malformed", "malformed"),
     ("oversized", "oversized", "limit"),
     ("wrong_type", "malformed", "malformed"),
-    ("repeated_ids", "repeated_ids", "repeated the item id"),
-    ("out_of_order", "out_of_order", "out of order"),
 ]
 
 
@@ -119,10 +117,7 @@ def test_a_refresh_the_source_does_not_answer_in_time(server, jsonfeed):
 
 
 LOAD_MORE_FAILURES = [
-    # mode on the second document; error code; words. The page is right in itself: the engine finds the fault
-    # against the items loaded (an id it has, an item newer than the last one).
-    ("repeated_ids", "malformed", "again"),
-    ("out_of_order", "out_of_order", "newer than"),
+    # mode on the second document; error code; words
     ("error", "unavailable", "HTTP 500"),
     ("malformed", "malformed", "malformed"),
 ]
@@ -140,6 +135,27 @@ def test_a_load_more_the_source_fails(fresh_server, mode, code, words):
                 await first_page(ws)
                 jsonfeed.fail(mode, page=2)
                 await fail_then_retry(ws, "bottom", "loadMore", code, words, srv, jsonfeed.recover)
+        run(scenario, timeout=60)
+
+
+# Feeds as they come (docs/FEEDS.md, "Order and dates"): a page not newest first, a page repeating an id, a next
+# page starting with items already loaded or dated after the first page's newest: each is taken as it comes.
+AS_THEY_COME = ["repeated_ids", "out_of_order"]
+
+
+@pytest.mark.parametrize("mode", AS_THEY_COME)
+def test_a_feed_not_newest_first_or_repeating_items_is_taken(fresh_server, mode):
+    with JSONFeedServer(2_000, page_size=20) as jsonfeed:
+        srv = fresh_server("--feed", f"jsonfeed:{jsonfeed.url}", "--feed-poll-ms", "0")
+        jsonfeed.fail(mode)  # every page, the first one too
+
+        async def scenario():
+            async with ws_connect(srv) as ws:
+                first = await first_page(ws)
+                await send_json(ws, {"type": "command", "name": "loadMore"})
+                loaded, _ = await recv_until(ws, lambda m: is_request(m) and m["kind"] == "older", timeout=TIMEOUT_S)
+                assert loaded["error"] is None and loaded["items"] > 0, loaded
+                return first
         run(scenario, timeout=60)
 
 

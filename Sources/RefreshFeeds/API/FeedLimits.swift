@@ -14,8 +14,6 @@ public struct FeedLimits: Hashable, Sendable {
     public var maxTextBytes: Int
     /// The longest an id, a title, a link, an author or an image address may be, bytes of UTF-8.
     public var maxFieldBytes: Int
-    /// How far in the future an item's time may lie (clocks differ a little), microseconds.
-    public var futureToleranceMicros: Int64
 
     /// Limits; the defaults suit a list on a phone.
     public init(
@@ -24,8 +22,7 @@ public struct FeedLimits: Hashable, Sendable {
         maxItems: Int = 200,
         maxEntries: Int = 20_000,
         maxTextBytes: Int = 16_384,
-        maxFieldBytes: Int = 2_048,
-        futureToleranceMicros: Int64 = 300_000_000
+        maxFieldBytes: Int = 2_048
     ) {
         self.timeoutMs = timeoutMs
         self.maxBodyBytes = maxBodyBytes
@@ -33,6 +30,5 @@ public struct FeedLimits: Hashable, Sendable {
         self.maxEntries = maxEntries
         self.maxTextBytes = maxTextBytes
         self.maxFieldBytes = maxFieldBytes
-        self.futureToleranceMicros = futureToleranceMicros
     }
 }

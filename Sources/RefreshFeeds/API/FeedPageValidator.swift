@@ -3,9 +3,9 @@ import RefreshKit
 /// Checks a page that an untrusted source returned, and turns the first violation into a `FeedError`.
 ///
 /// A page is good when it holds no more items than asked (and than ``FeedLimits/maxItems``); every id is
-/// non-empty and unique; items are newest first (times never increase down the page); no time is negative
-/// or further in the future than ``FeedLimits/futureToleranceMicros``; texts and fields are within their
-/// limits. Pure: the caller passes the time it considers now.
+/// non-empty; no time is negative; texts and fields are within their limits. Its order and its dates are the
+/// feed's own, as a feed reader takes them (docs/FEEDS.md, "Order and dates"); an id it repeats is the engine's
+/// to take once. Pure.
 public struct FeedPageValidator: Hashable, Sendable {
     /// The bounds checked.
     public var limits: FeedLimits
@@ -16,26 +16,16 @@ public struct FeedPageValidator: Hashable, Sendable {
     }
 
     /// `page` itself when it is good for `request`; otherwise the first fault, as an error.
-    /// - Parameter nowMicros: the time now, µs since 1970; `nil` skips the check of future times.
-    public func validate(_ page: FeedPage, for request: FeedRequest, nowMicros: Int64?) throws(FeedError) -> FeedPage {
+    public func validate(_ page: FeedPage, for request: FeedRequest) throws(FeedError) -> FeedPage {
         let allowed = min(request.limit, limits.maxItems)
         guard page.items.count <= allowed else {
             throw .oversized(what: "page (\(page.items.count) items)", limit: allowed)
         }
-        var seen = Set<String>()
-        var previous: FeedItem?
-        for item in page.items {
-            try check(item, nowMicros: nowMicros)
-            guard seen.insert(item.id).inserted else { throw .repeatedIds(item.id) }
-            if let previous, item.timeMicros > previous.timeMicros {
-                throw .outOfOrder("item \"\(item.id)\" is newer than \"\(previous.id)\" above it")
-            }
-            previous = item
-        }
+        for item in page.items { try check(item) }
         return page
     }
 
-    private func check(_ item: FeedItem, nowMicros: Int64?) throws(FeedError) {
+    private func check(_ item: FeedItem) throws(FeedError) {
         guard !item.id.isEmpty else { throw .malformed("an item has an empty id") }
         guard item.id.utf8.count <= limits.maxFieldBytes else {
             throw .oversized(what: "item id", limit: limits.maxFieldBytes)
@@ -57,8 +47,5 @@ public struct FeedPageValidator: Hashable, Sendable {
             }
         }
         guard item.timeMicros >= 0 else { throw .malformed("item \"\(item.id)\" has a time before 1970") }
-        if let nowMicros, item.timeMicros > nowMicros + limits.futureToleranceMicros {
-            throw .outOfOrder("item \"\(item.id)\" is dated in the future")
-        }
     }
 }

@@ -93,7 +93,7 @@ public final class FeedWorker: @unchecked Sendable {
             let outcome: Result<FeedPage, FeedError>
             do throws(FeedError) {
                 let page = try source.load(job.request)
-                outcome = .success(try validator.validate(page, for: job.request, nowMicros: Self.nowMicros()))
+                outcome = .success(try validator.validate(page, for: job.request))
             } catch {
                 outcome = .failure(error)
             }
@@ -127,10 +127,5 @@ public final class FeedWorker: @unchecked Sendable {
         delivering.withLock {
             deliver(FeedAnswer(id: job.id, request: job.request, outcome: outcome, durationMicros: micros))
         }
-    }
-
-    /// The wall clock, µs since 1970: what "in the future" is checked against.
-    static func nowMicros() -> Int64 {
-        Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
     }
 }

@@ -9,10 +9,8 @@ public enum FeedError: Error, Hashable, Sendable, Codable, CustomStringConvertib
     case malformed(String)
     /// The answer is larger than allowed; `what` names the part (`body`, `page`, `text`) and `limit` its bound.
     case oversized(what: String, limit: Int)
-    /// Two items of one page share an id.
+    /// A load-more page held nothing but items already loaded (the id is its first).
     case repeatedIds(String)
-    /// An item is newer than the one above it (a feed is newest first), or on the wrong side of the cursor.
-    case outOfOrder(String)
     /// A cursor this source did not make.
     case badCursor(String)
     /// The SQLite file cannot be written (posting to it).
@@ -33,8 +31,7 @@ public enum FeedError: Error, Hashable, Sendable, Codable, CustomStringConvertib
         case .timedOut(let limit): "The feed did not answer within \(limit) ms."
         case .malformed(let reason): "The feed's answer is malformed: \(reason)."
         case .oversized(let what, let limit): "The feed's \(what) is larger than the limit of \(limit)."
-        case .repeatedIds(let id): "The feed repeated the item id \"\(id)\" in one page."
-        case .outOfOrder(let reason): "The feed's items are out of order: \(reason)."
+        case .repeatedIds(let id): "The feed sent a page of items already loaded (the first: \"\(id)\")."
         case .badCursor(let cursor): "The cursor \"\(cursor)\" was not made by this feed."
         case .readOnly(let path): "The feed file \(path) is read-only; it cannot take new items."
         case .locked(let path): "The feed file \(path) is locked by another program; try again."
@@ -53,7 +50,6 @@ public enum FeedError: Error, Hashable, Sendable, Codable, CustomStringConvertib
         case .malformed: "malformed"
         case .oversized: "oversized"
         case .repeatedIds: "repeated_ids"
-        case .outOfOrder: "out_of_order"
         case .badCursor: "bad_cursor"
         case .readOnly: "read_only"
         case .locked: "locked"

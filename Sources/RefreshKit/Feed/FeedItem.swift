@@ -1,8 +1,8 @@
 /// One entry of a feed: what a row of the list shows.
 ///
-/// Times are microseconds since 1970 (UTC), the engine's unit (``FeedItem/timeMicros``). A feed lists its
-/// items newest first; RefreshFeeds' `FeedPageValidator` checks that a source keeps to it, and the engine
-/// checks it again across the pages it holds (docs/FEEDS.md).
+/// Times are microseconds since 1970 (UTC), the engine's unit (``FeedItem/timeMicros``), used for the item's age
+/// and the "N new" count: the list keeps the feed's own order, which need not be newest first (docs/FEEDS.md,
+/// "Order and dates").
 public struct FeedItem: Hashable, Sendable, Codable {
     /// The item's id, unique within its feed (a SQLite row id, a JSON Feed item's `id`).
     public var id: String

@@ -1,7 +1,7 @@
-/// A source's answer to a ``FeedRequest`` (Paging 3's `LoadResult.Page`): items newest first, and the
-/// cursors to go on from them.
+/// A source's answer to a ``FeedRequest`` (Paging 3's `LoadResult.Page`): items in the feed's order (the top
+/// first, usually the newest), and the cursors to go on from them.
 public struct FeedPage: Hashable, Sendable, Codable {
-    /// The items, newest first; at most the request's limit.
+    /// The items, the top first; at most the request's limit.
     public var items: [FeedItem]
     /// Asks for the items older than this page (`nil`: the source cannot say where they would start).
     public var olderCursor: FeedCursor?

@@ -13,34 +13,25 @@ extension LoadedItems {
     }
 
     /// Checks the items of a page loaded back at `edge` (`kept`: the part of `page` that fits the placeholders
-    /// there) against the held items: the page's own rules, ids not held, and newest first across the boundary.
+    /// there) against the held items: the page's own rules, and ids not held (a page loaded back takes exactly
+    /// the rows it left, so none of its items may be dropped).
     static func checkReload(
-        _ kept: ArraySlice<FeedItem>, of page: FeedPage, at edge: PageEdge, limit: Int, joining held: [FeedItem],
-        ids: Set<String>
+        _ kept: ArraySlice<FeedItem>, of page: FeedPage, at edge: PageEdge, limit: Int, ids: Set<String>
     ) throws(FeedError) {
-        try check(page, limit: limit)
-        for item in kept where ids.contains(item.id) { throw again(item) }
-        switch edge {
-        case .above:
-            if let lowest = kept.last, let top = held.first, lowest.timeMicros < top.timeMicros {
-                throw .outOfOrder("item \"\(lowest.id)\" is older than \"\(top.id)\" below it")
-            }
-        case .below:
-            if let highest = kept.first, let last = held.last, highest.timeMicros > last.timeMicros {
-                throw .outOfOrder("item \"\(highest.id)\" of the page below is newer than \"\(last.id)\" above it")
-            }
+        guard try checked(page, limit: limit).items.count == page.items.count else {
+            throw .malformed("a page loaded back repeats an item")
         }
+        for item in kept where ids.contains(item.id) { throw again(item) }
     }
 
-    /// Puts `kept` (checked by ``checkReload(_:of:at:limit:joining:ids:)``) at `edge` of the held items.
+    /// Puts `kept` (checked by ``checkReload(_:of:at:limit:ids:)``) at `edge` of the held items.
     mutating func reload(_ kept: ArraySlice<FeedItem>, at edge: PageEdge) {
         if edge == .above { items.insert(contentsOf: kept, at: 0) } else { items.append(contentsOf: kept) }
     }
 
     /// Replaces every item with `page` (a refresh while the top of the list is not held: the list starts over).
     mutating func replace(with page: FeedPage, limit: Int) throws(FeedError) -> RowsChange {
-        try Self.check(page, limit: limit)
-        self = LoadedItems(replacingWith: page)
+        self = LoadedItems(replacingWith: try Self.checked(page, limit: limit))
         return .replaced
     }
 }

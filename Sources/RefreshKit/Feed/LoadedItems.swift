@@ -1,14 +1,18 @@
-/// The items an external feed has loaded, newest first, with the cursors to go on from them, and the rules
-/// that merge a new page into them.
+/// The items an external feed has loaded, in the feed's own order, with the cursors to go on from them, and the
+/// rules that merge a new page into them (docs/FEEDS.md, "Order and dates").
 ///
-/// A page is checked against what is loaded before anything changes (a source, or a trace, may send
-/// anything): its ids must be non-empty and new, its items newest first, also across the boundary with the
-/// items it joins. A page that breaks a rule is refused as a ``FeedError`` and the items stay as they were.
+/// The list keeps the order the feed gives, as feed readers do: a feed need not be newest first (edited and
+/// pinned posts, time zones, podcasts listed oldest first), and times are for ages and "N new" only. A page is
+/// checked before anything changes (a source, or a trace, may send anything): at most its limit, every id
+/// non-empty; an id a page repeats is taken once, where it first comes. A page that breaks a rule is refused as
+/// a ``FeedError`` and the items stay as they were.
 ///
 /// Merging a refresh (Paging 3 calls it a refresh, too): when the newest page reaches the current top item
-/// (holds its id), the items above it are put on top and the rest of the list is kept; otherwise the page
-/// replaces the list. A load-more page is appended, without the loaded list's last items when it starts with them
-/// again (an offset-paged source whose pages moved down as items arrived on top).
+/// (holds its id), the items above it that are not loaded already are put on top and the rest of the list is
+/// kept; otherwise the page replaces the list. A load-more page is appended without the items already loaded (an
+/// offset-paged source whose pages moved down as items arrived on top sends the last ones again); a page of
+/// nothing but items already loaded is refused (`repeated_ids`), unless it is the list's last items again in
+/// their order (that source's page moved down by a whole page).
 public struct LoadedItems: Hashable, Sendable, Codable {
     /// The items, newest first.
     public internal(set) var items: [FeedItem] = []
@@ -28,17 +32,15 @@ public struct LoadedItems: Hashable, Sendable, Codable {
     /// Merges `page`, the answer to a refresh or a first load (limited to `limit` items).
     /// - Returns: what changed, or `nil` when nothing did (the page holds nothing above the top item).
     public mutating func mergeNewest(_ page: FeedPage, limit: Int) throws(FeedError) -> RowsChange? {
-        try Self.check(page, limit: limit)
+        let page = try Self.checked(page, limit: limit)
         guard let top = items.first, let reached = page.items.firstIndex(where: { $0.id == top.id }) else {
             self = LoadedItems(replacingWith: page)
             return .replaced
         }
-        let newer = page.items[..<reached]
+        // An item above the top that is loaded further down already (a post edited, or moved up) stays where the
+        // reader has it.
         let ids = self.ids
-        for item in newer where ids.contains(item.id) { throw Self.again(item) }
-        if let lowest = newer.last, lowest.timeMicros < top.timeMicros {
-            throw .outOfOrder("item \"\(lowest.id)\" is older than \"\(top.id)\" below it")
-        }
+        let newer = page.items[..<reached].filter { !ids.contains($0.id) }
         if let cursor = page.newerCursor { newerCursor = cursor }
         guard !newer.isEmpty else { return nil }
         items.insert(contentsOf: newer, at: 0)
@@ -48,31 +50,21 @@ public struct LoadedItems: Hashable, Sendable, Codable {
     /// Appends `page`, the answer to a load-more (limited to `limit` items).
     /// - Returns: what changed, or `nil` when the page was empty (then ``hasMore`` may still change).
     public mutating func append(_ page: FeedPage, limit: Int) throws(FeedError) -> RowsChange? {
-        try Self.check(page, limit: limit)
-        let fresh = page.items[seam(of: page.items)...]
+        let page = try Self.checked(page, limit: limit)
         let ids = self.ids
-        for item in fresh where ids.contains(item.id) { throw Self.again(item) }
-        if let last = items.last, let first = fresh.first, first.timeMicros > last.timeMicros {
-            throw .outOfOrder("item \"\(first.id)\" of the next page is newer than \"\(last.id)\" above it")
-        }
+        let fresh = page.items.filter { !ids.contains($0.id) }
+        if fresh.isEmpty, let first = page.items.first, !isSeam(page.items) { throw .repeatedIds(first.id) }
         items.append(contentsOf: fresh)
         olderCursor = page.olderCursor
         hasMore = page.hasMore && page.olderCursor != nil
         return fresh.isEmpty ? nil : .appended(fresh.count)
     }
 
-    /// How many of a load-more page's first items are the loaded list's last ones again, in the same order.
-    ///
-    /// A source that pages by offset (most JSON Feeds, any `?page=N` API) shifts its pages down when items
-    /// arrive on top, so the next page starts with the items that were last on the one before: those, and only
-    /// those, are skipped. Any other repeat (an item from further up, or the same ids in another order) is the
-    /// source's error.
-    private func seam(of page: [FeedItem]) -> Int {
-        guard let first = page.first, let start = items.lastIndex(where: { $0.id == first.id }) else { return 0 }
-        let tail = items[start...]
-        let overlap = min(tail.count, page.count)
-        guard page.prefix(overlap).map(\.id) == tail.prefix(overlap).map(\.id) else { return 0 }
-        return overlap
+    /// Whether a load-more page of nothing but loaded items is the loaded list's last ones again, in order: an
+    /// offset-paged source (most JSON Feeds, any `?page=N` API) whose pages moved down a whole page as items
+    /// arrived on top. Its cursor goes on; any other page of repeats is the source's error.
+    private func isSeam(_ page: [FeedItem]) -> Bool {
+        page.count <= items.count && items.suffix(page.count).map(\.id) == page.map(\.id)
     }
 
     init(replacingWith page: FeedPage) {
@@ -82,21 +74,23 @@ public struct LoadedItems: Hashable, Sendable, Codable {
         hasMore = page.hasMore && page.olderCursor != nil
     }
 
-    /// The rules within one page: at most `limit` items, ids non-empty and unique, newest first.
-    static func check(_ page: FeedPage, limit: Int) throws(FeedError) {
+    /// `page` within the rules of one page: at most `limit` items, every id non-empty; an id it repeats is taken
+    /// once, where it first comes (feed readers keep an entry once).
+    static func checked(_ page: FeedPage, limit: Int) throws(FeedError) -> FeedPage {
         guard page.items.count <= limit else {
             throw .oversized(what: "page (\(page.items.count) items)", limit: limit)
         }
         var seen = Set<String>()
-        var previous: FeedItem?
+        var repeats = false
         for item in page.items {
             guard !item.id.isEmpty else { throw .malformed("an item has an empty id") }
-            guard seen.insert(item.id).inserted else { throw .repeatedIds(item.id) }
-            if let previous, item.timeMicros > previous.timeMicros {
-                throw .outOfOrder("item \"\(item.id)\" is newer than \"\(previous.id)\" above it")
-            }
-            previous = item
+            if !seen.insert(item.id).inserted { repeats = true }
         }
+        guard repeats else { return page }
+        seen.removeAll(keepingCapacity: true)
+        var once = page
+        once.items = page.items.filter { seen.insert($0.id).inserted }
+        return once
     }
 
     static func again(_ item: FeedItem) -> FeedError {

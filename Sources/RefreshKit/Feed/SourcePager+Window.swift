@@ -179,7 +179,7 @@ extension SourcePager {
         let placeholders = edge == .above ? layout.placeholdersAbove : layout.placeholdersBelow
         let fits = min(placeholders, page.items.count)
         let kept = edge == .above ? page.items.suffix(fits) : page.items.prefix(fits)
-        try LoadedItems.checkReload(kept, of: page, at: edge, limit: limit, joining: loaded.items, ids: loaded.ids)
+        try LoadedItems.checkReload(kept, of: page, at: edge, limit: limit, ids: loaded.ids)
         var correction = 0.0
         if !kept.isEmpty {
             do {
