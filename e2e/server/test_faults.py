@@ -195,7 +195,9 @@ def test_sigterm_mid_gesture_and_mid_refresh_closes_everyone_with_1001(fresh_ser
     srv.proc.send_signal(signal.SIGTERM)
     codes = [page.ws.wait_closed(timeout=5) for page in (dragging, refreshing, idle)]
     assert codes == [1001, 1001, 1001], codes
-    assert srv.proc.wait(10) == 0, srv.output()
+    # Everyone is told within the shutdown grace (1 s) and a wide margin; the process's own exit is bounded more
+    # loosely: a sanitizer build checks the whole heap for leaks as it exits, which takes seconds of its own.
     assert time.monotonic() - started < 5
+    assert srv.proc.wait(10) == 0, srv.output()
     half_open.close()
     assert not error_lines(srv), error_lines(srv)[:5]
