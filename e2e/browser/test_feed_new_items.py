@@ -23,11 +23,12 @@ def feed(page, limit: int = 50) -> dict:
 
 
 def articles(page) -> list[dict]:
-    """The feed mirror's articles (what a screen reader reads), top first: title, subtitle, age."""
+    """The feed mirror's articles (what a screen reader reads), top first: title, subtitle (the text), age."""
     return page.evaluate("""() => [...document.querySelectorAll('#feed article')]
         .sort((a, b) => Number(a.dataset.index) - Number(b.dataset.index))
-        .map((a) => ({index: Number(a.dataset.index), title: a.children[0].textContent,
-                      subtitle: a.children[1].textContent, age: a.children[2].textContent}))""")
+        .map((a) => ({index: Number(a.dataset.index), title: a.querySelector('.feed-row-title').textContent,
+                      subtitle: a.querySelector('.feed-row-text').textContent,
+                      age: a.querySelector('.feed-row-time').textContent}))""")
 
 
 def minutes(age: str) -> int:

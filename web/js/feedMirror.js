@@ -1,13 +1,15 @@
 // The list for screen readers and keyboards: the rows drawn on the canvas, mirrored in the DOM as a feed after the
 // WAI-ARIA Authoring Practices' feed pattern (https://www.w3.org/WAI/ARIA/apg/patterns/feed/): a `role="feed"`
 // element whose `<article>`s carry their position (`aria-posinset`), the feed's size (`aria-setsize`, -1 while more
-// can load), a name (`aria-labelledby` their title) and `tabindex="0"`; `aria-busy` while a refresh or a load runs;
-// Page Down / Page Up move focus between articles. The canvas stays the display: the mirror holds only the visible
-// rows and a few beyond, and touches the DOM only when that set or the feed changes, never on a frame that merely
-// moves the offset within it.
+// can load), a name (`aria-labelledby` their heading: the item's title, js/feed/itemLink.js) and `tabindex="0"`,
+// the heading a real link (`<a href target=_blank rel=noopener>`) when the item has an http(s) one; `aria-busy`
+// while a refresh or a load runs; Page Down / Page Up move focus between articles, Enter on one follows its link.
+// The canvas stays the display: the mirror holds only the visible rows and a few beyond, and touches the DOM only
+// when that set or the feed changes, never on a frame that merely moves the offset within it.
 import { visibleRows } from './rows.js';
 import { ageText } from './feed/ages.js';
 import { imageAlt } from './feed/images.js';
+import { headingOf, safeLink } from './feed/itemLink.js';
 
 /** Rows mirrored beyond the visible ones, on each side. */
 export const MIRROR_MARGIN = 5;
@@ -52,14 +54,22 @@ export function isBusy(frame) {
 }
 
 /**
- * What one article says: its title (its name), subtitle and age. Row `index` is its item (`state`:
- * js/feed/feedState.js; the author names it, the text follows); empty while the page does not have it.
+ * What one article says: its title (its name), byline, subtitle, age and link. Row `index` is its item (`state`:
+ * js/feed/feedState.js): the item's title names it, the author and the text follow; an item with no title is
+ * named by its author (the text follows), else by its text, and one with neither title nor text by its link or
+ * as "Untitled" (js/feed/itemLink.js, as the row draws it). `link`: the item's address when it is http(s), else
+ * ''. Empty while the page does not have the item.
  */
 export function articleContent(feed, index, state = null, nowMs = Date.now()) {
   const item = state?.rows.item(index);
-  if (!item) return { title: '', subtitle: '', time: '' };
+  if (!item) return { title: '', byline: '', subtitle: '', time: '', link: '' };
   const time = item.time == null ? '' : ageText(item.time, nowMs);
-  return item.author ? { title: item.author, subtitle: item.text, time } : { title: item.text, subtitle: '', time };
+  const link = safeLink(item.url) ?? '';
+  const heading = headingOf(item);
+  if (heading) return { title: heading, byline: item.author ?? '', subtitle: item.text ?? '', time, link };
+  return item.author
+    ? { title: item.author, byline: '', subtitle: item.text, time, link }
+    : { title: item.text, byline: '', subtitle: '', time, link };
 }
 
 /**
@@ -79,6 +89,26 @@ export function focusStep(key, index, count) {
   if (key === 'PageDown') return index + 1 < count ? index + 1 : null;
   if (key === 'PageUp') return index > 0 ? index - 1 : null;
   return null;
+}
+
+/**
+ * Puts `text` in the article's heading `h2`: as a real link to `href` (a new tab, no opener) when there is one,
+ * so that Tab reaches it and Enter or a screen reader follows it; as plain text when there is none.
+ */
+function fillHeading(h2, text, href) {
+  let a = h2.firstElementChild;
+  if (!href) {
+    if (a || h2.textContent !== text) h2.textContent = text;
+    return;
+  }
+  if (!a) {
+    a = h2.ownerDocument.createElement('a');
+    a.target = '_blank';
+    a.rel = 'noopener';
+    h2.replaceChildren(a);
+  }
+  if (a.getAttribute('href') !== href) a.setAttribute('href', href);
+  if (a.textContent !== text) a.textContent = text;
 }
 
 /** The mirror's identity: it is rebuilt only when this changes. */
@@ -110,12 +140,19 @@ export class FeedMirror {
     root.addEventListener('focusin', (e) => this.onFocusIn(e));
   }
 
-  /** The index of the focused article, or null. */
+  /** The index of the focused article (or of the article whose link is focused), or null. */
   get focused() {
-    const el = this.root.ownerDocument.activeElement;
-    if (!el || el.parentElement !== this.root) return null;
+    const el = this.focusedArticle();
+    if (!el) return null;
     const i = Number(el.dataset.index);
     return Number.isInteger(i) ? i : null;
+  }
+
+  /** The article that has the focus, itself or in its link, or null. */
+  focusedArticle() {
+    const active = this.root.ownerDocument.activeElement;
+    const el = active?.closest?.('article') ?? null;
+    return el && el.parentElement === this.root ? el : null;
   }
 
   /** Mirrors `frame`'s rows around `offsetY` (the offset drawn) when the set of rows or the feed changed. */
@@ -175,27 +212,32 @@ export class FeedMirror {
     el.className = 'feed-row';
     el.tabIndex = 0;
     el.dataset.index = String(i);
-    const title = doc.createElement('h2');
+    const title = doc.createElement('h2'); // the item's title; a link to its page when it has one
     title.className = 'feed-row-title';
     title.id = `feed-row-${i}`;
+    const byline = doc.createElement('p');
+    byline.className = 'feed-row-byline';
     const subtitle = doc.createElement('p');
+    subtitle.className = 'feed-row-text';
     const time = doc.createElement('p');
+    time.className = 'feed-row-time';
     const image = doc.createElement('span'); // an item's image, named by its alternative text (js/feed/images.js)
     image.setAttribute('role', 'img');
     image.hidden = true;
-    el.append(title, subtitle, time, image);
+    el.append(title, byline, subtitle, time, image);
     el.setAttribute('aria-labelledby', title.id);
     return el;
   }
 
   fill(el, feed, i, setSize, rh) {
     const c = articleContent(feed, i, this.state);
-    const [title, subtitle, time, image] = el.children;
+    const [title, byline, subtitle, time, image] = el.children;
     const item = this.state ? this.state.rows.item(i) : null;
     const alt = item?.image ? imageAlt(item) : null;
     if (image.hidden !== !alt) image.hidden = !alt;
     if (alt && image.getAttribute('aria-label') !== alt) image.setAttribute('aria-label', alt);
-    if (title.textContent !== c.title) title.textContent = c.title;
+    fillHeading(title, c.title, c.link);
+    if (byline.textContent !== c.byline) byline.textContent = c.byline;
     if (subtitle.textContent !== c.subtitle) subtitle.textContent = c.subtitle;
     if (time.textContent !== c.time) time.textContent = c.time;
     el.setAttribute('aria-posinset', String(i + 1));
@@ -218,6 +260,15 @@ export class FeedMirror {
   onKey(e) {
     const i = this.focused;
     if (i == null || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === 'Enter' && e.target === this.articles.get(i)) {
+      // Enter on an article follows its link, as Enter on the link itself does
+      const link = e.target.querySelector('a[href]');
+      if (link) {
+        e.preventDefault();
+        link.click();
+      }
+      return;
+    }
     if (e.key !== 'PageDown' && e.key !== 'PageUp') return;
     const next = focusStep(e.key, i, this.feed ? this.feed.count : 0);
     e.preventDefault(); // the page's own Page Up/Down (scroll by a page) is not wanted inside the feed
@@ -236,7 +287,8 @@ export class FeedMirror {
     const rh = rowHeightOf(feed);
     const i = this.focused;
     if (i == null) return;
-    const fromOutside = !e.relatedTarget || e.relatedTarget.parentElement !== this.root;
+    // from outside the feed (not from another article or an article's link)
+    const fromOutside = !e.relatedTarget || !this.root.contains(e.relatedTarget);
     if (fromOutside) {
       const visible = layout ? layout.visible(offsetY, viewportH) : visibleRows(offsetY, viewportH, rh, feed.count | 0);
       const wholeAt = (v) => {

@@ -93,6 +93,17 @@ export function exposePageHook({ session, share, traceTools, newItems = null }) 
     },
     /** Row i's top in the content (CSS px), as the layout places it now. */
     rowTop: (i) => session.layout.top(i),
+    /**
+     * Row i as laid out (js/feed/rowLayout.js), or null before it is: the author line (`byline`), the item's title
+     * in lines (`heading`, its first baseline `headingY`), the text's lines (from `textY`) and the height, CSS px.
+     */
+    rowContent: (i) => {
+      const r = session.layout.laidRow(i);
+      return r && {
+        byline: r.byline, heading: [...r.heading], headingY: r.headingY, lines: [...r.lines], textY: r.textY,
+        height: r.height,
+      };
+    },
     /** The feed's images (js/feed/images.js): decoded ones held, fetches queued and in flight, loaded, failed, dropped. */
     images: () => session.images.state(),
     /** The size of the image at `url` once the page loaded it (`{width, height}`), else null. */

@@ -42,8 +42,10 @@ test("an external source's rows read youngest first, newest first (the fixtures'
   const minutes = ages.map(minutesOf);
   for (let i = 1; i < minutes.length; i++) assert.ok(minutes[i] >= minutes[i - 1], `${ages[i - 1]} above ${ages[i]}`);
   // the screen reader's articles say the same
-  assert.deepEqual(articleContent({ count: 7 }, 0, feed, now), { title: 'device A', subtitle: 'posted from device A', time: 'now' });
+  assert.deepEqual(articleContent({ count: 7 }, 0, feed, now), {
+    title: 'device A', byline: '', subtitle: 'posted from device A', time: 'now', link: '',
+  });
   assert.equal(articleContent({ count: 7 }, 4, feed, now).title.startsWith('Never put off'), true, 'no author: the text names it');
-  assert.deepEqual(articleContent({ count: 7 }, 9, feed, now), { title: '', subtitle: '', time: '' });
+  assert.deepEqual(articleContent({ count: 7 }, 9, feed, now), { title: '', byline: '', subtitle: '', time: '', link: '' });
 });
 

@@ -46,7 +46,7 @@ test('busy while an edge refreshes or the feed loads', () => {
 });
 
 test('an article whose item the page does not have yet says nothing', () => {
-  assert.deepEqual(articleContent(feed, 3), { title: '', subtitle: '', time: '' });
+  assert.deepEqual(articleContent(feed, 3), { title: '', byline: '', subtitle: '', time: '', link: '' });
 });
 
 test('scrolling to show a focused row: nothing when it is wholly in view, else the least that shows it', () => {

@@ -19,14 +19,23 @@ test('rows replace, prepend and append keep the items newest first, at the count
   assert.equal(rows.problem, null);
 });
 
-test('an item keeps what the wire gives: author, time and image only when present', () => {
+test('an item keeps what the wire gives: author, title, url, time and image only when present', () => {
   const [a, , c] = message('rows-replace').items.map(itemOf);
-  assert.deepEqual(a, { id: '42', text: 'A journey of a thousand miles begins with a single step.', author: 'Lao Tzu', time: 1732480000123.5, image: null });
+  assert.deepEqual(a, {
+    id: '42', text: 'A journey of a thousand miles begins with a single step.', author: 'Lao Tzu', title: null, url: null,
+    time: 1732480000123.5, image: null,
+  });
   assert.equal(c.author, null);
   assert.deepEqual(c.image, { url: 'https://example.org/40.jpg', width: 640, height: 480 });
   assert.equal(itemOf({ text: 'no id' }), null);
   assert.equal(itemOf({ id: 7, text: 3 }).id, '7');
   assert.equal(itemOf({ id: 7, text: 3 }).text, '');
+  // a title and a link (JSON Feed's names), kept as given; an empty one is none
+  const titled = itemOf({ id: 'x', text: '', title: 'T', url: 'javascript:alert(1)' });
+  assert.equal(titled.title, 'T');
+  assert.equal(titled.url, 'javascript:alert(1)', 'kept; js/feed/itemLink.js decides what may open');
+  assert.equal(itemOf({ id: 'x', text: 't', title: '', url: 7 }).title, null);
+  assert.equal(itemOf({ id: 'x', text: 't', title: '', url: 7 }).url, null);
 });
 
 test('a rows message that does not come out at its count is said, and a later replace that does clears it', () => {

@@ -129,10 +129,10 @@ test("a row's layout: a line limit with an ellipsis, an author line, the image b
   const long = layoutRow({ id: 'a', text: 'word '.repeat(400), author: 'Ann' }, tw, measure7, measure7);
   assert.equal(long.lines.length, MAX_LINES);
   assert.ok(long.lines.at(-1).endsWith('…'));
-  assert.equal(long.title, 'Ann');
+  assert.equal(long.byline, 'Ann');
   const short = layoutRow({ id: 'b', text: 'hi', author: null }, tw, measure7, measure7);
   assert.equal(short.height, MIN_ROW);
-  assert.equal(short.title, null);
+  assert.equal(short.byline, null);
   assert.ok(long.height > short.height);
   assert.deepEqual(imageBox({ url: 'x', width: 640, height: 480 }, 300), { w: 300, h: 225 });
   assert.deepEqual(imageBox({ url: 'x', width: 100, height: 50 }, 300), { w: 100, h: 50 });

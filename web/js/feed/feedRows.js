@@ -12,7 +12,11 @@
 
 export const ROW_OPS = Object.freeze(['replace', 'prepend', 'append', 'drop', 'reload']);
 
-/** An item as the page keeps it: `{id, text, author, time, image}` (docs/PROTOCOL.md, "Item"), or null. */
+/**
+ * An item as the page keeps it: `{id, text, author, title, url, time, image}` (docs/PROTOCOL.md, "Item"; `author`,
+ * `title`, `url` null when absent or empty), or null. The url is kept as the source gave it: what a tap may open is
+ * decided where it is opened (js/feed/itemLink.js, `safeLink`).
+ */
 export function itemOf(raw) {
   if (!raw || typeof raw !== 'object') return null;
   if (typeof raw.id !== 'string' && !Number.isFinite(raw.id)) return null;
@@ -21,6 +25,8 @@ export function itemOf(raw) {
     id: String(raw.id),
     text: typeof raw.text === 'string' ? raw.text : '',
     author: typeof raw.author === 'string' && raw.author ? raw.author : null,
+    title: typeof raw.title === 'string' && raw.title ? raw.title : null,
+    url: typeof raw.url === 'string' && raw.url ? raw.url : null,
     time: Number.isFinite(raw.time) ? raw.time : null,
     image,
   };

@@ -1,7 +1,8 @@
 // The rows of an external feed source, laid out (docs/PAGE.md, "Rows of measured heights"): each row at the SESSION's viewport
 // width (the frame's `viewport.w`, the same on every device of the session, whatever its window), with its
-// avatar, author line, text wrapped into at most MAX_LINES lines ending in "…" (js/draw/wrap.js) and an image's
-// box reserved from its width and height before it loads; the height that makes. The rows are PLACED by the
+// avatar, author line, title (in the title's font, at most MAX_HEADING_LINES lines), text wrapped into at most
+// MAX_LINES lines ending in "…" (js/draw/wrap.js) and an image's box reserved from its width and height before
+// it loads; the height that makes. The rows are PLACED by the
 // heights the engine accepted (`heights` messages), the estimate (`welcome.config.feed.rowHeight`) for a row
 // without one, never by the page's own measurement before the engine accepted it: every device then puts every
 // row where the engine does (y(row) = the sum of the heights above it, in the rows mirror's order,
@@ -15,10 +16,15 @@
 import { wrapText, ellipsize } from '../draw/wrap.js';
 import { ageText } from './ages.js';
 import { HeightTree } from './heightTree.js';
-import { hashText, initialsOf, AGE_ROOM, TITLE_BASELINE, TEXT_BASELINE, LINE_HEIGHT } from './rowText.js';
+import {
+  hashText, initialsOf, AGE_ROOM, TITLE_BASELINE, TEXT_BASELINE, LINE_HEIGHT, HEADING_LINE_HEIGHT,
+} from './rowText.js';
+import { headingOf } from './itemLink.js';
 
 /** The most lines of text a row shows; the last ends in "…" when the text goes on. */
 export const MAX_LINES = 6;
+/** The most lines of an item's title a row shows (above its text), likewise. */
+export const MAX_HEADING_LINES = 3;
 /** The avatar's radius, its top margin, and the row's side padding (CSS px). */
 export const AVATAR_R = 20;
 export const PAD = 16;
@@ -69,19 +75,35 @@ export function imageBox(image, textW, known = undefined) {
 }
 
 /**
- * An item's row laid out in a text column `textW` wide: `{title, lines, textY, image, height, colour, initials,
- * age, ageAt}` (`image`: `{y, w, h}` below the text, or null). `measureTitle`/`measureText` measure in the
- * title's and the text's font; `sizeOf(url)` gives an image's real size once it loaded.
+ * An item's row laid out in a text column `textW` wide: `{byline, heading, headingY, lines, textY, image, height,
+ * colour, initials, age, ageAt}`. `byline`: the author's line (cut with "…"), or null; `heading`: the item's
+ * title in at most MAX_HEADING_LINES lines (js/feed/itemLink.js: an item with neither title nor text shows its
+ * link, else "Untitled"), its first baseline `headingY`; `lines`: the text in at most MAX_LINES lines from
+ * `textY`; `image`: `{y, w, h}` below the text, or null. The first line shares its row with the age.
+ * `measureTitle`/`measureText` measure in the title's and the text's font; `sizeOf(url)` gives an image's real
+ * size once it loaded.
  */
 export function layoutRow(item, textW, measureTitle, measureText, sizeOf = undefined) {
-  const title = item.author ? ellipsize(item.author, textW - AGE_ROOM, measureTitle) : null;
-  const widths = [];
-  if (!title) widths.push(textW - AGE_ROOM);
-  while (widths.length < MAX_LINES) widths.push(textW);
-  const lines = wrapText(item.text, widths, measureText);
-  const textY = title ? TEXT_BASELINE : TITLE_BASELINE;
-  const lastBaseline = lines.length ? textY + (lines.length - 1) * LINE_HEIGHT : TITLE_BASELINE;
-  let bottom = lastBaseline + DESCENT;
+  const byline = item.author ? ellipsize(item.author, textW - AGE_ROOM, measureTitle) : null;
+  const headingText = headingOf(item);
+  // each block starts one line below the last one above it (the first: on the age's line, beside the age)
+  let baseline = byline ? TITLE_BASELINE : null;
+  const firstWidths = (n) => {
+    const widths = [];
+    while (widths.length < n) widths.push(baseline === null && widths.length === 0 ? textW - AGE_ROOM : textW);
+    return widths;
+  };
+  let heading = NO_LINES;
+  let headingY = TITLE_BASELINE;
+  if (headingText) {
+    headingY = baseline === null ? TITLE_BASELINE : baseline + HEADING_LINE_HEIGHT;
+    heading = wrapText(headingText, firstWidths(MAX_HEADING_LINES), measureTitle);
+    baseline = headingY + (heading.length - 1) * HEADING_LINE_HEIGHT;
+  }
+  const textY = baseline === null ? TITLE_BASELINE : baseline + TEXT_BASELINE - TITLE_BASELINE;
+  const lines = wrapText(item.text, firstWidths(MAX_LINES), measureText);
+  if (lines.length) baseline = textY + (lines.length - 1) * LINE_HEIGHT;
+  let bottom = (baseline ?? TITLE_BASELINE) + DESCENT;
   let image = null;
   const box = imageBox(item.image, textW, item.image && sizeOf ? sizeOf(item.image.url) : undefined);
   if (box) {
@@ -89,17 +111,21 @@ export function layoutRow(item, textW, measureTitle, measureText, sizeOf = undef
     bottom = image.y + box.h;
   }
   return {
-    title,
+    byline,
+    heading,
+    headingY,
     lines,
     textY,
     image,
     height: Math.max(MIN_ROW, bottom + BOTTOM_PAD),
     colour: `hsl(${hashText(item.author ?? item.id) % 360}, 58%, 55%)`,
-    initials: initialsOf(item.author ?? item.text),
+    initials: initialsOf(item.author ?? (item.text || headingText)),
     age: '',
     ageAt: NaN,
   };
 }
+
+const NO_LINES = Object.freeze([]);
 
 export class RowLayout {
   /**

@@ -1,11 +1,15 @@
 // The rows on the list's canvas (js/renderer.js draws the background and the edges' controls around them): an
-// avatar, a title line with the age on the right, and under it the item's text wrapped into the lines the row
-// height has room for (js/feed/feedRows.js). A live session's rows are laid out and placed by js/feed/rowLayout.js
-// (`drawLaidOut`): each at its own height, with its image's box; `draw` keeps rows of one height (a page without
-// layout). Drawn in passes of one style each (fewer canvas state changes). Per frame it allocates nothing: each
-// row's content is made once (per item, width and font, js/draw/wrap.js) and kept; the ages of items are worked out again once a second, all at the same instant, so
+// avatar, a title line with the age on the right (the author), the item's title in the title's font, and under
+// it the item's text wrapped into the lines the row has room for (js/feed/feedRows.js). A live session's rows
+// are laid out and placed by js/feed/rowLayout.js (`drawLaidOut`): each at its own height, with its image's box;
+// `draw` keeps rows of one height (a page without layout). Drawn in passes of one style each (fewer canvas state
+// changes). Per frame it allocates nothing: each row's content is made once (per item, width and font,
+// js/draw/wrap.js) and kept; the ages of items are worked out again once a second, all at the same instant, so
 // the rows drawn together always read youngest first.
-import { TITLE_BASELINE, TEXT_BASELINE, LINE_HEIGHT, AGE_ROOM, hashText, initialsOf } from './rowText.js';
+import {
+  TITLE_BASELINE, TEXT_BASELINE, LINE_HEIGHT, HEADING_LINE_HEIGHT, AGE_ROOM, hashText, initialsOf,
+} from './rowText.js';
+import { headingOf } from './itemLink.js';
 import { ageText } from './ages.js';
 import { wrapText, ellipsize, WrapCache } from '../draw/wrap.js';
 import { TAU } from '../draw/paint.js';
@@ -41,12 +45,15 @@ export function layoutItem(item, width, nLines, measureTitle, measureText) {
   const widths = [];
   if (!title) widths.push(width - AGE_ROOM);
   for (let k = 0; k < nLines; k++) widths.push(width);
+  // rows of one height (before the session's width is known): an item's title leads its text, in the text's font
+  const heading = headingOf(item);
+  const text = heading ? [heading, item.text].filter(Boolean).join(' — ') : item.text;
   return {
     title,
-    lines: wrapText(item.text, widths, measureText),
+    lines: wrapText(text, widths, measureText),
     textY: title ? TEXT_BASELINE : TITLE_BASELINE,
     colour: `hsl(${hue}, 58%, 55%)`,
-    initials: initialsOf(item.author ?? item.text),
+    initials: initialsOf(item.author ?? (item.text || heading)),
     age: '',
     ageAt: NaN, // the second the age was worked out at
   };
@@ -218,10 +225,17 @@ export class RowPainter {
       ctx.fillText(row.initials, tx + PAD + AVATAR_R, y + PAD + AVATAR_R + 0.5);
       ctx.textAlign = 'left';
       ctx.textBaseline = 'alphabetic';
+      // the author: in the text's colour, as it always was; above an item's title, secondary (the title leads)
+      ctx.font = this.titleFont;
+      if (row.byline) {
+        ctx.fillStyle = row.heading.length ? theme.text2 : theme.text;
+        ctx.fillText(row.byline, textX, y + TITLE_BASELINE);
+      }
       ctx.fillStyle = theme.text;
-      if (row.title) {
-        ctx.font = this.titleFont;
-        ctx.fillText(row.title, textX, y + TITLE_BASELINE);
+      for (let k = 0; k < row.heading.length; k++) {
+        const base = row.headingY + k * HEADING_LINE_HEIGHT;
+        if (base + DESCENT > h) break;
+        ctx.fillText(row.heading[k], textX, y + base);
       }
       ctx.font = this.textFont;
       for (let k = 0; k < row.lines.length; k++) {

@@ -26,6 +26,7 @@ import { receiveCatalogue } from '../catalogue.js';
 import { FeedState } from '../feed/feedState.js';
 import { RowLayout } from '../feed/rowLayout.js';
 import { FeedImages } from '../feed/images.js';
+import { tapLink } from '../feed/itemLink.js';
 import { SeriesRing } from '../ringBuffer.js';
 import { Emitter } from './emitter.js';
 import { ListCanvas, slotDepth } from './listCanvas.js';
@@ -58,12 +59,17 @@ export class LiveSession {
    * @param {number} [o.drawLog=0]      how many draws to keep for `drawLog()` (measurements)
    * @param {string} [o.url]            the WebSocket address (the page's own server by default)
    * @param {string} [o.label]          names the session in console warnings
+   * @param {(url: string) => void} [o.openLink]  opens the link of a row tapped (an http(s) address); by default
+   *   in a new tab, without an opener
    */
   constructor(canvas, {
     preset = null, predict = true, input = true, animate = true, mirror = null, identity = null, theme = null,
-    drawLog = 0, url, label = null,
+    drawLog = 0, url, label = null, openLink = defaultOpenLink,
   } = {}) {
     this.canvas = canvas;
+    this.openLink = openLink;
+    this.moving = false;           // the offset drawn last was moving (a fling, a bounce, a blend)
+    this.restAtDown = false;       // the list was at rest when the last touch began (js/feed/itemLink.js, tapLink)
     this.identity = identity;
     this.label = label;
     this.animate = animate;
@@ -278,6 +284,8 @@ export class LiveSession {
    * resumed. Returns whether it was sent or kept.
    */
   sendInput(msg) {
+    // a tap that stops a moving list only stops it: whether it began at rest decides if it may open a link
+    if (msg.type === 'touch' && msg.phase === 'start') this.restAtDown = this.atRest();
     const now = performance.now();
     if (!this.inputs.send(msg, now)) return false;
     this.lastInputAt = now;
@@ -313,6 +321,39 @@ export class LiveSession {
     return this.listCanvas.tapAt(pt);
   }
 
+  /** The item of the row drawn under `pt` (canvas px), or null. */
+  itemAt(pt) {
+    const drawn = this.listCanvas.renderer.rows.rects();
+    for (const r of drawn) {
+      if (pt.x < r.x || pt.x > r.x + r.w || pt.y < r.y || pt.y >= r.y + r.h) continue;
+      const item = this.feed.rows.item(r.index);
+      return item && item.id === r.id ? item : null;
+    }
+    return null;
+  }
+
+  /**
+   * A tap at `pt` (canvas px; js/pointerInput.js tells taps from drags): a control's tap target's message is
+   * sent; else the row's link, when it has an http(s) one and the list was at rest when the touch began, opens
+   * (`openLink`). Returns what it did: `'message'`, `'link'` or null.
+   */
+  tap(pt) {
+    const message = this.tapAt(pt);
+    if (message) {
+      this.send(message);
+      return 'message';
+    }
+    const url = tapLink({ tap: pt, atRest: this.restAtDown, target: message, item: this.itemAt(pt) });
+    if (!url) return null;
+    this.openLink(url);
+    return 'link';
+  }
+
+  /** Whether the list is at rest: the server's frame idle and the offset drawn last still. */
+  atRest() {
+    return this.store.frame?.phase === 'idle' && !this.moving;
+  }
+
   /** Each edge's configured role (`refresh` or `loadMore`), from the session's configuration. */
   edgeRoles() {
     const edges = this.store.config?.edges ?? {};
@@ -333,10 +374,7 @@ export class LiveSession {
       onInput: () => {
         this.dirty = true;
       },
-      onTap: (pt) => {
-        const message = this.tapAt(pt);
-        if (message) this.send(message);
-      },
+      onTap: (pt) => this.tap(pt),
       onPointerCancel: () => {
         this.pointerCancels += 1;
       },
@@ -368,6 +406,7 @@ export class LiveSession {
     const serverNow = this.connection.displayServerNow(now);
     const frame = this.store.frame;
     const shown = this.drawn.at(frame, serverNow, now);
+    this.moving = shown.moving;
     if (now - this.drawnAt > AGES_REDRAW_MS) this.dirty = true;
     // no frame came for the heights or rows held (nothing moved on the server): they are drawn anyway
     if (this.layoutHeldSince !== null && now - this.layoutHeldSince > LAYOUT_HOLD_MS) {
@@ -441,4 +480,9 @@ export class LiveSession {
   drawLog() {
     return this.log ? this.log.rows() : [];
   }
+}
+
+/** Opens an item's link in a new tab, without giving it this page as its opener. */
+function defaultOpenLink(url) {
+  window.open(url, '_blank', 'noopener');
 }
