@@ -40,7 +40,7 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// `nil`: sessions live in memory only.
     public var storeURL: String?
     /// The feed behind every session's list (`serve --feed`, docs/FEEDS.md): `simulated` (the engine's own),
-    /// `sqlite:PATH` or `jsonfeed:URL`.
+    /// `sqlite:PATH`, `feed:URL` (any format) or `jsonfeed:URL`.
     public var feed = "simulated"
     /// How often an external feed's newest page is polled for "N new", milliseconds (0: only after a post).
     public var feedPollMilliseconds = 5000
@@ -158,6 +158,8 @@ extension ServerConfiguration {
         switch try? FeedAddress(parsing: feed) {
         case .sqlite(let path):
             (host.feedSource, host.feedKind, host.feedPostable) = (feed, "sqlite", FeedStart.mayWrite(path))
+        case .web:
+            (host.feedSource, host.feedKind, host.feedPostable) = (feed, "feed", false)
         case .jsonFeed:
             (host.feedSource, host.feedKind, host.feedPostable) = (feed, "jsonfeed", false)
         case .simulated, nil:

@@ -157,7 +157,9 @@ struct FeedBench {
             }
             say("feed: JSON Feed at \(url), 300 refreshes and 300 load-mores (3 chains of 100 pages)…")
             let serverCPU = Self.cpuSeconds(pid: server.pid)
-            var result = measure(JSONFeedSource(url: url), refreshes: 300, chains: 3, pagesPerChain: 100) { _ in nil }
+            var result = measure(
+                WebFeedSource(url: url, scheme: "jsonfeed"), refreshes: 300, chains: 3, pagesPerChain: 100
+            ) { _ in nil }
             if let before = serverCPU, let after = Self.cpuSeconds(pid: server.pid) {
                 result["feed_server_cpu_us_per_request"] = round1((after - before) / 600 * 1e6)
             }

@@ -10,7 +10,8 @@ import Synchronization
 struct FeedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feed",
-        abstract: "Read a feed source (sqlite:PATH, jsonfeed:URL, simulated), or one feed document of any format.",
+        abstract:
+            "Read a feed source (sqlite:PATH, feed:URL, jsonfeed:URL, simulated), or one feed document of any format.",
         subcommands: [Show.self, Read.self]
     )
 
@@ -25,7 +26,7 @@ struct FeedCommand: ParsableCommand {
                 """
         )
 
-        @Option(help: "The feed: sqlite:PATH, jsonfeed:URL or simulated.")
+        @Option(help: "The feed: sqlite:PATH, feed:URL (RSS, Atom or JSON Feed), jsonfeed:URL or simulated.")
         var feed: String
 
         @Option(help: ArgumentHelp("Items older than this cursor (a page's olderCursor).", valueName: "cursor"))

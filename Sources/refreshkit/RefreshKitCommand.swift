@@ -100,7 +100,8 @@ struct Serve: ParsableCommand {
     @Option(
         help: """
             The feed behind the list: simulated (the engine's own, ids only), sqlite:PATH (a SQLite file, created \
-            and filled on first start) or jsonfeed:URL (a JSON Feed 1.1), docs/FEEDS.md.
+            and filled on first start), feed:URL (RSS, Atom or JSON Feed on the web) or jsonfeed:URL (its older \
+            name), docs/FEEDS.md.
             """)
     var feed = Self.defaults.feed
 

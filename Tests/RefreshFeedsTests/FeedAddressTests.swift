@@ -6,8 +6,13 @@ import Testing
 
 @Suite("Feed addresses and the simulated source")
 struct FeedAddressTests {
-    @Test("the three kinds parse and print back")
+    @Test("the kinds parse and print back")
     func parse() throws {
+        #expect(
+            try FeedAddress(parsing: "feed:https://example.org/rss.xml") == .web(url: "https://example.org/rss.xml"))
+        #expect(
+            try FeedAddress(parsing: "feed:https://example.org/rss.xml").description
+                == "feed:https://example.org/rss.xml")
         #expect(try FeedAddress(parsing: "simulated") == .simulated)
         #expect(try FeedAddress(parsing: "sqlite:feed.db") == .sqlite(path: "feed.db"))
         #expect(
@@ -23,16 +28,19 @@ struct FeedAddressTests {
         }
         #expect(
             throws: FeedError.badAddress(
-                "\"rss:x\" names no known source; expected sqlite:PATH, jsonfeed:URL or simulated")
+                "\"rss:x\" names no known source; expected sqlite:PATH, feed:URL, jsonfeed:URL or simulated")
         ) {
             try FeedAddress(parsing: "rss:x")
         }
-        #expect(throws: FeedError.badAddress("the address is empty; expected sqlite:PATH, jsonfeed:URL or simulated")) {
+        #expect(
+            throws: FeedError.badAddress(
+                "the address is empty; expected sqlite:PATH, feed:URL, jsonfeed:URL or simulated")
+        ) {
             try FeedAddress(parsing: "")
         }
         #expect(
             throws: FeedError.badAddress(
-                "\"ftp://x/y\" is not an http or https address, as in jsonfeed:https://example.org/feed.json")
+                "\"ftp://x/y\" is not an http or https address, as in jsonfeed:https://example.org/feed.xml")
         ) {
             try FeedAddress(parsing: "jsonfeed:ftp://x/y")
         }

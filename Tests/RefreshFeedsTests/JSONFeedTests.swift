@@ -24,8 +24,8 @@ struct JSONFeedTests {
     }
 
     /// A source whose documents are files written by the test, by address.
-    static func source(_ files: [String: Data], limits: FeedLimits = FeedLimits()) -> JSONFeedSource {
-        JSONFeedSource(url: "https://feeds.test/feed.json", limits: limits) {
+    static func source(_ files: [String: Data], limits: FeedLimits = FeedLimits()) -> WebFeedSource {
+        WebFeedSource(url: "https://feeds.test/feed.json", scheme: "jsonfeed", limits: limits) {
             (address: String) throws(FeedError) -> Data in
             guard let data = files[address] else { throw .unavailable("\(address) answered HTTP 404") }
             return data
@@ -72,7 +72,7 @@ struct JSONFeedTests {
               {"id": "1", "content_text": "oldest", "date_modified": "2026-11-24T07:00:00Z", "author": {"name": "Old"}}
             ]}
             """
-        let document = try JSONFeedDocument(parsing: Data(json.utf8))
+        let document = try FeedDocument(reading: Data(json.utf8))
         #expect(document.items.map(\.id) == ["3", "2", "1"])
         #expect(document.items[0].text == "Hello & welcome\nSecond!")
         #expect(document.items[0].author == "Feed Author")
@@ -107,9 +107,9 @@ struct JSONFeedTests {
     @Test("malformed documents name their fault")
     func malformed() {
         let cases: [(String, FeedError)] = [
-            ("not json", .malformed("the body is not JSON: invalid literal at byte 0")),
-            ("[1, 2", .malformed("the body is not JSON: unexpected end of text, expecting ',' or ']'")),
-            ("[1, 2]", .malformed("the body is not a JSON object")),
+            ("not json", .malformed("not a feed: the body starts with \"not json\"")),
+            ("[1, 2]", .malformed("not a feed: the body is a JSON array, not a JSON Feed object")),
+            (#"{"version": "#, .malformed("the body is not JSON: unexpected end of text, expecting a value")),
             (
                 #"{"version": "rss", "items": []}"#,
                 .malformed(
@@ -119,7 +119,7 @@ struct JSONFeedTests {
             (#"{"version": "https://jsonfeed.org/version/1.1", "items": [3]}"#, .malformed("item 0 is not an object")),
         ]
         for (json, error) in cases {
-            #expect(throws: error) { try JSONFeedDocument(parsing: Data(json.utf8)) }
+            #expect(throws: error) { try FeedDocument(reading: Data(json.utf8)) }
         }
     }
 
@@ -133,7 +133,7 @@ struct JSONFeedTests {
               {"id": true, "content_text": "no usable id", "date_modified": "2026-01-01T00:01:00Z"}
             ]}
             """#
-        let items = try JSONFeedDocument(parsing: Data(json.utf8)).items
+        let items = try FeedDocument(reading: Data(json.utf8)).items
         let minute: Int64 = 60_000_000
         let midnight = try #require(FeedDates.micros("2026-01-01T00:00:00Z"))
         let times = [midnight + 2 * minute, midnight + 2 * minute, midnight + 2 * minute, midnight + minute]
@@ -149,10 +149,10 @@ struct JSONFeedTests {
     func byteOrderMarkAndIds() throws {
         let items = #"[{"id": 2.5, "content_text": "x", "date_published": "2026-01-01T00:00:00Z"}]"#
         let body = #"{"version": "https://jsonfeed.org/version/1.1", "items": \#(items)}"#
-        let document = try JSONFeedDocument(parsing: Data([0xEF, 0xBB, 0xBF] + Array(body.utf8)))
+        let document = try FeedDocument(reading: Data([0xEF, 0xBB, 0xBF] + Array(body.utf8)))
         #expect(document.items.map(\.id) == ["2.5"])
         let boolean = body.replacingOccurrences(of: "2.5", with: "true")
-        let hashed = try JSONFeedDocument(parsing: Data(boolean.utf8)).items[0].id
+        let hashed = try FeedDocument(reading: Data(boolean.utf8)).items[0].id
         #expect(hashed != "true" && hashed.count == 16)
     }
 
@@ -160,7 +160,7 @@ struct JSONFeedTests {
     func oversized() {
         let limits = FeedLimits(maxBodyBytes: 1_000)
         #expect(throws: FeedError.oversized(what: "body", limit: 1_000)) {
-            try JSONFeedDocument(parsing: Self.document(count: 50), limits: limits)
+            try FeedDocument(reading: Self.document(count: 50), limits: limits)
         }
     }
 
@@ -183,7 +183,7 @@ struct JSONFeedTests {
     @Test("fetching over HTTP: a refused connection is unavailable, with the reason")
     func refused() {
         // Port 9 (discard) on loopback is closed on a test machine: the connection is refused at once.
-        let source = JSONFeedSource(url: "http://127.0.0.1:9/feed.json", limits: FeedLimits(timeoutMs: 2_000))
+        let source = WebFeedSource(url: "http://127.0.0.1:9/feed.json", limits: FeedLimits(timeoutMs: 2_000))
         #expect {
             try source.load(FeedRequest(.newest, limit: 5))
         } throws: { error in

@@ -3,8 +3,7 @@ import RefreshKit
 import RefreshWire
 
 /// JSON Feed 1.0 and 1.1 (jsonfeed.org) read into a ``FeedDocument`` with the wire's validating reader,
-/// ``JSONTree``, as every JSON the server takes (docs/FEEDS.md, "Reading feeds: the field mapping"). The
-/// `jsonfeed:` source reads its documents through here too (``JSONFeedDocument``).
+/// ``JSONTree``, as every JSON the server takes (docs/FEEDS.md, "Reading feeds: the field mapping").
 enum JSONFeedReader {
     /// The deepest nesting read: the wire reader's most (a feed's item's author is four deep; an extension's
     /// values may nest further).

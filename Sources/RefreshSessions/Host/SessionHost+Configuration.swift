@@ -49,7 +49,7 @@ extension SessionHost {
         /// The external feed source behind every new session's list, as people type its address
         /// (`sqlite:demo.sqlite`); `nil`: the engine's simulated feed (docs/FEEDS.md, "Serving").
         public var feedSource: String?
-        /// What kind of source ``feedSource`` is (`sqlite`, `jsonfeed`, `custom`), for the `welcome`.
+        /// What kind of source ``feedSource`` is (`sqlite`, `feed`, `jsonfeed`, `custom`), for the `welcome`.
         public var feedKind = "custom"
         /// Whether ``feedSource`` takes posts (`POST /feed/items`), for the `welcome`.
         public var feedPostable = false

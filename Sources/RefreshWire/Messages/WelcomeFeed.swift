@@ -7,7 +7,9 @@ public struct WelcomeFeed: Hashable, Sendable {
     public enum Kind: String, Hashable, Sendable, CaseIterable {
         /// A SQLite file.
         case sqlite
-        /// A JSON Feed.
+        /// A feed on the web, of any format (`feed:URL`).
+        case feed
+        /// The same, by its older name (`jsonfeed:URL`).
         case jsonfeed
         /// The engine's simulated feed.
         case simulated

@@ -10,7 +10,7 @@ import { NewItems } from './newItems.js';
 export class FeedState {
   constructor() {
     this.source = null;    // the source's address as shown to people ("sqlite:demo.sqlite"), null before a welcome
-    this.kind = 'simulated'; // sqlite, jsonfeed, simulated, custom
+    this.kind = 'simulated'; // sqlite, feed, jsonfeed, simulated, custom
     this.postable = false;
     this.rows = new FeedRows();
     this.requests = new RequestLog();

@@ -2,7 +2,9 @@ import Foundation
 import RefreshKit
 import Synchronization
 
-/// `jsonfeed:URL`: any JSON Feed 1.1, paged by its `next_url` (docs/FEEDS.md).
+/// `feed:URL` (and `jsonfeed:URL`, its older name): a feed on the web in any format a feed reader reads (RSS,
+/// Atom, JSON Feed: ``FeedDocument``), paged by its next page's link (JSON Feed `next_url`, RFC 5005's
+/// `rel="next"`) (docs/FEEDS.md, "feed:URL").
 ///
 /// A document may hold more items than a page: an older cursor names a document's address and how many of
 /// its items were already shown (`older:SKIP:URL`); past a document's last item it names the `next_url`.
@@ -10,30 +12,40 @@ import Synchronization
 /// again and answers the items above that one. The last document fetched is kept, so the pages inside it
 /// cost no fetch; a refresh always fetches. Every fetch keeps to ``FeedLimits/timeoutMs`` and
 /// ``FeedLimits/maxBodyBytes``.
-public final class JSONFeedSource: FeedSource {
+public final class WebFeedSource: FeedSource {
     /// The first document's address.
     public let url: String
+    /// The address as given: `feed:URL`, or `jsonfeed:URL`.
+    public let address: String
     private let limits: FeedLimits
     private let fetch: @Sendable (String) throws(FeedError) -> Data
     /// The last document fetched, by address: an older page inside it is served without fetching again.
-    private let lastDocument = Mutex<(address: String, document: JSONFeedDocument)?>(nil)
+    private let lastDocument = Mutex<(address: String, document: Page)?>(nil)
 
-    /// A source for the feed at `url`, fetched with ``CurlFetcher``.
-    public convenience init(url: String, limits: FeedLimits = FeedLimits()) {
-        self.init(url: url, limits: limits) { (address: String) throws(FeedError) -> Data in
+    /// A fetched document as the source pages it: its items and the next document's address.
+    private struct Page: Sendable {
+        var items: [FeedItem]
+        var nextURL: String?
+    }
+
+    /// A source for the feed at `url`, fetched with ``CurlFetcher``; `scheme` is the address's prefix (`feed`, or
+    /// `jsonfeed`).
+    public convenience init(url: String, scheme: String = "feed", limits: FeedLimits = FeedLimits()) {
+        self.init(url: url, scheme: scheme, limits: limits) { (address: String) throws(FeedError) -> Data in
             try CurlFetcher.fetch(address, timeoutMs: limits.timeoutMs, maxBytes: limits.maxBodyBytes)
         }
     }
 
     /// A source for the feed at `url` whose documents `fetch` brings (from files, in tests).
-    public init(url: String, limits: FeedLimits, fetch: @escaping @Sendable (String) throws(FeedError) -> Data) {
+    public init(
+        url: String, scheme: String = "feed", limits: FeedLimits,
+        fetch: @escaping @Sendable (String) throws(FeedError) -> Data
+    ) {
         self.url = url
+        self.address = "\(scheme):\(url)"
         self.limits = limits
         self.fetch = fetch
     }
-
-    /// `jsonfeed:URL`.
-    public var address: String { "jsonfeed:\(url)" }
 
     /// The page at `request.position`.
     public func load(_ request: FeedRequest) throws(FeedError) -> FeedPage {
@@ -81,15 +93,16 @@ public final class JSONFeedSource: FeedSource {
     }
 
     /// The document at `address`: the one kept from the last fetch when `reuse` allows, fetched otherwise.
-    private func document(at address: String, reuse: Bool) throws(FeedError) -> JSONFeedDocument {
+    private func document(at address: String, reuse: Bool) throws(FeedError) -> Page {
         if reuse, let kept = lastDocument.withLock({ $0 }), kept.address == address { return kept.document }
-        let document = try JSONFeedDocument(parsing: fetch(address), url: address, limits: limits)
+        let read = try FeedDocument(reading: fetch(address), url: address, limits: limits)
+        let document = Page(items: read.items, nextURL: read.nextURL)
         lastDocument.withLock { $0 = (address, document) }
         return document
     }
 
     private func page(
-        of document: JSONFeedDocument, at address: String, skipping skip: Int, limit: Int
+        of document: Page, at address: String, skipping skip: Int, limit: Int
     ) throws(FeedError) -> FeedPage {
         let items = Array(document.items.dropFirst(skip).prefix(limit))
         let shown = skip + items.count

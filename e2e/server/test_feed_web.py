@@ -1,0 +1,76 @@
+"""`feed:URL` (docs/FEEDS.md, "feed:URL"): a feed on the web in any format, served to a list. The server reads each
+document as `refreshkit feed read` reads it (RSS, Atom, JSON Feed: section 6), and the rows carry the entries in the
+feed's own order with their titles and links. The documents are this repository's own fixtures
+(Tests/RefreshFeedsTests/Fixtures/feeds), served over HTTP on loopback."""
+from __future__ import annotations
+
+import json
+import subprocess
+import threading
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from conftest import ROOT, run, send_json, server_binary, ws_connect
+from feed_support import HELLO, is_loaded, is_type, until_all
+
+FIXTURES = ROOT / "Tests" / "RefreshFeedsTests" / "Fixtures" / "feeds"
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args) -> None:  # noqa: A002  (the standard library's name)
+        pass
+
+
+@pytest.fixture(scope="module")
+def fixtures_url():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=str(FIXTURES)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def read_entries(url: str) -> list[dict]:
+    """The entries as `refreshkit feed read --json` reads the document (a JSON line each, after the feed's)."""
+    result = subprocess.run([str(server_binary()), "feed", "read", url, "--json"], capture_output=True, text=True,
+                            timeout=30)
+    assert result.returncode == 0, result.stderr
+    return [json.loads(line) for line in result.stdout.splitlines()[1:]]
+
+
+@pytest.mark.parametrize("name", ["rss20.xml", "atom10.xml", "rss10.rdf", "jsonfeed11.json"])
+def test_a_feed_of_any_format_reaches_the_list_in_its_order_with_titles_and_links(fixtures_url, fresh_server, name):
+    url = f"{fixtures_url}/{name}"
+    entries = read_entries(url)
+    srv = fresh_server("--feed", f"feed:{url}", "--feed-poll-ms", "0")
+
+    async def scenario():
+        async with ws_connect(srv) as ws:
+            await send_json(ws, HELLO)
+            welcome, rows = await until_all(ws, is_type("welcome"), is_loaded, timeout=30)
+            assert welcome["feed"]["kind"] == "feed" and welcome["feed"]["source"] == f"feed:{url}", welcome["feed"]
+            return rows["items"]
+
+    items = run(scenario, timeout=60)
+    shown = entries[:len(items)]
+    assert [item["id"] for item in items] == [entry["id"] for entry in shown]
+    assert [item.get("title") for item in items] == [entry["title"] for entry in shown]
+    assert [item.get("url") for item in items] == [entry["link"] for entry in shown]
+    assert any(item.get("title") for item in items) and any(item.get("url") for item in items)
+
+
+def test_a_page_that_is_no_feed_fails_the_request_saying_so(fixtures_url, fresh_server):
+    srv = fresh_server("--feed", f"feed:{fixtures_url}/not-a-feed.html", "--feed-poll-ms", "0")
+
+    async def scenario():
+        async with ws_connect(srv) as ws:
+            await send_json(ws, HELLO)
+            _, failed = await until_all(
+                ws, is_type("welcome"), lambda m: m["type"] == "feed_request" and m["error"] is not None, timeout=30)
+            return failed["error"]
+
+    error = run(scenario, timeout=60)
+    assert error["code"] == "malformed" and "not a feed" in error["message"], error
