@@ -32,7 +32,7 @@ def test_export_then_load_a_preset_file_and_a_bad_one(browser, server):
         assert exported["name"] == "jh" and exported["base"] == "jh"
         assert exported["library"] == "JHPullToRefreshKit"
         assert exported["config"]["edges"]["top"]["control"] == "colorCycle"
-        assert set(exported["config"]) == {"edges", "insets", "feed", "physics"}
+        assert set(exported["config"]) == {"edges", "insets", "feed", "physics", "events"}
 
         mine = dict(exported, name="mine")
         mine["config"]["edges"]["top"]["triggerDistance"] = 123
