@@ -25,3 +25,7 @@ static inline CURLcode refreshkit_curl_response_code(CURL *curl, long *code) {
 static inline CURLcode refreshkit_curl_content_type(CURL *curl, const char **type) {
     return curl_easy_getinfo(curl, CURLINFO_CONTENT_TYPE, type);
 }
+/// The answer's Retry-After, in seconds from now (0 when it had none), curl ≥ 7.66.
+static inline CURLcode refreshkit_curl_retry_after(CURL *curl, curl_off_t *seconds) {
+    return curl_easy_getinfo(curl, CURLINFO_RETRY_AFTER, seconds);
+}

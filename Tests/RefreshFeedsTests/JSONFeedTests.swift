@@ -26,9 +26,8 @@ struct JSONFeedTests {
     /// A source whose documents are files written by the test, by address.
     static func source(_ files: [String: Data], limits: FeedLimits = FeedLimits()) -> WebFeedSource {
         WebFeedSource(url: "https://feeds.test/feed.json", scheme: "jsonfeed", limits: limits) {
-            (address: String) throws(FeedError) -> Data in
-            guard let data = files[address] else { throw .unavailable("\(address) answered HTTP 404") }
-            return data
+            (address: String, _, _) throws(FeedError) -> HTTPAnswer in
+            HTTPAnswer(status: files[address] == nil ? 404 : 200, body: files[address] ?? Data())
         }
     }
 

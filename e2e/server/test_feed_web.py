@@ -74,3 +74,83 @@ def test_a_page_that_is_no_feed_fails_the_request_saying_so(fixtures_url, fresh_
 
     error = run(scenario, timeout=60)
     assert error["code"] == "malformed" and "not a feed" in error["message"], error
+
+
+class _CountingFeed(SimpleHTTPRequestHandler):
+    """Serves the RSS 2.0 fixture with an ETag and a Cache-Control of the test's choice, answers a matching
+    If-None-Match with 304, and counts every request (`server.requests`: (method, path, If-None-Match))."""
+
+    def log_message(self, format, *args) -> None:  # noqa: A002
+        pass
+
+    def do_GET(self) -> None:  # noqa: N802  (the standard library's name)
+        self.server.requests.append((self.path, self.headers.get("If-None-Match")))  # type: ignore[attr-defined]
+        etag = '"rss20-v1"'
+        if self.headers.get("If-None-Match") == etag:
+            self.send_response(304)
+            self.send_header("ETag", etag)
+            self.end_headers()
+            return
+        body = (FIXTURES / "rss20.xml").read_bytes()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/rss+xml")
+        self.send_header("ETag", etag)
+        if self.server.cache_control:  # type: ignore[attr-defined]
+            self.send_header("Cache-Control", self.server.cache_control)  # type: ignore[attr-defined]
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def counting_feed(cache_control: str | None):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _CountingFeed)
+    server.requests = []  # type: ignore[attr-defined]
+    server.cache_control = cache_control  # type: ignore[attr-defined]
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+async def open_reader(srv) -> None:
+    async with ws_connect(srv) as ws:
+        await send_json(ws, HELLO)
+        await until_all(ws, is_type("welcome"), is_loaded, timeout=30)
+
+
+def test_many_readers_within_max_age_are_one_fetch(fresh_server):
+    """docs/FEEDS.md, "What is fetched when": every session of the server reads the same fetch."""
+    feed = counting_feed("public, max-age=60")
+    try:
+        srv = fresh_server("--feed", f"feed:http://127.0.0.1:{feed.server_address[1]}/rss.xml", "--feed-poll-ms", "0")
+
+        async def readers():
+            for _ in range(5):
+                await open_reader(srv)
+        run(readers, timeout=60)
+        # (the first document's next link, ?page=2, is asked for once too, as the footer loads more)
+        assert [path for path, _ in feed.requests].count("/rss.xml") == 1, feed.requests
+    finally:
+        feed.shutdown()
+        feed.server_close()
+
+
+def test_without_max_age_a_refresh_asks_again_with_the_etag_and_a_304_keeps_the_rows(fresh_server):
+    feed = counting_feed(None)
+    try:
+        srv = fresh_server("--feed", f"feed:http://127.0.0.1:{feed.server_address[1]}/rss.xml", "--feed-poll-ms", "0")
+
+        async def scenario():
+            async with ws_connect(srv) as ws:
+                await send_json(ws, HELLO)
+                _, _, first = await until_all(ws, is_type("welcome"), is_loaded, is_type("feed_request"), timeout=30)
+                await send_json(ws, {"type": "command", "name": "refresh", "edge": "top"})
+                [refreshed] = await until_all(
+                    ws, lambda m: m["type"] == "feed_request" and m["kind"] == "refresh" and m["id"] > first["id"],
+                    timeout=30)
+                return refreshed
+        refreshed = run(scenario, timeout=60)
+        assert refreshed["error"] is None, refreshed
+        first = [request for request in feed.requests if request[0] == "/rss.xml"]
+        assert first == [("/rss.xml", None), ("/rss.xml", '"rss20-v1"')], feed.requests
+    finally:
+        feed.shutdown()
+        feed.server_close()

@@ -24,8 +24,25 @@ public enum CurlFetcher {
     /// The body and `Content-Type` at `url` (the feed's images, Sources/RefreshServer/Images); throws as
     /// ``fetch(_:timeoutMs:maxBytes:)``.
     public static func get(_ url: String, timeoutMs: Int, maxBytes: Int) throws(FeedError) -> Fetched {
+        let answer = try exchange(url, timeoutMs: timeoutMs, maxBytes: maxBytes)
+        guard (200..<300).contains(answer.status) else { throw .unavailable("\(url) answered HTTP \(answer.status)") }
+        return Fetched(body: answer.body, contentType: answer.contentType)
+    }
+
+    /// The answer at `url`, whatever its status, asked conditionally when `ifNoneMatch` or `ifModifiedSince` is
+    /// given (a 304 then has no body). - Throws: as ``fetch(_:timeoutMs:maxBytes:)`` for a transfer that failed.
+    public static func exchange(
+        _ url: String, timeoutMs: Int, maxBytes: Int, ifNoneMatch: String? = nil, ifModifiedSince: String? = nil
+    ) throws(FeedError) -> HTTPAnswer {
         guard initialized, let curl = curl_easy_init() else { throw .unavailable("libcurl could not start") }
-        defer { curl_easy_cleanup(curl) }
+        var headers: UnsafeMutablePointer<curl_slist>?
+        defer {
+            curl_slist_free_all(headers)
+            curl_easy_cleanup(curl)
+        }
+        if let ifNoneMatch { headers = curl_slist_append(headers, "If-None-Match: \(ifNoneMatch)") }
+        if let ifModifiedSince { headers = curl_slist_append(headers, "If-Modified-Since: \(ifModifiedSince)") }
+        if let headers { _ = refreshkit_curl_set_pointer(curl, CURLOPT_HTTPHEADER, headers) }
         let body = Body(limit: maxBytes)
         let context = Unmanaged.passUnretained(body).toOpaque()
         _ = refreshkit_curl_set_string(curl, CURLOPT_URL, url)
@@ -58,10 +75,23 @@ public enum CurlFetcher {
         }
         var status = 0
         _ = refreshkit_curl_response_code(curl, &status)
-        guard (200..<300).contains(status) else { throw .unavailable("\(url) answered HTTP \(status)") }
         var type: UnsafePointer<CChar>?
         _ = refreshkit_curl_content_type(curl, &type)
-        return Fetched(body: body.data, contentType: type.map { String(cString: $0) })
+        var retryAfter: curl_off_t = 0
+        _ = refreshkit_curl_retry_after(curl, &retryAfter)
+        return HTTPAnswer(
+            status: status, body: body.data, contentType: type.map { String(cString: $0) },
+            etag: header("ETag", of: curl), lastModified: header("Last-Modified", of: curl),
+            cacheControl: header("Cache-Control", of: curl), retryAfterSeconds: retryAfter > 0 ? Int(retryAfter) : nil)
+    }
+
+    /// The last answer's header `name` (after redirects: the final answer's), or nil.
+    private static func header(_ name: String, of curl: UnsafeMutableRawPointer) -> String? {
+        var found: UnsafeMutablePointer<curl_header>?
+        guard curl_easy_header(curl, name, 0, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK, let found else {
+            return nil
+        }
+        return String(cString: found.pointee.value)
     }
 
     /// The bytes received so far; touched only by the callback, on the calling thread.

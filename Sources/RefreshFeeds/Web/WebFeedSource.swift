@@ -1,6 +1,5 @@
 import Foundation
 import RefreshKit
-import Synchronization
 
 /// `feed:URL` (and `jsonfeed:URL`, its older name): a feed on the web in any format a feed reader reads (RSS,
 /// Atom, JSON Feed: ``FeedDocument``), paged by its next page's link (JSON Feed `next_url`, RFC 5005's
@@ -10,7 +9,7 @@ import Synchronization
 /// its items were already shown (`older:SKIP:URL`); past a document's last item it names the `next_url`.
 /// A newer cursor names the top item (`newer:TIME:ID`); asking for what is newer fetches the first document
 /// again and answers the items above that one. The last document fetched is kept, so the pages inside it
-/// cost no fetch; a refresh always fetches. Every fetch keeps to ``FeedLimits/timeoutMs`` and
+/// cost no fetch; a refresh asks again unless the document is still fresh (``FeedFetchCache``). Every fetch keeps to ``FeedLimits/timeoutMs`` and
 /// ``FeedLimits/maxBodyBytes``.
 public final class WebFeedSource: FeedSource {
     /// The first document's address.
@@ -18,32 +17,36 @@ public final class WebFeedSource: FeedSource {
     /// The address as given: `feed:URL`, or `jsonfeed:URL`.
     public let address: String
     private let limits: FeedLimits
-    private let fetch: @Sendable (String) throws(FeedError) -> Data
-    /// The last document fetched, by address: an older page inside it is served without fetching again.
-    private let lastDocument = Mutex<(address: String, document: Page)?>(nil)
-
-    /// A fetched document as the source pages it: its items and the next document's address.
-    private struct Page: Sendable {
-        var items: [FeedItem]
-        var nextURL: String?
-    }
+    private let fetch: @Sendable (String, String?, String?) throws(FeedError) -> HTTPAnswer
+    /// The documents fetched, kept and asked again as an HTTP cache does: an older page inside one is served
+    /// without fetching again, and every session of the server reads the same fetches.
+    public let cache: FeedFetchCache
+    private typealias Page = FeedFetchCache.Document
 
     /// A source for the feed at `url`, fetched with ``CurlFetcher``; `scheme` is the address's prefix (`feed`, or
     /// `jsonfeed`).
     public convenience init(url: String, scheme: String = "feed", limits: FeedLimits = FeedLimits()) {
-        self.init(url: url, scheme: scheme, limits: limits) { (address: String) throws(FeedError) -> Data in
-            try CurlFetcher.fetch(address, timeoutMs: limits.timeoutMs, maxBytes: limits.maxBodyBytes)
+        self.init(url: url, scheme: scheme, limits: limits) {
+            (address: String, etag: String?, modified: String?) throws(FeedError) -> HTTPAnswer in
+            try CurlFetcher.exchange(
+                address, timeoutMs: limits.timeoutMs, maxBytes: limits.maxBodyBytes, ifNoneMatch: etag,
+                ifModifiedSince: modified)
         }
     }
 
-    /// A source for the feed at `url` whose documents `fetch` brings (from files, in tests).
+    /// A source for the feed at `url` whose answers `fetch` brings (from files, in tests), asked with the
+    /// validators the cache holds.
     public init(
         url: String, scheme: String = "feed", limits: FeedLimits,
-        fetch: @escaping @Sendable (String) throws(FeedError) -> Data
+        cache: FeedFetchCache = FeedFetchCache(),
+        fetch:
+            @escaping @Sendable (_ url: String, _ ifNoneMatch: String?, _ ifModifiedSince: String?) throws(FeedError)
+            -> HTTPAnswer
     ) {
         self.url = url
         self.address = "\(scheme):\(url)"
         self.limits = limits
+        self.cache = cache
         self.fetch = fetch
     }
 
@@ -94,11 +97,12 @@ public final class WebFeedSource: FeedSource {
 
     /// The document at `address`: the one kept from the last fetch when `reuse` allows, fetched otherwise.
     private func document(at address: String, reuse: Bool) throws(FeedError) -> Page {
-        if reuse, let kept = lastDocument.withLock({ $0 }), kept.address == address { return kept.document }
-        let read = try FeedDocument(reading: fetch(address), url: address, limits: limits)
-        let document = Page(items: read.items, nextURL: read.nextURL)
-        lastDocument.withLock { $0 = (address, document) }
-        return document
+        try cache.document(at: address, reuse: reuse) { (etag, modified) throws(FeedError) in
+            try fetch(address, etag, modified)
+        } read: { (body) throws(FeedError) in
+            let read = try FeedDocument(reading: body, url: address, limits: limits)
+            return Page(items: read.items, nextURL: read.nextURL)
+        }
     }
 
     private func page(
