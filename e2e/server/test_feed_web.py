@@ -4,6 +4,7 @@ feed's own order with their titles and links. The documents are this repository'
 (Tests/RefreshFeedsTests/Fixtures/feeds), served over HTTP on loopback."""
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import threading
@@ -116,18 +117,42 @@ async def open_reader(srv) -> None:
         await until_all(ws, is_type("welcome"), is_loaded, timeout=30)
 
 
-def test_many_readers_within_max_age_are_one_fetch(fresh_server):
+SESSIONS = 100
+
+
+async def readers(srv, count: int) -> None:
+    """`count` sessions, 20 at a time, each until its first rows."""
+    gate = asyncio.Semaphore(20)
+
+    async def one() -> None:
+        async with gate:
+            await open_reader(srv)
+    await asyncio.gather(*(one() for _ in range(count)))
+
+
+def test_a_hundred_readers_within_max_age_are_one_fetch(fresh_server):
     """docs/FEEDS.md, "What is fetched when": every session of the server reads the same fetch."""
     feed = counting_feed("public, max-age=60")
     try:
         srv = fresh_server("--feed", f"feed:http://127.0.0.1:{feed.server_address[1]}/rss.xml", "--feed-poll-ms", "0")
-
-        async def readers():
-            for _ in range(5):
-                await open_reader(srv)
-        run(readers, timeout=60)
-        # (the first document's next link, ?page=2, is asked for once too, as the footer loads more)
+        run(lambda: readers(srv, SESSIONS), timeout=120)
+        # (the first document's next link, ?page=2, is asked for once too, as a footer loads more)
         assert [path for path, _ in feed.requests].count("/rss.xml") == 1, feed.requests
+    finally:
+        feed.shutdown()
+        feed.server_close()
+
+
+def test_a_hundred_readers_without_max_age_revalidate_and_get_304s(fresh_server):
+    """Without freshness every first load asks again, conditionally: one whole answer, and 304s after it."""
+    feed = counting_feed(None)
+    try:
+        srv = fresh_server("--feed", f"feed:http://127.0.0.1:{feed.server_address[1]}/rss.xml", "--feed-poll-ms", "0")
+        run(lambda: readers(srv, SESSIONS), timeout=120)
+        first = [etag for path, etag in feed.requests if path == "/rss.xml"]
+        assert first[0] is None and len(first) <= SESSIONS, feed.requests
+        # the ones that came after the first answer carried its ETag (a few asked at once, before it arrived)
+        assert first.count('"rss20-v1"') >= len(first) - 2, first
     finally:
         feed.shutdown()
         feed.server_close()
