@@ -46,7 +46,7 @@ struct FortuneCorpusTests {
             cursor = page.hasMore ? page.olderCursor : nil
         } while cursor != nil
         #expect(items.count == count)
-        let times = items.map(\.timeMicros)
+        let times = items.compactMap(\.timeMicros)
         #expect(zip(times, times.dropFirst()).allSatisfy { $0 > $1 })
         #expect(times[0] == testNow - 60_000_000)
         let lengths = items.map(\.text.count)

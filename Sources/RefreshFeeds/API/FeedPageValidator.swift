@@ -46,6 +46,6 @@ public struct FeedPageValidator: Hashable, Sendable {
                 throw .malformed("item \"\(item.id)\" has an image of no size")
             }
         }
-        guard item.timeMicros >= 0 else { throw .malformed("item \"\(item.id)\" has a time before 1970") }
+        guard (item.timeMicros ?? 0) >= 0 else { throw .malformed("item \"\(item.id)\" has a time before 1970") }
     }
 }

@@ -240,7 +240,7 @@ public final class SQLiteFeed: PostableFeedSource {
     }
 
     private static func cursor(_ item: FeedItem) -> FeedCursor {
-        FeedCursor("\(item.timeMicros):\(item.id)")
+        FeedCursor("\(item.timeMicros ?? 0):\(item.id)")  // (a SQLite item always has its time)
     }
 
     private static func parse(_ cursor: FeedCursor) throws(FeedError) -> (time: Int64, id: Int64) {

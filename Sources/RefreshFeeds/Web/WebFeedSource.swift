@@ -65,9 +65,11 @@ public final class WebFeedSource: FeedSource {
                 of: try document(at: address, reuse: skip > 0), at: address, skipping: skip, limit: request.limit)
         case .newerThan(let cursor):
             let parts = cursor.value.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-            guard parts.count == 3, parts[0] == "newer", let time = Int64(parts[1]) else {
+            // (`newer::ID` for an undated item: found by its id alone)
+            guard parts.count == 3, parts[0] == "newer", parts[1].isEmpty || Int64(parts[1]) != nil else {
                 throw .badCursor(cursor.value)
             }
+            let time = Int64(parts[1])
             // The items above the cursor's, from the first document on through `next_url` until the cursor's
             // item (or the first as old) is found: a page reloaded above rows deep in the feed (docs/LAYOUT.md,
             // "The window, wired") lies in whichever document holds them. Only the last `limit` are kept.
@@ -78,7 +80,10 @@ public final class WebFeedSource: FeedSource {
             for walked in 0..<Self.maxDocumentsWalked {
                 let document = try document(at: address, reuse: walked > 0)
                 let above =
-                    document.items.firstIndex { $0.id == id } ?? document.items.firstIndex { $0.timeMicros <= time }
+                    document.items.firstIndex { $0.id == id }
+                    ?? document.items.firstIndex { item in
+                        time.flatMap { t in item.timeMicros.map { $0 <= t } } ?? false
+                    }
                 newer += document.items[..<(above ?? document.items.endIndex)]
                 if newer.count > request.limit {
                     newer.removeFirst(newer.count - request.limit)
@@ -124,6 +129,6 @@ public final class WebFeedSource: FeedSource {
     static let maxDocumentsWalked = 50
 
     private static func newerCursor(_ item: FeedItem) -> FeedCursor {
-        FeedCursor("newer:\(item.timeMicros):\(item.id)")
+        FeedCursor("newer:\(item.timeMicros.map(String.init) ?? ""):\(item.id)")
     }
 }

@@ -10,8 +10,9 @@ public struct FeedItem: Hashable, Sendable, Codable {
     public var text: String
     /// Who wrote it, when the source knows.
     public var author: String?
-    /// When it was published, microseconds since 1970 (UTC).
-    public var timeMicros: Int64
+    /// When it was published, microseconds since 1970 (UTC); `nil` for an undated entry, which a row shows without
+    /// an age (docs/FEEDS.md, "Order and dates").
+    public var timeMicros: Int64?
     /// A picture that goes with it, if any.
     public var image: FeedImage? {
         get { details?.image }
@@ -52,7 +53,7 @@ public struct FeedItem: Hashable, Sendable, Codable {
 
     /// An item; see the properties.
     public init(
-        id: String, text: String, author: String? = nil, timeMicros: Int64, image: FeedImage? = nil,
+        id: String, text: String, author: String? = nil, timeMicros: Int64?, image: FeedImage? = nil,
         title: String? = nil, url: String? = nil
     ) {
         self.id = id
@@ -86,7 +87,7 @@ public struct FeedItem: Hashable, Sendable, Codable {
         self.init(
             id: try container.decode(String.self, forKey: .id), text: try container.decode(String.self, forKey: .text),
             author: try container.decodeIfPresent(String.self, forKey: .author),
-            timeMicros: try container.decode(Int64.self, forKey: .timeMicros),
+            timeMicros: try container.decodeIfPresent(Int64.self, forKey: .timeMicros),
             image: try container.decodeIfPresent(FeedImage.self, forKey: .image),
             title: try container.decodeIfPresent(String.self, forKey: .title),
             url: try container.decodeIfPresent(String.self, forKey: .url))
@@ -97,7 +98,7 @@ public struct FeedItem: Hashable, Sendable, Codable {
         try container.encode(id, forKey: .id)
         try container.encode(text, forKey: .text)
         try container.encodeIfPresent(author, forKey: .author)
-        try container.encode(timeMicros, forKey: .timeMicros)
+        try container.encodeIfPresent(timeMicros, forKey: .timeMicros)
         try container.encodeIfPresent(image, forKey: .image)
         try container.encodeIfPresent(title, forKey: .title)
         try container.encodeIfPresent(url, forKey: .url)

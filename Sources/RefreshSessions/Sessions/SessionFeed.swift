@@ -43,7 +43,12 @@ public struct NewItems: Hashable, Sendable {
             self.init(count: index, more: false)
             return
         }
-        let newer = polled.items.prefix { $0.timeMicros > top.timeMicros }.count
+        // Not in the page: the items dated after it (an undated top item tells nothing, an undated item is not new).
+        guard let topTime = top.timeMicros else {
+            self = .none
+            return
+        }
+        let newer = polled.items.prefix { ($0.timeMicros ?? .min) > topTime }.count
         self.init(count: newer, more: newer == polled.items.count && polled.hasMore)
     }
 }

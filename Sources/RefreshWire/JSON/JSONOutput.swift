@@ -171,6 +171,14 @@ struct JSONWriter {
         plainString(value.rawValue)
     }
 
+    /// Writes `key` and `value` in milliseconds (``milliseconds(_:)``), when there is a value.
+    @inline(__always)
+    mutating func member(_ key: StaticString, milliseconds value: Timestamp?) {
+        guard let value else { return }
+        literal(key)
+        milliseconds(value)
+    }
+
     /// Writes `key` and `value` as a JSON integer (``integer(_:)``), when there is a value.
     @inline(__always)
     mutating func member(_ key: StaticString, integer value: Int?) {

@@ -10,8 +10,8 @@ import RefreshKit
 /// ITEM = {"id":"42","text":"…","author":"…","title":"…","url":"…","time":1732480000123.5,
 ///         "image":{"url":"…","width":640,"height":480}}
 /// ```
-/// An item's `time` is milliseconds since 1970, exact to the microsecond; `author`, `title`, `url`, `image` and
-/// the image's sizes may be absent (or `null`). Unknown fields are ignored. Errors name the field
+/// An item's `time` is milliseconds since 1970, exact to the microsecond; `time` (an undated item), `author`,
+/// `title`, `url`, `image` and the image's sizes may be absent (or `null`). Unknown fields are ignored. Errors name the field
 /// (`feed_answer.items[2].id must be a string`).
 public struct FeedAnswerDecoder: Sendable {
     /// The deepest nesting accepted (an image inside an item inside the items is 4 deep).
@@ -84,11 +84,14 @@ public struct FeedAnswerDecoder: Sendable {
         let author = try optionalString(json, fields["author"], "\(name).author")
         let title = try optionalString(json, fields["title"], "\(name).title")
         let url = try optionalString(json, fields["url"], "\(name).url")
-        guard let timeAt = fields["time"] else { throw bad(.missingField, "\(name).time is missing") }
-        guard let ms = json.number(at: timeAt), ms.isFinite else {
-            throw bad(.badField, "\(name).time must be a finite number (ms since 1970)")
+        var micros: Int64?
+        if let timeAt = fields["time"], json.kind(at: timeAt) != .null {  // (absent: an undated item)
+            guard let ms = json.number(at: timeAt), ms.isFinite else {
+                throw bad(.badField, "\(name).time must be a finite number (ms since 1970)")
+            }
+            guard abs(ms) <= 1e13 else { throw bad(.outOfRange, "\(name).time must be within ±10¹³ ms") }
+            micros = Int64((ms * 1000).rounded())
         }
-        guard abs(ms) <= 1e13 else { throw bad(.outOfRange, "\(name).time must be within ±10¹³ ms") }
         var image: FeedImage?
         if let imageAt = fields["image"], json.kind(at: imageAt) != .null {
             guard json.kind(at: imageAt) == .object else { throw bad(.badField, "\(name).image must be an object") }
@@ -99,7 +102,7 @@ public struct FeedAnswerDecoder: Sendable {
                 height: try optionalInteger(json, parts["height"], "\(name).image.height"))
         }
         return FeedItem(
-            id: id, text: text, author: author, timeMicros: Int64((ms * 1000).rounded()), image: image, title: title,
+            id: id, text: text, author: author, timeMicros: micros, image: image, title: title,
             url: url)
     }
 

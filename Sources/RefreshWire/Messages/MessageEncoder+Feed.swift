@@ -157,8 +157,7 @@ extension MessageEncoder {
         w.member(#","author":"#, string: item.author)
         w.member(#","title":"#, string: item.title)
         w.member(#","url":"#, string: item.url)
-        w.literal(#","time":"#)
-        w.milliseconds(Timestamp(microseconds: item.timeMicros))
+        w.member(#","time":"#, milliseconds: item.timeMicros.map(Timestamp.init(microseconds:)))
         if let image = item.image {
             w.literal(#","image":{"url":"#)
             w.string(image.url)

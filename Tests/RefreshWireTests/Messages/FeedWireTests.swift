@@ -41,7 +41,12 @@ struct FeedWireTests {
     }
 
     @Test func aFeedAnswerReadsBackAsWritten() throws {
-        for outcome in [FeedOutcome.page(Self.page), .failure(FeedFailure(.unavailable("HTTP 503")))] {
+        let undated = FeedPage(
+            items: [FeedItem(id: "u", text: "no date", timeMicros: nil)], olderCursor: nil, newerCursor: nil,
+            hasMore: false)
+        for outcome in [
+            FeedOutcome.page(Self.page), .page(undated), .failure(FeedFailure(.unavailable("HTTP 503"))),
+        ] {
             let answer = FeedAnswerInput(request: 3, outcome: outcome, durationMs: 12.345)
             var text: [UInt8] = []
             MessageEncoder().encodeFeedAnswer(answer, into: &text)
@@ -64,8 +69,9 @@ struct FeedWireTests {
                 "feed_answer.items[0].id must be a string"
             ),
             (
-                #"{"type":"feed_answer","request":1,"items":[{"id":"4","text":""}],"hasMore":false}"#, .missingField,
-                "feed_answer.items[0].time is missing"
+                #"{"type":"feed_answer","request":1,"items":[{"id":"4","text":"","time":"x"}],"hasMore":false}"#,
+                .badField,
+                "feed_answer.items[0].time must be a finite number (ms since 1970)"
             ),
             (
                 #"{"type":"feed_answer","request":1,"items":[],"hasMore":1}"#, .badField,
