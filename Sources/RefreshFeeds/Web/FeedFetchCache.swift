@@ -13,13 +13,15 @@ import Synchronization
 /// are kept, the least recently used going first. Safe to call from several threads (the loads' worker and the
 /// polls'); a fetch runs outside the lock.
 public final class FeedFetchCache: Sendable {
-    /// A fetched document as a source pages it: its items and the next document's address.
+    /// A fetched document as a source pages it: its items, the next document's address and the format found.
     public struct Document: Sendable {
         public var items: [FeedItem]
         public var nextURL: String?
-        public init(items: [FeedItem], nextURL: String?) {
+        public var format: FeedFormat?
+        public init(items: [FeedItem], nextURL: String?, format: FeedFormat? = nil) {
             self.items = items
             self.nextURL = nextURL
+            self.format = format
         }
     }
 

@@ -50,6 +50,13 @@ public final class WebFeedSource: FeedSource {
         self.fetch = fetch
     }
 
+    /// The feed's first document, read now (kept for the first load): the format it was found to be and how many
+    /// entries it holds, for the server to say what it serves.
+    public func probe() throws(FeedError) -> (format: FeedFormat?, entries: Int) {
+        let first = try document(at: url, reuse: false)
+        return (first.format, first.items.count)
+    }
+
     /// The page at `request.position`.
     public func load(_ request: FeedRequest) throws(FeedError) -> FeedPage {
         switch request.position {
@@ -106,7 +113,7 @@ public final class WebFeedSource: FeedSource {
             try fetch(address, etag, modified)
         } read: { (body) throws(FeedError) in
             let read = try FeedDocument(reading: body, url: address, limits: limits)
-            return Page(items: read.items, nextURL: read.nextURL)
+            return Page(items: read.items, nextURL: read.nextURL, format: read.format)
         }
     }
 

@@ -35,6 +35,22 @@ enum FeedStart {
                         "the feed file is read-only: its pages are served, posts to it are refused",
                         metadata: ["feed": "\(address)"])
                 }
+            } else if let web = source as? WebFeedSource {
+                // What the address serves, said once at start; a feed that cannot be read now is no reason not to
+                // start (it may be back by the first request), so that is a warning.
+                do throws(FeedError) {
+                    let (format, entries) = try web.probe()
+                    logger.info(
+                        "feed opened",
+                        metadata: [
+                            "feed": "\(address)", "format": "\(format.map(String.init(describing:)) ?? "?")",
+                            "entries": "\(entries)",
+                        ])
+                } catch {
+                    logger.warning(
+                        "the feed could not be read at start; its requests will say why",
+                        metadata: ["feed": "\(address)", "error": "\(error)"])
+                }
             } else {
                 logger.info("feed opened", metadata: ["feed": "\(address)"])
             }
