@@ -40,13 +40,13 @@ const share = new SharePopover({ session, notify });
 const traceTools = new TraceTools({ conn: session.connection, notify });
 // A tick when this device's pull arms, one when its refresh starts (js/haptics.js).
 const haptics = new Haptics();
-// A failed refresh says so under the bar, with Retry (js/failure.js).
+// A failed refresh says so over the top of the list, with Retry (js/failure.js).
 const failure = new FailureBanner({
   onRetry: (edge) => session.refresh(edge), // waits for a failed refresh's exit to end (js/session/refreshAsks.js)
   errorOf: (edge) => session.feed.errorFor(session.roleOf(edge) ?? 'refresh'), // the source's reason (js/feed/)
 });
 // "N new" over the list when the feed source has newer items (js/feed/newItemsPill.js)
-const newItems = new NewItemsPill(session);
+const newItems = new NewItemsPill(session, { parent: $('#notices') });
 
 const debugToggle = $('#debug-toggle');
 const panel = new Panel($('#panel'), {

@@ -1,10 +1,11 @@
-// A failed refresh, made visible: the server's `feedFailed` event for a refreshing edge shows a short message under
-// the bar with **Retry** (which asks for the refresh again); it goes by itself after a while, on a refresh that
+// A failed refresh, made visible: the server's `feedFailed` event for a refreshing edge shows a short message over
+// the top of the list (laid over it, so the rows being read stay where they are) with **Retry** (which asks for the refresh again); it goes by itself after a while, on a refresh that
 // succeeds, or when a new refresh starts. The footer's failed state says the same in its own place (js/controls/
 // builtin/footer.js): both name what failed and offer the same way out. With a feed source, both say the source's
 // own message (its last `feed_request` error, docs/PROTOCOL.md).
 import { t } from './i18n.js';
 import { eventKind } from './protocol.js';
+import { placeNotice } from './noticeBar.js';
 
 /** How long the message stays when nobody acts on it. */
 export const FAILURE_SHOWN_MS = 8000;
@@ -34,7 +35,8 @@ export function nextFailure(shown, event, now, roles = {}) {
 }
 
 /**
- * The banner in the DOM: `#refresh-failure`, right under the bar; `onRetry(edge)` asks for the refresh again;
+ * The banner in the DOM: `#refresh-failure`, over the top of the list with the page's other notices (`#notices`,
+ * js/noticeBar.js), never in the flow above the canvas; `onRetry(edge)` asks for the refresh again;
  * `errorOf(edge)` gives the feed source's error behind it (`{code, message}`), or null.
  */
 export class FailureBanner {
@@ -63,7 +65,7 @@ export class FailureBanner {
       if (edge) this.onRetry?.(edge);
     });
     root.append(this.text, this.retry);
-    doc.querySelector('.bar')?.after(root);
+    placeNotice(root, doc);
     this.root = root;
   }
 

@@ -1,8 +1,20 @@
-// The notice bar: one line under the page's bar that says, for a while, what happened to the session or to an
+// The notice bar: one line over the top of the list that says, for a while, what happened to the session or to an
 // action (a session that expired, a rejoin, a full session, a copied link, a trace exported or played).
 // role=status: screen readers hear it. `follow(session)` shows what a LiveSession's welcome and errors mean.
+// The page's notices (this one, the failed refresh's banner in js/failure.js, "N new") go in `#notices`, a box laid
+// over the top of the list (css/app.css): they come and go without moving or resizing the list's canvas.
 import { t } from './i18n.js';
 import { ErrorCode } from './protocol.js';
+
+/**
+ * Puts `el` where the page's notices go: in `#notices` over the top of the list when the page has it, else right
+ * under the page's `.bar` (a page without the box).
+ */
+export function placeNotice(el, doc = globalThis.document) {
+  const area = doc?.getElementById?.('notices');
+  if (area) area.append(el);
+  else doc?.querySelector?.('.bar')?.after(el);
+}
 
 /** How long a notice stays (ms). */
 export const NOTICE_MS = 10000;
@@ -25,7 +37,7 @@ export function errorNotice(msg) {
 }
 
 export class NoticeBar {
-  /** Puts the (hidden) bar under the page's `.bar`. */
+  /** Puts the (hidden) bar over the top of the list (`placeNotice`). */
   constructor({ doc = document, win = window } = {}) {
     this.win = win;
     this.timer = 0;
@@ -34,7 +46,7 @@ export class NoticeBar {
     el.className = 'notice';
     el.setAttribute('role', 'status');
     el.hidden = true;
-    doc.querySelector('.bar')?.after(el);
+    placeNotice(el, doc);
     this.el = el;
   }
 
