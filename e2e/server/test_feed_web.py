@@ -5,6 +5,7 @@ feed's own order with their titles and links. The documents are this repository'
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import subprocess
 import threading
@@ -107,12 +108,19 @@ class _CountingFeed(SimpleHTTPRequestHandler):
         self.wfile.write(body)
 
 
-def counting_feed(cache_control: str | None):
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _CountingFeed)
-    server.requests = []  # type: ignore[attr-defined]
-    server.cache_control = cache_control  # type: ignore[attr-defined]
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
+@contextlib.contextmanager
+def counted_feed(fresh_server, cache_control: str | None):
+    """A counting origin (its Cache-Control the test's) and a server reading it: yields (origin, server)."""
+    origin = ThreadingHTTPServer(("127.0.0.1", 0), _CountingFeed)
+    origin.requests = []  # type: ignore[attr-defined]
+    origin.cache_control = cache_control  # type: ignore[attr-defined]
+    threading.Thread(target=origin.serve_forever, daemon=True).start()
+    try:
+        url = f"feed:http://127.0.0.1:{origin.server_address[1]}/rss.xml"
+        yield origin, fresh_server("--feed", url, "--feed-poll-ms", "0")
+    finally:
+        origin.shutdown()
+        origin.server_close()
 
 
 async def open_reader(srv) -> None:
@@ -136,37 +144,25 @@ async def readers(srv, count: int) -> None:
 
 def test_a_hundred_readers_within_max_age_are_one_fetch(fresh_server):
     """docs/FEEDS.md, "What is fetched when": every session of the server reads the same fetch."""
-    feed = counting_feed("public, max-age=60")
-    try:
-        srv = fresh_server("--feed", f"feed:http://127.0.0.1:{feed.server_address[1]}/rss.xml", "--feed-poll-ms", "0")
+    with counted_feed(fresh_server, "public, max-age=60") as (feed, srv):
         run(lambda: readers(srv, SESSIONS), timeout=120)
         # (the first document's next link, ?page=2, is asked for once too, as a footer loads more)
         assert [path for path, _ in feed.requests].count("/rss.xml") == 1, feed.requests
-    finally:
-        feed.shutdown()
-        feed.server_close()
 
 
 def test_a_hundred_readers_without_max_age_revalidate_and_get_304s(fresh_server):
     """Without freshness every first load asks again, conditionally: one whole answer, and 304s after it."""
-    feed = counting_feed(None)
-    try:
-        srv = fresh_server("--feed", f"feed:http://127.0.0.1:{feed.server_address[1]}/rss.xml", "--feed-poll-ms", "0")
+    with counted_feed(fresh_server, None) as (feed, srv):
         run(lambda: readers(srv, SESSIONS), timeout=120)
         first = [etag for path, etag in feed.requests if path == "/rss.xml"]
         # one at start (the server says what it serves), then at most one per session's first load
         assert first[0] is None and len(first) <= SESSIONS + 1, feed.requests
         # the ones that came after the first answer carried its ETag (a few asked at once, before it arrived)
         assert first.count('"rss20-v1"') >= len(first) - 2, first
-    finally:
-        feed.shutdown()
-        feed.server_close()
 
 
 def test_without_max_age_a_refresh_asks_again_with_the_etag_and_a_304_keeps_the_rows(fresh_server):
-    feed = counting_feed(None)
-    try:
-        srv = fresh_server("--feed", f"feed:http://127.0.0.1:{feed.server_address[1]}/rss.xml", "--feed-poll-ms", "0")
+    with counted_feed(fresh_server, None) as (feed, srv):
 
         async def scenario():
             async with ws_connect(srv) as ws:
@@ -182,6 +178,3 @@ def test_without_max_age_a_refresh_asks_again_with_the_etag_and_a_304_keeps_the_
         # the first fetch (at start, when the server says what it serves) is whole; every later one conditional
         first = [etag for path, etag in feed.requests if path == "/rss.xml"]
         assert first[0] is None and len(first) >= 2 and set(first[1:]) == {'"rss20-v1"'}, feed.requests
-    finally:
-        feed.shutdown()
-        feed.server_close()
