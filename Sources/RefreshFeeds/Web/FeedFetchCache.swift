@@ -1,6 +1,5 @@
 import Foundation
 import RefreshKit
-import Synchronization
 
 /// The documents of the feeds a server reads, kept and asked again as HTTP caches ask (docs/FEEDS.md, "What is
 /// fetched when"): one fetch per feed, whatever the number of readers.
@@ -32,7 +31,7 @@ public final class FeedFetchCache: Sendable {
     public static var maxFreshSeconds: Double { 300 }
 
     private let now: @Sendable () -> Double
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     private struct Entry: Sendable {
         var document: Document?

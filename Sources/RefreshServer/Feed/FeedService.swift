@@ -4,7 +4,6 @@ import Foundation
 import Logging
 import RefreshFeeds
 import RefreshKit
-import Synchronization
 
 /// The server's side of an external feed source (docs/FEEDS.md, "Serving"): it runs the source off the service
 /// thread and brings what it answered back to it, as ``StoreThread`` does for the store, except that it wakes
@@ -49,10 +48,10 @@ final class FeedService: @unchecked Sendable {
     private var polls: FeedWorker!
     private let posts = DispatchQueue(label: "refreshkit-feed-posts")
     private var pollTimer: (any DispatchSourceTimer)?
-    private let inbox = Mutex<[Report]>([])
+    private let inbox = LockedValue<[Report]>([])
     /// The lws context to wake when a report arrives; set once the context exists, cleared before it is
     /// destroyed (so `lws_cancel_service` never races `lws_context_destroy`).
-    private let waker = Mutex<ContextPointer?>(nil)
+    private let waker = LockedValue<ContextPointer?>(nil)
     /// The session requests handed to ``loads``, by the worker's id (service thread only: an answer can
     /// arrive before `submit` returns the id, but it is only taken on this thread, after `submit`).
     private var tickets: [Int: (session: String, request: Int)] = [:]

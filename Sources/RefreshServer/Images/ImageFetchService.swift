@@ -1,7 +1,7 @@
 import CLibWebSockets
 import Dispatch
 import Foundation
-import Synchronization
+import RefreshFeeds
 
 /// Fetches images off the service thread (docs/FEEDS.md, "Images"): ``ImageLimits/fetchers`` threads take the
 /// addresses queued by ``submit(_:)`` one at a time (``ImageFetcher``, blocking), and what they fetched waits in
@@ -18,10 +18,10 @@ final class ImageFetchService: @unchecked Sendable {
     }
 
     let limits: ImageLimits
-    private let queue = Mutex<(urls: [String], stopping: Bool)>(([], false))
+    private let queue = LockedValue<(urls: [String], stopping: Bool)>(([], false))
     private let ready = DispatchSemaphore(value: 0)
-    private let inbox = Mutex<[Result]>([])
-    private let waker = Mutex<WakeTarget?>(nil)
+    private let inbox = LockedValue<[Result]>([])
+    private let waker = LockedValue<WakeTarget?>(nil)
     private var threads: [Thread] = []
     private let finished = DispatchGroup()
 
