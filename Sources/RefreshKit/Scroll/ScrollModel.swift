@@ -103,7 +103,7 @@ public struct ScrollModel: Hashable, Sendable, Codable {
     }
 
     // The geometry helpers below are inlined: called from mutating code, a method call would be handed a copy
-    // of the whole model (about 1 KB with the finger's velocity rings).
+    // of the whole model, the finger's velocity rings included (docs/PERFORMANCE.md, "No copies per input").
 
     @inline(__always)
     func displayed(raw: Double, axis: Axis) -> Double {

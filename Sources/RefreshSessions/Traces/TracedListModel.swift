@@ -22,14 +22,16 @@ public struct TracedListModel: Sendable {
     // The stored properties an input or a frame reads and writes come first, after the hot fields of the
     // ``Session`` that holds the model (its members, connections and versions): the flags and schedule, the
     // `ack` table, the recorder (whose own hot fields come first), then the two frames, and only then the
-    // engine's model (over 2 KB) and what is read rarely. (Declared in that order, so laid out in it.)
+    // engine's model, the largest part, and what is read rarely (docs/PERFORMANCE.md, "Cold lines"). (Declared in
+    // that order, so laid out in it.)
     /// Whether ``frameA`` is the latest frame (else ``frameB`` is).
     private var latestInA = false
     /// How many frames are kept: 0, 1 (the first frame), 2.
     private var framesKept = 0
     /// ``ListModel/isActive`` as of the last `apply` or `advance` (the only calls that move the model).
     /// Stored, because a host asks after every input and a computed property read from another module
-    /// is handed a copy of the whole model (kilobytes, and a retain of everything in it).
+    /// is handed a copy of the whole model and retains everything in it (docs/PERFORMANCE.md, "No copies per
+    /// input").
     public private(set) var isActive = false
     /// ``ListModel/nextDeadline`` as of the last `apply` or `advance`, stored like ``isActive``.
     public private(set) var nextDeadline: Timestamp?
