@@ -2,6 +2,7 @@ import CLibWebSockets
 import Dispatch
 import Foundation
 import Logging
+import RefreshFeeds
 import Synchronization
 
 /// The RefreshKit server: serves the page in the web root and the `refreshkit.v1` WebSocket on one port.
@@ -15,8 +16,9 @@ public final class Server: Sendable {
     private let logger: Logger
     private let stopFlag = StopFlag()
     private let state = Mutex(State())
-    /// Entered when the thread starts, left when it has destroyed the context.
-    private let finished = DispatchGroup()
+    /// The service thread until someone has joined it (the lock is held while joining, so every waiter returns
+    /// only once the thread is gone: docs/HARDENING.md, "Threads end before the process does").
+    private let serviceThread = LockedValue<JoinableThread?>(nil)
 
     private struct State: ~Copyable {
         var started = false
@@ -48,13 +50,11 @@ public final class Server: Sendable {
         if alreadyStarted { throw .alreadyStarted }
 
         let startup = Startup()
-        finished.enter()
-        let thread = Thread { [self] in runServiceThread(startup) }
-        thread.name = "refreshkit-lws"
-        thread.start()
+        let thread = JoinableThread(name: "rk-lws") { [self] in runServiceThread(startup) }
+        serviceThread.withLock { $0 = thread }
         startup.ready.wait()
         if let error = startup.result.withLock({ $0 }) {
-            finished.wait()
+            wait()
             throw error
         }
     }
@@ -76,12 +76,13 @@ public final class Server: Sendable {
 
     /// Blocks until the service thread has finished (after ``stop()`` or ``requestStop()``).
     public func wait() {
-        guard state.withLock({ $0.started }) else { return }
-        finished.wait()
+        serviceThread.withLock { thread in
+            thread?.join()
+            thread = nil
+        }
     }
 
     private func runServiceThread(_ startup: Startup) {
-        defer { finished.leave() }
         LibWebSocketsLog.install(logger)
         let loop = ServiceLoop(configuration: configuration, logger: logger, stopFlag: stopFlag)
         do {

@@ -33,19 +33,18 @@ public final class FeedWorker: @unchecked Sendable {
     private var pending: [Int: Job] = [:]
     private var nextID = 1
     private var stopping = false
-    private let finished = DispatchSemaphore(value: 0)
+    /// Set once at start; joined by the first ``stop()`` (docs/HARDENING.md, "Threads end before the process does").
+    private var thread: JoinableThread?
 
     /// Starts a worker thread named `name` for `source`, checking pages against `limits`.
     public init(
-        source: any FeedSource, limits: FeedLimits = FeedLimits(), name: String = "refreshkit-feed",
+        source: any FeedSource, limits: FeedLimits = FeedLimits(), name: String = "rk-feed",
         deliver: @escaping @Sendable (FeedAnswer) -> Void
     ) {
         self.source = source
         self.validator = FeedPageValidator(limits: limits)
         self.deliver = deliver
-        let thread = Thread { [self] in run() }
-        thread.name = name
-        thread.start()
+        thread = JoinableThread(name: name) { [self] in run() }
     }
 
     /// The address of the source this worker runs.
@@ -85,7 +84,7 @@ public final class FeedWorker: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
         for job in dropped { answer(job, .failure(.unavailable("the feed worker has stopped"))) }
-        if first { finished.wait() }
+        if first { thread?.join() }
     }
 
     private func run() {
@@ -99,7 +98,6 @@ public final class FeedWorker: @unchecked Sendable {
             }
             if claim(job.id) { answer(job, outcome) }
         }
-        finished.signal()
     }
 
     /// The next job to run that has not timed out in the queue; `nil` once stopping.

@@ -64,10 +64,10 @@ final class FeedService: @unchecked Sendable {
         self.pollMilliseconds = pollMilliseconds
         self.pollLimit = pollLimit
         self.logger = logger
-        loads = FeedWorker(source: source, limits: limits, name: "refreshkit-feed") { [weak self] answer in
+        loads = FeedWorker(source: source, limits: limits, name: "rk-feed") { [weak self] answer in
             self?.arrived(.answered(session: "", request: 0, answer: answer))
         }
-        polls = FeedWorker(source: source, limits: limits, name: "refreshkit-feed-poll") { [weak self] answer in
+        polls = FeedWorker(source: source, limits: limits, name: "rk-feed-poll") { [weak self] answer in
             self?.arrived(.polled(answer.outcome))
         }
     }

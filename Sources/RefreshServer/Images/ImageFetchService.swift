@@ -22,7 +22,7 @@ final class ImageFetchService: @unchecked Sendable {
     private let ready = DispatchSemaphore(value: 0)
     private let inbox = LockedValue<[Result]>([])
     private let waker = LockedValue<WakeTarget?>(nil)
-    private var threads: [Thread] = []
+    private var threads: [JoinableThread] = []
     private let finished = DispatchGroup()
 
     init(limits: ImageLimits) {
@@ -34,13 +34,11 @@ final class ImageFetchService: @unchecked Sendable {
         waker.withLock { $0 = WakeTarget(context: context) }
         for index in 0..<max(1, limits.fetchers) {
             finished.enter()
-            let thread = Thread { [self] in
-                run()
-                finished.leave()
-            }
-            thread.name = "refreshkit-images-\(index)"
-            thread.start()
-            threads.append(thread)
+            threads.append(
+                JoinableThread(name: "rk-images-\(index)") { [self] in
+                    run()
+                    finished.leave()
+                })
         }
     }
 
@@ -50,8 +48,9 @@ final class ImageFetchService: @unchecked Sendable {
         ready.signal()
     }
 
-    /// Stops the fetchers once each has finished the fetch it runs (at most the time limit); what is queued
-    /// is dropped. Call before the context is destroyed.
+    /// Stops the fetchers once each has finished the fetch it runs (at most the time limit) and joins them
+    /// (docs/HARDENING.md, "Threads end before the process does"); what is queued is dropped. Call before the
+    /// context is destroyed.
     func stop() {
         waker.withLock { $0 = nil }
         guard !threads.isEmpty else { return }
@@ -60,7 +59,10 @@ final class ImageFetchService: @unchecked Sendable {
             $0.urls.removeAll()
         }
         for _ in threads { ready.signal() }
-        _ = finished.wait(timeout: .now() + .milliseconds(limits.timeoutMilliseconds + 1000))
+        // A fetcher still blocked past its time limit is left to the process's end rather than joined.
+        if finished.wait(timeout: .now() + .milliseconds(limits.timeoutMilliseconds + 1000)) == .success {
+            for thread in threads { thread.join() }
+        }
         threads.removeAll()
     }
 

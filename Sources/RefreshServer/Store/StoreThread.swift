@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import RefreshFeeds
 import RefreshSessions
 
 /// The thread that writes to the session store (docs/SCALING.md, "The store going away"): it owns the
@@ -25,13 +26,12 @@ final class StoreThread: @unchecked Sendable {
     /// A batch is being written (taken from the queue, not answered yet).
     private var writing = false
     private var stopping = false
-    private let finished = DispatchSemaphore(value: 0)
+    /// Set once at start; joined by the first ``stop()`` (docs/HARDENING.md, "Threads end before the process does").
+    private var thread: JoinableThread?
 
     init(address: StoreAddress, logger: Logger) {
         writer = RedisWriter(address: address, logger: logger)
-        let thread = Thread { [self] in run() }
-        thread.name = "refreshkit-store"
-        thread.start()
+        thread = JoinableThread(name: "rk-store") { [self] in run() }
     }
 
     /// Queues `batch`; returns at once.
@@ -72,7 +72,7 @@ final class StoreThread: @unchecked Sendable {
         stopping = true
         condition.broadcast()
         condition.unlock()
-        if first { finished.wait() }
+        if first { thread?.join() }
     }
 
     private func run() {
@@ -84,7 +84,6 @@ final class StoreThread: @unchecked Sendable {
             condition.broadcast()
             condition.unlock()
         }
-        finished.signal()
     }
 
     /// The next batch to write; `nil` once stopping with nothing queued.
