@@ -13,7 +13,7 @@ RELEASE_BIN := .build/release/refreshkit
 
 # `make cluster PROCESSES=N PORT=P`: N processes behind HAProxy on PORT, sessions shared in Redis, all run by
 # supervisord, which starts again a process that exits (docs/SCALING.md).
-.PHONY: cluster cluster-deps cluster-test chaos run test test-fast debug-build test-build e2e-test e2e-server e2e-timing e2e-cluster e2e-browser build release deps test-deps lint unit-test page-test server-test browser-test screenshots format clean bench bench-compare
+.PHONY: cluster cluster-deps cluster-test chaos run run-gitlog test test-fast debug-build test-build e2e-test e2e-server e2e-timing e2e-cluster e2e-browser build release deps test-deps lint unit-test page-test server-test browser-test screenshots format clean bench bench-compare
 
 # LINK=wifi (or lan, wifi-powersave, congested): pages reach the server through `refreshkit link` on PORT, a
 # simulated network (docs/LINK.md); the server itself listens on a loopback port of its own.
@@ -24,6 +24,11 @@ ifeq ($(LINK),)
 else
 	scripts/run-with-link.sh $(RELEASE_BIN) $(HOST) $(PORT) $(LINK) --web-root web --preset $(PRESET) --log-level $(LOG_LEVEL) $(if $(CONTROLS),--controls $(CONTROLS)) --feed $(FEED)
 endif
+
+# examples/gitlog: the checkout's own `git log` served as the list by the library (docs/EMBEDDING.md)
+run-gitlog: deps
+	swift build -c release --product refreshkit-gitlog
+	.build/release/refreshkit-gitlog --host $(HOST) --port $(PORT) --web-root web --repo .
 
 deps:
 	@scripts/ensure-deps.sh runtime

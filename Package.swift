@@ -36,6 +36,11 @@ let package = Package(
     products: [
         .library(name: "RefreshKit", targets: ["RefreshKit"]),
         .library(name: "RefreshFeeds", targets: ["RefreshFeeds"]),
+        // The session host and the wire (a transport of one's own), and the libwebsockets server that serves
+        // them with an app's own feed source (docs/EMBEDDING.md).
+        .library(name: "RefreshSessions", targets: ["RefreshSessions"]),
+        .library(name: "RefreshWire", targets: ["RefreshWire"]),
+        .library(name: "RefreshServer", targets: ["RefreshServer"]),
         .executable(name: "refreshkit", targets: ["refreshkit"]),
     ],
     dependencies: [
@@ -115,6 +120,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // examples/gitlog: an app's own feed source served by the library (`make run-gitlog`), with public API
+        // only. A target here rather than a package of its own: built with the rest, it costs a test run seconds.
+        .executableTarget(
+            name: "refreshkit-gitlog", dependencies: ["RefreshServer", "RefreshFeeds", "RefreshKit"],
+            path: "examples/gitlog"),
         // Where the page's node-test fixtures lie, and how a golden test writes them anew (both test targets).
         .target(name: "PageFixtures", path: "Tests/PageFixtures"),
         .testTarget(name: "RefreshKitTests", dependencies: ["RefreshKit", "PageFixtures"]),

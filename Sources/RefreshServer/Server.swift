@@ -13,6 +13,8 @@ import Synchronization
 /// returns when the thread has finished.
 public final class Server: Sendable {
     public let configuration: ServerConfiguration
+    /// The app's own feed source, served instead of ``ServerConfiguration/feed`` (docs/EMBEDDING.md).
+    public let source: (any FeedSource)?
     private let logger: Logger
     private let stopFlag = StopFlag()
     private let state = Mutex(State())
@@ -29,8 +31,14 @@ public final class Server: Sendable {
         var failed = false
     }
 
-    public init(configuration: ServerConfiguration, logger: Logger) {
+    /// A server with `configuration`, logging to `logger`. With a `source`, every session's list shows that
+    /// source's items (an app's own data: docs/EMBEDDING.md) and ``ServerConfiguration/feed`` is not read.
+    public init(
+        configuration: ServerConfiguration, source: (any FeedSource)? = nil,
+        logger: Logger = Logger(label: "refreshkit")
+    ) {
         self.configuration = configuration
+        self.source = source
         self.logger = logger
     }
 
@@ -59,6 +67,38 @@ public final class Server: Sendable {
         }
     }
 
+    /// Serves until SIGINT or SIGTERM, then stops as ``stop()`` does: the whole life of a program that is this
+    /// server (`refreshkit serve`, `examples/gitlog`). Blocks both signals first, so that one thread takes them
+    /// with `sigwait` (call it before starting threads of your own, which would otherwise receive them); starts;
+    /// hands `listening` the address to open (by default printed as `listening on URL`); waits.
+    /// - Throws: what ``start()`` throws, or ``ServerError/serviceFailed`` when the loop stopped on a failure.
+    public func run(listening: (_ url: String) -> Void = Server.printListening) throws(ServerError) {
+        SignalWatcher.blockStopSignals()
+        signal(SIGPIPE, SIG_IGN)
+        try start()
+        SignalWatcher.start { [self] number in
+            logger.notice("signal \(number): stopping")
+            requestStop()
+        }
+        listening("http://\(Self.displayHost(configuration.host)):\(port)")
+        wait()
+        if failed { throw .serviceFailed }
+    }
+
+    /// Writes `listening on URL` to standard output at once (what the tests and scripts wait for).
+    public static func printListening(_ url: String) {
+        FileHandle.standardOutput.write(Data("listening on \(url)\n".utf8))
+    }
+
+    /// The host for an address to open: a wildcard address is shown as loopback (a URL that works).
+    public static func displayHost(_ host: String) -> String {
+        switch host {
+        case "0.0.0.0": "127.0.0.1"
+        case "::", "[::]": "[::1]"
+        default: host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        }
+    }
+
     /// Asks the server to stop without waiting (safe from any thread, e.g. a signal handler's queue).
     public func requestStop() {
         stopFlag.set()
@@ -84,7 +124,7 @@ public final class Server: Sendable {
 
     private func runServiceThread(_ startup: Startup) {
         LibWebSocketsLog.install(logger)
-        let loop = ServiceLoop(configuration: configuration, logger: logger, stopFlag: stopFlag)
+        let loop = ServiceLoop(configuration: configuration, source: source, logger: logger, stopFlag: stopFlag)
         do {
             try loop.create()
         } catch {

@@ -21,7 +21,7 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// The session host's limits and timings (the default preset, the presets sessions may use, the message
     /// size and rate, the tick, the seed, liveness, the sessions' grace and numbers, the traces): the host's own
     /// value, held and handed over as it is, so that each default and limit has one home
-    /// (``SessionHost/Configuration/production``, in RefreshSessions).
+    /// (`SessionHost.Configuration.production`, in RefreshSessions).
     public var sessions: SessionHost.Configuration
     /// The folder of the user's control modules served at `/controls/` (`serve --controls`,
     /// docs/CONTROLS.md); nil: none, and `/controls/index.json` lists none.
@@ -36,7 +36,7 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// session ids it makes (docs/SCALING.md). `nil`: its process id, and ids without a prefix unless a store
     /// is configured.
     public var node: String?
-    /// The shared session store, `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]` (docs/SCALING.md, ``StoreAddress``);
+    /// The shared session store, `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]` (docs/SCALING.md, `StoreAddress`);
     /// `nil`: sessions live in memory only.
     public var storeURL: String?
     /// The feed behind every session's list (`serve --feed`, docs/FEEDS.md): `simulated` (the engine's own),
@@ -135,6 +135,8 @@ public enum ServerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The feed source (``ServerConfiguration/feed``) cannot be used: a bad address, a missing folder, a file
     /// that cannot be read, is not a feed database or is locked.
     case feedFailed(address: String, reason: String)
+    /// The service loop stopped on a libwebsockets failure rather than a stop (the log says which).
+    case serviceFailed
 
     public var description: String {
         switch self {
@@ -145,16 +147,23 @@ public enum ServerError: Error, Hashable, Sendable, CustomStringConvertible {
         case .alreadyStarted: "the server was already started"
         case .eventLoopFailed: "libuv could not create an event loop (try --event-loop poll)"
         case .feedFailed(let address, let reason): "feed \(address): \(reason)"
+        case .serviceFailed: "the server stopped on a libwebsockets failure (see the log)"
         }
     }
 }
 
 extension ServerConfiguration {
-    /// What the session host's rules read: ``sessions``, with this process's name and the feed it serves.
-    var hostConfiguration: SessionHost.Configuration {
+    /// What the session host's rules read: ``sessions``, with this process's name and the feed it serves (an
+    /// app's own `source`, else ``feed``).
+    func hostConfiguration(source: (any FeedSource)? = nil) -> SessionHost.Configuration {
         var host = sessions
         host.node = node ?? String(getpid())
         host.prefixesIDs = node != nil || storeURL != nil
+        if let source {
+            (host.feedSource, host.feedKind) = (source.address, "custom")
+            host.feedPostable = source is any PostableFeedSource
+            return host
+        }
         switch try? FeedAddress(parsing: feed) {
         case .sqlite(let path):
             (host.feedSource, host.feedKind, host.feedPostable) = (feed, "sqlite", FeedStart.mayWrite(path))

@@ -123,7 +123,7 @@ struct Link: ParsableCommand {
                 proxy.requestStop()
             }
         }
-        let shown = LinkAddress(host: Serve.displayHost(listenAddress.host), port: proxy.port)
+        let shown = LinkAddress(host: Server.displayHost(listenAddress.host), port: proxy.port)
         let network =
             Serve.isWildcard(listenAddress.host)
             ? NetworkInterfaces.lanIPv4Addresses().map { "http://\($0):\(proxy.port)" } : []
@@ -142,7 +142,7 @@ struct Link: ParsableCommand {
         proxy.run()
     }
 
-    /// `host:port` for a URL (``Serve/displayHost(_:)`` already bracketed IPv6).
+    /// `host:port` for a URL (``Server/displayHost(_:)`` already bracketed IPv6).
     static func urlHost(_ address: LinkAddress) -> String {
         address.host.hasPrefix("[") ? "\(address.host):\(address.port)" : address.description
     }

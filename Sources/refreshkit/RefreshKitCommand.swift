@@ -173,10 +173,6 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
-        // Block SIGINT/SIGTERM before any thread exists, so every thread inherits the mask and a signal
-        // stays pending until the watcher below takes it: none is lost, however early it comes.
-        SignalWatcher.blockStopSignals()
-        signal(SIGPIPE, SIG_IGN)
         let level = logLevel.level
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -190,38 +186,23 @@ struct Serve: ParsableCommand {
         configuration.sessions.presets = try presets()
         let server = Server(configuration: configuration, logger: logger)
         do {
-            try server.start()
+            try server.run { local in
+                let network =
+                    Self.isWildcard(host)
+                    ? NetworkInterfaces.lanIPv4Addresses().map { "http://\($0):\(server.port)" } : []
+                var lines = ["listening on \(local)"] + network.map { "  on your network: \($0)" }
+                let terminal = isatty(STDOUT_FILENO) == 1
+                if let link = qr.link(network: network, local: local, terminal: terminal), let code = QRCode(link) {
+                    lines.append("  scan to open \(link):")
+                    lines += TerminalQRCode(code, colors: terminal).lines.map { "  " + $0 }
+                }
+                FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+            }
+        } catch .serviceFailed {
+            throw ExitCode.failure
         } catch {
             logger.critical("\(error.description)")
             throw ExitCode.failure
-        }
-
-        SignalWatcher.start { [logger] number in
-            logger.notice("signal \(number): stopping")
-            server.requestStop()
-        }
-
-        let local = "http://\(Self.displayHost(host)):\(server.port)"
-        let network =
-            Self.isWildcard(host) ? NetworkInterfaces.lanIPv4Addresses().map { "http://\($0):\(server.port)" } : []
-        var lines = ["listening on \(local)"] + network.map { "  on your network: \($0)" }
-        let terminal = isatty(STDOUT_FILENO) == 1
-        if let link = qr.link(network: network, local: local, terminal: terminal), let code = QRCode(link) {
-            lines.append("  scan to open \(link):")
-            lines += TerminalQRCode(code, colors: terminal).lines.map { "  " + $0 }
-        }
-        FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
-
-        server.wait()
-        if server.failed { throw ExitCode.failure }
-    }
-
-    /// The host for the `listening on` URL: a wildcard address is shown as loopback (a URL that works).
-    static func displayHost(_ host: String) -> String {
-        switch host {
-        case "0.0.0.0": "127.0.0.1"
-        case "::", "[::]": "[::1]"
-        default: host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         }
     }
 
@@ -248,36 +229,6 @@ enum LogLevel: String, CaseIterable, ExpressibleByArgument {
     case trace, debug, info, notice, warning, error, critical
 
     var level: Logger.Level { Logger.Level(rawValue: rawValue) ?? .info }
-}
-
-/// SIGINT and SIGTERM (and any other signals a command asks for, e.g. `link`'s SIGUSR1), taken
-/// synchronously by one thread with `sigwait` (nothing runs in a signal handler, and a signal sent before
-/// the watcher starts simply waits, blocked, until it does).
-enum SignalWatcher {
-    private static func signalSet(_ extra: [Int32]) -> sigset_t {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for number in [SIGINT, SIGTERM] + extra { sigaddset(&set, number) }
-        return set
-    }
-
-    /// Blocks SIGINT, SIGTERM and `extra` in the calling thread (and so in every thread it starts later).
-    static func blockStopSignals(also extra: [Int32] = []) {
-        var set = signalSet(extra)
-        pthread_sigmask(SIG_BLOCK, &set, nil)
-    }
-
-    /// Starts the watcher thread; `handler` runs on it for each SIGINT, SIGTERM or signal in `extra` (which
-    /// must have been blocked with ``blockStopSignals(also:)``).
-    static func start(also extra: [Int32] = [], _ handler: @escaping @Sendable (Int32) -> Void) {
-        let thread = Thread {
-            var set = signalSet(extra)
-            var number: Int32 = 0
-            while sigwait(&set, &number) == 0 { handler(number) }
-        }
-        thread.name = "refreshkit-signals"
-        thread.start()
-    }
 }
 
 extension ServerConfiguration.EventLoop: ExpressibleByArgument {}

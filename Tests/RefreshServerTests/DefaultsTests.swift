@@ -8,7 +8,7 @@ import Testing
 /// options read it, and the host's own tests (`TestTransport`) run under it. So what the tests check is what runs.
 @Suite struct DefaultsTests {
     @Test func theServersDefaultsAreTheHostsOwn() {
-        var host = ServerConfiguration().hostConfiguration
+        var host = ServerConfiguration().hostConfiguration()
         // The process's name is not a default of the rules: the pid, and no prefix without --node or --store.
         #expect(!host.node.isEmpty && !host.prefixesIDs)
         host.node = ""

@@ -34,17 +34,17 @@ class Server:
     feed_path: Path | None = None  # the SQLite file of a server on `--feed sqlite:PATH`
 
 
-def start_server(*extra: str) -> Server:
-    """`refreshkit serve` on a loopback port (`--port 0` unless `extra` names one), once it printed its address."""
+def start_server(*extra: str, program: list[str] | None = None) -> Server:
+    """`refreshkit serve` on a loopback port (`--port 0` unless `extra` names one), once it printed its address; or
+    `program`, another server built on the library (`examples/gitlog`), given its whole command."""
     binary = server_binary()
     if not binary.exists():
         pytest.fail(f"server binary {binary} not found: run `swift build` first "
                     "(or point REFRESHKIT_BIN at a build)", pytrace=False)
     port = () if "--port" in extra else ("--port", "0")
-    proc = subprocess.Popen(
-        [str(binary), "serve", "--host", "127.0.0.1", *port, "--web-root", "web", "--log-level", "info", *extra],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1,
-    )
+    command = program or [str(binary), "serve", "--host", "127.0.0.1", *port, "--web-root", "web", "--log-level",
+                          "info", *extra]
+    proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
     log: list[str] = []
     ready = threading.Event()
     found: dict[str, str] = {}

@@ -39,14 +39,17 @@ class RunningServer(ChildProcess):
 
     name = "server"
 
-    def __init__(self, *extra_args: str, web_root: str | Path = "web"):
+    def __init__(self, *extra_args: str, web_root: str | Path = "web", program: list[str] | None = None):
+        """`refreshkit serve` with `extra_args`, or `program` (another server built on the library, as
+        `examples/gitlog`, given its whole command: it must print `listening on URL` as serve does)."""
         binary = server_binary()
         if not binary.exists():
             pytest.fail(f"server binary {binary} not found: run `swift build` first "
                         "(or point REFRESHKIT_BIN at a build)", pytrace=False)
+        command = program or [str(binary), "serve", "--host", "127.0.0.1", "--port", "0", "--web-root",
+                              str(web_root), *extra_args]
         self.proc = subprocess.Popen(
-            [str(binary), "serve", "--host", "127.0.0.1", "--port", "0", "--web-root", str(web_root), *extra_args],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
+            command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
         )
         self.stdout: list[str] = []
         self.stderr: list[str] = []

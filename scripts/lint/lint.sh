@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make lint`: the habits nothing else checks, each by a tool that fails on a breach (README, "The two commands").
-#   - Swift: `swift format lint --strict` over Sources, Tests and Package.swift, with .swift-format;
+#   - Swift: `swift format lint --strict` over Sources, Tests, examples and Package.swift, with .swift-format;
 #   - Python: ruff over every .py file, with pyproject.toml's rules (pyflakes, pycodestyle, import order,
 #     bugbear; ruff is pinned in e2e/requirements.txt);
 #   - JS: scripts/lint/check-js.mjs over web/ and examples/ (every module parses as an ES module, every import
@@ -25,7 +25,7 @@ VENV=${VENV:-$REPO/.venv}
 failed=()
 
 swift_paths=()
-for path in Sources Tests Package.swift; do [ -e "$ROOT/$path" ] && swift_paths+=("$ROOT/$path"); done
+for path in Sources Tests examples Package.swift; do [ -e "$ROOT/$path" ] && swift_paths+=("$ROOT/$path"); done
 if [ ${#swift_paths[@]} -gt 0 ]; then
     swift format lint --strict --parallel --recursive --configuration "$REPO/.swift-format" "${swift_paths[@]}" \
         || failed+=("swift format")

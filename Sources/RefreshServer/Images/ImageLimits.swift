@@ -9,7 +9,7 @@ public struct ImageLimits: Sendable, Hashable {
     public var cacheCount = 1024
     /// How long a source may take to send an image, milliseconds (`serve --image-timeout-ms`).
     public var timeoutMilliseconds = 5000
-    /// The longest image address taken, bytes (the feeds' own limit for a field, ``FeedLimits``).
+    /// The longest image address taken, bytes (the feeds' own limit for a field, `FeedLimits`).
     public var maxURLBytes = 2048
     /// Images being fetched or waiting for a fetcher at once; past it a request is answered 503.
     public var maxFetches = 64

@@ -7,16 +7,22 @@ import RefreshSessions
 // The external feed (docs/FEEDS.md, "Serving"): opened when the context is made, its answers brought to the host
 // on this thread (the feed's threads wake the loop), its posts answered over HTTP.
 extension ServiceLoop {
-    /// Opens `--feed`'s source (a clear ``ServerError/feedFailed(address:reason:)`` when it cannot work) and sets
+    /// Takes the app's own source, or opens `--feed`'s (a clear ``ServerError/feedFailed(address:reason:)`` when it cannot work) and sets
     /// up `POST /feed/items`. Called by ``create()`` before the port is bound.
     func openFeed() throws(ServerError) {
-        let source = try FeedStart.open(configuration.feed, limits: FeedLimits(), logger: logger)
+        let source: (any FeedSource)?
+        if let appSource {
+            logger.info("feed opened", metadata: ["feed": "\(appSource.address)", "kind": "custom"])
+            source = appSource
+        } else {
+            source = try FeedStart.open(configuration.feed, limits: FeedLimits(), logger: logger)
+        }
         feed = source.map {
             FeedService(
                 source: $0, limits: FeedLimits(), pollMilliseconds: configuration.feedPollMilliseconds, logger: logger)
         }
         let allow = (try? AddressAllowList.parse(configuration.feedPostAllow).get()) ?? AddressAllowList()
-        let posts = FeedPosts(feed: feed, address: configuration.feed, allow: allow, logger: logger)
+        let posts = FeedPosts(feed: feed, address: source?.address ?? configuration.feed, allow: allow, logger: logger)
         feedPosts = posts
         gatekeeper.feedPosts = posts
         if feed != nil {

@@ -1,5 +1,6 @@
 import CLibWebSockets
 import Logging
+import RefreshFeeds
 import RefreshKit
 import RefreshSessions
 import RefreshWire
@@ -23,6 +24,8 @@ import Synchronization
 /// the host at the turn's end, or before any other event (``TurnInputs``), their sessions fetched meanwhile.
 final class ServiceLoop {
     let configuration: ServerConfiguration
+    /// The app's own feed source, if the server was given one (else `configuration.feed` is opened).
+    let appSource: (any FeedSource)?
     let logger: Logger
     private let stopFlag: StopFlag
 
@@ -67,13 +70,14 @@ final class ServiceLoop {
     let turnInputs = TurnInputs()
     @exclusivity(unchecked) var sessionPrefetch = SessionPrefetch()
 
-    init(configuration: ServerConfiguration, logger: Logger, stopFlag: StopFlag) {
+    init(configuration: ServerConfiguration, source: (any FeedSource)?, logger: Logger, stopFlag: StopFlag) {
         self.configuration = configuration
+        appSource = source
         self.logger = logger
         self.stopFlag = stopFlag
         gatekeeper = Gatekeeper(configuration: configuration.hardening, logger: logger)
         host = SessionHost(
-            configuration: configuration.hostConfiguration, logger: logger,
+            configuration: configuration.hostConfiguration(source: source), logger: logger,
             metrics: metrics.hostMetrics, headroom: Int(RK_LWS_PRE))
         // (validated before: ServerConfiguration.validate())
         if let url = configuration.storeURL, let address = try? StoreAddress(url) {

@@ -7,8 +7,8 @@ import RefreshSessions
 /// figures), and written in Prometheus' text exposition format for `GET /metrics`.
 ///
 /// The counters and the input-to-frame histogram are the session host's, counted in plain integers
-/// (``HostCounters``) and taken when the page is asked for (``take(_:)``); the gauges that describe what the
-/// server holds (sessions, members, trace bytes) are set from its state then too (``snapshot(_:)``). So nothing
+/// (`HostCounters`) and taken when the page is asked for (`take(_:)`); the gauges that describe what the
+/// server holds (sessions, members, trace bytes) are set from its state then too (`snapshot(_:)`). So nothing
 /// here runs per input. Both are called on the service thread, which also writes the page.
 public final class ServerMetrics: @unchecked Sendable {
     /// The figures read off the server's state at a scrape.
