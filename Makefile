@@ -187,7 +187,11 @@ SANITIZER_TESTS ?= e2e/server
 # A sanitizer brings its own allocator: its builds link no jemalloc (Package.swift, docs/HARDENING.md "Sanitizers").
 SANITIZER_ENV = REFRESHKIT_SYSTEM_ALLOCATOR=1
 
-.PHONY: check autobahn soak asan tsan fuzz
+.PHONY: check autobahn soak asan tsan fuzz docs
+
+# The DocC documentation of every library product, each warning an error (scripts/docs.sh; docs/EMBEDDING.md)
+docs: deps
+	scripts/docs.sh
 
 check: autobahn soak asan tsan fuzz
 
