@@ -48,7 +48,9 @@ public enum FeedAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Opens the source this address names (a missing SQLite file is created and filled).
-    /// - Parameter nowMicros: the time now, µs since 1970 (a new SQLite file's items are dated before it).
+    /// - Parameters:
+    ///   - limits: what a SQLite or web source keeps to (the simulated source takes none).
+    ///   - nowMicros: the time now, µs since 1970 (a new SQLite file's items are dated before it).
     public func open(limits: FeedLimits = FeedLimits(), nowMicros: Int64) throws(FeedError) -> any FeedSource {
         switch self {
         case .sqlite(let path): try SQLiteFeed(path: path, limits: limits, nowMicros: nowMicros)

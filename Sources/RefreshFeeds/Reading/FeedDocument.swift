@@ -26,8 +26,11 @@ public struct FeedDocument: Hashable, Sendable {
 
     /// Reads `data`, a feed of any format found from its bytes.
     ///
-    /// - Parameter url: the address it was fetched from, against which relative links are resolved (an
-    ///   `xml:base` takes precedence), or `nil`.
+    /// - Parameters:
+    ///   - data: the document's bytes, as fetched.
+    ///   - url: the address it was fetched from, against which relative links are resolved (an `xml:base`
+    ///     takes precedence), or `nil`.
+    ///   - limits: the largest body, number of entries and field it reads.
     /// - Throws: `FeedError/oversized(what:limit:)` for a body, an entry count or a field past `limits`;
     ///   `FeedError/malformed(_:)` for a body that is no feed ("not a feed: …") or XML that is not well-formed.
     public init(reading data: Data, url: String? = nil, limits: FeedLimits = FeedLimits()) throws(FeedError) {

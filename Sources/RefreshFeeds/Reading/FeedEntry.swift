@@ -16,7 +16,7 @@ public struct FeedEntry: Hashable, Sendable {
     public var link: String?
     /// Who wrote it, or the feed's author when the entry names nobody.
     public var author: String?
-    /// Its summary, else its content, as plain text (HTML reduced by ``HTMLText``); may be empty.
+    /// Its summary, else its content, as plain text (HTML reduced by `HTMLText`); may be empty.
     public var text: String
     /// When it was published, else updated, µs since 1970 (UTC); `nil` when undated or the date is unreadable.
     public var timeMicros: Int64?

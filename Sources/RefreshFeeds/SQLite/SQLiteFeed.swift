@@ -26,6 +26,9 @@ public final class SQLiteFeed: PostableFeedSource {
 
     /// Opens the feed at `path`, creating and filling it when it is missing.
     /// - Parameters:
+    ///   - path: the file; its folder must exist.
+    ///   - limits: how long a call waits for another program's write lock, and the longest text and fields an
+    ///     item may have (posted, or from the corpus a new file is filled with).
     ///   - nowMicros: the time now, µs since 1970; a new file's newest item is a minute older.
     ///   - corpus: what a new file is filled with; `nil` reads Debian's fortunes (``FortuneCorpus/load(folder:)``).
     /// - Throws: `FeedError/missing(path:)` when the folder does not exist, `FeedError/locked(path:)`,

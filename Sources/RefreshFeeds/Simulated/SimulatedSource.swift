@@ -1,14 +1,13 @@
 import RefreshKit
 import Synchronization
 
-/// `simulated`: the engine's ``RefreshKit/SimulatedFeed`` as a ``FeedSource``, for tests, the bench and
-/// deterministic demos.
+/// `simulated`: the engine's `SimulatedFeed` as a ``FeedSource``, for tests, the bench and deterministic demos.
 ///
-/// Item `n` is ``RefreshKit/SimulatedFeed/item(_:)``, the newest dated at ``epochMicros`` and each older one 7
-/// minutes before, so times follow the ids; a cursor is an item's id. Answers come at once: the engine simulates
-/// latency and failures itself (``RefreshKit/FeedConfiguration``).
+/// Item `n` is `SimulatedFeed.item(_:)`, the newest dated at ``epochMicros`` and each older one 7 minutes before,
+/// so times follow the ids; a cursor is an item's id. Answers come at once: the engine simulates latency and
+/// failures itself (`FeedConfiguration`).
 public final class SimulatedSource: FeedSource {
-    /// The time of the newest item at the start, µs since 1970 (``RefreshKit/SimulatedFeed/epochMicros``).
+    /// The time of the newest item at the start, µs since 1970 (`SimulatedFeed.epochMicros`).
     public static let epochMicros = SimulatedFeed.epochMicros
 
     private let feed: Mutex<SimulatedFeed>
@@ -18,7 +17,7 @@ public final class SimulatedSource: FeedSource {
         self.feed = Mutex(feed)
     }
 
-    /// A source over the demo's feed (``RefreshKit/FeedConfiguration``'s defaults) with `seed`.
+    /// A source over the demo's feed (`FeedConfiguration`'s defaults) with `seed`.
     public convenience init(configuration: FeedConfiguration = FeedConfiguration(), seed: UInt64 = 1) {
         self.init(feed: SimulatedFeed(configuration: configuration, seed: seed))
     }
@@ -26,12 +25,12 @@ public final class SimulatedSource: FeedSource {
     /// `simulated`.
     public var address: String { "simulated" }
 
-    /// New items arrive at the top (``RefreshKit/SimulatedFeed/publishNewItems()``).
+    /// New items arrive at the top (`SimulatedFeed.publishNewItems()`).
     public func publishNewItems() {
         feed.withLock { $0.publishNewItems() }
     }
 
-    /// The page at `request.position` (``RefreshKit/SimulatedFeed/page(_:)``).
+    /// The page at `request.position` (`SimulatedFeed.page(_:)`).
     public func load(_ request: FeedRequest) throws(FeedError) -> FeedPage {
         let feed = feed.withLock { $0 }
         if case .olderThan(let cursor) = request.position, Int(cursor.value) == nil { throw .badCursor(cursor.value) }

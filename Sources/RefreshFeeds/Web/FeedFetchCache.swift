@@ -56,7 +56,11 @@ public final class FeedFetchCache: Sendable {
 
     /// The document at `url`: the one kept when it is fresh or `reuse` allows, else the answer to a (conditional)
     /// `fetch`, read with `read`.
-    /// - Parameter fetch: asks for `url` with the validators given (`If-None-Match`, `If-Modified-Since`).
+    /// - Parameters:
+    ///   - url: the document's address, under which it is kept.
+    ///   - reuse: whether a kept document is used even when no longer fresh (a load paging inside it).
+    ///   - fetch: asks for `url` with the validators given (`If-None-Match`, `If-Modified-Since`).
+    ///   - read: reads a fetched body into a document.
     public func document(
         at url: String, reuse: Bool,
         fetch: (_ ifNoneMatch: String?, _ ifModifiedSince: String?) throws(FeedError) -> HTTPAnswer,

@@ -1,4 +1,4 @@
-/// What an applied answer did to the loaded items (``ListModel/lastRowsChange``), so a host sends its pages
+/// What an applied answer did to the loaded items (``SourcePager/lastRowsChange``), so a host sends its pages
 /// only the change (the `rows` message, docs/PROTOCOL.md).
 public enum RowsChange: Hashable, Sendable, Codable {
     /// Every item was replaced (a first page, or a refresh whose page did not reach the top item).

@@ -150,7 +150,7 @@ public struct SimulatedFeed: Hashable, Sendable, Codable {
 
     private static func id(_ cursor: FeedCursor) -> Int? { Int(cursor.value) }
 
-    /// Item `id`: by "Item `id`", its text a sentence or several (``SimulatedText``), dated from ``start``.
+    /// Item `id`: by "Item `id`", its text a sentence or several (`SimulatedText`), dated from ``start``.
     public func item(_ id: Int) -> FeedItem {
         let after = Int64(id - startID)
         let time = start.microseconds + (after > 0 ? after * 1_000_000 : after * Self.spacingMicros)

@@ -1,8 +1,9 @@
-/// The pager of an external feed (``FeedMode/external``): the one request in flight, the items loaded, and
-/// the log of answered requests. It never calls a source: it asks (``running``), and the host brings the
-/// answer back as an input (``answer(_:)``).
+/// The pager of a list's feed (``ListModel/pager``), whichever source answers: the one request in flight, the
+/// items loaded, and the log of answered requests. It never calls a source: it asks (``running``), and the
+/// answer comes back to it (``answer(_:)``) from the engine's own ``SimulatedFeed`` (``FeedMode/simulated``)
+/// or, as an input the host brings, from a source outside the engine (``FeedMode/external``).
 ///
-/// The rules are the simulated ``Pager``'s: never two requests at once; a refresh replaces a running
+/// The rules are the same whichever source answers: never two requests at once; a refresh replaces a running
 /// load-more (whose late answer is then dropped as stale); a load-more waits while a refresh runs and needs
 /// an older cursor. A request that has no answer by its deadline fails, as a lost answer would.
 ///

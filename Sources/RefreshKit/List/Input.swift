@@ -1,5 +1,5 @@
 /// Everything a client can do to a model. The host turns wire messages into these and applies them
-/// with ``ListModel/apply(_:at:)``.
+/// with ``ListModel/apply(_:at:)-(Input,_)``.
 public enum Input: Hashable, Sendable {
     /// A finger, mouse or pen moved, touched down or lifted.
     case touch(TouchInput)

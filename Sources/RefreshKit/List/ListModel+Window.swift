@@ -4,7 +4,7 @@
 /// visible row keeps still at rest, during a drag and during a fling (whose velocity is left as it is).
 extension ListModel {
     /// The changes of the rows since the last call, oldest first, each to be sent to the pages as a `rows`
-    /// message; `nil` when more happened than ``RowsUpdate/limit`` (send ``allRows`` instead).
+    /// message; `nil` when more happened than ``RowsUpdate/limit`` (send ``SourcePager/allRows`` instead).
     public mutating func takeRowsUpdates() -> [RowsUpdate]? {
         pager.takeRowsUpdates()
     }

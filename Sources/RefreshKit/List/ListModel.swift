@@ -4,7 +4,7 @@
 
 /// One scroll view with its edge controls and its feed: the authoritative model a page drives.
 ///
-/// A `ListModel` is a value. The host applies inputs with ``apply(_:at:)``, moves time forward with
+/// A `ListModel` is a value. The host applies inputs with ``apply(_:at:)-(Input,_)``, moves time forward with
 /// ``advance(to:)``, and reads ``frame()`` and ``takeEvents()``. Nothing inside reads a clock or does I/O,
 /// so the same inputs at the same times give the same frames, bit for bit.
 public struct ListModel: Hashable, Sendable, Codable {
@@ -30,7 +30,7 @@ public struct ListModel: Hashable, Sendable, Codable {
     }
     public private(set) var now: Timestamp
     private var sequence: UInt64 = 0
-    /// One control per edge, in ``Edge/allCases`` order; edges without a control are `disabled`.
+    /// One control per edge, in `Edge.allCases` order; edges without a control are `disabled`.
     public internal(set) var controls: [EdgeControl]
     var events: [Event] = []
     /// The edges of the last two frames, used in turn: a host keeps the frame it sent last (the base of the
@@ -66,7 +66,8 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// - Parameters:
     ///   - viewport: the page's viewport, CSS px.
     ///   - devicePixelRatio: device pixels per CSS px; motion comes to rest within one device pixel.
-    ///   - found: the preset it starts with (``init(viewport:devicePixelRatio:preset:seed:time:)`` names one).
+    ///   - found: the preset it starts with (``init(viewport:devicePixelRatio:preset:in:seed:feed:time:)``
+    ///     names one).
     ///   - seed: seeds the simulated feed (failures).
     ///   - feed: the simulated feed, or an external source (the model then starts asking for its first page).
     ///   - time: the model's start.

@@ -91,7 +91,7 @@ public struct EdgeControl: Hashable, Sendable, Codable {
         self.state = stage.state
     }
 
-    /// Decodes a control as it was coded (``CodingKeys``), its flat ``state`` taken from its ``stage``.
+    /// Decodes a control as it was coded (`CodingKeys`), its flat ``state`` taken from its ``stage``.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         edge = try container.decode(Edge.self, forKey: .edge)
@@ -112,7 +112,7 @@ public struct EdgeControl: Hashable, Sendable, Codable {
 
     /// How far along the control is towards starting, 0…1, over `triggerDistance`:
     /// - a control started by a pull counts its pull past its prompting inset, `preload` early
-    ///   (``thresholdPull(_:)``): 1 once it is past the trigger;
+    ///   (`thresholdPull(_:)`): 1 once it is past the trigger;
     /// - an `onReachEdge` control counts the last `triggerDistance` before the point where it starts
     ///   (`preload` before the edge): 1 there. IQPullToRefresh's load-more progress,
     ///   `clamp((y − (E − L)) / L, 0, 1)` with `E` the trigger offset (docs/SEEDS.md §5.3, Load-more state

@@ -31,7 +31,7 @@ public final class Connection {
     @exclusivity(unchecked) public internal(set) var member = 0
     /// ``session``, not retained: for a caller that uses it only while nothing it calls can let it go.
     var unretainedSession: Unmanaged<Session>? { session.map { Unmanaged.passUnretained($0) } }
-    /// The address of ``session``'s object (``unretainedSession``'s), for a transport that asks the CPU to fetch it
+    /// The address of ``session``'s object (`unretainedSession`'s), for a transport that asks the CPU to fetch it
     /// ahead of an input (RefreshServer's `SessionPrefetch`). Read through this accessor, made in this module: read
     /// from the transport's module, the stored property paid the runtime's dynamic exclusivity check on every input
     /// (docs/PERFORMANCE.md, "Exclusivity checks"), as for ``transport``.
@@ -97,7 +97,7 @@ public final class Connection {
 
     /// The node whose backend the balancer routed this connection through (its `X-RefreshKit-Backend` header,
     /// scripts/cluster_config.py), nil without one. When it names another node than this process's, the
-    /// balancer found that node down and sent the page here as its backup (``NodeLease``).
+    /// balancer found that node down and sent the page here as its backup (`NodeLease`).
     @exclusivity(unchecked) public var balancerBackend: String?
 
     init(id: UInt64, peer: String, now: Int64, limits: SessionHost.Configuration) {

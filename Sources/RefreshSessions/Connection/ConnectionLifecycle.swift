@@ -16,8 +16,8 @@ public enum ConnectionLifecycle: Hashable, Sendable {
     /// The server is shutting down: what is queued is still written, nothing new is taken, and then the
     /// connection is closed with 1001 (going away).
     case draining
-    /// A close code (and its reason, ``CloseCode/reason``) is decided: the next write issues the close. Everything that arrives
-    /// meanwhile is read and dropped.
+    /// A close code (and its reason, `CloseCode.reason`) is decided: the next write issues the close. Everything
+    /// that arrives meanwhile is read and dropped.
     case closeRequested(CloseCode)
     /// The close was issued (or the socket is being killed): the transport owns the close from here.
     case closeIssued

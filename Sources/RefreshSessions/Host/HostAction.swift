@@ -26,7 +26,7 @@ public enum HostAction {
     /// Read session `read.session` from the store for a take-over, without the host waiting for it; bring the
     /// answer back with ``SessionHost/storeRead(_:at:)`` (docs/SCALING.md).
     indirect case readStore(StoreRead)
-    /// Hand session `session`'s request `id` (its model's ``ListModel/sourceRequest``) to the feed source,
+    /// Hand session `session`'s request `id` (its model's `ListModel.sourceRequest`) to the feed source,
     /// without waiting; bring the answer back with ``SessionHost/feedAnswered(session:answer:at:)``
     /// (docs/FEEDS.md, "Serving").
     indirect case requestFeed(session: String, id: Int, request: FeedRequest)
@@ -46,6 +46,6 @@ public enum WriteOutcome: Equatable, Sendable {
     case written
     /// The transport's write failed: the connection is to be dropped.
     case failed
-    /// Send the close frame now, with this code (and its ``CloseCode/reason``).
+    /// Send the close frame now, with this code (and its `CloseCode.reason`).
     case close(CloseCode)
 }

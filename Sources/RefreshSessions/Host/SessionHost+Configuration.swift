@@ -33,11 +33,11 @@ extension SessionHost {
         public var traceLimits = TraceLimits()
         /// Bytes all sessions' traces may hold together; a session that finds it spent stops recording.
         public var maxTraceBytesTotal = 64 << 20
-        /// The message rate (``RateLimiter``): per second on average, bursts of twice that.
+        /// The message rate (`RateLimiter`): per second on average, bursts of twice that.
         public var messagesPerSecond = 300
         /// A connection refused by the rate limit for this long without a pause is closed with 1008.
         public var floodCloseSeconds = 3
-        /// Liveness (``Keepalive``): a quiet connection is pinged after ``pingIntervalSeconds`` and dropped
+        /// Liveness (`Keepalive`): a quiet connection is pinged after ``pingIntervalSeconds`` and dropped
         /// after ``hangupSeconds`` without a pong.
         public var pingIntervalSeconds = 10
         public var hangupSeconds = 20

@@ -65,7 +65,7 @@ extension SessionHost {
         actions.append(.armSweep(after: sweepPeriod))
     }
 
-    /// Pings the connections that went quiet and hangs up those whose ping went unanswered (``Keepalive``);
+    /// Pings the connections that went quiet and hangs up those whose ping went unanswered (`Keepalive`);
     /// re-arms while any connection is open. O(connections) once a second: next to nothing beside the inputs
     /// (docs/PERFORMANCE.md, "Draining a burst").
     public func sweep(at now: Int64) {

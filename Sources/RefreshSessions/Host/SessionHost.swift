@@ -9,9 +9,9 @@ import RefreshWire
 /// The transport tells the host what happened — a connection opened, a piece of a message arrived, a
 /// connection can be written, a pong came, the timer fired, a connection closed, the store answered — always
 /// with the time it happened (µs on the transport's clock, which never steps back), and carries out the
-/// ``HostAction``s the host leaves in ``actions``. Nothing here reads a clock, touches a socket or reads the
-/// store (a read is an action out and an event back, as a write is), or sleeps, so Swift tests drive every rule
-/// (admission, resume, the newer connection wins, expiry, coalescing, the tick) event by event
+/// ``HostAction``s the host leaves in `actions` (``carryOutActions(_:)``). Nothing here reads a clock, touches a
+/// socket or reads the store (a read is an action out and an event back, as a write is), or sleeps, so Swift tests
+/// drive every rule (admission, resume, the newer connection wins, expiry, coalescing, the tick) event by event
 /// (`SessionHostTests`). In the style of swift-nio's `HTTPServerPipelineHandler` and Hummingbird's
 /// `WebSocketStateMachine`: state in, actions out.
 ///
@@ -101,7 +101,7 @@ public final class SessionHost {
 
     /// Hands each action to `carryOut`, in order, then clears them. Carrying one out may call the host again,
     /// and what that appends is handed over in the same pass. (The loop runs here, in the host's module, where
-    /// its state skips the runtime's exclusivity checks; reading ``actions`` from the transport's module paid
+    /// its state skips the runtime's exclusivity checks; reading `actions` from the transport's module paid
     /// for a check on every access.) `carryOut` owns each action it is handed: a transport's `switch` on it
     /// binds its connection without a retain, and nothing is left here to free after the call (handed a borrowed
     /// action, the transport's closure retained the connection it bound, and both were released afterwards:

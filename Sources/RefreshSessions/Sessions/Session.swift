@@ -4,10 +4,10 @@ import RefreshWire
 /// One session and the devices that share it: its id (the share link's `?s=`), the recorded list model, the
 /// members admitted so far with their tokens, and the last frame: encoded once as a `frame` message for every
 /// member that takes whole frames, and once per base as a `delta` for the members that take deltas, in the
-/// host's ``FrameMessages`` (a session keeps no message buffers of its own).
+/// host's `FrameMessages` (a session keeps no message buffers of its own).
 ///
 /// Owned by the thread that drives the host, like ``Connection``. A session with no connected member lives until
-/// ``expiresAt`` (the session grace period), so a page that drops can resume it. Its stored properties skip
+/// `expiresAt` (the session grace period), so a page that drops can resume it. Its stored properties skip
 /// the runtime's exclusivity checks, for the reason ``Connection`` gives.
 public final class Session {
     /// A device admitted to the session. Its token lets it resume; its number namespaces its pointers (the

@@ -25,7 +25,7 @@ public struct ServingLease: Sendable, Equatable {
     /// ``renewal``s, so that a late sweep or a slow answer does not let it lapse while the store answers.
     public static let duration: Int64 = 400_000
     /// How often the host renews it (µs): with every batch, and at least once a write period
-    /// (``StoreLedger/period``).
+    /// (`StoreLedger.period`).
     public static let renewal: Int64 = 100_000
     /// Added to a take-over's wait (µs): frames the previous holder wrote to its socket just before its lease
     /// ended may still be on their way through the balancer.

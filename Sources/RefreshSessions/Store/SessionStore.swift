@@ -3,7 +3,7 @@ import RefreshWire
 /// Where sessions are read back from, to take over one that another process held (docs/SCALING.md). The
 /// host writes each session's trace (its header, every recorded operation, the frames' digest so far) and its
 /// members (their numbers and token hashes) through its actions (``HostAction/writeStore(_:)``, every
-/// ~100 ms, ``StoreLedger``), and asks for a session back the same way when a page names one it does not hold
+/// ~100 ms, `StoreLedger`), and asks for a session back the same way when a page names one it does not hold
 /// (``HostAction/readStore(_:)``). The transport carries the read out with this and brings the answer back
 /// (``SessionHost/storeRead(_:at:)``): the host itself never calls a store.
 ///
@@ -38,10 +38,10 @@ public struct StoredMembers: Sendable, Hashable {
         }
     }
 
-    /// `{"next":N,"members":[[number,"hash"],…]}` (``StoredMembersJSON``, the wire's writer).
+    /// `{"next":N,"members":[[number,"hash"],…]}` (`StoredMembersJSON`, the wire's writer).
     public func json() -> [UInt8] { StoredMembersJSON.encode(next: next, members: members) }
 
-    /// Reads ``json()``'s form back (``StoredMembersJSON``, the wire's validating reader).
+    /// Reads ``json()``'s form back (`StoredMembersJSON`, the wire's validating reader).
     public init?(json: [UInt8]) {
         guard let (next, members) = StoredMembersJSON.decode(json) else { return nil }
         self.init(members: members, next: next)

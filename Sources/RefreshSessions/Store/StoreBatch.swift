@@ -56,7 +56,7 @@ public struct StoreBatch: Sendable {
     public var writes: [StoreWrite]
     /// Sessions that expired: the store forgets them.
     public var removals: [String]
-    /// What becomes of this node's lease, after the writes (``NodeLease``).
+    /// What becomes of this node's lease, after the writes (`NodeLease`).
     public var lease: StoreLeaseChange?
     /// The node whose fencing notices the batch collects (``StoreFence``: its sessions another process took over
     /// since its last batch); empty: none.
@@ -79,7 +79,7 @@ public struct StoreBatch: Sendable {
     }
 }
 
-/// A batch's change to a node's lease (docs/SCALING.md, "Who holds a session"; ``NodeLease``).
+/// A batch's change to a node's lease (docs/SCALING.md, "Who holds a session"; `NodeLease`).
 public enum StoreLeaseChange: Sendable, Hashable {
     /// Node `node` is alive for the next `milliseconds`.
     case renew(node: String, milliseconds: Int)

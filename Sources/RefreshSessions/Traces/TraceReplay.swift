@@ -1,10 +1,10 @@
 import RefreshKit
 import RefreshWire
 
-/// Replays a recorded ``Trace`` headlessly: a fresh model with the trace's start (or the session its snapshot
-/// holds, ``SessionSnapshot``), then every operation in order through ``TracedListModel`` (the path the server takes), decoding each recorded message with
-/// ``MessageDecoder``. The engine is deterministic, so the frames come out byte for byte as they were sent,
-/// which the frame digest checks.
+/// Replays a recorded `Trace` headlessly: a fresh model with the trace's start (or the session its snapshot
+/// holds, `SessionSnapshot`), then every operation in order through ``TracedListModel`` (the path the server
+/// takes), decoding each recorded message with `MessageDecoder`. The engine is deterministic, so the frames come
+/// out byte for byte as they were sent, which the frame digest checks.
 public struct TraceReplay: Sendable {
     /// What the replay produced.
     public struct Result: Sendable {

@@ -3,7 +3,7 @@ import RefreshWire
 
 extension TracedListModel {
     /// Applies the feed source's `answer` at `clockTime`, recorded as a `feed_answer` applied by member -1
-    /// (``TraceOperation/feedSourceMember``), the way a replay will apply it without the source.
+    /// (`TraceOperation.feedSourceMember`), the way a replay will apply it without the source.
     ///
     /// The answer is written as its `feed_answer` text, and the model gets what that text reads back as (an
     /// item's time to the microsecond, `ms` to the microsecond), so the session and a replay of its trace hold

@@ -3,7 +3,7 @@ import RefreshWire
 
 extension TracedListModel {
     /// The session as `trace`'s operations start from it, recording within `limits`: a fresh one as the header
-    /// describes it, or the one its snapshot holds (``SessionSnapshot``). Throws when the session cannot be made,
+    /// describes it, or the one its snapshot holds (`SessionSnapshot`). Throws when the session cannot be made,
     /// or the snapshot does not read (another format version, damaged bytes) or digests frames of another kind
     /// than the trace.
     public static func starting(_ trace: Trace, limits: TraceLimits, presets: PresetCatalogue = .seeds)

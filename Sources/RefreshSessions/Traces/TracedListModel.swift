@@ -1,7 +1,7 @@
 import RefreshKit
 import RefreshWire
 
-/// A ``ListModel`` that records every call made on it (``TraceRecorder``), and the one place where a page
+/// A `ListModel` that records every call made on it (`TraceRecorder`), and the one place where a page
 /// message becomes a model input: the server drives its sessions through this type, and ``TraceReplay``
 /// drives a fresh one through the same calls, so a replay makes exactly the calls the server made.
 ///
@@ -9,12 +9,12 @@ import RefreshWire
 /// namespaced by its member (``pointer(_:member:)``) before the engine sees it, and the engine follows only
 /// the pointer that started a drag until it lifts, so a second device cannot take over a drag in progress.
 ///
-/// It also keeps the model's `ack` map (``AcknowledgementTable``): the `seq` of each member's last applied
+/// It also keeps the model's `ack` map (`AcknowledgementTable`): the `seq` of each member's last applied
 /// input, which every frame carries from the first `seq` on. The map follows from the applied messages
 /// alone (their text holds the `seq`), so a replay rebuilds it, and the frames' digest covers it.
 ///
 /// Its time never goes back: a call at a time earlier than the model's is made, and recorded, at the model's
-/// own time (``sessionTime(_:)``). The engine would treat it so anyway (``ListModel/advance(to:)`` never moves
+/// own time (``sessionTime(_:)``). The engine would treat it so anyway (`ListModel.advance(to:)` never moves
 /// backwards); recording it so keeps a trace's times in order. It happens when a process whose clock is a little
 /// behind the one that ran the session before takes it over (docs/SCALING.md, "Several machines"): the session
 /// holds its time until the new clock passes it.
@@ -28,17 +28,17 @@ public struct TracedListModel: Sendable {
     private var latestInA = false
     /// How many frames are kept: 0, 1 (the first frame), 2.
     private var framesKept = 0
-    /// ``ListModel/isActive`` as of the last `apply` or `advance` (the only calls that move the model).
+    /// `ListModel.isActive` as of the last `apply` or `advance` (the only calls that move the model).
     /// Stored, because a host asks after every input and a computed property read from another module
     /// is handed a copy of the whole model and retains everything in it (docs/PERFORMANCE.md, "No copies per
     /// input").
     public private(set) var isActive = false
-    /// ``ListModel/nextDeadline`` as of the last `apply` or `advance`, stored like ``isActive``.
+    /// `ListModel.nextDeadline` as of the last `apply` or `advance`, stored like ``isActive``.
     public private(set) var nextDeadline: Timestamp?
-    /// ``ListModel/feedMode``, which a model keeps for its life: stored, read after every input like
+    /// `ListModel.feedMode`, which a model keeps for its life: stored, read after every input like
     /// ``isActive`` (docs/PERFORMANCE.md, "No copies per input").
     public let feedMode: FeedMode
-    /// ``ListModel/feedNews()`` as of the last `apply` or `advance`, stored like ``isActive``: whether rows
+    /// `ListModel.feedNews()` as of the last `apply` or `advance`, stored like ``isActive``: whether rows
     /// changed, and how many requests ended in all.
     public private(set) var feedNews = (rows: false, answered: 0)
     /// The members' pointers that are down (touched and not lifted, as far as the applied messages tell),
@@ -114,7 +114,7 @@ public struct TracedListModel: Sendable {
         recorder = TraceRecorder(header: header, limits: limits, snapshot: snapshot, encoded: encoded)
     }
 
-    /// The session's whole state now (``SessionSnapshot``).
+    /// The session's whole state now (`SessionSnapshot`).
     public func snapshot() -> SessionSnapshot {
         SessionSnapshot(
             model: model, acknowledgements: acknowledgements,
@@ -123,7 +123,8 @@ public struct TracedListModel: Sendable {
             operationsBefore: recorder.sessionOperationCount)
     }
 
-    /// Starts the recording over from a snapshot of the session now (``TraceRecorder/restart(from:operationsBefore:)``).
+    /// Starts the recording over from a snapshot of the session now
+    /// (`TraceRecorder.restart(from:operationsBefore:)`).
     public mutating func takeSnapshot() {
         let snapshot = snapshot()
         recorder.restart(from: snapshot.encoded(), operationsBefore: snapshot.operationsBefore)
@@ -152,9 +153,9 @@ public struct TracedListModel: Sendable {
     }
 
     /// Applies `member`'s `touch`, received as `text` with `seq`, as ``apply(_:member:at:)`` applies a
-    /// ``ReceivedInput`` of it: for a host that read the touch without making one (``MessageDecoder/plainTouchInput(_:)``;
+    /// `ReceivedInput` of it: for a host that read the touch without making one (`MessageDecoder.plainTouchInput(_:)`;
     /// a `ReceivedInput` made for it was freed through its input type's value witnesses: docs/PERFORMANCE.md,
-    /// "No copies per input"). `binary`: `text` is the touch's binary spelling (``BinaryTouch``), which the trace
+    /// "No copies per input"). `binary`: `text` is the touch's binary spelling (`BinaryTouch`), which the trace
     /// keeps as it came and exports as JSON.
     public mutating func apply(
         _ touch: TouchInput, seq: UInt64?, text: UnsafeRawBufferPointer, binary: Bool = false, member: Int,
@@ -182,7 +183,7 @@ public struct TracedListModel: Sendable {
         if let seq { acknowledgements.note(seq: seq, member: member) }
     }
 
-    /// Moves the model to `clockTime` (``ListModel/advance(to:)``; ``sessionTime(_:)``), recorded.
+    /// Moves the model to `clockTime` (`ListModel.advance(to:)`; ``sessionTime(_:)``), recorded.
     public mutating func advance(to clockTime: Timestamp) {
         let time = sessionTime(clockTime)
         recorder.recordAdvance(to: time)
@@ -223,11 +224,12 @@ public struct TracedListModel: Sendable {
 
     /// Produces the model's next frame, appends the message that brings a page holding the previous frame
     /// to it — the `delta` from the previous frame, or the whole `frame` message for the first — to `buffer`,
-    /// and records it; then starts the recording over from a snapshot when it is due (``TraceRecorder/wantsSnapshot``:
-    /// the snapshot follows a frame, so it holds the base of the next delta). The one way a frame is made: the server's sessions and ``TraceReplay`` both take it, so a
-    /// replay makes its frames exactly as the server did, and a recording that digests deltas takes these very
-    /// bytes. The frame becomes ``latest``, and the one before it ``previous``. - Returns: the frame (a copy of
-    /// ``latest``; a host that keeps its frames reads them in place instead, through `makeFrame(appendingUpdateTo:)`).
+    /// and records it; then starts the recording over from a snapshot when it is due
+    /// (`TraceRecorder.wantsSnapshot`: the snapshot follows a frame, so it holds the base of the next delta). The
+    /// one way a frame is made: the server's sessions and ``TraceReplay`` both take it, so a replay makes its
+    /// frames exactly as the server did, and a recording that digests deltas takes these very bytes. The frame
+    /// becomes ``latest``, and the one before it ``previous``. - Returns: the frame (a copy of ``latest``; a host
+    /// that keeps its frames reads them in place instead, through `makeFrame(appendingUpdateTo:)`).
     @discardableResult
     public mutating func frame(appendingUpdateTo buffer: inout MessageBuffer) -> SharedFrame {
         makeFrame(appendingUpdateTo: &buffer)
@@ -327,7 +329,7 @@ public struct TracedListModel: Sendable {
                 feed: FeedFrame(count: 0, hasMore: false, loading: false, rowHeight: 0)))
     }
 
-    /// Stops the recording (``TraceRecorder/stop()``); the model goes on.
+    /// Stops the recording (`TraceRecorder.stop()`); the model goes on.
     public mutating func stopRecording() {
         recorder.stop()
     }
@@ -335,7 +337,7 @@ public struct TracedListModel: Sendable {
     /// The model's events since the last call (not recorded: reading them changes nothing).
     public mutating func takeEvents() -> [Event] { model.takeEvents() }
 
-    /// The changes of an external feed's rows since the last call (``ListModel/takeRowsUpdates()``; not
+    /// The changes of an external feed's rows since the last call (`ListModel.takeRowsUpdates()`; not
     /// recorded: reading them changes nothing the frames show).
     public mutating func takeRowsUpdates() -> [RowsUpdate]? { model.takeRowsUpdates() }
 

@@ -1,4 +1,4 @@
-/// The session's working `ack` map, kept by ``TracedListModel``: updated by every applied input that carries a
+/// The session's working `ack` map, kept by `TracedListModel`: updated by every applied input that carries a
 /// `seq`, and copied into each frame as ``Acknowledgements`` when it changed.
 ///
 /// **The bound.** A session's members come and go (a page that loses its token comes back as a new member),
@@ -11,10 +11,10 @@
 ///
 /// **The recent member.** Its rows are an array, a heap object of their own, cold when a session's next input
 /// comes (a server at 1 000 sessions). The member that noted last keeps its row in the table itself
-/// (``recent``), newer than its copy in ``rows``, and the frame's map (``last``) is patched from it: a page
+/// (`recent`), newer than its copy in `rows`, and the frame's map (`last`) is patched from it: a page
 /// that keeps sending reads and writes no row, a cold object an input no longer touches (docs/PERFORMANCE.md,
 /// "Cold lines").
-/// The rows take the recent row back (``settle()``) before another member's note changes them.
+/// The rows take the recent row back (`settle()`) before another member's note changes them.
 public struct AcknowledgementTable: Sendable, Codable {
     /// The most members the table keeps.
     public static let capacity = 64

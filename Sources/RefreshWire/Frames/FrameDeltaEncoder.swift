@@ -9,11 +9,11 @@ extension MessageEncoder {
     /// an array (a motion chain) whole, `null` for what ended. `edges` is patched entry by entry, keyed by
     /// edge name (`"edges":{"top":{…}}`), unless the edge set changed, when it is written whole as an array.
     /// An entry's `distance` and `velocity` are left out when they followed the scroll
-    /// (``EdgeChanges/follows(from:to:scroll:)``). `ack` (`acknowledgements`, against `baseAcknowledgements`,
+    /// (`EdgeChanges.follows(from:to:scroll:)`). `ack` (`acknowledgements`, against `baseAcknowledgements`,
     /// the maps the two frames carry) is patched member by member, `null` for a member whose entry was dropped.
     ///
     /// Applying the delta to `base` gives exactly the JSON value of `frame`'s `frame` message: numbers are
-    /// compared as they are written, rounded (``WrittenNumber``), so a change the text would not show is
+    /// compared as they are written, rounded (`WrittenNumber`), so a change the text would not show is
     /// not sent and one it would show always is. Like the `frame` encoding, it allocates nothing
     /// once `buffer` has grown.
     public func encodeDelta(

@@ -5,6 +5,7 @@ public enum FrameFormat: String, Hashable, Sendable, CaseIterable {
     /// keep working unchanged).
     case full
     /// The first frame after a `welcome` is a whole `frame`; each one after it is a `delta`, the changes
-    /// since the previous frame or delta the connection received (``MessageEncoder/encodeDelta(_:from:into:)``).
+    /// since the previous frame or delta the connection received
+    /// (``MessageEncoder/encodeDelta(_:from:into:)-(_,_,[UInt8])``).
     case delta
 }

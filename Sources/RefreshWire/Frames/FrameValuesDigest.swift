@@ -8,7 +8,7 @@ extension FrameDigest {
     ///
     /// The words, in the order the message writes the values: integers (`seq`, counts, ids, a cycle's
     /// `index`) and times (µs) as 64-bit two's complement; booleans as 0 or 1; a number written with `d`
-    /// decimals as the integer written, scaled by 10^d (``WrittenNumber/scaled(_:_:)``; 0 for a NaN or an
+    /// decimals as the integer written, scaled by 10^d (`WrittenNumber.scaled(_:_:)`; 0 for a NaN or an
     /// infinity, which are written `0`), or, beyond the writer's fixed range, the word `0x7FF0000000000001` and
     /// then the number's IEEE 754 bits; a string (an enum's raw value) as its length and then its UTF-8 bytes,
     /// 8 to a word, little-endian, zero-padded; an optional member as 0 (absent) or 1 followed by its value; an

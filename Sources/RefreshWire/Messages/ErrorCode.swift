@@ -48,7 +48,7 @@ public enum ErrorCode: String, CaseIterable, Hashable, Sendable, CustomStringCon
     case alreadyApplied = "already_applied"
 
     /// The code of an engine refusal. Every reason has one; the switch has no default, so a new
-    /// ``ListModelError/Reason`` does not compile until it is given its code here (and in PROTOCOL.md's table).
+    /// `ListModelError.Reason` does not compile until it is given its code here (and in PROTOCOL.md's table).
     public init(_ reason: ListModelError.Reason) {
         switch reason {
         case .outOfRange: self = .outOfRange

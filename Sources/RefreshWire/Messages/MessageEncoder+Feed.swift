@@ -33,7 +33,7 @@ extension MessageEncoder {
     }
 
     /// Appends a `rows` message to `buffer`: the items `change` touched in `items` (every item for
-    /// ``RowsChange/replaced``, the first or last `n` for a prepend or an append), and `count`, the number
+    /// `RowsChange.replaced`, the first or last `n` for a prepend or an append), and `count`, the number
     /// of items loaded (the next frames' `feed.count`).
     public func encodeRows(_ change: RowsChange, of items: [FeedItem], into buffer: inout [UInt8]) {
         let (op, part): (StaticString, ArraySlice<FeedItem>) =

@@ -9,7 +9,7 @@ import RefreshKit
 ///
 /// Numbers are finite JSON numbers, integers without `.0`, never an exponent below 9·10¹⁵; a NaN or an
 /// infinity (which the engine never produces) is written as `0`. Each kind of number is rounded to its
-/// ``WirePrecision``: times exact to the engine's microsecond and lengths and velocities to 1/1000 (3 decimals);
+/// `WirePrecision`: times exact to the engine's microsecond and lengths and velocities to 1/1000 (3 decimals);
 /// fractions, durations, motion constants, curve points and an event's `value` to 10⁻⁶ (6 decimals). The pong's
 /// echoed `t` and every number of a `config` are written exactly (they read back as the same `Double`).
 public struct MessageEncoder: Sendable {

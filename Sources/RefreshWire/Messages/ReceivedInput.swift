@@ -31,10 +31,10 @@ public struct PlainTouchInput: Sendable, Equatable {
 }
 
 extension MessageDecoder {
-    /// `text` as a touch when it is spelled exactly as the page spells one (``plainTouch(_:)``), read in one
-    /// pass; nil otherwise, and then ``decode(_:)`` reads it (it alone reports errors). What ``decodeInput(_:)``
-    /// returns for such a text (as `ReceivedInput(.touch(touch), seq: seq, text: text)`), without making a
-    /// ``ClientMessage`` on the way.
+    /// `text` as a touch when it is spelled exactly as the page spells one (`plainTouch(_:)`), read in one
+    /// pass; nil otherwise, and then ``decode(_:)-(UnsafeRawBufferPointer)`` reads it (it alone reports errors).
+    /// What ``decodeInput(_:)`` returns for such a text (as `ReceivedInput(.touch(touch), seq: seq, text: text)`),
+    /// without making a ``ClientMessage`` on the way.
     public func plainTouchInput(_ text: UnsafeRawBufferPointer) -> PlainTouchInput? {
         guard let (touch, seq) = plainTouch(text) else { return nil }
         return PlainTouchInput(touch: touch, seq: seq)

@@ -14,7 +14,7 @@ public struct Welcome: Hashable, Sendable {
     /// as `catalogue`; nothing is written when empty.
     public var catalogue: [Preset]
     /// The session's configuration, written as `config`, with the schema that describes its fields
-    /// (``ConfigurationSchema``) as `schema`.
+    /// (`ConfigurationSchema`) as `schema`.
     public var configuration: ListConfiguration
     /// The server's clock when the welcome was made, written as `serverT` (ms).
     public var serverTime: Timestamp

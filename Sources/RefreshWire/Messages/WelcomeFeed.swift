@@ -23,7 +23,7 @@ public struct WelcomeFeed: Hashable, Sendable {
     public var kind: Kind
     /// Whether the source takes new items (`POST /feed/items`).
     public var postable: Bool
-    /// The last requests to the source that ended, oldest first (``ListModel/answeredRequests``), written as
+    /// The last requests to the source that ended, oldest first (`SourcePager.answeredRequests`), written as
     /// `requests` in the shape of the `feed_request` message (without its `type`).
     public var requests: [AnsweredRequest]
 

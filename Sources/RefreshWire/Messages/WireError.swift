@@ -27,7 +27,7 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
         self.node = node
     }
 
-    /// An engine refusal (``ListModelError``), passed on to the page with the message type it answers and the
+    /// An engine refusal (`ListModelError`), passed on to the page with the message type it answers and the
     /// input's `seq`; its reason becomes the code (``ErrorCode/init(_:)``).
     public init(_ error: ListModelError, ref: String? = nil, seq: UInt64? = nil) {
         self.init(code: ErrorCode(error.reason), message: error.message, ref: ref, seq: seq)

@@ -1,7 +1,7 @@
 import RefreshKit
 
 /// A preset as a file (docs/PRESETS.md): `{"name", "base"?, "library"?, "summary"?, "config"}`, where
-/// `config` has the shape of `welcome.config` and every value is checked by ``ConfigurationSchema``.
+/// `config` has the shape of `welcome.config` and every value is checked by `ConfigurationSchema`.
 ///
 /// Reading lists every problem, each naming its field and what the field takes, and refuses the file whole;
 /// writing gives a complete file (every field) that reads back as the same preset.
@@ -11,7 +11,7 @@ public enum PresetFile {
 
     /// The preset `text` describes. A field the file leaves out comes from its `base` preset (looked up in
     /// `presets`); without a base, every field is required.
-    /// - Throws: ``PresetProblems`` listing every problem, in the file's order.
+    /// - Throws: `PresetProblems` listing every problem, in the file's order.
     public static func read(_ text: [UInt8], presets: PresetCatalogue = .seeds) throws(PresetProblems) -> Preset {
         guard text.count <= maxBytes else {
             throw PresetProblems(["the file is \(text.count) bytes; a preset file is at most \(maxBytes)"])

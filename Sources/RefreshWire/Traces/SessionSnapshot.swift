@@ -4,7 +4,7 @@ import RefreshKit
 /// from there instead of from the session's start. A trace that starts from a snapshot holds only the
 /// operations after it, so a session of any length is stored, exported and taken over with a bounded trace.
 ///
-/// It holds the model (``ListModel``, every field), the `ack` map, the latest frame (the base of the next
+/// It holds the model (`ListModel`, every field), the `ack` map, the latest frame (the base of the next
 /// frame's `delta`), and the frames' digest so far; producing the next frame from a restored snapshot gives the
 /// same bytes as the live session did, which the digest checks at the end of every replay.
 ///
@@ -44,13 +44,13 @@ public struct SessionSnapshot: Sendable, Codable {
 
     /// The engine's model, every field of it.
     public var model: ListModel
-    /// Each member's last applied `seq` (``TracedListModel``'s table, with its order of use).
+    /// Each member's last applied `seq` (`TracedListModel`'s table, with its order of use).
     public var acknowledgements: AcknowledgementTable
     /// The latest frame, the base of the next frame's `delta`; `nil` before the first frame.
     public var latest: Latest?
     /// The frames recorded before the snapshot, and their digest: the replay's digest goes on from it.
     public var frames: FrameDigest
-    /// ``ListModel/schedule()`` as of the last `apply` or `advance` before the snapshot.
+    /// `ListModel.schedule()` as of the last `apply` or `advance` before the snapshot.
     public var isActive: Bool
     public var nextDeadline: Timestamp?
     /// The pointers down, ordered by member, then pointer.

@@ -11,7 +11,7 @@ public struct TraceHeader: Hashable, Sendable {
     /// The session's start on the engine's time axis (the server's clock: µs since the Unix epoch).
     public var start: Timestamp
     /// The external feed source's address as shown to people (`sqlite:demo.sqlite`), or `nil` for the
-    /// simulated feed. The model of a trace with a source starts in ``FeedMode/external`` and takes the
+    /// simulated feed. The model of a trace with a source starts in `FeedMode.external` and takes the
     /// source's answers from the trace (member -1), so it replays without the source.
     public var feedSource: String?
 

@@ -4,9 +4,9 @@ import RefreshKit
 /// received, and the member that sent it), every `advance(to:)` and every `frame()`, in order, with their
 /// engine times; and the running ``FrameDigest`` of the frames (of the deltas between them, unless a replay
 /// of an older trace asks for another kind). Replaying the operations through a fresh session gives the same
-/// frames, byte for byte (``TraceReplay``).
+/// frames, byte for byte (`TraceReplay`).
 ///
-/// The operations are kept as compact binary records (``OperationLog``) and written as JSON only when the
+/// The operations are kept as compact binary records (`OperationLog`) and written as JSON only when the
 /// trace is exported: recording runs on every input of every session, exporting almost never. Every so often
 /// (``TraceLimits/snapshotOperations``, ``TraceLimits/snapshotBytes``) the recording starts over from a
 /// ``SessionSnapshot`` of the session (``restart(from:operationsBefore:)``): the trace is then the snapshot and
@@ -18,8 +18,8 @@ import RefreshKit
 /// Its stored properties come in two groups: those every operation reads and writes, together and first (so
 /// that they follow the hot fields of a holder that puts the recorder among its own, as `TracedListModel`
 /// does), then those read only now and then (the header, the limits, the snapshot), so that a record touches
-/// as little of the session's state as it can (a server with many sessions finds it cold on each input), and the limits are read only past two marks kept among them (``admit(_:)``) (docs/PERFORMANCE.md,
-/// "Cold lines").
+/// as little of the session's state as it can (a server with many sessions finds it cold on each input), and the
+/// limits are read only past two marks kept among them (`admit(_:)`) (docs/PERFORMANCE.md, "Cold lines").
 public struct TraceRecorder: Sendable {
     /// The operations so far.
     @usableFromInline private(set) var operations = OperationLog()
