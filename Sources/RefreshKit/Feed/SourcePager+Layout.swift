@@ -1,4 +1,4 @@
-/// The external feed's rows in its ``RowLayout`` (docs/LAYOUT.md, "Wiring"): loaded pages go in as ids, the
+/// The list's rows (any source's) in its ``RowLayout`` (docs/LAYOUT.md, "Wiring"): loaded pages go in as ids, the
 /// page's measurements change their heights, and each change returns the content-offset correction that keeps
 /// the first visible row still. Every change of the rows is also recorded for the pages (``RowsUpdate``).
 extension SourcePager {

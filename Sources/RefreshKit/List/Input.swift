@@ -19,7 +19,7 @@ public enum Input: Hashable, Sendable {
     ///
     /// Boxed, as a page of items is large.
     indirect case feedAnswer(FeedAnswerInput)
-    /// The page's measured row heights (external feeds, docs/LAYOUT.md, "Wiring"). Boxed, as a batch is large.
+    /// The page's measured row heights (every feed's rows, docs/LAYOUT.md, "Wiring"). Boxed, as a batch is large.
     indirect case measure(MeasureInput)
 }
 

@@ -337,7 +337,7 @@ public struct TracedListModel: Sendable {
     /// The model's events since the last call (not recorded: reading them changes nothing).
     public mutating func takeEvents() -> [Event] { model.takeEvents() }
 
-    /// The changes of an external feed's rows since the last call (`ListModel.takeRowsUpdates()`; not
+    /// The changes of the list's rows since the last call (`ListModel.takeRowsUpdates()`; not
     /// recorded: reading them changes nothing the frames show).
     public mutating func takeRowsUpdates() -> [RowsUpdate]? { model.takeRowsUpdates() }
 

@@ -1,6 +1,6 @@
 import RefreshKit
 
-/// The `rows` message of one ``RowsUpdate`` (docs/PROTOCOL.md, "rows"): what an external feed's rows did, in the
+/// The `rows` message of one ``RowsUpdate`` (docs/PROTOCOL.md, "rows"): what the list's rows did, in the
 /// order the engine did it. `count` is the rows after the change, placeholders included, except for `drop`,
 /// whose `count` is the rows dropped.
 ///

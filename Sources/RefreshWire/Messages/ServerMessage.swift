@@ -25,7 +25,7 @@ public enum ServerMessage: Sendable {
     case config(preset: String, configuration: ListConfiguration)
     /// `rows`: the items an applied feed answer changed (`change`), out of the session's loaded `items`.
     case rows(RowsChange, items: [FeedItem])
-    /// `rows`: one change of an external feed's rows, as the engine recorded it (`RowsUpdate`): a merge, or
+    /// `rows`: one change of the list's rows, as the engine recorded it (`RowsUpdate`): a merge, or
     /// the window of pages dropping or loading a page back.
     case rowsUpdate(RowsUpdate)
     /// `feed_request`: one request to the feed source and how it ended.
