@@ -1,7 +1,8 @@
 /// One change of a list's rows, whichever source answers, as the pages are told it (the `rows` message,
 /// docs/PROTOCOL.md), in the order the engine made them: an answer's merge, and the window of pages dropping far
 /// pages and loading them back (docs/LAYOUT.md, "The window"). A host takes them with
-/// ``ListModel/takeRowsUpdates()`` after each input or step and sends each as one `rows` message before the frame that shows it.
+/// ``ListModel/takeRowsUpdates()`` after each input or step and sends each as one `rows` message before the frame
+/// that shows it.
 ///
 /// Each carries what the pages need and nothing that changes later (the items it added, the rows after it), so
 /// updates taken together still say the right thing when several happened in one step.
