@@ -78,7 +78,8 @@ lint:
 	scripts/lint/lint.sh
 
 # Every target in debug, the tests too: what `swift test` runs, and with TEST_CONFIG=debug the binaries the e2e
-# suites run (refreshkit, and refreshkit-load, which e2e/server/test_load_turn_by_turn.py runs).
+# suites run (refreshkit; refreshkit-load, which e2e/server/test_load_turn_by_turn.py runs; refreshkit-gitlog, the
+# example the gitlog tests serve).
 debug-build: deps
 	swift build --build-tests
 
@@ -88,6 +89,7 @@ else
 test-build: deps
 	swift build -c $(TEST_CONFIG) --product refreshkit
 	swift build -c $(TEST_CONFIG) --product refreshkit-load
+	swift build -c $(TEST_CONFIG) --product refreshkit-gitlog
 endif
 
 unit-test: debug-build
@@ -203,6 +205,7 @@ soak: release test-deps
 
 asan: deps test-deps
 	$(SANITIZER_ENV) swift build -c debug --sanitize=address --scratch-path .build-asan --product refreshkit
+	$(SANITIZER_ENV) swift build -c debug --sanitize=address --scratch-path .build-asan --product refreshkit-gitlog
 	$(SANITIZER_ENV) LSAN_OPTIONS=suppressions=$(abspath scripts/sanitizers/lsan.supp) swift test --disable-xctest --sanitize=address --scratch-path .build-asan --filter 'RefreshServerTests|RefreshWireTests|RefreshSessionsTests'
 	REFRESHKIT_SANITIZER=address ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		LSAN_OPTIONS=suppressions=$(abspath scripts/sanitizers/lsan.supp) \
@@ -213,6 +216,7 @@ asan: deps test-deps
 
 tsan: deps test-deps
 	$(SANITIZER_ENV) swift build -c debug --sanitize=thread --scratch-path .build-tsan --product refreshkit
+	$(SANITIZER_ENV) swift build -c debug --sanitize=thread --scratch-path .build-tsan --product refreshkit-gitlog
 	$(SANITIZER_ENV) swift test --disable-xctest --sanitize=thread --scratch-path .build-tsan --filter 'RefreshServerTests|RefreshWireTests|RefreshSessionsTests'
 	REFRESHKIT_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 REFRESHKIT_BIN=$(abspath .build-tsan/debug/refreshkit) \
 		$(VENV)/bin/python -m pytest -q $(SANITIZER_TESTS)
