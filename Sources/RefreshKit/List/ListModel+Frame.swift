@@ -15,8 +15,12 @@ extension ListModel {
             guard let first = controls.baseAddress else { return 0 }
             var count = 0
             // Read where it lies, through its address: bound to a name, a control handed to a call not inlined
-            // (`fillAnimations`) is first copied whole (docs/PERFORMANCE.md, "No copies per input").
-            for index in 0..<controls.count where inert & 1 << index == 0 && isShown(first[index]) {
+            // (`fillAnimations`), or read for a computed property (its `configuration`), is first copied whole
+            // (docs/PERFORMANCE.md, "No copies per input"). Shown: enabled, or still winding down.
+            for index in 0..<controls.count
+            where inert & 1 << index == 0
+                && (first[index].shared.address.pointee.enabled || first[index].state != .disabled)
+            {
                 let control = first + index
                 if count < slots.count {
                     // One copy of the fill per edge, with the edge a constant: its choices by edge (the base inset,
@@ -48,12 +52,6 @@ extension ListModel {
             right: combined.right - own.right)
     }
 
-    /// Whether frames carry an entry for `control`: enabled, or still winding down.
-    @inline(__always)
-    static func isShown(_ control: EdgeControl) -> Bool {
-        control.configuration.enabled || control.state != .disabled
-    }
-
     /// Grows or shrinks a frame's edge array to `count` entries; only when the set of shown edges changes.
     static func resize(_ edges: inout [EdgeFrame], to count: Int) {
         if edges.count > count {
@@ -70,14 +68,14 @@ extension ListModel {
         _ entry: inout EdgeFrame, from control: UnsafePointer<EdgeControl>, edge: Edge, viewport: Size,
         baseInset: Double
     ) {
-        let distance = control.pointee.distance
+        let (distance, configuration) = (control.pointee.distance, control.pointee.shared.address)
         let geometry = EdgeGeometry(
-            edge: edge, configuration: control.pointee.configuration, distance: distance, viewport: viewport,
+            edge: edge, configuration: configuration.pointee, distance: distance, viewport: viewport,
             baseInset: baseInset)
         entry.edge = edge
         entry.state = control.pointee.state
         entry.distance = distance
-        entry.progress = control.pointee.progress
+        entry.progress = EdgeControl.progress(distance: distance, configuration: configuration)
         entry.velocity = control.pointee.pullVelocity
         entry.control = geometry.control
         entry.view = geometry.view
@@ -95,7 +93,7 @@ extension ListModel {
     static func fillAnimations(_ entry: inout EdgeFrame, from control: UnsafePointer<EdgeControl>) {
         switch control.pointee.stage {
         case .refreshing(let refreshing):
-            let (cycle, animation) = (refreshing.cycle, control.pointee.configuration.cycle)
+            let (cycle, animation) = (refreshing.cycle, control.pointee.shared.address.pointee.cycle)
             entry.cycle = CycleFrame(
                 index: cycle.index, start: cycle.start, duration: animation.duration, delay: animation.delay,
                 kind: animation.kind)

@@ -82,7 +82,7 @@ public struct ListModel: Hashable, Sendable, Codable {
         presetName = found.name
         configuration = found.configuration
         (pager, simulated) = Self.startFeed(feed, configuration: found.configuration.feed, seed: seed, at: time)
-        controls = Edge.allCases.map { EdgeControl(edge: $0, configuration: found.configuration.edge($0)) }
+        controls = Edge.allCases.map { EdgeControl(edge: $0, shared: found.sharedEdge($0)) }
         scroll = ScrollModel(
             viewport: viewport, contentSize: .zero, insets: InsetLayers(app: found.configuration.insets),
             physics: Self.physics(found.configuration, devicePixelRatio: devicePixelRatio), time: time)

@@ -10,7 +10,12 @@ public struct Preset: Hashable, Sendable {
     /// One line for people: what the preset imitates.
     public var summary: String
     /// Every edge, the insets, the feed and the physics.
-    public var configuration: ListConfiguration
+    public var configuration: ListConfiguration {
+        didSet { sharedEdges = Self.share(configuration) }
+    }
+    /// The edges' configurations, each held once for every session started on this preset
+    /// (``SharedEdgeConfiguration``), in ``Edge/allCases`` order.
+    private(set) var sharedEdges: [SharedEdgeConfiguration] = []
 
     public init(name: String, library: PresetLibrary? = nil, summary: String = "", configuration: ListConfiguration) {
         self.name = name
@@ -20,6 +25,16 @@ public struct Preset: Hashable, Sendable {
         // The library's event rules travel with the configuration, which a model keeps (docs/SEEDS.md, "Each
         // library's events").
         if self.configuration.library == nil { self.configuration.library = library?.dialect }
+        sharedEdges = Self.share(self.configuration)
+    }
+
+    /// The configuration of `edge`, as every control started on this preset holds it.
+    func sharedEdge(_ edge: Edge) -> SharedEdgeConfiguration {
+        sharedEdges[Edge.allCases.firstIndex(of: edge)!]
+    }
+
+    private static func share(_ configuration: ListConfiguration) -> [SharedEdgeConfiguration] {
+        Edge.allCases.map { SharedEdgeConfiguration(configuration.edge($0)) }
     }
 
     /// Every seed preset, the default (`ios`) first.

@@ -70,7 +70,10 @@ public struct EdgeControl: Hashable, Sendable, Codable {
     /// time (the model's quiet steps skip it): every way to a timer (`observe`, `release`, `start`,
     /// `configure`) moves the clock first.
     private var clock = Timestamp(microseconds: .min)
-    public private(set) var configuration: EdgeConfiguration
+    /// The configuration, by reference (``SharedEdgeConfiguration``): read in place through ``configuration``, or
+    /// through its address where the control itself is only an address (a frame's fill: reading a computed
+    /// property through a pointer copies the whole control first).
+    private(set) var shared: SharedEdgeConfiguration
     /// Where the control is in its machine, with that state's data (``Stage``).
     public private(set) var stage: Stage {
         didSet { state = stage.state }  // a whole new stage each time: no old value read, so set in place
@@ -84,18 +87,28 @@ public struct EdgeControl: Hashable, Sendable, Codable {
     }
 
     public init(edge: Edge, configuration: EdgeConfiguration) {
+        self.init(edge: edge, shared: SharedEdgeConfiguration(configuration))
+    }
+
+    /// A control that holds `shared` (a preset's, which every session started on it shares).
+    init(edge: Edge, shared: SharedEdgeConfiguration) {
         self.edge = edge
-        self.configuration = configuration
-        let stage: Stage = configuration.enabled ? .idle : .disabled
+        self.shared = shared
+        let stage: Stage = shared.value.enabled ? .idle : .disabled
         self.stage = stage
         self.state = stage.state
+    }
+
+    /// The edge's configuration.
+    public var configuration: EdgeConfiguration {
+        unsafeAddress { shared.address }
     }
 
     /// Decodes a control as it was coded (`CodingKeys`), its flat ``state`` taken from its ``stage``.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         edge = try container.decode(Edge.self, forKey: .edge)
-        configuration = try container.decode(EdgeConfiguration.self, forKey: .configuration)
+        shared = SharedEdgeConfiguration(try container.decode(EdgeConfiguration.self, forKey: .configuration))
         let stage = try container.decode(Stage.self, forKey: .stage)
         self.stage = stage
         state = stage.state
@@ -108,6 +121,21 @@ public struct EdgeControl: Hashable, Sendable, Codable {
         hasObserved = try container.decode(Bool.self, forKey: .hasObserved)
     }
 
+    /// Encodes the control as ``init(from:)`` decodes it (`CodingKeys`, in their order).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(edge, forKey: .edge)
+        try container.encode(shared.value, forKey: .configuration)
+        try container.encode(stage, forKey: .stage)
+        try container.encode(distance, forKey: .distance)
+        try container.encode(pullVelocity, forKey: .pullVelocity)
+        try container.encode(exitAnimated, forKey: .exitAnimated)
+        try container.encode(consecutiveFailures, forKey: .consecutiveFailures)
+        try container.encode(clock, forKey: .clock)
+        try container.encode(reachArmed, forKey: .reachArmed)
+        try container.encode(hasObserved, forKey: .hasObserved)
+    }
+
     // MARK: - Derived
 
     /// How far along the control is towards starting, 0…1, over `triggerDistance`:
@@ -117,15 +145,20 @@ public struct EdgeControl: Hashable, Sendable, Codable {
     ///   (`preload` before the edge): 1 there. IQPullToRefresh's load-more progress,
     ///   `clamp((y − (E − L)) / L, 0, 1)` with `E` the trigger offset (docs/SEEDS.md §5.3, Load-more state
     ///   machine).
-    public var progress: Double {
-        let length = configuration.triggerDistance
+    public var progress: Double { Self.progress(distance: distance, configuration: shared.address) }
+
+    /// ``progress`` of a control at `distance` with the configuration at `configuration`.
+    @inline(__always)
+    static func progress(distance: Double, configuration: UnsafePointer<EdgeConfiguration>) -> Double {
+        let c = configuration
+        let length = c.pointee.triggerDistance
         let pull: Double
-        if configuration.trigger == .onReachEdge {
+        if c.pointee.trigger == .onReachEdge {
             // The start point is `distance == -preload`; counted from `length` before it.
-            pull = distance + configuration.preload + length
+            pull = distance + c.pointee.preload + length
             guard length > 0 else { return pull >= 0 ? 1 : 0 }
         } else {
-            pull = thresholdPull(distance)
+            pull = thresholdPull(distance, configuration: c)
             guard length > 0 else { return pull > 0 ? 1 : 0 }
         }
         return min(1, max(0, pull / length))
@@ -142,8 +175,13 @@ public struct EdgeControl: Hashable, Sendable, Codable {
     ///   clamp((p' + preloadOffset) / L, 0, 1)`, eligible at 1 (docs/SEEDS.md §5.2, Pull-to-refresh state
     ///   machine).
     func thresholdPull(_ distance: Double) -> Double {
-        let prompt = configuration.role == .loadMore ? configuration.promptingInset : 0
-        return distance - prompt + configuration.preload
+        Self.thresholdPull(distance, configuration: shared.address)
+    }
+
+    @inline(__always)
+    static func thresholdPull(_ distance: Double, configuration c: UnsafePointer<EdgeConfiguration>) -> Double {
+        let prompt = c.pointee.role == .loadMore ? c.pointee.promptingInset : 0
+        return distance - prompt + c.pointee.preload
     }
 
     /// Whether an `onReachEdge` control at `distance` has reached its start point, `preload` before the edge,
@@ -548,7 +586,7 @@ public struct EdgeControl: Hashable, Sendable, Codable {
         _ new: EdgeConfiguration, contentFits: Bool = false, at time: Timestamp, events: inout [Event]
     ) -> Action {
         clock = max(clock, time)
-        configuration = new
+        if new != shared.value { shared = SharedEdgeConfiguration(new) }
         if !new.enabled {
             var action = Action.none
             if case .refreshing(let refreshing) = stage {
