@@ -10,8 +10,8 @@
 public struct ListModel: Hashable, Sendable, Codable {
     // What every input and frame reads comes last, together and in front of the scroll model (whose own hot
     // members come first in it): the clock, the sequence, the controls' and events' buffers and the caches;
-    // the name, the configuration and the feed before them. Laid out so, an input touches fewer cold cache
-    // lines (docs/PERFORMANCE.md, "Cold lines"). Coded in their old order (``CodingKeys``).
+    // the name, the configuration and the feed before them. An input then reads one stretch of the model, not
+    // bits of all of it (docs/PERFORMANCE.md, "Cold lines"). Coded in their old order (``CodingKeys``).
     public private(set) var presetName: String
     /// Device pixels per CSS px of the page that opened the model.
     public private(set) var devicePixelRatio: Double

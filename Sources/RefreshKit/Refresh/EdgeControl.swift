@@ -44,10 +44,10 @@ public struct EdgeControl: Hashable, Sendable, Codable {
     }
 
     // What a drag's move and a frame read of a control comes first, together: the flags with the flat state (a copy
-    // of the stage's tag, which lies at the stage's end), the pull and the clock, then the configuration, whose
-    // choices and the distances a move and a frame read come first in it (``EdgeConfiguration``); the stage and the
-    // rest after them, so that a move touches as little of a cold control as it can (docs/PERFORMANCE.md, "Cold
-    // lines"). Coded in their old order (``CodingKeys``).
+    // of the stage's tag, which lies at the stage's end), the pull and the clock, then the reference to the
+    // configuration (its preset's, whose choices and the distances a move and a frame read come first in it:
+    // ``EdgeConfiguration``); the stage and the rest after them, so that a move touches as little of a cold control
+    // as it can (docs/PERFORMANCE.md, "Cold lines"). Coded in their old order (``CodingKeys``).
     public let edge: Edge
     /// Whether the latest end was animated (`true` until a finish says otherwise, and again from the next
     /// start): a control whose inset goes back after its exit gives it back without animation then. It

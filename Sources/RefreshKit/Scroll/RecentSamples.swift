@@ -5,7 +5,7 @@
 /// A copy of the newest samples of ``FingerVelocity``'s two trackers, kept by the same rules (a non-finite time,
 /// or one before the newest, is ignored; one equal to the newest replaces it), so that the estimate on every move
 /// reads five fixed slots instead of indexing two rings through two closures, and each sample is checked once
-/// for both axes (docs/PERFORMANCE.md, "Profile": measured with `bench/profile/callgrind_host.py`).
+/// for both axes: the estimate runs on every move of a drag (docs/PERFORMANCE.md, "Profile").
 struct RecentSamples: Sendable {
     struct Sample: Sendable {
         /// Page time, ms.

@@ -10,11 +10,11 @@ import RefreshWire
 /// call re-enters the code that holds one), and the runtime's access checks on these two classes were a
 /// noticeable part of the server's own work (docs/PERFORMANCE.md, "Exclusivity checks").
 public final class Connection {
-    // What the host reads or writes of a connection on every input and every write comes first, together, in
-    // its first cache lines (the rate limiter last among them, its own fields for an accepted message first);
-    // what is read only now and then after it. A connection at 1 000 sessions is cold on each input, so the
-    // fields it touches are kept in as few lines as they fit, and the large ``heldFrameBase`` is not read after
-    // each write (``holdsFrameBase`` says whether it holds one): docs/PERFORMANCE.md, "Cold lines".
+    // What the host reads or writes of a connection on every input and every write comes first, together (the
+    // rate limiter last among them, its own fields for an accepted message first); what is read only now and then
+    // after it. With many sessions a connection is cold when its input comes, so what an input touches lies
+    // together, and the large ``heldFrameBase`` is not read after each write (``holdsFrameBase`` says whether it
+    // holds one): docs/PERFORMANCE.md, "Cold lines".
     @exclusivity(unchecked) public internal(set) var lifecycle = ConnectionLifecycle.open
     /// How the page wants its frames (`hello.frames`): whole `frame` messages, or `delta`s after the first.
     @exclusivity(unchecked) var frameFormat = FrameFormat.full
@@ -78,7 +78,7 @@ public final class Connection {
     /// The message rate.
     @exclusivity(unchecked) var rateLimiter: RateLimiter
 
-    // Read rarely, from here on; the frame large (256 bytes).
+    // Read rarely, from here on; the held frame is large.
 
     /// The transport's number for it.
     public let id: UInt64

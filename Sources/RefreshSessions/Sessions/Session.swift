@@ -27,7 +27,7 @@ public final class Session {
     /// The session's id: the share link's `?s=`.
     public let id: String
     // What the host reads of the session on every input (its members, connections, versions and message buffers)
-    // comes first, in the object's first cache lines, before the recorded model, the largest part
+    // comes first, together at the object's start, before the recorded model, the largest part
     // (docs/PERFORMANCE.md, "Cold lines").
     /// The members by number (ascending: numbers only grow). An array: a session has a handful, and one is
     /// looked up on every input.
