@@ -23,6 +23,9 @@ struct SharedEdgeConfiguration: Hashable, @unchecked Sendable {
 
     var value: EdgeConfiguration { box.header }
 
+    /// Whether `other` is this very configuration, not only an equal one (what sharing saves).
+    func isShared(with other: SharedEdgeConfiguration) -> Bool { box === other.box }
+
     static func == (a: SharedEdgeConfiguration, b: SharedEdgeConfiguration) -> Bool {
         a.box === b.box || a.box.header == b.box.header
     }
