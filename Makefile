@@ -139,7 +139,7 @@ screenshots: release test-deps
 		e2e/browser/test_compare.py
 
 format:
-	swift format --in-place --recursive Sources Tests Package.swift
+	swift format --in-place --recursive Sources Tests Package.swift $$(find examples -name .build -prune -o -name "*.swift" -print)
 
 clean:
 	rm -rf .build $(VENV)

@@ -41,6 +41,8 @@ let package = Package(
         .library(name: "RefreshSessions", targets: ["RefreshSessions"]),
         .library(name: "RefreshWire", targets: ["RefreshWire"]),
         .library(name: "RefreshServer", targets: ["RefreshServer"]),
+        // The clock a transport tells the session host the time by (examples/hummingbird's adapter).
+        .library(name: "ServerClock", targets: ["ServerClock"]),
         .executable(name: "refreshkit", targets: ["refreshkit"]),
     ],
     dependencies: [

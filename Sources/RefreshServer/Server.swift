@@ -103,7 +103,7 @@ public final class Server: Sendable {
     public func requestStop() {
         stopFlag.set()
         state.withLock { state in
-            if let waker = state.waker { lws_cancel_service(waker.context) }
+            state.waker?.wake()
         }
     }
 
@@ -149,11 +149,6 @@ public final class Server: Sendable {
         loop.destroy()
         logger.info("stopped")
     }
-}
-
-/// The one lws call allowed from other threads: `lws_cancel_service` wakes the service loop.
-private struct ContextWaker: @unchecked Sendable {
-    let context: OpaquePointer
 }
 
 /// Hands the outcome of context creation from the service thread to ``Server/start()``.

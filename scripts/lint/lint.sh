@@ -25,7 +25,12 @@ VENV=${VENV:-$REPO/.venv}
 failed=()
 
 swift_paths=()
-for path in Sources Tests examples Package.swift; do [ -e "$ROOT/$path" ] && swift_paths+=("$ROOT/$path"); done
+for path in Sources Tests Package.swift; do [ -e "$ROOT/$path" ] && swift_paths+=("$ROOT/$path"); done
+# examples/: their sources and manifests, not what a package of their own checked out into its .build
+if [ -d "$ROOT/examples" ]; then
+    while IFS= read -r file; do swift_paths+=("$file"); done \
+        < <(find "$ROOT/examples" -name .build -prune -o -name '*.swift' -print | sort)
+fi
 if [ ${#swift_paths[@]} -gt 0 ]; then
     swift format lint --strict --parallel --recursive --configuration "$REPO/.swift-format" "${swift_paths[@]}" \
         || failed+=("swift format")

@@ -21,7 +21,7 @@ final class ImageFetchService: @unchecked Sendable {
     private let queue = LockedValue<(urls: [String], stopping: Bool)>(([], false))
     private let ready = DispatchSemaphore(value: 0)
     private let inbox = LockedValue<[Result]>([])
-    private let waker = LockedValue<WakeTarget?>(nil)
+    private let waker = LockedValue<ContextWaker?>(nil)
     private var threads: [JoinableThread] = []
     private let finished = DispatchGroup()
 
@@ -31,7 +31,7 @@ final class ImageFetchService: @unchecked Sendable {
 
     /// Starts the fetchers; from now on each result wakes the loop of `context`.
     func start(waking context: OpaquePointer) {
-        waker.withLock { $0 = WakeTarget(context: context) }
+        waker.withLock { $0 = ContextWaker(context: context) }
         for index in 0..<max(1, limits.fetchers) {
             finished.enter()
             threads.append(
@@ -86,13 +86,8 @@ final class ImageFetchService: @unchecked Sendable {
             let outcome = ImageFetcher.fetch(url, limits: limits)
             inbox.withLock { $0.append(Result(url: url, outcome: outcome)) }
             waker.withLock { waker in
-                if let waker { lws_cancel_service(waker.context) }
+                waker?.wake()
             }
         }
     }
-}
-
-/// The lws context, handed to the fetchers only to wake its loop (the one lws call allowed from another thread).
-private struct WakeTarget: @unchecked Sendable {
-    let context: OpaquePointer
 }

@@ -145,7 +145,8 @@ extension ServiceLoop {
         }
         gatekeeper.start(webRoot: webRoot, port: port, host: configuration.host, controlsRoot: controlsRoot)
         gatekeeper.metricsText = { [unowned self] in metricsPage() }
-        feed?.start(waking: context)
+        let target = ContextWaker(context: context)
+        feed?.start { target.wake() }
         gatekeeper.images?.start(waking: context)
         logger.debug(
             "libwebsockets context created",

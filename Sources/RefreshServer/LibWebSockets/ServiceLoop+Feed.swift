@@ -19,7 +19,7 @@ extension ServiceLoop {
         }
         feed = source.map {
             FeedService(
-                source: $0, limits: FeedLimits(), pollMilliseconds: configuration.feedPollMilliseconds, logger: logger)
+                source: $0, limits: FeedLimits(), pollMilliseconds: configuration.feedPollMilliseconds)
         }
         let allow = (try? AddressAllowList.parse(configuration.feedPostAllow).get()) ?? AddressAllowList()
         let posts = FeedPosts(feed: feed, address: source?.address ?? configuration.feed, allow: allow, logger: logger)

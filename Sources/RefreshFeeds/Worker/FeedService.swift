@@ -1,28 +1,26 @@
-import CLibWebSockets
 import Dispatch
 import Foundation
-import Logging
-import RefreshFeeds
 import RefreshKit
 
-/// The server's side of an external feed source (docs/FEEDS.md, "Serving"): it runs the source off the service
-/// thread and brings what it answered back to it, as ``StoreThread`` does for the store, except that it wakes
-/// the loop (`lws_cancel_service`) so an answer is applied at once, not at the next sweep.
+/// A server's side of a feed source (docs/FEEDS.md, "Serving"): it runs the source off the thread that serves the
+/// sessions and brings what it answered back to it. Each answer calls the `wake` given to ``start(wake:)``, so
+/// the serving thread takes it at once (libwebsockets' `lws_cancel_service`, or a hop onto a Hummingbird app's
+/// event loop), not at its next timer.
 ///
-/// Three kinds of work, none of them on the service thread:
+/// Three kinds of work, none of them on the serving thread:
 /// - the sessions' requests, run by a ``FeedWorker`` (one at a time, each within the source's time limit);
 /// - the poll for "N new": the source's newest page every ``pollMilliseconds`` and right after a post, run by
 ///   a second worker, so a slow session request never delays it nor it a session's;
 /// - posts (`POST /feed/items`), on a serial queue of their own (``SQLiteFeed`` takes one call at a time, so a
 ///   post never interleaves with a read).
 ///
-/// What comes back waits in a locked inbox until the service thread takes it (``takeReports()``).
+/// What comes back waits in a locked inbox until the serving thread takes it (``takeReports()``).
 ///
 /// `@unchecked Sendable`: the inbox and the waker are behind their mutexes; `tickets` is only touched on the
-/// service thread (``submit(_:session:request:)`` and ``takeReports()`` are called there).
-final class FeedService: @unchecked Sendable {
-    /// What the source did, for the service thread.
-    enum Report {
+/// serving thread (``submit(_:session:request:)`` and ``takeReports()`` are called there).
+public final class FeedService: @unchecked Sendable {
+    /// What the source did, for the serving thread.
+    public enum Report {
         /// Session `session`'s request `request` (the engine's id) was answered.
         case answered(session: String, request: Int, answer: FeedAnswer)
         /// The poll's newest page (or why there is none).
@@ -32,38 +30,36 @@ final class FeedService: @unchecked Sendable {
     }
 
     /// The source's address as a person types it.
-    let address: String
-    /// Whether the source takes posts (a writable SQLite file).
-    let isPostable: Bool
+    public let address: String
+    /// Whether the source takes posts (a writable SQLite file, or a ``PostableFeedSource``).
+    public let isPostable: Bool
     /// How often the newest page is polled, milliseconds (0: never, except right after a post).
-    let pollMilliseconds: Int
+    public let pollMilliseconds: Int
     /// The page size of the poll: how many new items are counted at most.
-    let pollLimit: Int
-    /// Whether the last poll failed (service thread only: its failure is logged once, not every poll).
-    var pollFailing = false
+    public let pollLimit: Int
+    /// Whether the last poll failed (serving thread only: its failure is logged once, not every poll).
+    public var pollFailing = false
 
     private let source: any FeedSource
-    private let logger: Logger
     private var loads: FeedWorker!
     private var polls: FeedWorker!
     private let posts = DispatchQueue(label: "refreshkit-feed-posts")
     private var pollTimer: (any DispatchSourceTimer)?
     private let inbox = LockedValue<[Report]>([])
-    /// The lws context to wake when a report arrives; set once the context exists, cleared before it is
-    /// destroyed (so `lws_cancel_service` never races `lws_context_destroy`).
-    private let waker = LockedValue<ContextPointer?>(nil)
-    /// The session requests handed to ``loads``, by the worker's id (service thread only: an answer can
+    /// Wakes the serving thread when a report arrives; set by ``start(wake:)``, cleared by ``stop()`` (so a
+    /// libwebsockets context is never woken while it is being destroyed).
+    private let waker = LockedValue<(@Sendable () -> Void)?>(nil)
+    /// The session requests handed to ``loads``, by the worker's id (serving thread only: an answer can
     /// arrive before `submit` returns the id, but it is only taken on this thread, after `submit`).
     private var tickets: [Int: (session: String, request: Int)] = [:]
 
     /// Starts the workers for `source`.
-    init(source: any FeedSource, limits: FeedLimits, pollMilliseconds: Int, pollLimit: Int = 20, logger: Logger) {
+    public init(source: any FeedSource, limits: FeedLimits, pollMilliseconds: Int, pollLimit: Int = 20) {
         self.source = source
         self.address = source.address
         self.isPostable = (source as? SQLiteFeed).map { !$0.isReadOnly } ?? (source is PostableFeedSource)
         self.pollMilliseconds = pollMilliseconds
         self.pollLimit = pollLimit
-        self.logger = logger
         loads = FeedWorker(source: source, limits: limits, name: "rk-feed") { [weak self] answer in
             self?.arrived(.answered(session: "", request: 0, answer: answer))
         }
@@ -72,9 +68,10 @@ final class FeedService: @unchecked Sendable {
         }
     }
 
-    /// Lets the workers wake the loop of `context` from now on, and starts the poll.
-    func start(waking context: OpaquePointer) {
-        waker.withLock { $0 = ContextPointer(context: context) }
+    /// Lets the workers call `wake` (from their threads) whenever a report arrives from now on, and starts the
+    /// poll.
+    public func start(wake: @escaping @Sendable () -> Void) {
+        waker.withLock { $0 = wake }
         guard pollMilliseconds > 0 else { return }
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "refreshkit-feed-poll-timer"))
         timer.schedule(deadline: .now() + .milliseconds(pollMilliseconds), repeating: .milliseconds(pollMilliseconds))
@@ -84,8 +81,8 @@ final class FeedService: @unchecked Sendable {
     }
 
     /// Stops the poll and the workers (the requests still queued are answered `unavailable`, and dropped:
-    /// the loop is not woken any more). Call before the context is destroyed.
-    func stop() {
+    /// nothing is woken any more). Call before what `wake` wakes goes away.
+    public func stop() {
         waker.withLock { $0 = nil }
         pollTimer?.cancel()
         pollTimer = nil
@@ -95,27 +92,27 @@ final class FeedService: @unchecked Sendable {
     }
 
     /// Hands session `session`'s request `request` (the engine's id) to the source; the answer comes back as
-    /// ``Report/answered(session:request:answer:)``. Service thread only.
-    func submit(_ feedRequest: FeedRequest, session: String, request: Int) {
+    /// ``Report/answered(session:request:answer:)``. Serving thread only.
+    public func submit(_ feedRequest: FeedRequest, session: String, request: Int) {
         let id = loads.submit(feedRequest)
         tickets[id] = (session, request)
     }
 
     /// Asks for the newest page now (after a post, or the timer).
-    func poll() {
+    public func poll() {
         polls.submit(FeedRequest(.newest, limit: pollLimit))
     }
 
     /// Adds an item on the posts' queue; the outcome comes back as ``Report/posted(ticket:_:)`` (and a poll
     /// follows a written post, so the sessions hear of it).
-    func post(_ post: FeedPostEndpoint.Post, ticket: UInt64) {
+    public func post(text: String, author: String?, title: String?, url: String?, ticket: UInt64) {
         posts.async { [self] in
             let outcome: Result<FeedItem, FeedError>
             if let postable = source as? any PostableFeedSource, isPostable {
                 do throws(FeedError) {
                     outcome = .success(
                         try postable.post(
-                            text: post.text, author: post.author, title: post.title, url: post.url,
+                            text: text, author: author, title: title, url: url,
                             timeMicros: Self.nowMicros()))
                 } catch {
                     outcome = .failure(error)
@@ -128,8 +125,8 @@ final class FeedService: @unchecked Sendable {
         }
     }
 
-    /// What arrived since the last call, in order. Service thread only.
-    func takeReports() -> [Report] {
+    /// What arrived since the last call, in order. Serving thread only.
+    public func takeReports() -> [Report] {
         let arrived = inbox.withLock { inbox in
             defer { inbox.removeAll() }
             return inbox
@@ -149,19 +146,11 @@ final class FeedService: @unchecked Sendable {
 
     private func arrived(_ report: Report) {
         inbox.withLock { $0.append(report) }
-        waker.withLock { waker in
-            if let waker { lws_cancel_service(waker.context) }
-        }
+        waker.withLock { wake in wake?() }
     }
 
     /// The wall clock, µs since 1970: a post's time.
-    static func nowMicros() -> Int64 {
+    public static func nowMicros() -> Int64 {
         Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
     }
-}
-
-/// The lws context, handed to the feed's threads only to wake its loop (the one lws call allowed from another
-/// thread).
-private struct ContextPointer: @unchecked Sendable {
-    let context: OpaquePointer
 }

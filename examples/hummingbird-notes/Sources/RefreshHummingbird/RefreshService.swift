@@ -1,0 +1,116 @@
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOPosix
+import RefreshFeeds
+import RefreshSessions
+import ServiceLifecycle
+
+/// RefreshKit in a Hummingbird 2 app (docs/EMBEDDING.md, "In a Hummingbird app"): the sessions of
+/// `refreshkit serve`, on the app's event loop, behind a WebSocket route of the app's router.
+///
+/// ```swift
+/// let refresh = RefreshService(source: MySource(), logger: logger)
+/// let router = Router()
+/// router.add(middleware: refresh.pageFiles(webRoot: "web"))
+/// let sockets = Router(context: BasicWebSocketRequestContext.self)
+/// refresh.addWebSocket(to: sockets)
+/// let app = Application(
+///     router: router,
+///     server: .http1WebSocketUpgrade(webSocketRouter: sockets, configuration: .init(ws: refresh.webSocketConfiguration)),
+///     services: [refresh])
+/// try await app.runService()
+/// ```
+///
+/// A service of the app's (swift-service-lifecycle): when the app shuts down gracefully, every WebSocket is
+/// closed with 1001 and the feed's workers stop.
+public final class RefreshService: Service, Sendable {
+    /// What the sessions' rules depend on (the values `refreshkit serve` runs with by default).
+    public let configuration: SessionHost.Configuration
+    private let loop: HostLoop
+    private let logger: Logger
+    /// How long a shutdown waits for the pages to close their WebSockets.
+    private let shutdownGraceMilliseconds: Int
+
+    /// The sessions, with `source` behind every list (nil: the engine's simulated feed), on `eventLoop`.
+    ///
+    /// Liveness is the WebSocket layer's (``webSocketConfiguration``'s automatic ping), since Hummingbird answers
+    /// pongs itself: the host is set to never ping.
+    public init(
+        configuration: SessionHost.Configuration = .production, source: (any FeedSource)? = nil,
+        eventLoop: any EventLoop = MultiThreadedEventLoopGroup.singleton.any(),
+        shutdownGraceMilliseconds: Int = 1000, logger: Logger = Logger(label: "refreshkit")
+    ) {
+        var host = configuration
+        if let source {
+            // The welcome names it as `refreshkit serve` names an app's own source; posts go through the app's
+            // own routes, not `POST /feed/items`.
+            (host.feedSource, host.feedKind, host.feedPostable) = (source.address, "custom", false)
+        }
+        self.configuration = host
+        // Hummingbird's handler answers pings and takes pongs without telling its app: the host's own
+        // keepalive would hang up every quiet page, so it is left to the automatic ping.
+        host.pingIntervalSeconds = Int(Int32.max) - 1
+        host.hangupSeconds = Int(Int32.max)
+        loop = HostLoop(configuration: host, source: source, eventLoop: eventLoop, logger: logger)
+        self.logger = logger
+        self.shutdownGraceMilliseconds = shutdownGraceMilliseconds
+    }
+
+    /// The WebSocket configuration for the app's server: messages up to the host's limit, and Hummingbird's
+    /// ping at the host's interval (an unanswered one closes the connection).
+    public var webSocketConfiguration: WebSocketServerConfiguration {
+        WebSocketServerConfiguration(
+            maxFrameSize: configuration.maxMessageBytes,
+            autoPing: .enabled(timePeriod: .seconds(configuration.pingIntervalSeconds)))
+    }
+
+    /// Serves the page's files from `webRoot` (the repository's `web/`), `index.html` at `/`, and the list of
+    /// control modules the page asks for (none here).
+    public func pageFiles<Context: RequestContext>(webRoot: String) -> some RouterMiddleware<Context> {
+        PageFiles<Context>(files: FileMiddleware(webRoot, searchForIndexHtml: true))
+    }
+
+    /// Adds the `refreshkit.v1` WebSocket at `path` (the page connects to `/`).
+    public func addWebSocket<Context: WebSocketRequestContext>(to router: Router<Context>, at path: RouterPath = "/") {
+        router.ws(path) { request, _ in
+            let offered = request.headers[values: .secWebSocketProtocol].flatMap {
+                $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            }
+            guard offered.contains(Self.subprotocol) else { return .dontUpgrade }
+            return .upgrade([.secWebSocketProtocol: Self.subprotocol])
+        } onUpgrade: { [loop] inbound, outbound, context in
+            let peer = (context.requestContext as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress ?? "?"
+            await WebSocketLinkTasks(loop: loop).serve(inbound: inbound, outbound: outbound, peer: peer)
+        }
+    }
+
+    /// The host's figures in Prometheus' text format, for a `/metrics` route of the app's.
+    public func metricsText() async -> String { await loop.metricsText() }
+
+    /// Runs until the app shuts down gracefully; then closes every WebSocket with 1001.
+    public func run() async throws {
+        await loop.start()
+        try? await gracefulShutdown()
+        await loop.shutDown(graceMilliseconds: shutdownGraceMilliseconds)
+    }
+
+    static let subprotocol = "refreshkit.v1"
+}
+
+/// The page's files, and `/controls/index.json` (the page's list of control modules: this server has none).
+struct PageFiles<Context: RequestContext>: RouterMiddleware {
+    let files: FileMiddleware<Context, LocalFileSystem>
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        if request.uri.path == "/controls/index.json" {
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: #"{"controls":[]}"#)))
+        }
+        return try await files.handle(request, context: context, next: next)
+    }
+}

@@ -1,0 +1,50 @@
+// A Hummingbird app of its own (a notes board, `POST /notes`) with RefreshKit's list beside it
+// (README, "In your own server"):
+//
+//     swift run refreshkit-hummingbird --port 8080     (or `make run-hummingbird`)
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import RefreshHummingbird
+
+var options = ["--host": "127.0.0.1", "--port": "8080", "--web-root": "web"]
+var arguments = CommandLine.arguments.dropFirst()
+while let name = arguments.popFirst(), let value = arguments.popFirst() {
+    guard options[name] != nil else {
+        FileHandle.standardError.write(Data("unknown option \(name)\n".utf8))
+        exit(2)
+    }
+    options[name] = value
+}
+let host = options["--host"]!
+let port = Int(options["--port"]!) ?? 8080
+
+let board = NoteBoard(count: 45)
+let refresh = RefreshService(source: board)
+
+let router = Router()
+router.add(middleware: refresh.pageFiles(webRoot: options["--web-root"]!))
+// The app's own route: a note, its text the body, on top of the list at the next refresh.
+router.post("/notes") { request, _ -> Response in
+    let body = try await request.body.collect(upTo: 4096)
+    let text = String(buffer: body).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !text.isEmpty else { throw HTTPError(.badRequest, message: "a note needs some text") }
+    let id = board.add(text, timeMicros: Int64(Date().timeIntervalSince1970 * 1_000_000))
+    return Response(status: .created, body: ResponseBody(byteBuffer: ByteBuffer(string: id + "\n")))
+}
+router.get("/metrics") { _, _ in await refresh.metricsText() }
+
+let sockets = Router(context: BasicWebSocketRequestContext.self)
+refresh.addWebSocket(to: sockets)
+
+let app = Application(
+    router: router,
+    server: .http1WebSocketUpgrade(webSocketRouter: sockets, configuration: .init(ws: refresh.webSocketConfiguration)),
+    configuration: .init(address: .hostname(host, port: port)),
+    services: [refresh],
+    onServerRunning: { channel in
+        let url = "http://\(host):\(channel.localAddress?.port ?? port)"
+        FileHandle.standardOutput.write(Data("listening on \(url)\n".utf8))
+    })
+try await app.runService()
