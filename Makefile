@@ -181,6 +181,8 @@ clean:
 # Then the memory per connected session, the server's beside lws-echo's (2 000 sessions, hello + a five-message
 # drag; fails when the server's is over twice the echo's). Writes bench/memory.json; MEMORY_BENCH_ARGS="--soak-seconds
 # 600" adds the ten-minute idle soak (see .venv/bin/python bench/memory_bench.py --help).
+# Then both transports under the same load, `refreshkit serve` and the Hummingbird example (docs/PERFORMANCE.md,
+# "Transports"): CPU per input, p99, RSS per session at 100 and 1 000 sessions. Writes bench/transports.json.
 # Then the cluster's figures (docs/SCALING.md, about 70 s): CPU per input of the servers, Redis and HAProxy,
 # and SIGKILL to the pages drawing again. Writes bench/cluster.json; SKIP_CLUSTER=1 leaves it out.
 # Options: make bench BENCH_ARGS="--levels 100,1000 --duration 5" (see .build/release/refreshkit-bench --help),
@@ -193,6 +195,8 @@ bench: deps test-deps
 	ulimit -n 20000 2>/dev/null || true; .build/release/refreshkit-bench --out bench/results.json $(BENCH_ARGS) || [ $$? -eq 3 ]
 	ulimit -n 20000 2>/dev/null || true; $(VENV)/bin/python bench/memory_bench.py --check --out bench/memory.json $(MEMORY_BENCH_ARGS)
 	$(VENV)/bin/python bench/feed_frames_bench.py --out bench/feed_frames.json
+	swift build --package-path $(HUMMINGBIRD) -c release --product refreshkit-hummingbird
+	ulimit -n 20000 2>/dev/null || true; $(VENV)/bin/python bench/transports_bench.py --out bench/transports.json $(TRANSPORTS_BENCH_ARGS)
 ifeq ($(SKIP_CLUSTER),)
 	@scripts/ensure-deps.sh cluster
 	$(VENV)/bin/python bench/cluster_bench.py --out bench/cluster.json $(CLUSTER_BENCH_ARGS)

@@ -116,13 +116,23 @@ def test_jsonfeed_orgs_feed_shows_both_titles(browser, jsonfeed_org_server, json
 
 # Every `feed_request` the server reports, and every failed feed event, from the page's connection on (the request
 # log the hook keeps holds the last 20 only).
+# The page's requests and failures as they come, and every row the page held at its index, read as each `rows`
+# message is applied (a poll from the test misses rows that a fast fling drops again before it looks, on a busy
+# machine): `held[i]` is the first id seen at row i, `changed` every later different one.
 RECORD_FEED = """() => {
     if (window.__feedLog) return;
-    window.__feedLog = {requests: [], failed: []};
-    window.refreshkit.on('feed_request', (m) => window.__feedLog.requests.push(m));
+    const log = window.__feedLog = {requests: [], failed: [], held: {}, changed: []};
+    window.refreshkit.on('feed_request', (m) => log.requests.push(m));
     window.refreshkit.on('event', (m) => {
-        if ((m.kit ?? m.name) === 'feedFailed') window.__feedLog.failed.push(m);
+        if ((m.kit ?? m.name) === 'feedFailed') log.failed.push(m);
     });
+    const hold = () => window.refreshkit.feed(100000).items.forEach((item, i) => {
+        if (!item || item.id == null) return;  // rows of pages dropped far above: placeholders until scrolled back to
+        if (!(i in log.held)) log.held[i] = item.id;
+        else if (log.held[i] !== item.id) log.changed.push([i, log.held[i], item.id]);
+    });
+    hold();
+    window.refreshkit.on('rows', hold);
 }"""
 
 
@@ -173,20 +183,10 @@ def test_a_paged_feed_out_of_time_order_scrolls_to_400_rows(browser, out_of_orde
     context, page = open_page(browser, out_of_order_server, PHONE)
     try:
         page.evaluate(RECORD_FEED)
-        f = wait_until(page, loaded, 20, what="the feed's first page in the rows")
-        seen: dict[int, str] = {}  # row index → the id the page held there, over the whole scroll
-
-        def keep(g: dict) -> None:
-            for i, item in enumerate(g["items"]):
-                if item:  # rows of pages the session dropped far above are null until scrolled back to
-                    assert seen.setdefault(i, item["id"]) == item["id"], f"row {i} changed: {seen[i]} → {item['id']}"
-
-        keep(f)
+        wait_until(page, loaded, 20, what="the feed's first page in the rows")
 
         def scrolled_far(p) -> dict | None:
             g = loaded(p)
-            if g:
-                keep(g)
             if g and g["count"] >= ROWS:
                 return g
             if slowing(p):  # short of 400 rows, nothing loading, the last fling nearly spent: another one
@@ -196,7 +196,6 @@ def test_a_paged_feed_out_of_time_order_scrolls_to_400_rows(browser, out_of_orde
         wait_until(page, scrolled_far, 40, interval=0.05, what=f"{ROWS} rows")
         # then at rest, every load-more answered and applied
         f = wait_until(page, lambda p: at_rest(p) and loaded(p), 15, what="the list at rest after the flings")
-        keep(f)
 
         # no request failed: the server's reports, the page's own log, the feed server's answers, nothing shown
         log = page.evaluate("() => window.__feedLog")
@@ -213,6 +212,8 @@ def test_a_paged_feed_out_of_time_order_scrolls_to_400_rows(browser, out_of_orde
 
         # the rows in the feed's order, page by page, none twice: every row seen on the way is the feed's item there
         assert f["count"] >= ROWS
+        assert log["changed"] == [], f"rows changed (index, first id, later id): {log['changed'][:5]}"
+        seen = {int(i): row for i, row in log["held"].items()}
         assert sorted(seen) == list(range(f["count"])), f"rows never held: {set(range(f['count'])) - set(seen)}"
         assert [seen[i] for i in range(f["count"])] == expected[:f["count"]]
         assert page.errors == []
