@@ -157,14 +157,23 @@ def browser():
         yield b
 
 
+# The files whose tests take longest (15 to 45 s each on this machine: `pytest --durations=40`), longest first.
+# pytest-xdist hands the tests out in collection order, so one of them collected last leaves the other workers
+# waiting out its tail: they go first.
+LONGEST_FIRST = ("test_rows_fling.py", "test_feed_real_world.py", "test_prediction.py", "test_rows_anchor.py",
+                 "test_controls.py", "test_feed_jsonfeed.py", "test_rooms.py")
+
+
 def pytest_collection_modifyitems(items):
     """Every browser test is bounded by pytest-timeout at TEST_TIMEOUT_S rather than pyproject.toml's 60 s (a page
     in Chromium takes longer than a WebSocket client); a test's own `timeout` mark wins. Hooks of a conftest see
-    every item of the session, so only this folder's are marked."""
+    every item of the session, so only this folder's are marked. The longest files' tests run first."""
     here = Path(__file__).parent
     for item in items:
         if item.path.is_relative_to(here) and item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(TEST_TIMEOUT_S))
+    rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
 
 
 PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
