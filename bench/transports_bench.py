@@ -3,9 +3,9 @@
 and `examples/hummingbird-notes` (Hummingbird 2), release builds, each a fresh process on a loopback port, driven by
 `refreshkit-load` at each level (sessions dragging at 60 Hz, as `make bench` drives the server), one after the other
 in alternating order each round. For each: the server's CPU per input (its CPU time over the window ÷ inputs sent),
-p99 input → frame, and RSS per connected session (the RSS at the end of the window, less the RSS before any session
-connected, ÷ sessions). The lws server runs with the simulated feed, the Hummingbird app with its notes board: the
-load never asks either for a page.
+p99 input → frame, RSS per connected session (the RSS at the end of the window, less the RSS before any session
+connected, ÷ sessions), and the process's context switches per input, over its threads. The lws server runs with the
+simulated feed, the Hummingbird app with its notes board: the load never asks either for a page.
 
     .venv/bin/python bench/transports_bench.py --bin-dir .build/release \\
         --hummingbird-bin examples/hummingbird-notes/.build/release/refreshkit-hummingbird --out bench/transports.json
@@ -30,6 +30,19 @@ def rss_bytes(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) * 1024
     return 0
+
+
+def context_switches(pid: int) -> int:
+    """The process's context switches so far, voluntary and not, summed over its threads."""
+    total = 0
+    for status in Path(f"/proc/{pid}/task").glob("*/status"):
+        try:
+            for line in status.read_text().splitlines():
+                if "ctxt_switches:" in line:
+                    total += int(line.split()[1])
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # a thread that ended meanwhile
+    return total
 
 
 def start(command: list[str]) -> tuple[subprocess.Popen, int]:
@@ -66,6 +79,7 @@ def run_level(kind: str, command: list[str], load: Path, sessions: int, args: ar
     try:
         time.sleep(0.5)  # the process's own start-up allocations settle before the baseline
         baseline = rss_bytes(process.pid)
+        switches = context_switches(process.pid)
         generator = subprocess.run(
             [str(load), "--url", f"ws://127.0.0.1:{port}/", "--protocol", "refreshkit.v1",
              "--sessions", str(sessions), "--rate", "60", "--warmup", str(args.warmup), "--duration",
@@ -75,6 +89,7 @@ def run_level(kind: str, command: list[str], load: Path, sessions: int, args: ar
         if not lines:
             raise SystemExit(f"refreshkit-load printed nothing against {kind}:\n{generator.stderr[-2000:]}")
         report = json.loads(lines[-1])
+        switches = context_switches(process.pid) - switches
     finally:
         stop(process)
     inputs = report["inputs_sent"] or 1
@@ -85,6 +100,10 @@ def run_level(kind: str, command: list[str], load: Path, sessions: int, args: ar
         "server_cpu_percent": report["server_cpu_percent"],
         "p99_ms": report["latency_p99_ms"], "p50_ms": report["latency_p50_ms"],
         "rss_bytes_per_session": round((report["server_rss_bytes"] - baseline) / sessions),
+        "threads": report["server_threads"],
+        # over the warm-up and the window: the inputs of both are about (warm-up + window) ÷ window of those sent
+        "context_switches_per_input": round(
+            switches / (inputs * (args.warmup + args.duration) / args.duration), 3),
         "errors": report["errors"], "closed_early": report["closed_early"], "failure": report["failure"],
     }
 
@@ -120,6 +139,7 @@ def main() -> int:
                 runs.append(result)
                 print(f"{kind:>13} {sessions:>5} sessions: {result['cpu_us_per_input']:6.2f} µs CPU/input, "
                       f"p99 {result['p99_ms']:7.2f} ms, {result['rss_bytes_per_session']:>7} B RSS/session, "
+                      f"{result['context_switches_per_input']:.2f} switches/input, {result['threads']} threads, "
                       f"{result['inputs_unanswered']} unanswered, {result['errors']} errors", flush=True)
     summary = {}
     for sessions in sorted({run["sessions"] for run in runs}):
@@ -128,7 +148,8 @@ def main() -> int:
             mine.sort(key=lambda run: run["cpu_us_per_input"])
             median = mine[len(mine) // 2]
             summary[f"{kind}.{sessions}"] = {key: median[key] for key in
-                                             ("cpu_us_per_input", "p99_ms", "rss_bytes_per_session")}
+                                             ("cpu_us_per_input", "p99_ms", "rss_bytes_per_session",
+                                                          "context_switches_per_input")}
         lws, hb = summary[f"libwebsockets.{sessions}"], summary[f"hummingbird.{sessions}"]
         print(f"{sessions} sessions, Hummingbird ÷ libwebsockets: CPU/input "
               f"{hb['cpu_us_per_input'] / lws['cpu_us_per_input']:.2f}×, p99 {hb['p99_ms'] / lws['p99_ms']:.2f}×, "
