@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Which cache lines of a session's object an input touches (docs/PERFORMANCE.md, "What a move touches of its
-session").
+"""Which cache lines of a session's object an input touches (docs/PERFORMANCE.md, "Fetched from where the last input
+left its addresses").
 
 The session host's drive (`refreshkit-bench --profile-host 1 --profile-session-host`, one session, a drag's
 moves and their frames, no sockets) runs under `valgrind --tool=lackey --trace-mem=yes`, which reports every load
