@@ -1,15 +1,17 @@
 """The wire tests that every transport passes (docs/EMBEDDING.md, "In a Hummingbird app"): hello, resume with the
-token, two devices in one session, a refresh, and bad messages that leave the session working. Each runs against
-`refreshkit serve` and against the Hummingbird example (conftest.py's `served`)."""
+token, two devices in one session, a refresh, bad messages that leave the session working, and a graceful stop. Each
+runs against `refreshkit serve` and against the Hummingbird example (conftest.py's `served`)."""
 from __future__ import annotations
 
 import json
 import re
+import signal
 import urllib.request
 
 import pytest
 import websockets
 
+from conftest import TRANSPORTS, start
 from wire_support import hello, recv_json, recv_until, run, send_json, wait_closed, ws_connect
 
 HEX128 = re.compile(r"^[0-9a-f]{32}$")
@@ -137,3 +139,21 @@ def test_a_connection_without_the_subprotocol_gets_no_session(served):
         except (websockets.InvalidHandshake, OSError):
             return
     run(scenario)
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_a_graceful_stop_closes_every_websocket_with_1001_and_exits_0(transport):
+    srv = start(transport)
+
+    async def scenario():
+        async with ws_connect(srv) as a, ws_connect(srv) as b:
+            await hello(a)
+            await hello(b)
+            srv.proc.send_signal(signal.SIGTERM)
+            assert await wait_closed(a) == 1001 and await wait_closed(b) == 1001
+    try:
+        run(scenario)
+        assert srv.proc.wait(10) == 0, srv.output()
+        assert not srv.error_lines(), srv.error_lines()
+    finally:
+        srv.kill()

@@ -48,6 +48,7 @@ let package = Package(
             name: "refreshkit-hummingbird",
             dependencies: [
                 "RefreshHummingbird",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "RefreshFeeds", package: repositoryIdentity),
                 .product(name: "RefreshKit", package: repositoryIdentity),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -18,13 +18,15 @@ import ServiceLifecycle
 /// refresh.addWebSocket(to: sockets)
 /// let app = Application(
 ///     router: router,
-///     server: .http1WebSocketUpgrade(webSocketRouter: sockets, configuration: .init(ws: refresh.webSocketConfiguration)),
-///     services: [refresh])
-/// try await app.runService()
+///     server: .http1WebSocketUpgrade(webSocketRouter: sockets, configuration: .init(ws: refresh.webSocketConfiguration)))
+/// try await ServiceGroup(
+///     configuration: .init(services: [app, refresh], gracefulShutdownSignals: [.sigterm], logger: app.logger)
+/// ).run()
 /// ```
 ///
-/// A service of the app's (swift-service-lifecycle): when the app shuts down gracefully, every WebSocket is
-/// closed with 1001 and the feed's workers stop.
+/// A service (swift-service-lifecycle) after the app in its group: a group stops its services last first, so on a
+/// graceful shutdown every WebSocket is closed with 1001 (the page comes back at once) and the feed's workers stop
+/// before the server closes what is left (Hummingbird's own handlers would close them with 1000).
 public final class RefreshService: Service, Sendable {
     /// What the sessions' rules depend on (the values `refreshkit serve` runs with by default).
     public let configuration: SessionHost.Configuration

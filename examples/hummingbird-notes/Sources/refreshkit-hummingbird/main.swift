@@ -7,6 +7,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import RefreshHummingbird
+import ServiceLifecycle
 
 var options = ["--host": "127.0.0.1", "--port": "8080", "--web-root": "web"]
 var arguments = CommandLine.arguments.dropFirst()
@@ -42,9 +43,12 @@ let app = Application(
     router: router,
     server: .http1WebSocketUpgrade(webSocketRouter: sockets, configuration: .init(ws: refresh.webSocketConfiguration)),
     configuration: .init(address: .hostname(host, port: port)),
-    services: [refresh],
     onServerRunning: { channel in
         let url = "http://\(host):\(channel.localAddress?.port ?? port)"
         FileHandle.standardOutput.write(Data("listening on \(url)\n".utf8))
     })
-try await app.runService()
+// `refresh` after `app`: a group stops its services last first, so the pages hear 1001 (come back soon) before the
+// server closes what is left.
+let services = ServiceGroup(
+    configuration: .init(services: [app, refresh], gracefulShutdownSignals: [.sigterm, .sigint], logger: app.logger))
+try await services.run()
