@@ -15,11 +15,10 @@ extension ListModel {
     /// Whether `batch` would be applied (`true`), or is stale and only counted (`false`); throws, changing
     /// nothing, for a batch the layout refuses (naming the row).
     func checkMeasurement(_ batch: MeasureInput) throws(ListModelError) -> Bool {
-        let layout = pager.layout
         guard batch.width == scroll.viewport.width else { return false }
         do {
             // Rows of a page the window dropped meanwhile are stale, not wrong (RowLayout+Window.swift).
-            try layout.check(measuredRows(of: batch))
+            try pager.layout.check(measuredRows(of: batch))
         } catch {
             throw ListModelError(.badMeasurement, message: "measure: \(error)")
         }
