@@ -42,7 +42,7 @@ extension ListModel {
     @inline(never)
     mutating func findFeedStatus() -> FeedStatus {
         let status = FeedStatus(
-            running: pager.running?.kind, due: feedDue, count: pager.layout.rowCount, hasMore: pager.hasMore,
+            running: pager.running?.kind, due: feedDue, count: pager.geometry.rowCount, hasMore: pager.hasMore,
             mayLoadMore: pager.mayLoadMore)
         feedStatusCache.value = status
         return status
