@@ -3,45 +3,41 @@
 /// the first visible row still. Every change of the rows is also recorded for the pages (``RowsUpdate``).
 extension SourcePager {
     /// An empty layout whose rows are `estimatedHeight` px until measured, holding about `maxHeldRows` rows.
-    static func emptyLayout(estimatedHeight: Double, maxHeldRows: Int) -> RowLayout {
-        RowLayout(
+    static func emptyGeometry(estimatedHeight: Double, maxHeldRows: Int) -> RowGeometry {
+        RowGeometry(
             estimatedHeight: min(max(estimatedHeight, .leastNormalMagnitude), RowLayout.maximumRowHeight),
             maxHeldRows: maxHeldRows)
     }
 
     /// Puts what the last answer changed in the loaded items (`change`) into the layout: every row anew (a
-    /// replace), rows on top (a refresh), rows at the end (load more), with the answered page's cursors.
+    /// replace), rows on top (a refresh), rows at the end (load more), with the answered page's cursors. The
+    /// items' own rules keep their ids new and unique (``LoadedItems``), which is all a layout checks of ids.
     /// - Returns: the correction to add to the content offset (`contentOffset` when the answer was applied).
     public mutating func place(_ change: RowsChange, contentOffset: Double) -> Double {
         let items = loaded.items
         switch change {
         case .replaced:
-            layout = Self.emptyLayout(estimatedHeight: layout.estimatedHeight, maxHeldRows: layout.maxHeldRows)
-            guard let correction = try? layout.append(items.map(\.id), contentOffset: contentOffset) else {
-                return resynchronize()
-            }
+            geometry = Self.emptyGeometry(estimatedHeight: geometry.estimatedHeight, maxHeldRows: geometry.maxHeldRows)
+            let correction = geometry.append(items.count, contentOffset: contentOffset)
             window.cursors = items.isEmpty ? [] : [window.answered]
             window.top = items.first
             record(.replaced(items: items, above: 0, below: 0))
             return correction
         case .prepended(let count):
-            let ids = items.prefix(count).map(\.id)
-            guard let correction = try? layout.insertOnTop(ids, contentOffset: contentOffset),
-                layout.heldRowCount == items.count
-            else { return resynchronize() }
+            let correction = geometry.insertOnTop(count, contentOffset: contentOffset)
+            guard geometry.heldRowCount == items.count else { return resynchronize() }
             // The new rows' older end has no cursor of its own (the page went on into rows already held).
             window.cursors.insert(PageCursors(newer: window.answered.newer, older: nil), at: 0)
             window.top = items.first
             record(.prepended(Array(items.prefix(count))))
             return correction
         case .placeholdersOnTop(let count):
-            let correction = layout.insertPlaceholdersOnTop(count, contentOffset: contentOffset)
-            record(.replaced(items: items, above: layout.placeholdersAbove, below: layout.placeholdersBelow))
+            let correction = geometry.insertPlaceholdersOnTop(count, contentOffset: contentOffset)
+            record(.replaced(items: items, above: geometry.placeholdersAbove, below: geometry.placeholdersBelow))
             return correction
         case .appended(let count):
-            guard let correction = try? layout.append(items.suffix(count).map(\.id), contentOffset: contentOffset),
-                layout.heldRowCount == items.count
-            else { return resynchronize() }
+            let correction = geometry.append(count, contentOffset: contentOffset)
+            guard geometry.heldRowCount == items.count else { return resynchronize() }
             // A page whose first items were skipped (already held) has no newer cursor for its first fresh item.
             window.cursors.append(
                 window.answeredWhole ? window.answered : PageCursors(newer: nil, older: window.answered.older))
@@ -53,7 +49,20 @@ extension SourcePager {
     /// Applies a batch of measurements (``RowLayout/measure(_:contentOffset:)``): all or nothing.
     /// - Returns: the correction to add to the content offset.
     public mutating func measure(_ rows: [RowMeasurement], contentOffset: Double) throws(LayoutError) -> Double {
-        try layout.measure(rows, contentOffset: contentOffset)
+        let positions = try check(rows)
+        return geometry.measure(rows, at: positions, contentOffset: contentOffset)
+    }
+
+    /// Checks a batch as ``measure(_:contentOffset:)`` does, changing nothing (``RowLayout/check(_:)``).
+    /// - Returns: each measurement's held position.
+    @discardableResult
+    func check(_ rows: [RowMeasurement]) throws(LayoutError) -> [Int] {
+        try RowLayout.check(rows, heldPositions: RowLayout.positions(of: loaded.items.lazy.map(\.id)))
+    }
+
+    /// `rows` without those of pages the window dropped (``RowLayout/withoutDroppedRows(_:)``).
+    func withoutDroppedRows(_ rows: [RowMeasurement]) -> [RowMeasurement] {
+        RowLayout.withoutDroppedRows(rows, geometry: geometry, heldIDs: loaded.items.lazy.map(\.id))
     }
 
     /// Counts a stale `measure` batch (made at another width), which changes nothing else.
@@ -63,18 +72,18 @@ extension SourcePager {
 
     /// Every held row the page has measured, top to bottom, with its accepted height.
     public var measuredHeights: [RowMeasurement] {
-        let first = layout.placeholdersAbove
-        return (first..<first + layout.heldRowCount).compactMap { row in
-            guard layout.isMeasured(row: row), let id = layout.id(ofRow: row) else { return nil }
-            return RowMeasurement(id: id, height: layout.height(ofRow: row))
+        let items = loaded.items
+        return geometry.measured.indices.compactMap { position in
+            guard geometry.measured[position] else { return nil }
+            return RowMeasurement(id: items[position].id, height: geometry.sums.values[position])
         }
     }
 
     /// Rebuilds the layout from the loaded items at the estimate, as one page without placeholders: only if the
     /// layout and the items disagree, which the items' own rules (new, unique ids) rule out. No correction.
     private mutating func resynchronize() -> Double {
-        layout = Self.emptyLayout(estimatedHeight: layout.estimatedHeight, maxHeldRows: layout.maxHeldRows)
-        _ = try? layout.append(loaded.items.map(\.id), contentOffset: 0)
+        geometry = Self.emptyGeometry(estimatedHeight: geometry.estimatedHeight, maxHeldRows: geometry.maxHeldRows)
+        _ = geometry.append(loaded.items.count, contentOffset: 0)
         window.cursors = loaded.items.isEmpty ? [] : [PageCursors(newer: loaded.newerCursor, older: loaded.olderCursor)]
         window.top = loaded.items.first
         record(.replaced(items: loaded.items, above: 0, below: 0))
@@ -85,16 +94,14 @@ extension SourcePager {
     /// keep their heights; the pages and placeholders stay as they are.
     mutating func reestimate(_ estimatedHeight: Double) {
         let kept = measuredHeights
-        var fresh = Self.emptyLayout(estimatedHeight: estimatedHeight, maxHeldRows: layout.maxHeldRows)
-        var start = 0
-        for size in layout.pageSizes {
-            _ = try? fresh.append(layout.heldIDs[start..<start + size].map { $0 }, contentOffset: 0)
-            start += size
+        var fresh = Self.emptyGeometry(estimatedHeight: estimatedHeight, maxHeldRows: geometry.maxHeldRows)
+        for size in geometry.pageSizes {
+            _ = fresh.append(size, contentOffset: 0)
         }
-        fresh.placeholdersAbove = layout.placeholdersAbove
-        fresh.placeholdersBelow = layout.placeholdersBelow
-        _ = try? fresh.measure(kept, contentOffset: 0)
-        layout = fresh
+        fresh.placeholdersAbove = geometry.placeholdersAbove
+        fresh.placeholdersBelow = geometry.placeholdersBelow
+        geometry = fresh
+        if let positions = try? check(kept) { _ = geometry.measure(kept, at: positions, contentOffset: 0) }
     }
 
     /// Records a change of the rows for the pages (``ListModel/takeRowsUpdates()``).
@@ -103,6 +110,6 @@ extension SourcePager {
             window.updates.removeAll()
             window.overflowed = true
         }
-        window.updates.append(RowsUpdate(change, rowCount: layout.rowCount))
+        window.updates.append(RowsUpdate(change, rowCount: geometry.rowCount))
     }
 }

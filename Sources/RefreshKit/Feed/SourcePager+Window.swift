@@ -14,8 +14,8 @@ extension SourcePager {
     /// viewport resizes it at once) has anything to do: to take that size, to drop rows beyond it, or to load
     /// placeholders back (unless a request runs).
     func windowNeedsWork(_ size: WindowSize) -> Bool {
-        layout.maxHeldRows != size.heldRows || layout.heldRowCount > size.heldRows
-            || ((layout.placeholdersAbove > 0 || layout.placeholdersBelow > 0) && runningID == 0)
+        geometry.maxHeldRows != size.heldRows || geometry.heldRowCount > size.heldRows
+            || ((geometry.placeholdersAbove > 0 || geometry.placeholdersBelow > 0) && runningID == 0)
     }
 
     /// Takes the rows updates made since the last call, oldest first; `nil` when more were made than
@@ -31,13 +31,13 @@ extension SourcePager {
     /// Every row as one update: the held items and the placeholders around them (what a page joining is sent).
     public var allRows: RowsUpdate {
         RowsUpdate(
-            .replaced(items: loaded.items, above: layout.placeholdersAbove, below: layout.placeholdersBelow),
-            rowCount: layout.rowCount)
+            .replaced(items: loaded.items, above: geometry.placeholdersAbove, below: geometry.placeholdersBelow),
+            rowCount: geometry.rowCount)
     }
 
     /// Whether a load-more may start: the source may have older items and the list's last page is held (while
     /// it is not, the window loads the pages below back first).
-    public var mayLoadMore: Bool { hasMore && layout.placeholdersBelow == 0 }
+    public var mayLoadMore: Bool { hasMore && geometry.placeholdersBelow == 0 }
 
     // MARK: - Dropping
 
@@ -48,14 +48,14 @@ extension SourcePager {
         var total = 0.0
         var offset = contentOffset
         var dropped = false
-        while layout.heldRowCount > layout.maxHeldRows, layout.pageSizes.count > 1,
-            window.cursors.count == layout.pageSizes.count
+        while geometry.heldRowCount > geometry.maxHeldRows, geometry.pageSizes.count > 1,
+            window.cursors.count == geometry.pageSizes.count
         {
-            let sizes = layout.pageSizes
-            let first = layout.placeholdersAbove
-            let aboveGap = offset - layout.y(ofRow: first + sizes[0])
+            let sizes = geometry.pageSizes
+            let first = geometry.placeholdersAbove
+            let aboveGap = offset - geometry.y(ofRow: first + sizes[0])
             let belowGap =
-                layout.y(ofRow: first + layout.heldRowCount - sizes[sizes.count - 1]) - (offset + viewportHeight)
+                geometry.y(ofRow: first + geometry.heldRowCount - sizes[sizes.count - 1]) - (offset + viewportHeight)
             let mayAbove = aboveGap >= prefetch && window.cursors[1].newer != nil
             let mayBelow = belowGap >= prefetch && window.cursors[sizes.count - 2].older != nil
             let edge: PageEdge
@@ -77,9 +77,9 @@ extension SourcePager {
     /// Drops the held page at `edge`: its items, ids, heights and cursors. A reload running at that edge is
     /// given up (its answer would no longer join the held rows; it is dropped as stale).
     private mutating func drop(at edge: PageEdge, contentOffset: Double) -> Double {
-        guard let size = edge == .above ? layout.pageSizes.first : layout.pageSizes.last else { return 0 }
+        guard let size = edge == .above ? geometry.pageSizes.first : geometry.pageSizes.last else { return 0 }
         if let running, running.kind == .reload, (running.edge == .top) == (edge == .above) { self.running = nil }
-        let correction = layout.dropPage(at: edge, contentOffset: contentOffset)
+        let correction = geometry.dropPage(at: edge, contentOffset: contentOffset)
         loaded.forget(size, at: edge)
         if edge == .above { window.cursors.removeFirst() } else { window.cursors.removeLast() }
         record(.dropped(edge, count: size))
@@ -119,7 +119,7 @@ extension SourcePager {
         -> Bool
     {
         guard running == nil, window.retryNotBefore.map({ time >= $0 }) ?? true,
-            let edge = layout.pageNeeded(
+            let edge = geometry.pageNeeded(
                 contentOffset: contentOffset, viewportHeight: viewportHeight, prefetch: prefetch)
         else { return false }
         let position: FeedPosition
@@ -176,17 +176,19 @@ extension SourcePager {
     private mutating func reload(_ page: FeedPage, at edge: PageEdge, limit: Int, contentOffset: Double)
         throws(FeedError) -> (Double, Int)
     {
-        let placeholders = edge == .above ? layout.placeholdersAbove : layout.placeholdersBelow
+        let placeholders = edge == .above ? geometry.placeholdersAbove : geometry.placeholdersBelow
         let fits = min(placeholders, page.items.count)
         let kept = edge == .above ? page.items.suffix(fits) : page.items.prefix(fits)
         try LoadedItems.checkReload(kept, of: page, at: edge, limit: limit, ids: loaded.ids)
         var correction = 0.0
         if !kept.isEmpty {
+            // (Its ids are new and unique, checked above, which is all a layout checks of ids.)
             do {
-                correction = try layout.loadPage(kept.map(\.id), at: edge, contentOffset: contentOffset)
+                try geometry.checkFits(kept.count, at: edge)
             } catch {
                 throw .malformed("the page does not fit the layout: \(error)")
             }
+            correction = geometry.loadPage(kept.count, at: edge, contentOffset: contentOffset)
             loaded.reload(kept, at: edge)
             let whole = fits == page.items.count
             switch edge {
@@ -203,13 +205,13 @@ extension SourcePager {
         let left = placeholders - fits
         if left > 0 && (page.items.isEmpty || !page.hasMore) {
             removed = left
-            correction += layout.removePlaceholders(at: edge, contentOffset: contentOffset + correction)
+            correction += geometry.removePlaceholders(at: edge, contentOffset: contentOffset + correction)
             if edge == .below {
                 loaded.olderCursor = page.olderCursor ?? loaded.olderCursor
                 loaded.hasMore = false
             }
         }
-        if layout.placeholdersAbove == 0 { window.top = loaded.items.first }
+        if geometry.placeholdersAbove == 0 { window.top = loaded.items.first }
         record(.reloaded(edge, items: Array(kept), removed: removed))
         return (correction, kept.count)
     }

@@ -38,9 +38,10 @@ public struct SourcePager: Hashable, Sendable, Codable {
     public private(set) var pageSize: Int
     /// The feed's time limit, milliseconds.
     public private(set) var timeoutMs: Double
-    /// The rows' layout: the loaded items' ids, their heights (the estimate, `rowHeight`, until the page measures
-    /// them) and positions (docs/LAYOUT.md, "Wiring"). Kept in step with ``loaded`` by ``place(_:contentOffset:)``.
-    public internal(set) var layout: RowLayout
+    /// The rows' layout without their ids, which are the loaded items' (``layout``): their heights (the estimate,
+    /// `rowHeight`, until the page measures them) and positions (docs/LAYOUT.md, "Wiring"). Kept in step with
+    /// ``loaded`` by ``place(_:contentOffset:)``.
+    var geometry: RowGeometry
     /// How many `measure` batches were stale (made at another width) and ignored.
     public internal(set) var staleMeasurements = 0
     /// The window of pages: each held page's cursors, the rows updates for the pages, the list's top item
@@ -61,7 +62,7 @@ public struct SourcePager: Hashable, Sendable, Codable {
         pageSize = max(1, configuration.pageSize)
         timeoutMs = configuration.timeoutMs
         // Sized for no viewport until the model's first observation sizes the window (``window(viewportHeight:)``).
-        layout = Self.emptyLayout(
+        geometry = Self.emptyGeometry(
             estimatedHeight: configuration.rowHeight,
             maxHeldRows: WindowSize(pageSize: pageSize, estimatedHeight: configuration.rowHeight, viewportHeight: 0)
                 .heldRows)
@@ -69,6 +70,9 @@ public struct SourcePager: Hashable, Sendable, Codable {
         runningID = running?.id ?? 0  // an initialiser's assignment calls no `didSet`
     }
 
+    /// The rows' layout: the loaded items' ids with ``geometry`` (made for each read: a model's own reads go to
+    /// the geometry and the items).
+    public var layout: RowLayout { RowLayout(geometry: geometry, heldIDs: loaded.items.map(\.id)) }
     /// Items loaded.
     public var count: Int { loaded.items.count }
     /// The items loaded, newest first (those of the pages the window holds).
@@ -138,7 +142,7 @@ public struct SourcePager: Hashable, Sendable, Codable {
                 switch request.kind {
                 case .firstLoad, .refresh:
                     change =
-                        layout.placeholdersAbove > 0
+                        geometry.placeholdersAbove > 0
                         ? try newRowsAboveDroppedTop(page, merging: &merged, limit: request.request.limit)
                         : try merged.mergeNewest(page, limit: request.request.limit)
                 case .nextPage, .reload: change = try merged.append(page, limit: request.request.limit)
@@ -162,7 +166,7 @@ public struct SourcePager: Hashable, Sendable, Codable {
         pageSize = max(1, configuration.pageSize)
         timeoutMs = configuration.timeoutMs
         // The window follows the page size: the next observation resizes it (``window(viewportHeight:)``).
-        if configuration.rowHeight != layout.estimatedHeight { reestimate(configuration.rowHeight) }
+        if configuration.rowHeight != geometry.estimatedHeight { reestimate(configuration.rowHeight) }
     }
 
     private mutating func fail(_ request: SourceRequest, _ failure: FeedFailure, durationMs: Double) -> Result {
@@ -183,5 +187,52 @@ public struct SourcePager: Hashable, Sendable, Codable {
         return SourceRequest(
             id: nextRequestID, kind: kind, edge: edge, request: FeedRequest(position, limit: pageSize), issued: time,
             deadline: time.advanced(bySeconds: (timeoutMs + Self.graceMs) / 1000))
+    }
+}
+
+// Coded as its members were when the layout kept the ids itself: ``layout`` among them, in their order. A coded
+// layout whose ids are not the loaded items' is refused (they are the same rows: docs/LAYOUT.md, "The window,
+// wired").
+extension SourcePager {
+    private enum CodingKeys: String, CodingKey {
+        case loaded, running, runningID, lastRowsChange, answered, answeredCount, pageSize, timeoutMs, layout
+        case staleMeasurements, window, nextRequestID
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        loaded = try container.decode(LoadedItems.self, forKey: .loaded)
+        running = try container.decodeIfPresent(SourceRequest.self, forKey: .running)
+        runningID = try container.decode(Int.self, forKey: .runningID)
+        lastRowsChange = try container.decodeIfPresent(RowsChange.self, forKey: .lastRowsChange)
+        answered = try container.decode([AnsweredRequest].self, forKey: .answered)
+        answeredCount = try container.decode(Int.self, forKey: .answeredCount)
+        pageSize = try container.decode(Int.self, forKey: .pageSize)
+        timeoutMs = try container.decode(Double.self, forKey: .timeoutMs)
+        let layout = try container.decode(RowLayout.self, forKey: .layout)
+        guard layout.heldIDs.elementsEqual(loaded.items.lazy.map(\.id)) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .layout, in: container, debugDescription: "the layout's rows are not the loaded items")
+        }
+        geometry = layout.geometry
+        staleMeasurements = try container.decode(Int.self, forKey: .staleMeasurements)
+        window = try container.decode(PageWindow.self, forKey: .window)
+        nextRequestID = try container.decode(Int.self, forKey: .nextRequestID)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(loaded, forKey: .loaded)
+        try container.encodeIfPresent(running, forKey: .running)
+        try container.encode(runningID, forKey: .runningID)
+        try container.encodeIfPresent(lastRowsChange, forKey: .lastRowsChange)
+        try container.encode(answered, forKey: .answered)
+        try container.encode(answeredCount, forKey: .answeredCount)
+        try container.encode(pageSize, forKey: .pageSize)
+        try container.encode(timeoutMs, forKey: .timeoutMs)
+        try container.encode(layout, forKey: .layout)
+        try container.encode(staleMeasurements, forKey: .staleMeasurements)
+        try container.encode(window, forKey: .window)
+        try container.encode(nextRequestID, forKey: .nextRequestID)
     }
 }

@@ -1,6 +1,6 @@
 /// What ``ListModel`` keeps of its own members because an input or a frame reads it: the controls that are switched
 /// off, the feed's status and the row height. Each is derived (worked out again when `nil`, and set to `nil` where
-/// what it derives from changes: `configure`, the `didSet`s of `configuration`, `pager` and `simulated`), so a
+/// what it derives from changes: `configure`, the `didSet`s of the configuration, `pager` and `simulated`), so a
 /// model's coding and equality do not see them. A drag's move reads one of these, kept beside the other members an
 /// input reads, instead of reaching into what it derives from (docs/PERFORMANCE.md, "Cold lines"):
 /// - `inertControls`, the controls that do nothing until the configuration changes (bit `index`): switched off, and
@@ -42,7 +42,7 @@ extension ListModel {
     @inline(never)
     mutating func findFeedStatus() -> FeedStatus {
         let status = FeedStatus(
-            running: pager.running?.kind, due: feedDue, count: pager.layout.rowCount, hasMore: pager.hasMore,
+            running: pager.running?.kind, due: feedDue, count: pager.geometry.rowCount, hasMore: pager.hasMore,
             mayLoadMore: pager.mayLoadMore)
         feedStatusCache.value = status
         return status

@@ -9,17 +9,16 @@ extension ListModel {
 
     /// The list's content size: the viewport's width, and the rows' height.
     var contentSize: Size {
-        Size(width: scroll.viewport.width, height: pager.layout.contentHeight)
+        Size(width: scroll.viewport.width, height: pager.geometry.contentHeight)
     }
 
     /// Whether `batch` would be applied (`true`), or is stale and only counted (`false`); throws, changing
     /// nothing, for a batch the layout refuses (naming the row).
     func checkMeasurement(_ batch: MeasureInput) throws(ListModelError) -> Bool {
-        let layout = pager.layout
         guard batch.width == scroll.viewport.width else { return false }
         do {
-            // Rows of a page the window dropped meanwhile are stale, not wrong (RowLayout+Window.swift).
-            try layout.check(measuredRows(of: batch))
+            // Rows of a page the window dropped meanwhile are stale, not wrong (RowLayout+Changes.swift).
+            try pager.check(measuredRows(of: batch))
         } catch {
             throw ListModelError(.badMeasurement, message: "measure: \(error)")
         }
@@ -30,7 +29,7 @@ extension ListModel {
     /// that applied it, the rows it applied that the layout still holds: what the host announces in `heights`.
     public func measuredRows(of batch: MeasureInput) -> [RowMeasurement] {
         guard batch.width == scroll.viewport.width else { return [] }
-        return pager.layout.withoutDroppedRows(batch.rows)
+        return pager.withoutDroppedRows(batch.rows)
     }
 
     /// Applies a batch ``checkMeasurement(_:)`` accepted, or counts a stale one.

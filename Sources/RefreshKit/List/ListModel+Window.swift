@@ -26,7 +26,7 @@ extension ListModel {
     @inline(__always)
     mutating func followWindow() -> Bool {
         let size = windowSizes.value.size(
-            pageSize: pager.pageSize, estimatedHeight: pager.layout.estimatedHeight,
+            pageSize: pager.pageSize, estimatedHeight: pager.geometry.estimatedHeight,
             viewportHeight: scroll.viewport.height)
         guard pager.windowNeedsWork(size) else { return false }
         return followWindow(size)
@@ -36,7 +36,7 @@ extension ListModel {
     @inline(never)
     private mutating func followWindow(_ size: WindowSize) -> Bool {
         let viewportHeight = scroll.viewport.height
-        if pager.layout.maxHeldRows != size.heldRows { pager.layout.maxHeldRows = size.heldRows }
+        if pager.geometry.maxHeldRows != size.heldRows { pager.geometry.maxHeldRows = size.heldRows }
         let offset = scroll.offset.y
         let correction = pager.trimWindow(
             contentOffset: offset, viewportHeight: viewportHeight, prefetch: size.prefetch)

@@ -15,9 +15,7 @@ public struct ListModel: Hashable, Sendable, Codable {
     public private(set) var presetName: String
     /// Device pixels per CSS px of the page that opened the model.
     public private(set) var devicePixelRatio: Double
-    public private(set) var configuration: ListConfiguration {
-        didSet { rowHeightCache.value = nil }
-    }
+    private(set) var sharedConfiguration: SharedListConfiguration { didSet { rowHeightCache.value = nil } }
     /// The list's rows: the loaded items, their layout, the window of pages and the request in flight
     /// (``SourcePager``), whichever source answers.
     public internal(set) var pager: SourcePager {
@@ -53,10 +51,11 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// The window's size, for the viewport, page size and estimate it was worked out for (ListModel+Window.swift).
     var windowSizes = Scratch(WindowSizes())
     public internal(set) var scroll: ScrollModel
-    /// Every stored member but the derived ones (ListModel+Derived.swift), in the order they were declared
-    /// before.
+    /// Every stored member but the derived ones (ListModel+Derived.swift), in the order they were declared before.
     private enum CodingKeys: String, CodingKey {
-        case now, presetName, configuration, scroll, controls, pager, simulated, devicePixelRatio, sequence, events
+        case now, presetName
+        case sharedConfiguration = "configuration"
+        case scroll, controls, pager, simulated, devicePixelRatio, sequence, events
         case frameEdges, spareEdges, observedQuietly
     }
     /// A safety net for the deadline loop in ``advance(to:)``: no real trace comes near it.
@@ -80,7 +79,7 @@ public struct ListModel: Hashable, Sendable, Codable {
         self.devicePixelRatio = devicePixelRatio
         now = time
         presetName = found.name
-        configuration = found.configuration
+        sharedConfiguration = found.sharedConfiguration
         (pager, simulated) = Self.startFeed(feed, configuration: found.configuration.feed, seed: seed, at: time)
         controls = Edge.allCases.map { EdgeControl(edge: $0, shared: found.sharedEdge($0)) }
         scroll = ScrollModel(
@@ -100,6 +99,8 @@ public struct ListModel: Hashable, Sendable, Codable {
     }
 
     public var viewport: Size { scroll.viewport }
+    /// Every edge, the insets, the feed and the physics: its preset's until a `configure` (``SharedListConfiguration``).
+    public var configuration: ListConfiguration { unsafeAddress { sharedConfiguration.address } }
 
     /// The control of `edge`.
     public func control(_ edge: Edge) -> EdgeControl { controls[Self.index(edge)] }
@@ -564,7 +565,7 @@ public struct ListModel: Hashable, Sendable, Codable {
     // MARK: - Configuration
 
     private mutating func configure(_ new: ListConfiguration) {
-        configuration = new
+        if new != configuration { sharedConfiguration = SharedListConfiguration(new) }
         scroll.physics = Self.physics(new, devicePixelRatio: devicePixelRatio)
         if scroll.insets.app != new.insets { changeAppInsets(to: new.insets) }
         let runningBefore = pager.running.flatMap { $0.kind == .reload ? nil : $0 }

@@ -11,8 +11,10 @@ public struct Preset: Hashable, Sendable {
     public var summary: String
     /// Every edge, the insets, the feed and the physics.
     public var configuration: ListConfiguration {
-        didSet { sharedEdges = Self.share(configuration) }
+        didSet { (sharedConfiguration, sharedEdges) = Self.share(configuration) }
     }
+    /// The configuration, held once for every session started on this preset (``SharedListConfiguration``).
+    private(set) var sharedConfiguration: SharedListConfiguration
     /// The edges' configurations, each held once for every session started on this preset
     /// (``SharedEdgeConfiguration``), in ``Edge/allCases`` order.
     private(set) var sharedEdges: [SharedEdgeConfiguration] = []
@@ -21,11 +23,12 @@ public struct Preset: Hashable, Sendable {
         self.name = name
         self.library = library
         self.summary = summary
-        self.configuration = configuration
         // The library's event rules travel with the configuration, which a model keeps (docs/SEEDS.md, "Each
         // library's events").
-        if self.configuration.library == nil { self.configuration.library = library?.dialect }
-        sharedEdges = Self.share(self.configuration)
+        var configuration = configuration
+        if configuration.library == nil { configuration.library = library?.dialect }
+        self.configuration = configuration
+        (sharedConfiguration, sharedEdges) = Self.share(configuration)
     }
 
     /// The configuration of `edge`, as every control started on this preset holds it.
@@ -33,8 +36,10 @@ public struct Preset: Hashable, Sendable {
         sharedEdges[Edge.allCases.firstIndex(of: edge)!]
     }
 
-    private static func share(_ configuration: ListConfiguration) -> [SharedEdgeConfiguration] {
-        Edge.allCases.map { SharedEdgeConfiguration(configuration.edge($0)) }
+    private static func share(_ configuration: ListConfiguration)
+        -> (SharedListConfiguration, [SharedEdgeConfiguration])
+    {
+        (SharedListConfiguration(configuration), Edge.allCases.map { SharedEdgeConfiguration(configuration.edge($0)) })
     }
 
     /// Every seed preset, the default (`ios`) first.

@@ -12,7 +12,10 @@ extension ScrollModel {
     }
 
     /// When the running wheel gesture ends if no event arrives.
-    public var wheelDeadline: Timestamp? { isWheeling ? wheel?.deadline : nil }
+    ///
+    /// Every input asks, mostly with no wheel: the gesture, held apart (``ScrollSideCar``), is read out of line, so
+    /// that the test of the phase is all an input runs (docs/PERFORMANCE.md, "Inlining on an input's path").
+    public var wheelDeadline: Timestamp? { isWheeling ? sideCar.wheelDeadline() : nil }
 
     /// Applies one wheel event at the model's current time.
     public mutating func wheel(_ input: WheelInput) -> GestureOutcome {

@@ -23,8 +23,8 @@ public struct ScrollModel: Hashable, Sendable, Codable {
 
     // What a drag's move reads comes first, in declaration order and so in memory: the clock, the offset and its
     // motion, the geometry, the rubber band, the drag, then the finger's newest samples (``FingerVelocity``); the
-    // rest of the velocity rings and what only wheels and commands use after them (docs/PERFORMANCE.md, "Cold
-    // lines"). Coded in the old order (``CodingKeys``).
+    // rest of the velocity rings after them (docs/PERFORMANCE.md, "Cold lines"), and what only wheels, commands
+    // and timed moves use held apart (``ScrollSideCar``). Coded in the old order (``CodingKeys``).
     public private(set) var now: Timestamp
     public internal(set) var offset: Point
     public private(set) var velocity: Point = .zero
@@ -42,23 +42,42 @@ public struct ScrollModel: Hashable, Sendable, Codable {
     private(set) var drag: DragGesture?
     /// The running drag's velocity estimators (empty without one).
     private var fingerVelocity = FingerVelocity()
-    /// The running wheel gesture: there is one exactly in the `wheel` phase (``isWheeling``).
-    var wheel: WheelGesture?
-    /// After a wheel gesture ended on momentum, the rest of that momentum is swallowed until an idle gap
-    /// (each swallowed event pushes the gap forward) or a clearly new push.
-    var swallowedWheel: WheelGesture?
-    /// Where a command's animated scroll is heading; kept through layout changes (clamped into the new
-    /// bounds) so a relayout never strands it half way.
-    private var commandTarget: Point?
-    /// The timed move the latest inset change on each axis asked for (``setInsetLayer(_:for:timing:)``): while
-    /// set, content that the change left outside its rest range goes there on this timing, not on the spring.
-    /// Cleared when that axis's motion ends, or a gesture or a command takes over.
-    private var horizontalTiming: TimedMove?
-    private var verticalTiming: TimedMove?
-    /// Every stored member, in the order they were declared (and coded) before the hot ones were put first.
+    /// What only wheels, commands and timed inset moves use, held apart and only while set (``ScrollSideCar``).
+    private(set) var sideCar = ScrollSideCar()
+    /// Every stored member, in the order they were declared (and coded) before the hot ones were put first, the
+    /// side-car's one by one.
     private enum CodingKeys: String, CodingKey {
         case physics, now, viewport, contentSize, insets, offset, velocity, phase, horizontalMotion, verticalMotion
         case drag, fingerVelocity, wheel, swallowedWheel, commandTarget, horizontalTiming, verticalTiming, isDragging
+    }
+
+    /// The running wheel gesture: there is one exactly in the `wheel` phase (``isWheeling``).
+    var wheel: WheelGesture? {
+        get { sideCar.wheel }
+        set { sideCar.wheel = newValue }
+    }
+    /// After a wheel gesture ended on momentum, the rest of that momentum is swallowed until an idle gap
+    /// (each swallowed event pushes the gap forward) or a clearly new push.
+    var swallowedWheel: WheelGesture? {
+        get { sideCar.swallowedWheel }
+        set { sideCar.swallowedWheel = newValue }
+    }
+    /// Where a command's animated scroll is heading; kept through layout changes (clamped into the new
+    /// bounds) so a relayout never strands it half way.
+    private var commandTarget: Point? {
+        get { sideCar.commandTarget }
+        set { sideCar.commandTarget = newValue }
+    }
+    /// The timed move the latest inset change on each axis asked for (``setInsetLayer(_:for:timing:)``): while
+    /// set, content that the change left outside its rest range goes there on this timing, not on the spring.
+    /// Cleared when that axis's motion ends, or a gesture or a command takes over.
+    private var horizontalTiming: TimedMove? {
+        get { sideCar.horizontalTiming }
+        set { sideCar.horizontalTiming = newValue }
+    }
+    private var verticalTiming: TimedMove? {
+        get { sideCar.verticalTiming }
+        set { sideCar.verticalTiming = newValue }
     }
 
     public init(
@@ -75,6 +94,56 @@ public struct ScrollModel: Hashable, Sendable, Codable {
         self.insets = insets
         let start = insets.combined
         self.offset = Point(x: -start.left, y: -start.top)
+    }
+
+    /// Decodes a model as it was coded (``CodingKeys``), the side-car's members among the others.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        physics = try container.decode(ScrollPhysics.self, forKey: .physics)
+        now = try container.decode(Timestamp.self, forKey: .now)
+        viewport = try container.decode(Size.self, forKey: .viewport)
+        contentSize = try container.decode(Size.self, forKey: .contentSize)
+        insets = try container.decode(InsetLayers.self, forKey: .insets)
+        offset = try container.decode(Point.self, forKey: .offset)
+        velocity = try container.decode(Point.self, forKey: .velocity)
+        phase = try container.decode(ScrollPhase.self, forKey: .phase)
+        horizontalMotion = try container.decode([MotionSegment].self, forKey: .horizontalMotion)
+        verticalMotion = try container.decode([MotionSegment].self, forKey: .verticalMotion)
+        drag = try container.decodeIfPresent(DragGesture.self, forKey: .drag)
+        fingerVelocity = try container.decode(FingerVelocity.self, forKey: .fingerVelocity)
+        sideCar = ScrollSideCar(
+            ScrollSideCar.Members(
+                wheel: try container.decodeIfPresent(WheelGesture.self, forKey: .wheel),
+                swallowedWheel: try container.decodeIfPresent(WheelGesture.self, forKey: .swallowedWheel),
+                commandTarget: try container.decodeIfPresent(Point.self, forKey: .commandTarget),
+                horizontalTiming: try container.decodeIfPresent(TimedMove.self, forKey: .horizontalTiming),
+                verticalTiming: try container.decodeIfPresent(TimedMove.self, forKey: .verticalTiming)))
+        isDragging = try container.decode(Bool.self, forKey: .isDragging)
+    }
+
+    /// Encodes the model as ``init(from:)`` decodes it (``CodingKeys``, in their order; a member that is `nil`
+    /// left out).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(physics, forKey: .physics)
+        try container.encode(now, forKey: .now)
+        try container.encode(viewport, forKey: .viewport)
+        try container.encode(contentSize, forKey: .contentSize)
+        try container.encode(insets, forKey: .insets)
+        try container.encode(offset, forKey: .offset)
+        try container.encode(velocity, forKey: .velocity)
+        try container.encode(phase, forKey: .phase)
+        try container.encode(horizontalMotion, forKey: .horizontalMotion)
+        try container.encode(verticalMotion, forKey: .verticalMotion)
+        try container.encodeIfPresent(drag, forKey: .drag)
+        try container.encode(fingerVelocity, forKey: .fingerVelocity)
+        let members = sideCar.members
+        try container.encodeIfPresent(members.wheel, forKey: .wheel)
+        try container.encodeIfPresent(members.swallowedWheel, forKey: .swallowedWheel)
+        try container.encodeIfPresent(members.commandTarget, forKey: .commandTarget)
+        try container.encodeIfPresent(members.horizontalTiming, forKey: .horizontalTiming)
+        try container.encodeIfPresent(members.verticalTiming, forKey: .verticalTiming)
+        try container.encode(isDragging, forKey: .isDragging)
     }
 
     // MARK: - Geometry

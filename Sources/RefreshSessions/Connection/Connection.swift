@@ -13,7 +13,7 @@ public final class Connection {
     // What the host reads or writes of a connection on every input and every write comes first, together (the
     // rate limiter last among them, its own fields for an accepted message first); what is read only now and then
     // after it. With many sessions a connection is cold when its input comes, so what an input touches lies
-    // together, and the large ``heldFrameBase`` is not read after each write (``holdsFrameBase`` says whether it
+    // together, and the box of ``heldFrameBase`` is not read after each write (``holdsFrameBase`` says whether it
     // holds one): docs/PERFORMANCE.md, "Cold lines".
     @exclusivity(unchecked) public internal(set) var lifecycle = ConnectionLifecycle.open
     /// How the page wants its frames (`hello.frames`): whole `frame` messages, or `delta`s after the first.
@@ -78,7 +78,7 @@ public final class Connection {
     /// The message rate.
     @exclusivity(unchecked) var rateLimiter: RateLimiter
 
-    // Read rarely, from here on; the held frame is large.
+    // Read rarely, from here on.
 
     /// The transport's number for it.
     public let id: UInt64
@@ -88,9 +88,17 @@ public final class Connection {
 
     /// The frame ``frameBase`` names when the session has made two frames since (a member written less often
     /// than the frames are made): a copy of it, which the session gives the connection as it lets the frame go.
-    @exclusivity(unchecked) var heldFrameBase: SharedFrame? {
-        didSet { holdsFrameBase = heldFrameBase != nil }
+    var heldFrameBase: SharedFrame? {
+        get { heldFrame?.frame }
+        set {
+            heldFrame = newValue.map(HeldFrame.init)
+            holdsFrameBase = newValue != nil
+        }
     }
+    /// ``heldFrameBase``, boxed: a connection holds one only while it lags behind its session's frames, and a
+    /// frame inline would be a large part of every connection that never does (docs/PERFORMANCE.md, "Memory per
+    /// connected session").
+    @exclusivity(unchecked) private var heldFrame: HeldFrame?
 
     /// The peer's address, for the log.
     public let peer: String
@@ -118,5 +126,14 @@ public final class Connection {
     func heard(at now: Int64) {
         lastHeard = now
         pingedAt = nil
+    }
+}
+
+/// A frame a lagging connection holds (``Connection/heldFrameBase``), in an object of its own.
+private final class HeldFrame: Sendable {
+    let frame: SharedFrame
+
+    init(_ frame: SharedFrame) {
+        self.frame = frame
     }
 }
