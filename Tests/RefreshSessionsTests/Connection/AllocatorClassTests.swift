@@ -4,7 +4,7 @@ import Testing
 
 #if canImport(Glibc)
     // <malloc.h>, which Glibc's module leaves out
-    @_silgen_name("malloc_usable_size") private func malloc_usable_size(_ block: UnsafeMutableRawPointer?) -> Int
+    @_silgen_name("malloc_usable_size") private func mallocUsableSize(_ block: UnsafeMutableRawPointer?) -> Int
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -18,7 +18,7 @@ import Testing
     private static func blockSize(_ object: AnyObject) -> Int {
         let address = Unmanaged.passUnretained(object).toOpaque()
         #if canImport(Glibc)
-            return malloc_usable_size(address)
+            return mallocUsableSize(address)
         #else
             return malloc_size(address)
         #endif
