@@ -70,7 +70,7 @@ public struct SourcePager: Hashable, Sendable, Codable {
         runningID = running?.id ?? 0  // an initialiser's assignment calls no `didSet`
     }
 
-    /// The rows' layout: the loaded items' ids with ``geometry`` (made for each read: a model's own reads go to
+    /// The rows' layout: the loaded items' ids with `geometry` (made for each read: a model's own reads go to
     /// the geometry and the items).
     public var layout: RowLayout { RowLayout(geometry: geometry, heldIDs: loaded.items.map(\.id)) }
     /// Items loaded.

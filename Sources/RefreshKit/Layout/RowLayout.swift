@@ -13,7 +13,7 @@
 /// returns the content-offset correction that keeps the anchor's top at the same screen y (``anchor(at:)``).
 ///
 /// Memory: the held pages' rows (ids, heights, one flag) and two counts; nothing grows with the list's length.
-/// The ids are the layout's own; the rest is its ``RowGeometry``, which a list's pager keeps without the ids
+/// The ids are the layout's own; the rest is its `RowGeometry`, which a list's pager keeps without the ids
 /// (its items hold them: ``SourcePager/layout`` is made from the two).
 public struct RowLayout: Hashable, Sendable {
     /// The tallest height a row may be measured at, in CSS px (about twenty phone screens): a measurement above

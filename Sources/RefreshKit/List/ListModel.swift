@@ -99,7 +99,7 @@ public struct ListModel: Hashable, Sendable, Codable {
     }
 
     public var viewport: Size { scroll.viewport }
-    /// Every edge, the insets, the feed and the physics: its preset's until a `configure` (``SharedListConfiguration``).
+    /// Every edge, the insets, the feed and the physics: its preset's until a `configure` (`SharedListConfiguration`).
     public var configuration: ListConfiguration { unsafeAddress { sharedConfiguration.address } }
 
     /// The control of `edge`.

@@ -13,7 +13,7 @@ extension ScrollModel {
 
     /// When the running wheel gesture ends if no event arrives.
     ///
-    /// Every input asks, mostly with no wheel: the gesture, held apart (``ScrollSideCar``), is read out of line, so
+    /// Every input asks, mostly with no wheel: the gesture, held apart (`ScrollSideCar`), is read out of line, so
     /// that the test of the phase is all an input runs (docs/PERFORMANCE.md, "Inlining on an input's path").
     public var wheelDeadline: Timestamp? { isWheeling ? sideCar.wheelDeadline() : nil }
 

@@ -96,7 +96,7 @@ public struct ScrollModel: Hashable, Sendable, Codable {
         self.offset = Point(x: -start.left, y: -start.top)
     }
 
-    /// Decodes a model as it was coded (``CodingKeys``), the side-car's members among the others.
+    /// Decodes a model as it was coded (`CodingKeys`), the side-car's members among the others.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         physics = try container.decode(ScrollPhysics.self, forKey: .physics)
@@ -121,7 +121,7 @@ public struct ScrollModel: Hashable, Sendable, Codable {
         isDragging = try container.decode(Bool.self, forKey: .isDragging)
     }
 
-    /// Encodes the model as ``init(from:)`` decodes it (``CodingKeys``, in their order; a member that is `nil`
+    /// Encodes the model as ``init(from:)`` decodes it (`CodingKeys`, in their order; a member that is `nil`
     /// left out).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
