@@ -51,11 +51,13 @@ actor HostLoop {
         feed = source.map { FeedService(source: $0, limits: FeedLimits(), pollMilliseconds: 5000) }
     }
 
-    /// Starts the feed's workers; their answers hop onto the loop.
+    /// Lets the feed's workers wake the loop from now on: each answer hops onto it. What they answered before (a
+    /// page that connected before the app's services started) is taken at once.
     func start() {
         feed?.start { [eventLoop] in
             eventLoop.execute { self.assumeIsolated { $0.deliverFeedReports() } }
         }
+        deliverFeedReports()
     }
 
     // MARK: - A WebSocket's events
