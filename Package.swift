@@ -17,7 +17,9 @@ import PackageDescription
 //   ServerClock      – the server's clock: the wall clock read once, advanced by the monotonic clock (µs since 1970).
 //   RefreshServer    – the libwebsockets adapter: LibWebSockets/ (one context, its event loop and callbacks, the
 //                      service loop that carries out the session host's actions), Hardening/ (the front door's
-//                      policies), HTTP/, Feed/, Images/, Metrics/, Share/, Store/ (Redis).
+//                      policies), HTTP/, Feed/, Images/, Metrics/, Share/.
+//   RefreshStore     – the session store (Redis through hiredis), written and read off the serving thread; any
+//                      transport's (the libwebsockets server's, examples/hummingbird-notes').
 //   LinkSimulator    – `refreshkit link`: a user-space TCP proxy that delays, jitters, loses and stalls (docs/LINK.md).
 //   RefreshFeeds     – the feed source API (docs/FEEDS.md) and its sources: SQLite, JSON Feed (read with the wire's
 //                      JSON reader), simulated.
@@ -41,6 +43,8 @@ let package = Package(
         .library(name: "RefreshSessions", targets: ["RefreshSessions"]),
         .library(name: "RefreshWire", targets: ["RefreshWire"]),
         .library(name: "RefreshServer", targets: ["RefreshServer"]),
+        // The session store's client (docs/SCALING.md): Redis through hiredis, off the serving thread.
+        .library(name: "RefreshStore", targets: ["RefreshStore"]),
         // The clock a transport tells the session host the time by (examples/hummingbird's adapter).
         .library(name: "ServerClock", targets: ["ServerClock"]),
         .executable(name: "refreshkit", targets: ["refreshkit"]),
@@ -99,13 +103,19 @@ let package = Package(
         .target(
             name: "LWSEcho",
             dependencies: ["CLibWebSockets", .product(name: "DequeModule", package: "swift-collections")]),
+        // The session store (docs/SCALING.md): Redis through hiredis, written and read off the serving thread; no lws.
+        .target(
+            name: "RefreshStore",
+            dependencies: [
+                "RefreshSessions", "RefreshFeeds", "CHiredis", .product(name: "Logging", package: "swift-log"),
+            ]),
         // The time of the engine, the traces and the wire, comparable across machines (docs/SCALING.md).
         .target(name: "ServerClock"),
         .target(
             name: "RefreshServer",
             dependencies: [
                 "RefreshKit", "RefreshWire", "RefreshSessions", "CLibWebSockets", "CQREncode", "CHiredis",
-                "LWSEcho", "ServerClock", "RefreshFeeds",
+                "LWSEcho", "ServerClock", "RefreshFeeds", "RefreshStore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -173,7 +183,9 @@ let package = Package(
         // libFuzzer target for the decoder and the session (`make fuzz`; it does nothing in an ordinary build).
         .testTarget(
             name: "RefreshServerTests",
-            dependencies: ["RefreshServer", "RefreshWire", "RefreshKit", "CLibWebSockets", "RefreshFeeds"]),
+            dependencies: [
+                "RefreshServer", "RefreshWire", "RefreshKit", "CLibWebSockets", "RefreshFeeds", "RefreshStore",
+            ]),
         .executableTarget(name: "refreshkit-fuzz", dependencies: ["RefreshKit", "RefreshWire"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import RefreshFeeds
 import RefreshKit
 import RefreshSessions
+import RefreshStore
 import RefreshWire
 
 #if canImport(Glibc)
@@ -84,7 +85,11 @@ public struct ServerConfiguration: Sendable, Hashable {
                 throw .invalidConfiguration("node must be 1 to 32 letters, digits, '-' or '_' (got '\(node)')")
             }
         }
-        if let storeURL { _ = try StoreAddress(storeURL) }
+        if let storeURL {
+            do throws(StoreAddressError) { _ = try StoreAddress(storeURL) } catch {
+                throw .invalidConfiguration(error.message)
+            }
+        }
         do throws(FeedError) {
             _ = try FeedAddress(parsing: feed)
         } catch {

@@ -34,6 +34,7 @@ let package = Package(
                 .product(name: "RefreshSessions", package: repositoryIdentity),
                 .product(name: "RefreshWire", package: repositoryIdentity),
                 .product(name: "RefreshFeeds", package: repositoryIdentity),
+                .product(name: "RefreshStore", package: repositoryIdentity),
                 .product(name: "ServerClock", package: repositoryIdentity),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -49,6 +50,8 @@ let package = Package(
             dependencies: [
                 "RefreshHummingbird",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "RefreshSessions", package: repositoryIdentity),
+                .product(name: "RefreshStore", package: repositoryIdentity),
                 .product(name: "RefreshFeeds", package: repositoryIdentity),
                 .product(name: "RefreshKit", package: repositoryIdentity),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -3,6 +3,7 @@ import Logging
 import RefreshFeeds
 import RefreshKit
 import RefreshSessions
+import RefreshStore
 import RefreshWire
 import ServerClock
 import Synchronization

@@ -3,6 +3,7 @@ import RefreshSessions
 import Testing
 
 @testable import RefreshServer
+@testable import RefreshStore
 
 /// The fence rule is one fact (docs/SCALING.md, "Fencing"): the store's Lua script (``RedisWriter/script``) is
 /// what runs, and ``SessionFence/accepts(stored:storedWriter:epoch:writer:)`` states it in Swift, as the

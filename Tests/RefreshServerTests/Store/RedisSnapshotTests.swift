@@ -6,6 +6,7 @@ import RefreshWire
 import Testing
 
 @testable import RefreshServer
+@testable import RefreshStore
 
 /// A session whose recording starts over from a snapshot, written to a real Redis through the store's script
 /// (docs/SCALING.md, "Sessions of any length"): the whole write after the snapshot replaces the copy with the

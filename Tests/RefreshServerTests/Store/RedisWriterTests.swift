@@ -4,6 +4,7 @@ import RefreshSessions
 import Testing
 
 @testable import RefreshServer
+@testable import RefreshStore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RefreshServer
+@testable import RefreshStore
 
 /// `serve --store` read by Foundation's URL parser (``StoreAddress``): the password and the database are
 /// honoured, and whatever the server does not support is refused when it starts, with a message naming it.

@@ -1,9 +1,11 @@
+import Dispatch
 import Logging
 import NIOCore
 import NIOWebSocket
 import RefreshFeeds
 import RefreshKit
 import RefreshSessions
+import RefreshStore
 import RefreshWire
 import ServerClock
 
@@ -18,6 +20,11 @@ actor HostLoop {
 
     private let host: SessionHost
     private let feed: FeedService?
+    /// The session store's writer and reader (docs/SCALING.md), off the loop: `nil` without a store.
+    private let storeThread: StoreThread?
+    private let storeReads: StoreReads?
+    /// The reads run here one at a time (the reader has one connection), and their answers hop onto the loop.
+    private let readQueue = DispatchQueue(label: "rk-store-reads")
     private let clock = ServerClock()
     private let logger: Logger
     private var links: [UInt64: Link] = [:]
@@ -43,11 +50,16 @@ actor HostLoop {
         case kill
     }
 
-    init(configuration: SessionHost.Configuration, source: (any FeedSource)?, eventLoop: any EventLoop, logger: Logger)
-    {
+    init(
+        configuration: SessionHost.Configuration, source: (any FeedSource)?, store: StoreAddress?,
+        eventLoop: any EventLoop, logger: Logger
+    ) {
         self.eventLoop = eventLoop
         self.logger = logger
         host = SessionHost(configuration: configuration, logger: logger)
+        host.hasStore = store != nil
+        storeThread = store.map { StoreThread(address: $0, logger: logger) }
+        storeReads = store.map { StoreReads(address: $0, logger: logger) }
         feed = source.map { FeedService(source: $0, limits: FeedLimits(), pollMilliseconds: 5000) }
     }
 
@@ -116,7 +128,19 @@ actor HostLoop {
     /// Closes every WebSocket with 1001 and waits until they are closed, or `graceMilliseconds` passed; then
     /// stops the timers and the feed.
     func shutDown(graceMilliseconds: Int) async {
-        host.beginShutdown(at: clock.now())
+        if storeThread != nil {
+            // Every session is handed to the store before the pages are closed, so they come back to what it holds
+            // (as `refreshkit serve` does): the batch being written, then the last one.
+            await waitForTheStore()
+            host.beginShutdown(at: clock.now())
+            carryOutActions()
+            await waitForTheStore()
+            if !host.storeIsIdle {
+                logger.error("the session store did not answer in time; sessions may not have been handed over")
+            }
+        } else {
+            host.beginShutdown(at: clock.now())
+        }
         carryOutActions()
         if !links.isEmpty {
             let deadline = eventLoop.scheduleTask(in: .milliseconds(Int64(graceMilliseconds))) {
@@ -128,8 +152,26 @@ actor HostLoop {
         tick?.cancel()
         sweep?.cancel()
         feed?.stop()
+        storeThread?.stop()
         host.tearDown()
         logger.info("sessions closed", metadata: ["ticks": "\(host.ticks.run)"])
+    }
+
+    /// Waits (off the loop) until the store has answered every batch handed to it, 1 s at most, and takes its answers.
+    private func waitForTheStore() async {
+        guard let storeThread else { return }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            readQueue.async {
+                _ = storeThread.waitUntilAnswered(seconds: 1)
+                done.resume()
+            }
+        }
+        deliverStoreReports()
+    }
+
+    private func deliverStoreReports() {
+        guard let storeThread else { return }
+        for report in storeThread.takeReports() { host.storeAnswered(report, at: clock.now()) }
     }
 
     private func resumeDrained() {
@@ -177,10 +219,17 @@ actor HostLoop {
                 sweep = eventLoop.scheduleTask(in: .microseconds(after)) {
                     self.assumeIsolated { $0.onSweep() }
                 }
-            case .writeStore, .readStore:
-                // The session store is the libwebsockets server's (docs/EMBEDDING.md): this host has none, so
-                // it never asks.
-                break
+            case .writeStore(let batch):
+                storeThread?.submit(batch)
+            case .readStore(let read):
+                guard let storeReads else {
+                    host.storeRead(StoreReadAnswer(read: read, load: .unavailable), at: clock.now())
+                    return
+                }
+                readQueue.async { [eventLoop] in
+                    let answer = storeReads.answer(read)
+                    eventLoop.execute { self.assumeIsolated { $0.storeReadAnswered(answer) } }
+                }
             case .requestFeed(let session, let id, let request):
                 if let feed {
                     feed.submit(request, session: session, request: id)
@@ -199,7 +248,13 @@ actor HostLoop {
         carryOutActions()
     }
 
+    private func storeReadAnswered(_ answer: StoreReadAnswer) {
+        host.storeRead(answer, at: clock.now())
+        carryOutActions()
+    }
+
     private func onSweep() {
+        deliverStoreReports()  // before the sweep, which writes the next batch once the last is answered
         host.sweep(at: clock.now())
         carryOutActions()
     }

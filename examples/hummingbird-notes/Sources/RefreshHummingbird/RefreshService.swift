@@ -5,6 +5,7 @@ import NIOCore
 import NIOPosix
 import RefreshFeeds
 import RefreshSessions
+import RefreshStore
 import ServiceLifecycle
 
 /// RefreshKit in a Hummingbird 2 app (docs/EMBEDDING.md, "In a Hummingbird app"): the sessions of
@@ -39,12 +40,20 @@ public final class RefreshService: Service, Sendable {
     ///
     /// Liveness is the WebSocket layer's (``webSocketConfiguration``'s automatic ping), since Hummingbird answers
     /// pongs itself: the host is set to never ping.
+    ///
+    /// With a `store`, sessions are kept in Redis for other processes to take over, and taken over from them, as
+    /// `refreshkit serve --store` does (docs/SCALING.md): a libwebsockets server and a Hummingbird app can share one.
     public init(
         configuration: SessionHost.Configuration = .production, source: (any FeedSource)? = nil,
-        eventLoop: any EventLoop = MultiThreadedEventLoopGroup.singleton.any(),
+        store: StoreAddress? = nil, eventLoop: any EventLoop = MultiThreadedEventLoopGroup.singleton.any(),
         shutdownGraceMilliseconds: Int = 1000, logger: Logger = Logger(label: "refreshkit")
     ) {
         var host = configuration
+        if store != nil {
+            // Session ids name their process, so a balancer routes by them (docs/SCALING.md).
+            host.prefixesIDs = true
+            if host.node.isEmpty { host.node = String(getpid()) }
+        }
         if let source {
             // The welcome names it as `refreshkit serve` names an app's own source; posts go through the app's
             // own routes, not `POST /feed/items`.
@@ -55,7 +64,7 @@ public final class RefreshService: Service, Sendable {
         // keepalive would hang up every quiet page, so it is left to the automatic ping.
         host.pingIntervalSeconds = Int(Int32.max) - 1
         host.hangupSeconds = Int(Int32.max)
-        loop = HostLoop(configuration: host, source: source, eventLoop: eventLoop, logger: logger)
+        loop = HostLoop(configuration: host, source: source, store: store, eventLoop: eventLoop, logger: logger)
         self.logger = logger
         self.shutdownGraceMilliseconds = shutdownGraceMilliseconds
     }

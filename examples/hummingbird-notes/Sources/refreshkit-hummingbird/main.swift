@@ -7,9 +7,11 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import RefreshHummingbird
+import RefreshSessions
+import RefreshStore
 import ServiceLifecycle
 
-var options = ["--host": "127.0.0.1", "--port": "8080", "--web-root": "web"]
+var options = ["--host": "127.0.0.1", "--port": "8080", "--web-root": "web", "--store": "", "--node": ""]
 var arguments = CommandLine.arguments.dropFirst()
 while let name = arguments.popFirst(), let value = arguments.popFirst() {
     guard options[name] != nil else {
@@ -22,7 +24,17 @@ let host = options["--host"]!
 let port = Int(options["--port"]!) ?? 8080
 
 let board = NoteBoard(count: 45)
-let refresh = RefreshService(source: board)
+// `--store redis://HOST:PORT`: sessions in Redis, shared with other processes (`refreshkit serve --store` among them)
+var sessions = SessionHost.Configuration.production
+sessions.node = options["--node"]!
+let store: StoreAddress?
+do {
+    store = options["--store"]!.isEmpty ? nil : try StoreAddress(options["--store"]!)
+} catch {
+    FileHandle.standardError.write(Data("refreshkit-hummingbird: \(error)\n".utf8))
+    exit(2)
+}
+let refresh = RefreshService(configuration: sessions, source: board, store: store)
 
 let router = Router()
 router.add(middleware: refresh.pageFiles(webRoot: options["--web-root"]!))

@@ -18,7 +18,7 @@ import RefreshSessions
 ///
 /// `@unchecked Sendable`: the queue, the answers and the flags are only touched with `condition` locked;
 /// `writer` only on the store thread.
-final class StoreThread: @unchecked Sendable {
+public final class StoreThread: @unchecked Sendable {
     private let writer: RedisWriter
     private let condition = NSCondition()
     private var queue: [StoreBatch] = []
@@ -29,13 +29,13 @@ final class StoreThread: @unchecked Sendable {
     /// Set once at start; joined by the first ``stop()`` (docs/HARDENING.md, "Threads end before the process does").
     private var thread: JoinableThread?
 
-    init(address: StoreAddress, logger: Logger) {
+    public init(address: StoreAddress, logger: Logger) {
         writer = RedisWriter(address: address, logger: logger)
         thread = JoinableThread(name: "rk-store") { [self] in run() }
     }
 
     /// Queues `batch`; returns at once.
-    func submit(_ batch: StoreBatch) {
+    public func submit(_ batch: StoreBatch) {
         condition.lock()
         queue.append(batch)
         condition.broadcast()
@@ -43,7 +43,7 @@ final class StoreThread: @unchecked Sendable {
     }
 
     /// The answers that came since the last call, in order.
-    func takeReports() -> [StoreReport] {
+    public func takeReports() -> [StoreReport] {
         condition.lock()
         defer { condition.unlock() }
         guard !reports.isEmpty else { return [] }
@@ -54,7 +54,7 @@ final class StoreThread: @unchecked Sendable {
 
     /// Waits until every batch handed over is answered, or `seconds` have passed (a shutdown hands the
     /// sessions over before it closes their connections). - Returns: whether every batch is answered.
-    func waitUntilAnswered(seconds: Double) -> Bool {
+    public func waitUntilAnswered(seconds: Double) -> Bool {
         let limit = Date(timeIntervalSinceNow: seconds)
         condition.lock()
         defer { condition.unlock() }
@@ -66,7 +66,7 @@ final class StoreThread: @unchecked Sendable {
 
     /// Writes what is still queued, then ends the thread; the first call returns when it has ended, any
     /// later one at once.
-    func stop() {
+    public func stop() {
         condition.lock()
         let first = !stopping
         stopping = true

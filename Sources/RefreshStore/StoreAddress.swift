@@ -6,7 +6,7 @@ import Foundation
 /// (`SELECT`). Anything the server would otherwise drop without a word is refused when it starts: another
 /// scheme (`rediss://`: TLS is not supported), query items or a fragment, a database that is not a number,
 /// a user name without a password.
-struct StoreAddress: Hashable, Sendable {
+public struct StoreAddress: Hashable, Sendable {
     var host: String
     var port: Int32
     /// A Redis ACL user (`AUTH USER PASSWORD`); `nil`: the default user (`AUTH PASSWORD`).
@@ -18,7 +18,7 @@ struct StoreAddress: Hashable, Sendable {
     static let defaultPort: Int32 = 6379
 
     /// Parses `text`; a bare `HOST[:PORT]` is read as `redis://HOST[:PORT]`.
-    init(_ text: String) throws(ServerError) {
+    public init(_ text: String) throws(StoreAddressError) {
         let url = text.contains("://") ? text : "redis://" + text
         guard let parts = URLComponents(string: url) else {
             throw Self.refused(text, "it is not a URL")
@@ -57,8 +57,8 @@ struct StoreAddress: Hashable, Sendable {
         }
     }
 
-    private static func refused(_ text: String, _ why: String) -> ServerError {
-        .invalidConfiguration("--store '\(redacted(text))': \(why)")
+    private static func refused(_ text: String, _ why: String) -> StoreAddressError {
+        StoreAddressError(message: "--store '\(redacted(text))': \(why)")
     }
 
     /// `text` with its password hidden, for messages and the log.
@@ -76,6 +76,12 @@ struct StoreAddress: Hashable, Sendable {
         if let database, database != 0 { commands.append(["SELECT", String(database)]) }
         return commands
     }
+}
+
+/// Why a store address was refused, naming the address with its password hidden.
+public struct StoreAddressError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public var description: String { message }
 }
 
 extension Character {

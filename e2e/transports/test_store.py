@@ -1,0 +1,64 @@
+"""One session store, two transports (docs/EMBEDDING.md, "In a Hummingbird app"; docs/SCALING.md): a session made on
+`refreshkit serve --store` and handed to Redis when that process stops is taken over by the Hummingbird example on
+the same store, where the page resumes it with its token, and back again. Real Redis, real processes; every wait is
+for a message or a close."""
+from __future__ import annotations
+
+import signal
+import sys
+
+import pytest
+
+from hummingbird_support import hummingbird_command
+from wire_support import ROOT, RunningServer, hello, recv_until, run, send_json, wait_closed, ws_connect
+
+sys.path.append(str(ROOT / "e2e" / "cluster"))
+from cluster_support import RunningRedis  # noqa: E402  (after the path it lives on)
+
+
+@pytest.fixture
+def redis():
+    store = RunningRedis()
+    yield store
+    store.kill()
+
+
+def serve(transport: str, store: str, node: str) -> RunningServer:
+    if transport == "hummingbird":
+        return RunningServer(program=[*hummingbird_command(), "--store", store, "--node", node])
+    return RunningServer("--store", store, "--node", node, "--log-level", "info")
+
+
+def touch(phase: str, dy: float, t: float) -> dict:
+    return {"type": "touch", "phase": phase, "dx": 0, "dy": dy, "t": t, "id": 1}
+
+
+@pytest.mark.parametrize("first,second", [("libwebsockets", "hummingbird"), ("hummingbird", "libwebsockets")])
+def test_a_session_stopped_on_one_transport_is_taken_over_on_the_other(redis, first, second):
+    a, b = serve(first, redis.url, "a"), serve(second, redis.url, "b")
+
+    async def scenario():
+        async with ws_connect(a) as ws:
+            welcome, _ = await hello(ws)
+            assert welcome["session"].startswith("a."), welcome
+            t = 1000.0
+            await send_json(ws, touch("start", 0, t))
+            for _ in range(4):
+                t += 16
+                await send_json(ws, touch("move", -40, t))
+            await send_json(ws, touch("end", 0, t + 16))
+            moved, _ = await recv_until(ws, lambda m: m["type"] == "frame" and m["offset"]["y"] > 0)
+            a.proc.send_signal(signal.SIGTERM)  # every session goes to the store before the pages are closed
+            assert await wait_closed(ws) == 1001
+        async with ws_connect(b) as ws:
+            again, frame = await hello(ws, session=welcome["session"], token=welcome["token"])
+            assert again["session"] == welcome["session"] and again["resumed"] is True, again
+            assert again["node"] == "b" and again["takeover"]["from"] == "a", again
+            assert frame["offset"]["y"] > 0, frame
+    try:
+        run(scenario)
+        assert a.proc.wait(10) == 0, a.output()
+    finally:
+        for srv in (a, b):
+            srv.kill()
+    assert not b.error_lines(), b.error_lines()
