@@ -7,7 +7,7 @@ extension ScrollModel {
     /// the other): every input asks, and the gesture (whether there is one is the last of its bytes) lies with the
     /// members only wheels use, away from what a drag's move reads (docs/PERFORMANCE.md, "Cold lines").
     public var isWheeling: Bool {
-        assert((phase == .wheel) == (wheel != nil), "a wheel gesture runs exactly in the wheel phase")
+        assert((phase == .wheel) == (sideCar.wheel != nil), "a wheel gesture runs exactly in the wheel phase")
         return phase == .wheel
     }
 
@@ -23,23 +23,23 @@ extension ScrollModel {
         // wheel event.
         guard !isDragging else { return .ignored }
         let delta = pixels(input)
-        if let deadline = swallowedWheel?.deadline {
-            if now < deadline && !swallowedWheel!.isNewPush(delta) {
-                swallowedWheel!.add(delta, at: now)
+        if let deadline = sideCar.swallowedWheel?.deadline {
+            if now < deadline && !sideCar.swallowedWheel!.isNewPush(delta) {
+                sideCar.swallowedWheel!.add(delta, at: now)
                 return .ignored
             }
-            swallowedWheel = nil
+            sideCar.swallowedWheel = nil
         }
         var outcome = GestureOutcome.moved
-        if wheel == nil {
+        if sideCar.wheel == nil {
             stopMotion()
-            wheel = WheelGesture(raw: rawOffset(), at: now)
+            sideCar.wheel = WheelGesture(raw: rawOffset(), at: now)
             phase = .wheel
             outcome = .began
         }
-        wheel!.add(delta, at: now)
-        let raw = wheel!.raw
-        if wheel!.isMomentum {
+        sideCar.wheel!.add(delta, at: now)
+        let raw = sideCar.wheel!.raw
+        if sideCar.wheel!.isMomentum {
             // The fingers are off the trackpad. Overscrolled: let go now (spring back or refresh). In range:
             // coast with the OS's momentum but stop at the edge, swallowing what would overscroll.
             let overscrolled = !bounds(.horizontal).contains(offset.x) || !bounds(.vertical).contains(offset.y)
@@ -47,7 +47,7 @@ extension ScrollModel {
             let target = Point(x: bounds(.horizontal).clamp(raw.x), y: bounds(.vertical).clamp(raw.y))
             let hitEdge = target != raw
             offset = target
-            wheel!.raw = target
+            sideCar.wheel!.raw = target
             if hitEdge { return endWheelSwallowing() }
             return outcome
         }
@@ -57,15 +57,15 @@ extension ScrollModel {
 
     /// Ends the wheel gesture (its idle gap ran out). The caller settles as after a lift.
     public mutating func endWheel() -> GestureOutcome {
-        guard wheel != nil else { return .ignored }
-        wheel = nil
+        guard sideCar.wheel != nil else { return .ignored }
+        sideCar.wheel = nil
         phase = .animating
         return .released(velocity: .zero)
     }
 
     /// Ends the running wheel gesture, whose momentum is swallowed from now on.
     private mutating func endWheelSwallowing() -> GestureOutcome {
-        swallowedWheel = wheel
+        sideCar.swallowedWheel = sideCar.wheel
         return endWheel()
     }
 

@@ -24,61 +24,26 @@ public struct ScrollModel: Hashable, Sendable, Codable {
     // What a drag's move reads comes first, in declaration order and so in memory: the clock, the offset and its
     // motion, the geometry, the rubber band, the drag, then the finger's newest samples (``FingerVelocity``); the
     // rest of the velocity rings after them (docs/PERFORMANCE.md, "Cold lines"), and what only wheels, commands
-    // and timed moves use held apart (``ScrollSideCar``). Coded in the old order (``CodingKeys``).
-    public private(set) var now: Timestamp
+    // and timed moves use held apart (``ScrollSideCar``). Coded flat, in the old order (``ScrollSnapshot``).
+    public internal(set) var now: Timestamp
     public internal(set) var offset: Point
-    public private(set) var velocity: Point = .zero
+    public internal(set) var velocity: Point = .zero
     public internal(set) var phase: ScrollPhase = .idle
     /// Whether a finger holds the content.
     ///
     /// Stored with the drag rather than derived from it: the model asks on every step.
-    public private(set) var isDragging = false
-    public private(set) var horizontalMotion: [MotionSegment] = []
-    public private(set) var verticalMotion: [MotionSegment] = []
+    public internal(set) var isDragging = false
+    public internal(set) var horizontalMotion: [MotionSegment] = []
+    public internal(set) var verticalMotion: [MotionSegment] = []
     public private(set) var viewport: Size
     public private(set) var contentSize: Size
     public private(set) var insets: InsetLayers
     public var physics: ScrollPhysics
-    private(set) var drag: DragGesture?
+    var drag: DragGesture?
     /// The running drag's velocity estimators (empty without one).
-    private var fingerVelocity = FingerVelocity()
+    var fingerVelocity = FingerVelocity()
     /// What only wheels, commands and timed inset moves use, held apart and only while set (``ScrollSideCar``).
-    private(set) var sideCar = ScrollSideCar()
-    /// Every stored member, in the order they were declared (and coded) before the hot ones were put first, the
-    /// side-car's one by one.
-    private enum CodingKeys: String, CodingKey {
-        case physics, now, viewport, contentSize, insets, offset, velocity, phase, horizontalMotion, verticalMotion
-        case drag, fingerVelocity, wheel, swallowedWheel, commandTarget, horizontalTiming, verticalTiming, isDragging
-    }
-
-    /// The running wheel gesture: there is one exactly in the `wheel` phase (``isWheeling``).
-    var wheel: WheelGesture? {
-        get { sideCar.wheel }
-        set { sideCar.wheel = newValue }
-    }
-    /// After a wheel gesture ended on momentum, the rest of that momentum is swallowed until an idle gap
-    /// (each swallowed event pushes the gap forward) or a clearly new push.
-    var swallowedWheel: WheelGesture? {
-        get { sideCar.swallowedWheel }
-        set { sideCar.swallowedWheel = newValue }
-    }
-    /// Where a command's animated scroll is heading; kept through layout changes (clamped into the new
-    /// bounds) so a relayout never strands it half way.
-    private var commandTarget: Point? {
-        get { sideCar.commandTarget }
-        set { sideCar.commandTarget = newValue }
-    }
-    /// The timed move the latest inset change on each axis asked for (``setInsetLayer(_:for:timing:)``): while
-    /// set, content that the change left outside its rest range goes there on this timing, not on the spring.
-    /// Cleared when that axis's motion ends, or a gesture or a command takes over.
-    private var horizontalTiming: TimedMove? {
-        get { sideCar.horizontalTiming }
-        set { sideCar.horizontalTiming = newValue }
-    }
-    private var verticalTiming: TimedMove? {
-        get { sideCar.verticalTiming }
-        set { sideCar.verticalTiming = newValue }
-    }
+    var sideCar = ScrollSideCar()
 
     public init(
         viewport: Size,
@@ -96,55 +61,9 @@ public struct ScrollModel: Hashable, Sendable, Codable {
         self.offset = Point(x: -start.left, y: -start.top)
     }
 
-    /// Decodes a model as it was coded (`CodingKeys`), the side-car's members among the others.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        physics = try container.decode(ScrollPhysics.self, forKey: .physics)
-        now = try container.decode(Timestamp.self, forKey: .now)
-        viewport = try container.decode(Size.self, forKey: .viewport)
-        contentSize = try container.decode(Size.self, forKey: .contentSize)
-        insets = try container.decode(InsetLayers.self, forKey: .insets)
-        offset = try container.decode(Point.self, forKey: .offset)
-        velocity = try container.decode(Point.self, forKey: .velocity)
-        phase = try container.decode(ScrollPhase.self, forKey: .phase)
-        horizontalMotion = try container.decode([MotionSegment].self, forKey: .horizontalMotion)
-        verticalMotion = try container.decode([MotionSegment].self, forKey: .verticalMotion)
-        drag = try container.decodeIfPresent(DragGesture.self, forKey: .drag)
-        fingerVelocity = try container.decode(FingerVelocity.self, forKey: .fingerVelocity)
-        sideCar = ScrollSideCar(
-            ScrollSideCar.Members(
-                wheel: try container.decodeIfPresent(WheelGesture.self, forKey: .wheel),
-                swallowedWheel: try container.decodeIfPresent(WheelGesture.self, forKey: .swallowedWheel),
-                commandTarget: try container.decodeIfPresent(Point.self, forKey: .commandTarget),
-                horizontalTiming: try container.decodeIfPresent(TimedMove.self, forKey: .horizontalTiming),
-                verticalTiming: try container.decodeIfPresent(TimedMove.self, forKey: .verticalTiming)))
-        isDragging = try container.decode(Bool.self, forKey: .isDragging)
-    }
+    public init(from decoder: any Decoder) throws { self = try ScrollSnapshot(from: decoder).model }
 
-    /// Encodes the model as ``init(from:)`` decodes it (`CodingKeys`, in their order; a member that is `nil`
-    /// left out).
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(physics, forKey: .physics)
-        try container.encode(now, forKey: .now)
-        try container.encode(viewport, forKey: .viewport)
-        try container.encode(contentSize, forKey: .contentSize)
-        try container.encode(insets, forKey: .insets)
-        try container.encode(offset, forKey: .offset)
-        try container.encode(velocity, forKey: .velocity)
-        try container.encode(phase, forKey: .phase)
-        try container.encode(horizontalMotion, forKey: .horizontalMotion)
-        try container.encode(verticalMotion, forKey: .verticalMotion)
-        try container.encodeIfPresent(drag, forKey: .drag)
-        try container.encode(fingerVelocity, forKey: .fingerVelocity)
-        let members = sideCar.members
-        try container.encodeIfPresent(members.wheel, forKey: .wheel)
-        try container.encodeIfPresent(members.swallowedWheel, forKey: .swallowedWheel)
-        try container.encodeIfPresent(members.commandTarget, forKey: .commandTarget)
-        try container.encodeIfPresent(members.horizontalTiming, forKey: .horizontalTiming)
-        try container.encodeIfPresent(members.verticalTiming, forKey: .verticalTiming)
-        try container.encode(isDragging, forKey: .isDragging)
-    }
+    public func encode(to encoder: any Encoder) throws { try ScrollSnapshot(self).encode(to: encoder) }
 
     // MARK: - Geometry
 
@@ -218,7 +137,7 @@ public struct ScrollModel: Hashable, Sendable, Codable {
         if horizontalMotion.isEmpty && verticalMotion.isEmpty {
             phase = .idle
             velocity = .zero
-            commandTarget = nil
+            sideCar.commandTarget = nil
         }
     }
 
@@ -231,20 +150,20 @@ public struct ScrollModel: Hashable, Sendable, Codable {
     }
 
     private func timing(_ axis: Axis) -> TimedMove? {
-        axis == .horizontal ? horizontalTiming : verticalTiming
+        axis == .horizontal ? sideCar.horizontalTiming : sideCar.verticalTiming
     }
 
     private mutating func setTiming(_ timing: TimedMove?, _ axis: Axis) {
-        if axis == .horizontal { horizontalTiming = timing } else { verticalTiming = timing }
+        if axis == .horizontal { sideCar.horizontalTiming = timing } else { sideCar.verticalTiming = timing }
     }
 
     mutating func stopMotion() {
-        horizontalTiming = nil
-        verticalTiming = nil
+        sideCar.horizontalTiming = nil
+        sideCar.verticalTiming = nil
         horizontalMotion = []
         verticalMotion = []
         velocity = .zero
-        commandTarget = nil
+        sideCar.commandTarget = nil
     }
 
     // MARK: - Touch
@@ -291,7 +210,7 @@ public struct ScrollModel: Hashable, Sendable, Codable {
     private mutating func beginDrag(_ input: TouchInput) {
         // Catching a moving list stops it where it is, like UIScrollView.
         stopMotion()
-        wheel = nil
+        sideCar.wheel = nil
         drag = DragGesture(
             pointer: input.pointer, anchor: rawOffset(), pageTime: input.pageTime, velocity: &fingerVelocity)
         isDragging = true
@@ -311,8 +230,8 @@ public struct ScrollModel: Hashable, Sendable, Codable {
     /// Starts the closed-form motion after a release (decay, then a spring at an edge), from the current
     /// offset with `velocity`, towards the current bounds.
     public mutating func settle(velocity release: Point) {
-        guard !isDragging, wheel == nil else { return }
-        commandTarget = nil
+        guard !isDragging, sideCar.wheel == nil else { return }
+        sideCar.commandTarget = nil
         for axis in Axis.allCases {
             adopt(planned(axis, velocity: release[axis]), axis, velocity: release[axis])
         }
@@ -323,16 +242,16 @@ public struct ScrollModel: Hashable, Sendable, Codable {
     /// (a command's start revealing a control whose library animates it, docs/PHYSICS.md §11.3).
     public mutating func scroll(to target: Point, animated: Bool, timing: TimedMove? = nil) {
         guard !isDragging else { return }
-        wheel = nil
-        horizontalTiming = nil
-        verticalTiming = nil
+        sideCar.wheel = nil
+        sideCar.horizontalTiming = nil
+        sideCar.verticalTiming = nil
         guard animated else {
             stopMotion()
             offset = target
             phase = .idle
             return
         }
-        commandTarget = target
+        sideCar.commandTarget = target
         for axis in Axis.allCases {
             let current = motion(axis).isEmpty ? 0 : velocity[axis]
             if abs(target[axis] - offset[axis]) < physics.distanceTolerance && current == 0 {
@@ -401,10 +320,10 @@ public struct ScrollModel: Hashable, Sendable, Codable {
     public mutating func shift(by correction: Double, contentSize size: Size) {
         guard correction != 0 else { return setContentSize(size) }
         // A command to an edge aims at the edge, not at a row: it goes on there from the shifted offset.
-        let edgeTarget = commandTarget.flatMap { bounds(.vertical).edge(at: $0.y) }
+        let edgeTarget = sideCar.commandTarget.flatMap { bounds(.vertical).edge(at: $0.y) }
         offset.y += correction
-        commandTarget?.y += correction
-        if let edgeTarget, phase == .animating, var target = commandTarget {
+        sideCar.commandTarget?.y += correction
+        if let edgeTarget, phase == .animating, var target = sideCar.commandTarget {
             contentSize = size
             target.y = edgeTarget == .lower ? bounds(.vertical).lower : bounds(.vertical).upper
             return scroll(to: target, animated: true)
@@ -436,11 +355,11 @@ public struct ScrollModel: Hashable, Sendable, Codable {
             // Re-base the finger's anchor against the new bounds so the displayed offset holds.
             let raw = rawOffset()
             drag!.anchor = Point(x: raw.x + translation.x, y: raw.y + translation.y)
-        } else if var gesture = wheel {
+        } else if var gesture = sideCar.wheel {
             gesture.raw = rawOffset()
-            wheel = gesture
+            sideCar.wheel = gesture
         } else if phase == .animating {
-            if let target = commandTarget {
+            if let target = sideCar.commandTarget {
                 let clamped = Point(x: after.horizontal.clamp(target.x), y: after.vertical.clamp(target.y))
                 scroll(to: clamped, animated: true)
             } else {

@@ -9,9 +9,17 @@
 struct ScrollSideCar: Hashable, @unchecked Sendable {
     /// What it holds; all `nil` without an object.
     struct Members: Hashable, Sendable {
+        /// The running wheel gesture: there is one exactly in the `wheel` phase (``ScrollModel/isWheeling``).
         var wheel: WheelGesture?
+        /// After a wheel gesture ended on momentum, the rest of that momentum is swallowed until an idle gap
+        /// (each swallowed event pushes the gap forward) or a clearly new push.
         var swallowedWheel: WheelGesture?
+        /// Where a command's animated scroll is heading; kept through layout changes (clamped into the new
+        /// bounds) so a relayout never strands it half way.
         var commandTarget: Point?
+        /// The timed move the latest inset change on each axis asked for (``ScrollModel/setInsetLayer(_:for:timing:)``):
+        /// while set, content that the change left outside its rest range goes there on this timing, not on the
+        /// spring. Cleared when that axis's motion ends, or a gesture or a command takes over.
         var horizontalTiming: TimedMove?
         var verticalTiming: TimedMove?
     }
