@@ -43,6 +43,18 @@ def edge(frame_: dict, name: str) -> dict | None:
     return next((e for e in frame_.get("edges", []) if e.get("edge") == name), None)
 
 
+def rows_loaded(page) -> dict | None:
+    """The page's feed (its first 100 rows) once it holds every row the frame counts, else None."""
+    f = page.evaluate("() => window.refreshkit.feed(100)")
+    count = page.evaluate("() => window.refreshkit.frame?.feed?.count ?? -1")
+    return f if f["count"] > 0 and f["count"] == count else None
+
+
+def top_at_rest(page) -> bool:
+    """The list idle and its top edge idle."""
+    return frame(page)["phase"] == "idle" and (edge(frame(page), "top") or {}).get("state") == "idle"
+
+
 def transitions(page, edge_name: str) -> list[dict]:
     return page.evaluate(
         "(edge) => window.refreshkit.events.filter(e => e.name === 'transition' && e.edge === edge)", edge_name)

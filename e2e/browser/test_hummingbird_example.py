@@ -8,7 +8,7 @@ import urllib.request
 
 import pytest
 
-from browser_support import canvas_point, edge, frame, touch_drag, wait_until
+from browser_support import canvas_point, rows_loaded, top_at_rest, touch_drag, wait_until
 from conftest import PHONE, open_page, start_server, stop_server
 from hummingbird_support import hummingbird_command
 
@@ -22,20 +22,10 @@ def notes_server():
     assert stop_server(srv) == 0, "\n".join(srv.log[-30:])
 
 
-def loaded(page) -> dict | None:
-    f = page.evaluate("() => window.refreshkit.feed(100)")
-    count = page.evaluate("() => window.refreshkit.frame?.feed?.count ?? -1")
-    return f if f["count"] > 0 and f["count"] == count else None
-
-
-def settled(page) -> bool:
-    return frame(page)["phase"] == "idle" and (edge(frame(page), "top") or {}).get("state") == "idle"
-
-
 def test_a_pull_brings_a_posted_note_on_top(browser, notes_server):
     context, page = open_page(browser, notes_server, PHONE)
     try:
-        f = wait_until(page, loaded, 20, what="the notes in the rows")
+        f = wait_until(page, rows_loaded, 20, what="the notes in the rows")
         assert f["kind"] == "custom" and f["source"] == "notes:memory", f
         titles = [item["title"] for item in f["items"]]
         assert titles == [f"Note {n}" for n in range(NOTES, NOTES - len(titles), -1)], titles
@@ -43,10 +33,10 @@ def test_a_pull_brings_a_posted_note_on_top(browser, notes_server):
         posted = urllib.request.Request(notes_server.url + "/notes", data=b"Meet at the station", method="POST")
         with urllib.request.urlopen(posted, timeout=5) as answer:
             assert answer.status == 201
-        wait_until(page, settled, 10, what="the list at rest")
+        wait_until(page, top_at_rest, 10, what="the list at rest")
         touch_drag(page, canvas_point(page, 0.5, 0.15), dy=350, steps=20, interval=0.016)
-        f = wait_until(page, lambda p: (g := loaded(p)) and g["items"][0]["text"] == "Meet at the station"
-                       and settled(p) and g, 15, what="the pulled refresh to put the posted note on top")
+        f = wait_until(page, lambda p: (g := rows_loaded(p)) and g["items"][0]["text"] == "Meet at the station"
+                       and top_at_rest(p) and g, 15, what="the pulled refresh to put the posted note on top")
         assert [item["title"] for item in f["items"][:2]] == [f"Note {NOTES + 1}", f"Note {NOTES}"]
         assert f["requests"][0]["kind"] == "refresh" and f["requests"][0]["error"] is None, f["requests"]
         assert page.errors == []
