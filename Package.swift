@@ -45,7 +45,7 @@ let package = Package(
         .library(name: "RefreshServer", targets: ["RefreshServer"]),
         // The session store's client (docs/SCALING.md): Redis through hiredis, off the serving thread.
         .library(name: "RefreshStore", targets: ["RefreshStore"]),
-        // The clock a transport tells the session host the time by (examples/hummingbird's adapter).
+        // The clock a transport tells the session host the time by (examples/hummingbird-notes' adapter).
         .library(name: "ServerClock", targets: ["ServerClock"]),
         .executable(name: "refreshkit", targets: ["refreshkit"]),
     ],

@@ -5,7 +5,7 @@ import RefreshFeeds
 import RefreshSessions
 
 /// The thread that writes to the session store (docs/SCALING.md, "The store going away"): it owns the
-/// blocking Redis client (``RedisWriter``), takes the host's batches from a queue, and leaves each answer for
+/// blocking Redis client (`RedisWriter`), takes the host's batches from a queue, and leaves each answer for
 /// the service thread to pick up at its next sweep (``takeReports()``). The service thread only ever locks to
 /// hand a batch over or to take the answers, never while Redis is being waited on, so a Redis that is
 /// unreachable or hangs (`kill -STOP`) costs the sessions nothing; their writes wait here instead.

@@ -34,7 +34,7 @@ public struct ServerClock: Sendable {
     /// A clock whose origin is now: the wall clock read between two readings of the monotonic clock, whose
     /// midpoint is taken as the monotonic clock's reading at the same instant. A thread preempted between the
     /// reads would widen that bracket by the whole preemption (and shift every time this clock gives by up to
-    /// half of it, for the life of the process), so the reads are made ``originAttempts`` times and the
+    /// half of it, for the life of the process), so the reads are made `originAttempts` times and the
     /// narrowest bracket is kept.
     public init() {
         var best = Self.readOrigin()
