@@ -150,7 +150,8 @@ def test_panel_on_a_wide_screen(browser, server):
         assert "canEngage" not in rows[-4]["text"]  # ios has no name for armed; its didStart name is on refreshing
         assert "valueChanged" in rows[-3]["text"], rows[-3]
         state_badge = page.locator('#panel [data-timeline-edge="top"] .state-badge')
-        assert state_badge.inner_text() == "idle"
+        # (the badge is drawn with the frames, the timeline with the events: the one may be a frame behind)
+        wait_until(page, lambda p: state_badge.inner_text() == "idle", 5, what="the state badge to say idle")
 
         # the event log shows didStart, with UIRefreshControl's name alongside
         did_start = page.locator('#panel [data-panel-events] li[data-name="didStart"]').first
