@@ -215,7 +215,13 @@ def test_exported_trace_replays_with_the_same_transitions_and_plays_back(browser
         assert played["sent"] == played["messages"] > 0
         # (the played refresh runs its feed's latency, its minimum time and its exit at the trace's own times, and
         # a machine running three browsers on two cores may be seconds late: a wide bound on the state waited for)
-        wait_until(page, lambda p: top_state(p) == "idle" and frame(p)["phase"] == "idle", 30, what="settled")
+        try:
+            wait_until(page, lambda p: top_state(p) == "idle" and frame(p)["phase"] == "idle", 30, what="settled")
+        except AssertionError as timeout:  # say where it stood: the edge, the phase, the last transitions, refusals
+            f = frame(page)
+            errors = page.evaluate("() => window.refreshkit.errors")
+            raise AssertionError(f"{timeout}: top {top_state(page)}, phase {f['phase']}, offset {f.get('offset')}, "
+                                 f"transitions {all_transitions(page)[-3:]}, errors {errors[-5:]}") from None
         after = [t for t in all_transitions(page)][len(replayed):]
         assert any(t[:3] == ("top", "armed", "refreshing") for t in after), after
         assert page.errors == []

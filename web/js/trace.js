@@ -43,7 +43,10 @@ export function traceProblem(trace) {
  * since the trace's start — or, for a trace that starts from a snapshot (docs/TRACE.md, "Snapshots"), since its
  * first timed operation: the page cannot rebuild the state before it, so it plays the messages after it from a
  * fresh session. Touch pointers of other members are kept apart (member · 65536 + id), since the playback sends
- * everything as one member.
+ * everything as one member. The messages go without their recorded `seq`: that was the recording page's numbering,
+ * and the playing page numbers inputs of its own in the new session (its rows' `measure`s), so a recorded number
+ * could come after a higher one of the page's and be refused as `already_applied` (docs/PROTOCOL.md,
+ * "Prediction and acknowledgement"): a lost `end` left the played list dragging.
  */
 export function playbackPlan(trace) {
   const plan = [];
@@ -52,7 +55,7 @@ export function playbackPlan(trace) {
   for (const op of trace.ops) {
     if (!op || typeof op !== 'object' || !op.apply || typeof op.apply !== 'object') continue;
     if (!Number.isFinite(op.t)) continue;
-    const message = { ...op.apply };
+    const { seq: _recorded, ...message } = op.apply;
     const member = Number.isInteger(op.member) ? op.member : 0;
     if (message.type === 'touch' && member !== 0) message.id = member * 65536 + (Number.isInteger(message.id) ? message.id : 0);
     plan.push({ delay: Math.max(0, (op.t - origin) / 1000), message });

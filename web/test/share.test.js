@@ -67,7 +67,7 @@ test('a trace plays back as its messages at their times, other members kept apar
     ops: [
       { t: 1_000_000, advance: true },
       { frame: true },
-      { t: 1_016_000, member: 0, apply: { type: 'touch', phase: 'start', dx: 0, dy: 0, t: 5, id: 1 } },
+      { t: 1_016_000, member: 0, apply: { type: 'touch', phase: 'start', dx: 0, dy: 0, t: 5, id: 1, seq: 7 } },
       { t: 1_032_500, member: 2, apply: { type: 'touch', phase: 'start', dx: 0, dy: 0, t: 5, id: 1 } },
       { t: 1_500_000, member: 1, apply: { type: 'wheel', dx: 0, dy: 4, mode: 0, t: 9 } },
     ],
@@ -77,9 +77,11 @@ test('a trace plays back as its messages at their times, other members kept apar
   const plan = playbackPlan(trace);
   assert.deepEqual(plan.map((p) => p.delay), [16, 32.5, 500]);
   assert.equal(plan[0].message.id, 1);
+  assert.equal('seq' in plan[0].message, false, "the recording page's numbering is not sent: the playing page has its own");
   assert.equal(plan[1].message.id, 2 * 65536 + 1);
   assert.equal(plan[2].message.type, 'wheel');
   assert.equal(trace.ops[3].apply.id, 1, 'the trace itself is not changed');
+  assert.equal(trace.ops[2].apply.seq, 7);
   // a trace that starts from a snapshot an hour in plays its messages from its first operation's time
   const later = (op) => (Number.isFinite(op.t) ? { ...op, t: op.t + 3_600_000_000 } : op);
   const fromSnapshot = { ...trace, snapshot: 'UktTUwE=', ops: trace.ops.map(later) };
