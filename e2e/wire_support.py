@@ -150,6 +150,20 @@ async def hello(ws: ClientConnection, **extra: Any) -> tuple[dict, dict]:
     return welcome, frame
 
 
+def touch(phase: str, dy: float, t: float) -> dict:
+    """A `touch` message of pointer 1 (docs/PROTOCOL.md): `dy` since its previous sample, at page time `t` (ms)."""
+    return {"type": "touch", "phase": phase, "dx": 0, "dy": dy, "t": t, "id": 1}
+
+
+async def drag(ws: ClientConnection, moves: int, dy: float, t: float = 1000.0) -> None:
+    """A finger put down at page time `t`, moved `moves` times by `dy` 16 ms apart, and lifted 16 ms later."""
+    await send_json(ws, touch("start", 0, t))
+    for _ in range(moves):
+        t += 16
+        await send_json(ws, touch("move", dy, t))
+    await send_json(ws, touch("end", 0, t + 16))
+
+
 async def wait_closed(ws: ClientConnection, timeout: float = RECV_TIMEOUT_S) -> int | None:
     """Reads (and drops) messages until the connection closes; returns the close code it received."""
     async def drain():

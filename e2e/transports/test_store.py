@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from hummingbird_support import hummingbird_command
-from wire_support import ROOT, RunningServer, hello, recv_until, run, send_json, wait_closed, ws_connect
+from wire_support import ROOT, RunningServer, drag, hello, recv_until, run, wait_closed, ws_connect
 
 sys.path.append(str(ROOT / "e2e" / "cluster"))
 from cluster_support import RunningRedis  # noqa: E402  (after the path it lives on)
@@ -29,10 +29,6 @@ def serve(transport: str, store: str, node: str) -> RunningServer:
     return RunningServer("--store", store, "--node", node, "--log-level", "info")
 
 
-def touch(phase: str, dy: float, t: float) -> dict:
-    return {"type": "touch", "phase": phase, "dx": 0, "dy": dy, "t": t, "id": 1}
-
-
 @pytest.mark.parametrize("first,second", [("libwebsockets", "hummingbird"), ("hummingbird", "libwebsockets")])
 def test_a_session_stopped_on_one_transport_is_taken_over_on_the_other(redis, first, second):
     a, b = serve(first, redis.url, "a"), serve(second, redis.url, "b")
@@ -41,12 +37,7 @@ def test_a_session_stopped_on_one_transport_is_taken_over_on_the_other(redis, fi
         async with ws_connect(a) as ws:
             welcome, _ = await hello(ws)
             assert welcome["session"].startswith("a."), welcome
-            t = 1000.0
-            await send_json(ws, touch("start", 0, t))
-            for _ in range(4):
-                t += 16
-                await send_json(ws, touch("move", -40, t))
-            await send_json(ws, touch("end", 0, t + 16))
+            await drag(ws, 4, -40)
             moved, _ = await recv_until(ws, lambda m: m["type"] == "frame" and m["offset"]["y"] > 0)
             a.proc.send_signal(signal.SIGTERM)  # every session goes to the store before the pages are closed
             assert await wait_closed(ws) == 1001

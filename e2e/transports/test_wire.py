@@ -12,13 +12,9 @@ import pytest
 import websockets
 
 from conftest import TRANSPORTS, start
-from wire_support import hello, recv_json, recv_until, run, send_json, wait_closed, ws_connect
+from wire_support import drag, hello, recv_json, recv_until, run, send_json, touch, wait_closed, ws_connect
 
 HEX128 = re.compile(r"^[0-9a-f]{32}$")
-
-
-def touch(phase: str, dy: float, t: float) -> dict:
-    return {"type": "touch", "phase": phase, "dx": 0, "dy": dy, "t": t, "id": 1}
 
 
 def is_transition_to(state: str):
@@ -40,12 +36,7 @@ def test_a_page_that_comes_back_with_its_token_resumes_its_session(served):
     async def scenario():
         async with ws_connect(served) as ws:
             welcome, _ = await hello(ws)
-            t = 1000.0
-            await send_json(ws, touch("start", 0, t))
-            for _ in range(5):
-                t += 16
-                await send_json(ws, touch("move", -30, t))
-            await send_json(ws, touch("end", 0, t + 16))
+            await drag(ws, 5, -30)
             moved, _ = await recv_until(ws, lambda m: m["type"] == "frame" and m["offset"]["y"] > 0)
         async with ws_connect(served) as ws:
             again, frame = await hello(ws, session=welcome["session"], token=welcome["token"])
