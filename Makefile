@@ -77,6 +77,9 @@ TEST_CONFIG ?= debug
 TEST_BIN := $(abspath .build/$(TEST_CONFIG)/refreshkit)
 E2E_WORKERS ?= 3
 E2E := REFRESHKIT_BIN=$(TEST_BIN) $(VENV)/bin/python -m pytest -q -n $(E2E_WORKERS)
+# The server's suites wait most of their time (a CPU at a third of two cores with 3 workers): twice the workers
+# take about two thirds of the time. The browser and cluster suites keep the cores busy and keep E2E_WORKERS.
+E2E_SERVER_WORKERS ?= 6
 
 # The lint (scripts/lint/lint.sh): swift format --strict, ruff (pyproject.toml), the JS modules
 # (scripts/lint/check-js.mjs). Fails on a badly formatted file; `make format` fixes the Swift layout.
@@ -120,7 +123,7 @@ e2e-test: test-build test-deps
 	@$(MAKE) --no-print-directory e2e-cluster
 
 e2e-server:
-	$(E2E) e2e/server e2e/jsonfeed e2e/feeds --ignore=e2e/server/test_load_turn_by_turn.py
+	$(E2E) -n $(E2E_SERVER_WORKERS) e2e/server e2e/jsonfeed e2e/feeds --ignore=e2e/server/test_load_turn_by_turn.py
 
 # The load generator's slices, timed to a few ms (e2e/server/test_load_turn_by_turn.py): alone, not beside a suite.
 e2e-timing:

@@ -288,14 +288,22 @@ class Run:
 
     # --- chaos ---
 
-    async def chaos(self, seconds: float, pause: tuple[float, float] = (2.0, 5.0)) -> None:
+    async def chaos(self, seconds: float, pause: tuple[float, float] = (2.0, 5.0),
+                    kinds: tuple[str, ...] | None = None) -> None:
+        """Faults until `seconds` are over: each of a kind drawn at random, or taken in turn from `kinds` (a short
+        run that must meet every kind)."""
         c = self.cluster
         until = self.start + seconds
+        turn = 0
         while time.monotonic() < until:
             await asyncio.sleep(self.random.uniform(*pause))
             if time.monotonic() >= until:
                 break
-            kind = self.random.choice(["kill", "kill", "stop", "check", "check", "redis"])
+            if kinds:
+                kind = kinds[turn % len(kinds)]
+                turn += 1
+            else:
+                kind = self.random.choice(["kill", "kill", "stop", "check", "check", "redis"])
             node = self.random.choice(list(c.nodes))
             if kind == "kill":
                 pid = c.pid(node)
@@ -356,7 +364,8 @@ class Run:
 
     # --- the whole run ---
 
-    async def main(self, seconds: float, pause: tuple[float, float], settle: float = 20.0) -> dict:
+    async def main(self, seconds: float, pause: tuple[float, float], settle: float = 20.0,
+                   kinds: tuple[str, ...] | None = None) -> dict:
         pairs = []
         tasks = []
         for k in range(self.count):
@@ -372,7 +381,7 @@ class Run:
         self.sessions = pairs
         self.start = time.monotonic()
         draggers = [asyncio.create_task(self.drag(pair)) for pair in pairs]
-        await self.chaos(seconds, pause)
+        await self.chaos(seconds, pause, kinds)
         # every process back and healthy, then every device connected, every input acknowledged
         for node in self.cluster.nodes:
             await asyncio.to_thread(self.cluster.check_fails, node, False)
@@ -469,12 +478,12 @@ def main() -> int:
 
 
 def run(binary: Path, seconds: float, sessions: int = 50, processes: int = 3, seed: int = 1,
-        verbose: bool = False, pause: tuple[float, float] = (2.0, 5.0)) -> dict:
+        verbose: bool = False, pause: tuple[float, float] = (2.0, 5.0), kinds: tuple[str, ...] | None = None) -> dict:
     with tempfile.TemporaryDirectory(prefix="refreshkit-chaos.") as tmp:
         cluster = Supervised(binary.absolute(), processes, Path(tmp))
         try:
             chaos = Run(cluster, sessions, seed)
-            figures = asyncio.run(chaos.main(seconds, pause))
+            figures = asyncio.run(chaos.main(seconds, pause, kinds=kinds))
         finally:
             cluster.stop()
         figures["seed"] = seed

@@ -3,8 +3,8 @@
 #   scripts/ensure-deps.sh runtime   libwebsockets-dev (and pkg-config) for building the server
 #   scripts/ensure-deps.sh cluster   + haproxy, redis-server and supervisor for `make cluster`
 #   scripts/ensure-deps.sh lint      + node and the Python venv (ruff, e2e/requirements.txt) for `make lint`
-#   scripts/ensure-deps.sh bench     + valgrind (instruction counts) and heaptrack (where each byte of a session goes)
-#   scripts/ensure-deps.sh test      + haproxy, redis-server, supervisor, chromium and node for the page tests, and the Python venv
+#   scripts/ensure-deps.sh bench     + valgrind (instruction counts), heaptrack (where each byte of a session goes), chromium
+#   scripts/ensure-deps.sh test      + haproxy, redis-server, supervisor, chromium-headless-shell and node for the page tests, and the Python venv
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,9 +37,10 @@ fi
 if [ "${want[0]}" = bench ]; then
     need_pkg "command -v valgrind" valgrind  # callgrind's instruction counts (docs/PERFORMANCE.md)
     need_pkg "command -v heaptrack" heaptrack  # the heap's owners per session (docs/PERFORMANCE.md, memory)
+    need_pkg "command -v chromium" chromium  # the whole browser, as people run it, for the page's figures (bench/page_bench.py)
 fi
 if [ "${want[0]}" = test ]; then
-    need_pkg "command -v chromium" chromium
+    need_pkg "command -v chromium-headless-shell" chromium-headless-shell  # the browser tests' Chromium (e2e/browser)
     need_pkg "command -v zbarimg" zbar-tools  # reads the QR codes back in tests
     need_pkg "fc-list :lang=zh | grep -q ." fonts-noto-cjk  # Chinese glyphs in the i18n test's screenshot
     need_pkg "command -v ip" iproute2  # another host for tests: a network namespace (e2e/server/test_metrics.py)

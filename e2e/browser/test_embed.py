@@ -13,7 +13,7 @@ EMBED = """async () => {
     position: 'fixed', left: '0px', top: '0px', width: '320px', height: '480px', zIndex: '10', touchAction: 'none',
   });
   document.body.append(canvas);
-  const seen = { statuses: [], welcomes: 0, frames: 0, messages: 0, draws: 0, ticks: 0, events: [] };
+  const seen = { statuses: [], welcomes: 0, frames: 0, messages: 0, draws: 0, ticks: 0, tickTimes: [], events: [] };
   const session = new LiveSession(canvas, { preset: 'jh' });
   session.on('status', (s) => seen.statuses.push(s.state));
   session.on('welcome', () => { seen.welcomes += 1; });
@@ -21,7 +21,7 @@ EMBED = """async () => {
   session.on('message', () => { seen.messages += 1; });
   session.on('event', (ev) => seen.events.push(ev));
   session.on('draw', () => { seen.draws += 1; });
-  session.on('tick', () => { seen.ticks += 1; });
+  session.on('tick', (now) => { seen.ticks += 1; seen.tickTimes.push(now); });
   window.embedded = { session, seen };
   session.connect();
   return { createSession: typeof createSession, badToken: ErrorCode.badToken };
@@ -80,4 +80,35 @@ def test_a_page_embeds_a_list_of_its_own_with_the_public_module(desktop):
     }""")
     assert after == ticks
     assert page.evaluate("() => window.refreshkit.state.connected")
+    assert page.errors == []
+
+
+RESTING = "session.raf === 0 && session.restTimer !== 0"  # no animation frame asked for; the rest tick armed
+
+
+def gaps(times: list[float]) -> list[float]:
+    return [b - a for a, b in zip(times, times[1:])]
+
+
+def test_a_list_at_rest_asks_for_no_frames_and_a_message_wakes_it(desktop):
+    """docs/PAGE.md, "At rest": once nothing moves the session asks for no animation frames and ticks every 250 ms;
+    a server message (an animated scroll's frames) wakes it to every frame, and it rests again once still."""
+    page = desktop
+    page.evaluate(EMBED)
+    wait_until(page, lambda p: embedded(p, "seen.welcomes === 1 && seen.draws > 0"), 5, what="the embedded list")
+    wait_until(page, lambda p: embedded(p, RESTING), 5, what="the embedded list at rest")
+    start = embedded(page, "seen.tickTimes.length")
+    wait_until(page, lambda p: embedded(p, f"seen.tickTimes.length >= {start + 4}"), 5, what="four rest ticks")
+    resting = embedded(page, f"seen.tickTimes.slice({start})")
+    assert min(gaps(resting)) >= 240, gaps(resting)  # a timer of 250 ms: never early, a frame's jitter at most
+
+    moved = embedded(page, "seen.tickTimes.length")
+    assert embedded(page, "session.send({ type: 'command', name: 'scrollBy', amount: 400 })")
+    still = ("session.store.frame.phase === 'idle' && session.store.frame.offset.y > 100"
+             " && Math.abs(session.view.shown.y - session.store.frame.offset.y) < 0.5")
+    wait_until(page, lambda p: embedded(p, still), 10, what="the animated scroll drawn to its end")
+    moving = embedded(page, f"seen.tickTimes.slice({moved})")
+    # a tick per animation frame while the list moved (a busy machine's frames are late, never 150 ms apart all along)
+    assert len(moving) >= 3 and min(gaps(moving)) < 100, gaps(moving)
+    wait_until(page, lambda p: embedded(p, RESTING), 5, what="the embedded list at rest again")
     assert page.errors == []

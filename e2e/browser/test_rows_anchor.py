@@ -75,18 +75,17 @@ def why_not_settled(page) -> str:
             f"phase {f.get('phase')}, feed {f.get('feed')}, ack {f.get('ack')}")
 
 
-# Keeps the rows drawn at every animation frame (`window.__rowSamples`), with the frame's row count and viewport
-# height; setting `window.__rowSamples` to anything else stops it.
+# Keeps, at every draw, the rows drawn and the count and height of the frame they were drawn from
+# (`window.__rowSamples`; the session's `draw` event: a frame arrived but not drawn yet is nothing the screen
+# shows); setting `window.__rowSamples` to anything else stops it.
 SAMPLE_ROWS = """() => {
     const samples = [];
     window.__rowSamples = samples;
     const k = window.refreshkit;
-    const take = () => {
-      if (window.__rowSamples !== samples) return;
-      samples.push({rows: k.rows(), count: k.frame.feed.count, h: k.frame.viewport.h});
-      requestAnimationFrame(take);
-    };
-    requestAnimationFrame(take);
+    const stop = k.on('draw', (now, picture) => {
+      if (window.__rowSamples !== samples) return stop();
+      samples.push({rows: k.rows(), count: picture.feed.count, h: picture.viewport.h});
+    });
 }"""
 
 

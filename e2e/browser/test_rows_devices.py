@@ -5,7 +5,7 @@ and a desktop (1280 px, its debug panel open beside the list) that joins it.
 The session has one layout, at its viewport's width. The desktop's join keeps the phone's viewport (its own list's
 size is not pushed onto the session when it joins): both lay the rows out at 390 px and draw them 390 px wide from
 the list's left edge at the engine's heights, the desktop with its background to the right. While the phone flings
-and the desktop's wheel scrolls, on every frame either page drew (sampled by a requestAnimationFrame hook in each)
+and the desktop's wheel scrolls, on every frame either page drew (sampled by each page's `draw` event)
 the rows follow one another without a gap or an overlap and cover that page's list, and at rest both draw the same
 row at the same place. When the desktop's window then changes size, the session takes its width (the last size a
 device's list took): both lay out and measure the rows again at it, and again draw them alike.
@@ -17,17 +17,16 @@ from browser_support import canvas_point, touch_drag, wait_until
 from conftest import DESKTOP, open_page
 from test_rows_anchor import SNAP, gaps_and_overlaps, open_loaded, scroll_to_middle
 
-# Keeps, at every animation frame, the rows drawn and the height of this page's own list.
+# Keeps, at every draw (the session's `draw` event), the rows drawn, the count of the frame they were drawn from and
+# the height of this page's own list.
 SAMPLE_ROWS = """() => {
     const samples = [];
     window.__rowSamples = samples;
     const k = window.refreshkit, list = document.getElementById('list');
-    const take = () => {
-      if (window.__rowSamples !== samples) return;
-      samples.push({rows: k.rows(), count: k.frame.feed.count, h: list.getBoundingClientRect().height});
-      requestAnimationFrame(take);
-    };
-    requestAnimationFrame(take);
+    const stop = k.on('draw', (now, picture) => {
+      if (window.__rowSamples !== samples) return stop();
+      samples.push({rows: k.rows(), count: picture.feed.count, h: list.getBoundingClientRect().height});
+    });
 }"""
 TAKE_SAMPLES = "() => { const s = window.__rowSamples; window.__rowSamples = null; return s; }"
 

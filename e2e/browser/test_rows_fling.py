@@ -9,7 +9,7 @@ so flicks alone would take over a minute and a half to cross 10 000 rows of at l
 stretches at the top, a quarter, half and three quarters of the way down and at the end, and is carried from one
 stretch to the next by animated scrolls (the `scrollBy` and `scrollToEdge` commands, the spring a keyboard's Page
 Down or a tap on iOS's status bar uses), which cross thousands of rows a frame. From row 0 to row 9 999, on every
-frame the page drew (sampled by a requestAnimationFrame hook in the page), the drawn rows' rectangles
+frame the page drew (sampled by the page's `draw` event), the drawn rows' rectangles
 (`window.refreshkit.rows()`) follow one another without a gap or an overlap and cover the list.
 
 Every wait is for a state the page or the frame says, never for a duration."""

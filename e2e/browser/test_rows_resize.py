@@ -5,9 +5,9 @@ the session's viewport width changes, every row the page lays out is laid out ag
 a `measure`; the engine takes the new heights with the anchor's correction.
 
 The row the reader was looking at (the first visible row) must be where it was on screen, within 1 px, once the
-new heights are accepted; and at every frame drawn in between (sampled by a requestAnimationFrame hook in the
-page), since nothing above it may move it: first the old heights at the new width, then the new heights together
-with the frame that carries their correction.
+new heights are accepted; and at every frame drawn in between (sampled by the page's `draw` event), since nothing
+above it may move it: first the old heights at the new width, then the new heights together with the frame that
+carries their correction.
 
 Every wait is for a state the page or the frame says, never for a duration."""
 from __future__ import annotations
@@ -17,19 +17,18 @@ import pytest
 from browser_support import wait_until
 from test_rows_anchor import first_visible, layout, open_loaded, rows, scroll_to_middle
 
-# Watches one row (by id) at every animation frame: where it was drawn, with the width the rows were laid out at.
+# Watches one row (by id) at every draw (the session's `draw` event): where it was drawn, with the width the rows
+# were laid out at and the session's width in the frame drawn.
 WATCH_ROW = """(id) => {
     const k = window.refreshkit;
     const trail = [];
     window.__rowTrail = trail;
-    const take = () => {
-      if (window.__rowTrail !== trail) return;
+    const stop = k.on('draw', (now, picture) => {
+      if (window.__rowTrail !== trail) return stop();
       const r = k.rows().find((row) => row.id === id);
-      trail.push({y: r ? r.y : null, width: k.rowLayout().width, session: k.frame.viewport.w,
+      trail.push({y: r ? r.y : null, width: k.rowLayout().width, session: picture.viewport.w,
                   offset: k.displayedOffset().y});
-      requestAnimationFrame(take);
-    };
-    requestAnimationFrame(take);
+    });
 }"""
 
 

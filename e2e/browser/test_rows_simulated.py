@@ -24,19 +24,17 @@ STATE = """() => { const k = window.refreshkit, f = k.frame, l = k.rowLayout();
             layout: l, rows: k.rows(), ids: k.feed(1000).items.map((i) => i.id),
             drawnAsLaid: k.rows().every((r) => r.h === k.rowTop(r.index + 1) - k.rowTop(r.index))}; }"""
 
-# Keeps, at every animation frame, where the row `id` was drawn (its top on the canvas, or null when not drawn) in
-# `window.__rowTrack`; setting `window.__rowTrack` to anything else stops it.
+# Keeps, at every draw (the page's `draw` event), where the row `id` was drawn (its top on the canvas, or null when
+# not drawn) in `window.__rowTrack`; setting `window.__rowTrack` to anything else stops it.
 TRACK_ROW = """(id) => {
     const track = [];
     window.__rowTrack = track;
     const k = window.refreshkit;
-    const take = () => {
-      if (window.__rowTrack !== track) return;
+    const stop = k.on('draw', (now, picture) => {
+      if (window.__rowTrack !== track) return stop();
       const r = k.rows().find((row) => row.id === id);
-      track.push({y: r ? r.y : null, count: k.frame.feed.count});
-      requestAnimationFrame(take);
-    };
-    requestAnimationFrame(take);
+      track.push({y: r ? r.y : null, count: picture.feed.count});
+    });
 }"""
 
 

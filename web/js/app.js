@@ -50,7 +50,10 @@ const newItems = new NewItemsPill(session, { parent: $('#notices') });
 
 const debugToggle = $('#debug-toggle');
 const panel = new Panel($('#panel'), {
-  onToggle: (open) => debugToggle.setAttribute('aria-pressed', String(open)),
+  onToggle: (open) => {
+    debugToggle.setAttribute('aria-pressed', String(open));
+    session.keepAwake(open); // its plots scroll with time, also at rest
+  },
   send: (msg) => session.send(msg),
   connection: session.connection,
   store,

@@ -9,7 +9,9 @@
 //   (fitted; a skeleton until a frame)   │  every server message: the store takes it, the session reacts, then
 //                                        │  'message' and the message's own event ('welcome', 'frame'…) go out
 //                                        │  every animation frame: drawFrame(now) draws when anything moved or
-//                                        ▼  changed, then 'tick' (and 'draw' when it drew)
+//                                        ▼  changed, then 'tick' (and 'draw' when it drew); at rest, a tick
+//                                           every REST_TICK_MS instead, until a message, an input or a change
+//                                           wakes it (docs/PAGE.md, "At rest")
 //
 // Per animation frame the session allocates nothing of its own: the renderer's options, the offset drawn last
 // (`view`) and the draw log are kept and written in place.
@@ -38,8 +40,15 @@ const STATE_CHANGE_MS = 400;
 const AGES_REDRAW_MS = 15_000;
 /** Heights and rows wait at most this long (ms) for the frame that goes with them (js/feed/rowLayout.js). */
 const LAYOUT_HOLD_MS = 100;
+/**
+ * A list at rest asks for no animation frames: it ticks this often (ms) for what changes with time alone (a status
+ * line, the rows' ages), and anything that changes what it draws wakes it for the next frame (docs/PAGE.md).
+ */
+const REST_TICK_MS = 250;
 
 export class LiveSession {
+  #dirty = false;
+
   /**
    * @param {HTMLCanvasElement} canvas  where the list is drawn (sized by CSS; the session fits it to the
    *   device's pixels and tells the server its size)
@@ -119,10 +128,18 @@ export class LiveSession {
       errorOf: (edge) => this.feed.errorFor(this.roleOf(edge) ?? (edge === 'bottom' || edge === 'right' ? 'loadMore' : 'refresh')),
     };
     this.drawnAt = -Infinity;
-    this.raf = 0;
+    this.raf = 0;                  // the animation frame asked for, if any
+    this.restTimer = 0;            // the rest tick's timeout, if any
+    this.awake = false;            // keepAwake(): every frame even at rest
     this.loop = (ts) => {
-      this.raf = requestAnimationFrame(this.loop);
-      this.drawFrame(Number.isFinite(ts) ? ts : performance.now());
+      this.raf = 0;
+      const now = Number.isFinite(ts) ? ts : performance.now();
+      this.drawFrame(now);
+      this.schedule(now);
+    };
+    this.restTick = () => {
+      this.restTimer = 0;
+      this.loop(performance.now());
     };
 
     this.connection = new Connection({
@@ -167,7 +184,7 @@ export class LiveSession {
     if (this.phase !== 'idle') return this;
     this.phase = 'live';
     this.connection.start();
-    if (this.animate) this.raf = requestAnimationFrame(this.loop);
+    this.wake();
     return this;
   }
 
@@ -176,6 +193,7 @@ export class LiveSession {
     if (this.phase === 'disposed') return;
     this.phase = 'disposed';
     cancelAnimationFrame(this.raf);
+    clearTimeout(this.restTimer);
     this.abort.abort();
     this.connection.stop();
     this.images.dispose();
@@ -186,8 +204,8 @@ export class LiveSession {
   /**
    * Calls `fn` on each `name` event; returns the function that stops it. Events: `status` (the connection's
    * state), `message` (every server message, with its arrival time and text), `welcome`, `config`, `room`,
-   * `frame` (deltas applied), `event`, `error`, `trace` (the message), `tick` (every animation frame: page time,
-   * server time) and `draw` (after a draw: page time, then the picture, the offset and the renderer's options
+   * `frame` (deltas applied), `event`, `error`, `trace` (the message), `tick` (every animation frame, every
+   * REST_TICK_MS at rest: page time, server time) and `draw` (after a draw: page time, then the picture, the offset and the renderer's options
    * it drew with, for a page that draws the same session on more canvases; `view` holds what was drawn).
    * docs/PAGE.md.
    */
@@ -396,6 +414,42 @@ export class LiveSession {
   }
 
   // ---------------------------------------------------------------- drawing
+
+  /** Something the list draws changed: it is drawn on the next animation frame, which wakes a list at rest. */
+  get dirty() {
+    return this.#dirty;
+  }
+
+  set dirty(on) {
+    this.#dirty = on;
+    if (on) this.wake();
+  }
+
+  /** Asks for the next animation frame, unless one is asked for already (or the page draws: `animate` false). */
+  wake() {
+    if (this.phase !== 'live' || !this.animate || this.raf) return;
+    clearTimeout(this.restTimer);
+    this.restTimer = 0;
+    this.raf = requestAnimationFrame(this.loop);
+  }
+
+  /**
+   * Whether the session runs on every animation frame even at rest (the debug panel's live plot); off, a list at
+   * rest ticks every REST_TICK_MS only.
+   */
+  keepAwake(on) {
+    this.awake = on;
+    if (on) this.wake();
+  }
+
+  /** After a frame: the next animation frame while anything moves, animates or waits for a frame; else a rest tick. */
+  schedule(now) {
+    if (this.phase !== 'live' || !this.animate || this.raf || this.restTimer) return;
+    const busy = this.awake || this.moving || this.pendingResize || this.layoutHeldSince !== null
+      || this.edgesBusy(this.store.frame, now);
+    if (busy) this.raf = requestAnimationFrame(this.loop);
+    else this.restTimer = setTimeout(this.restTick, REST_TICK_MS);
+  }
 
   /**
    * One animation frame at page time `now`: tells the server a new size, and draws when anything moved or
