@@ -4,6 +4,8 @@ sized to its canvas; it takes its own wheel input, sends commands, tells its sub
 its draws, and once disposed closes its WebSocket and draws no more."""
 from __future__ import annotations
 
+from itertools import pairwise
+
 from browser_support import wait_until
 
 EMBED = """async () => {
@@ -87,7 +89,7 @@ RESTING = "session.raf === 0 && session.restTimer !== 0"  # no animation frame a
 
 
 def gaps(times: list[float]) -> list[float]:
-    return [b - a for a, b in zip(times, times[1:])]
+    return [b - a for a, b in pairwise(times)]
 
 
 def test_a_list_at_rest_asks_for_no_frames_and_a_message_wakes_it(desktop):
