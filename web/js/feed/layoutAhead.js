@@ -4,7 +4,7 @@
 // as a placeholder at its height (the engine's, else the estimate) and laid out in the next frame; what the budget
 // left of the rows around is laid out in idle time (`requestIdleCallback`, else a timer), so a frame after a
 // stall, or one that a fling moved by many rows, does not lay out every row it reached at once
-// (docs/PERFORMANCE.md, "Page JS on rows of measured heights").
+// (docs/PERFORMANCE.md, "Page JS on rows of measured heights, and at rest").
 //
 // The clock and the idle scheduling are the caller's (`now`, `idle`): web/test/layoutAhead.test.js drives them.
 
