@@ -68,18 +68,20 @@ release: deps
 # suites run on the debug build that `swift test` makes (one build for every suite; TEST_CONFIG=release runs
 # them on a release build instead), each spread over E2E_WORKERS pytest-xdist processes: they mostly wait (a
 # refresh's latency, a fling's decay), so several share two cores.
-test: hummingbird-background lint test-deps unit-test page-test e2e-test hummingbird-wait e2e-hummingbird
+test: hummingbird-background lint test-deps page-test unit-and-server-test e2e-test hummingbird-wait e2e-hummingbird
 
 # The inner loop: the lint, the Swift tests, the page logic and the server's e2e suites, no browser, no cluster.
-test-fast: lint test-deps unit-test page-test server-test
+test-fast: lint test-deps page-test unit-and-server-test
 
 TEST_CONFIG ?= debug
 TEST_BIN := $(abspath .build/$(TEST_CONFIG)/refreshkit)
 E2E_WORKERS ?= 3
 E2E := REFRESHKIT_BIN=$(TEST_BIN) $(VENV)/bin/python -m pytest -q -n $(E2E_WORKERS)
 # The server's suites wait most of their time (a CPU at a third of two cores with 3 workers): twice the workers
-# take about two thirds of the time. The browser and cluster suites keep the cores busy and keep E2E_WORKERS.
+# take about two thirds of the time. The browser suite keeps both cores busy and keeps E2E_WORKERS.
 E2E_SERVER_WORKERS ?= 6
+# The cluster's tests wait too (for a SIGKILL's take-over, a lease, a restart: 36 CPU-s in 56 s with 3 workers).
+E2E_CLUSTER_WORKERS ?= 5
 
 # The lint (scripts/lint/lint.sh): swift format --strict, ruff (pyproject.toml), the JS modules
 # (scripts/lint/check-js.mjs). Fails on a badly formatted file; `make format` fixes the Swift layout.
@@ -109,16 +111,23 @@ endif
 unit-test: debug-build
 	swift test --skip-build
 
+# The Swift tests (both cores for ~20 s) beside the server's e2e suites (which mostly wait): each takes the cycles
+# the other leaves. The Swift tests write to .build/unit-test.log, shown (its end, or its failures) once both ended.
+unit-and-server-test: debug-build test-build test-deps
+	@echo "swift test --skip-build, beside the server's suites (its output: .build/unit-test.log)"
+	@( swift test --skip-build > .build/unit-test.log 2>&1; echo $$? > .build/unit-test.rc ) & \
+	$(MAKE) --no-print-directory e2e-server; server=$$?; wait; unit=$$(cat .build/unit-test.rc); \
+	if [ "$$unit" = 0 ]; then tail -n 2 .build/unit-test.log; else grep -E "✘|error:" .build/unit-test.log | head -80; \
+		echo "swift test failed (exit $$unit): .build/unit-test.log"; fi; [ "$$server" = 0 ] && [ "$$unit" = 0 ]
+	@$(MAKE) --no-print-directory e2e-timing
+
 page-test:
 	node --test web/test/
 
-# The suites one after the other, each spread over E2E_WORKERS processes: several suites side by side upset the
-# tests bounded in time (a SIGTERM's 5 s, a take-over's, the generator's slices), one in a few runs on a fresh clone.
-# Separate pytest runs: each folder's tests import helpers from their own conftest.py, which one run would load
-# under one name.
+# The browser's and the cluster's suites, one after the other: two suites side by side upset the tests bounded in
+# time (a SIGTERM's 5 s, a take-over's, the generator's slices), one in a few runs on a fresh clone. Separate pytest
+# runs: each folder's tests import helpers from their own conftest.py, which one run would load under one name.
 e2e-test: test-build test-deps
-	@$(MAKE) --no-print-directory e2e-server
-	@$(MAKE) --no-print-directory e2e-timing
 	@$(MAKE) --no-print-directory e2e-browser
 	@$(MAKE) --no-print-directory e2e-cluster
 
@@ -131,7 +140,7 @@ e2e-timing:
 
 # Several processes behind HAProxy sharing Redis: routing, take-over after SIGKILL and SIGTERM (docs/SCALING.md).
 e2e-cluster:
-	$(E2E) e2e/cluster
+	$(E2E) -n $(E2E_CLUSTER_WORKERS) e2e/cluster
 
 e2e-browser:
 	$(E2E) e2e/browser --ignore=e2e/browser/test_hummingbird_example.py
