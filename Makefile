@@ -124,12 +124,14 @@ unit-and-server-test: debug-build test-build test-deps
 page-test:
 	node --test web/test/
 
-# The browser's and the cluster's suites, one after the other: two suites side by side upset the tests bounded in
-# time (a SIGTERM's 5 s, a take-over's, the generator's slices), one in a few runs on a fresh clone. Separate pytest
-# runs: each folder's tests import helpers from their own conftest.py, which one run would load under one name.
+# The cluster's and the browser's suites, one after the other: two suites side by side upset the tests bounded in
+# time (a SIGTERM's 5 s, a take-over's, the generator's slices), one in a few runs on a fresh clone. The cluster's
+# first: it mostly waits, and the Hummingbird example still building in the background takes what it leaves rather
+# than the browser suite's cycles. Separate pytest runs: each folder's tests import helpers from their own
+# conftest.py, which one run would load under one name.
 e2e-test: test-build test-deps
-	@$(MAKE) --no-print-directory e2e-browser
 	@$(MAKE) --no-print-directory e2e-cluster
+	@$(MAKE) --no-print-directory e2e-browser
 
 e2e-server:
 	$(E2E) -n $(E2E_SERVER_WORKERS) e2e/server e2e/jsonfeed e2e/feeds --ignore=e2e/server/test_load_turn_by_turn.py
