@@ -83,11 +83,14 @@ def flick_stretch(page, x: float, y: float, dy: float, flicks: int = FLICKS) -> 
 
 
 def scroll(page, message: dict) -> None:
-    """An animated scroll command (mid-fling: it takes over from the fling), to its end: a frame that moves (from
-    a list at rest, that is the command applied: until then the frame at rest is the one before it), then the list
-    at rest. Every command here moves the list."""
-    page.evaluate("""(m) => { const k = window.refreshkit; window.__moved = false;
-        const stop = k.on('frame', (f) => { if (f.phase !== 'idle') { window.__moved = true; stop(); } });
+    """An animated scroll command (mid-fling: it takes over from the fling), to its end: a frame that moves or one
+    at another offset (from a list at rest, that is the command applied: until then the frame at rest is the one
+    before it; a page that reads its socket late may get only the scroll's last frame, the server keeping the newest
+    for it), then the list at rest. Every command here moves the list."""
+    page.evaluate("""(m) => { const k = window.refreshkit, from = k.frame.offset.y; window.__moved = false;
+        const stop = k.on('frame', (f) => {
+          if (f.phase !== 'idle' || Math.abs(f.offset.y - from) > 0.5) { window.__moved = true; stop(); }
+        });
         k.send(m); }""", {"type": "command", "animated": True, **message})
     wait_until(page, lambda p: p.evaluate("() => window.__moved") and at_rest(p), 30,
                what=f"the animated {message['name']} to end")
