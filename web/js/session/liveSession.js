@@ -205,8 +205,9 @@ export class LiveSession {
    * Calls `fn` on each `name` event; returns the function that stops it. Events: `status` (the connection's
    * state), `message` (every server message, with its arrival time and text), `welcome`, `config`, `room`,
    * `frame` (deltas applied), `event`, `error`, `trace` (the message), `tick` (every animation frame, every
-   * REST_TICK_MS at rest: page time, server time) and `draw` (after a draw: page time, then the picture, the offset and the renderer's options
-   * it drew with, for a page that draws the same session on more canvases; `view` holds what was drawn).
+   * REST_TICK_MS at rest: page time, server time) and `draw` (after a draw: page time, then the picture, the
+   * offset and the renderer's options it drew with, for a page that draws the same session on more canvases;
+   * `view` holds what was drawn).
    * docs/PAGE.md.
    */
   on(name, fn) {
