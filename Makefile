@@ -66,8 +66,8 @@ release: deps
 # Everything: the lint, engine and wire (Swift Testing), page logic (node), then the real server over a real
 # WebSocket, real headless Chromium driving the real page, and several servers behind HAProxy. The end-to-end
 # suites run on the debug build that `swift test` makes (one build for every suite; TEST_CONFIG=release runs
-# them on a release build instead), each spread over E2E_WORKERS pytest-xdist processes: they mostly wait (a
-# refresh's latency, a fling's decay), so several share two cores.
+# them on a release build instead), each spread over pytest-xdist processes (E2E_SERVER_WORKERS, E2E_CLUSTER_WORKERS,
+# E2E_WORKERS below): the suites that mostly wait (a refresh's latency, a take-over) get more of them.
 test: hummingbird-background lint test-deps page-test unit-and-server-test e2e-test hummingbird-wait e2e-hummingbird
 
 # The inner loop: the lint, the Swift tests, the page logic and the server's e2e suites, no browser, no cluster.

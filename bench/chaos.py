@@ -156,6 +156,13 @@ class Device:
     offline_since: float | None = None  # when its last welcomed connection ended
 
 
+# The faults a run makes: a server SIGKILLed, a server SIGSTOPped for a while, a live server's health check made to
+# fail, Redis stopped. A run draws them at random from FAULT_DRAW (kills and failed checks twice as often), or takes
+# a list of them in turn.
+FAULTS = ("kill", "stop", "check", "redis")
+FAULT_DRAW = ("kill", "kill", "stop", "check", "check", "redis")
+
+
 class Run:
     def __init__(self, cluster: Supervised, sessions: int, seed: int):
         self.cluster = cluster
@@ -303,7 +310,7 @@ class Run:
                 kind = kinds[turn % len(kinds)]
                 turn += 1
             else:
-                kind = self.random.choice(["kill", "kill", "stop", "check", "check", "redis"])
+                kind = self.random.choice(FAULT_DRAW)
             node = self.random.choice(list(c.nodes))
             if kind == "kill":
                 pid = c.pid(node)
@@ -479,6 +486,9 @@ def main() -> int:
 
 def run(binary: Path, seconds: float, sessions: int = 50, processes: int = 3, seed: int = 1,
         verbose: bool = False, pause: tuple[float, float] = (2.0, 5.0), kinds: tuple[str, ...] | None = None) -> dict:
+    unknown = set(kinds or ()) - set(FAULTS)
+    if unknown:  # before any process starts
+        raise ValueError(f"unknown fault kinds {sorted(unknown)}: the kinds are {', '.join(FAULTS)}")
     with tempfile.TemporaryDirectory(prefix="refreshkit-chaos.") as tmp:
         cluster = Supervised(binary.absolute(), processes, Path(tmp))
         try:
