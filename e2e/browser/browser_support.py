@@ -63,7 +63,9 @@ def transitions(page, edge_name: str) -> list[dict]:
 
 
 def wait_until(page, predicate, timeout: float, interval: float = 0.02, what: str = "condition"):
-    """Polls `predicate(page)` (a Python callable) until it is truthy; returns its value."""
+    """Polls `predicate(page)` (a Python callable) until it is truthy; returns its value. Every `interval` at first,
+    then less often, to 100 ms: each look is a round trip through Playwright's driver to the page, and a wait of
+    seconds looked at 50 times a second kept the browser, the driver and pytest busy for nothing."""
     deadline = time.monotonic() + timeout
     while True:
         value = predicate(page)
@@ -72,6 +74,7 @@ def wait_until(page, predicate, timeout: float, interval: float = 0.02, what: st
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout} s waiting for {what}")
         time.sleep(interval)
+        interval = min(interval * 1.5, 0.1)
 
 
 def canvas_point(page, fx: float = 0.5, fy: float = 0.3) -> tuple[float, float]:
