@@ -33,8 +33,9 @@ WATCH_ROW = """(id) => {
 
 
 def remeasured(page, width: int):
-    """The session at `width` (frame and layout), every height the page sent at it accepted, the list at rest and
-    drawn at the server's offset: the layout, else None."""
+    """The session at `width` (frame and layout), every row around the screen laid out at it (a busy machine's frame
+    leaves the rows beyond the drawn ones to idle time), every height measured sent and accepted, the list at rest
+    and drawn at the server's offset: the layout, else None."""
     s = page.evaluate("""() => {
         const k = window.refreshkit, f = k.frame;
         return {f: {w: f.viewport.w, phase: f.phase, y: f.offset.y}, l: k.rowLayout(), shown: k.displayedOffset().y};
@@ -42,7 +43,7 @@ def remeasured(page, width: int):
     lay = s["l"]
     if s["f"]["w"] != width or lay["width"] != width or s["f"]["phase"] != "idle":
         return None
-    if lay["sent"] == 0 or lay["awaiting"] != 0 or abs(s["shown"] - s["f"]["y"]) > 0.01:
+    if lay["sent"] == 0 or lay["deferred"] or lay["unsent"] or lay["awaiting"] or abs(s["shown"] - s["f"]["y"]) > 0.01:
         return None
     return lay
 

@@ -81,14 +81,16 @@ export function exposePageHook({ session, share, traceTools, newItems = null }) 
     /**
      * An external source's rows as drawn last (js/feed/rowLayout.js places them): `[{index, id, x, y, w, h}]` on
      * the canvas in CSS px, top first; and the layout: the session width it lays out at, the estimate, the
-     * accepted heights, the content's height, rows laid out and sent, and sent but not accepted (`awaiting`).
+     * accepted heights, the content's height, rows laid out and sent, measured but not sent yet (`unsent`), sent
+     * but not accepted (`awaiting`), and rows the last frame left to idle time (`deferred`, js/feed/layoutAhead.js).
      */
     rows: () => session.listCanvas.renderer.rows.rects(),
     rowLayout: () => {
       const l = session.layout;
       return {
         width: l.width, estimate: l.estimate, count: l.count, height: l.height, accepted: l.accepted.size,
-        laidOut: l.laidOut, sent: l.sent.size, awaiting: l.awaiting(),
+        laidOut: l.laidOut, sent: l.sent.size, unsent: l.pending.length, awaiting: l.awaiting(),
+        deferred: session.listCanvas.renderer.rows.ahead.deferred,
       };
     },
     /** Row i's top in the content (CSS px), as the layout places it now. */
