@@ -81,8 +81,9 @@ export function exposePageHook({ session, share, traceTools, newItems = null }) 
     /**
      * An external source's rows as drawn last (js/feed/rowLayout.js places them): `[{index, id, x, y, w, h}]` on
      * the canvas in CSS px, top first; and the layout: the session width it lays out at, the estimate, the
-     * accepted heights, the content's height, rows laid out and sent, measured but not sent yet (`unsent`), sent
-     * but not accepted (`awaiting`), and rows the last frame left to idle time (`deferred`, js/feed/layoutAhead.js).
+     * accepted heights, the content's height, rows laid out and sent, heights waiting for the next `measure`
+     * (`unsent`, 0 when none), sent but not accepted (`awaiting`), and rows the last frame left to idle time
+     * (`deferred`, js/feed/layoutAhead.js).
      */
     rows: () => session.listCanvas.renderer.rows.rects(),
     rowLayout: () => {
