@@ -12,11 +12,13 @@ frames; sent on the clock exactly, a whole drag locked to one phase, and the sam
 one run to the next (a display frame in one run of three). A capturing listener
 records each move's `timeStamp` (when the browser took the event) and clientY: the pointer moves the page
 acts on, coalesced ones included (`touchmove` is counted too, but Chromium holds it back inside its touch
-slop). The draws are the page's own `refreshkit.drawLog()` (`[{t, y}]`, t the rAF timestamp, y the drawn
-offset) when it has one; otherwise a rAF loop of our own, registered after the page's, samples
-`refreshkit.displayedOffset()` once per frame (the `draws` field says which). The lag of move i is the first
-draw at or after its timeStamp whose y has reached the offset that finger position asks for (the offset at
-touch start + the finger's travel, within 0.5 px), minus the timeStamp. The reconciliation error is
+slop). The draws are the page's own `refreshkit.drawLog()` (`[{t, y, shift}]`, t the rAF timestamp, y the
+drawn offset, shift how far measured row heights had moved the rows there, which the engine's anchoring adds to
+the offset without moving the content) when it has one; otherwise a rAF loop of our own, registered after the
+page's, samples `refreshkit.displayedOffset()` once per frame (the `draws` field says which). A draw's content
+position is y − shift. The lag of move i is the first draw at or after its timeStamp whose content position has
+reached the one that finger position asks for (the position at touch start + the finger's travel, within
+0.5 px), minus the timeStamp. The reconciliation error is
 `refreshkit.reconciliationErrors()` (px) when the page has it, else null. With `--bare`, the bare page
 (bench/lag_bare.html: it draws its rows at the finger's position inside its own pointermove handler, the floor
 of what Chromium allows) is dragged the same way just before the first target, and its lag is the `bare` field.
@@ -84,18 +86,18 @@ def percentile(values: list[float], p: float) -> float | None:
     return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
 
 
-def lags(moves: list[dict], draws: list[dict], start_offset: float, start_y: float) -> tuple[list[float], int]:
-    """Each move's lag (ms), and how many moves no draw ever reached. The finger moves up, so the offset
-    it asks for grows: `start_offset + (start_y − clientY)`."""
+def lags(moves: list[dict], draws: list[dict], start: float, start_y: float) -> tuple[list[float], int]:
+    """Each move's lag (ms), and how many moves no draw ever reached. The finger moves up, so the content
+    position it asks for grows: `start + (start_y − clientY)`, `start` the position at touch start."""
     result = []
     unreached = 0
     j = 0
     for move in moves:
-        wanted = start_offset + (start_y - move["y"])
+        wanted = start + (start_y - move["y"])
         while j < len(draws) and draws[j]["t"] < move["t"]:
             j += 1
         k = j
-        while k < len(draws) and draws[k]["y"] < wanted - TOLERANCE_PX:
+        while k < len(draws) and draws[k]["y"] - draws[k].get("shift", 0) < wanted - TOLERANCE_PX:
             k += 1
         if k < len(draws):
             result.append(draws[k]["t"] - move["t"])
@@ -114,7 +116,10 @@ async def drag(page, cdp, seconds: float, predict: bool | None, probe: str = "wi
     travel = min(moves * STEP_PX, box["y"] - box["top"])
     step = travel / moves
     x, y0 = box["x"], box["y"]
-    start_offset = await page.evaluate(f"() => {probe}.displayedOffset().y")
+    # The content position at touch start: the offset drawn less the rows' shift by then (the last draw's).
+    content_js = (f"() => {{ const p = {probe}, log = p.drawLog ? p.drawLog() : [];"
+                  " return p.displayedOffset().y - (log.length ? (log[log.length - 1].shift ?? 0) : 0); }")
+    start = await page.evaluate(content_js)
     await page.evaluate("() => { const l = window.__lag; l.moves = []; l.touches = []; l.samples = [];"
                         " l.on = true; l.start = performance.now(); }")
     await cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y0, "id": 1}]})
@@ -133,8 +138,7 @@ async def drag(page, cdp, seconds: float, predict: bool | None, probe: str = "wi
     sent_hz = moves / (time.monotonic() - begin)
     # Hold the finger still until the last move is drawn (or 2 s), then lift it.
     try:
-        await wait_for(page, f"(w) => {probe}.displayedOffset().y >= w - 0.5", start_offset + travel, 2.0,
-                       "the last move")
+        await wait_for(page, f"(w) => ({content_js})() >= w - 0.5", start + travel, 2.0, "the last move")
     except TimeoutError:
         pass
     await page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
@@ -145,13 +149,14 @@ async def drag(page, cdp, seconds: float, predict: bool | None, probe: str = "wi
         const log = typeof rk.drawLog === 'function' ? rk.drawLog() : null;
         const errors = typeof rk.reconciliationErrors === 'function' ? rk.reconciliationErrors() : null;
         return { moves: l.moves, touches: l.touches.length, samples: l.samples,
-                 drawLog: log ? log.filter((d) => d.t >= l.start).map((d) => ({ t: d.t, y: d.y })) : null,
+                 drawLog: log ? log.filter((d) => d.t >= l.start).map((d) => ({ t: d.t, y: d.y, shift: d.shift ?? 0 }))
+                          : null,
                  errors: errors ? Array.from(errors, Number) : null };
     }""", probe.removeprefix("window."))
     draws = record["drawLog"] if record["drawLog"] is not None else record["samples"]
     if not record["moves"]:
         raise RuntimeError("no pointermove reached the page")
-    values, unreached = lags(record["moves"], draws, start_offset, y0)
+    values, unreached = lags(record["moves"], draws, start, y0)
     errors = [abs(e) for e in record["errors"]] if record["errors"] is not None else None
     return {
         "predict": predict,
@@ -166,6 +171,8 @@ async def drag(page, cdp, seconds: float, predict: bool | None, probe: str = "wi
         "lag_ms_max": rounded(max(values) if values else None),
         "reconciliation_error_px_p99": rounded(percentile(errors, 0.99), 2) if errors else None,
         "draws": "drawLog" if record["drawLog"] is not None else "sampled displayedOffset() per rAF",
+        # how far measured heights moved the rows during the drag (taken out of the content's position)
+        "rows_shift_px": rounded(draws[-1].get("shift", 0) - draws[0].get("shift", 0)) if draws else None,
         "frames": len(draws),
     }
 

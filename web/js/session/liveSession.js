@@ -118,7 +118,9 @@ export class LiveSession {
     this.framesIn = [];            // page times of the frames received in the last second
     /** What was drawn last: the offset on screen and the prediction's lead over the server (drawn − server y). */
     this.view = { shown: { x: 0, y: 0 }, gap: 0 };
-    this.log = drawLog >= 1 ? new SeriesRing(drawLog, ['t', 'y']) : null; // the draws' times and offset.y
+    // the draws' times, offset.y and the rows' shift so far (`drawLog()`)
+    this.log = drawLog >= 1 ? new SeriesRing(drawLog, ['t', 'y', 'shift']) : null;
+    this.rowsShift = 0; // how far committed heights have moved the rows at the drawn offset, in total
     this.drawEnv = {
       config: null, preset: null, clock: 0, serverNow: 0, reducedMotion: false, lastUpdated: null,
       stateClock: this.stateClock, slotFor: (edge) => slotDepth(this.store.config, edge),
@@ -490,7 +492,7 @@ export class LiveSession {
         this.mirror.update(frame, shown.y, this.listCanvas.cssH);
         this.mirror.place(shown.y);
       }
-      this.log?.push(now, shown.y);
+      this.log?.push(now, shown.y, this.rowsShift);
       this.emitter.emit('draw', now, picture, shown, env);
     }
     this.emitter.emit('tick', now, serverNow);
@@ -500,7 +502,9 @@ export class LiveSession {
   /** Commits the layout's held heights and rows (js/feed/rowLayout.js); returns how far they moved the row at `y`. */
   commitLayout(y) {
     this.layoutHeldSince = null;
-    return this.layout.commit(this.feed.rows, y);
+    const shift = this.layout.commit(this.feed.rows, y);
+    this.rowsShift += shift;
+    return shift;
   }
 
   /**
@@ -531,7 +535,11 @@ export class LiveSession {
     return list.length;
   }
 
-  /** The last ≤ `drawLog` draws, `{t, y}`: the animation frame's time and the offset.y drawn. */
+  /**
+   * The last ≤ `drawLog` draws, `{t, y, shift}`: the animation frame's time, the offset.y drawn, and how far
+   * committed row heights had moved the rows at the drawn offset by then, in total. The engine's anchoring
+   * correction moves the offset with them, so `y − shift` is where the content is, as a finger sees it.
+   */
   drawLog() {
     return this.log ? this.log.rows() : [];
   }
