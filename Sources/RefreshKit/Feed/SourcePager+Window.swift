@@ -113,26 +113,26 @@ extension SourcePager {
 
     // MARK: - Loading back
 
-    /// Asks for the page next to the held rows when placeholders come within `prefetch` px of the viewport and
-    /// nothing else is asked; not before the back-off after a failure. - Returns: whether a request started.
-    mutating func requestReload(contentOffset: Double, viewportHeight: Double, prefetch: Double, at time: Timestamp)
-        -> Bool
+    /// The page to ask for next to the held rows, when placeholders come within `prefetch` px of the viewport and
+    /// nothing else is asked; not before the back-off after a failure. `nil` when there is none: read, not
+    /// written, so that a window with nothing to load leaves the pager as it is.
+    func reloadWanted(contentOffset: Double, viewportHeight: Double, prefetch: Double, at time: Timestamp)
+        -> (edge: PageEdge, position: FeedPosition)?
     {
         guard running == nil, window.retryNotBefore.map({ time >= $0 }) ?? true,
             let edge = geometry.pageNeeded(
                 contentOffset: contentOffset, viewportHeight: viewportHeight, prefetch: prefetch)
-        else { return false }
-        let position: FeedPosition
+        else { return nil }
         switch edge {
-        case .above:
-            guard let cursor = window.cursors.first?.newer else { return false }
-            position = .newerThan(cursor)
-        case .below:
-            guard let cursor = window.cursors.last?.older else { return false }
-            position = .olderThan(cursor)
+        case .above: return window.cursors.first?.newer.map { (edge, .newerThan($0)) }
+        case .below: return window.cursors.last?.older.map { (edge, .olderThan($0)) }
         }
-        running = makeRequest(.reload, edge: edge == .above ? .top : .bottom, position: position, at: time)
-        return true
+    }
+
+    /// Starts the reload ``reloadWanted(contentOffset:viewportHeight:prefetch:at:)`` found.
+    mutating func requestReload(_ wanted: (edge: PageEdge, position: FeedPosition), at time: Timestamp) {
+        running = makeRequest(
+            .reload, edge: wanted.edge == .above ? .top : .bottom, position: wanted.position, at: time)
     }
 
     /// Applies `answer` when it answers the running reload. - Returns: the correction to add to the content

@@ -18,11 +18,8 @@ extension ListModel {
 
     /// Sizes the window for the viewport (``WindowSize``), drops the pages far from the viewport and asks for a
     /// dropped one it comes near again. - Returns: whether anything changed (a page dropped, a request started).
-    ///
-    /// Every observation asks, and most find a window with nothing to do: no more rows held than it may hold and
-    /// no placeholder to load back, or a request already running. Those are read, not written: a write to the
-    /// pager forgets the feed's status, which every input then works out again (docs/PERFORMANCE.md, "No copies
-    /// per input").
+    /// Most observations find nothing to do (no more rows held than allowed, no placeholder near, or a request
+    /// running), and only read the pager (docs/PERFORMANCE.md, "No copies per input").
     @inline(__always)
     mutating func followWindow() -> Bool {
         let size = windowSizes.value.size(
@@ -35,16 +32,18 @@ extension ListModel {
     /// ``followWindow()`` when the window may have something to do.
     @inline(never)
     private mutating func followWindow(_ size: WindowSize) -> Bool {
-        let viewportHeight = scroll.viewport.height
+        let (height, prefetch) = (scroll.viewport.height, size.prefetch)
         if pager.geometry.maxHeldRows != size.heldRows { pager.geometry.maxHeldRows = size.heldRows }
-        let offset = scroll.offset.y
-        let correction = pager.trimWindow(
-            contentOffset: offset, viewportHeight: viewportHeight, prefetch: size.prefetch)
+        let correction =
+            pager.geometry.heldRowCount > size.heldRows
+            ? pager.trimWindow(contentOffset: scroll.offset.y, viewportHeight: height, prefetch: prefetch) : nil
         if let correction { scroll.shift(by: correction, contentSize: contentSize) }
-        guard pager.running == nil else { return correction != nil }
-        let asked = pager.requestReload(
-            contentOffset: scroll.offset.y, viewportHeight: viewportHeight, prefetch: size.prefetch, at: now)
-        return correction != nil || asked
+        let offset = scroll.offset.y
+        guard
+            let wanted = pager.reloadWanted(contentOffset: offset, viewportHeight: height, prefetch: prefetch, at: now)
+        else { return correction != nil }
+        pager.requestReload(wanted, at: now)
+        return true
     }
 
     /// Applies `answer` when it answers the window's running reload: the rows go in, the first visible row keeps
