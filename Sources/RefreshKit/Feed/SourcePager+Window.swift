@@ -119,9 +119,11 @@ extension SourcePager {
     func reloadWanted(contentOffset: Double, viewportHeight: Double, prefetch: Double, at time: Timestamp)
         -> (edge: PageEdge, position: FeedPosition)?
     {
-        guard running == nil, window.retryNotBefore.map({ time >= $0 }) ?? true,
+        // the geometry first, and the running request by its id: most moves stop there, reading no optional
+        guard
             let edge = geometry.pageNeeded(
-                contentOffset: contentOffset, viewportHeight: viewportHeight, prefetch: prefetch)
+                contentOffset: contentOffset, viewportHeight: viewportHeight, prefetch: prefetch),
+            runningID == 0, window.retryNotBefore.map({ time >= $0 }) ?? true
         else { return nil }
         switch edge {
         case .above: return window.cursors.first?.newer.map { (edge, .newerThan($0)) }
