@@ -3,7 +3,8 @@ server with `--feed sqlite:TMP` (a database it fills from Debian's fortunes), th
 sending `measure`, the engine answering `heights` and placing rows (and the offset) by them.
 
 - Scrolled to the middle, another device of the session refreshes while new items are in the source: the new
-  rows come on top, and the row the reader was looking at stays where it was on screen, within 1 px.
+  rows come on top, and the row the reader was looking at stays where it was on screen, within 1 px; the draw
+  log's content position (offset less the rows' shift) does not move either.
 - A fling through the rows: every drawn frame's rows (`window.refreshkit.rows()`, the rectangles the canvas
   drew) follow one another without a gap or an overlap, and cover the list.
 
@@ -26,6 +27,12 @@ def rows(page) -> list[dict]:
 
 def layout(page) -> dict:
     return page.evaluate("() => window.refreshkit.rowLayout()")
+
+
+def content(page) -> float:
+    """Where the last draw put the content: its offset less the rows' shift by then (`drawLog()`, docs/PAGE.md)."""
+    return page.evaluate("() => { const log = window.refreshkit.drawLog(), d = log[log.length - 1];"
+                         " return d.y - d.shift; }")
 
 
 SETTLE_STATE = """() => {
@@ -130,6 +137,7 @@ def test_new_rows_on_top_from_another_device_keep_the_visible_row_still(browser,
     try:
         offset = scroll_to_middle(page)["offset"]["y"]
         before = first_visible(page)
+        drawn = content(page)
         count = page.evaluate("() => window.refreshkit.feed(1).count")
         session = page.evaluate("() => window.refreshkit.session.id")
         for k in range(3):
@@ -147,6 +155,8 @@ def test_new_rows_on_top_from_another_device_keep_the_visible_row_still(browser,
         # it stayed because the offset moved by the new rows' heights (at least the estimate each), not by luck
         moved = page.evaluate("() => window.refreshkit.frame.offset.y") - offset
         assert moved >= 3 * 72, f"the offset moved {moved:.1f} px for three new rows on top"
+        # and the draw log says so: the offset's move is the rows' shift, the content did not move
+        assert abs(content(page) - drawn) <= 1, f"the draw log's content moved {content(page) - drawn:.2f} px"
         assert not page.errors and not other_page.errors, page.errors + other_page.errors
     finally:
         if other:
