@@ -43,6 +43,8 @@ let package = Package(
         .library(name: "RefreshSessions", targets: ["RefreshSessions"]),
         .library(name: "RefreshWire", targets: ["RefreshWire"]),
         .library(name: "RefreshServer", targets: ["RefreshServer"]),
+        // The front door both transports ask (the Hummingbird adapter too): docs/HARDENING.md.
+        .library(name: "RefreshAccess", targets: ["RefreshAccess"]),
         // The session store's client (docs/SCALING.md): Redis through hiredis, off the serving thread.
         .library(name: "RefreshStore", targets: ["RefreshStore"]),
         // The clock a transport tells the session host the time by (examples/hummingbird-notes' adapter).
@@ -60,6 +62,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "RefreshKit"),
+        // The front door (docs/HARDENING.md, "Who reaches what"): origins, trusted proxies and the client's real
+        // address, cross-site writes, who may read metrics, the security headers; one value both transports ask.
+        .target(name: "RefreshAccess"),
         // The anchoring scenarios (docs/PERFORMANCE.md, "Rows: anchoring"): the real engine on a scripted feed,
         // flung while rows above the visible one change; `make bench` prints them, the tests hold them.
         .target(name: "AnchorScenarios", dependencies: ["RefreshKit"]),
@@ -115,7 +120,7 @@ let package = Package(
             name: "RefreshServer",
             dependencies: [
                 "RefreshKit", "RefreshWire", "RefreshSessions", "CLibWebSockets", "CQREncode", "CHiredis",
-                "LWSEcho", "ServerClock", "RefreshFeeds", "RefreshStore",
+                "LWSEcho", "ServerClock", "RefreshFeeds", "RefreshStore", "RefreshAccess",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -155,6 +160,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(name: "LWSEchoTests", dependencies: ["LWSEcho"]),
+        .testTarget(name: "RefreshAccessTests", dependencies: ["RefreshAccess"]),
         .testTarget(name: "ServerClockTests", dependencies: ["ServerClock"]),
         // `make bench` (docs/PERFORMANCE.md): engine micro-benchmarks and the orchestration, the load
         // generator (lws client API), and the transport's floor (a bare lws echo server).

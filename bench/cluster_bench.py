@@ -62,8 +62,9 @@ SERVER_ARGS = ("--log-level", "warning")
 # web/js/inputs.js: what a page keeps to send again after a resume
 MAX_KEPT = chaos.MAX_KEPT
 ACK = re.compile(r'"ack":\{([^}]*)\}')
-# HAProxy's httplog line of a reconnection (`&n=` in its URL): the retries field before the queues
-RECONNECTION_LOGGED = re.compile(r' \d+/\d+/\d+/\d+/(\+?\d+) \d+/\d+ "GET /\?s=[^ ]*&n=')
+# HAProxy's log line of a reconnection (the page named its node, `&n=`: scripts/cluster_config.py logs `named=1`): the
+# retries field before the queues
+RECONNECTION_LOGGED = re.compile(r' \d+/\d+/\d+/\d+/(\+?\d+) \d+/\d+ .*"GET / HTTP/1\.1" node=\S* named=1')
 SCALING_NOTE = ("This machine has {cores} cores, shared by the servers, Redis, HAProxy and the load generator: "
                 "2 processes cannot show scaling by throughput here (there is no idle core to give the second "
                 "process). What scales is the CPU cost per input: when it stays flat from 1 to 2 processes, N "

@@ -16,7 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 READY_TIMEOUT_S = 20.0
 STOP_TIMEOUT_S = 10.0
-LINK_LISTENING = re.compile(r"^link listening on http://127\.0\.0\.1:(\d+) → http://(\S+) \(profile (\S+): (.*)\)$")
+LINK_LISTENING = re.compile(r"^link listening on http://(\S+):(\d+) → http://(\S+) \(profile (\S+): (.*)\)$")
 STALL_LOGGED = "stall on demand:"
 
 
@@ -67,13 +67,14 @@ def free_port() -> int:
 
 
 class RunningLink(ChildProcess):
-    """One `refreshkit link --listen 127.0.0.1:0 --upstream 127.0.0.1:PORT …`, ready once it printed its banner."""
+    """One `refreshkit link --listen 127.0.0.1:0 --upstream 127.0.0.1:PORT …` (or `listen`, another address of this
+    machine's), ready once it printed its banner."""
 
     name = "link"
 
-    def __init__(self, upstream_port: int, *args: str):
+    def __init__(self, upstream_port: int, *args: str, listen: str = "127.0.0.1:0"):
         self.proc = subprocess.Popen(
-            [str(refreshkit_binary()), "link", "--listen", "127.0.0.1:0", "--upstream", f"127.0.0.1:{upstream_port}",
+            [str(refreshkit_binary()), "link", "--listen", listen, "--upstream", f"127.0.0.1:{upstream_port}",
              *args],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
         self.stdout: list[str] = []
@@ -104,9 +105,9 @@ class RunningLink(ChildProcess):
         if not ready.wait(READY_TIMEOUT_S) or self.match is None:
             self.kill()
             pytest.fail("link did not print `link listening on …`\n" + self.output(), pytrace=False)
-        self.port = int(self.match.group(1))
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.ws_url = f"ws://127.0.0.1:{self.port}/"
+        self.host, self.port = self.match.group(1), int(self.match.group(2))
+        self.url = f"http://{self.host}:{self.port}"
+        self.ws_url = f"ws://{self.host}:{self.port}/"
 
     def stall(self) -> None:
         """SIGUSR1: the link holds all traffic for its `--on-demand-stall` from now. Returns once the link logged

@@ -12,6 +12,12 @@ which takes the session over from the store. A node's backend names itself to th
 backend knows that the balancer found that node down, and only then takes a session over from a process
 whose lease is still current (docs/SCALING.md, "Who holds a session"). Anything else (a new session, static
 files) goes to the node with the fewest connections.
+
+The client: HAProxy drops any `X-Forwarded-For` or `Forwarded` a client sent and names the client it saw in
+`X-Forwarded-For` (`option forwardfor`), which the servers read because they trust the balancer
+(`serve --trusted-proxy 127.0.0.1`, docs/HARDENING.md, "Proxies"). The access log leaves the query out: a URL's
+`s=` is a session id, which lets whoever reads it in (docs/HARDENING.md); it logs the node asked for and whether
+the page named one (`n=`, a reconnection) instead.
 """
 import argparse
 import re
@@ -38,7 +44,11 @@ def config(bind: str, nodes: list[tuple[str, str]], log: str = "stdout", admin_s
         "defaults",
         "    mode http",
         "    log global",
-        "    option httplog",
+        # httplog's format without the URL's query (a session id): the path, the node asked for, and whether the page
+        # named one (a reconnection; bench/cluster_bench.py counts them)
+        '    log-format "%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %CC %CS %tsc %ac/%fc/%bc/%sc/%rc '
+        '%sq/%bq %hr %hs \\"%HM %HP %HV\\" node=%[var(txn.node)] named=%[var(txn.named)]"',
+        "    option forwardfor",
         "    timeout connect 250ms",  # also the pause before a retry after a refused connection
         "    timeout client 1h",
         "    timeout server 1h",
@@ -50,6 +60,9 @@ def config(bind: str, nodes: list[tuple[str, str]], log: str = "stdout", admin_s
         "frontend refreshkit",
         f"    bind {bind}",
         "    http-request del-header X-RefreshKit-Backend",  # only the balancer says which backend it chose
+        "    http-request del-header X-Forwarded-For",  # only the balancer says who the client is
+        "    http-request del-header Forwarded",
+        "    http-request set-var(txn.named) str(1) if { url_param(n) -m found }",
         "    http-request set-var(txn.node) url_param(n) if { url_param(n) -m found }",
         "    http-request set-var(txn.node) url_param(s),field(1,.) if !{ var(txn.node) -m found } "
         "{ url_param(s) -m reg ^[A-Za-z0-9_-]+[.] }",

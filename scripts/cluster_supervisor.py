@@ -145,6 +145,7 @@ def supervisord_conf(layout: Layout, serve_args: list[str]) -> str:
     for name, port in layout.nodes():
         out += program(name, [str(layout.bin), "serve", "--host", "127.0.0.1", "--port", str(port), "--node", name,
                               "--store", f"redis://127.0.0.1:{redis}", "--public-port", str(layout.port),
+                              "--trusted-proxy", "127.0.0.1",
                               "--qr", "never", *serve_args], run, priority=20, stop_seconds=10)
     out += program("haproxy", ["haproxy", "-db", "-f", str(run / "haproxy.cfg")], run, priority=30)
     return "\n".join(out)

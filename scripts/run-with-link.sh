@@ -16,8 +16,9 @@ stop() {
 }
 trap stop INT TERM EXIT
 
-# The server accepts pages whose origin is the link's port (--public-port): they reach it through the link.
-"$bin" serve --host 127.0.0.1 --port 0 --public-port "$port" "$@" >"$out" &
+# The server accepts pages whose origin is the link's port (--public-port): they reach it through the link. It trusts
+# the link to name each client (--trusted-proxy, docs/HARDENING.md "Proxies"): a LAN page through the link is not local.
+"$bin" serve --host 127.0.0.1 --port 0 --public-port "$port" --trusted-proxy 127.0.0.1 "$@" >"$out" &
 server=$!
 internal=
 for _ in $(seq 400); do  # until it says where it listens (or exits)

@@ -79,6 +79,8 @@ private final class ProxyLoop {
     struct Pair {
         let number: UInt64
         var connecting: Bool
+        /// Names the client in each request upstream (``ForwardedFor``).
+        var forwarded: ForwardedFor
         var up: LinkDirection  // client → upstream
         var down: LinkDirection  // upstream → client
         var client: Int32 { up.source }
@@ -193,7 +195,11 @@ private final class ProxyLoop {
 
     func acceptAll() {
         while true {
-            let fd = accept(listener, nil, nil)
+            var address = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let fd = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listener, $0, &length) }
+            }
             if fd < 0 {
                 if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
                     log("accept: \(String(cString: strerror(errno)))")
@@ -213,6 +219,7 @@ private final class ProxyLoop {
             pairs.append(
                 Pair(
                     number: accepted, connecting: true,
+                    forwarded: ForwardedFor(client: Socket.numericHost(address)),
                     up: LinkDirection(
                         source: fd, destination: server,
                         shaper: LinkShaper(profile: proxy.profile, seed: seeds.toUpstream),
@@ -228,7 +235,7 @@ private final class ProxyLoop {
     func service(_ pair: inout Pair, clientEvents: Int16, serverEvents: Int16) -> Bool {
         if pair.connecting {
             guard serverEvents != 0 else {
-                if clientEvents & Int16(POLLIN) != 0 { read(&pair.up, side: "client", pair.number) }
+                if clientEvents & Int16(POLLIN) != 0 { readClient(&pair) }
                 return true
             }
             let code = Socket.pendingError(pair.server)
@@ -239,7 +246,7 @@ private final class ProxyLoop {
             pair.connecting = false
         }
         let readable = Int16(POLLIN | POLLHUP | POLLERR)
-        if clientEvents & readable != 0 && !pair.up.readEnded { read(&pair.up, side: "client", pair.number) }
+        if clientEvents & readable != 0 && !pair.up.readEnded { readClient(&pair) }
         if serverEvents & readable != 0 && !pair.down.readEnded { read(&pair.down, side: "upstream", pair.number) }
         switch (flush(&pair.up), flush(&pair.down)) {
         case (.failed(let code), _): return abort(pair, "writing to the upstream: \(String(cString: strerror(code)))")
@@ -257,14 +264,34 @@ private final class ProxyLoop {
 
     /// One read into the direction's queue; an error (a reset) is queued too, to be passed on in order.
     func read(_ direction: inout LinkDirection, side: String, _ number: UInt64) {
-        let count = buffer.withUnsafeMutableBytes { Glibc.read(direction.source, $0.baseAddress, $0.count) }
-        if count < 0 {
-            guard errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR else { return }
-            log("connection \(number): \(side) failed: \(String(cString: strerror(errno)))")
-            direction.failed(at: now)
+        guard let bytes = readSome(&direction, side: side, number) else { return }
+        direction.received(bytes, at: now)
+    }
+
+    /// One read from the client: its requests name it (``ForwardedFor``) before they are queued.
+    func readClient(_ pair: inout Pair) {
+        guard let bytes = readSome(&pair.up, side: "client", pair.number) else { return }
+        if bytes.isEmpty {
+            let held = pair.forwarded.finish()
+            if !held.isEmpty { pair.up.received(held, at: now) }
+            pair.up.received([], at: now)  // the end of the stream
             return
         }
-        direction.received(Array(buffer[0..<count]), at: now)
+        let passed = pair.forwarded.pass(bytes)
+        if !passed.isEmpty { pair.up.received(passed, at: now) }  // empty: a head not whole yet
+    }
+
+    /// What one read brought (empty: the end of the stream); nil when nothing came, or it failed (the failure is
+    /// queued to be passed on in order).
+    func readSome(_ direction: inout LinkDirection, side: String, _ number: UInt64) -> [UInt8]? {
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(direction.source, $0.baseAddress, $0.count) }
+        if count < 0 {
+            guard errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR else { return nil }
+            log("connection \(number): \(side) failed: \(String(cString: strerror(errno)))")
+            direction.failed(at: now)
+            return nil
+        }
+        return Array(buffer[0..<count])
     }
 
     /// What ``flush(_:)`` came to.

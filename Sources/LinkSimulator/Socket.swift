@@ -124,6 +124,23 @@ enum Socket {
         }
     }
 
+    /// An accepted peer's address as text (`10.0.0.9`, `fd00::9`; an IPv4 peer of an IPv6 listener as
+    /// `::ffff:10.0.0.9`, which a server reads as the IPv4 address), `unknown` for another family.
+    static func numericHost(_ storage: sockaddr_storage) -> String {
+        var storage = storage
+        var text = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        let family = Int32(storage.ss_family)
+        guard family == AF_INET || family == AF_INET6 else { return "unknown" }
+        let length = socklen_t(family == AF_INET ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size)
+        let result = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                getnameinfo($0, length, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST)
+            }
+        }
+        guard result == 0 else { return "unknown" }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// CLOCK_MONOTONIC in ms.
     static func monotonicMs() -> Double {
         var now = timespec()

@@ -1,3 +1,4 @@
+import RefreshAccess
 import RefreshFeeds
 import RefreshKit
 import RefreshSessions

@@ -1,4 +1,5 @@
 import ArgumentParser
+import RefreshAccess
 import RefreshServer
 import RefreshSessions
 
@@ -22,6 +23,16 @@ struct HardeningOptions: ParsableArguments {
             "An address or network that may read /metrics besides loopback (repeatable).",
             valueName: "address[/prefix]"))
     var metricsAllow: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "A proxy in front of the server (`refreshkit link`, HAProxy, nginx): only from these peers is the client's "
+                + "address read from --client-address-header; anyone else is the client (repeatable).",
+            valueName: "address[/prefix]"))
+    var trustedProxy: [String] = []
+
+    @Option(help: "The header the trusted proxies name the client in: x-forwarded-for or forwarded (RFC 7239).")
+    var clientAddressHeader: TrustedProxies.Header = .xForwardedFor
 
     @Option(help: "WebSockets held at once; one more is refused with 503.")
     var maxConnections = HardeningConfiguration().maxConnections
@@ -53,9 +64,12 @@ struct HardeningOptions: ParsableArguments {
         configuration.hardening = HardeningConfiguration(
             maxConnections: maxConnections, maxConnectionsPerAddress: maxConnectionsPerAddress,
             limitLoopback: limitLoopback, allowedOrigins: allowOrigin, publicPorts: publicPort,
-            echoProtocol: echoProtocol, metricsAllow: metricsAllow)
+            echoProtocol: echoProtocol, metricsAllow: metricsAllow, trustedProxies: trustedProxy,
+            clientAddressHeader: clientAddressHeader)
         configuration.sessions.messagesPerSecond = rateLimit
         configuration.sessions.hangupSeconds = idleTimeout
         configuration.sessions.pingIntervalSeconds = max(1, idleTimeout / 2)
     }
 }
+
+extension TrustedProxies.Header: ExpressibleByArgument {}

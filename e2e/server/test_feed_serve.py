@@ -168,7 +168,8 @@ def test_a_post_from_another_host_is_refused_unless_allowed(tmp_path, fresh_serv
 def post_from(peer: NetnsPeer, port: int) -> int:
     """The status of a post sent from the other host."""
     code = ("import http.client,sys; c=http.client.HTTPConnection(sys.argv[1], int(sys.argv[2]), timeout=5); "
-            "c.request('POST', '/feed/items', body=b'{\"text\":\"from afar\"}'); print(c.getresponse().status)")
+            "c.request('POST', '/feed/items', body=b'{\"text\":\"from afar\"}', "
+            "headers={'Content-Type': 'application/json'}); print(c.getresponse().status)")
     result = subprocess.run(["ip", "netns", "exec", peer.name, sys.executable, "-c", code, NetnsPeer.HOST, str(port)],
                             capture_output=True, text=True, timeout=20)
     assert result.returncode == 0, result.stderr

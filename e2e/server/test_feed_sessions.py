@@ -14,7 +14,8 @@ from conftest import recv_until, run, send_json, server_binary, ws_connect
 def post(srv, text: str) -> dict:
     conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=10)
     try:
-        conn.request("POST", "/feed/items", body=json.dumps({"text": text, "author": "Test"}))
+        conn.request("POST", "/feed/items", body=json.dumps({"text": text, "author": "Test"}),
+                     headers={"Content-Type": "application/json"})
         response = conn.getresponse()
         body = json.loads(response.read())
     finally:

@@ -66,12 +66,12 @@ async def ping_round_trips(ws, count: int) -> list[float]:
 
 def test_the_banner_names_both_ends_and_the_profile(linked):
     server, link = linked("--profile", "wifi")
-    assert link.match.group(2) == f"127.0.0.1:{server.port}"
-    assert link.match.group(3) == "wifi"
-    assert link.match.group(4) == "15 ms + 0–5 ms one way"
+    assert link.match.group(3) == f"127.0.0.1:{server.port}"
+    assert link.match.group(4) == "wifi"
+    assert link.match.group(5) == "15 ms + 0–5 ms one way"
     _, flagged = linked("--profile", "wifi", "--delay", "40", "--stall-every", "1000", "--stall-for", "100")
-    assert flagged.match.group(3) == "wifi+flags"
-    assert "40 ms" in flagged.match.group(4) and "stall 100 ms every 1000 ms" in flagged.match.group(4)
+    assert flagged.match.group(4) == "wifi+flags"
+    assert "40 ms" in flagged.match.group(5) and "stall 100 ms every 1000 ms" in flagged.match.group(5)
 
 
 def test_http_through_the_link_serves_the_page(linked):

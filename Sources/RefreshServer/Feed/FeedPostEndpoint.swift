@@ -9,7 +9,9 @@ import RefreshWire
 /// - 201 with the item (`{"id":…,"text":…,"author":…,"title":…,"url":…,"time":ms}`, the wire's item shape) once
 ///   the source wrote it;
 /// - 400 when the body is not that JSON, or the text is empty;
-/// - 403 for a peer that is not loopback nor in `--feed-post-allow`;
+/// - 403 for a client that is not loopback nor in `--feed-post-allow` (the real client behind a trusted proxy), and
+///   for a page of another site (`Origin`, `Sec-Fetch-Site: cross-site`), code `forbidden` or `cross_site`;
+/// - 415 for a body that is not declared `application/json` (a form, `text/plain`): code `unsupported_media_type`;
 /// - 405 for a method other than POST;
 /// - 409 when the feed takes no posts (`simulated`, a JSON Feed, a read-only file);
 /// - 413 when the body or the text is larger than allowed;
@@ -89,8 +91,6 @@ enum FeedPostEndpoint {
     }
 
     static let tooLarge = error(413, "too_large", "the body is larger than \(maxBodyBytes) bytes")
-    static let notAllowed = error(
-        403, "forbidden", "posts are taken from loopback and the addresses of --feed-post-allow only")
     static let wrongMethod = error(405, "method_not_allowed", "only POST is answered at \(path)")
     /// 411: a body without a `Content-Length` (a chunked one): libwebsockets 4.1 hands such a body to no callback,
     /// so it is refused before it is sent rather than left without an answer.

@@ -1,10 +1,12 @@
 import CLibWebSockets
 import Logging
+import RefreshAccess
 import RefreshFeeds
 import RefreshKit
 
 /// The libwebsockets side of `POST /feed/items` (``FeedPostEndpoint`` decides): the gate screens the request
-/// (method, peer, whether the feed takes posts, the declared length: none is refused), lws hands the body over in pieces to the
+/// (method; the front door's word on its client, origin and content type; whether the feed takes posts; the
+/// declared length: none is refused), lws hands the body over in pieces to the
 /// `/feed/items` callback mount, and once it is whole the post goes to the feed's posts queue
 /// (``FeedService/post(text:author:title:url:ticket:)``), never written on this thread. When the source has answered,
 /// the connection is asked to be written and the answer goes out.
@@ -24,17 +26,15 @@ final class FeedPosts {
     }
 
     private let feed: FeedService?
-    private let allow: AddressAllowList
     private let logger: Logger
     private let address: String
     private var posts: [OpaquePointer: State] = [:]
     private var tickets: [UInt64: OpaquePointer] = [:]
     private var nextTicket: UInt64 = 1
 
-    init(feed: FeedService?, address: String, allow: AddressAllowList, logger: Logger) {
+    init(feed: FeedService?, address: String, logger: Logger) {
         self.feed = feed
         self.address = address
-        self.allow = allow
         self.logger = logger
     }
 
@@ -42,10 +42,15 @@ final class FeedPosts {
     func owns(_ wsi: OpaquePointer) -> Bool { posts[wsi] != nil }
 
     /// The gate's screen (`FILTER_HTTP_CONNECTION` of `/feed/items`): nil lets the request on to the callback
-    /// mount (its body is awaited), else the answer to write at once.
-    func screen(_ wsi: OpaquePointer, isPost: Bool, peer: String, declaredLength: Int?) -> HTTPEndpoints.Response? {
+    /// mount (its body is awaited), else the answer to write at once. `admission`: the front door's word
+    /// (``FrontDoor/admitsWrite(_:from:)``).
+    func screen(
+        _ wsi: OpaquePointer, isPost: Bool, admission: CrossSiteWrites.Decision, declaredLength: Int?
+    ) -> HTTPEndpoints.Response? {
         guard isPost else { return FeedPostEndpoint.wrongMethod }
-        guard allow.allows(peer) else { return FeedPostEndpoint.notAllowed }
+        if case .refuse(let status, let code, let message) = admission {
+            return FeedPostEndpoint.error(Int32(status), code, message)
+        }
         guard let feed, feed.isPostable else { return FeedPostEndpoint.notPostable(address) }
         guard let declaredLength else { return FeedPostEndpoint.lengthRequired }
         if declaredLength > FeedPostEndpoint.maxBodyBytes { return FeedPostEndpoint.tooLarge }

@@ -1,3 +1,5 @@
+import RefreshAccess
+
 /// The server's few HTTP answers that are not files: decided here as values, written by the gate
 /// (``Gatekeeper/filterHTTP(_:path:length:)``). Everything else goes on to the static files.
 ///
@@ -17,8 +19,8 @@ struct HTTPEndpoints: Sendable {
         var path: String
         /// The `text` query argument, URL-decoded by lws; nil when absent.
         var text: String? = nil
-        /// The peer's address as lws prints it (`127.0.0.1`, `::1`).
-        var peer = "127.0.0.1"
+        /// Who asks: the real client behind the trusted proxies.
+        var client = ClientAddress(peer: "127.0.0.1")
     }
 
     /// A complete response: one write of headers and body.
@@ -50,7 +52,7 @@ struct HTTPEndpoints: Sendable {
             return Response(
                 status: 200, contentType: "application/json", body: ControlsFolder.indexJSON(controls()), refusal: nil)
         case Self.metricsPath:
-            guard metricsAllow.allows(request.peer) else {
+            guard metricsAllow.allows(request.client) else {
                 return .refused(403, "metrics are served to loopback and the addresses of --metrics-allow only")
             }
             return Response(

@@ -1,9 +1,13 @@
-/// How many WebSockets the server holds, in total and per peer address, and whether one more may come in.
+import RefreshAccess
+
+/// How many WebSockets the server holds, in total and per client address, and whether one more may come in.
 ///
 /// Checked when a client asks to upgrade (before any session exists), counted from `ESTABLISHED` to
-/// `CLOSED`. A refused upgrade gets `503 Service Unavailable` with `Retry-After`. Loopback peers are
-/// exempt from the per-address limit unless ``limitLoopback`` is set: the machine itself (the benchmark, a
-/// local reverse proxy) is not the LAN neighbour the limit is for; the total limit still applies.
+/// `CLOSED`. A refused upgrade gets `503 Service Unavailable` with `Retry-After`. The address is the real client's
+/// (``ClientAddress``: behind a trusted proxy, the one it names), so the clients behind a proxy are counted one by
+/// one and none of them inherits the proxy's loopback. A client on loopback itself is exempt from the per-address
+/// limit unless ``limitLoopback`` is set: the machine itself (the benchmark) is not the LAN neighbour the limit is
+/// for; the total limit still applies.
 struct ConnectionLimits: Sendable, Equatable {
     enum Decision: Equatable, Sendable {
         case admit
@@ -26,39 +30,26 @@ struct ConnectionLimits: Sendable, Equatable {
         self.limitLoopback = limitLoopback
     }
 
-    /// Connections currently held by `address`.
-    func count(for address: String) -> Int { perAddress[Self.normalize(address)] ?? 0 }
+    /// Connections currently held by `client`.
+    func count(for client: ClientAddress) -> Int { perAddress[client.key] ?? 0 }
 
-    /// Whether a connection from `address` may be accepted now.
-    func check(_ address: String) -> Decision {
+    /// Whether a connection from `client` may be accepted now.
+    func check(_ client: ClientAddress) -> Decision {
         if total >= maxTotal { return .refuseTotal }
-        let key = Self.normalize(address)
-        if !limitLoopback && Self.isLoopback(key) { return .admit }
-        if (perAddress[key] ?? 0) >= maxPerAddress { return .refusePerAddress }
+        if !limitLoopback && client.isLoopback { return .admit }
+        if (perAddress[client.key] ?? 0) >= maxPerAddress { return .refusePerAddress }
         return .admit
     }
 
-    mutating func opened(_ address: String) {
+    mutating func opened(_ client: ClientAddress) {
         total += 1
-        perAddress[Self.normalize(address), default: 0] += 1
+        perAddress[client.key, default: 0] += 1
     }
 
-    mutating func closed(_ address: String) {
+    /// `key`: the ``ClientAddress/key`` the connection was opened with.
+    mutating func closed(key: String) {
         total = max(0, total - 1)
-        let key = Self.normalize(address)
         guard let count = perAddress[key] else { return }
         perAddress[key] = count > 1 ? count - 1 : nil
-    }
-
-    /// One spelling per peer: an IPv4 peer of a dual-stack listener (`::ffff:10.0.0.5`) is `10.0.0.5`.
-    static func normalize(_ address: String) -> String {
-        let lowered = address.lowercased()
-        if lowered.hasPrefix("::ffff:"), lowered.dropFirst(7).contains(".") { return String(lowered.dropFirst(7)) }
-        return lowered
-    }
-
-    static func isLoopback(_ address: String) -> Bool {
-        let key = normalize(address)
-        return key.hasPrefix("127.") || key == "::1" || key == "localhost"
     }
 }

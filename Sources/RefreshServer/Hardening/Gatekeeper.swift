@@ -1,18 +1,20 @@
 import CLibWebSockets
 import Logging
+import RefreshAccess
 import RefreshKit
 import RefreshWire
 
-/// The server's front door, confined to the service thread like ``ServiceLoop``: it decides which HTTP
-/// requests reach the static files (``StaticPathPolicy``) and which WebSocket upgrades are accepted
-/// (``OriginPolicy``, ``ConnectionLimits``). The messages of an open connection are screened by the session
+/// The server's front door, confined to the service thread like ``ServiceLoop``: it reads a request from lws and
+/// asks ``FrontDoor`` (who the client is behind the trusted proxies, its origin, its writes, its right to the
+/// metrics), ``StaticPathPolicy`` (which files) and ``ConnectionLimits`` (how many WebSockets). The messages of an open connection are screened by the session
 /// host (its rate limit and page clock). docs/HARDENING.md lists what is defended and how.
 final class Gatekeeper {
     let configuration: HardeningConfiguration
     let logger: Logger
     private(set) var limits: ConnectionLimits
-    /// Set by ``start(webRoot:port:host:)`` once the port is bound.
-    private(set) var origins: OriginPolicy
+    /// Who reaches what; its own origins are set by ``start(webRoot:port:host:controlsRoot:)`` once the port is
+    /// bound, and who may write by the feed (``ServiceLoop/openFeed()``).
+    var door: FrontDoor
     private(set) var paths: StaticPathPolicy
     private(set) var endpoints = HTTPEndpoints()
     /// The user's control modules at `/controls/` (`serve --controls`).
@@ -31,18 +33,19 @@ final class Gatekeeper {
         limits = ConnectionLimits(
             maxTotal: configuration.maxConnections, maxPerAddress: configuration.maxConnectionsPerAddress,
             limitLoopback: configuration.limitLoopback)
-        origins = OriginPolicy(ownHosts: [], port: 0, allowedOrigins: configuration.allowedOrigins)
+        let metricsAllow = (try? AddressAllowList.parse(configuration.metricsAllow).get()) ?? AddressAllowList()
+        door = FrontDoor(
+            origins: OriginPolicy(ownHosts: [], port: 0, allowedOrigins: configuration.allowedOrigins),
+            proxies: configuration.proxies, metricsAllow: metricsAllow)
+        endpoints.metricsAllow = metricsAllow
         paths = StaticPathPolicy(root: "/nonexistent")
-        if case .success(let allowed) = AddressAllowList.parse(configuration.metricsAllow) {
-            endpoints.metricsAllow = allowed
-        }
     }
 
     /// Completes the policies that depend on the bound port and the resolved web root.
     func start(webRoot: String, port: Int, host: String, controlsRoot: String? = nil) {
         paths = StaticPathPolicy(root: webRoot)
         controls = ControlsFolder(root: controlsRoot)
-        origins = OriginPolicy(
+        door.origins = OriginPolicy(
             ownHosts: OriginPolicy.localHosts(bound: host), port: port, publicPorts: configuration.publicPorts,
             allowedOrigins: configuration.allowedOrigins)
     }
@@ -50,13 +53,13 @@ final class Gatekeeper {
     // MARK: - Connections
 
     /// `ESTABLISHED`: the connection counts against the limits from now on.
-    func opened(peer: String) {
-        limits.opened(peer)
+    func opened(_ client: ClientAddress) {
+        limits.opened(client)
     }
 
-    /// `CLOSED`.
-    func closed(peer: String) {
-        limits.closed(peer)
+    /// `CLOSED`; `key`: the client's ``ClientAddress/key``.
+    func closed(key: String) {
+        limits.closed(key: key)
     }
 
     // MARK: - HTTP (protocols[0])
@@ -64,9 +67,9 @@ final class Gatekeeper {
     /// `LWS_CALLBACK_HTTP_CONFIRM_UPGRADE`: Origin, then the connection limits. A refusal is a complete HTTP
     /// response (403, or 503 with Retry-After); returning 1 tells lws it was written.
     func confirmUpgrade(_ wsi: OpaquePointer) -> Int32 {
-        let peer = Self.peer(of: wsi)
+        let peer = client(of: wsi)
         let origin = Self.header(wsi, WSI_TOKEN_ORIGIN)
-        if case .refuse(let reason) = origins.decide(origin: origin) {
+        if case .refuse(let reason) = door.admitsWebSocket(origin: origin) {
             if throttle.allow("origin") {
                 logger.notice(
                     "origin refused",
@@ -101,15 +104,19 @@ final class Gatekeeper {
         let hasBody = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0
         if let feedPosts, String(validating: bytes, as: UTF8.self) == FeedPostEndpoint.path {
             let declared = Self.header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap { Int($0) }
+            let peer = client(of: wsi)
+            let write = CrossSiteWrites.Request(
+                contentType: Self.header(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE), origin: Self.header(wsi, WSI_TOKEN_ORIGIN),
+                fetchSite: Self.customHeader(wsi, "sec-fetch-site:"))
             guard
                 let response = feedPosts.screen(
-                    wsi, isPost: hasBody, peer: Self.peer(of: wsi), declaredLength: declared)
+                    wsi, isPost: hasBody, admission: door.admitsWrite(write, from: peer), declaredLength: declared)
             else { return 0 }  // on to the callback mount, which takes the body
             if throttle.allow("http") {
                 logger.notice(
                     "feed post refused",
                     metadata: [
-                        "peer": "\(Self.peer(of: wsi))", "status": "\(response.status)",
+                        "peer": "\(peer)", "status": "\(response.status)",
                         "reason": "\(response.refusal ?? "-")", "suppressed": "\(throttle.takeSuppressed("http"))",
                     ])
             }
@@ -135,7 +142,7 @@ final class Gatekeeper {
                 logger.notice(
                     "HTTP request refused",
                     metadata: [
-                        "peer": "\(Self.peer(of: wsi))", "status": "\(status)", "reason": "\(reason)",
+                        "peer": "\(client(of: wsi))", "status": "\(status)", "reason": "\(reason)",
                         "path": "\(Self.shorten(String(decoding: bytes, as: UTF8.self)))",
                         "suppressed": "\(throttle.takeSuppressed("http"))",
                     ])
@@ -148,7 +155,7 @@ final class Gatekeeper {
 
     /// One of ``HTTPEndpoints``' paths: the response is written whole, and lws closes the connection after it.
     private func answer(_ wsi: OpaquePointer, path: String, hasBody: Bool) -> Int32 {
-        let request = HTTPEndpoints.Request(path: path, text: Self.queryArgument(wsi, "text"), peer: Self.peer(of: wsi))
+        let request = HTTPEndpoints.Request(path: path, text: Self.queryArgument(wsi, "text"), client: client(of: wsi))
         let response =
             hasBody
             ? .refused(405, "only GET and HEAD are answered")
@@ -158,7 +165,7 @@ final class Gatekeeper {
             logger.notice(
                 "HTTP request refused",
                 metadata: [
-                    "peer": "\(Self.peer(of: wsi))", "status": "\(response.status)", "reason": "\(reason)",
+                    "peer": "\(request.client)", "status": "\(response.status)", "reason": "\(reason)",
                     "path": "\(path)", "suppressed": "\(throttle.takeSuppressed("http"))",
                 ])
         }
@@ -188,6 +195,18 @@ final class Gatekeeper {
         }
     }
 
+    /// The real client of `wsi`: its peer, or, when that is a trusted proxy, the client it names
+    /// (``FrontDoor/client(peer:forwardingHeader:)``).
+    func client(of wsi: OpaquePointer) -> ClientAddress {
+        let peer = Self.peer(of: wsi)
+        guard let header = door.forwardingHeaderName else { return ClientAddress(peer: peer) }
+        let value =
+            header == TrustedProxies.Header.xForwardedFor.rawValue
+            ? Self.header(wsi, WSI_TOKEN_X_FORWARDED_FOR) : Self.customHeader(wsi, header + ":", limit: 1024)
+        return door.client(peer: peer, forwardingHeader: value)
+    }
+
+    /// The socket's peer address, as lws prints it.
     static func peer(of wsi: OpaquePointer) -> String {
         var name = [CChar](repeating: 0, count: 64)
         return name.withUnsafeMutableBufferPointer { buffer -> String in
@@ -207,10 +226,10 @@ final class Gatekeeper {
     }
 
     /// A request header lws does not know by name (`name`: lowercase, with its colon), nil when absent, empty,
-    /// longer than 64 bytes or unreadable.
-    static func customHeader(_ wsi: OpaquePointer, _ name: String) -> String? {
+    /// longer than `limit` bytes or unreadable.
+    static func customHeader(_ wsi: OpaquePointer, _ name: String, limit: Int = 64) -> String? {
         let length = Int(lws_hdr_custom_length(wsi, name, Int32(name.utf8.count)))
-        guard length > 0, length <= 64 else { return nil }
+        guard length > 0, length <= limit else { return nil }
         var buffer = [CChar](repeating: 0, count: length + 1)
         let copied = lws_hdr_custom_copy(wsi, &buffer, Int32(buffer.count), name, Int32(name.utf8.count))
         guard copied > 0 else { return nil }

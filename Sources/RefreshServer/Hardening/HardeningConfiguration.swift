@@ -1,3 +1,4 @@
+import RefreshAccess
 import RefreshSessions
 
 /// The defences against hostile clients that can be tuned (docs/HARDENING.md): connection limits, the
@@ -21,6 +22,12 @@ public struct HardeningConfiguration: Sendable, Hashable {
     public var echoProtocol: Bool
     /// Addresses and networks (`10.0.0.5`, `10.0.0.0/8`) that may read `/metrics` besides loopback.
     public var metricsAllow: [String]
+    /// The proxies in front of the server (`--trusted-proxy`: `127.0.0.1`, `10.0.0.0/8`): only from these peers
+    /// is the client's address read from ``clientAddressHeader``; every other peer is the client itself
+    /// (docs/HARDENING.md, "Proxies").
+    public var trustedProxies: [String]
+    /// The header the trusted proxies name the client in (`--client-address-header`).
+    public var clientAddressHeader: TrustedProxies.Header
 
     public init(
         maxConnections: Int = 10_000,
@@ -29,7 +36,9 @@ public struct HardeningConfiguration: Sendable, Hashable {
         allowedOrigins: [String] = [],
         publicPorts: [Int] = [],
         echoProtocol: Bool = false,
-        metricsAllow: [String] = []
+        metricsAllow: [String] = [],
+        trustedProxies: [String] = [],
+        clientAddressHeader: TrustedProxies.Header = .xForwardedFor
     ) {
         self.maxConnections = maxConnections
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
@@ -38,6 +47,13 @@ public struct HardeningConfiguration: Sendable, Hashable {
         self.publicPorts = publicPorts
         self.echoProtocol = echoProtocol
         self.metricsAllow = metricsAllow
+        self.trustedProxies = trustedProxies
+        self.clientAddressHeader = clientAddressHeader
+    }
+
+    /// The trusted proxies, read (``validate()`` refuses entries that cannot be).
+    public var proxies: TrustedProxies {
+        (try? TrustedProxies.parse(trustedProxies, header: clientAddressHeader).get()) ?? TrustedProxies()
     }
 
     public func validate() throws(ServerError) {
@@ -51,6 +67,10 @@ public struct HardeningConfiguration: Sendable, Hashable {
         if case .failure(let bad) = AddressAllowList.parse(metricsAllow) {
             throw .invalidConfiguration(
                 "--metrics-allow needs an IPv4 or IPv6 address or network (10.0.0.5, 10.0.0.0/8), got '\(bad.entry)'")
+        }
+        if case .failure(let bad) = TrustedProxies.parse(trustedProxies) {
+            throw .invalidConfiguration(
+                "--trusted-proxy needs an IPv4 or IPv6 address or network (127.0.0.1, 10.0.0.0/8), got '\(bad.entry)'")
         }
         if let port = publicPorts.first(where: { !(1...65535).contains($0) }) {
             throw .invalidConfiguration("--public-port must be between 1 and 65535 (got \(port))")

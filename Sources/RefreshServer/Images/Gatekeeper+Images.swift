@@ -12,7 +12,7 @@ extension Gatekeeper {
         guard
             let response = images.screen(
                 wsi, method: method, url: url, ifNoneMatch: Self.header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH),
-                peer: Self.peer(of: wsi))
+                peer: client(of: wsi).description)
         else { return 0 }
         let written = response.body.withUnsafeBufferPointer { body in
             rk_http_respond_bytes(

@@ -1,5 +1,6 @@
 import CLibWebSockets
 import Logging
+import RefreshAccess
 import RefreshKit
 import RefreshSessions
 import RefreshWire

@@ -60,9 +60,9 @@ extension ServiceLoop {
             guard let user else { return 0 }
             let id = nextConnectionID
             nextConnectionID += 1
-            let peer = Gatekeeper.peer(of: wsi)
-            gatekeeper.opened(peer: peer)
-            let connection = host.opened(id: id, peer: peer, at: clock.now())
+            let client = gatekeeper.client(of: wsi)
+            gatekeeper.opened(client)
+            let connection = host.opened(id: id, peer: client.key, at: clock.now())
             connection.transport = wsi  // before the host's actions are carried out (the defer above)
             connection.balancerBackend = Gatekeeper.customHeader(wsi, "x-refreshkit-backend:")
             user.storeBytes(of: Unmanaged.passRetained(connection).toOpaque(), as: UnsafeMutableRawPointer?.self)
@@ -96,7 +96,7 @@ extension ServiceLoop {
                 !turnInputs.isHandingOver,
                 "a connection closed while the turn's pieces, which name it, were handed over")
             handOverTurnInputs()  // what it sent before it closed is applied (its frames go nowhere)
-            gatekeeper.closed(peer: connection.peer)
+            gatekeeper.closed(key: connection.peer)
             host.closed(connection, at: clock.now())
             return 0
         default:

@@ -1,5 +1,6 @@
 import CLibWebSockets
 import Logging
+import RefreshAccess
 import RefreshFeeds
 import RefreshKit
 import RefreshSessions
@@ -21,8 +22,9 @@ extension ServiceLoop {
             FeedService(
                 source: $0, limits: FeedLimits(), pollMilliseconds: configuration.feedPollMilliseconds)
         }
-        let allow = (try? AddressAllowList.parse(configuration.feedPostAllow).get()) ?? AddressAllowList()
-        let posts = FeedPosts(feed: feed, address: source?.address ?? configuration.feed, allow: allow, logger: logger)
+        gatekeeper.door.writeAllow =
+            (try? AddressAllowList.parse(configuration.feedPostAllow).get()) ?? AddressAllowList()
+        let posts = FeedPosts(feed: feed, address: source?.address ?? configuration.feed, logger: logger)
         feedPosts = posts
         gatekeeper.feedPosts = posts
         if feed != nil {

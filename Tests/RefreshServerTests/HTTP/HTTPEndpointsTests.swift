@@ -1,3 +1,4 @@
+import RefreshAccess
 import Testing
 
 @testable import RefreshServer
@@ -35,17 +36,20 @@ import Testing
     @Test func metricsAreForLoopbackAndTheNamedOnly() throws {
         var endpoints = HTTPEndpoints()
         let page = { "refreshkit_inputs_total 3\n" }
-        let local = try #require(endpoints.respond(to: .init(path: "/metrics", peer: "::1"), metrics: page))
+        let local = try #require(
+            endpoints.respond(to: .init(path: "/metrics", client: .init(peer: "::1")), metrics: page))
         #expect(local.status == 200 && local.body == page())
         #expect(local.contentType == "text/plain; version=0.0.4; charset=utf-8")
         var asked = false
         let remote = try #require(
-            endpoints.respond(to: .init(path: "/metrics", peer: "10.0.0.5")) {
+            endpoints.respond(to: .init(path: "/metrics", client: .init(peer: "10.0.0.5"))) {
                 asked = true
                 return page()
             })
         #expect(remote.status == 403 && remote.refusal != nil && !asked, "the page is not even written")
         endpoints.metricsAllow = try AddressAllowList.parse(["10.0.0.0/8"]).get()
-        #expect(endpoints.respond(to: .init(path: "/metrics", peer: "10.0.0.5"), metrics: page)?.status == 200)
+        #expect(
+            endpoints.respond(to: .init(path: "/metrics", client: .init(peer: "10.0.0.5")), metrics: page)?.status
+                == 200)
     }
 }

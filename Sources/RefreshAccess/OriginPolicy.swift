@@ -15,29 +15,29 @@
 /// `Origin == Host == evil.example`. A handshake without `Origin` is not from a browser and is accepted
 /// (such a client can send any header it likes; the connection limits still apply). `Origin: null`
 /// (sandboxed frames, `file://` pages) is refused.
-struct OriginPolicy: Sendable, Equatable {
+public struct OriginPolicy: Sendable, Equatable {
     /// An origin reduced to `scheme://host:port`, lower-case, with the port always explicit.
-    struct Origin: Hashable, Sendable, CustomStringConvertible {
-        var scheme: String
-        var host: String
-        var port: Int
+    public struct Origin: Hashable, Sendable, CustomStringConvertible {
+        public var scheme: String
+        public var host: String
+        public var port: Int
 
-        var description: String { "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
+        public var description: String { "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
 
         /// Parses an `Origin` header value (RFC 6454 serialisation: `scheme "://" host [ ":" port ]`).
         /// Anything else (a path, user info, `null`, an empty or over-long value) is nil.
-        init?(_ text: String) {
+        public init?(_ text: String) {
             guard text.utf8.count <= 1024 else { return nil }
             let lowered = text.lowercased()
-            guard let separator = lowered.range(of: "://") else { return nil }
-            let scheme = String(lowered[..<separator.lowerBound])
+            guard let colon = lowered.firstIndex(of: ":"), lowered[colon...].hasPrefix("://") else { return nil }
+            let scheme = String(lowered[..<colon])
             let defaultPort: Int
             switch scheme {
             case "http", "ws": defaultPort = 80
             case "https", "wss": defaultPort = 443
             default: return nil
             }
-            var rest = Substring(lowered[separator.upperBound...])
+            var rest = lowered[lowered.index(colon, offsetBy: 3)...]
             if rest.hasSuffix("/") { rest = rest.dropLast() }  // tolerated, though browsers never send it
             var host: Substring
             var portText: Substring?
@@ -74,22 +74,22 @@ struct OriginPolicy: Sendable, Equatable {
         }
     }
 
-    enum Decision: Equatable, Sendable {
+    public enum Decision: Equatable, Sendable {
         case accept
         case refuse(reason: String)
     }
 
     /// Names and addresses of this machine (lower-case; IPv6 without brackets).
-    private(set) var ownHosts: Set<String>
+    public private(set) var ownHosts: Set<String>
     /// The port the page is served on.
-    let port: Int
+    public let port: Int
     /// Ports of this machine's proxies in front of the server (`--public-port`): the page's origin has
     /// the proxy's port, and the proxy's addresses are this machine's.
-    let publicPorts: Set<Int>
+    public let publicPorts: Set<Int>
     /// `--allow-origin` values, parsed.
-    private(set) var allowed: Set<Origin>
+    public private(set) var allowed: Set<Origin>
 
-    init(ownHosts: Set<String>, port: Int, publicPorts: [Int] = [], allowedOrigins: [String]) {
+    public init(ownHosts: Set<String>, port: Int, publicPorts: [Int] = [], allowedOrigins: [String]) {
         self.ownHosts = Set(ownHosts.map { $0.lowercased() })
         self.port = port
         self.publicPorts = Set(publicPorts)
@@ -97,12 +97,12 @@ struct OriginPolicy: Sendable, Equatable {
     }
 
     /// Whether every value is a valid origin (the command line refuses a bad `--allow-origin`).
-    static func invalidOrigins(_ origins: [String]) -> [String] {
+    public static func invalidOrigins(_ origins: [String]) -> [String] {
         origins.filter { Origin($0) == nil }
     }
 
     /// Judges the `Origin` header of a WebSocket handshake (nil: no header).
-    func decide(origin: String?) -> Decision {
+    public func decide(origin: String?) -> Decision {
         guard let origin else { return .accept }
         guard let parsed = Origin(origin) else {
             return .refuse(reason: origin == "null" ? "opaque origin (null)" : "malformed origin")
@@ -118,7 +118,7 @@ struct OriginPolicy: Sendable, Equatable {
 
     /// This machine's names: `localhost`, its host name (and `<name>.local`), and every interface
     /// address, IPv4 and IPv6 (link-local IPv6 is left out: browsers need a zone to reach it).
-    static func localHosts(bound host: String) -> Set<String> {
+    public static func localHosts(bound host: String) -> Set<String> {
         var hosts: Set<String> = ["localhost", "127.0.0.1", "::1"]
         if !host.isEmpty, !["0.0.0.0", "::", "[::]"].contains(host) {
             hosts.insert(host.lowercased().trimmingBrackets())

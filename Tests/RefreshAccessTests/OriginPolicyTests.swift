@@ -1,6 +1,6 @@
 import Testing
 
-@testable import RefreshServer
+@testable import RefreshAccess
 
 @Suite("OriginPolicy")
 struct OriginPolicyTests {

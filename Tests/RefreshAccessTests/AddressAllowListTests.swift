@@ -1,6 +1,6 @@
 import Testing
 
-@testable import RefreshServer
+@testable import RefreshAccess
 
 @Suite struct AddressAllowListTests {
     @Test(arguments: ["127.0.0.1", "127.3.4.5", "::1", "::ffff:127.0.0.1"])

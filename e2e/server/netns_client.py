@@ -1,0 +1,101 @@
+"""A client on another host, for the tests that need one (run inside a network namespace by `NetnsPeer.run`): it
+speaks plain HTTP and WebSocket over sockets of its own and prints one JSON line of what it saw.
+
+    netns_client.py get HOST PORT PATH [HEADER=VALUE…]        → {"status": 200, "body": "…"}
+    netns_client.py post HOST PORT PATH BODY [HEADER=VALUE…]  → {"status": 201, "body": "…"}
+    netns_client.py sockets HOST PORT COUNT                   → {"upgraded": 64, "refused": 6, "statuses": {…}}
+    netns_client.py session HOST PORT                         → {"welcome": true, "frames": 3}
+
+`sockets` opens COUNT WebSocket handshakes and holds every one that was upgraded until all were tried. `session`
+says hello, drags, and waits for frames (a state: at least one frame after the drag, bounded by a time limit).
+"""
+from __future__ import annotations
+
+import asyncio
+import base64
+import http.client
+import json
+import os
+import socket
+import sys
+
+SUBPROTOCOL = "refreshkit.v1"
+
+
+def headers_of(pairs: list[str]) -> dict[str, str]:
+    return dict(pair.split("=", 1) for pair in pairs)
+
+
+def request(method: str, host: str, port: int, path: str, body: bytes | None, headers: dict[str, str]) -> dict:
+    connection = http.client.HTTPConnection(host, port, timeout=10)
+    try:
+        connection.request(method, path, body=body, headers=headers)
+        response = connection.getresponse()
+        return {"status": response.status, "body": response.read().decode(errors="replace")[:400]}
+    finally:
+        connection.close()
+
+
+def sockets(host: str, port: int, count: int) -> dict:
+    held: list[socket.socket] = []
+    statuses: dict[str, int] = {}
+    for _ in range(count):
+        sock = socket.create_connection((host, port), timeout=10)
+        key = base64.b64encode(os.urandom(16)).decode()
+        sock.sendall((f"GET / HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                      f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                      f"Sec-WebSocket-Protocol: {SUBPROTOCOL}\r\n\r\n").encode())
+        answer = b""
+        while b"\r\n" not in answer:
+            chunk = sock.recv(1024)
+            if not chunk:
+                break
+            answer += chunk
+        status = answer.split(b" ")[1].decode() if answer.count(b" ") >= 1 else "none"
+        statuses[status] = statuses.get(status, 0) + 1
+        if status == "101":
+            held.append(sock)
+        else:
+            sock.close()
+    result = {"upgraded": statuses.get("101", 0), "refused": count - statuses.get("101", 0), "statuses": statuses}
+    for sock in held:
+        sock.close()
+    return result
+
+
+async def session(host: str, port: int) -> dict:
+    import websockets  # the tests' venv has it
+
+    async with websockets.connect(f"ws://{host}:{port}/", subprotocols=[SUBPROTOCOL], open_timeout=10) as ws:
+        await ws.send(json.dumps({"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3}))
+        welcome = False
+        while not welcome:
+            message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            welcome = message.get("type") == "welcome"
+        for step, (phase, dy) in enumerate([("start", 0), ("move", 40), ("move", 40), ("end", 0)]):
+            await ws.send(json.dumps({"type": "touch", "phase": phase, "dx": 0, "dy": dy, "t": 1000 + 16 * step,
+                                      "id": 1}))
+        frames = 0
+        while frames < 1:
+            message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            frames += message.get("type") == "frame"
+        return {"welcome": welcome, "frames": frames}
+
+
+def main() -> None:
+    command, host, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    if command == "get":
+        result = request("GET", host, port, sys.argv[4], None, headers_of(sys.argv[5:]))
+    elif command == "post":
+        result = request("POST", host, port, sys.argv[4], sys.argv[5].encode(), headers_of(sys.argv[6:]))
+    elif command == "sockets":
+        result = sockets(host, port, int(sys.argv[4]))
+    elif command == "session":
+        result = asyncio.run(session(host, port))
+    else:
+        sys.exit(f"unknown command {command}")
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
