@@ -13,6 +13,7 @@ import sys
 import pytest
 
 from conftest import ROOT, server_binary
+from feed_session import wait_for_log
 from test_metrics import NetnsPeer, other_host  # noqa: F401  (the fixture is used by name)
 
 
@@ -117,6 +118,31 @@ def test_a_bad_post_gets_a_json_error(tmp_path, fresh_server, body, status, code
     assert answer["error"]["message"]
     # the server goes on taking posts
     assert post(srv, {"text": "after the refusal"})[0] == 201
+
+
+@pytest.mark.parametrize("body,headers,status,code", [
+    # a cross-site fetch with a simple content type needs no preflight: refused for its origin and its type
+    ('{"text":"x"}', {"Content-Type": "text/plain", "Origin": "http://evil.example"}, 403, "cross_site"),
+    ('{"text":"x"}', {"Content-Type": "text/plain"}, 415, "unsupported_media_type"),
+    # an HTML form's body from a sandboxed frame or a file: page
+    ("text=x", {"Content-Type": "application/x-www-form-urlencoded", "Origin": "null"}, 403, "cross_site"),
+    ("text=x", {"Content-Type": "application/x-www-form-urlencoded"}, 415, "unsupported_media_type"),
+    # what the browser says of the page, whatever its Origin
+    ('{"text":"x"}', {"Content-Type": "application/json", "Sec-Fetch-Site": "cross-site"}, 403, "cross_site"),
+    ('{"text":"x"}', {"Content-Type": "application/json", "Origin": "http://127.0.0.1:1"}, 403, "cross_site"),
+    ('{"text":"x","url":"javascript:alert(1)"}', {"Content-Type": "application/json"}, 400, "bad_field"),
+])
+def test_a_cross_site_or_non_json_post_is_refused(tmp_path, fresh_server, body, headers, status, code):
+    srv = fresh_server("--feed", f"sqlite:{tmp_path / 'feed.db'}")
+    got, answer = post(srv, body, headers=headers)
+    assert (got, answer["error"]["code"]) == (status, code), answer
+    assert answer["error"]["message"]
+    assert f"status={status}" in wait_for_log(srv, "feed post refused")
+    stored = sqlite3.connect(tmp_path / "feed.db").execute("SELECT count(*) FROM items WHERE text = 'x'").fetchone()
+    assert stored == (0,)
+    # the server's own page may post, and the server goes on taking posts
+    own = {"Origin": f"http://127.0.0.1:{srv.port}", "Sec-Fetch-Site": "same-origin"}
+    assert post(srv, {"text": "from the page", "url": "https://example.org/a"}, headers=own)[0] == 201
 
 
 def test_a_chunked_post_is_refused_with_411_and_posts_go_on(tmp_path, fresh_server):

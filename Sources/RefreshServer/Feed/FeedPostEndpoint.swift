@@ -8,7 +8,7 @@ import RefreshWire
 /// ``maxBodyBytes``. The answers, each JSON:
 /// - 201 with the item (`{"id":…,"text":…,"author":…,"title":…,"url":…,"time":ms}`, the wire's item shape) once
 ///   the source wrote it;
-/// - 400 when the body is not that JSON, or the text is empty;
+/// - 400 when the body is not that JSON, the text is empty, or `url` is not an `http:`/`https:` address;
 /// - 403 for a client that is not loopback nor in `--feed-post-allow` (the real client behind a trusted proxy), and
 ///   for a page of another site (`Origin`, `Sec-Fetch-Site: cross-site`), code `forbidden` or `cross_site`;
 /// - 415 for a body that is not declared `application/json` (a form, `text/plain`): code `unsupported_media_type`;
@@ -69,7 +69,21 @@ enum FeedPostEndpoint {
             }
             post[keyPath: path] = string
         }
+        // A stored link is opened by every page that shows the item: a `javascript:` or `data:` one would run there.
+        if let url = post.url, !isWebLink(url) {
+            return .refused(error(400, "bad_field", "url must be an http:// or https:// address"))
+        }
         return .post(post)
+    }
+
+    /// Whether `url` is an absolute `http:` or `https:` address with a host.
+    static func isWebLink(_ url: String) -> Bool {
+        let lowered = url.lowercased()
+        for scheme in ["http://", "https://"] where lowered.hasPrefix(scheme) {
+            let rest = lowered.dropFirst(scheme.count)
+            return !rest.isEmpty && !rest.hasPrefix("/") && !url.utf8.contains { $0 < 0x21 || $0 == 0x7F }
+        }
+        return false
     }
 
     /// The answer to a post the source wrote or refused.

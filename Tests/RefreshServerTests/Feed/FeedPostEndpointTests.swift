@@ -28,7 +28,9 @@ import Testing
     @Test(arguments: [
         ("nope", "bad_json"), ("[1]", "bad_json"), (#"{"text":1}"#, "bad_field"), (#"{"text":" \n"}"#, "bad_field"),
         (#"{"text":"a","colour":"b"}"#, "bad_field"), (#"{"text":"a","author":3}"#, "bad_field"),
-        (#"{"text":"a","url":[]}"#, "bad_field"),
+        (#"{"text":"a","url":[]}"#, "bad_field"), (#"{"text":"a","url":"javascript:alert(1)"}"#, "bad_field"),
+        (#"{"text":"a","url":"data:text/html,x"}"#, "bad_field"), (#"{"text":"a","url":"http:///x"}"#, "bad_field"),
+        (#"{"text":"a","url":"//evil.example/"}"#, "bad_field"), (#"{"text":"a","url":"https://a b"}"#, "bad_field"),
     ])
     func aBadBodyIsA400(body: String, code: String) throws {
         let (status, found) = try #require(refusal(body))
