@@ -45,10 +45,10 @@ class Layout:
         return [(f"n{k}", port) for k, port in enumerate(ports, start=1)]
 
 
-def accepts(port: int) -> bool:
-    """Whether something listens on loopback `port`."""
+def accepts(port: int, host: str = "127.0.0.1") -> bool:
+    """Whether something listens on `port` of `host` (loopback)."""
     try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+        with socket.create_connection((host, port), timeout=0.5):
             return True
     except OSError:
         return False

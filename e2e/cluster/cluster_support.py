@@ -76,23 +76,25 @@ class RunningRedis(Piped):
 class RunningBalancer(Piped):
     name = "haproxy"
 
-    def __init__(self, nodes: list[tuple[str, int]], tmp: Path, port: int):
+    def __init__(self, nodes: list[tuple[str, int]], tmp: Path, port: int, bind: str = "127.0.0.1"):
         self.port = port
-        config = cluster_config.config(f"127.0.0.1:{self.port}",
+        config = cluster_config.config(f"{bind}:{self.port}",
                                        [(name, f"127.0.0.1:{port}") for name, port in nodes])
         path = tmp / "haproxy.cfg"
         path.write_text(config)
         self.start(["haproxy", "-db", "-f", str(path)])
-        wait_for(lambda: accepts(self.port) or self.proc.poll() is not None, what="haproxy to listen")
+        wait_for(lambda: accepts(self.port, bind) or self.proc.poll() is not None, what="haproxy to listen")
         if self.proc.poll() is not None:
             pytest.fail("haproxy exited\n" + self.output(), pytrace=False)
-        self.ws_url = f"ws://127.0.0.1:{self.port}/"
+        self.host = bind
+        self.ws_url = f"ws://{bind}:{self.port}/"
 
 
 class Cluster:
-    """Redis, N servers (n1…nN) sharing it, and HAProxy in front."""
+    """Redis, N servers (n1…nN) sharing it, and HAProxy in front (on loopback, or on `bind`, another address of this
+    machine)."""
 
-    def __init__(self, processes: int, tmp: Path, *server_args: str):
+    def __init__(self, processes: int, tmp: Path, *server_args: str, bind: str = "127.0.0.1"):
         for tool in ("redis-server", "haproxy"):
             if not shutil.which(tool):
                 pytest.fail(f"{tool} is not installed: run `scripts/ensure-deps.sh test`", pytrace=False)
@@ -102,7 +104,7 @@ class Cluster:
         self.servers = {f"n{k}": RunningServer("--node", f"n{k}", "--store", self.redis.url, "--log-level", "info",
                                                "--public-port", str(port), *server_args)
                         for k in range(1, processes + 1)}
-        self.balancer = RunningBalancer([(name, srv.port) for name, srv in self.servers.items()], tmp, port)
+        self.balancer = RunningBalancer([(name, srv.port) for name, srv in self.servers.items()], tmp, port, bind)
 
     def url(self, session: str | None = None, node: str | None = None) -> str:
         query = []
@@ -121,8 +123,8 @@ class Cluster:
 def cluster(tmp_path):
     made: list[Cluster] = []
 
-    def start(processes: int = 2, *server_args: str) -> Cluster:
-        c = Cluster(processes, tmp_path, *server_args)
+    def start(processes: int = 2, *server_args: str, bind: str = "127.0.0.1") -> Cluster:
+        c = Cluster(processes, tmp_path, *server_args, bind=bind)
         made.append(c)
         return c
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # e2e/: link_support.py and wire_support.py, shared
+from netns_support import neighbour, other_host  # noqa: E402, F401  (fixtures: another host, e2e/netns_support.py)
 from wire_support import (  # noqa: E402, F401  (after the path they live on; the tests import them from here)
     READY_TIMEOUT_S,
     RECV_TIMEOUT_S,

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import ROOT, server_binary
 from feed_session import wait_for_log
-from test_metrics import NetnsPeer, other_host  # noqa: F401  (the fixture is used by name)
+from netns_support import NetnsPeer
 
 
 def start_fails(*args: str, timeout: float = 60) -> str:
@@ -183,7 +183,7 @@ def test_other_methods_and_feeds_without_posts_are_refused(tmp_path, fresh_serve
     assert (status, answer["error"]["code"]) == (409, "not_postable")
 
 
-def test_a_post_from_another_host_is_refused_unless_allowed(tmp_path, fresh_server, other_host):  # noqa: F811
+def test_a_post_from_another_host_is_refused_unless_allowed(tmp_path, fresh_server, other_host):
     srv = fresh_server("--host", NetnsPeer.HOST, "--feed", f"sqlite:{tmp_path / 'a.db'}")
     assert post_from(other_host, srv.port) == 403
     allowed = fresh_server("--host", NetnsPeer.HOST, "--feed", f"sqlite:{tmp_path / 'b.db'}",

@@ -10,54 +10,18 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
-import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from link_support import RunningLink
-from test_metrics import NetnsPeer
-from wire_support import ROOT
-
-CLIENT = Path(__file__).with_name("netns_client.py")
-VENV_PYTHON = ROOT / ".venv" / "bin" / "python"
-
-
-class ProxyPeer(NetnsPeer):
-    """Another host on a link of its own (10.213.9.0/30: not the subnet of the other suites' peers)."""
-
-    HOST, PEER = "10.213.9.1", "10.213.9.2"
-
-    def __init__(self):
-        super().__init__()
-        self.name = f"rk-proxy-{os.getpid()}"
-        self.link = f"rkp{os.getpid() % 100000}"
-
-    def run(self, *args: str) -> dict:
-        """`netns_client.py ARGS` on the other host: what it saw."""
-        python = str(VENV_PYTHON if VENV_PYTHON.exists() else sys.executable)
-        result = subprocess.run(["ip", "netns", "exec", self.name, python, str(CLIENT), *args],
-                                capture_output=True, text=True, timeout=60)
-        assert result.returncode == 0, result.stderr
-        return json.loads(result.stdout)
-
-
-@pytest.fixture
-def neighbour():
-    if os.geteuid() != 0 or shutil.which("ip") is None:
-        pytest.skip("another host needs a network namespace: root and iproute2 (make test-deps installs it)")
-    with ProxyPeer() as peer:
-        yield peer
 
 
 @pytest.fixture
 def linked(fresh_server, tmp_path, neighbour):
     """The server on loopback trusting the link, the link on the neighbour's network (as `make run LINK=…`)."""
     server = fresh_server("--trusted-proxy", "127.0.0.1", "--feed", f"sqlite:{tmp_path / 'feed.db'}")
-    link = RunningLink(server.port, "--profile", "lan", listen=f"{ProxyPeer.HOST}:0")
+    link = RunningLink(server.port, "--profile", "lan", listen=f"{neighbour.HOST}:0")
     yield server, link
     link.kill()
 
@@ -73,14 +37,14 @@ def test_a_neighbour_through_the_link_is_not_local(linked, neighbour):
     posted = neighbour.run("post", link.host, str(link.port), "/feed/items", '{"text":"from afar"}', JSON)
     assert posted["status"] == 403, posted
     error = json.loads(posted["body"])["error"]
-    assert error["code"] == "forbidden" and f"{ProxyPeer.PEER} via 127.0.0.1" in error["message"], error
+    assert error["code"] == "forbidden" and f"{neighbour.PEER} via 127.0.0.1" in error["message"], error
     # a claim of its own to be loopback changes nothing: the link drops it and names the neighbour
     spoofed = neighbour.run("get", link.host, str(link.port), "/metrics", "X-Forwarded-For=127.0.0.1")
     assert spoofed["status"] == 403, spoofed
     forwarded = neighbour.run("get", link.host, str(link.port), "/metrics", "Forwarded=for=127.0.0.1")
     assert forwarded["status"] == 403, forwarded
     # the refusals are logged with who was refused
-    assert any(ProxyPeer.PEER in line and "refused" in line for line in server.stderr), server.output()
+    assert any(neighbour.PEER in line and "refused" in line for line in server.stderr), server.output()
     # and the neighbour's session through the link still works
     assert neighbour.run("session", link.host, str(link.port)) == {"welcome": True, "frames": 1}
 
@@ -110,8 +74,8 @@ def test_this_machine_through_the_link_keeps_its_rights(linked):
 
 def test_without_trust_the_link_is_the_client(fresh_server, neighbour):
     """A server that does not trust the proxy sees the proxy: the headers of an untrusted peer are never read."""
-    server = fresh_server("--host", ProxyPeer.HOST)
-    spoofed = neighbour.run("get", ProxyPeer.HOST, str(server.port), "/metrics", "X-Forwarded-For=127.0.0.1")
+    server = fresh_server("--host", neighbour.HOST)
+    spoofed = neighbour.run("get", neighbour.HOST, str(server.port), "/metrics", "X-Forwarded-For=127.0.0.1")
     assert spoofed["status"] == 403, spoofed
 
 

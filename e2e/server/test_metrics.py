@@ -7,14 +7,11 @@ from __future__ import annotations
 import http.client
 import os
 import re
-import shutil
 import subprocess
-import sys
 import time
 
-import pytest
-
 from conftest import hello, recv_until, run, send_json, server_binary, ws_connect
+from netns_support import NetnsPeer
 
 
 def scrape(srv) -> dict[str, float]:
@@ -85,54 +82,6 @@ def test_the_figures_move_during_a_drag(fresh_server):
     # the page went: connections and members drop, the session waits out its grace period
     gone = wait_for_metrics(srv, lambda m: m["refreshkit_connections"] == 0, "the page gone")
     assert gone["refreshkit_members"] == 0 and gone["refreshkit_sessions"] == 1
-
-
-class NetnsPeer:
-    """Another host for the test: a network namespace of its own joined to this one by a veth pair
-    (10.213.7.1 here, 10.213.7.2 there), made and removed by the test. Traffic stays on this machine."""
-
-    HOST, PEER = "10.213.7.1", "10.213.7.2"
-
-    def __init__(self):
-        self.name = f"rk-metrics-{os.getpid()}"
-        self.link = f"rkm{os.getpid() % 100000}"
-
-    def __enter__(self):
-        for command in (
-            ["ip", "netns", "add", self.name],
-            ["ip", "link", "add", self.link, "type", "veth", "peer", "name", self.link + "p"],
-            ["ip", "link", "set", self.link + "p", "netns", self.name],
-            ["ip", "addr", "add", f"{self.HOST}/30", "dev", self.link],
-            ["ip", "link", "set", self.link, "up"],
-            ["ip", "netns", "exec", self.name, "ip", "addr", "add", f"{self.PEER}/30", "dev", self.link + "p"],
-            ["ip", "netns", "exec", self.name, "ip", "link", "set", self.link + "p", "up"],
-        ):
-            result = subprocess.run(command, capture_output=True, text=True, timeout=10)
-            if result.returncode != 0:
-                self.__exit__()
-                pytest.fail(f"{' '.join(command)}: {result.stderr.strip()}", pytrace=False)
-        return self
-
-    def __exit__(self, *_):
-        subprocess.run(["ip", "link", "del", self.link], capture_output=True, timeout=10)
-        subprocess.run(["ip", "netns", "del", self.name], capture_output=True, timeout=10)
-
-    def get(self, port: int, path: str) -> int:
-        """The status of `GET path` sent from the other host."""
-        code = ("import http.client,sys; c=http.client.HTTPConnection(sys.argv[1], int(sys.argv[2]), timeout=5); "
-                "c.request('GET', sys.argv[3]); print(c.getresponse().status)")
-        result = subprocess.run(["ip", "netns", "exec", self.name, sys.executable, "-c", code, self.HOST, str(port),
-                                 path], capture_output=True, text=True, timeout=20)
-        assert result.returncode == 0, result.stderr
-        return int(result.stdout)
-
-
-@pytest.fixture
-def other_host():
-    if os.geteuid() != 0 or shutil.which("ip") is None:
-        pytest.skip("another host needs a network namespace: root and iproute2 (make test-deps installs it)")
-    with NetnsPeer() as peer:
-        yield peer
 
 
 def test_another_address_is_refused_unless_allowed(fresh_server, other_host):
