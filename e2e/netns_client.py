@@ -5,6 +5,7 @@ speaks plain HTTP and WebSocket over sockets of its own and prints one JSON line
     netns_client.py post HOST PORT PATH BODY [HEADER=VALUE…]  → {"status": 201, "body": "…"}
     netns_client.py sockets HOST PORT COUNT                   → {"upgraded": 64, "refused": 6, "statuses": {…}}
     netns_client.py session HOST PORT                         → {"welcome": true, "frames": 3}
+    netns_client.py hold HOST PORT COUNT                      → {"opened": 300}, then holds them until stdin ends
 
 `sockets` opens COUNT WebSocket handshakes and holds every one that was upgraded until all were tried. `session`
 says hello, drags, and waits for frames (a state: at least one frame after the drag, bounded by a time limit).
@@ -63,6 +64,21 @@ def sockets(host: str, port: int, count: int) -> dict:
     return result
 
 
+def hold(host: str, port: int, count: int) -> None:
+    """Opens `count` TCP connections that never send a byte, says how many opened, and keeps them until its standard
+    input ends (the test's signal that it is done)."""
+    held = []
+    for _ in range(count):
+        try:
+            held.append(socket.create_connection((host, port), timeout=10))
+        except OSError:
+            break
+    print(json.dumps({"opened": len(held)}), flush=True)
+    sys.stdin.read()
+    for sock in held:
+        sock.close()
+
+
 async def session(host: str, port: int) -> dict:
     import websockets  # the tests' venv has it
 
@@ -90,6 +106,9 @@ def main() -> None:
         result = request("POST", host, port, sys.argv[4], sys.argv[5].encode(), headers_of(sys.argv[6:]))
     elif command == "sockets":
         result = sockets(host, port, int(sys.argv[4]))
+    elif command == "hold":
+        hold(host, port, int(sys.argv[4]))
+        return
     elif command == "session":
         result = asyncio.run(session(host, port))
     else:

@@ -56,6 +56,12 @@ class NetnsPeer:
         assert result.returncode == 0, result.stderr
         return json.loads(result.stdout)
 
+    def start(self, *args: str) -> subprocess.Popen:
+        """`netns_client.py ARGS` on the other host, left running (`hold`): its standard input and output are pipes."""
+        python = str(VENV_PYTHON if VENV_PYTHON.exists() else sys.executable)
+        return subprocess.Popen(["ip", "netns", "exec", self.name, python, str(CLIENT), *args],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
     def get(self, port: int, path: str) -> int:
         """The status of `GET path` sent from the other host."""
         code = ("import http.client,sys; c=http.client.HTTPConnection(sys.argv[1], int(sys.argv[2]), timeout=5); "

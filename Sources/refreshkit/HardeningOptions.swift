@@ -40,7 +40,13 @@ struct HardeningOptions: ParsableArguments {
     @Option(help: "WebSockets one peer address may hold at once (loopback is exempt unless --limit-loopback).")
     var maxConnectionsPerAddress = HardeningConfiguration().maxConnectionsPerAddress
 
-    @Flag(help: "Apply --max-connections-per-address to loopback peers too.")
+    @Option(
+        help: ArgumentHelp(
+            "TCP connections one address may hold at once, silent ones included; more are closed as accepted "
+                + "(loopback and trusted proxies exempt unless --limit-loopback)."))
+    var maxSocketsPerAddress = HardeningConfiguration().maxSocketsPerAddress
+
+    @Flag(help: "Apply --max-connections-per-address and --max-sockets-per-address to loopback peers too.")
     var limitLoopback = false
 
     @Option(
@@ -63,6 +69,7 @@ struct HardeningOptions: ParsableArguments {
     func apply(to configuration: inout ServerConfiguration) {
         configuration.hardening = HardeningConfiguration(
             maxConnections: maxConnections, maxConnectionsPerAddress: maxConnectionsPerAddress,
+            maxSocketsPerAddress: maxSocketsPerAddress,
             limitLoopback: limitLoopback, allowedOrigins: allowOrigin, publicPorts: publicPort,
             echoProtocol: echoProtocol, metricsAllow: metricsAllow, trustedProxies: trustedProxy,
             clientAddressHeader: clientAddressHeader)

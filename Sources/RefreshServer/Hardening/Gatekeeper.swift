@@ -12,6 +12,13 @@ final class Gatekeeper {
     let configuration: HardeningConfiguration
     let logger: Logger
     private(set) var limits: ConnectionLimits
+    /// TCP connections per address, from their accept to their end (`WSI_DESTROY`).
+    private(set) var sockets: SocketLimits
+    /// The key of the socket the filter just admitted: lws creates its wsi right after (`WSI_CREATE`), on this
+    /// thread, before it accepts another.
+    private var admittedSocket: String?
+    /// The counted sockets' keys, by wsi.
+    private var socketKeys: [OpaquePointer: String] = [:]
     /// Who reaches what; its own origins are set by ``start(webRoot:port:host:controlsRoot:)`` once the port is
     /// bound, and who may write by the feed (``ServiceLoop/openFeed()``).
     var door: FrontDoor
@@ -33,6 +40,9 @@ final class Gatekeeper {
         limits = ConnectionLimits(
             maxTotal: configuration.maxConnections, maxPerAddress: configuration.maxConnectionsPerAddress,
             limitLoopback: configuration.limitLoopback)
+        sockets = SocketLimits(
+            maxPerAddress: configuration.maxSocketsPerAddress, limitLoopback: configuration.limitLoopback,
+            proxies: configuration.proxies)
         let metricsAllow = (try? AddressAllowList.parse(configuration.metricsAllow).get()) ?? AddressAllowList()
         door = FrontDoor(
             origins: OriginPolicy(ownHosts: [], port: 0, allowedOrigins: configuration.allowedOrigins),
@@ -60,6 +70,60 @@ final class Gatekeeper {
     /// `CLOSED`; `key`: the client's ``ClientAddress/key``.
     func closed(key: String) {
         limits.closed(key: key)
+    }
+
+    // MARK: - Sockets
+
+    /// `LWS_CALLBACK_FILTER_NETWORK_CONNECTION`: a TCP connection just accepted, before lws reads from it;
+    /// `arguments` is lws's `lws_filter_network_conn_args` (the peer's address first). Nonzero closes it.
+    func filterSocket(_ arguments: UnsafeMutableRawPointer?) -> Int32 {
+        admittedSocket = nil
+        let peer = arguments.flatMap { Self.address(of: $0.load(as: sockaddr_storage.self)) }
+        guard let key = sockets.key(for: peer) else { return 0 }
+        guard sockets.admits(key) else {
+            if throttle.allow("socket") {
+                logger.notice(
+                    "socket refused: too many connections from one address",
+                    metadata: [
+                        "peer": "\(key)", "open": "\(sockets.count(key))",
+                        "suppressed": "\(throttle.takeSuppressed("socket"))",
+                    ])
+            }
+            return 1
+        }
+        admittedSocket = key
+        return 0
+    }
+
+    /// `LWS_CALLBACK_WSI_CREATE`: the connection the filter admitted (if any) counts from now on.
+    func socketCreated(_ wsi: OpaquePointer) {
+        guard let key = admittedSocket else { return }
+        admittedSocket = nil
+        sockets.opened(key)
+        socketKeys[wsi] = key
+    }
+
+    /// `LWS_CALLBACK_WSI_DESTROY`.
+    func socketDestroyed(_ wsi: OpaquePointer) {
+        guard let key = socketKeys.removeValue(forKey: wsi) else { return }
+        sockets.closed(key)
+    }
+
+    /// The address of an IPv4 or IPv6 socket address.
+    static func address(of storage: sockaddr_storage) -> IPAddress? {
+        let family = Int32(storage.ss_family)
+        return withUnsafeBytes(of: storage) { raw -> IPAddress? in
+            switch family {
+            case AF_INET:
+                let offset = MemoryLayout<sockaddr_in>.offset(of: \.sin_addr)!
+                return IPAddress(bytes: Array(raw[offset..<offset + 4]))
+            case AF_INET6:
+                let offset = MemoryLayout<sockaddr_in6>.offset(of: \.sin6_addr)!
+                return IPAddress(bytes: Array(raw[offset..<offset + 16]))
+            default:
+                return nil
+            }
+        }
     }
 
     // MARK: - HTTP (protocols[0])
@@ -248,6 +312,10 @@ struct LogThrottle {
 
     mutating func allow(_ key: String) -> Bool {
         let now = lws_now_usecs()
+        if last.count >= 1024 {  // kinds that come from outside (lws's lines) are many: a bounded memory
+            last.removeAll()
+            suppressed.removeAll()
+        }
         if let previous = last[key], now - previous < 1_000_000 {
             suppressed[key, default: 0] += 1
             return false
@@ -275,6 +343,12 @@ func httpGateCallback(
     if let wsi, let context = lws_get_context(wsi), let owner = lws_context_user(context) {
         let gatekeeper = Unmanaged<ServiceLoop>.fromOpaque(owner).takeUnretainedValue().gatekeeper
         switch reason {
+        case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+            return gatekeeper.filterSocket(user)
+        case LWS_CALLBACK_WSI_CREATE:
+            gatekeeper.socketCreated(wsi)
+        case LWS_CALLBACK_WSI_DESTROY:
+            gatekeeper.socketDestroyed(wsi)
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
             return gatekeeper.confirmUpgrade(wsi)
         case LWS_CALLBACK_FILTER_HTTP_CONNECTION:

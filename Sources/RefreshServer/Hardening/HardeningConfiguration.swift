@@ -10,7 +10,12 @@ public struct HardeningConfiguration: Sendable, Hashable {
     public var maxConnections: Int
     /// WebSockets one peer address may hold at once (loopback exempt unless ``limitLoopback``).
     public var maxConnectionsPerAddress: Int
-    /// Applies ``maxConnectionsPerAddress`` to loopback peers too.
+    /// TCP connections one address may hold at once, whatever they carry (a socket that never sends a byte
+    /// included): more are closed as they are accepted (docs/HARDENING.md, "Descriptors"). Loopback (unless
+    /// ``limitLoopback``) and the trusted proxies are exempt. Above ``maxConnectionsPerAddress``: a page's
+    /// WebSockets are TCP connections too.
+    public var maxSocketsPerAddress: Int
+    /// Applies ``maxConnectionsPerAddress`` and ``maxSocketsPerAddress`` to loopback peers too.
     public var limitLoopback: Bool
     /// Origins allowed besides the server's own (`https://example.org`, `http://10.0.0.2:3000`).
     public var allowedOrigins: [String]
@@ -32,6 +37,7 @@ public struct HardeningConfiguration: Sendable, Hashable {
     public init(
         maxConnections: Int = 10_000,
         maxConnectionsPerAddress: Int = 64,
+        maxSocketsPerAddress: Int = 96,
         limitLoopback: Bool = false,
         allowedOrigins: [String] = [],
         publicPorts: [Int] = [],
@@ -42,6 +48,7 @@ public struct HardeningConfiguration: Sendable, Hashable {
     ) {
         self.maxConnections = maxConnections
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
+        self.maxSocketsPerAddress = maxSocketsPerAddress
         self.limitLoopback = limitLoopback
         self.allowedOrigins = allowedOrigins
         self.publicPorts = publicPorts
@@ -63,6 +70,11 @@ public struct HardeningConfiguration: Sendable, Hashable {
         guard (1...1_000_000).contains(maxConnectionsPerAddress) else {
             throw .invalidConfiguration(
                 "max connections per address must be between 1 and 1000000 (got \(maxConnectionsPerAddress))")
+        }
+        guard (maxConnectionsPerAddress...1_000_000).contains(maxSocketsPerAddress) else {
+            throw .invalidConfiguration(
+                "max sockets per address must be between max connections per address (\(maxConnectionsPerAddress)) "
+                    + "and 1000000 (got \(maxSocketsPerAddress))")
         }
         if case .failure(let bad) = AddressAllowList.parse(metricsAllow) {
             throw .invalidConfiguration(

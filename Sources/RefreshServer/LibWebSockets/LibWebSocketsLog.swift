@@ -4,15 +4,24 @@ import Synchronization
 
 /// Routes libwebsockets' own log lines into swift-log. lws keeps one process-wide log level and emit
 /// function, so this is process-wide too: the last server started decides where lws logs go.
+///
+/// A line of one kind (its text with the numbers left out: `accept: errno 24` and `accept: errno 23` are one kind)
+/// is logged at most once a second, with how many were left out since (`suppressed=`), like the gate's own
+/// refusals: a client that makes lws complain cannot fill the disk (docs/HARDENING.md, "Descriptors").
 enum LibWebSocketsLog {
-    private static let target = Mutex<Logger?>(nil)
+    private struct Target {
+        var logger: Logger
+        var throttle = LogThrottle()
+    }
+
+    private static let target = Mutex<Target?>(nil)
 
     /// Sends lws's lines to `logger` (label `lws`), keeping only the lws levels worth seeing at
     /// `logger.logLevel`: errors and warnings, plus notices from `debug` and info lines at `trace`.
     static func install(_ logger: Logger) {
         var lwsLogger = logger
         lwsLogger[metadataKey: "component"] = "lws"
-        target.withLock { $0 = lwsLogger }
+        target.withLock { $0 = Target(logger: lwsLogger) }
         var levels = LLL_ERR | LLL_WARN
         if logger.logLevel <= .debug { levels |= LLL_NOTICE }
         if logger.logLevel <= .trace { levels |= LLL_INFO }
@@ -24,9 +33,15 @@ enum LibWebSocketsLog {
     static let clientCaused = ["Ran out of header data space"]
 
     fileprivate static func emit(level: Int32, line: UnsafePointer<CChar>?) {
-        guard let line, let logger = target.withLock({ $0 }) else { return }
+        guard let line else { return }
         var text = String(cString: line)
         while let last = text.last, last.isNewline || last == " " { text.removeLast() }
+        let kind = String(text.prefix(40).map { $0.isNumber ? "#" : $0 })
+        let allowed = target.withLock { target -> (Logger, Int)? in
+            guard target != nil, target!.throttle.allow(kind) else { return nil }
+            return (target!.logger, target!.throttle.takeSuppressed(kind))
+        }
+        guard let (logger, suppressed) = allowed else { return }
         let swiftLevel: Logger.Level =
             switch level {
             case LLL_ERR where clientCaused.contains(where: text.hasPrefix): .notice  // a hostile request, not a fault
@@ -35,7 +50,8 @@ enum LibWebSocketsLog {
             case LLL_NOTICE: .debug
             default: .trace
             }
-        logger.log(level: swiftLevel, "\(text)")
+        logger.log(
+            level: swiftLevel, "\(text)", metadata: suppressed > 0 ? ["suppressed": "\(suppressed)"] : nil)
     }
 }
 

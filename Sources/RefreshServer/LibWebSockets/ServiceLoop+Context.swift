@@ -108,9 +108,18 @@ extension ServiceLoop {
             info.options |= rk_opt_libuv()
         }
         let joinsForeignLoop = foreignLoop != nil
-        let created = withUnsafeMutablePointer(to: &foreignLoop) { slot in
-            if joinsForeignLoop { info.foreign_loops = slot }
-            return lws_create_context(&info)
+        // lws's table a little below the process's limit, the soft limit raised to the hard one (Descriptors.swift)
+        let descriptors = Descriptors.current()
+        let make = { () -> OpaquePointer? in
+            withUnsafeMutablePointer(to: &foreignLoop) { slot in
+                if joinsForeignLoop { info.foreign_loops = slot }
+                return lws_create_context(&info)
+            }
+        }
+        let created = descriptors.map { $0.whileMakingContext(make) } ?? make()
+        if let descriptors {
+            logger.debug(
+                "descriptors", metadata: ["limit": "\(descriptors.limit)", "connections": "\(descriptors.table)"])
         }
         guard let context = created else {
             uvLoop = nil  // not run again, for the reason given below
