@@ -5,6 +5,7 @@ speaks plain HTTP and WebSocket over sockets of its own and prints one JSON line
     netns_client.py post HOST PORT PATH BODY [HEADER=VALUE…]  → {"status": 201, "body": "…"}
     netns_client.py sockets HOST PORT COUNT                   → {"upgraded": 64, "refused": 6, "statuses": {…}}
     netns_client.py session HOST PORT                         → {"welcome": true, "frames": 3}
+    netns_client.py posts HOST PORT PATH BODY COUNT [H=V…]    → {"statuses": {"201": 10, "429": 5}, "last": {…}}
     netns_client.py hold HOST PORT COUNT                      → {"opened": 300}, then holds them until stdin ends
 
 `sockets` opens COUNT WebSocket handshakes and holds every one that was upgraded until all were tried. `session`
@@ -35,6 +36,24 @@ def request(method: str, host: str, port: int, path: str, body: bytes | None, he
         return {"status": response.status, "body": response.read().decode(errors="replace")[:400]}
     finally:
         connection.close()
+
+
+def posts(host: str, port: int, path: str, body: bytes, count: int, headers: dict[str, str]) -> dict:
+    """`count` posts one after the other: how many got each status, and the last answer with its Retry-After."""
+    statuses: dict[str, int] = {}
+    last: dict = {}
+    for _ in range(count):
+        connection = http.client.HTTPConnection(host, port, timeout=10)
+        try:
+            connection.request("POST", path, body=body, headers=headers)
+            response = connection.getresponse()
+            text = response.read().decode(errors="replace")[:400]
+            statuses[str(response.status)] = statuses.get(str(response.status), 0) + 1
+            last = {"status": response.status, "body": text, "retry_after": response.getheader("retry-after"),
+                    "type": response.getheader("content-type")}
+        finally:
+            connection.close()
+    return {"statuses": statuses, "last": last}
 
 
 def sockets(host: str, port: int, count: int) -> dict:
@@ -104,6 +123,8 @@ def main() -> None:
         result = request("GET", host, port, sys.argv[4], None, headers_of(sys.argv[5:]))
     elif command == "post":
         result = request("POST", host, port, sys.argv[4], sys.argv[5].encode(), headers_of(sys.argv[6:]))
+    elif command == "posts":
+        result = posts(host, port, sys.argv[4], sys.argv[5].encode(), int(sys.argv[6]), headers_of(sys.argv[7:]))
     elif command == "sockets":
         result = sockets(host, port, int(sys.argv[4]))
     elif command == "hold":

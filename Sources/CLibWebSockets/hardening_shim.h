@@ -7,9 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/// Writes `status` with a short text/plain `body` (and `Retry-After: retry_after` when not NULL) on an
+/// Writes `status` with a short `body` of `content_type` (and `Retry-After: retry_after` when not NULL) on an
 /// HTTP connection that has not answered yet. Returns 0 when written, -1 otherwise.
-static inline int rk_http_refuse(struct lws *wsi, unsigned int status, const char *retry_after, const char *body) {
+static inline int rk_http_refuse_typed(struct lws *wsi, unsigned int status, const char *retry_after,
+                                       const char *content_type, const char *body) {
     unsigned char buffer[LWS_PRE + 2048];
     unsigned char *start = buffer + LWS_PRE, *p = start, *end = buffer + sizeof(buffer) - 1;
     size_t length = body ? strlen(body) : 0;
@@ -18,8 +19,8 @@ static inline int rk_http_refuse(struct lws *wsi, unsigned int status, const cha
         lws_add_http_header_by_name(wsi, (const unsigned char *)"retry-after:", (const unsigned char *)retry_after,
                                     (int)strlen(retry_after), &p, end))
         return -1;
-    if (lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE,
-                                     (const unsigned char *)"text/plain; charset=utf-8", 25, &p, end))
+    if (lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE, (const unsigned char *)content_type,
+                                     (int)strlen(content_type), &p, end))
         return -1;
     if (lws_add_http_header_content_length(wsi, (lws_filepos_t)length, &p, end)) return -1;
     if (lws_finalize_http_header(wsi, &p, end)) return -1;
@@ -27,6 +28,12 @@ static inline int rk_http_refuse(struct lws *wsi, unsigned int status, const cha
     if (length) memcpy(p, body, length);
     p += length;
     return lws_write(wsi, start, (size_t)(p - start), LWS_WRITE_HTTP_HEADERS) < 0 ? -1 : 0;
+}
+
+/// Writes `status` with a short text/plain `body` (and `Retry-After: retry_after` when not NULL) on an
+/// HTTP connection that has not answered yet. Returns 0 when written, -1 otherwise.
+static inline int rk_http_refuse(struct lws *wsi, unsigned int status, const char *retry_after, const char *body) {
+    return rk_http_refuse_typed(wsi, status, retry_after, "text/plain; charset=utf-8", body);
 }
 
 /// Writes a complete response on an HTTP connection that has not answered yet: `status`, `content_type`,

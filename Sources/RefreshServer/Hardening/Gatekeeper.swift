@@ -12,6 +12,8 @@ final class Gatekeeper {
     let configuration: HardeningConfiguration
     let logger: Logger
     private(set) var limits: ConnectionLimits
+    /// What each client address may still spend on HTTP requests, posts, QR codes and images.
+    private(set) var budgets: AddressBudgets
     /// TCP connections per address, from their accept to their end (`WSI_DESTROY`).
     private(set) var sockets: SocketLimits
     /// The key of the socket the filter just admitted: lws creates its wsi right after (`WSI_CREATE`), on this
@@ -40,6 +42,7 @@ final class Gatekeeper {
         limits = ConnectionLimits(
             maxTotal: configuration.maxConnections, maxPerAddress: configuration.maxConnectionsPerAddress,
             limitLoopback: configuration.limitLoopback)
+        budgets = AddressBudgets(limitLoopback: configuration.limitLoopback)
         sockets = SocketLimits(
             maxPerAddress: configuration.maxSocketsPerAddress, limitLoopback: configuration.limitLoopback,
             proxies: configuration.proxies)
@@ -70,6 +73,41 @@ final class Gatekeeper {
     /// `CLOSED`; `key`: the client's ``ClientAddress/key``.
     func closed(key: String) {
         limits.closed(key: key)
+    }
+
+    // MARK: - Budgets
+
+    /// Pays for a request to `path` (nil: a WebSocket upgrade) from the client of `wsi`: every request, and a post, a
+    /// QR code or an image besides. - Returns: nil when paid; else the refusal was written (429 with `Retry-After`,
+    /// JSON for a post) and this is what lws expects.
+    private func charge(_ wsi: OpaquePointer, for path: String?) -> Int32? {
+        let client = client(of: wsi)
+        let now = lws_now_usecs()
+        var kinds: [AddressBudgets.Kind] = [.request]
+        switch path {
+        case FeedPostEndpoint.path: kinds.append(.post)
+        case HTTPEndpoints.qrCodePath: kinds.append(.qrCode)
+        case ImageEndpoint.path: kinds.append(.image)
+        default: break
+        }
+        for kind in kinds {
+            guard case .refuse(let seconds) = budgets.spend(kind, by: client, at: now) else { continue }
+            if throttle.allow("budget") {
+                logger.notice(
+                    "request refused: over its address's budget",
+                    metadata: [
+                        "peer": "\(client)", "kind": "\(kind)", "path": "\(Self.shorten(path ?? "(upgrade)"))",
+                        "suppressed": "\(throttle.takeSuppressed("budget"))",
+                    ])
+            }
+            let message = "too many requests from this address; try again in \(seconds) s"
+            let (type, body) =
+                kind == .post
+                ? ("application/json", FeedPostEndpoint.error(429, "rate_limited", message).body)
+                : ("text/plain; charset=utf-8", message + "\n")
+            return rk_http_refuse_typed(wsi, 429, "\(seconds)", type, body) == 0 ? 1 : -1
+        }
+        return nil
     }
 
     // MARK: - Sockets
@@ -131,6 +169,7 @@ final class Gatekeeper {
     /// `LWS_CALLBACK_HTTP_CONFIRM_UPGRADE`: Origin, then the connection limits. A refusal is a complete HTTP
     /// response (403, or 503 with Retry-After); returning 1 tells lws it was written.
     func confirmUpgrade(_ wsi: OpaquePointer) -> Int32 {
+        if let refused = charge(wsi, for: nil) { return refused }
         let peer = client(of: wsi)
         let origin = Self.header(wsi, WSI_TOKEN_ORIGIN)
         if case .refuse(let reason) = door.admitsWebSocket(origin: origin) {
@@ -166,6 +205,7 @@ final class Gatekeeper {
     func filterHTTP(_ wsi: OpaquePointer, path input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
         let bytes = input.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
         let hasBody = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0
+        if let refused = charge(wsi, for: String(validating: bytes, as: UTF8.self)) { return refused }
         if let feedPosts, String(validating: bytes, as: UTF8.self) == FeedPostEndpoint.path {
             let declared = Self.header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap { Int($0) }
             let peer = client(of: wsi)

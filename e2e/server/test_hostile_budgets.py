@@ -1,0 +1,46 @@
+"""One address's flood is refused while every other address is served (docs/HARDENING.md, "Budgets per address").
+
+At 6a3a380 `POST /feed/items`, `/qr.svg` and `/feed/image` had no rate at all. Now every HTTP request, post, QR code
+and image is paid for from the client address's budget (a token bucket shared by all its connections): past its
+burst a flood gets `429` with `Retry-After` and a clear error, and another address is served as before.
+"""
+from __future__ import annotations
+
+import http.client
+import json
+
+import pytest
+
+JSON = "Content-Type=application/json"
+
+
+@pytest.fixture
+def posting(fresh_server, tmp_path, neighbour):
+    """The server on the neighbour's link, both sides of it allowed to post."""
+    return fresh_server("--host", neighbour.HOST, "--feed", f"sqlite:{tmp_path / 'feed.db'}",
+                        "--feed-post-allow", "10.214.0.0/16")
+
+
+def test_a_post_flood_is_refused_after_its_burst_and_others_post_on(posting, neighbour):
+    flood = neighbour.run("posts", neighbour.HOST, str(posting.port), "/feed/items", '{"text":"flood"}', "15", JSON)
+    assert flood["statuses"] == {"201": 10, "429": 5}, flood
+    last = flood["last"]
+    assert last["type"] == "application/json" and int(last["retry_after"]) >= 1, last
+    assert json.loads(last["body"])["error"]["code"] == "rate_limited", last
+    assert any("over its address's budget" in line and neighbour.PEER in line for line in posting.stderr)
+    # another address (this machine's side of the link) is served as before
+    connection = http.client.HTTPConnection(neighbour.HOST, posting.port, timeout=10)
+    connection.request("POST", "/feed/items", body=b'{"text":"mine"}', headers={"Content-Type": "application/json"})
+    assert connection.getresponse().status == 201
+    connection.close()
+    # and the flooding address still has its session
+    assert neighbour.run("session", neighbour.HOST, str(posting.port)) == {"welcome": True, "frames": 1}
+
+
+def test_a_qr_code_flood_is_refused_after_its_burst(fresh_server, neighbour):
+    server = fresh_server("--host", neighbour.HOST)
+    codes = [neighbour.get(server.port, "/qr.svg?text=hi") for _ in range(3)]
+    assert codes == [200, 200, 200]
+    flood = neighbour.run("posts", neighbour.HOST, str(server.port), "/qr.svg?text=hi", "", "25")
+    # a POST to /qr.svg is paid for too (405 once paid): past the burst of 20, 429
+    assert flood["statuses"].get("429", 0) >= 5 and flood["last"]["status"] == 429, flood
