@@ -113,7 +113,7 @@ public final class Connection {
         self.peer = peer
         lastHeard = now
         assembler = MessageAssembler(limit: limits.maxMessageBytes)
-        outbox = Outbox(limit: limits.maxQueuedMessages)
+        outbox = Outbox(limit: limits.maxQueuedMessages, limitBytes: limits.maxQueuedBytes)
         rateLimiter = RateLimiter(
             ratePerSecond: limits.messagesPerSecond, burst: limits.messageBurst,
             closeAfterSeconds: limits.floodCloseSeconds)

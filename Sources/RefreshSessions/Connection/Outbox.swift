@@ -7,11 +7,19 @@ import RefreshWire
 ///
 /// Frames are never queued: a connection marked ``framePending`` is written the session's frame as of the
 /// moment it is written, so a slow reader gets fewer, fresher frames and never holds back the other members.
-/// The messages are bounded: when ``limit`` are waiting, the oldest are dropped and the client is told, once
-/// per episode, that it is `lagging`.
+/// The messages are bounded by count and by bytes (docs/HARDENING.md, "Budgets in bytes"): when ``limit`` are
+/// waiting, or they hold more than ``limitBytes`` (``ServerMessage/queuedByteEstimate``), the oldest are dropped and
+/// the client is told, once per episode, that it is `lagging`. A trace is the one large message a client can ask
+/// for at will: at most one waits at a time, and a request while it waits is answered by it (the newer recording
+/// is the one it would have got a moment later), so a client that asks and never reads holds one.
 public struct Outbox: Sendable {
     public let limit: Int
+    public let limitBytes: Int
     private var messages = Deque<ServerMessage>()
+    /// What the waiting messages hold, by their estimates.
+    public private(set) var queuedBytes = 0
+    /// A trace waits to be written.
+    public private(set) var traceQueued = false
     /// The session's frame is due.
     public private(set) var framePending = false
     /// The client was told it is `lagging`; cleared when the outbox drains.
@@ -20,8 +28,9 @@ public struct Outbox: Sendable {
     public private(set) var dropped: UInt64 = 0
     public private(set) var framesCoalesced: UInt64 = 0
 
-    public init(limit: Int) {
+    public init(limit: Int, limitBytes: Int = 1 << 20) {
         self.limit = limit
+        self.limitBytes = limitBytes
     }
 
     public var isEmpty: Bool { messages.isEmpty }
@@ -31,31 +40,71 @@ public struct Outbox: Sendable {
     /// notice, once per episode). - Returns: `true` when this call started a lagging episode.
     @discardableResult
     public mutating func enqueue(_ message: ServerMessage) -> Bool {
+        let isTrace: Bool
+        if case .trace = message { isTrace = true } else { isTrace = false }
+        if isTrace {
+            if traceQueued { return false }  // the waiting one answers this request too
+            traceQueued = true
+        }
+        // A trace is bounded by its own limits (TraceLimits) and counted apart: the bytes bound the rest.
+        let bytes = isTrace ? 0 : message.queuedByteEstimate
         var startedLagging = false
-        if messages.count >= limit {
-            _ = messages.popFirst()
-            dropped &+= 1
+        while !messages.isEmpty && (messages.count >= limit || queuedBytes + bytes > limitBytes) {
+            guard drop() else { break }
             if !lagReported {
                 lagReported = true
                 startedLagging = true
-                // Session for the notice too, so the bound holds.
-                _ = messages.popFirst()
-                dropped &+= 1
-                messages.append(
+                // Room for the notice too, so the bounds hold.
+                if !messages.isEmpty { drop() }
+                append(
                     .error(
                         WireError(
                             code: .lagging,
                             message: "the connection fell behind; the oldest queued messages were dropped")))
             }
         }
-        messages.append(message)
+        append(message, bytes: bytes)
         return startedLagging
+    }
+
+    private mutating func append(_ message: ServerMessage, bytes: Int? = nil) {
+        queuedBytes += bytes ?? message.queuedByteEstimate
+        messages.append(message)
+    }
+
+    /// Drops the oldest message; never the `lagging` notice of this episode, which stays first in line.
+    /// - Returns: whether a message was dropped (not when the notice is all there is).
+    @discardableResult
+    private mutating func drop() -> Bool {
+        guard var oldest = messages.popFirst() else { return false }
+        if lagReported, case .error(let error) = oldest, error.code == .lagging {
+            guard let next = messages.popFirst() else {
+                messages.prepend(oldest)
+                return false
+            }
+            messages.prepend(oldest)
+            oldest = next
+        }
+        forget(oldest)
+        dropped &+= 1
+        return true
+    }
+
+    /// Takes what `message` held off the counts.
+    private mutating func forget(_ message: ServerMessage) {
+        if case .trace = message {
+            traceQueued = false
+        } else {
+            queuedBytes -= message.queuedByteEstimate
+        }
     }
 
     /// The oldest message, taken out.
     public mutating func next() -> ServerMessage? {
         guard let message = messages.popFirst() else { return nil }
+        forget(message)
         if messages.isEmpty {
+            queuedBytes = 0
             lagReported = false
             // Drained: give the queue's memory back (an empty `Deque` holds none), so a quiet connection
             // keeps nothing of the welcome or a burst of events.

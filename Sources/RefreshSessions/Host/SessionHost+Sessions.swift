@@ -219,7 +219,7 @@ extension SessionHost {
                 connection, WireError(code: .notReady, message: "send hello before asking for a trace", ref: "trace"))
             return
         }
-        let recorder = session.traced.recorder  // a snapshot: the recording goes on
+        let recorder = session.traced.recorder.exported()  // a snapshot of just its records: the recording goes on
         logger.debug(
             "trace sent",
             metadata: [

@@ -42,9 +42,9 @@ import RefreshKit
 
         deinit { bytes.deallocate() }
 
-        /// A chunk of the same size holding this one's first `count` bytes.
-        func copy(_ count: Int) -> Chunk {
-            let copy = Chunk(capacity: capacity)
+        /// A chunk of `capacity` bytes (this one's size unless given) holding this one's first `count` bytes.
+        func copy(_ count: Int, capacity: Int? = nil) -> Chunk {
+            let copy = Chunk(capacity: max(count, capacity ?? self.capacity))
             copy.bytes.copyMemory(from: bytes, byteCount: count)
             return copy
         }
@@ -190,6 +190,16 @@ import RefreshKit
         if tailCount > 0 { full.append(Filled(chunk: tail, count: tailCount)) }
         tail = Chunk(capacity: max(min(2 * tail.capacity, Self.largestChunk), needed))
         tailCount = 0
+    }
+
+    /// A copy to hand out (a trace export), whose tail chunk holds just its records: the log goes on writing into its
+    /// own tail, and a copy that shared it would keep the whole chunk (up to ``largestChunk``) for as long as it is
+    /// held, for a few bytes of records (docs/HARDENING.md, "Budgets in bytes"). The filled chunks are shared: they
+    /// are never written again.
+    func exported() -> OperationLog {
+        var copy = self
+        copy.tail = tail.copy(tailCount, capacity: tailCount)
+        return copy
     }
 
     // MARK: - Reading

@@ -71,6 +71,14 @@ public struct TraceRecorder: Sendable {
         byteMark = max(0, min(limits.maxBytes, limits.snapshotBytes))
     }
 
+    /// The recording so far, to hand out (a `trace` message): it holds only the bytes of its records, so a reply
+    /// waiting to be sent keeps no more than it will send (``OperationLog/exported()``).
+    public func exported() -> TraceRecorder {
+        var copy = self
+        copy.operations = operations.exported()
+        return copy
+    }
+
     /// A recorder that goes on from `snapshot` (its binary form `encoded`): the operations after it are
     /// recorded, and the frames' digest continues the snapshot's.
     public init(header: TraceHeader, limits: TraceLimits = .init(), snapshot: SessionSnapshot, encoded: [UInt8]) {

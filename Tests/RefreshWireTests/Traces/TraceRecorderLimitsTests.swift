@@ -87,3 +87,20 @@ struct TraceRecorderLimitsTests {
         }
     }
 }
+
+@Suite struct TraceExportTests {
+    @Test func anExportHoldsOnlyItsRecordsAndTheRecordingGoesOn() {
+        let header = TraceHeader(
+            preset: "ios", viewport: Size(width: 390, height: 844), devicePixelRatio: 3, seed: 1, start: .zero)
+        var recorder = TraceRecorder(header: header)
+        let text = Array(#"{"type":"ping","t":1}"#.utf8)
+        for step in 0..<300 {
+            text.withUnsafeBytes { recorder.recordApply($0, member: 0, at: Timestamp(microseconds: Int64(step))) }
+        }
+        let exported = recorder.exported()
+        #expect(exported.json() == recorder.json())
+        text.withUnsafeBytes { recorder.recordApply($0, member: 0, at: Timestamp(microseconds: 1_000)) }
+        #expect(exported.operationCount == 300 && recorder.operationCount == 301)
+        #expect(exported.json() != recorder.json())
+    }
+}
