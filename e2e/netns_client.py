@@ -6,6 +6,8 @@ speaks plain HTTP and WebSocket over sockets of its own and prints one JSON line
     netns_client.py sockets HOST PORT COUNT                   → {"upgraded": 64, "refused": 6, "statuses": {…}}
     netns_client.py session HOST PORT                         → {"welcome": true, "frames": 3}
     netns_client.py posts HOST PORT PATH BODY COUNT [H=V…]    → {"statuses": {"201": 10, "429": 5}, "last": {…}}
+    netns_client.py flood HOST PORT CONNECTIONS COUNT RATE MESSAGE
+                                                              → {"sent": N}, then holds them until stdin ends
     netns_client.py hold HOST PORT COUNT                      → {"opened": 300}, then holds them until stdin ends
 
 `sockets` opens COUNT WebSocket handshakes and holds every one that was upgraded until all were tried. `session`
@@ -98,6 +100,61 @@ def hold(host: str, port: int, count: int) -> None:
         sock.close()
 
 
+def handshake(host: str, port: int) -> socket.socket | None:
+    """A WebSocket of `refreshkit.v1` over a plain socket (so that it can be left unread); None when refused."""
+    sock = socket.create_connection((host, port), timeout=10)
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall((f"GET / HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                  f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                  f"Sec-WebSocket-Protocol: {SUBPROTOCOL}\r\n\r\n").encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        chunk = sock.recv(4096)
+        if not chunk:
+            return None
+        answer += chunk
+    if b" 101 " not in answer.split(b"\r\n")[0]:
+        sock.close()
+        return None
+    return sock
+
+
+def frame(text: str) -> bytes:
+    """A masked text frame (a client's)."""
+    payload = text.encode()
+    mask = os.urandom(4)
+    length = len(payload)
+    head = bytes([0x81]) + (bytes([0x80 | length]) if length < 126 else bytes([0x80 | 126]) + length.to_bytes(2, "big"))
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def flood(host: str, port: int, connections: int, count: int, rate: float, message: str) -> None:
+    """`connections` WebSockets, each saying hello, then `count` copies of `message` spread over them at `rate` a
+    second in all, never reading an answer (a client that never reads). Says how many went out, then holds the
+    sockets until its standard input ends."""
+    import time
+
+    sockets = [sock for sock in (handshake(host, port) for _ in range(connections)) if sock]
+    for sock in sockets:
+        sock.sendall(frame(json.dumps({"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3})))
+    sent = 0
+    began = time.monotonic()
+    data = frame(message)
+    for index in range(count):
+        due = began + index / rate
+        while (wait := due - time.monotonic()) > 0:
+            time.sleep(wait)
+        try:
+            sockets[index % len(sockets)].sendall(data)
+            sent += 1
+        except OSError:
+            break
+    print(json.dumps({"sent": sent, "connections": len(sockets), "seconds": time.monotonic() - began}), flush=True)
+    sys.stdin.read()
+    for sock in sockets:
+        sock.close()
+
+
 async def session(host: str, port: int) -> dict:
     import websockets  # the tests' venv has it
 
@@ -127,6 +184,9 @@ def main() -> None:
         result = posts(host, port, sys.argv[4], sys.argv[5].encode(), int(sys.argv[6]), headers_of(sys.argv[7:]))
     elif command == "sockets":
         result = sockets(host, port, int(sys.argv[4]))
+    elif command == "flood":
+        flood(host, port, int(sys.argv[4]), int(sys.argv[5]), float(sys.argv[6]), sys.argv[7])
+        return
     elif command == "hold":
         hold(host, port, int(sys.argv[4]))
         return
