@@ -226,6 +226,12 @@ ifeq ($(SKIP_CLUSTER),)
 endif
 	.build/release/refreshkit-bench --check-targets bench/results.json
 
+# The attacks of a hostile client against a release build, each from another host (a network namespace: needs root)
+# while a legitimate client works from another address: what each did to the server, and what the client saw
+# (docs/HARDENING.md, "The abuse bench"). Writes bench/abuse.json; fails when a target does not hold.
+abuse: release test-deps
+	$(VENV)/bin/python bench/abuse_bench.py --check --bin $(abspath $(RELEASE_BIN)) $(ABUSE_ARGS)
+
 # Before/after in the same hour (docs/PERFORMANCE.md, "Before and after"): BASE's refreshkit built once into
 # .build-compare/, then the bench's server stage against it and this tree's in turn. LEVELS, ROUNDS, RUNS and
 # INSTRUCTIONS=1 as bench/compare.sh says.
@@ -245,7 +251,7 @@ SANITIZER_TESTS ?= e2e/server
 # A sanitizer brings its own allocator: its builds link no jemalloc (Package.swift, docs/HARDENING.md "Sanitizers").
 SANITIZER_ENV = REFRESHKIT_SYSTEM_ALLOCATOR=1
 
-.PHONY: check autobahn soak asan tsan fuzz docs
+.PHONY: check autobahn soak asan tsan fuzz docs abuse
 
 # The DocC documentation of every library product, each warning an error (scripts/docs.sh; docs/EMBEDDING.md)
 docs: deps
