@@ -71,7 +71,8 @@ let package = Package(
         .target(name: "RefreshWire", dependencies: ["RefreshKit"]),
         // The feed source API and the sources that ship (docs/FEEDS.md); blocking I/O, run on a worker thread.
         // It reads JSON Feeds with the wire's reader (RefreshWire/JSON), as the server reads every JSON.
-        .target(name: "RefreshFeeds", dependencies: ["RefreshKit", "RefreshWire", "CSQLite", "CCurl"]),
+        .target(
+            name: "RefreshFeeds", dependencies: ["RefreshKit", "RefreshWire", "RefreshAccess", "CSQLite", "CCurl"]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The session host: the server's rules as a pure value (events in, actions out), no sockets, no clock.

@@ -48,6 +48,10 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var feedPollMilliseconds = 5000
     /// Addresses and networks besides loopback that may `POST /feed/items` (``AddressAllowList``).
     public var feedPostAllow: [String] = []
+    /// Whether the feed's fetches (its documents, next pages, redirects and images) may connect to any address
+    /// (`serve --feed-allow-private`); else only to addresses on the internet and to the feed's own host as
+    /// written (`FetchPolicy`, docs/FEEDS.md "What is fetched, and what is refused").
+    public var feedAllowPrivate = false
     /// `GET /feed/image`'s limits: the cache, the time limit (`serve --image-cache-mb`, `--image-timeout-ms`).
     public var images = ImageLimits()
 

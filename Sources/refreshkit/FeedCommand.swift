@@ -55,8 +55,12 @@ struct FeedCommand: ParsableCommand {
                 if let older { .olderThan(FeedCursor(older)) } else if let newer {
                     .newerThan(FeedCursor(newer))
                 } else { .newest }
-            let page = try FeedCLI.run { () throws(FeedError) -> FeedPage in
+            // a web source throws the short reason a page is told (docs/FEEDS.md, "What is fetched, and what is
+            // refused"); the operator running this is told the whole one too
+            let reasons = FeedCLI.Reasons()
+            let page = try FeedCLI.run(because: reasons) { () throws(FeedError) -> FeedPage in
                 let source = try FeedAddress(parsing: feed).open(limits: limits, nowMicros: FeedCLI.nowMicros())
+                (source as? WebFeedSource)?.reportFailures { _, reason in reasons.add(reason) }
                 return try FeedCLI.load(FeedRequest(position, limit: limit), from: source, limits: limits)
             }
             try FeedCLI.printJSON(page)
@@ -111,12 +115,22 @@ enum FeedCLI {
         Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
     }
 
-    /// Runs `body`; a ``FeedError`` is printed as `error: …` on stderr and exits 1.
-    static func run<T>(_ body: () throws(FeedError) -> T) throws -> T {
+    /// The whole reasons a web source reported for what it threw in short (from its worker's thread).
+    final class Reasons: Sendable {
+        private let reasons = Mutex<[FeedError]>([])
+        func add(_ reason: FeedError) { reasons.withLock { $0.append(reason) } }
+        var all: [FeedError] { reasons.withLock { $0 } }
+    }
+
+    /// Runs `body`; a ``FeedError`` is printed as `error: …` on stderr, followed by a `because: …` line for each
+    /// of the whole reasons in `because` (what a web source told in short), and exits 1.
+    static func run<T>(because: Reasons? = nil, _ body: () throws(FeedError) -> T) throws -> T {
         do {
             return try body()
         } catch {
-            FileHandle.standardError.write(Data("error: \(error.description) (\(error.code))\n".utf8))
+            var text = "error: \(error.description) (\(error.code))\n"
+            for reason in because?.all ?? [] where reason != error { text += "because: \(reason.description)\n" }
+            FileHandle.standardError.write(Data(text.utf8))
             throw ExitCode(1)
         }
     }

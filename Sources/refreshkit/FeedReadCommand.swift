@@ -35,7 +35,10 @@ extension FeedCommand {
             let document = try FeedCLI.run { () throws(FeedError) -> FeedDocument in
                 let data: Data
                 if isAddress {
-                    data = try CurlFetcher.fetch(source, timeoutMs: limits.timeoutMs, maxBytes: limits.maxBodyBytes)
+                    // its own host as written, and the internet (docs/FEEDS.md, "What is fetched, and what is refused")
+                    data = try CurlFetcher.fetch(
+                        source, timeoutMs: limits.timeoutMs, maxBytes: limits.maxBodyBytes,
+                        policy: FetchPolicy.outsideOnly.allowing(hostOf: source))
                 } else {
                     guard FileManager.default.fileExists(atPath: source) else { throw .missing(path: source) }
                     guard let read = FileManager.default.contents(atPath: source) else {

@@ -114,6 +114,14 @@ struct Serve: ParsableCommand {
             "An address or network that may POST /feed/items besides loopback (repeatable).", valueName: "address"))
     var feedPostAllow: [String] = []
 
+    @Flag(
+        help: """
+            Let the feed's fetches (its pages, redirects and images) reach any address: loopback, private, \
+            link-local. Without it only addresses on the internet and the feed's own host and port as written \
+            (docs/FEEDS.md, "What is fetched, and what is refused").
+            """)
+    var feedAllowPrivate = false
+
     @Option(help: "The server's cache of the feed's images (GET /feed/image), MiB (docs/FEEDS.md, \"Images\").")
     var imageCacheMb = Self.defaults.images.cacheBytes / (1024 * 1024)
 
@@ -138,6 +146,7 @@ struct Serve: ParsableCommand {
         configuration.feed = feed
         configuration.feedPollMilliseconds = feedPollMs
         configuration.feedPostAllow = feedPostAllow
+        configuration.feedAllowPrivate = feedAllowPrivate
         configuration.images = ImageLimits(cacheMegabytes: imageCacheMb, timeoutMilliseconds: imageTimeoutMs)
         return configuration
     }

@@ -50,12 +50,15 @@ public enum FeedAddress: Hashable, Sendable, CustomStringConvertible {
     /// Opens the source this address names (a missing SQLite file is created and filled).
     /// - Parameters:
     ///   - limits: what a SQLite or web source keeps to (the simulated source takes none).
+    ///   - policy: where a web source may connect, besides its own host as written (``FetchPolicy``).
     ///   - nowMicros: the time now, µs since 1970 (a new SQLite file's items are dated before it).
-    public func open(limits: FeedLimits = FeedLimits(), nowMicros: Int64) throws(FeedError) -> any FeedSource {
+    public func open(
+        limits: FeedLimits = FeedLimits(), policy: FetchPolicy = .outsideOnly, nowMicros: Int64
+    ) throws(FeedError) -> any FeedSource {
         switch self {
         case .sqlite(let path): try SQLiteFeed(path: path, limits: limits, nowMicros: nowMicros)
-        case .web(let url): WebFeedSource(url: url, limits: limits)
-        case .jsonFeed(let url): WebFeedSource(url: url, scheme: "jsonfeed", limits: limits)
+        case .web(let url): WebFeedSource(url: url, limits: limits, policy: policy)
+        case .jsonFeed(let url): WebFeedSource(url: url, scheme: "jsonfeed", limits: limits, policy: policy)
         case .simulated: SimulatedSource()
         }
     }

@@ -10,27 +10,39 @@ import RefreshKit
 /// A newer cursor names the top item (`newer:TIME:ID`); asking for what is newer fetches the first document
 /// again and answers the items above that one. The last document fetched is kept, so the pages inside it
 /// cost no fetch; a refresh asks again unless the document is still fresh (``FeedFetchCache``). Every fetch keeps to ``FeedLimits/timeoutMs`` and
-/// ``FeedLimits/maxBodyBytes``.
+/// ``FeedLimits/maxBodyBytes``, and connects only where ``policy`` allows.
+///
+/// A failed load throws what the pages may be told (`FeedError.toldToPages(fetching:)`: no byte of a
+/// fetched body, one reason for whatever kept a document from being fetched); the whole reason goes to whoever
+/// ``reportFailures(to:)`` named (the server's log).
 public final class WebFeedSource: FeedSource {
     /// The first document's address.
     public let url: String
     /// The address as given: `feed:URL`, or `jsonfeed:URL`.
     public let address: String
+    /// Where its fetches may connect: the policy it was given, and this feed's own host on its port as written
+    /// (``FetchPolicy/allowing(hostOf:)``). The feed's images are fetched with the same (the server's image
+    /// endpoint).
+    public let policy: FetchPolicy
     private let limits: FeedLimits
+    private let failures = LockedValue<(@Sendable (_ url: String, _ reason: FeedError) -> Void)?>(nil)
     private let fetch: @Sendable (String, String?, String?) throws(FeedError) -> HTTPAnswer
     /// The documents fetched, kept and asked again as an HTTP cache does: an older page inside one is served
     /// without fetching again, and every session of the server reads the same fetches.
     public let cache: FeedFetchCache
     private typealias Page = FeedFetchCache.Document
 
-    /// A source for the feed at `url`, fetched with ``CurlFetcher``; `scheme` is the address's prefix (`feed`, or
-    /// `jsonfeed`).
-    public convenience init(url: String, scheme: String = "feed", limits: FeedLimits = FeedLimits()) {
-        self.init(url: url, scheme: scheme, limits: limits) {
+    /// A source for the feed at `url`, fetched with ``CurlFetcher`` where `policy` allows and on `url`'s own host
+    /// and port; `scheme` is the address's prefix (`feed`, or `jsonfeed`).
+    public convenience init(
+        url: String, scheme: String = "feed", limits: FeedLimits = FeedLimits(), policy: FetchPolicy = .outsideOnly
+    ) {
+        let policy = policy.allowing(hostOf: url)
+        self.init(url: url, scheme: scheme, limits: limits, policy: policy) {
             (address: String, etag: String?, modified: String?) throws(FeedError) -> HTTPAnswer in
             try CurlFetcher.exchange(
-                address, timeoutMs: limits.timeoutMs, maxBytes: limits.maxBodyBytes, ifNoneMatch: etag,
-                ifModifiedSince: modified)
+                address, timeoutMs: limits.timeoutMs, maxBytes: limits.maxBodyBytes, policy: policy,
+                ifNoneMatch: etag, ifModifiedSince: modified)
         }
     }
 
@@ -38,7 +50,7 @@ public final class WebFeedSource: FeedSource {
     /// validators the cache holds.
     public init(
         url: String, scheme: String = "feed", limits: FeedLimits,
-        cache: FeedFetchCache = FeedFetchCache(),
+        cache: FeedFetchCache = FeedFetchCache(), policy: FetchPolicy = .outsideOnly,
         fetch:
             @escaping @Sendable (_ url: String, _ ifNoneMatch: String?, _ ifModifiedSince: String?) throws(FeedError)
             -> HTTPAnswer
@@ -47,13 +59,21 @@ public final class WebFeedSource: FeedSource {
         self.address = "\(scheme):\(url)"
         self.limits = limits
         self.cache = cache
+        self.policy = policy.allowing(hostOf: url)
         self.fetch = fetch
     }
 
+    /// Hands the whole reason of every failed fetch (the address asked for, and the error as it came: curl's words,
+    /// the HTTP status, the address refused, what the body was) to `report`, on the thread that loaded. The loads
+    /// themselves throw the short form the pages are told.
+    public func reportFailures(to report: @escaping @Sendable (_ url: String, _ reason: FeedError) -> Void) {
+        failures.withLock { $0 = report }
+    }
+
     /// The feed's first document, read now (kept for the first load): the format it was found to be and how many
-    /// entries it holds, for the server to say what it serves.
+    /// entries it holds, for the server to say what it serves. - Throws: the whole reason (for the operator).
     public func probe() throws(FeedError) -> (format: FeedFormat?, entries: Int) {
-        let first = try document(at: url, reuse: false)
+        let first = try document(at: url, reuse: false, forPages: false)
         return (first.format, first.items.count)
     }
 
@@ -108,12 +128,19 @@ public final class WebFeedSource: FeedSource {
     }
 
     /// The document at `address`: the one kept from the last fetch when `reuse` allows, fetched otherwise.
-    private func document(at address: String, reuse: Bool) throws(FeedError) -> Page {
-        try cache.document(at: address, reuse: reuse) { (etag, modified) throws(FeedError) in
-            try fetch(address, etag, modified)
-        } read: { (body) throws(FeedError) in
-            let read = try FeedDocument(reading: body, url: address, limits: limits)
-            return Page(items: read.items, nextURL: read.nextURL, format: read.format)
+    /// - Throws: `forPages`, what the pages are told (the whole reason reported); else the whole reason.
+    private func document(at address: String, reuse: Bool, forPages: Bool = true) throws(FeedError) -> Page {
+        do {
+            return try cache.document(at: address, reuse: reuse) { (etag, modified) throws(FeedError) in
+                try fetch(address, etag, modified)
+            } read: { (body) throws(FeedError) in
+                let read = try FeedDocument(reading: body, url: address, limits: limits)
+                return Page(items: read.items, nextURL: read.nextURL, format: read.format)
+            }
+        } catch {
+            guard forPages else { throw error }
+            failures.withLock { $0 }?(address, error)
+            throw error.toldToPages(fetching: address)
         }
     }
 

@@ -15,8 +15,11 @@ import RefreshKit
 /// A read-only SQLite file is served (its pages can be read) and logged once: posts to it are refused (409).
 enum FeedStart {
     /// The source `address` names, opened (a missing SQLite file is created and filled, docs/FEEDS.md); nil for
-    /// `simulated`, which the engine runs itself.
-    static func open(_ address: String, limits: FeedLimits, logger: Logger) throws(ServerError) -> (any FeedSource)? {
+    /// `simulated`, which the engine runs itself. A web source connects where `policy` allows and to its own host,
+    /// and the whole reason of each failed fetch is logged (``logFailures(of:address:logger:)``).
+    static func open(
+        _ address: String, limits: FeedLimits, policy: FetchPolicy, logger: Logger
+    ) throws(ServerError) -> (any FeedSource)? {
         let parsed: FeedAddress
         do throws(FeedError) {
             parsed = try FeedAddress(parsing: address)
@@ -26,7 +29,7 @@ enum FeedStart {
         if case .simulated = parsed { return nil }
         if case .sqlite(let path) = parsed { try check(file: path, address: address) }
         do throws(FeedError) {
-            let source = try parsed.open(limits: limits, nowMicros: FeedService.nowMicros())
+            let source = try parsed.open(limits: limits, policy: policy, nowMicros: FeedService.nowMicros())
             if let sqlite = source as? SQLiteFeed {
                 let count = (try? sqlite.count()).map(String.init) ?? "?"
                 logger.info("feed opened", metadata: ["feed": "\(address)", "items": "\(count)"])
@@ -36,6 +39,7 @@ enum FeedStart {
                         metadata: ["feed": "\(address)"])
                 }
             } else if let web = source as? WebFeedSource {
+                logFailures(of: web, address: address, logger: logger)
                 // What the address serves, said once at start; a feed that cannot be read now is no reason not to
                 // start (it may be back by the first request), so that is a warning.
                 do throws(FeedError) {
@@ -57,6 +61,23 @@ enum FeedStart {
             return source
         } catch {
             throw .feedFailed(address: address, reason: error.description)
+        }
+    }
+
+    /// The whole reason of each failed fetch, which the pages are told in short (docs/FEEDS.md, "What is fetched,
+    /// and what is refused"): a notice, at most one a second per code (the rest counted in the next one's
+    /// `suppressed`), as the refusals are logged.
+    private static func logFailures(of web: WebFeedSource, address: String, logger: Logger) {
+        let throttle = LockedValue(LogThrottle())  // the loads' worker and the poll's both report
+        web.reportFailures { url, reason in
+            let key = "feed-fetch-\(reason.code)"
+            guard let suppressed = throttle.withLock({ $0.allow(key) ? $0.takeSuppressed(key) : nil }) else { return }
+            logger.notice(
+                "feed fetch failed",
+                metadata: [
+                    "feed": "\(address)", "url": "\(Gatekeeper.shorten(url))", "code": "\(reason.code)",
+                    "reason": "\(reason)", "suppressed": "\(suppressed)",
+                ])
         }
     }
 

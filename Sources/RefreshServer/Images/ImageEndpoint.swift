@@ -16,7 +16,8 @@ import RefreshWire
 /// - 400 `bad_url`: no `u`, longer than ``ImageLimits/maxURLBytes``, not http(s);
 /// - 403 `not_in_feed`: an address no item of the feed has;
 /// - 405 `method_not_allowed`: not GET or HEAD;
-/// - 502 `source_failed` (unreachable, an HTTP error), `too_large` (over ``ImageLimits/maxImageBytes``),
+/// - 502 `source_failed` (unreachable, an address the feed's `FetchPolicy` refuses, an HTTP error: one reason
+///   for all, "could not fetch the image"), `too_large` (over ``ImageLimits/maxImageBytes``),
 ///   `not_an_image` (a type other than PNG, JPEG, GIF, WebP or AVIF, by its `Content-Type` or its bytes);
 /// - 503 `busy`: too many images being fetched already;
 /// - 504 `timed_out`: the source took longer than ``ImageLimits/timeoutMilliseconds``.
@@ -118,24 +119,28 @@ enum ImageEndpoint {
             status: 200, contentType: image.kind.mediaType, body: image.bytes, cacheControl: cache, etag: image.etag)
     }
 
-    /// The answer for a failed fetch.
+    /// The answer for a failed fetch. The page is told the code and a short reason, never what the source sent
+    /// nor why it could not be reached (one "could not fetch" for a refused address, a closed port, an HTTP
+    /// status: docs/FEEDS.md, "What is fetched, and what is refused"); the log line has the whole reason
+    /// (``Response/refusal``).
     static func response(for failure: FetchFailure) -> Response {
         switch failure {
         case .sourceFailed(let reason):
-            return error(502, "source_failed", "the image's source failed: \(reason)")
+            return error(502, "source_failed", "could not fetch the image", log: "could not fetch the image: \(reason)")
         case .timedOut(let milliseconds):
             return error(504, "timed_out", "the image's source did not answer within \(milliseconds) ms")
         case .tooLarge(let limit):
             return error(502, "too_large", "the image is larger than the limit of \(limit) bytes")
         case .notAnImage(let what):
-            return error(502, "not_an_image", "not a PNG, JPEG, GIF, WebP or AVIF image: \(what)")
+            let shown = "not a PNG, JPEG, GIF, WebP or AVIF image"
+            return error(502, "not_an_image", shown, log: "\(shown): \(what)")
         }
     }
 
-    /// A JSON error answer (the wire's writer).
-    static func error(_ status: Int32, _ code: String, _ message: String) -> Response {
+    /// A JSON error answer (the wire's writer); `log` is the log line's reason when it says more than `message`.
+    static func error(_ status: Int32, _ code: String, _ message: String, log: String? = nil) -> Response {
         let body = JSONTree.object([("error", .object([("code", .string(code)), ("message", .string(message))]))])
         return Response(
-            status: status, contentType: "application/json", body: body.bytes, refusal: message, code: code)
+            status: status, contentType: "application/json", body: body.bytes, refusal: log ?? message, code: code)
     }
 }

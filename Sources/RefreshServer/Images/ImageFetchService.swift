@@ -18,6 +18,8 @@ final class ImageFetchService: @unchecked Sendable {
     }
 
     let limits: ImageLimits
+    /// Where the fetches may connect (the feed's own, docs/FEEDS.md "What is fetched, and what is refused").
+    let policy: FetchPolicy
     private let queue = LockedValue<(urls: [String], stopping: Bool)>(([], false))
     private let ready = DispatchSemaphore(value: 0)
     private let inbox = LockedValue<[Result]>([])
@@ -25,8 +27,9 @@ final class ImageFetchService: @unchecked Sendable {
     private var threads: [JoinableThread] = []
     private let finished = DispatchGroup()
 
-    init(limits: ImageLimits) {
+    init(limits: ImageLimits, policy: FetchPolicy) {
         self.limits = limits
+        self.policy = policy
     }
 
     /// Starts the fetchers; from now on each result wakes the loop of `context`.
@@ -83,7 +86,7 @@ final class ImageFetchService: @unchecked Sendable {
             }
             guard let taken = next else { continue }
             guard let url = taken else { return }
-            let outcome = ImageFetcher.fetch(url, limits: limits)
+            let outcome = ImageFetcher.fetch(url, limits: limits, policy: policy)
             inbox.withLock { $0.append(Result(url: url, outcome: outcome)) }
             waker.withLock { waker in
                 waker?.wake()

@@ -1,5 +1,6 @@
 import CLibWebSockets
 import Logging
+import RefreshFeeds
 import RefreshKit
 
 /// The libwebsockets side of `GET /feed/image?u=URL` (``ImageEndpoint`` decides, docs/FEEDS.md "Images"): the
@@ -31,11 +32,12 @@ final class ImageRequests {
     private var fetching: [String: [OpaquePointer]] = [:]
     private var throttle = LogThrottle()
 
-    init(limits: ImageLimits, logger: Logger, inSessions: @escaping (String) -> Bool) {
+    /// - Parameter policy: where the fetches may connect (the feed source's own `FetchPolicy`).
+    init(limits: ImageLimits, policy: FetchPolicy, logger: Logger, inSessions: @escaping (String) -> Bool) {
         self.limits = limits
         self.logger = logger
         self.inSessions = inSessions
-        fetcher = ImageFetchService(limits: limits)
+        fetcher = ImageFetchService(limits: limits, policy: policy)
         cache = ImageCache(maxCount: limits.cacheCount, maxBytes: limits.cacheBytes)
         known = KnownImageURLs(limit: limits.knownURLs)
     }

@@ -12,11 +12,13 @@ extension ServiceLoop {
     /// up `POST /feed/items`. Called by ``create()`` before the port is bound.
     func openFeed() throws(ServerError) {
         let source: (any FeedSource)?
+        // where the server's fetches may connect (docs/FEEDS.md, "What is fetched, and what is refused")
+        let policy = FetchPolicy(allowsPrivate: configuration.feedAllowPrivate)
         if let appSource {
             logger.info("feed opened", metadata: ["feed": "\(appSource.address)", "kind": "custom"])
             source = appSource
         } else {
-            source = try FeedStart.open(configuration.feed, limits: FeedLimits(), logger: logger)
+            source = try FeedStart.open(configuration.feed, limits: FeedLimits(), policy: policy, logger: logger)
         }
         feed = source.map {
             FeedService(
@@ -28,8 +30,10 @@ extension ServiceLoop {
         feedPosts = posts
         gatekeeper.feedPosts = posts
         if feed != nil {
-            gatekeeper.images = ImageRequests(limits: configuration.images, logger: logger) { [unowned self] url in
-                host.holdsFeedImage(url)
+            // the images as the feed's own documents: its host as written, and the internet
+            let images = (source as? WebFeedSource)?.policy ?? policy
+            gatekeeper.images = ImageRequests(limits: configuration.images, policy: images, logger: logger) {
+                [unowned self] url in host.holdsFeedImage(url)
             }
         }
     }
