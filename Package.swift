@@ -79,7 +79,7 @@ let package = Package(
         .target(
             name: "RefreshSessions",
             dependencies: [
-                "RefreshKit", "RefreshWire", "CLibCrypto",
+                "RefreshKit", "RefreshWire", "CLibCrypto", "RefreshAccess",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]

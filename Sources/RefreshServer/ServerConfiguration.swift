@@ -201,6 +201,11 @@ extension ServerConfiguration {
             throw .invalidConfiguration(
                 "max queued messages must be between 16 and 1000000 (got \(s.maxQueuedMessages))")
         }
+        guard (0...1_000_000).contains(s.messagesPerSecondPerAddress) else {
+            throw .invalidConfiguration(
+                "the rate limit per address must be between 0 and 1000000 messages/s (got \(s.messagesPerSecondPerAddress))"
+            )
+        }
         guard (1...1000).contains(s.tickRate) else {
             throw .invalidConfiguration("tick rate must be between 1 and 1000 Hz (got \(s.tickRate))")
         }

@@ -57,6 +57,12 @@ struct HardeningOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
+            "Messages per second all the connections of one address may send together (bursts of twice that; 0: no "
+                + "limit; loopback exempt unless --limit-loopback).", valueName: "messages/s"))
+    var rateLimitPerAddress = SessionHost.Configuration.production.messagesPerSecondPerAddress
+
+    @Option(
+        help: ArgumentHelp(
             "Seconds without a pong before a WebSocket is dropped; it is pinged after half of it.",
             valueName: "seconds"))
     var idleTimeout = SessionHost.Configuration.production.hangupSeconds
@@ -74,6 +80,8 @@ struct HardeningOptions: ParsableArguments {
             echoProtocol: echoProtocol, metricsAllow: metricsAllow, trustedProxies: trustedProxy,
             clientAddressHeader: clientAddressHeader)
         configuration.sessions.messagesPerSecond = rateLimit
+        configuration.sessions.messagesPerSecondPerAddress = rateLimitPerAddress
+        configuration.sessions.limitLoopback = limitLoopback
         configuration.sessions.hangupSeconds = idleTimeout
         configuration.sessions.pingIntervalSeconds = max(1, idleTimeout / 2)
     }

@@ -11,6 +11,8 @@ import json
 
 import pytest
 
+from conftest import recv_json, run, send_json, ws_connect
+
 JSON = "Content-Type=application/json"
 
 
@@ -44,3 +46,32 @@ def test_a_qr_code_flood_is_refused_after_its_burst(fresh_server, neighbour):
     flood = neighbour.run("posts", neighbour.HOST, str(server.port), "/qr.svg?text=hi", "", "25")
     # a POST to /qr.svg is paid for too (405 once paid): past the burst of 20, 429
     assert flood["statuses"].get("429", 0) >= 5 and flood["last"]["status"] == 429, flood
+
+
+def test_a_flood_spread_over_connections_is_refused_for_its_address(fresh_server):
+    """Each connection under its own limit, the address over its budget: refused as a flood of the address, whose
+    connections each go on once the rate falls."""
+    server = fresh_server("--limit-loopback", "--rate-limit-per-address", "50")
+
+    async def scenario() -> list[dict]:
+        refusals = []
+        sockets = [await ws_connect(server).__aenter__() for _ in range(4)]
+        try:
+            for ws in sockets:
+                for index in range(40):  # 160 in all: each under its own burst (600), the address over its 100
+                    await send_json(ws, {"type": "ping", "t": index})
+            for ws in sockets:
+                while True:
+                    message = await recv_json(ws)
+                    if message["type"] == "error":
+                        refusals.append(message)
+                    if message["type"] == "pong" and message["t"] == 39 or message["type"] == "error":
+                        break
+            return refusals
+        finally:
+            for ws in sockets:
+                await ws.close()
+
+    refusals = run(scenario)
+    assert refusals and all(r["code"] == "rate_limited" for r in refusals), refusals
+    assert "this address's connections together sent more than 50 messages/s" in refusals[0]["message"]

@@ -77,6 +77,8 @@ public final class Connection {
 
     /// The message rate.
     @exclusivity(unchecked) var rateLimiter: RateLimiter
+    /// The message budget of the connection's address, shared with its other connections; nil when exempt.
+    var addressBucket: AddressRates.Bucket?
 
     // Read rarely, from here on.
 

@@ -41,6 +41,11 @@ public struct HostConfiguration: Sendable, Hashable {
     public var maxTraceBytesTotal = 64 << 20
     /// The message rate (`RateLimiter`): per second on average, bursts of twice that.
     public var messagesPerSecond = 300
+    /// The message rate of all the connections of one client address together (``AddressRates``), bursts of twice
+    /// that; 0: none. Loopback is exempt unless ``limitLoopback``.
+    public var messagesPerSecondPerAddress = 600
+    /// Applies the budgets per address to loopback clients too.
+    public var limitLoopback = false
     /// A connection refused by the rate limit for this long without a pause is closed with 1008.
     public var floodCloseSeconds = 3
     /// Liveness (`Keepalive`): a quiet connection is pinged after ``pingIntervalSeconds`` and dropped

@@ -123,8 +123,13 @@ extension SessionHost {
 
     /// Runs the rate limit and carries out a refusal. - Returns: whether the message may be processed.
     func screened(_ connection: Connection, at now: Int64) -> Bool {
-        let decision = connection.rateLimiter.admit(at: now)
-        if case .accept = decision { return true }  // (the screens' verdicts are plain values: nothing to free)
+        var decision = connection.rateLimiter.admit(at: now)
+        if case .accept = decision {
+            // (the screens' verdicts are plain values: nothing to free)
+            guard let bucket = connection.addressBucket, !bucket.admit(at: now) else { return true }
+            decision = connection.rateLimiter.refuse(at: now)  // the address's budget is spent
+            return carryOut(rateRefusal(decision, on: connection, byAddress: true), on: connection, seq: nil)
+        }
         return carryOut(rateRefusal(decision, on: connection), on: connection, seq: nil)
     }
 
@@ -186,24 +191,28 @@ extension SessionHost {
     }
 
     /// What a refusal of the rate limit (``RateLimiter``) makes of a message, text or binary.
-    private func rateRefusal(_ decision: RateLimiter.Decision, on connection: Connection) -> Screening {
+    private func rateRefusal(
+        _ decision: RateLimiter.Decision, on connection: Connection, byAddress: Bool = false
+    ) -> Screening {
         switch decision {
         case .accept:
             return .proceed
         case .refuse(let notify):
             guard notify else { return .drop }
-            let limit = configuration.messagesPerSecond
+            let limit = byAddress ? configuration.messagesPerSecondPerAddress : configuration.messagesPerSecond
             logger.notice(
                 "rate limit exceeded; dropping messages",
                 metadata: [
-                    "connection": "\(connection.id)", "code": "rate_limited", "limit": "\(limit)/s",
+                    "connection": "\(connection.id)", "peer": "\(connection.peer)", "code": "rate_limited",
+                    "limit": "\(limit)/s\(byAddress ? " per address" : "")",
                     "refused": "\(connection.rateLimiter.refused)",
                 ])
+            let who = byAddress ? "this address's connections together sent" : "this connection sent"
             return .reply(
                 WireError(
                     code: .rateLimited,
                     message:
-                        "more than \(limit) messages/s (bursts up to \(configuration.messageBurst)); messages are dropped until the rate falls, and a flood that goes on for \(configuration.floodCloseSeconds) s closes the connection"
+                        "\(who) more than \(limit) messages/s (bursts up to \(2 * limit)); messages are dropped until the rate falls, and a flood that goes on for \(configuration.floodCloseSeconds) s closes the connection"
                 ))
         case .close:
             logger.notice(

@@ -48,6 +48,8 @@ public final class SessionHost {
 
     /// Every open connection, by the transport's id.
     @exclusivity(unchecked) public internal(set) var connections: [UInt64: Connection] = [:]
+    /// The message budgets of the client addresses (``AddressRates``).
+    var addressRates: AddressRates
     /// Every session this process holds, by id.
     let registry: SessionRegistry
     @exclusivity(unchecked) var tickScheduler: TickScheduler
@@ -89,6 +91,8 @@ public final class SessionHost {
         self.metrics = metrics
         self.headroom = headroom
         decoder = MessageDecoder(presets: configuration.presets)
+        addressRates = AddressRates(
+            ratePerSecond: configuration.messagesPerSecondPerAddress, limitLoopback: configuration.limitLoopback)
         registry = SessionRegistry(configuration: configuration, logger: logger, headroom: headroom)
         sendBuffer = Self.emptySendBuffer(headroom: headroom)
         tickScheduler = TickScheduler(rate: configuration.tickRate)
@@ -126,6 +130,7 @@ public final class SessionHost {
     public func opened(id: UInt64, peer: String, at now: Int64) -> Connection {
         flushHeldFrame()
         let connection = Connection(id: id, peer: peer, now: now, limits: configuration)
+        connection.addressBucket = addressRates.join(peer)
         connections[id] = connection
         armSweep()
         logger.info("connection opened", metadata: ["connection": "\(id)", "peer": "\(peer)"])
@@ -175,6 +180,7 @@ public final class SessionHost {
         connection.lifecycle.close()
         flushHeldFrame()
         connections[connection.id] = nil
+        if connection.addressBucket != nil { addressRates.leave(connection.peer) }
         if connection.rateLimiter.refused > 0 {
             logger.notice(
                 "connection was rate limited",

@@ -53,6 +53,12 @@ struct RateLimiter: Sendable, Equatable {
             tokens -= 1
             return .accept
         }
+        return refuse(at: now)
+    }
+
+    /// A message refused at `now`, by this bucket or by its address's (``AddressRates``): the same episode, notice
+    /// and close.
+    mutating func refuse(at now: Int64) -> Decision {
         refused &+= 1
         if let last = lastRefusal, now - last <= noticeInterval, episodeStart != nil {
             // The flood goes on.
