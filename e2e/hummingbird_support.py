@@ -15,8 +15,9 @@ def hummingbird_binary() -> Path:
     return Path(named) if named else PACKAGE / ".build" / "debug" / "refreshkit-hummingbird"
 
 
-def hummingbird_command() -> list[str]:
-    """The example app on a loopback port of its own, serving the repository's page."""
+def hummingbird_command(*extra_args: str) -> list[str]:
+    """The example app on a loopback port of its own, serving the repository's page; `extra_args` are more of its
+    options (its front door's: `--trusted-proxy`, `--allow-origin`, `--metrics-allow`, `--post-allow`)."""
     binary = hummingbird_binary()
     assert binary.exists(), f"{binary} not found: run `make hummingbird-build` first"
-    return [str(binary), "--host", "127.0.0.1", "--port", "0", "--web-root", str(ROOT / "web")]
+    return [str(binary), "--host", "127.0.0.1", "--port", "0", "--web-root", str(ROOT / "web"), *extra_args]

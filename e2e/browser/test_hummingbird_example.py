@@ -4,6 +4,7 @@ open comes on top with a pull of a real finger. Every wait is for a state the pa
 the frame). Run apart from the rest of e2e/browser, once the example is built (`make e2e-hummingbird`)."""
 from __future__ import annotations
 
+import json
 import urllib.request
 
 import pytest
@@ -30,7 +31,8 @@ def test_a_pull_brings_a_posted_note_on_top(browser, notes_server):
         titles = [item["title"] for item in f["items"]]
         assert titles == [f"Note {n}" for n in range(NOTES, NOTES - len(titles), -1)], titles
 
-        posted = urllib.request.Request(notes_server.url + "/notes", data=b"Meet at the station", method="POST")
+        posted = urllib.request.Request(notes_server.url + "/notes", data=json.dumps({"text": "Meet at the station"})
+                                        .encode(), headers={"Content-Type": "application/json"}, method="POST")
         with urllib.request.urlopen(posted, timeout=5) as answer:
             assert answer.status == 201
         wait_until(page, top_at_rest, 10, what="the list at rest")

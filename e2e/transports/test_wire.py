@@ -81,7 +81,8 @@ def test_a_note_posted_to_the_apps_own_route_comes_on_top_with_a_refresh(served)
     async def scenario():
         async with ws_connect(served) as ws:
             await hello(ws)
-            request = urllib.request.Request(served.url + "/notes", data=b"Bring the map", method="POST")
+            request = urllib.request.Request(served.url + "/notes", data=json.dumps({"text": "Bring the map"}).encode(),
+                                             headers={"Content-Type": "application/json"}, method="POST")
             with urllib.request.urlopen(request, timeout=5) as answer:
                 assert answer.status == 201
             await send_json(ws, {"type": "command", "name": "refresh", "edge": "top"})

@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
     ],
     targets: [
         .target(
@@ -35,10 +36,15 @@ let package = Package(
                 .product(name: "RefreshWire", package: repositoryIdentity),
                 .product(name: "RefreshFeeds", package: repositoryIdentity),
                 .product(name: "RefreshStore", package: repositoryIdentity),
+                // The front door the libwebsockets server's gate asks too (docs/HARDENING.md, "Who reaches what").
+                .product(name: "RefreshAccess", package: repositoryIdentity),
                 .product(name: "ServerClock", package: repositoryIdentity),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -50,6 +56,7 @@ let package = Package(
             dependencies: [
                 "RefreshHummingbird",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "RefreshAccess", package: repositoryIdentity),
                 .product(name: "RefreshSessions", package: repositoryIdentity),
                 .product(name: "RefreshStore", package: repositoryIdentity),
                 .product(name: "RefreshFeeds", package: repositoryIdentity),
