@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import time
 
 from conftest import server_binary
@@ -45,7 +46,8 @@ def test_three_hundred_silent_sockets_from_one_host_leave_room_for_others(neighb
         assert any("socket refused" in line and neighbour.PEER in line for line in server.stderr), server.output()
         # another address (this machine's side of the link) is answered at once, while the attacker holds its sockets
         status, took = get_root(neighbour.HOST, server.port)
-        assert status == 200 and took < 1.0, (status, took)
+        # (a sanitizer's build serves several times slower: the point there is that it answers at all)
+        assert status == 200 and took < (5.0 if os.environ.get("REFRESHKIT_SANITIZER") else 1.0), (status, took)
         assert len(server.stderr) <= 1000, f"{len(server.stderr)} log lines"
     finally:
         attacker.stdin.close()
