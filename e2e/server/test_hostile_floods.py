@@ -9,6 +9,7 @@ bytes of its records, and a connection's queued messages are bounded in bytes.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from test_metrics import wait_for_metrics
@@ -35,7 +36,9 @@ def test_a_trace_flood_that_is_never_read_holds_one_trace(fresh_server, neighbou
         # the server handled them all (a state: its message counter)
         wait_for_metrics(server, lambda m: m["refreshkit_messages_total"] >= 1000, "the flood handled")
         grown = rss_bytes(server.proc.pid) - before
-        assert grown <= 8 << 20, f"RSS grew by {grown / (1 << 20):.1f} MiB"
+        # (a sanitizer keeps what is freed in quarantine for a while: its RSS says nothing of what is held)
+        if not os.environ.get("REFRESHKIT_SANITIZER"):
+            assert grown <= 8 << 20, f"RSS grew by {grown / (1 << 20):.1f} MiB"
         # another client is served as before
         assert neighbour.run("session", neighbour.HOST, str(server.port)) == {"welcome": True, "frames": 1}
     finally:
