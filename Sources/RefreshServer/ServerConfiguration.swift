@@ -112,6 +112,10 @@ public struct ServerConfiguration: Sendable, Hashable {
             throw .invalidConfiguration(
                 "the image cache must be between 1 and 4096 MiB (got \(images.cacheBytes / (1024 * 1024)))")
         }
+        guard (0...86_400).contains(images.failureSeconds) else {
+            throw .invalidConfiguration(
+                "the image retry time must be between 0 and 86400 s (got \(images.failureSeconds))")
+        }
         guard (100...60_000).contains(images.timeoutMilliseconds) else {
             throw .invalidConfiguration(
                 "the image time limit must be between 100 and 60000 ms (got \(images.timeoutMilliseconds))")

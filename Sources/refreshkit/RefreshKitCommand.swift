@@ -128,6 +128,9 @@ struct Serve: ParsableCommand {
     @Option(help: "How long an image's source may take to send it, milliseconds (then 504).")
     var imageTimeoutMs = Self.defaults.images.timeoutMilliseconds
 
+    @Option(help: "How long an image whose fetch failed gets the same answer without a fetch, seconds (0: none).")
+    var imageRetrySeconds = Self.defaults.images.failureSeconds
+
     @OptionGroup(title: "Hardening")
     var hardening: HardeningOptions
 
@@ -148,6 +151,7 @@ struct Serve: ParsableCommand {
         configuration.feedPostAllow = feedPostAllow
         configuration.feedAllowPrivate = feedAllowPrivate
         configuration.images = ImageLimits(cacheMegabytes: imageCacheMb, timeoutMilliseconds: imageTimeoutMs)
+        configuration.images.failureSeconds = imageRetrySeconds
         return configuration
     }
 

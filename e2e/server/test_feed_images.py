@@ -36,8 +36,7 @@ def server(jsonfeed):
     assert not srv.error_lines(), "\n".join(srv.error_lines()[:10])
 
 
-@pytest.fixture(scope="module")
-def shown(server, jsonfeed) -> list[dict]:
+def shown_items(server: RunningServer) -> list[dict]:
     """The first page's items with an image, as a session loaded them (so the server has seen their images)."""
     async def scenario():
         async with ws_connect(server) as ws:
@@ -47,6 +46,11 @@ def shown(server, jsonfeed) -> list[dict]:
     items = [item for item in run(scenario, timeout=60) if item.get("image")]
     assert len(items) >= 10, items  # one per test that changes how its image is answered
     return items
+
+
+@pytest.fixture(scope="module")
+def shown(server, jsonfeed) -> list[dict]:
+    return shown_items(server)
 
 
 @pytest.fixture(autouse=True)
@@ -162,9 +166,22 @@ def test_a_failing_source_gets_a_clear_answer_and_a_log_line(server, jsonfeed, s
     assert headers["cache-control"] == "no-store"
     assert b"HTTP 500" not in body and b"text/html" not in body, body
     wait_for_log(server, f"code={code}")
-    # not kept: once the source is well, the image is served
+    # kept for a while (--image-retry-seconds): asked again at once, the same answer, and the source is not asked
+    fetched = source_requests(jsonfeed, item["id"])
     jsonfeed.fail_image(item["id"], None)
-    assert get(server, item["image"]["url"])[0] == 200
+    again, _, again_body = get(server, item["image"]["url"])
+    assert (again, error_code(again_body)) == (status, code), again_body
+    assert source_requests(jsonfeed, item["id"]) == fetched
+
+
+def test_a_failure_is_not_kept_with_no_retry_time(fresh_server, jsonfeed):
+    """`--image-retry-seconds 0`: once the source is well, the image is served."""
+    srv = fresh_server("--feed", f"jsonfeed:{jsonfeed.url}", "--image-retry-seconds", "0")
+    item = shown_items(srv)[-2]
+    jsonfeed.fail_image(item["id"], "error")
+    assert get(srv, item["image"]["url"])[0] == 502
+    jsonfeed.fail_image(item["id"], None)
+    assert get(srv, item["image"]["url"])[0] == 200
 
 
 def test_the_page_may_show_images_from_this_origin_only(server):

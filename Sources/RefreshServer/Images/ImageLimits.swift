@@ -17,6 +17,10 @@ public struct ImageLimits: Sendable, Hashable {
     public var fetchers = 4
     /// Image addresses remembered as given by the feed (the ones a page may ask for).
     public var knownURLs = 20_000
+    /// How long a failed fetch's answer is given again without fetching, seconds (`serve --image-retry-seconds`;
+    /// 0: every request fetches again), and how many such failures are remembered (``FailedImages``).
+    public var failureSeconds = 30
+    public var failuresKept = 4096
 
     public init() {}
 

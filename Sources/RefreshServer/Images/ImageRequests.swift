@@ -27,6 +27,8 @@ final class ImageRequests {
     private let inSessions: (String) -> Bool
     private(set) var cache: ImageCache
     private(set) var known: KnownImageURLs
+    /// The addresses whose fetch failed lately: their answer is given again without fetching.
+    private(set) var failed: FailedImages
     private var requests: [OpaquePointer: State] = [:]
     /// The connections waiting for each address being fetched.
     private var fetching: [String: [OpaquePointer]] = [:]
@@ -40,6 +42,7 @@ final class ImageRequests {
         fetcher = ImageFetchService(limits: limits, policy: policy)
         cache = ImageCache(maxCount: limits.cacheCount, maxBytes: limits.cacheBytes)
         known = KnownImageURLs(limit: limits.knownURLs)
+        failed = FailedImages(seconds: limits.failureSeconds, maxCount: limits.failuresKept)
     }
 
     /// Starts the fetchers (they wake the loop of `context`).
@@ -74,6 +77,10 @@ final class ImageRequests {
         }
         if let image = cache.image(at: checked) {
             requests[wsi] = .answered(ImageEndpoint.response(for: image, ifNoneMatch: ifNoneMatch), head: head)
+            return nil
+        }
+        if let failure = failed.answer(for: checked, at: lws_now_usecs()) {
+            requests[wsi] = .answered(failure, head: head)
             return nil
         }
         if !known.contains(checked) {
@@ -140,6 +147,7 @@ final class ImageRequests {
                 }
             case .failure(let failure):
                 let response = ImageEndpoint.response(for: failure)
+                failed.remember(response, for: result.url, at: lws_now_usecs())
                 log(response, url: result.url, peer: "-")
                 for wsi in waiting {
                     guard case .waiting(_, _, let head) = requests[wsi] else { continue }
