@@ -63,7 +63,8 @@ def wait_for(predicate, timeout: float, what: str):
 
 
 class Supervised:
-    """`make cluster`'s configuration (scripts/cluster_supervisor.py) run by supervisord in a directory of its own."""
+    """`make cluster`'s configuration (scripts/cluster_supervisor.py) run by supervisord in a directory of its own,
+    Redis's password with it (`run/store.password`)."""
 
     def __init__(self, binary: Path, processes: int, run: Path, log_level: str = "notice"):
         self.port = free_base_port(processes)
@@ -104,8 +105,8 @@ class Supervised:
 
     def holder(self, session: str) -> str:
         """The node the store names as `session`'s holder."""
-        return subprocess.run(["redis-cli", "-p", str(self.layout.redis()), "HGET", f"rk:session:{session}",
-                               "node"], capture_output=True, text=True, timeout=5).stdout.strip()
+        return cluster_supervisor.redis_cli(self.run, self.layout.redis(), "HGET", f"rk:session:{session}",
+                                            "node").strip()
 
     def url(self, session: str | None = None, node: str | None = None) -> str:
         query = [f"{k}={v}" for k, v in (("s", session), ("n", node)) if v]

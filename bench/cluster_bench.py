@@ -103,7 +103,7 @@ def start(configuration: str, tmp: Path):
     if configuration == "direct_store":
         redis = RunningRedis()
         try:
-            server = RunningServer("--node", "n1", "--store", redis.url, *SERVER_ARGS)
+            server = RunningServer("--node", "n1", *redis.store_args, *SERVER_ARGS)
         except BaseException:
             redis.kill()
             raise

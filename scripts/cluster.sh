@@ -3,8 +3,10 @@
 # Redis, all run by supervisord, which starts again any process that exits (docs/SCALING.md).
 #   scripts/cluster.sh BIN PROCESSES PORT [serve options…]
 # The configurations come from scripts/cluster_supervisor.py (the balancer on PORT, the processes on loopback
-# PORT+1…PORT+N, Redis on PORT+100), written into a temporary directory with the logs. Ctrl-C (or SIGTERM to
-# this script) stops everything, then removes the directory.
+# PORT+1…PORT+N, Redis on PORT+100), written into a temporary directory (mode 0700) with the logs and Redis's random
+# password (store.password, mode 0600: Redis includes it from a file, the servers read it with
+# --store-password-file; no command line holds it). Ctrl-C (or SIGTERM to this script) stops everything, then
+# removes the directory, the password with it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$1 processes=$2 port=$3

@@ -5,6 +5,10 @@ processes and HAProxy, and HAProxy's own configuration (scripts/cluster_config.p
     scripts/cluster_supervisor.py --bin BIN --processes N --port PORT --run DIR [-- serve options…]
 
 The balancer listens on PORT (every interface), the processes on loopback PORT+1…PORT+N, Redis on PORT+100.
+Redis wants a password, made at random into DIR/store.password (mode 0600): Redis reads it from a configuration
+file (DIR/redis-auth.conf, `requirepass`, mode 0600), the servers from the password file
+(`--store-password-file`), never from a command line, which `ps` shows every user (docs/SCALING.md, "The store's
+password"); `redis-cli` takes it from REDISCLI_AUTH (`redis_cli` below).
 supervisord (Debian's `supervisor`) starts them in that order (Redis, the servers, HAProxy) and starts again
 any that exits (`autorestart`): a process killed is back within a second, and HAProxy's health check sends it
 new sessions once it answers. SIGINT or SIGTERM to supervisord stops them all, in the reverse order (the
@@ -13,8 +17,11 @@ servers with SIGTERM: each writes its sessions and ends its lease first). Then p
 from __future__ import annotations
 
 import argparse
+import os
+import secrets
 import shlex
 import socket
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +50,31 @@ class Layout:
         if len(ports) != self.processes:
             raise ValueError(f"{self.processes} processes but {len(ports)} node ports")
         return [(f"n{k}", port) for k, port in enumerate(ports, start=1)]
+
+
+PASSWORD_FILE = "store.password"
+REDIS_AUTH_CONF = "redis-auth.conf"
+
+
+def write_secret(path: Path, text: str) -> None:
+    """Writes `text` into a new file `path` that only its owner may read (mode 0600 from its creation, whatever the
+    umask: never readable by others, not even for a moment)."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(descriptor, "w") as out:
+        os.fchmod(out.fileno(), 0o600)
+        out.write(text)
+
+
+def store_password(run: Path) -> str:
+    """The cluster's Redis password (DIR/store.password, made by `write`)."""
+    return (run / PASSWORD_FILE).read_text().splitlines()[0]
+
+
+def redis_cli(run: Path, port: int, *args: str) -> str:
+    """`redis-cli -p PORT ARGS…` against the cluster's Redis, the password given in REDISCLI_AUTH (not argv)."""
+    env = {**os.environ, "REDISCLI_AUTH": store_password(run)}
+    return subprocess.run(["redis-cli", "-p", str(port), *args], capture_output=True, text=True, timeout=5,
+                          env=env).stdout
 
 
 def accepts(port: int, host: str = "127.0.0.1") -> bool:
@@ -140,11 +172,15 @@ def supervisord_conf(layout: Layout, serve_args: list[str]) -> str:
         f"serverurl=unix://{run / 'supervisor.sock'}",
         "",
     ]
+    # The password in a file Redis includes (`requirepass`), and in the file the servers read: nothing secret on
+    # a command line.
     out += program("redis", ["redis-server", "--port", str(redis), "--bind", "127.0.0.1", "--save", "",
-                              "--appendonly", "no", "--dir", str(run)], run, priority=10)
+                              "--appendonly", "no", "--dir", str(run), "--include", str(run / REDIS_AUTH_CONF)],
+                   run, priority=10)
     for name, port in layout.nodes():
         out += program(name, [str(layout.bin), "serve", "--host", "127.0.0.1", "--port", str(port), "--node", name,
-                              "--store", f"redis://127.0.0.1:{redis}", "--public-port", str(layout.port),
+                              "--store", f"redis://127.0.0.1:{redis}",
+                              "--store-password-file", str(run / PASSWORD_FILE), "--public-port", str(layout.port),
                               "--trusted-proxy", "127.0.0.1",
                               "--qr", "never", *serve_args], run, priority=20, stop_seconds=10)
     out += program("haproxy", ["haproxy", "-db", "-f", str(run / "haproxy.cfg")], run, priority=30)
@@ -158,8 +194,13 @@ def haproxy_cfg(layout: Layout) -> str:
 
 
 def write(layout: Layout, serve_args: list[str]) -> Path:
-    """Writes both configurations into the run directory; returns supervisord's."""
+    """Writes both configurations into the run directory, with the store's password (a new random one, unless the
+    directory has one already) and Redis's file that requires it; returns supervisord's configuration."""
     layout.run.mkdir(parents=True, exist_ok=True)
+    if not (layout.run / PASSWORD_FILE).exists():
+        write_secret(layout.run / PASSWORD_FILE, secrets.token_hex(32) + "\n")
+    if not (layout.run / REDIS_AUTH_CONF).exists():
+        write_secret(layout.run / REDIS_AUTH_CONF, f"requirepass {store_password(layout.run)}\n")
     (layout.run / "haproxy.cfg").write_text(haproxy_cfg(layout))
     conf = layout.run / "supervisord.conf"
     conf.write_text(supervisord_conf(layout, serve_args))
@@ -179,6 +220,8 @@ def banner(layout: Layout, conf: Path) -> str:
     for name, port in layout.nodes():
         lines.append(f"  node {name:<4} http://127.0.0.1:{port}/   log {layout.run / (name + '.log')}")
     lines.append(f"  balancer  log {layout.run / 'haproxy.log'}")
+    lines.append(f"  store     password in {layout.run / PASSWORD_FILE} (mode 0600); redis-cli: "
+                 f"REDISCLI_AUTH=\"$(cat {layout.run / PASSWORD_FILE})\" redis-cli -p {layout.redis()}")
     lines.append(f"  control   supervisorctl -c {conf} status   (restart n1, stop n2, …)")
     lines.append("A process that exits is started again. Ctrl-C stops them all.")
     return "\n".join(lines) + "\n"

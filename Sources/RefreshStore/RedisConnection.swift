@@ -1,4 +1,5 @@
 import CHiredis
+import Foundation
 import Logging
 
 #if canImport(Glibc)
@@ -8,8 +9,10 @@ import Logging
 #endif
 
 /// One connection to Redis through hiredis's blocking client, with short timeouts (docs/SCALING.md): made
-/// when first needed (authenticated and on its database, ``StoreAddress/handshake``), dropped on any error, and made again at most once a second (each attempt, like each
-/// reply, waits at most ``timeout``). Not thread-safe: one thread owns it (the store thread its writer's,
+/// when first needed (authenticated and on its database, ``StoreAddress/handshake``), dropped on any error, and
+/// made again at most once a second (each attempt, like each reply, waits at most ``timeout``). A store that
+/// refuses the credentials (`WRONGPASS`, or `NOAUTH` without any) is logged as an error once, with what to do,
+/// and is then an unreachable store like any other. Not thread-safe: one thread owns it (the store thread its writer's,
 /// the service thread its reader's).
 final class RedisConnection {
     let address: StoreAddress
@@ -47,9 +50,17 @@ final class RedisConnection {
         redisSetTimeout(made, Self.timeout)
         context = made
         if let refused = handshake() {
-            drop(refused)
-            logger.debug("session store: no connection", metadata: ["reason": "\(refused)"])
+            drop(refused.reason)
+            if refused.credentials {
+                credentialsRefused(refused.reason)
+            } else {
+                logger.debug("session store: no connection", metadata: ["reason": "\(refused.reason)"])
+            }
             return false
+        }
+        if refusalLogged != nil {
+            refusalLogged = nil
+            logger.notice("the session store accepted this server's credentials")
         }
         guard prepare(self) else {
             drop("the new connection could not be prepared")
@@ -58,19 +69,51 @@ final class RedisConnection {
         return true
     }
 
-    /// Sends the address's `AUTH` and `SELECT` on a new connection. - Returns: why they failed, or `nil`.
-    private func handshake() -> String? {
-        let commands = address.handshake
-        guard !commands.isEmpty else { return nil }
+    /// Sends the address's `AUTH` and `SELECT` on a new connection (a `PING` when it has neither, so that a store
+    /// that wants a password says `NOAUTH` now). - Returns: why they failed (`credentials`: the store refused the
+    /// password, or wants one), or `nil`.
+    private func handshake() -> (reason: String, credentials: Bool)? {
+        let commands = address.handshake.isEmpty ? [["PING"]] : address.handshake
         for command in commands { append(command.map { Array($0.utf8) }) }
-        var refusal: String?
+        var refusal: (reason: String, credentials: Bool)?
         let read = replies(commands.count) { index, reply in
             guard refusal == nil, reply.pointee.type == REDIS_REPLY_ERROR else { return }
-            let text = String(decoding: Self.string(reply), as: UTF8.self)
-            refusal = "\(commands[index][0]) refused: \(text)"
+            let text = redact(String(decoding: Self.string(reply), as: UTF8.self))
+            let credentials = commands[index][0] == "AUTH" || text.hasPrefix("NOAUTH") || text.hasPrefix("WRONGPASS")
+            refusal = ("\(commands[index][0]) refused: \(text)", credentials)
         }
-        guard read else { return lastError }
+        guard read else { return (lastError, false) }
         return refusal
+    }
+
+    /// The refusal last logged (`credentialsRefused`), until a connection is made: one line per change, not one per
+    /// attempt (one a second while it lasts).
+    private var refusalLogged: String?
+
+    /// The store refused this connection's `AUTH`, or wants one it was not sent: an error line that says what to
+    /// do, never the password. The server carries on as in any store outage (sessions in memory, not stored, their
+    /// pages drawing again once a batch is answered: the serving lease).
+    private func credentialsRefused(_ reason: String) {
+        guard refusalLogged != reason else { return }
+        refusalLogged = reason
+        let what =
+            address.credentials == nil
+            ? "the session store wants a password and this server has none: \(StoreCredentials.howToGive)"
+            : "the session store refused this server's credentials: check the password "
+                + "(\(StoreCredentials.passwordVariable) or the password file) and the user "
+                + "(\(StoreCredentials.userVariable), redis://USER@HOST)"
+        let meanwhile =
+            "until it accepts them, the server runs as when the store is down: sessions in memory only, their pages "
+            + "held (docs/SCALING.md, \"The store going away\")"
+        logger.error(
+            "\(what); \(meanwhile)",
+            metadata: ["store": "\(address)", "reason": "\(reason)"])
+    }
+
+    /// `text` (a store's answer) without this address's password, should the store ever repeat it.
+    private func redact(_ text: String) -> String {
+        guard let password = address.password, !password.isEmpty else { return text }
+        return text.replacingOccurrences(of: password, with: "***")
     }
 
     /// Closes the connection (after an error: what was sent on it may or may not have been applied).

@@ -1,24 +1,40 @@
 import Foundation
 
-/// Where the session store is (`serve --store`, docs/SCALING.md): `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]`,
-/// read by Foundation's URL parser. Every connection the store makes (the writer's and the reader's)
-/// authenticates with the password (`AUTH`, with the user name for a Redis ACL user) and selects the database
-/// (`SELECT`). Anything the server would otherwise drop without a word is refused when it starts: another
-/// scheme (`rediss://`: TLS is not supported), query items or a fragment, a database that is not a number,
-/// a user name without a password.
+/// Where the session store is (`serve --store`, docs/SCALING.md): `redis://[USER@]HOST[:PORT][/DB]`, read by
+/// Foundation's URL parser, and the secret it asks for (``StoreCredentials``), which is never part of the address:
+/// a command line is shown to every user of the machine (`ps`, `/proc/PID/cmdline`), so a password in the URL is
+/// refused, naming where to give it instead (the environment or a file). Every connection the store makes (the
+/// writer's and the reader's, and each made again after an outage) authenticates (`AUTH`, with the user name for
+/// a Redis ACL user) and selects the database (`SELECT`). Anything the server would otherwise drop without a word
+/// is refused when it starts: another scheme (`rediss://`: TLS is not supported), query items or a fragment, a
+/// database that is not a number, a user name without a password.
+///
+/// Printing one shows its URL and whether it has a password, never the password.
 public struct StoreAddress: Hashable, Sendable {
     var host: String
     var port: Int32
-    /// A Redis ACL user (`AUTH USER PASSWORD`); `nil`: the default user (`AUTH PASSWORD`).
-    var username: String?
-    var password: String?
+    /// The password and the ACL user to `AUTH` with; `nil`: no `AUTH`.
+    var credentials: StoreCredentials?
     /// The database to `SELECT`; `nil`: Redis's default, 0.
     var database: Int?
 
     static let defaultPort: Int32 = 6379
 
-    /// Parses `text`; a bare `HOST[:PORT]` is read as `redis://HOST[:PORT]`.
+    /// A Redis ACL user (`AUTH USER PASSWORD`); `nil`: the default user (`AUTH PASSWORD`).
+    var username: String? { credentials?.user }
+    var password: String? { credentials?.password }
+
+    /// Parses `text` (a bare `HOST[:PORT]` is read as `redis://HOST[:PORT]`), with the credentials this process's
+    /// environment gives (``StoreCredentials/fromEnvironment(_:)``: `REFRESHKIT_STORE_PASSWORD`, or the file
+    /// `REFRESHKIT_STORE_PASSWORD_FILE` names, and `REFRESHKIT_STORE_USER`).
     public init(_ text: String) throws(StoreAddressError) {
+        try self.init(text, credentials: StoreCredentials.fromEnvironment())
+    }
+
+    /// Parses `text` (a bare `HOST[:PORT]` is read as `redis://HOST[:PORT]`); every connection authenticates with
+    /// `credentials` (`nil`: none). A user name in `text` (`redis://USER@HOST`) is the ACL user's, and needs a
+    /// password in `credentials`.
+    public init(_ text: String, credentials: StoreCredentials?) throws(StoreAddressError) {
         let url = text.contains("://") ? text : "redis://" + text
         guard let parts = URLComponents(string: url) else {
             throw Self.refused(text, "it is not a URL")
@@ -37,12 +53,6 @@ public struct StoreAddress: Hashable, Sendable {
         } else {
             port = Self.defaultPort
         }
-        let user = parts.user.flatMap { $0.isEmpty ? nil : $0 }
-        password = parts.password.flatMap { $0.isEmpty ? nil : $0 }
-        guard user == nil || password != nil else {
-            throw Self.refused(text, "a user name needs a password (redis://USER:PASSWORD@HOST)")
-        }
-        username = user
         let path = parts.path
         if path.isEmpty || path == "/" {
             database = nil
@@ -55,6 +65,25 @@ public struct StoreAddress: Hashable, Sendable {
             }
             database = number
         }
+        if parts.password?.isEmpty == false {
+            throw Self.refused(
+                text,
+                "a password in --store is shown to every user of this machine (ps, /proc/PID/cmdline): "
+                    + "\(StoreCredentials.howToGive)")
+        }
+        var credentials = credentials
+        if let user = parts.user.flatMap({ $0.isEmpty ? nil : $0 }) {
+            guard var given = credentials else {
+                throw Self.refused(text, "a user name needs a password: \(StoreCredentials.howToGive)")
+            }
+            guard given.user == nil || given.user == user else {
+                throw Self.refused(
+                    text, "it names the user '\(user)' and \(StoreCredentials.userVariable) '\(given.user!)': give one")
+            }
+            given.user = user
+            credentials = given
+        }
+        self.credentials = credentials
     }
 
     private static func refused(_ text: String, _ why: String) -> StoreAddressError {
@@ -72,10 +101,22 @@ public struct StoreAddress: Hashable, Sendable {
     /// The commands that make a new connection this address's: `AUTH`, then `SELECT`.
     var handshake: [[String]] {
         var commands: [[String]] = []
-        if let password { commands.append(["AUTH"] + (username.map { [$0] } ?? []) + [password]) }
+        if let credentials { commands.append(credentials.authCommand) }
         if let database, database != 0 { commands.append(["SELECT", String(database)]) }
         return commands
     }
+}
+
+extension StoreAddress: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The URL without any secret, and whether a password goes with it.
+    public var description: String {
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        let user = username.map { "\($0)@" } ?? ""
+        let path = database.map { "/\($0)" } ?? ""
+        return "redis://\(user)\(shownHost):\(port)\(path)" + (credentials == nil ? "" : " (with a password)")
+    }
+    public var debugDescription: String { "StoreAddress(\(description))" }
+    public var customMirror: Mirror { Mirror(self, children: ["address": description]) }
 }
 
 /// Why a store address was refused, naming the address with its password hidden.

@@ -92,10 +92,20 @@ struct Serve: ParsableCommand {
     var node: String?
 
     @Option(
-        help:
-            "The shared session store, redis://[[USER]:PASSWORD@]HOST[:PORT][/DB], so other processes can take sessions over (docs/SCALING.md)."
-    )
+        help: """
+            The shared session store, redis://[USER@]HOST[:PORT][/DB], so other processes can take sessions over \
+            (docs/SCALING.md). Its password is never given here (every user sees a command line): \
+            REFRESHKIT_STORE_PASSWORD in the environment or --store-password-file (REFRESHKIT_STORE_USER: an ACL user).
+            """)
     var store: String?
+
+    @Option(
+        help: ArgumentHelp(
+            """
+            A file whose first line is the store's password, readable by its owner (and group) only: chmod 600 \
+            (the same as REFRESHKIT_STORE_PASSWORD_FILE=PATH in the environment).
+            """, valueName: "path"))
+    var storePasswordFile: String?
 
     @Option(
         help: """
@@ -164,7 +174,18 @@ struct Serve: ParsableCommand {
         }
     }
 
+    /// `--store-password-file`: the store's credentials are read where `StoreAddress` reads them, from this
+    /// process's environment (`StoreCredentials.fromEnvironment`), so the file is named there; given on the
+    /// command line it wins over a password in the environment, which is dropped.
+    func nameStorePasswordFile() throws {
+        guard let storePasswordFile else { return }
+        guard store != nil else { throw ValidationError("--store-password-file needs --store") }
+        unsetenv("REFRESHKIT_STORE_PASSWORD")
+        setenv("REFRESHKIT_STORE_PASSWORD_FILE", storePasswordFile, 1)
+    }
+
     func validate() throws {
+        try nameStorePasswordFile()
         var configuration = serverConfiguration
         configuration.sessions.presets = try presets()
         do {
@@ -195,6 +216,7 @@ struct Serve: ParsableCommand {
         var logger = Logger(label: "refreshkit")
         logger.logLevel = level
 
+        try nameStorePasswordFile()
         var configuration = serverConfiguration
         configuration.sessions.presets = try presets()
         let server = Server(configuration: configuration, logger: logger)

@@ -39,9 +39,7 @@ def supervised(tmp_path):
 
 
 def redis(c: chaos.Supervised, *args: str) -> str:
-    import subprocess
-    return subprocess.run(["redis-cli", "-p", str(c.layout.redis()), *args], capture_output=True, text=True,
-                          timeout=5).stdout.strip()
+    return chaos.cluster_supervisor.redis_cli(c.run, c.layout.redis(), *args).strip()  # with the run's password
 
 
 def test_a_live_node_the_balancer_finds_down_serves_nothing_the_new_holder_serves(supervised):

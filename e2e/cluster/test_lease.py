@@ -38,7 +38,7 @@ def test_a_node_started_again_sends_pages_to_the_process_that_took_its_sessions(
         back, _ = await hello(a, session=session, token=wa["token"])
         assert back["resumed"] is True and back["node"] == other and back["takeover"]["from"] == home, back
         # the killed node runs again, on its port, under its name; wait until the balancer uses it again
-        c.servers[home] = RunningServer("--node", home, "--store", c.redis.url, "--log-level", "info",
+        c.servers[home] = RunningServer("--node", home, *c.redis.store_args, "--log-level", "info",
                                         "--public-port", str(c.balancer.port), "--port", str(port))
         probe = c.url(home + "." + "0" * 32)  # an id naming the node: routed to it once it is up
 

@@ -80,8 +80,7 @@ class Launched(Piped):
         return self.ws_url + ("?" + "&".join(query) if query else "")
 
     def redis(self, *args: str) -> str:
-        return subprocess.run(["redis-cli", "-p", str(self.port + 100), *args], capture_output=True, text=True,
-                              timeout=5).stdout
+        return cluster_supervisor.redis_cli(self.run_dir, self.port + 100, *args)  # with the run's password
 
     def every_pid(self) -> list[int]:
         return [self.pid(), *(self.pid(name) for name in ("redis", "haproxy", *self.nodes))]

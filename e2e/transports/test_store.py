@@ -1,7 +1,7 @@
 """One session store, two transports (docs/EMBEDDING.md, "In a Hummingbird app"; docs/SCALING.md): a session made on
 `refreshkit serve --store` and handed to Redis when that process stops is taken over by the Hummingbird example on
-the same store, where the page resumes it with its token, and back again. Real Redis, real processes; every wait is
-for a message or a close."""
+the same store, where the page resumes it with its token, and back again. Real Redis (with a password, given to
+each server apart from its command line), real processes; every wait is for a message or a close."""
 from __future__ import annotations
 
 import signal
@@ -23,15 +23,18 @@ def redis():
     store.kill()
 
 
-def serve(transport: str, store: str, node: str) -> RunningServer:
+def serve(transport: str, store: RunningRedis, node: str) -> RunningServer:
+    """A server on `store`, which wants a password: `refreshkit serve` is given its file (--store-password-file), the
+    Hummingbird example its environment (REFRESHKIT_STORE_PASSWORD_FILE); neither has the password on its argv."""
     if transport == "hummingbird":
-        return RunningServer(program=[*hummingbird_command(), "--store", store, "--node", node])
-    return RunningServer("--store", store, "--node", node, "--log-level", "info")
+        given = [f"{name}={value}" for name, value in store.store_env.items()]
+        return RunningServer(program=["env", *given, *hummingbird_command(), "--store", store.url, "--node", node])
+    return RunningServer(*store.store_args, "--node", node, "--log-level", "info")
 
 
 @pytest.mark.parametrize("first,second", [("libwebsockets", "hummingbird"), ("hummingbird", "libwebsockets")])
 def test_a_session_stopped_on_one_transport_is_taken_over_on_the_other(redis, first, second):
-    a, b = serve(first, redis.url, "a"), serve(second, redis.url, "b")
+    a, b = serve(first, redis, "a"), serve(second, redis, "b")
 
     async def scenario():
         async with ws_connect(a) as ws:

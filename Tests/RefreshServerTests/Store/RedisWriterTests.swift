@@ -260,47 +260,131 @@ struct RedisWriterTests {
         }
     }
 
-    /// `--store redis://:PASSWORD@HOST:PORT/DB` against a Redis with `requirepass`: every connection (the
-    /// writer's, the reader's) authenticates and selects the database; a wrong or missing password is a store
-    /// that does not answer, with the reason said.
+    /// `--store redis://HOST:PORT/DB` and its password apart (``StoreCredentials``) against a Redis with
+    /// `requirepass`: every connection (the writer's, the reader's) authenticates and selects the database; a wrong
+    /// or missing password is a store that does not answer, with the reason said.
     @Test func aPasswordAndADatabaseOnEveryConnection() throws {
         let redis = try RedisProcess(["--requirepass", "s3cret:@/x"])
-        let url = "redis://:s3cret%3A%40%2Fx@127.0.0.1:\(redis.port)/2"
-        let writer = RedisWriter(address: try StoreAddress(url), logger: logger)
-        let store = RedisStore(address: try StoreAddress(url), logger: logger)
+        let password = StoreCredentials(password: "s3cret:@/x")
+        let url = "redis://127.0.0.1:\(redis.port)/2"
+        let writer = RedisWriter(address: try StoreAddress(url, credentials: password), logger: logger)
+        let store = RedisStore(address: try StoreAddress(url, credentials: password), logger: logger)
         let batch = StoreBatch(number: 1, writes: [write(whole: true, generation: "a.1", operations: 0..<2)])
         #expect(writer.apply(batch) == .written(refused: []))
         #expect(try stored(store) == trace(upTo: 2))
         // The session is in database 2, not in 0.
         let zero = RedisStore(
-            address: try StoreAddress("redis://:s3cret%3A%40%2Fx@127.0.0.1:\(redis.port)"), logger: logger)
+            address: try StoreAddress("redis://127.0.0.1:\(redis.port)", credentials: password), logger: logger)
         guard case .missing = zero.load("s1") else {
             Issue.record("database 0 holds nothing")
             return
         }
         // No password: Redis answers NOAUTH, and the store is unavailable.
-        let anonymous = RedisStore(address: try StoreAddress("redis://127.0.0.1:\(redis.port)/2"), logger: logger)
+        let anonymous = RedisStore(address: try StoreAddress(url, credentials: nil), logger: logger)
         guard case .unavailable = anonymous.load("s1") else {
             Issue.record("without the password the store is unavailable")
             return
         }
         let wrong = RedisWriter(
-            address: try StoreAddress("redis://:nope@127.0.0.1:\(redis.port)/2"), logger: logger)
+            address: try StoreAddress(url, credentials: StoreCredentials(password: "nope")), logger: logger)
         guard case .failed(let reason) = wrong.apply(batch) else {
             Issue.record("a wrong password writes nothing")
             return
         }
-        #expect(reason.contains("AUTH refused"), "\(reason)")
+        #expect(reason.contains("AUTH refused: WRONGPASS"), "\(reason)")
     }
 
-    /// A Redis ACL user: `redis://USER:PASSWORD@HOST` sends `AUTH USER PASSWORD`.
+    /// A wrong password, and none where one is wanted: one error line each that says what to do and never holds the
+    /// password (not one a second while it lasts); the writes fail as in any outage; once the store accepts the
+    /// credentials (its password changed to this one), a notice, and the writes go through.
+    @Test func aRefusedPasswordIsOneClearErrorWithoutThePassword() throws {
+        let redis = try RedisProcess(["--requirepass", "the-right-one"])
+        let lines = LogLines()
+        let logger = Logger(label: "test") { _ in lines }
+        let url = "redis://127.0.0.1:\(redis.port)"
+        let wrong = RedisWriter(
+            address: try StoreAddress(url, credentials: StoreCredentials(password: "hunter2-wrong")), logger: logger)
+        let batch = StoreBatch(number: 1, writes: [write(whole: true, generation: "a.1", operations: 0..<2)])
+        guard case .failed(let reason) = wrong.apply(batch) else {
+            Issue.record("a wrong password writes nothing")
+            return
+        }
+        #expect(!reason.contains("hunter2"), "\(reason)")
+        let errors = lines.all.filter { $0.level == .error }
+        #expect(errors.count == 1, "\(lines.all)")
+        #expect(errors.first?.text.contains("the session store refused this server's credentials") == true)
+        #expect(errors.first?.text.contains("WRONGPASS") == true)
+        #expect(!lines.all.contains { $0.text.contains("hunter2") }, "\(lines.all)")
+        // None given, one wanted: NOAUTH, said once, naming where to give it.
+        let none = LogLines()
+        let anonymous = RedisStore(
+            address: try StoreAddress(url, credentials: nil), logger: Logger(label: "test") { _ in none })
+        guard case .unavailable = anonymous.load("s1") else {
+            Issue.record("without the password the store is unavailable")
+            return
+        }
+        let noAuth = none.all.filter { $0.level == .error }
+        #expect(
+            noAuth.count == 1 && noAuth[0].text.contains("wants a password and this server has none"), "\(none.all)")
+        #expect(noAuth.first?.text.contains("REFRESHKIT_STORE_PASSWORD") == true && noAuth[0].text.contains("NOAUTH"))
+        // The store's password becomes this one: the next connection (a second later at most) is accepted.
+        let admin = RedisConnection(
+            address: try StoreAddress(url, credentials: StoreCredentials(password: "the-right-one")),
+            logger: self.logger)
+        #expect(admin.connect())
+        admin.append(["CONFIG", "SET", "requirepass", "hunter2-wrong"].map { Array($0.utf8) })
+        var answer: [UInt8] = []
+        #expect(admin.replies(1) { _, reply in answer = RedisConnection.string(reply) } && answer == Array("OK".utf8))
+        // The writer tries again once its retry period (a second) is over: the state waited for, bounded.
+        let deadline = Date(timeIntervalSinceNow: 10)
+        var outcome = wrong.apply(batch)
+        while outcome != .written(refused: []), Date() < deadline {
+            usleep(20_000)
+            outcome = wrong.apply(batch)
+        }
+        #expect(outcome == .written(refused: []))
+        #expect(lines.all.filter { $0.level == .error }.count == 1, "\(lines.all)")
+        #expect(lines.all.contains { $0.level == .notice && $0.text.contains("accepted this server's credentials") })
+        #expect(!lines.all.contains { $0.text.contains("hunter2") }, "\(lines.all)")
+    }
+
+    /// A Redis ACL user: `redis://USER@HOST` and the password apart send `AUTH USER PASSWORD`.
     @Test func anACLUser() throws {
         let redis = try RedisProcess(["--user", "default", "off", "--user", "writer", "on", ">pw", "~*", "&*", "+@all"])
-        let url = "redis://writer:pw@127.0.0.1:\(redis.port)/1"
-        let writer = RedisWriter(address: try StoreAddress(url), logger: logger)
-        let store = RedisStore(address: try StoreAddress(url), logger: logger)
+        let url = "redis://writer@127.0.0.1:\(redis.port)/1"
+        let password = StoreCredentials(password: "pw")
+        let writer = RedisWriter(address: try StoreAddress(url, credentials: password), logger: logger)
+        let store = RedisStore(address: try StoreAddress(url, credentials: password), logger: logger)
         let batch = StoreBatch(number: 1, writes: [write(whole: true, generation: "a.1", operations: 0..<3)])
         #expect(writer.apply(batch) == .written(refused: []))
         #expect(try stored(store) == trace(upTo: 3))
+    }
+}
+
+/// What a logger was given, line by line (its level, the message and its metadata as text).
+final class LogLines: LogHandler, @unchecked Sendable {
+    struct Line: CustomStringConvertible {
+        let level: Logger.Level
+        let text: String
+        var description: String { "\(level) \(text)" }
+    }
+
+    private let lock = NSLock()
+    private var lines: [Line] = []
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    var all: [Line] { lock.withLock { lines } }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let fields = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        lock.withLock {
+            lines.append(Line(level: event.level, text: "\(event.message) \(fields.joined(separator: " "))"))
+        }
     }
 }

@@ -70,12 +70,17 @@ let frontDoor: @Sendable (Int) -> FrontDoor = { port in
 }
 
 let board = NoteBoard(count: 45)
-// `--store redis://HOST:PORT`: sessions in Redis, shared with other processes (`refreshkit serve --store` among them)
+// `--store redis://HOST:PORT`: sessions in Redis, shared with other processes (`refreshkit serve --store` among them).
+// Its password is never on the command line (`ps` shows it to every user; a password in the URL is refused): it comes
+// from the environment, REFRESHKIT_STORE_PASSWORD or REFRESHKIT_STORE_PASSWORD_FILE=PATH (a file only its owner reads),
+// with REFRESHKIT_STORE_USER for a Redis ACL user (docs/SCALING.md, "The store's password").
 var sessions = SessionHost.Configuration.production
 sessions.node = options["--node"]!
 let store: StoreAddress?
 do {
-    store = options["--store"]!.isEmpty ? nil : try StoreAddress(options["--store"]!)
+    store =
+        options["--store"]!.isEmpty
+        ? nil : try StoreAddress(options["--store"]!, credentials: StoreCredentials.fromEnvironment())
 } catch {
     fail("\(error)")
 }
