@@ -38,8 +38,8 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// session ids it makes (docs/SCALING.md). `nil`: its process id, and ids without a prefix unless a store
     /// is configured.
     public var node: String?
-    /// The shared session store, `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]` (docs/SCALING.md, `StoreAddress`);
-    /// `nil`: sessions live in memory only.
+    /// The shared session store, `redis://[USER@]HOST[:PORT][/DB]` (docs/SCALING.md, `StoreAddress`; its password
+    /// from the environment or a file, never here); `nil`: sessions live in memory only.
     public var storeURL: String?
     /// The feed behind every session's list (`serve --feed`, docs/FEEDS.md): `simulated` (the engine's own),
     /// `sqlite:PATH`, `feed:URL` (any format) or `jsonfeed:URL`.
