@@ -8,12 +8,14 @@ The binary is `.build/debug/refreshkit` unless REFRESHKIT_BIN names another one.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import re
 import subprocess
 import threading
 from pathlib import Path
 from typing import Any, Awaitable, Callable
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 import websockets
@@ -148,6 +150,23 @@ async def hello(ws: ClientConnection, **extra: Any) -> tuple[dict, dict]:
     assert welcome["type"] == "welcome", welcome
     frame, _ = await recv_until(ws, lambda m: m["type"] == "frame")
     return welcome, frame
+
+
+def link_key(welcome: dict, role: str = "drive") -> str:
+    """The key (`k`) of the owner's share link for `role` (`welcome.links`, docs/PROTOCOL.md "Roles")."""
+    return parse_qs(urlparse(welcome["links"][role]).query)["k"][0]
+
+
+def join(welcome: dict, role: str = "drive") -> dict:
+    """The `hello` fields that join the owner's session (`welcome`'s) as its `role` link does: `session` and `key`."""
+    return {"session": welcome["session"], "key": link_key(welcome, role)}
+
+
+def logged_id(session: str) -> str:
+    """Session `session` as the server's log names it: its node prefix, `#` and 12 hex digits of its SHA-256 (never
+    the id itself: docs/PROTOCOL.md, "Roles")."""
+    prefix = session[:session.rindex(".") + 1] if "." in session else ""
+    return prefix + "#" + hashlib.sha256(session.encode()).hexdigest()[:12]
 
 
 def touch(phase: str, dy: float, t: float) -> dict:

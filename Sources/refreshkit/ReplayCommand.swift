@@ -51,6 +51,14 @@ struct Replay: ParsableCommand {
         }
         let recorded: Trace
         let result: TraceReplay.Result
+        if let partial = try? Trace(json: bytes), partial.partial {
+            let member = partial.partialMember.map { "member \($0)'s" } ?? "one member's"
+            Self.fail(
+                "\(trace) is a partial trace: it holds the frames and ticks but only \(member) own messages "
+                    + "(exported by a member that is not the session's owner; docs/PROTOCOL.md, \"trace\"), so "
+                    + "it cannot reproduce the session's frames. Replay the owner's trace instead.")
+            throw ExitCode(2)
+        }
         do {
             recorded = try Trace(json: bytes)
             result = try TraceReplay(recorded, decoder: MessageDecoder(presets: presets)).run { _, message in

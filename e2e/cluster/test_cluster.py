@@ -34,7 +34,7 @@ def test_every_connection_of_a_session_reaches_the_process_that_made_it(cluster)
             # two processes, which have no connection, if the balancer did not route by the id.
             for _ in range(4):
                 async with connect_to(c.url(session)) as b:
-                    wb, _ = await hello(b, session=session)
+                    wb, _ = await hello(b, session=session, key=server_support.link_key(wa))
                     assert wb["session"] == session and wb["node"] == node and "notice" not in wb, wb
         # a resume, with the node the welcome named
         async with connect_to(c.url(session, node)) as again:
@@ -51,7 +51,7 @@ def test_sigkill_of_the_process_mid_refresh_loses_no_session(cluster):
         wa, _ = await hello(a)
         node, session = wa["node"], wa["session"]
         b = await connect_to(c.url(session))
-        wb, _ = await hello(b, session=session)
+        wb, _ = await hello(b, session=session, key=server_support.link_key(wa))
         assert wb["node"] == node
         await send_json(a, {"type": "configure", "feed": {"latencyMs": 2500}})
         await send_json(a, {"type": "command", "name": "refresh", "edge": "top"})

@@ -51,7 +51,7 @@ def test_a_live_node_the_balancer_finds_down_serves_nothing_the_new_holder_serve
         home, session = w1["node"], w1["session"]
         other = next(name for name in c.nodes if name != home)
         two = await connect_to(c.url(session))
-        w2, _ = await hello(two, session=session)
+        w2, _ = await hello(two, session=session, key=server_support.link_key(w1))
         assert w2["node"] == home, w2
 
         def both_members_stored() -> bool:

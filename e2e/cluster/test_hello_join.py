@@ -13,11 +13,12 @@ hello, recv_until, send_json, run = (server_support.hello, server_support.recv_u
                                      server_support.run)
 
 
-async def join_by_hello_only(c, session: str) -> tuple[dict, object]:
-    """Joins `session` as the page does: at `/`, then wherever `session_elsewhere` says. Returns the refusal
-    and the joined connection."""
+async def join_by_hello_only(c, session: str, key: str) -> tuple[dict, object]:
+    """Joins `session` with its drive link's `key` as the page does: at `/`, then wherever `session_elsewhere`
+    says. Returns the refusal and the joined connection."""
     ws = await connect_to(c.url())
-    await send_json(ws, {"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3, "session": session})
+    await send_json(ws, {"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3, "session": session,
+                         "key": key})
     answer, _ = await recv_until(ws, lambda m: m["type"] in ("error", "welcome"))
     assert answer["type"] == "error" and answer["code"] == "session_elsewhere", answer
     assert answer["ref"] == "hello", answer
@@ -41,9 +42,9 @@ def test_a_device_joining_with_the_id_in_hello_only_lands_in_the_live_session(cl
                 await asyncio.to_thread(wait_for,
                                         lambda: c.redis.cli("EXISTS", f"rk:session:{session}").strip() == "1",
                                         what="the session in the store")
-            refusal, ws = await join_by_hello_only(c, session)
+            refusal, ws = await join_by_hello_only(c, session, server_support.link_key(wa))
             assert refusal["node"] == home, refusal
-            welcome, _ = await hello(ws, session=session)
+            welcome, _ = await hello(ws, session=session, key=server_support.link_key(wa))
             assert welcome["session"] == session and welcome["node"] == home, welcome
             assert "notice" not in welcome and "takeover" not in welcome, welcome
             joined.append((welcome, ws))

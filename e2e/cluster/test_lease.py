@@ -49,12 +49,13 @@ def test_a_node_started_again_sends_pages_to_the_process_that_took_its_sessions(
         await asyncio.wait_for(node_back(), 20)
         # a second device opens the session's link (no `n`): it reaches the id's node, which sends it on
         async with connect_to(c.url(session)) as b:
-            await send_json(b, {"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3, "session": session})
+            await send_json(b, {"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3, "session": session,
+                                "key": server_support.link_key(wa)})
             refusal, _ = await recv_until(b, lambda m: m["type"] in ("error", "welcome"))
             assert refusal["type"] == "error" and refusal["code"] == "session_elsewhere", refusal
             assert refusal["node"] == other and refusal["ref"] == "hello", refusal
         async with connect_to(c.url(session, refusal["node"])) as b:
-            joined, _ = await hello(b, session=session)
+            joined, _ = await hello(b, session=session, key=server_support.link_key(wa))
             assert joined["session"] == session and joined["node"] == other and joined["member"] == 1, joined
             assert "notice" not in joined, joined
             # one session: a's drag reaches b

@@ -24,7 +24,7 @@ def test_a_session_past_its_snapshot_is_taken_over_from_it(cluster):
         wa, _ = await hello(a, seed=8)
         node, session = wa["node"], wa["session"]
         b = await connect_to(c.url(session))
-        wb, _ = await hello(b, session=session)
+        wb, _ = await hello(b, session=session, key=server_support.link_key(wa))
         assert wb["node"] == node
         key = f"rk:session:{session}"
         t = 1000.0
@@ -48,7 +48,7 @@ def test_a_session_past_its_snapshot_is_taken_over_from_it(cluster):
         # a third device joins now: its frames start at the session's present (the pages' own streams are
         # still full of what the wheel made), and its first idle frame is where the session comes to rest
         watcher = await connect_to(c.url(session))
-        await hello(watcher, session=session)
+        await hello(watcher, session=session, key=server_support.link_key(wa))
         frame, _ = await recv_until(watcher, lambda m: m["type"] == "frame" and m["phase"] == "idle")
         before = frame["offset"]["y"]
         c.servers[node].proc.send_signal(signal.SIGKILL)

@@ -149,7 +149,7 @@ def test_a_killed_process_comes_back_and_its_sessions_carry_on_elsewhere(launche
         home, session = wa["node"], wa["session"]
         other = next(name for name in c.nodes if name != home)
         b = await connect_to(c.url(session))
-        wb, _ = await hello(b, session=session)
+        wb, _ = await hello(b, session=session, key=server_support.link_key(wa))
         assert wb["node"] == home and wb["member"] == 1, wb
 
         def both_members_stored() -> bool:

@@ -11,7 +11,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from conftest import RECV_TIMEOUT_S, ROOT, hello, recv_json, recv_until, run, send_json, server_binary, ws_connect
+from conftest import RECV_TIMEOUT_S, ROOT, hello, join, recv_json, recv_until, run, send_json, server_binary, ws_connect
 from test_delta import apply_delta, exact
 
 MAX_SEQ = 2 ** 53
@@ -81,8 +81,8 @@ def test_two_members_acks_are_independent_and_a_page_without_seq_has_none(server
     async def scenario():
         async with ws_connect(server) as a, ws_connect(server) as b, ws_connect(server) as c:
             wa, _ = await hello(a)
-            wb, _ = await hello(b, session=wa["session"])
-            wc, _ = await hello(c, session=wa["session"])
+            wb, _ = await hello(b, **join(wa))
+            wc, _ = await hello(c, **join(wa))
             assert (wa["member"], wb["member"], wc["member"]) == (0, 1, 2)
             t = 1000.0
             await send_page(a, touch("start", 0, t, 1))
@@ -192,7 +192,7 @@ def test_a_resumed_member_gets_its_ack_in_the_welcome(server):
             assert again["resumed"] is True and again["member"] == 0 and again["ack"] == 12, again
             # a new member of the session has no ack yet, and the old one continues above it
             async with ws_connect(server) as other:
-                joined, frame = await hello(other, session=welcome["session"])
+                joined, frame = await hello(other, **join(welcome))
                 assert joined["member"] == 1 and "ack" not in joined
                 assert frame["ack"] == {"0": 12}
                 await send_page(ws, wheel(30, 200, 13))
@@ -208,7 +208,7 @@ def test_delta_pages_rebuild_the_acks_of_full_frame_pages(server):
     async def scenario():
         async with ws_connect(server) as a, ws_connect(server) as b:
             wa, _ = await hello(a)
-            _, first_b = await hello(b, session=wa["session"], frames="delta")
+            _, first_b = await hello(b, **join(wa), frames="delta")
             raw_a: list[str] = []
             raw_b: list[str] = []
 
@@ -271,7 +271,7 @@ def test_a_trace_of_seqd_inputs_from_two_members_replays_byte_for_byte(server, t
     async def scenario():
         async with ws_connect(server) as a, ws_connect(server) as b:
             wa, _ = await hello(a, seed=5)
-            await hello(b, session=wa["session"])
+            await hello(b, **join(wa))
             t = 500.0
             await send_page(b, touch("start", 0, t, 1))
             for seq in range(2, 12):

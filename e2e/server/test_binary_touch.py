@@ -27,6 +27,7 @@ from conftest import (
     ROOT,
     RunningServer,
     hello,
+    join,
     recv_json,
     recv_until,
     run,
@@ -219,7 +220,7 @@ def test_the_welcome_offers_the_binary_touch(server):
         async with ws_connect(server) as a, ws_connect(server) as b:
             welcome, _ = await hello(a)
             assert welcome["binary"] == ["touch"], welcome
-            joined, _ = await hello(b, session=welcome["session"])  # a member that joins is offered it too
+            joined, _ = await hello(b, **join(welcome))  # a member that joins is offered it too
             assert joined["member"] == 1 and joined["binary"] == ["touch"], joined
         async with ws_connect(server) as c:
             resumed, _ = await hello(c, session=welcome["session"], token=welcome["token"])
@@ -556,7 +557,7 @@ def test_the_trace_holds_binary_touches_as_json_and_replays_to_the_same_frames(s
             await send_json(a, {"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3, "seed": 11})
             welcome = await until(lambda m: m["type"] == "welcome")
             await until(is_frame)
-            await hello(b, session=welcome["session"])
+            await hello(b, **join(welcome))
             for phase, dx, dy, t, pointer, seq in steps_a:
                 await send_binary(a, binary_touch(phase, dx, dy, t, pointer, seq))
                 if phase == "move" and seq == 3:

@@ -7,7 +7,7 @@ import asyncio
 import json
 from decimal import Decimal
 
-from conftest import hello, recv_json, recv_until, run, send_json, ws_connect
+from conftest import hello, join, recv_json, recv_until, run, send_json, ws_connect
 
 
 def touch(phase: str, dy: float, t: float, pointer: int = 1) -> dict:
@@ -95,7 +95,7 @@ def test_a_delta_member_rebuilds_exactly_the_frames_of_a_full_member(server):
     async def scenario():
         async with ws_connect(server) as a, ws_connect(server) as b:
             wa, first_a = await hello(a)
-            wb, first_b = await hello(b, session=wa["session"], frames="delta")
+            wb, first_b = await hello(b, **join(wa), frames="delta")
             assert first_b["type"] == "frame"  # the first frame after welcome is whole
             await send_json(a, {"type": "configure", "feed": {"latencyMs": 300}})
             t = 1000.0

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from conftest import RunningServer
+from conftest import RunningServer, logged_id
 from hostile_support import RawWebSocket, error_lines, log_lines, open_fds, raw_hello, wait_for
 
 
@@ -158,7 +158,7 @@ def test_a_session_whose_members_all_left_is_kept_for_the_grace_period_then_free
     first.touch("move", dy=25)
     first.ws.recv_until(lambda m: m["type"] == "frame" and m["phase"] == "dragging")
     first.ws.abort()  # vanished mid-gesture: the room waits out its grace period
-    assert wait_for(lambda: bool(log_lines(srv, "session idle", session)), 5), srv.output()
+    assert wait_for(lambda: bool(log_lines(srv, "session idle", logged_id(session))), 5), srv.output()
     again = RawWebSocket(srv.port)
     again.send_json({"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3, "session": session,
                      "token": token})
@@ -168,7 +168,7 @@ def test_a_session_whose_members_all_left_is_kept_for_the_grace_period_then_free
     assert frame["phase"] != "dragging", "the vanished finger must not hold the resumed session"
     again.close()
     # Everyone left again: after the grace period the session is freed and cannot be resumed.
-    assert wait_for(lambda: bool(log_lines(srv, "session freed", session)), 10), srv.output()
+    assert wait_for(lambda: bool(log_lines(srv, "session freed", logged_id(session))), 10), srv.output()
     late = RawWebSocket(srv.port)
     late.send_json({"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3, "session": session,
                     "token": token})

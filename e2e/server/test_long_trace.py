@@ -10,7 +10,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from conftest import RECV_TIMEOUT_S, ROOT, hello, run, send_json, server_binary, ws_connect
+from conftest import RECV_TIMEOUT_S, ROOT, hello, join, run, send_json, server_binary, ws_connect
 
 SNAPSHOT_OPERATIONS = 5_000  # TraceLimits.snapshotOperations
 ROUNDS = 40
@@ -37,8 +37,8 @@ def test_a_long_session_exports_a_trace_from_its_snapshot_that_replays_to_its_di
     async def scenario():
         async with ws_connect(server) as a, ws_connect(server) as b, ws_connect(server) as c:
             welcome, _ = await hello(a, seed=3)
-            await hello(b, session=welcome["session"])
-            await hello(c, session=welcome["session"])
+            await hello(b, **join(welcome))
+            await hello(c, **join(welcome))
             pages = [a, b, c]
             t = 1000.0
             for round_ in range(ROUNDS):

@@ -11,7 +11,20 @@ import subprocess
 import time
 from pathlib import Path
 
-from conftest import ROOT, hello, recv_json, recv_until, run, send_json, server_binary, wait_closed, ws_connect
+from conftest import (
+    ROOT,
+    hello,
+    join,
+    link_key,
+    logged_id,
+    recv_json,
+    recv_until,
+    run,
+    send_json,
+    server_binary,
+    wait_closed,
+    ws_connect,
+)
 
 HEX128 = re.compile(r"^[0-9a-f]{32}$")
 
@@ -54,25 +67,29 @@ def transitions(messages: list[dict]) -> list[tuple]:
 # ---------------------------------------------------------------------------------------------- sharing
 
 
-def test_a_new_session_is_member_0_and_the_log_has_its_share_link(server):
+def test_a_new_session_is_member_0_and_the_log_names_it_only_by_its_hash(server):
     async def scenario():
         async with ws_connect(server) as ws:
             welcome, _ = await hello(ws)
             assert welcome["member"] == 0 and "notice" not in welcome and "resumed" not in welcome
-            return welcome["session"]
-    session = run(scenario)
+            return welcome
+    welcome = run(scenario)
+    session, logged = welcome["session"], logged_id(welcome["session"])
     deadline = time.monotonic() + 5
-    while not any(f"/?s={session}" in line for line in server.stderr) and time.monotonic() < deadline:
+    while not any(logged in line for line in server.stderr) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert any("session started" in line and f"http://127.0.0.1:{server.port}/?s={session}" in line
+    assert any("session started" in line and logged in line and f"share=http://127.0.0.1:{server.port}" in line
                for line in server.stderr), server.output()
+    keys = [link_key(welcome, role) for role in ("drive", "watch")]
+    assert not [line for line in server.stderr if session in line or any(key in line for key in keys)], \
+        "a session's id or keys in the log let whoever reads it in"
 
 
 def test_a_second_device_joins_and_both_get_every_frame_and_event(server):
     async def scenario():
         async with ws_connect(server) as a, ws_connect(server) as b:
             wa, _ = await hello(a)
-            wb, _ = await hello(b, session=wa["session"])
+            wb, _ = await hello(b, **join(wa))
             assert wb["session"] == wa["session"]
             assert HEX128.match(wb["token"]) and wb["token"] != wa["token"]
             assert wb["member"] == 1 and "notice" not in wb
@@ -102,7 +119,7 @@ def test_members_get_the_same_frame_bytes(server):
     async def scenario():
         async with ws_connect(server) as a, ws_connect(server) as b:
             wa, _ = await hello(a)
-            await hello(b, session=wa["session"])
+            await hello(b, **join(wa))
             await send_json(a, {"type": "command", "name": "scrollBy", "amount": 600})
             frames: dict[str, dict[int, str]] = {"a": {}, "b": {}}
 
@@ -128,7 +145,7 @@ def test_one_pointer_owns_a_drag_and_the_other_device_is_ignored_silently(server
     async def scenario():
         async with ws_connect(server) as a, ws_connect(server) as b:
             wa, _ = await hello(a)
-            await hello(b, session=wa["session"])
+            await hello(b, **join(wa))
             await send_json(a, touch("start", 0, 100))
             await send_json(a, touch("move", 30, 116))
             frame, _ = await recv_until(a, lambda m: m["type"] == "frame" and m["phase"] == "dragging")
@@ -155,7 +172,7 @@ def test_a_dropped_member_lifts_its_finger(server):
         async with ws_connect(server) as b:
             async with ws_connect(server) as a:
                 wa, _ = await hello(a)
-                await hello(b, session=wa["session"])
+                await hello(b, **join(wa))
                 await send_json(a, touch("start", 0, 100))
                 await send_json(a, touch("move", 40, 116))
                 await recv_until(b, lambda m: m["type"] == "frame" and m["phase"] == "dragging")
@@ -214,7 +231,7 @@ def test_a_wrong_token_is_refused_and_joins_nothing(server):
             # nobody joined: A is still alone and hears nothing
             assert not [m for m in await drain(a, 0.3) if m["type"] == "room"]
             # ...and B can still join as a member by the link alone
-            wb, _ = await hello(b, session=wa["session"])
+            wb, _ = await hello(b, **join(wa))
             assert wb["session"] == wa["session"] and wb["member"] == 1
     run(scenario)
 
@@ -247,7 +264,7 @@ def test_an_expired_session_starts_fresh_with_a_notice(fresh_server):
         return welcome["session"]
     session = run(scenario)
     deadline = time.monotonic() + 3
-    while not any("session freed" in line and session in line for line in srv.stderr):
+    while not any("session freed" in line and logged_id(session) in line for line in srv.stderr):
         assert time.monotonic() < deadline, srv.output()
         time.sleep(0.05)
 
@@ -270,7 +287,7 @@ def test_a_trace_replays_with_the_same_transitions_and_frames(server, tmp_path):
     async def scenario():
         async with ws_connect(server) as a, ws_connect(server) as b:
             wa, _ = await hello(a, seed=42, preset="jh")
-            await hello(b, session=wa["session"])
+            await hello(b, **join(wa))
             await send_json(a, {"type": "configure", "feed": {"latencyMs": 250, "failureRate": 0.3}})
             received: list[dict] = []
             t = 500.0

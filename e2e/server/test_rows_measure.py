@@ -5,7 +5,7 @@ is ignored without an error, a bad one is a `bad_message` naming the row while t
 that joins gets every measured height after its `rows` `replace`. Every wait is for a message."""
 from __future__ import annotations
 
-from conftest import recv_until, run, send_json, ws_connect
+from conftest import join, recv_until, run, send_json, ws_connect
 
 HELLO = {"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3}
 
@@ -24,7 +24,7 @@ def test_measured_heights_reach_every_page_and_set_the_content_size(tmp_path, fr
             rows, _ = await recv_until(first, is_replace)
             ids = [item["id"] for item in rows["items"]]
             row_height = welcome["config"]["feed"]["rowHeight"]
-            await send_json(second, {**HELLO, "session": welcome["session"]})
+            await send_json(second, {**HELLO, **join(welcome)})
             await recv_until(second, is_replace)
 
             await send_json(first, {"type": "measure", "seq": 7, "width": 390,
@@ -51,7 +51,7 @@ def test_measured_heights_reach_every_page_and_set_the_content_size(tmp_path, fr
             assert heights["rows"] == [[ids[2], 50]], heights
 
         async with ws_connect(srv) as third:
-            await send_json(third, {**HELLO, "session": welcome["session"]})
+            await send_json(third, {**HELLO, **join(welcome)})
             joined, before = await recv_until(third, lambda m: m["type"] == "heights")
             replaces = [m for m in before if m["type"] == "rows"]
             assert replaces and replaces[0]["op"] == "replace", before

@@ -26,7 +26,7 @@ from itertools import pairwise
 import pytest
 import websockets
 
-from conftest import RECV_TIMEOUT_S, RunningServer, hello, run, ws_connect
+from conftest import RECV_TIMEOUT_S, RunningServer, hello, join, run, ws_connect
 from hostile_support import OP_BINARY, OP_CONT, OP_PING, OP_PONG, OP_TEXT, RawWebSocket, log_lines, strict_json
 from test_binary_touch import binary_touch, is_error, is_frame, json_touch, page_text
 
@@ -309,8 +309,7 @@ async def refused_in_the_middle(srv: RunningServer) -> None:
         await hello(other, seed=62)
         refused = RawWebSocket(srv.port)
         try:
-            refused.send_json({"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3,
-                               "session": welcome["session"]})
+            refused.send_json({"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3, **join(welcome)})
             joined = refused.recv_until(lambda m: m["type"] == "welcome")[0]
             assert joined["member"] == 1, joined
             inboxes = [Inbox(first), Inbox(other)]

@@ -12,7 +12,7 @@ import pytest
 import websockets
 
 from conftest import TRANSPORTS, start
-from wire_support import drag, hello, recv_json, recv_until, run, send_json, touch, wait_closed, ws_connect
+from wire_support import drag, hello, join, recv_json, recv_until, run, send_json, touch, wait_closed, ws_connect
 
 HEX128 = re.compile(r"^[0-9a-f]{32}$")
 
@@ -49,7 +49,7 @@ def test_two_devices_in_one_session_see_the_same_frames(served):
     async def scenario():
         async with ws_connect(served) as a, ws_connect(served) as b:
             wa, _ = await hello(a)
-            wb, _ = await hello(b, session=wa["session"])
+            wb, _ = await hello(b, **join(wa))
             assert wb["session"] == wa["session"] and wb["member"] == 1
             room, _ = await recv_until(a, lambda m: m["type"] == "room")
             assert room["members"] == 2

@@ -29,7 +29,7 @@ ALLOWED = {
     "SessionHost": 1602,
     # The wire's encoder (Sources/RefreshWire): its messages, and the frame deltas (FrameDeltaEncoder.swift), the
     # configuration and the catalogue as extensions of it, eight files.
-    "MessageEncoder": 1306,
+    "MessageEncoder": 1299,
 }
 
 # A top-level declaration: attributes and modifiers, then the kind and the name (`extension A.B: P where …`).

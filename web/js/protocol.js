@@ -1,6 +1,6 @@
 // The wire's names (docs/PROTOCOL.md), in one place: the subprotocol, every `error` code and every close code
 // the server sends, spelled as the server's RefreshWire spells them (`ErrorCode`, `CloseCode`). The page reacts
-// to a few of them (bad_token, session_full, unknown_preset, session_elsewhere, 4001); the others are here so that the lists are
+// to a few of them (bad_token, session_full, unknown_preset, session_elsewhere, forbidden, 4001); the others are here so that the lists are
 // the document's tables whole, which web/test/protocol.test.js checks. At the end, the layout of a binary touch
 // (`encodeBinaryTouch`).
 
@@ -35,7 +35,20 @@ export const ErrorCode = Object.freeze({
   lagging: 'lagging',
   sessionElsewhere: 'session_elsewhere',
   alreadyApplied: 'already_applied',
+  forbidden: 'forbidden',
 });
+
+/**
+ * Whether a member of `role` may send a message of `type` (docs/PROTOCOL.md, "Roles"): the server's `MemberRole`,
+ * so that a page never sends what would only come back `forbidden`. `owner` may send everything, `drive` all but
+ * `configure`, `watch` nothing but `ping` and `trace`; a page not yet welcomed (no role) is not held back.
+ */
+export function roleMay(role, type) {
+  if (!role || role === 'owner' || !ROLE_INPUTS.has(type)) return true;
+  return role === 'drive' && type !== 'configure';
+}
+
+const ROLE_INPUTS = new Set(['touch', 'wheel', 'command', 'resize', 'configure', 'measure']);
 
 /** Every close code the server ends a connection with (docs/PROTOCOL.md, "close codes"), in the table's order. */
 export const CloseCode = Object.freeze({

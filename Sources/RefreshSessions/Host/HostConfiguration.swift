@@ -65,6 +65,16 @@ public struct HostConfiguration: Sendable, Hashable {
     /// Whether ``feedSource`` takes posts (`POST /feed/items`), for the `welcome`.
     public var feedPostable = false
 
+    /// The embedder's say on every `hello` the session rules would admit (a new session, a join with a key, a
+    /// resume with a token), with the credentials the transport gave when the connection opened; a denial is
+    /// `error {code:"forbidden", ref:"hello"}` with the hook's message, and nothing changes (docs/EMBEDDING.md,
+    /// "Who may join"). `nil`: the keys and tokens alone decide. Called on the host's thread: keep it quick.
+    public var authorize: (@Sendable (HelloAuthorization) -> HelloVerdict)? {
+        get { authorizer?.decide }
+        set { authorizer = newValue.map(HelloAuthorizer.init) }
+    }
+    var authorizer: HelloAuthorizer?
+
     public init() {}
 
     /// The values a server runs with unless it is told otherwise.

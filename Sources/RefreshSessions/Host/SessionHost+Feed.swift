@@ -16,7 +16,7 @@ extension SessionHost {
     public func feedAnswered(session id: String, answer: FeedAnswerInput, at now: Int64) {
         flushHeldFrame()
         guard !shuttingDown, let session = registry.sessions[id] else {
-            logger.debug("feed answer for a session no longer held", metadata: ["session": "\(id)"])
+            logger.debug("feed answer for a session no longer held", metadata: ["session": "\(SessionLogID(id))"])
             return
         }
         let before = session.model.pager.answeredRequests.total
@@ -27,7 +27,9 @@ extension SessionHost {
             refusal = error
         }
         if let refusal {
-            logger.error("the engine refused a feed answer", metadata: ["session": "\(id)", "reason": "\(refusal)"])
+            logger.error(
+                "the engine refused a feed answer",
+                metadata: ["session": "\(SessionLogID(id))", "reason": "\(refusal)"])
         }
         registry.account(session)
         if session.model.pager.answeredRequests.total > before { sendRowsUpdates(of: session) }
@@ -73,7 +75,7 @@ extension SessionHost {
                 logger.notice(
                     "feed request failed",
                     metadata: [
-                        "session": "\(session.id)", "request": "\(entry.request.id)",
+                        "session": "\(SessionLogID(session.id))", "request": "\(entry.request.id)",
                         "kind": "\(entry.request.kind.rawValue)", "code": "\(failure.code)",
                         "reason": "\(failure.message)", "ms": "\(entry.durationMs)",
                     ])

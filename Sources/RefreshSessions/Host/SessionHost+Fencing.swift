@@ -37,7 +37,7 @@ extension SessionHost {
         logger.notice(
             "session held by another process now (its epoch is newer); stopped serving it, pages sent there",
             metadata: [
-                "session": "\(session.id)", "node": "\(fence.node)", "epoch": "\(fence.epoch)",
+                "session": "\(SessionLogID(session.id))", "node": "\(fence.node)", "epoch": "\(fence.epoch)",
                 "heldEpoch": "\(held)", "pages": "\(pages.count)",
             ])
     }

@@ -16,7 +16,7 @@ extension SessionHost {
         var notice: String?
         var resumed = false
         var created = false
-        switch registry.admit(hello, at: now) {
+        switch registry.admit(hello, credentials: credentials[connection.id], peer: connection.peer, at: now) {
         case .refused(let error):
             logger.notice(
                 "hello refused",
@@ -28,21 +28,26 @@ extension SessionHost {
             logger.info(
                 "session started",
                 metadata: [
-                    "connection": "\(connection.id)", "session": "\(session.id)",
-                    "preset": "\(session.model.presetName)",
-                    "viewport": "\(hello.viewport)", "share": "\(shareBase)/?s=\(session.id)",
+                    "connection": "\(connection.id)", "session": "\(SessionLogID(session.id))",
+                    "preset": "\(session.model.presetName)", "viewport": "\(hello.viewport)", "share": "\(shareBase)",
                     "notice": "\(notice ?? "-")",
                 ])
         case .joined(let joined, let new):
             (session, member) = (joined, new)
             logger.info(
                 "session joined",
-                metadata: ["connection": "\(connection.id)", "session": "\(session.id)", "member": "\(member.number)"])
+                metadata: [
+                    "connection": "\(connection.id)", "session": "\(SessionLogID(session.id))",
+                    "member": "\(member.number)", "role": "\(member.role)",
+                ])
         case .resumed(let found, let returning):
             (session, member, resumed) = (found, returning, true)
             logger.info(
                 "session resumed",
-                metadata: ["connection": "\(connection.id)", "session": "\(session.id)", "member": "\(member.number)"])
+                metadata: [
+                    "connection": "\(connection.id)", "session": "\(SessionLogID(session.id))",
+                    "member": "\(member.number)",
+                ])
         }
         if let current = connection.session {
             if current === session {
@@ -61,6 +66,7 @@ extension SessionHost {
         connection.frameFormat = hello.frames
         connection.session = session
         connection.member = member.number
+        connection.role = member.role
         session.advance(to: now)  // a session nobody was connected to did not tick
         registry.account(session)
         let welcome = Welcome(
@@ -70,7 +76,8 @@ extension SessionHost {
             catalogue: configuration.presets.presets,
             configuration: session.model.configuration, serverTime: now, member: member.number, resumed: resumed,
             notice: notice, ack: resumed ? session.acknowledged(member: member.number) ?? 0 : nil,
-            share: shareBase, node: configuration.node, takeOver: takeOvers[session.id], feed: welcomeFeed(of: session))
+            share: shareBase, node: configuration.node, takeOver: takeOvers[session.id], feed: welcomeFeed(of: session),
+            role: member.role, links: member.role == .owner ? session.keys.links(for: session.id) : nil)
         enqueue(.welcome(welcome), on: connection)
         welcomeFeed(connection, to: session)
         broadcast(session.takeEvents(), in: session)
@@ -94,8 +101,8 @@ extension SessionHost {
         logger.info(
             "session left",
             metadata: [
-                "connection": "\(connection.id)", "session": "\(session.id)", "member": "\(connection.member)",
-                "reason": "\(reason)",
+                "connection": "\(connection.id)", "session": "\(SessionLogID(session.id))",
+                "member": "\(connection.member)", "reason": "\(reason)",
             ])
         if session.connectedCount > 0 {
             broadcast(session.takeEvents(), in: session)
@@ -112,7 +119,7 @@ extension SessionHost {
         session.expiresAt = nowMicroseconds + grace
         logger.debug(
             "session idle",
-            metadata: ["session": "\(session.id)", "expiresIn": "\(configuration.sessionGraceSeconds) s"])
+            metadata: ["session": "\(SessionLogID(session.id))", "expiresIn": "\(configuration.sessionGraceSeconds) s"])
         armTimer(by: nowMicroseconds + grace)
     }
 
@@ -122,7 +129,7 @@ extension SessionHost {
         logger.info(
             "session freed",
             metadata: [
-                "session": "\(session.id)", "idle": "\(configuration.sessionGraceSeconds) s",
+                "session": "\(SessionLogID(session.id))", "idle": "\(configuration.sessionGraceSeconds) s",
                 "traceOps": "\(session.traced.recorder.operationCount)",
                 "frames": "\(session.traced.recorder.frames.count)",
             ])
@@ -133,7 +140,8 @@ extension SessionHost {
     @inline(__always)
     func apply(_ received: ReceivedInput, on connection: Connection, at nowMicroseconds: Int64) {
         let (input, seq) = (received.input, received.seq)
-        guard let session = target(of: connection, ref: input.wireType, seq: seq) else { return }
+        guard let session = target(of: connection, ref: input.wireType, seq: seq, may: connection.role.may(input))
+        else { return }
         do {
             try session.apply(received, member: connection.member, at: Timestamp(microseconds: nowMicroseconds))
         } catch {
@@ -158,7 +166,8 @@ extension SessionHost {
         _ plain: PlainTouchInput, text: UnsafeRawBufferPointer, binary: Bool, on connection: Connection,
         at nowMicroseconds: Int64
     ) {
-        guard let session = target(of: connection, ref: "touch", seq: plain.seq) else { return }
+        guard let session = target(of: connection, ref: "touch", seq: plain.seq, may: connection.role.mayTouch)
+        else { return }
         do {
             try session.apply(
                 plain.touch, seq: plain.seq, text: text, binary: binary, member: connection.member,
@@ -183,12 +192,17 @@ extension SessionHost {
     }
 
     /// The session `connection`'s input (`ref`, its `type`) numbered `seq` goes to; nil when it was answered
-    /// instead: before the connection's `hello` (`not_ready`), or applied already (`already_applied`: a page's
-    /// resend that crossed its first sending, docs/SCALING.md "Resending").
+    /// instead: before the connection's `hello` (`not_ready`), not the member's to send (`may`, what its
+    /// ``MemberRole`` says: `forbidden`, the one place the host checks a member's rights), or applied already
+    /// (`already_applied`: a page's resend that crossed its first sending, docs/SCALING.md "Resending").
     @inline(__always)
-    private func target(of connection: Connection, ref: String, seq: UInt64?) -> Session? {
+    private func target(of connection: Connection, ref: String, seq: UInt64?, may: Bool) -> Session? {
         guard let session = connection.session else {
             reject(connection, WireError(code: .notReady, message: "send hello before any input", ref: ref, seq: seq))
+            return nil
+        }
+        guard may else {
+            rejectLogged(connection, connection.role.refusal(ref, seq: seq))
             return nil
         }
         guard let seq, let applied = session.appliedAlready(seq, member: connection.member) else { return session }
@@ -219,11 +233,13 @@ extension SessionHost {
                 connection, WireError(code: .notReady, message: "send hello before asking for a trace", ref: "trace"))
             return
         }
-        let recorder = session.traced.recorder.exported()  // a snapshot of just its records: the recording goes on
+        // A snapshot of just its records (the recording goes on), as the member may see it: the owner's whole.
+        let recorder = session.traced.recorder.exported(for: connection.role == .owner ? nil : connection.member)
         logger.debug(
             "trace sent",
             metadata: [
-                "connection": "\(connection.id)", "session": "\(session.id)", "bytes": "\(recorder.jsonByteEstimate)",
+                "connection": "\(connection.id)", "session": "\(SessionLogID(session.id))",
+                "bytes": "\(recorder.jsonByteEstimate)",
                 "ops": "\(recorder.operationCount)", "truncated": "\(recorder.truncated)",
             ])
         enqueue(.trace(recorder), on: connection)

@@ -123,11 +123,12 @@ extension SessionHost {
             guard case .elsewhere(let holder) = decision else { return nil }
             logger.notice(
                 "session not in the store yet, and the live process that made it holds it; the page is sent there",
-                metadata: ["session": "\(id)", "node": "\(holder)"])
+                metadata: ["session": "\(SessionLogID(id))", "node": "\(holder)"])
             return holder
         case .unavailable:
             logger.error(
-                "could not take a session over: the session store is unreachable", metadata: ["session": "\(id)"])
+                "could not take a session over: the session store is unreachable",
+                metadata: ["session": "\(SessionLogID(id))"])
             return nil
         case .found(let found): stored = found
         }
@@ -137,7 +138,7 @@ extension SessionHost {
         if case .elsewhere(let node) = decision {
             logger.notice(
                 "session held by another live process; the page is sent there",
-                metadata: ["session": "\(id)", "node": "\(node)"])
+                metadata: ["session": "\(SessionLogID(id))", "node": "\(node)"])
             return node
         }
         var traced: TracedListModel
@@ -152,7 +153,7 @@ extension SessionHost {
         } catch {
             logger.error(
                 "could not take a session over",
-                metadata: ["session": "\(id)", "from": "\(stored.node)", "reason": "\(error)"])
+                metadata: ["session": "\(SessionLogID(id))", "from": "\(stored.node)", "reason": "\(error)"])
             return nil
         }
         let operations = trace.operations.count
@@ -172,7 +173,7 @@ extension SessionHost {
         logger.notice(
             "session taken over",
             metadata: [
-                "session": "\(id)", "from": "\(stored.node)", "operations": "\(operations)",
+                "session": "\(SessionLogID(id))", "from": "\(stored.node)", "operations": "\(operations)",
                 "epoch": "\(storeLedger.epoch(of: id))",
                 "catchUpMs": "\(Double(record.catchUpMicroseconds) / 1000)",
                 "frames": "\(traced.recorder.frames.count)",
@@ -192,7 +193,7 @@ extension SessionHost {
     private func noteClock(behindBy behind: Int64, session id: String, from node: String) {
         guard behind > 0 else { return }
         let metadata: Logger.Metadata = [
-            "session": "\(id)", "from": "\(node)", "behindMs": "\(Double(behind) / 1000)",
+            "session": "\(SessionLogID(id))", "from": "\(node)", "behindMs": "\(Double(behind) / 1000)",
         ]
         if behind > Self.clockDisagreementWarning {
             logger.warning(

@@ -48,6 +48,8 @@ public final class SessionHost {
 
     /// Every open connection, by the transport's id.
     @exclusivity(unchecked) public internal(set) var connections: [UInt64: Connection] = [:]
+    /// What the transport knew of each client that it gave (``opened(id:peer:credentials:at:)``), by connection.
+    var credentials: [UInt64: String] = [:]
     /// The message budgets of the client addresses (``AddressRates``).
     var addressRates: AddressRates
     /// Every session this process holds, by id.
@@ -126,10 +128,12 @@ public final class SessionHost {
 
     // MARK: - Connection events
 
-    /// A WebSocket connection `id` from `peer` is open.
-    public func opened(id: UInt64, peer: String, at now: Int64) -> Connection {
+    /// A WebSocket connection `id` from `peer` is open; `credentials`: what the transport knew of the client, for
+    /// the embedder's `hello` hook (``HostConfiguration/authorize``).
+    public func opened(id: UInt64, peer: String, credentials: String? = nil, at now: Int64) -> Connection {
         flushHeldFrame()
         let connection = Connection(id: id, peer: peer, now: now, limits: configuration)
+        if let credentials { self.credentials[id] = credentials }
         connection.addressBucket = addressRates.join(peer)
         connections[id] = connection
         armSweep()
@@ -180,6 +184,7 @@ public final class SessionHost {
         connection.lifecycle.close()
         flushHeldFrame()
         connections[connection.id] = nil
+        credentials[connection.id] = nil
         if connection.addressBucket != nil { addressRates.leave(connection.peer) }
         if connection.rateLimiter.refused > 0 {
             logger.notice(

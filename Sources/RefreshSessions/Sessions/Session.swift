@@ -15,6 +15,8 @@ public final class Session {
     struct Member {
         let number: Int
         let token: String
+        /// What the member may do (``MemberRole``): the owner started the session, the others joined with a key.
+        var role = MemberRole.owner
         /// For a member adopted from a store (``adopt(_:)``): the hash of its token, which the session checks
         /// instead (``token`` is then empty: the session never learns it until the page sends it).
         var tokenHash: String?
@@ -51,6 +53,8 @@ public final class Session {
     @exclusivity(unchecked) private(set) var traced: TracedListModel
     /// The external feed's requests and notices, as far as the members were told (SessionHost+Feed.swift).
     var feed = SessionFeed()
+    /// Its share keys, one per role a link gives (``SessionKeys``).
+    private(set) var keys = SessionKeys.make()
     private let encoder = MessageEncoder()
 
     /// A session whose model is `traced`, writing its frame messages in the host's `messages`.
@@ -104,9 +108,9 @@ public final class Session {
 
     // MARK: - Members
 
-    /// Admits a new member with a fresh token. When `limit` members exist, the one detached longest ago is
-    /// forgotten (its token stops working); when all of them are connected, nobody is admitted (`nil`).
-    func addMember(limit: Int) -> Member? {
+    /// Admits a new member with a fresh token and `role`. When `limit` members exist, the one detached longest ago
+    /// is forgotten (its token stops working); when all of them are connected, nobody is admitted (`nil`).
+    func addMember(limit: Int, role: MemberRole) -> Member? {
         if members.count >= limit {
             guard
                 let oldest = members.indices.filter({ members[$0].connection == nil }).min(by: {
@@ -115,7 +119,7 @@ public final class Session {
             else { return nil }
             members.remove(at: oldest)
         }
-        let member = Member(number: nextMember, token: RandomIdentifier.make128())
+        let member = Member(number: nextMember, token: RandomIdentifier.make128(), role: role)
         nextMember += 1
         members.append(member)
         return member
@@ -137,16 +141,22 @@ public final class Session {
         return found
     }
 
-    /// The members as a store keeps them: numbers and token hashes.
+    /// The members as a store keeps them: numbers, token hashes and roles, and the share keys' hashes.
     func storedMembers() -> StoredMembers {
-        StoredMembers(members: members.map { ($0.number, $0.tokenHash ?? TokenHash.hex($0.token)) }, next: nextMember)
+        StoredMembers(
+            members: members.map { ($0.number, $0.tokenHash ?? TokenHash.hex($0.token)) }, next: nextMember,
+            roles: Dictionary(uniqueKeysWithValues: members.map { ($0.number, $0.role) }), keyHashes: keys.hashes)
     }
 
     /// Takes the members a store kept (a session taken over from another process): each resumes with its
-    /// token, checked against its hash.
+    /// token, checked against its hash, and its role; the share keys are known by their hashes (new ones when the
+    /// store kept none).
     func adopt(_ stored: StoredMembers) {
-        members = stored.members.map { Member(number: $0.number, token: "", tokenHash: $0.tokenHash) }
+        members = stored.members.map {
+            Member(number: $0.number, token: "", role: stored.role(of: $0.number), tokenHash: $0.tokenHash)
+        }
         nextMember = stored.next
+        keys = SessionKeys.stored(stored.keyHashes) ?? SessionKeys.make()
         rebuildConnections()
     }
 

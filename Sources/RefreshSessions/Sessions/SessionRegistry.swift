@@ -2,12 +2,17 @@ import Logging
 import RefreshKit
 import RefreshWire
 
-/// Every session of the server by id, and what a `hello` means (PROTOCOL.md, "Sessions"):
-/// - no `session`: a new session, and the page is its first member;
-/// - `session` alone (a shared link): a new member of that session, with a token of its own;
-/// - `session` and `token`: that member again (a page coming back after a drop);
+/// Every session of the server by id, and what a `hello` means (PROTOCOL.md, "Sessions" and "Roles"):
+/// - no `session`: a new session, and the page is its first member, its owner;
+/// - `session` and `key` (a share link): a new member of that session, with a token of its own and the role of
+///   the key (`drive` or `watch`); a key the session does not have is refused with `forbidden`;
+/// - `session` alone: refused with `forbidden` (knowing an id is not enough to join);
+/// - `session` and `token`: that member again (a page coming back after a drop), with its role;
 /// - a `session` that does not exist (expired, or the server restarted): a new session, with the notice
 ///   `session_expired`; a `token` the session never issued: refused with `bad_token`.
+///
+/// Every admission the rules allow is put to the embedder's hook last (``HostConfiguration/authorize``); a denial
+/// is `forbidden` too. A refusal changes nothing.
 ///
 /// Owned by the thread that drives the host.
 final class SessionRegistry {
@@ -36,9 +41,15 @@ final class SessionRegistry {
 
     var isEmpty: Bool { sessions.isEmpty }
 
-    /// Decides what `hello` asks for and does it (a new session, a new member, a resumed member).
-    func admit(_ hello: Hello, at now: Timestamp) -> Admission {
+    /// Decides what `hello` asks for and does it (a new session, a new member, a resumed member). `credentials`
+    /// and `peer`: what the transport knew of the client, for the embedder's hook.
+    func admit(_ hello: Hello, credentials: String? = nil, peer: String = "", at now: Timestamp) -> Admission {
         var notice: String?
+        func refusal(_ kind: HelloAuthorization.Kind, _ role: MemberRole, _ session: String?) -> WireError? {
+            configuration.authorizer?.refusal(
+                of: HelloAuthorization(
+                    session: session, role: role, kind: kind, credentials: credentials, peer: peer))
+        }
         if let id = hello.session {
             if let session = sessions[id] {
                 if let token = hello.token {
@@ -47,9 +58,13 @@ final class SessionRegistry {
                             WireError(
                                 code: .badToken, message: "this token was not issued for this session", ref: "hello"))
                     }
+                    if let denied = refusal(.resume, member.role, id) { return .refused(denied) }
                     return .resumed(session, member)
                 }
-                guard let member = session.addMember(limit: configuration.maxMembersPerSession) else {
+                guard let key = hello.key else { return .refused(Self.keyNeeded) }
+                guard let role = session.keys.role(for: key) else { return .refused(Self.wrongKey) }
+                if let denied = refusal(.join, role, id) { return .refused(denied) }
+                guard let member = session.addMember(limit: configuration.maxMembersPerSession, role: role) else {
                     return .refused(
                         WireError(
                             code: .sessionFull,
@@ -60,6 +75,7 @@ final class SessionRegistry {
             }
             notice = Self.sessionExpired
         }
+        if let denied = refusal(.new, .owner, nil) { return .refused(denied) }
         if sessions.count >= configuration.maxSessions && !evictIdleSession() {
             return .refused(
                 WireError(code: .tooManySessions, message: "the server is at its session limit", ref: "hello"))
@@ -79,11 +95,22 @@ final class SessionRegistry {
         while sessions[id] != nil { id = configuration.idPrefix + RandomIdentifier.make128() }
         let session = Session(id: id, traced: traced, messages: frameMessages)
         sessions[id] = session
-        guard let member = session.addMember(limit: configuration.maxMembersPerSession) else {
+        guard let member = session.addMember(limit: configuration.maxMembersPerSession, role: .owner) else {
             preconditionFailure("a new session admits its first member")
         }
         return .created(session, member, notice: notice)
     }
+
+    /// The reply to `hello {session}` without a key or token for a live session.
+    static let keyNeeded = WireError(
+        code: .forbidden,
+        message:
+            "joining a session needs one of its share links' keys (hello.key, the link's k=): its id alone is not enough; ask its owner for a link",
+        ref: "hello")
+
+    /// The reply to `hello {session, key}` with a key the session does not have.
+    static let wrongKey = WireError(
+        code: .forbidden, message: "this key does not open this session: ask its owner for a new link", ref: "hello")
 
     /// Holds `session`, taken over from a store (``SessionHost/takeOver(_:at:)``).
     func adopt(_ session: Session) {
@@ -118,7 +145,7 @@ final class SessionRegistry {
         session.stopRecording()
         logger.notice(
             "trace recording stopped: the server's budget for traces is spent",
-            metadata: ["session": "\(session.id)", "budget": "\(configuration.maxTraceBytesTotal)"])
+            metadata: ["session": "\(SessionLogID(session.id))", "budget": "\(configuration.maxTraceBytesTotal)"])
     }
 
     func removeAll() {
@@ -132,7 +159,7 @@ final class SessionRegistry {
         remove(oldest)
         logger.notice(
             "session freed early: the server is at its session limit",
-            metadata: ["session": "\(oldest.id)", "limit": "\(configuration.maxSessions)"])
+            metadata: ["session": "\(SessionLogID(oldest.id))", "limit": "\(configuration.maxSessions)"])
         return true
     }
 }

@@ -14,37 +14,65 @@ public protocol SessionStore: AnyObject {
     func load(_ id: String) -> StoreLoad
 }
 
-/// A session's members as a store keeps them: no tokens, only their hashes.
+/// A session's members as a store keeps them: no tokens, only their hashes; each member's role; and the hashes of
+/// the session's share keys (``SessionKeys``), by role.
 public struct StoredMembers: Sendable, Hashable {
     public var members: [(number: Int, tokenHash: String)]
     /// The number the next new member gets.
     public var next: Int
+    /// Each member's role by number; a member without one (a store written before roles) is read by
+    /// ``role(of:)``.
+    public var roles: [Int: MemberRole]
+    /// SHA-256 of each share key, by role (`drive`, `watch`); empty in a store written before keys.
+    public var keyHashes: [MemberRole: String]
 
-    public init(members: [(number: Int, tokenHash: String)], next: Int) {
+    public init(
+        members: [(number: Int, tokenHash: String)], next: Int, roles: [Int: MemberRole] = [:],
+        keyHashes: [MemberRole: String] = [:]
+    ) {
         self.members = members
         self.next = next
+        self.roles = roles
+        self.keyHashes = keyHashes
     }
 
+    /// Member `number`'s role: the stored one, else (a store written before roles) the owner for member 0, the
+    /// device that started the session, and `drive` for the others, which could do as much but configure.
+    public func role(of number: Int) -> MemberRole { roles[number] ?? (number == 0 ? .owner : .drive) }
+
+    /// Equal when they store the same: the members' roles as ``role(of:)`` reads them.
     public static func == (a: Self, b: Self) -> Bool {
-        a.next == b.next
-            && a.members.elementsEqual(b.members) { $0.number == $1.number && $0.tokenHash == $1.tokenHash }
+        a.next == b.next && a.keyHashes == b.keyHashes
+            && a.members.elementsEqual(b.members) {
+                $0.number == $1.number && $0.tokenHash == $1.tokenHash && a.role(of: $0.number) == b.role(of: $1.number)
+            }
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(next)
+        hasher.combine(keyHashes)
         for member in members {
             hasher.combine(member.number)
             hasher.combine(member.tokenHash)
+            hasher.combine(role(of: member.number))
         }
     }
 
-    /// `{"next":N,"members":[[number,"hash"],…]}` (`StoredMembersJSON`, the wire's writer).
-    public func json() -> [UInt8] { StoredMembersJSON.encode(next: next, members: members) }
+    /// `{"next":N,"members":[[number,"hash","role"],…],"keys":{"drive":"hash","watch":"hash"}}`
+    /// (`StoredMembersJSON`, the wire's writer).
+    public func json() -> [UInt8] {
+        StoredMembersJSON.encode(
+            next: next, members: members.map { ($0.number, $0.tokenHash, role(of: $0.number)) }, keys: keyHashes)
+    }
 
-    /// Reads ``json()``'s form back (`StoredMembersJSON`, the wire's validating reader).
+    /// Reads ``json()``'s form back (`StoredMembersJSON`, the wire's validating reader), and the form before roles.
     public init?(json: [UInt8]) {
-        guard let (next, members) = StoredMembersJSON.decode(json) else { return nil }
-        self.init(members: members, next: next)
+        guard let stored = StoredMembersJSON.decode(json) else { return nil }
+        var roles: [Int: MemberRole] = [:]
+        for member in stored.members { roles[member.number] = member.role }
+        self.init(
+            members: stored.members.map { ($0.number, $0.tokenHash) }, next: stored.next,
+            roles: roles, keyHashes: stored.keys)
     }
 }
 

@@ -15,7 +15,7 @@ public enum ClientMessage: Hashable, Sendable {
     case trace
 }
 
-/// `hello {viewport:{w,h}, dpr, preset?, session?, token?, seed?, frames?}`.
+/// `hello {viewport:{w,h}, dpr, preset?, session?, token?, key?, seed?, frames?}`.
 public struct Hello: Hashable, Sendable {
     /// The page's viewport, CSS px: finite, `0 < w, h ≤` ``DecodingLimits/maxViewport``.
     public var viewport: Size
@@ -26,6 +26,8 @@ public struct Hello: Hashable, Sendable {
     /// The session to join (alone) or resume (with its `token`).
     public var session: String?
     public var token: String?
+    /// A share link's key (`k`): joins `session` with the role the key gives (PROTOCOL.md, "Roles").
+    public var key: String?
     /// Seeds a new session's simulated feed (an integer in 0…2⁵³); the server's own seed when absent.
     public var seed: UInt64?
     /// How this connection wants its frames (`frames`); whole `frame` messages when absent.
@@ -33,8 +35,9 @@ public struct Hello: Hashable, Sendable {
 
     public init(
         viewport: Size, dpr: Double, preset: String? = nil, session: String? = nil, token: String? = nil,
-        seed: UInt64? = nil, frames: FrameFormat = .full
+        key: String? = nil, seed: UInt64? = nil, frames: FrameFormat = .full
     ) {
+        self.key = key
         self.viewport = viewport
         self.dpr = dpr
         self.preset = preset
@@ -62,7 +65,7 @@ public struct DecodingLimits: Hashable, Sendable {
     public var maxTime = 1e12
     /// Largest `dpr` of a `hello`; it must also be `> 0`.
     public var maxDevicePixelRatio = DevicePixelRatio.range.upperBound
-    /// Longest `preset`, `session`, `token` and `physics.spring` string, UTF-8 bytes after unescaping.
+    /// Longest `preset`, `session`, `token`, `key` and `physics.spring` string, UTF-8 bytes after unescaping.
     public var maxStringLength = 256
 
     public init(

@@ -46,6 +46,10 @@ public enum ErrorCode: String, CaseIterable, Hashable, Sendable, CustomStringCon
     /// An input whose `seq` is not above the last one the session applied for the member (a resend that crossed the
     /// first sending: docs/SCALING.md, "Resending"); it is not applied again. Raised by the server.
     case alreadyApplied = "already_applied"
+    /// A `hello` without the key (or token) a live session asks for, or with a wrong one, or one the embedder's
+    /// hook denied; or an input the member's role may not send (``MemberRole``). Nothing changes; the session goes
+    /// on. Raised by the server.
+    case forbidden = "forbidden"
 
     /// The code of an engine refusal. Every reason has one; the switch has no default, so a new
     /// `ListModelError.Reason` does not compile until it is given its code here (and in PROTOCOL.md's table).

@@ -227,6 +227,7 @@ public struct MessageDecoder: Sendable {
             preset: try r.string(fields[.preset], "hello.preset"),
             session: try r.string(fields[.session], "hello.session"),
             token: try r.string(fields[.token], "hello.token"),
+            key: try r.string(fields[.key], "hello.key"),
             seed: try seed(r, fields[.seed]),
             frames: try r.enumeration(fields[.frames], "hello.frames", FrameFormat.self) ?? .full
         )
@@ -312,7 +313,7 @@ public struct MessageDecoder: Sendable {
 // MARK: - Field names of the rarer messages
 
 private enum HelloField: String, CaseIterable {
-    case viewport, dpr, preset, session, token, seed, frames
+    case viewport, dpr, preset, session, token, key, seed, frames
 }
 
 private enum CommandField: String, CaseIterable {

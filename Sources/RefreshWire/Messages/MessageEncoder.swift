@@ -76,7 +76,8 @@ public struct MessageEncoder: Sendable {
         let strings =
             [
                 welcome.session, welcome.token, welcome.preset, welcome.configuration.springName, welcome.notice ?? "",
-                welcome.share ?? "", welcome.node ?? "", welcome.takeOver?.from ?? "",
+                welcome.share ?? "", welcome.node ?? "", welcome.takeOver?.from ?? "", welcome.links?.drive ?? "",
+                welcome.links?.watch ?? "",
             ]
             + welcome.presets
         let bound =
@@ -258,15 +259,7 @@ public struct MessageEncoder: Sendable {
         w.member(#","share":"#, string: welcome.share)
         w.member(#","notice":"#, string: welcome.notice)
         w.member(#","node":"#, string: welcome.node)
-        if let takeOver = welcome.takeOver {
-            w.literal(#","takeover":{"from":"#)
-            w.string(takeOver.from)
-            w.literal(#","catchUpMs":"#)
-            w.fixed(Double(takeOver.catchUpMicroseconds) / 1000, decimals: 3)
-            w.literal(#","ops":"#)
-            w.integer(Int64(takeOver.operations))
-            w.byte(.closeBrace)
-        }
+        welcome.writeAccessAndTakeOver(to: &w)
         w.byte(.closeBrace)
     }
 

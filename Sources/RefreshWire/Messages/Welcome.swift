@@ -37,6 +37,11 @@ public struct Welcome: Hashable, Sendable {
     public var takeOver: TakeOver?
     /// The session's feed: its source, whether it takes posts, its last requests (written as `feed`).
     public var feed: WelcomeFeed
+    /// What the member may do (written as `role`, PROTOCOL.md "Roles").
+    public var role: MemberRole
+    /// For the owner: the session's share links, one per role (written as `links`); `nil` for everyone else, and
+    /// for an owner resumed where only the keys' hashes are known (after a take-over).
+    public var links: ShareLinks?
 
     public init(
         session: String,
@@ -53,9 +58,13 @@ public struct Welcome: Hashable, Sendable {
         share: String? = nil,
         node: String? = nil,
         takeOver: TakeOver? = nil,
-        feed: WelcomeFeed = .simulated
+        feed: WelcomeFeed = .simulated,
+        role: MemberRole = .owner,
+        links: ShareLinks? = nil
     ) {
         self.feed = feed
+        self.role = role
+        self.links = links
         self.node = node
         self.takeOver = takeOver
         self.session = session

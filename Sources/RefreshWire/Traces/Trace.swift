@@ -241,6 +241,11 @@ public struct Trace: Hashable, Sendable {
     public var frames: FrameDigest
     /// Whether the recording stopped at its limit (the operations and the digest stop at the same point).
     public var truncated: Bool
+    /// Whether the trace holds only one member's messages (`"partial":true`: exported by a member that is not the
+    /// session's owner, PROTOCOL.md "trace"): its frames cannot be reproduced from it.
+    public var partial = false
+    /// For a partial trace: the member whose messages it holds.
+    public var partialMember: Int?
 
     public init(
         header: TraceHeader, snapshot: [UInt8]? = nil, operations: [TraceOperation], frames: FrameDigest,
@@ -353,6 +358,10 @@ public struct Trace: Hashable, Sendable {
             frames: FrameDigest(kind: digestKind, value: digest, count: UInt64(frames)),
             truncated: truncated)
         self.version = version
+        if let position = fields["partial"], text.byte(position) == .t {
+            partial = true
+            partialMember = fields["member"].flatMap { Self.integer(text, $0) }.flatMap { Int(exactly: $0) }
+        }
     }
 
     private static func operation(_ text: JSONText, _ position: Int, index: Int) throws(TraceError) -> TraceOperation {

@@ -47,6 +47,8 @@ public struct TraceRecorder: Sendable {
     /// Counts the snapshots this recorder started over from: a store that wrote the operations of one writes
     /// the trace whole when it changes.
     public private(set) var snapshotCount = 0
+    /// For a partial export (``exported(for:)``): the member whose messages alone it holds.
+    public private(set) var partialFor: Int?
 
     /// `digest` is what the frames' digest is taken over: the deltas between them for a new recording; a
     /// replay takes the kind of the trace it replays.
@@ -76,6 +78,15 @@ public struct TraceRecorder: Sendable {
     public func exported() -> TraceRecorder {
         var copy = self
         copy.operations = operations.exported()
+        return copy
+    }
+
+    /// The recording so far as member `member` may see it (PROTOCOL.md, "trace"): ``exported()`` whose JSON holds
+    /// the ticks, the frames and their digest, but only `member`'s own messages, and no snapshot (the session's
+    /// state, which others' inputs made); it says `"partial":true`. `nil`: the whole recording (the owner's).
+    public func exported(for member: Int?) -> TraceRecorder {
+        var copy = exported()
+        copy.partialFor = member
         return copy
     }
 
@@ -225,6 +236,7 @@ public struct TraceRecorder: Sendable {
         // swift-format-ignore: ReplaceForEachWithForLoop
         // OperationLog is not a Sequence: its forEach walks the packed log without building records.
         operations.forEach { record in
+            if let partialFor, case .apply(_, let member, _) = record, member != partialFor { return }
             Self.encode(record, separator: first ? "\n" : ",\n", into: &buffer)
             first = false
         }
@@ -251,7 +263,7 @@ public struct TraceRecorder: Sendable {
             w.integer(header.start.microseconds)
             w.member(#","feedSource":"#, string: header.feedSource)
         }
-        if let snapshot {
+        if let snapshot, partialFor == nil {
             buffer.append(contentsOf: #","snapshot":""#.utf8)
             Base64.encode(snapshot, into: &buffer)
             buffer.append(UInt8(ascii: "\""))
@@ -259,9 +271,10 @@ public struct TraceRecorder: Sendable {
         buffer.append(contentsOf: #","ops":["#.utf8)
     }
 
-    /// The trace's JSON after its operations, as of now: `],"frames":N,"digest":…,"truncated":…}`.
+    /// The trace's JSON after its operations, as of now: `],"frames":N,"digest":…,"truncated":…}`, and
+    /// `,"partial":true,"member":N` for a partial export (``exported(for:)``).
     public func encodeSummary(into buffer: inout [UInt8]) {
-        appendJSON(to: &buffer, bound: 96) { w in
+        appendJSON(to: &buffer, bound: 144) { w in
             w.literal(#"],"frames":"#)
             w.digits(frames.count)
             w.literal(#","digest":""#)
@@ -273,6 +286,10 @@ public struct TraceRecorder: Sendable {
             w.plainString(frames.kind.rawValue)
             w.literal(#","truncated":"#)
             w.bool(truncated)
+            if let partialFor {
+                w.literal(#","partial":true,"member":"#)
+                w.integer(Int64(partialFor))
+            }
             w.byte(.closeBrace)
         }
     }

@@ -96,7 +96,7 @@ import Testing
         let transport = TestTransport()
         func member(of session: String?) -> Connection {
             let connection = transport.open()
-            var hello = TestTransport.hello(session: session)
+            var hello = TestTransport.hello(session: session, key: session.flatMap { transport.key(of: $0) })
             hello.insert(contentsOf: #","frames":"delta""#, at: hello.index(before: hello.endIndex))
             transport.send(hello, on: connection)
             return connection

@@ -126,7 +126,7 @@ import Testing
         #expect(transport.messages(first, type: "feed_request").last?["kind"] as? String == "older")
 
         let id = try #require(transport.welcome(first)?["session"] as? String)
-        let second = try joined(transport, TestTransport.hello(session: id))
+        let second = try joined(transport, transport.join(id))
         let replace = try #require(rows(transport, second).first)
         #expect(replace["op"] as? String == "replace" && ids(replace) == feed.items.prefix(2 * size).map(\.id))
     }

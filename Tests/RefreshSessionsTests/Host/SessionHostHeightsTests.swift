@@ -39,7 +39,7 @@ import Testing
         let first = try joined(transport)
         transport.answerFeed(feed.page)
         let id = try #require(transport.welcome(first)?["session"] as? String)
-        let second = try joined(transport, TestTransport.hello(session: id))
+        let second = try joined(transport, transport.join(id))
         #expect(transport.messages(second, type: "heights").isEmpty, "nothing measured yet")
 
         transport.send(measure(#"["100",88.5],["99",40],["100",90]"#, seq: 1), on: first)
@@ -59,7 +59,7 @@ import Testing
         #expect(transport.messages(second, type: "heights").count == 1)
 
         // A third page: rows replace, then every measured height, top to bottom.
-        let third = try joined(transport, TestTransport.hello(session: id))
+        let third = try joined(transport, transport.join(id))
         let all = transport.messages(third)
         let rowsIndex = try #require(all.firstIndex { $0["type"] as? String == "rows" })
         let heightsIndex = try #require(all.firstIndex { $0["type"] as? String == "heights" })

@@ -45,7 +45,7 @@ import Testing
         let transport = TestTransport()
         let first = try joined(transport)
         let (id, token) = try session(transport, first)
-        let second = try joined(transport, TestTransport.hello(session: id))
+        let second = try joined(transport, transport.join(id))
         let welcome = try #require(transport.welcome(second))
         #expect(welcome["session"] as? String == id && welcome["member"] as? Int == 1)
         #expect(welcome["token"] as? String != token)
@@ -57,9 +57,9 @@ import Testing
         let transport = TestTransport { $0.maxMembersPerSession = 2 }
         let first = try joined(transport)
         let (id, _) = try session(transport, first)
-        _ = try joined(transport, TestTransport.hello(session: id))
+        _ = try joined(transport, transport.join(id))
         let third = transport.open()
-        transport.send(TestTransport.hello(session: id), on: third)
+        transport.send(transport.join(id), on: third)
         #expect(transport.errors(third) == ["session_full"])
     }
 
@@ -111,7 +111,7 @@ import Testing
         let transport = TestTransport()
         let a = try joined(transport)
         let (id, _) = try session(transport, a)
-        let b = try joined(transport, TestTransport.hello(session: id))
+        let b = try joined(transport, transport.join(id))
         transport.send(transport.touch("start", dy: 0), on: a)
         transport.now += 16_000
         transport.send(transport.touch("move", dy: -40), on: a)

@@ -11,7 +11,9 @@ import Testing
 @Suite struct TakeOverReadTests {
     /// Node `a` makes a session and writes it to `store`; node `b`, whose reads wait for the test, is asked
     /// for it. - Returns: `b`, the session's id and its member's token.
-    private func sessionOnA(_ store: MemoryStore) throws -> (b: TestTransport, id: String, token: String) {
+    private func sessionOnA(
+        _ store: MemoryStore
+    ) throws -> (b: TestTransport, id: String, token: String, key: String) {
         let a = TestTransport.node("a", store)
         let (page, welcome) = try a.welcomed(TestTransport.hello())
         a.send(#"{"type":"command","name":"scrollBy","amount":300}"#, on: page)
@@ -20,12 +22,15 @@ import Testing
         b.balancerBackend = "a"  // `a` is gone: the balancer sends its pages to `b`, its backup
         b.holdsStoreReads = true
         b.now = a.now + 50_000
-        return (b, try #require(welcome["session"] as? String), try #require(welcome["token"] as? String))
+        return (
+            b, try #require(welcome["session"] as? String), try #require(welcome["token"] as? String),
+            try #require(TestTransport.key(in: welcome))
+        )
     }
 
     @Test func theHelloWaitsForTheStoreAndWhatCameMeanwhileFollowsIt() throws {
         let store = MemoryStore()
-        let (b, id, token) = try sessionOnA(store)
+        let (b, id, token, _) = try sessionOnA(store)
         let page = b.open()
         b.send(TestTransport.hello(session: id, token: token), on: page)
         b.send(#"{"type":"ping","t":5}"#, on: page)
@@ -47,11 +52,11 @@ import Testing
 
     @Test func twoPagesAskingForTheSameSessionMakeOneRead() throws {
         let store = MemoryStore()
-        let (b, id, token) = try sessionOnA(store)
+        let (b, id, token, key) = try sessionOnA(store)
         let first = b.open()
         let second = b.open()
         b.send(TestTransport.hello(session: id, token: token), on: first)
-        b.send(TestTransport.hello(session: id), on: second)
+        b.send(TestTransport.hello(session: id, key: key), on: second)
         #expect(b.storeReads.count == 1)
         b.answerStoreRead()
         #expect(b.welcome(first)?["session"] as? String == id)
@@ -61,7 +66,7 @@ import Testing
 
     @Test func aPageThatLeftBeforeTheAnswerTakesNothingOver() throws {
         let store = MemoryStore()
-        let (b, id, token) = try sessionOnA(store)
+        let (b, id, token, _) = try sessionOnA(store)
         let page = b.open()
         b.send(TestTransport.hello(session: id, token: token), on: page)
         b.close(page)
@@ -72,7 +77,7 @@ import Testing
 
     @Test func tooManyMessagesWhileWaitingAreRefusedClearly() throws {
         let store = MemoryStore()
-        let (b, id, token) = try sessionOnA(store)
+        let (b, id, token, _) = try sessionOnA(store)
         let page = b.open()
         b.send(TestTransport.hello(session: id, token: token), on: page)
         for t in 0...SessionHost.maxHeldMessages { b.send(#"{"type":"ping","t":\#(t)}"#, on: page) }
@@ -83,7 +88,7 @@ import Testing
 
     @Test func anUnreachableStoreGivesANewSessionAndAnAnswerNotWaitedForIsIgnored() throws {
         let store = MemoryStore()
-        let (b, id, token) = try sessionOnA(store)
+        let (b, id, token, _) = try sessionOnA(store)
         let page = b.open()
         b.send(TestTransport.hello(session: id, token: token), on: page)
         let read = try #require(b.storeReads.first)

@@ -85,7 +85,7 @@ import Testing
         let wrong = b.open()
         b.send(TestTransport.hello(session: id, token: String(repeating: "0", count: 32)), on: wrong)
         #expect(b.errors(wrong) == ["bad_token"])
-        let (_, joined) = try b.welcomed(TestTransport.hello(session: id))
+        let (_, joined) = try b.welcomed(a.join(id))
         #expect(joined["session"] as? String == id && joined["member"] as? Int == 1)
     }
 

@@ -10,7 +10,7 @@ import Testing
     private func deltaMember(of session: Session, id: UInt64) throws -> Connection {
         let connection = Connection(id: id, peer: "127.0.0.1", now: 0, limits: .init())
         connection.frameFormat = .delta
-        let member = try #require(session.addMember(limit: 4))
+        let member = try #require(session.addMember(limit: 4, role: .owner))
         _ = session.attach(connection, member: member.number)
         connection.member = member.number
         return connection

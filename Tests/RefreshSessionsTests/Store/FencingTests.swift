@@ -30,7 +30,7 @@ struct FencingTests {
         let store = MemoryStore()
         let (a, first, made, id) = try TestTransport.nodeWithSession("a", store)
         let token = try #require(made["token"] as? String)
-        let (second, joined) = try a.welcomed(TestTransport.hello(session: id))
+        let (second, joined) = try a.welcomed(a.join(id))
         a.now += StoreLedger.period
         a.sweep()  // the second member rides on this batch
         #expect(store.sessions[id]?.epoch == SessionFence.first)
@@ -94,13 +94,13 @@ struct FencingTests {
         a.sweep()
         let stale = store.load(id)  // what c read, before b's claim landed
         let b = TestTransport.backup("b", of: "a", at: a.now + 10_000, store)
-        _ = try b.welcomed(TestTransport.hello(session: id))
+        _ = try b.welcomed(a.join(id))
         let c = TestTransport.node("c", store)
         c.now = b.now
         c.balancerBackend = "a"
         c.holdsStoreReads = true
         let page = c.open()
-        c.send(TestTransport.hello(session: id), on: page)
+        c.send(a.join(id), on: page)
         c.answerStoreRead(stale)
         #expect(store.sessions[id]?.node == "b" && store.sessions[id]?.epoch == 2)
         #expect(store.fencedWrites.map(\.node) == ["b"], "c's claim of epoch 2 was refused")

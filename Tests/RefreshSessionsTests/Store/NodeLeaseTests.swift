@@ -37,7 +37,7 @@ import Testing
         for written in [false, true] {
             if written { store.sessions[id] = stored }
             let page = b.open()
-            b.send(TestTransport.hello(session: id), on: page)
+            b.send(a.join(id), on: page)
             let refusal = try #require(b.messages(page, type: "error").first, "\(b.messages(page))")
             #expect(refusal["code"] as? String == "session_elsewhere" && refusal["node"] as? String == "a")
             #expect(b.welcome(page) == nil && b.host.sessions.isEmpty, "no new session, nothing taken over")
@@ -59,7 +59,7 @@ import Testing
         store.sessions[id] = nil  // its first write has not landed yet; `a`'s lease is current
         let b = TestTransport.node("b", store)
         b.balancerBackend = "a"
-        let (_, welcome) = try b.welcomed(TestTransport.hello(session: id))
+        let (_, welcome) = try b.welcomed(a.join(id))
         #expect(welcome["session"] as? String != id && welcome["notice"] as? String == "session_expired")
     }
 
@@ -95,19 +95,19 @@ import Testing
         b.now = again.now
         b.sweep()  // b is alive: its lease is current
         let page = again.open()
-        again.send(TestTransport.hello(session: id), on: page)
+        again.send(a.join(id), on: page)
         let refusal = try #require(again.messages(page, type: "error").first)
         #expect(refusal["code"] as? String == "session_elsewhere" && refusal["node"] as? String == "b")
         #expect(refusal["ref"] as? String == "hello")
         #expect(again.welcome(page) == nil && again.host.registry.sessions[id] == nil, "nothing joined or taken")
         // it joins on `b`
         b.balancerBackend = "b"
-        let (_, joined) = try b.welcomed(TestTransport.hello(session: id))
+        let (_, joined) = try b.welcomed(a.join(id))
         #expect(joined["session"] as? String == id && joined["member"] as? Int == 1)
         // `b` stops (SIGTERM): its lease ends with it, and `a` takes the session over
         b.beginShutdown()
         #expect(store.leases["b"] == nil)
-        let (_, taken) = try again.welcomed(TestTransport.hello(session: id))
+        let (_, taken) = try again.welcomed(a.join(id))
         #expect(taken["session"] as? String == id && taken["node"] as? String == "a")
         #expect((taken["takeover"] as? [String: Any])?["from"] as? String == "b")
     }
@@ -126,7 +126,7 @@ import Testing
         let a = TestTransport.node("a", store)
         a.now = b.now + NodeLease.duration + 1
         store.time = { [weak a] in a?.now ?? 0 }
-        let (_, taken) = try a.welcomed(TestTransport.hello(session: id))
+        let (_, taken) = try a.welcomed(first.join(id))
         #expect(taken["session"] as? String == id && taken["node"] as? String == "a")
     }
 }

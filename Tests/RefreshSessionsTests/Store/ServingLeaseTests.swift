@@ -77,7 +77,7 @@ struct ServingLeaseTests {
         a.now = clock
         let (first, made) = try a.welcomed(TestTransport.hello())
         let id = try #require(made["session"] as? String)
-        let (second, joined) = try a.welcomed(TestTransport.hello(session: id))
+        let (second, joined) = try a.welcomed(a.join(id))
         clock += StoreLedger.period
         a.now = clock
         a.sweep()  // a renewal, at `renewedAt`

@@ -59,9 +59,9 @@ final class TestTransport {
 
     // MARK: - Events
 
-    func open(peer: String = "127.0.0.1") -> Connection {
+    func open(peer: String = "127.0.0.1", credentials: String? = nil) -> Connection {
         defer { nextID += 1 }
-        let connection = host.opened(id: nextID, peer: peer, at: now)
+        let connection = host.opened(id: nextID, peer: peer, credentials: credentials, at: now)
         connection.balancerBackend = balancerBackend
         carryOut()
         return connection
@@ -259,11 +259,28 @@ final class TestTransport {
 
     // MARK: - Page messages
 
-    static func hello(session: String? = nil, token: String? = nil, preset: String = "ios") -> String {
+    static func hello(
+        session: String? = nil, token: String? = nil, key: String? = nil, preset: String = "ios"
+    ) -> String {
         var fields = [#""type":"hello""#, #""viewport":{"w":390,"h":844}"#, #""dpr":3"#, #""preset":"\#(preset)""#]
         if let session { fields.append(#""session":"\#(session)""#) }
         if let token { fields.append(#""token":"\#(token)""#) }
+        if let key { fields.append(#""key":"\#(key)""#) }
         return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// The key of the owner's `role` share link in its `welcome` (`links`, PROTOCOL.md "Roles").
+    static func key(in welcome: [String: Any], _ role: String = "drive") -> String? {
+        guard let link = (welcome["links"] as? [String: String])?[role] else { return nil }
+        return link.split(separator: "&").first { $0.hasPrefix("k=") }.map { String($0.dropFirst(2)) }
+    }
+
+    /// The key of session `id`'s `role` link, as this transport's host made it (its owner's welcome had it).
+    func key(of id: String, _ role: MemberRole = .drive) -> String? { host.sessions[id]?.keys.keys[role] }
+
+    /// A `hello` that joins session `id`, made by this transport's host, with its `role` link's key.
+    func join(_ id: String, _ role: MemberRole = .drive) -> String {
+        Self.hello(session: id, key: key(of: id, role))
     }
 
     /// ``touch(_:dy:seq:pointer:)`` in its binary spelling (``BinaryTouch``).

@@ -274,6 +274,7 @@ struct EncoderEquivalenceTests {
                 "serverT": 0.001, "protocol": "refreshkit.v1", "binary": ["touch"],
                 "feed": ["source": "simulated", "kind": "simulated", "postable": false, "requests": [Any]()]
                     as [String: Any],
+                "role": "owner",
             ]
             let differences = Reference.differences(object, expected, tolerance: 1e-9)
             #expect(differences.isEmpty, "\(differences)")

@@ -136,8 +136,20 @@ struct EncoderTests {
             + #""physics":{"decelerationRate":0.998,"spring":"ios","rubberBand":0.55},"events":"refreshkit"},"#
             + #""schema":\#(String(decoding: MessageEncoder.schemaJSON, as: UTF8.self)),"serverT":81234.5,"#
             + #""protocol":"refreshkit.v1","binary":["touch"],"feed":{"source":"simulated","kind":"simulated","postable":false,"#
-            + #""requests":[]}}"#
+            + #""requests":[]},"role":"owner"}"#
         #expect(encoded { $0.encode(welcome, into: &$1) } == expected)
+    }
+
+    /// Every welcome names the member's role; the owner's has the share links, one per role (PROTOCOL.md, "Roles").
+    @Test func welcomeRoleAndLinks() {
+        var welcome = Welcome(
+            session: "s1", token: "tk", preset: "ios", presets: ["ios"], configuration: Preset.ios.configuration,
+            serverTime: .zero, role: .owner, links: ShareLinks(session: "s1", drive: "d1", watch: "w1"))
+        #expect(
+            encoded { $0.encode(welcome, into: &$1) }.hasSuffix(
+                #","role":"owner","links":{"drive":"/?s=s1&k=d1","watch":"/?s=s1&k=w1"}}"#))
+        (welcome.role, welcome.links) = (.watch, nil)
+        #expect(encoded { $0.encode(welcome, into: &$1) }.hasSuffix(#","role":"watch"}"#))
     }
 
     @Test func welcomeListsEdgesInAFixedOrderWithExactNumbers() throws {

@@ -145,7 +145,7 @@ struct FeedWireTests {
         #expect(
             text.hasSuffix(
                 #""feed":{"source":"sqlite:demo.sqlite","kind":"sqlite","postable":true,"requests":[{"id":7,"#
-                    + #""kind":"older","cursor":"c41","items":2,"ms":3.25,"error":null}]}}"#))
+                    + #""kind":"older","cursor":"c41","items":2,"ms":3.25,"error":null}]},"role":"owner"}"#))
     }
 }
 
