@@ -12,13 +12,13 @@ def test_the_share_popover_shows_a_qr_code_of_the_session_link(browser, server):
     context, page = open_page(browser, server, PHONE)
     try:
         page.click("#share-toggle")
-        link = page.locator("#share-link")
+        link = page.locator("#share-link-drive")
         wait_until(page, lambda p: "/?s=" in link.inner_text(), 5, what="the session link")
         expected = link.inner_text()
-        qr = page.locator("#share-qr")
+        qr = page.locator("#share-qr-drive")
         # the image is the server's drawing; wait until the browser has it decoded and laid out
         page.wait_for_function(
-            "() => { const i = document.getElementById('share-qr'); return i && !i.hidden && i.complete "
+            "() => { const i = document.getElementById('share-qr-drive'); return i && !i.hidden && i.complete "
             "&& i.naturalWidth > 0 && i.getBoundingClientRect().width >= 150 }")
         assert qr.get_attribute("alt").startswith("QR code of the session link")
         shot = save_screenshot(page, "share-qr.png")

@@ -8,7 +8,9 @@
 // Touches go out as binary messages (js/protocol.js, encodeBinaryTouch) to a server whose welcome says it reads
 // them: its JSON decode is the server's largest cost per input. Every other message is JSON.
 import { ClockSync, backoffDelay, socketUrl } from './clock.js';
-import { CloseCode, ErrorCode, NORMAL_CLOSURE, PROTOCOL, encodeBinaryTouch, readsBinaryTouch } from './protocol.js';
+import {
+  CloseCode, ErrorCode, NORMAL_CLOSURE, PROTOCOL, encodeBinaryTouch, readsBinaryTouch, roleMay,
+} from './protocol.js';
 import { Store } from './store.js';
 
 const PING_INTERVAL_MS = 2000;
@@ -229,6 +231,7 @@ export class Connection {
     const hello = { type: 'hello', frames: 'delta', ...this.buildHello(), ...(this.helloOnce ?? {}) };
     if (this.store.session) hello.session = this.store.session;
     if (this.store.token) hello.token = this.store.token;
+    if (this.store.key && this.store.session) hello.key = this.store.key;
     this.sendRaw(hello);
   }
 
@@ -275,9 +278,12 @@ export class Connection {
     return true;
   }
 
-  /** Sends a message once the session is open (inputs before welcome would only get not_ready). */
+  /**
+   * Sends a message once the session is open (inputs before welcome would only get not_ready), and only what
+   * the member's role may send (a watch page sends no input: docs/PROTOCOL.md, "Roles").
+   */
   send(obj) {
-    if (!this.welcomed) return false;
+    if (!this.welcomed || !roleMay(this.store.role, obj?.type)) return false;
     return this.sendRaw(obj);
   }
 

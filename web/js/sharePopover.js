@@ -1,6 +1,7 @@
-// The "Share" button and its popover (docs/PROTOCOL.md, "Sessions"): the session's link and its QR code, how
-// many devices are connected, a Copy button, and the trace controls (js/trace.js finds them by id). It reads the
-// session's store (js/store.js) and draws again on every welcome and `room` message.
+// The "Share" button and its popover (docs/PROTOCOL.md, "Sessions" and "Roles"): the session's two links, Drive
+// and Watch (the owner's welcome.links), each with its QR code and a Copy button, how many devices are connected,
+// and the trace controls (js/trace.js finds them by id). Only the owner has links to give; a watching page says it
+// watches. It reads the session's store (js/store.js) and draws again on every welcome and `room` message.
 // The pure helpers at the top are unit tested with node (web/test/share.test.js).
 import { t } from './i18n.js';
 
@@ -8,6 +9,13 @@ import { t } from './i18n.js';
 export function shareUrl(origin, id) {
   return `${origin}/?s=${id}`;
 }
+
+/** A share link's path from the owner's welcome (`/?s=ID&k=KEY`) as a device opens it from `origin`. */
+export function linkUrl(origin, path) {
+  return typeof path === 'string' && path.startsWith('/') ? `${origin}${path}` : null;
+}
+
+const ROLES = ['drive', 'watch'];
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 
@@ -54,10 +62,15 @@ export class SharePopover {
     session.on('room', () => this.render());
   }
 
-  /** The link another device opens to join, or null before the first welcome. */
-  get url() {
+  /** The `role` link another device opens to join (`drive` or `watch`), or null: not welcomed, or not the owner. */
+  linkFor(role) {
     if (!this.store.session) return null;
-    return shareUrl(shareOrigin(this.win.location.origin, this.store.welcome?.share), this.store.session);
+    return linkUrl(shareOrigin(this.win.location.origin, this.store.welcome?.share), this.store.links?.[role]);
+  }
+
+  /** The drive link (what "Copy link" copied before there were two). */
+  get url() {
+    return this.linkFor('drive');
   }
 
   build(insertBefore) {
@@ -78,13 +91,19 @@ export class SharePopover {
     pop.innerHTML = `
       <h2 class="share-title">${t('share.title')}</h2>
       <p class="share-hint">${t('share.hint')}</p>
-      <p class="share-link-row"><a class="share-link" id="share-link" href="/" target="_blank" rel="noopener"></a></p>
-      <p class="share-qr-row"><img class="share-qr" id="share-qr" width="176" height="176" hidden
-        alt="${t('share.qr.alt')}"></p>
-      <p class="share-actions">
-        <button type="button" class="button button-tinted" id="share-copy">${t('share.copy')}</button>
-        <span class="share-members" id="share-members"></span>
-      </p>
+${ROLES.map((role) => `
+      <div class="share-role" id="share-${role}" data-role="${role}">
+        <h3 class="share-subtitle">${t(`share.${role}`)}</h3>
+        <p class="share-hint">${t(`share.${role}.hint`)}</p>
+        <p class="share-link-row"><a class="share-link" id="share-link-${role}" href="/" target="_blank"
+          rel="noopener"></a></p>
+        <p class="share-qr-row"><img class="share-qr" id="share-qr-${role}" width="176" height="176" hidden
+          alt="${t('share.qr.alt')}"></p>
+        <p class="share-actions"><button type="button" class="button button-tinted" id="share-copy-${role}">${
+  t(role === 'drive' ? 'share.copyDrive' : 'share.copyWatch')}</button></p>
+      </div>`).join('')}
+      <p class="share-hint" id="share-role-note" hidden></p>
+      <p class="share-actions"><span class="share-members" id="share-members"></span></p>
       <h3 class="share-subtitle">${t('share.trace')}</h3>
       <p class="share-actions">
         <button type="button" class="button button-plain" id="trace-export">${t('share.export')}</button>
@@ -97,12 +116,16 @@ export class SharePopover {
     d.body.appendChild(pop);
     this.button = button;
     this.pop = pop;
-    this.linkEl = pop.querySelector('#share-link');
-    this.qrEl = pop.querySelector('#share-qr');
+    this.roleEls = Object.fromEntries(ROLES.map((role) => [role, {
+      box: pop.querySelector(`#share-${role}`),
+      link: pop.querySelector(`#share-link-${role}`),
+      qr: pop.querySelector(`#share-qr-${role}`),
+    }]));
+    this.noteEl = pop.querySelector('#share-role-note');
     this.membersEl = pop.querySelector('#share-members');
 
     button.addEventListener('click', () => this.toggle());
-    pop.querySelector('#share-copy').addEventListener('click', () => this.copy());
+    for (const role of ROLES) pop.querySelector(`#share-copy-${role}`).addEventListener('click', () => this.copy(role));
     d.addEventListener('keydown', (e) => {
       if (e.key === 'Escape' && !pop.hidden) {
         this.toggle(false);
@@ -122,20 +145,29 @@ export class SharePopover {
   }
 
   render() {
-    const url = this.url;
-    this.linkEl.textContent = url ?? t('share.connecting');
-    this.linkEl.href = url ?? '/';
-    // the server draws the code (GET /qr.svg, libqrencode); fetched again only when the link changes
-    const qr = url ? qrCodePath(url) : null;
-    if (qr && this.qrEl.getAttribute('src') !== qr) this.qrEl.setAttribute('src', qr);
-    this.qrEl.hidden = !qr;
+    for (const role of ROLES) {
+      const url = this.linkFor(role);
+      const { box, link, qr } = this.roleEls[role];
+      box.hidden = !url && Boolean(this.store.role);
+      link.textContent = url ?? t('share.connecting');
+      link.href = url ?? '/';
+      // the server draws the code (GET /qr.svg, libqrencode); fetched again only when the link changes
+      const path = url ? qrCodePath(url) : null;
+      if (path && qr.getAttribute('src') !== path) qr.setAttribute('src', path);
+      qr.hidden = !path;
+    }
+    const role = this.store.role;
+    const note = role === 'watch' ? t('share.watching') : role && !this.store.links ? t('share.notOwner') : '';
+    this.noteEl.textContent = note;
+    this.noteEl.hidden = !note;
     const members = this.store.members;
     this.membersEl.textContent = members > 0 ? membersText(members) : '';
     this.button.dataset.members = String(members);
+    this.button.dataset.role = role ?? '';
   }
 
-  async copy() {
-    const url = this.url;
+  async copy(role = 'drive') {
+    const url = this.linkFor(role);
     if (!url) return;
     let copied = false;
     try {
@@ -149,7 +181,7 @@ export class SharePopover {
     }
     if (!copied) {
       const range = this.doc.createRange();
-      range.selectNodeContents(this.linkEl);
+      range.selectNodeContents(this.roleEls[role].link);
       const sel = this.win.getSelection();
       sel.removeAllRanges();
       sel.addRange(range);

@@ -9,9 +9,12 @@ export const MAX_ERRORS = 20;
 
 export class Store {
   /** @param {{session?: string|null, token?: string|null, preset?: string|null}} initial  from the URL and sessionStorage */
-  constructor({ session = null, token = null, preset = null } = {}) {
+  constructor({ session = null, token = null, preset = null, key = null } = {}) {
     this.session = session;   // the session id (the URL's ?s=, then the server's)
     this.token = session ? token : null; // this member's token in that session
+    this.key = session ? key : null; // the share link's key (the URL's &k=): joins the session with its role
+    this.role = null;         // what this member may do: 'owner', 'drive' or 'watch' (welcome.role)
+    this.links = null;        // the owner's share links {drive, watch} (paths); kept when a welcome has none
     this.member = null;       // this page's member number (welcome, room)
     this.members = 0;         // devices connected to the session (room)
     this.welcome = null;      // the latest welcome
@@ -53,6 +56,9 @@ export class Store {
         if (typeof msg.session === 'string') this.session = msg.session;
         if (typeof msg.token === 'string') this.token = msg.token;
         if (Number.isInteger(msg.member)) this.member = msg.member;
+        if (typeof msg.role === 'string') this.role = msg.role;
+        // a welcome after a take-over may not know the keys (docs/PROTOCOL.md, "Roles"): the links stay
+        if (msg.links && typeof msg.links === 'object') this.links = msg.links;
         if (msg.config && typeof msg.config === 'object') this.config = msg.config;
         if (typeof msg.preset === 'string') this.preset = this.serverPreset = msg.preset;
         this.hasBase = false; // the server sends a whole frame next

@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Emitter } from '../js/session/emitter.js';
-import { SessionIdentity } from '../js/session/identity.js';
+import { SessionIdentity, keyFromUrl } from '../js/session/identity.js';
+import { roleMay } from '../js/protocol.js';
 import { Connection } from '../js/connection.js';
 import { Store } from '../js/store.js';
 
@@ -94,15 +95,15 @@ test('the identity starts from the address and this tab\'s token, and remembers 
   const { win, storage, map } = fakeWindow(`http://h/?preset=jh&s=${ID}`);
   map.set(`refreshkit.token.${ID}`, 'tok');
   const identity = new SessionIdentity({ win, storage });
-  assert.deepEqual(identity.initial(), { session: ID, token: 'tok' });
+  assert.deepEqual(identity.initial(), { session: ID, token: 'tok', key: null });
   const other = 'fedcba9876543210fedcba9876543210';
   identity.remember(other, 't2');
   assert.equal(win.location.href, `http://h/?preset=jh&s=${other}`);
-  assert.deepEqual(new SessionIdentity({ win, storage }).initial(), { session: other, token: 't2' });
+  assert.deepEqual(new SessionIdentity({ win, storage }).initial(), { session: other, token: 't2', key: null });
   identity.remember(other, null);
   assert.equal(map.has(`refreshkit.token.${other}`), false);
   const fresh = new SessionIdentity({ win: fakeWindow('http://h/').win, storage });
-  assert.deepEqual(fresh.initial(), { session: null, token: null });
+  assert.deepEqual(fresh.initial(), { session: null, token: null, key: null });
 });
 
 /** A WebSocket the test drives: it records what is sent. */
@@ -168,4 +169,16 @@ test('the public module exports every name docs/PAGE.md lists, and no other', as
   for (const name of ['defineControl', 'drawArrow', 'setFont', 't']) assert.ok(documented.includes(name), name);
   assert.equal(typeof api.LiveSession, 'function');
   assert.equal(typeof api.createSession, 'function');
+});
+
+test('a share link\'s key goes into the hello, and a watch page sends no input', () => {
+  const key = 'ab'.repeat(16);
+  assert.equal(keyFromUrl(`https://h/?s=${ID}&k=${key}`), key);
+  assert.equal(keyFromUrl(`https://h/?s=${ID}&k=nothex`), null);
+  assert.equal(roleMay('watch', 'touch'), false);
+  assert.equal(roleMay('watch', 'ping'), true);
+  assert.equal(roleMay('drive', 'configure'), false);
+  assert.equal(roleMay('drive', 'wheel'), true);
+  assert.equal(roleMay('owner', 'configure'), true);
+  assert.equal(roleMay(null, 'touch'), true, 'before a welcome nothing is held back');
 });

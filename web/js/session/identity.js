@@ -22,6 +22,18 @@ export function sessionFromUrl(href) {
   return id && /^([A-Za-z0-9_-]{1,32}\.)?[0-9a-f]{16,64}$/.test(id) ? id : null;
 }
 
+/** The share link's key a URL carries (`&k=KEY`, 32 hex digits: docs/PROTOCOL.md, "Roles"), or null. */
+export function keyFromUrl(href) {
+  let url;
+  try {
+    url = new URL(href);
+  } catch {
+    return null;
+  }
+  const key = url.searchParams.get('k');
+  return key && /^[0-9a-f]{32}$/.test(key) ? key : null;
+}
+
 /** `href` with `?s=ID` set (other parameters kept): what history.replaceState puts in the address bar. */
 export function urlWithSession(href, id) {
   const url = new URL(href);
@@ -61,10 +73,13 @@ export class SessionIdentity {
     this.tokens = new TokenStore(storage);
   }
 
-  /** What the first hello says: the session the address names, and this tab's token for it (or nulls). */
+  /**
+   * What the first hello says: the session the address names, the share link's key it carries, and this tab's
+   * token for it (or nulls).
+   */
   initial() {
     const session = sessionFromUrl(this.win.location.href);
-    return { session, token: this.tokens.get(session) };
+    return { session, token: this.tokens.get(session), key: session ? keyFromUrl(this.win.location.href) : null };
   }
 
   /**

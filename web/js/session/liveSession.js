@@ -87,7 +87,9 @@ export class LiveSession {
     this.abort = new AbortController();
     const start = identity?.initial() ?? {};
     /** What the session knows (frame, config, preset, session id, member, events, errors): js/store.js. */
-    this.store = new Store({ session: start.session ?? null, token: start.token ?? null, preset: preset || null });
+    this.store = new Store({
+      session: start.session ?? null, token: start.token ?? null, key: start.key ?? null, preset: preset || null,
+    });
     /** The session's feed source: its items, requests and "N new" (js/feed/feedState.js, docs/PROTOCOL.md). */
     this.feed = new FeedState();
     /** An external source's rows, laid out at the session's width, placed by the engine's heights (js/feed/rowLayout.js). */
