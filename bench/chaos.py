@@ -142,6 +142,8 @@ class Device:
     index: int
     session: str | None = None
     token: str | None = None
+    key: str | None = None  # the owner's drive link's key, until this device has a token (docs/PROTOCOL.md, "Roles")
+    drive_key: str | None = None  # the owner's: its welcome's drive link
     member: int | None = None
     node: str | None = None
     seq: int = 0
@@ -192,6 +194,8 @@ class Run:
                         hello["session"] = device.session
                     if device.token:
                         hello["token"] = device.token
+                    elif device.key:
+                        hello["key"] = device.key
                     await ws.send(json.dumps(hello))
                     await self.serve(device, pair, ws)
                     backoff = 0.125
@@ -222,6 +226,8 @@ class Run:
                     device.lost_session = True  # a new session (`session_expired`): this one is lost to it
                     return
                 device.session, device.token = message["session"], message["token"]
+                if links := message.get("links"):
+                    device.drive_key = links["drive"].split("k=", 1)[1]
                 device.member, device.node = message["member"], node
                 device.welcomes += 1
                 ack = message.get("ack", 0) or 0
@@ -381,6 +387,7 @@ class Run:
             tasks.append(asyncio.create_task(self.connect(pair[0], pair)))
             await asyncio.wait_for(pair[0].connected.wait(), 20)
             pair[1].session = pair[0].session
+            pair[1].key = pair[0].drive_key
             pair[1].node = pair[0].node
             tasks.append(asyncio.create_task(self.connect(pair[1], pair)))
             pairs.append(pair)

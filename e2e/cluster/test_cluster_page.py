@@ -44,7 +44,8 @@ def two_pages_of_one_session(browser, c):
     base = f"http://127.0.0.1:{c.balancer.port}"
     ctx_a, a = open_page(browser, base)
     sid = a.evaluate("() => window.refreshkit.session.id")
-    ctx_b, b = open_page(browser, base, f"?s={sid}")
+    drive = welcome(a)["links"]["drive"]  # the owner's Drive link, `/?s=ID&k=KEY` (docs/PROTOCOL.md, "Roles")
+    ctx_b, b = open_page(browser, base, drive.removeprefix("/"))
     try:
         yield a, b, sid
     finally:

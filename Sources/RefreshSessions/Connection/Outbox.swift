@@ -13,11 +13,13 @@ import RefreshWire
 /// for at will: at most one waits at a time, and a request while it waits is answered by it (the newer recording
 /// is the one it would have got a moment later), so a client that asks and never reads holds one.
 public struct Outbox: Sendable {
-    public let limit: Int
-    public let limitBytes: Int
+    // 32-bit counts and the flags side by side: every connection holds one (docs/PERFORMANCE.md, "Memory per
+    // connected session")
+    private let countLimit: Int32
+    private let bytesLimit: Int32
     private var messages = Deque<ServerMessage>()
     /// What the waiting messages hold, by their estimates.
-    public private(set) var queuedBytes = 0
+    private var bytesQueued: Int32 = 0
     /// A trace waits to be written.
     public private(set) var traceQueued = false
     /// The session's frame is due.
@@ -29,9 +31,13 @@ public struct Outbox: Sendable {
     public private(set) var framesCoalesced: UInt64 = 0
 
     public init(limit: Int, limitBytes: Int = 1 << 20) {
-        self.limit = limit
-        self.limitBytes = limitBytes
+        countLimit = Int32(clamping: limit)
+        bytesLimit = Int32(clamping: limitBytes)
     }
+
+    public var limit: Int { Int(countLimit) }
+    public var limitBytes: Int { Int(bytesLimit) }
+    public var queuedBytes: Int { Int(bytesQueued) }
 
     public var isEmpty: Bool { messages.isEmpty }
     public var count: Int { messages.count }
@@ -68,7 +74,7 @@ public struct Outbox: Sendable {
     }
 
     private mutating func append(_ message: ServerMessage, bytes: Int? = nil) {
-        queuedBytes += bytes ?? message.queuedByteEstimate
+        bytesQueued &+= Int32(clamping: bytes ?? message.queuedByteEstimate)
         messages.append(message)
     }
 
@@ -95,7 +101,7 @@ public struct Outbox: Sendable {
         if case .trace = message {
             traceQueued = false
         } else {
-            queuedBytes -= message.queuedByteEstimate
+            bytesQueued &-= Int32(clamping: message.queuedByteEstimate)
         }
     }
 
@@ -104,7 +110,7 @@ public struct Outbox: Sendable {
         guard let message = messages.popFirst() else { return nil }
         forget(message)
         if messages.isEmpty {
-            queuedBytes = 0
+            bytesQueued = 0
             lagReported = false
             // Drained: give the queue's memory back (an empty `Deque` holds none), so a quiet connection
             // keeps nothing of the welcome or a burst of events.
