@@ -62,7 +62,10 @@ extension ServiceLoop {
             nextConnectionID += 1
             let client = gatekeeper.client(of: wsi)
             gatekeeper.opened(client)
-            let connection = host.opened(id: id, peer: client.key, at: clock.now())
+            // What the embedder's `hello` hook may judge the client by: its cookies (a browser sends no other
+            // header of its own with a WebSocket), read only when there is a hook (docs/EMBEDDING.md, "Who may join")
+            let credentials = host.configuration.authorize == nil ? nil : Gatekeeper.header(wsi, WSI_TOKEN_HTTP_COOKIE)
+            let connection = host.opened(id: id, peer: client.key, credentials: credentials, at: clock.now())
             connection.transport = wsi  // before the host's actions are carried out (the defer above)
             connection.balancerBackend = Gatekeeper.customHeader(wsi, "x-refreshkit-backend:")
             user.storeBytes(of: Unmanaged.passRetained(connection).toOpaque(), as: UnsafeMutableRawPointer?.self)

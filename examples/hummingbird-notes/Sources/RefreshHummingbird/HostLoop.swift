@@ -75,10 +75,11 @@ actor HostLoop {
     // MARK: - A WebSocket's events
 
     /// A WebSocket from `peer` is open; `wake` wakes its writer. - Returns: its id.
-    func opened(peer: String, wake: AsyncStream<Void>.Continuation) -> UInt64 {
+    func opened(peer: String, credentials: String? = nil, wake: AsyncStream<Void>.Continuation) -> UInt64 {
         let id = nextID
         nextID += 1
-        links[id] = Link(connection: host.opened(id: id, peer: peer, at: clock.now()), wake: wake)
+        links[id] = Link(
+            connection: host.opened(id: id, peer: peer, credentials: credentials, at: clock.now()), wake: wake)
         carryOutActions()
         return id
     }

@@ -127,7 +127,11 @@ public final class RefreshService: Service, Sendable {
             return .upgrade([.secWebSocketProtocol: Self.subprotocol])
         } onUpgrade: { [self] inbound, outbound, context in
             let client = client(of: context.request, context: context.requestContext)
-            await WebSocketLinkTasks(loop: loop).serve(inbound: inbound, outbound: outbound, peer: client.key)
+            // What the `hello` hook may judge the client by, as on the libwebsockets server: its cookies, read only
+            // when there is a hook (docs/EMBEDDING.md, "Who may join")
+            let credentials = configuration.authorize == nil ? nil : context.request.headers[.cookie]
+            await WebSocketLinkTasks(loop: loop).serve(
+                inbound: inbound, outbound: outbound, peer: client.key, credentials: credentials)
         }
     }
 

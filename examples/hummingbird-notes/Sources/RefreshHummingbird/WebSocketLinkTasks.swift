@@ -20,9 +20,11 @@ struct WebSocketLinkTasks: Sendable {
         case writerEnded
     }
 
-    func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, peer: String) async {
+    func serve(
+        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, peer: String, credentials: String? = nil
+    ) async {
         let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let id = await loop.opened(peer: peer, wake: wake)
+        let id = await loop.opened(peer: peer, credentials: credentials, wake: wake)
         await withTaskGroup(of: Ending.self) { group in
             group.addTask { await read(inbound, on: id) }
             group.addTask { await write(outbound, on: id, wakes: wakes) }
