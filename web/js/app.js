@@ -17,6 +17,8 @@ import { Haptics } from './haptics.js';
 import { localizePage } from './i18n.js';
 import { exposePageHook } from './pageHook.js';
 import { NewItemsPill } from './feed/newItemsPill.js';
+import { RoleBadge } from './roleBadge.js';
+import { roleMay } from './protocol.js';
 
 const $ = (sel) => document.querySelector(sel);
 localizePage(document); // <html lang> and the fixed labels in the reader's language (js/i18n.js)
@@ -76,7 +78,18 @@ session.on('message', (msg, tRecv, raw) => {
   panel.onMessage(msg, tRecv);
   if (msg.type === 'feed_request') failure.sayWhy();
 });
+// What this member may do (welcome.role, docs/PROTOCOL.md "Roles"): a badge in the bar for a drive or watch
+// page, and only the owner configures (the preset picker, the panel's fields and control picker).
+const roleBadge = new RoleBadge($('#role-badge'));
+let mayConfigure = true;
 session.on('welcome', (msg) => {
+  mayConfigure = roleMay(store.role, 'configure');
+  roleBadge.show(store.role);
+  controlPicker.setEnabled(mayConfigure, 'params-locked');
+  const refresh = $('#refresh'); // a command: not a watch page's
+  refresh.disabled = !roleMay(store.role, 'command');
+  if (refresh.disabled) refresh.setAttribute('aria-describedby', 'role-badge');
+  else refresh.removeAttribute('aria-describedby');
   setPresets(Array.isArray(msg.presets) ? msg.presets : [], msg.preset);
   controlPicker.listEdges();
 });
@@ -118,7 +131,9 @@ function setPresets(list, current) {
     o.textContent = p;
     return o;
   }));
-  presetSelect.disabled = names.length === 0;
+  presetSelect.disabled = names.length === 0 || !mayConfigure;
+  if (mayConfigure) presetSelect.removeAttribute('aria-describedby');
+  else presetSelect.setAttribute('aria-describedby', 'role-badge');
   if (current) presetSelect.value = current;
 }
 

@@ -16,6 +16,7 @@
 // lost the oldest of them. The welcome then shows a gap between its `ack` and the first input kept; the page
 // sends what it kept (the finger's latest motion), counts the inputs missed, and says so (the notice bar, the
 // debug panel): from there the content follows the finger again from where the session has it.
+import { roleMay } from './protocol.js';
 
 /** At most this many inputs are kept (a drag's coalesced pointer samples run at up to ~240 a second, a plain
  * touchmove at 60–120: 2 to 8 s of a finger). Below the server's burst of 600 messages on a new connection
@@ -76,6 +77,8 @@ export class InputChannel {
    * session; false when there is no session to send it to (it is dropped, as before a first welcome).
    */
   send(msg, now) {
+    // what this member's role may not send is neither predicted nor kept (a watch page: docs/PROTOCOL.md, "Roles")
+    if (!roleMay(this.conn.store?.role, msg.type)) return false;
     const open = this.conn.ready;
     if (!open && !this.conn.resuming) return false;
     this.predictor.stamp(msg, this.frameOf(), this.serverNowOf(now), now);

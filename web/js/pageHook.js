@@ -42,7 +42,10 @@ export function exposePageHook({ session, share, traceTools, newItems = null }) 
     on: (name, fn) => session.on(name, fn),
     // sessions and traces (js/session/identity.js, js/sharePopover.js, js/trace.js)
     get session() {
-      return { id: store.session, member: store.member, members: store.members, url: share.url };
+      return {
+        id: store.session, member: store.member, members: store.members, url: share.url, role: store.role,
+        links: { drive: share.linkFor('drive'), watch: share.linkFor('watch') },
+      };
     },
     requestTrace: () => traceTools.request(),
     exportTrace: () => traceTools.download(),

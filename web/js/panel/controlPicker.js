@@ -95,7 +95,19 @@ export class ControlPicker {
     if (this.select.value !== name) this.select.value = name;
   }
 
+  /**
+   * Whether this member may choose the session's controls (a `configure`: the owner's only, docs/PROTOCOL.md
+   * "Roles"); `describedBy` names the element that says why not.
+   */
+  setEnabled(enabled, describedBy = null) {
+    this.enabled = Boolean(enabled);
+    this.select.disabled = !this.enabled;
+    if (!this.enabled && describedBy) this.select.setAttribute('aria-describedby', describedBy);
+    else this.select.removeAttribute('aria-describedby');
+  }
+
   pick(name) {
+    if (this.enabled === false) return;
     this.send({ type: 'configure', edges: { [this.edge]: { control: name } } });
     this.host.choose(this.edge, name);
   }

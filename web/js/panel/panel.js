@@ -14,6 +14,7 @@ import { t } from '../i18n.js';
 import { nodeText } from './node.js';
 import { PresetFilePane } from './presetFile.js';
 import { FeedPane } from './feedPane.js';
+import { roleMay } from '../protocol.js';
 
 export const WIDE_QUERY = '(min-width: 900px)';
 const TEXT_MS = 100;
@@ -124,6 +125,7 @@ export class Panel {
         setText(this.nodeEl, nodeText(msg));
         this.params.setSchema(msg.schema);
         if (msg.config) this.params.setConfig(msg.config, { source: 'welcome', preset: msg.preset });
+        this.setRole(msg.role);
         break;
       case 'config': // {type: "config", config: {…}, preset}: sent after an accepted configure
         if (msg.config) this.params.setConfig(msg.config, { source: 'config', preset: msg.preset ?? this.presetOf() });
@@ -140,6 +142,16 @@ export class Panel {
       default:
         break;
     }
+  }
+
+  /**
+   * This member's role (welcome.role, docs/PROTOCOL.md "Roles"): configuring is the owner's, so for `drive` and
+   * `watch` the fields and the preset file's loading are disabled, with a note that says why.
+   */
+  setRole(role) {
+    const may = roleMay(role, 'configure');
+    this.params.setEnabled(may, t('panel.ownerOnly'));
+    this.presetFile.setEnabled(may, this.params.lockNote.id);
   }
 
   addEvent(ev) {

@@ -156,12 +156,36 @@ export class Params {
     this.lastError = el('p', 'params-error');
     this.lastError.dataset.paramsError = '';
     this.lastError.setAttribute('role', 'status');
-    this.root = el('div', 'params', [this.note, this.lastError, this.body]);
+    // what a member that may not configure reads (docs/PROTOCOL.md, "Roles"): each field points to it
+    this.lockNote = el('p', 'params-note params-locked');
+    this.lockNote.id = 'params-locked';
+    this.lockNote.dataset.paramsLocked = '';
+    this.lockNote.hidden = true;
+    this.enabled = true;       // false: this member may not send configure (setEnabled)
+    this.root = el('div', 'params', [this.lockNote, this.note, this.lastError, this.body]);
     this.root.dataset.panelParams = '';
   }
 
   roleOf(edge) {
     return this.config?.edges?.[edge]?.role ?? null;
+  }
+
+  /**
+   * Whether this member may change the configuration (only the owner may: docs/PROTOCOL.md, "Roles"). Disabled,
+   * every field is `disabled` (the values still shown) and described by a note that says why.
+   */
+  setEnabled(enabled, note = '') {
+    this.enabled = Boolean(enabled);
+    setText(this.lockNote, this.enabled ? '' : note);
+    this.lockNote.hidden = this.enabled || !note;
+    this.root.dataset.locked = String(!this.enabled);
+    for (const entry of this.rows.values()) if (entry.control) this.lock(entry.control);
+  }
+
+  lock(control) {
+    control.disabled = !this.enabled;
+    if (this.enabled) control.removeAttribute('aria-describedby');
+    else control.setAttribute('aria-describedby', this.lockNote.id);
   }
 
   /** The fields the server's configuration has (welcome.schema); a different one rebuilds the editors. */
@@ -281,6 +305,7 @@ export class Params {
     const entry = { control, status, error, spec, scope, row, value };
     this.rows.set(`${scope}.${spec.key}`, entry);
     this.show(entry, value);
+    this.lock(control);
     const commit = () => this.commit(entry);
     control.addEventListener('change', commit);
     if (spec.kind === 'number') {
@@ -322,6 +347,7 @@ export class Params {
   }
 
   commit(entry) {
+    if (!this.enabled) return;
     const read = readField(entry.spec, { value: entry.control.value, checked: entry.control.checked });
     if (!read.ok) {
       this.mark(entry, 'error', read.message);

@@ -56,6 +56,7 @@ export class PresetFilePane {
     this.input.dataset.presetFileInput = '';
     this.input.addEventListener('change', () => this.load(this.input.files?.[0]));
     const pick = el('label', 'button button-plain preset-file-load', [t('panel.presetFile.load'), this.input]);
+    this.pick = pick;
     this.exportButton = el('button', 'button button-plain preset-file-export', t('panel.presetFile.export'));
     this.exportButton.type = 'button';
     this.exportButton.dataset.presetFileExport = '';
@@ -66,6 +67,18 @@ export class PresetFilePane {
     this.problems.dataset.presetFileProblems = '';
     this.root = el('div', 'preset-file', [el('div', 'preset-file-actions', [pick, this.exportButton]),
       this.status, this.problems]);
+  }
+
+  /**
+   * Whether this member may load a preset file (a `configure`: the owner's only, docs/PROTOCOL.md "Roles"); the
+   * export, which only reads, stays. `describedBy` names the element that says why it is disabled.
+   */
+  setEnabled(enabled, describedBy = null) {
+    this.input.disabled = !enabled;
+    this.pick.setAttribute('aria-disabled', String(!enabled));
+    this.pick.dataset.disabled = String(!enabled);
+    if (!enabled && describedBy) this.input.setAttribute('aria-describedby', describedBy);
+    else this.input.removeAttribute('aria-describedby');
   }
 
   /** Every server message: the live configuration, and the answer to a file sent. */
