@@ -6,6 +6,7 @@ import shutil
 import time
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from playwright.sync_api import sync_playwright
 
@@ -75,6 +76,29 @@ def wait_until(page, predicate, timeout: float, interval: float = 0.02, what: st
             raise AssertionError(f"timed out after {timeout} s waiting for {what}")
         time.sleep(interval)
         interval = min(interval * 1.5, 0.1)
+
+
+def share_links(page) -> dict:
+    """The owner page's share links, `{drive, watch}` (whole addresses, docs/PROTOCOL.md "Roles"), as its Share
+    popover gives them (`window.refreshkit.session.links`, js/pageHook.js), once its welcome has them."""
+    def both(p):
+        links = p.evaluate("() => window.refreshkit.session.links")
+        return links if links.get("drive") and links.get("watch") else None
+    return wait_until(page, both, 5, what="the owner's share links")
+
+
+def link_query(link: str) -> str:
+    """A share link's `?s=ID&k=KEY`, for `open_page(…, query)` on the tests' own server address: the link's
+    origin is the one another device would open (`welcome.share`), which may not be the test's."""
+    query = urlsplit(link).query
+    assert "s=" in query and "k=" in query, link
+    return "?" + query
+
+
+def drive_query(page) -> str:
+    """The `?s=ID&k=KEY` of the owner page's Drive link: a second page opened at it joins the session and drives
+    (a session id alone is refused `forbidden`)."""
+    return link_query(share_links(page)["drive"])
 
 
 def canvas_point(page, fx: float = 0.5, fy: float = 0.3) -> tuple[float, float]:

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from browser_support import ROOT, transitions, wait_until
+from browser_support import ROOT, drive_query, transitions, wait_until
 from conftest import PHONE, open_page, start_server, stop_server
 from controls_support import Finger, canvas_box, crop, edge_entry, picture_changes, settled
 
@@ -237,7 +237,7 @@ def test_a_control_picked_on_one_page_draws_on_every_page_of_the_session(browser
     context_b = None
     try:
         sid = a.evaluate("() => window.refreshkit.session.id")
-        context_b, b = open_page(browser, controls_server, WIDE_TOUCH, f"?s={sid}")
+        context_b, b = open_page(browser, controls_server, WIDE_TOUCH, drive_query(a))
         assert b.evaluate("() => window.refreshkit.session.id") == sid
         wait_until(a, lambda p: p.evaluate("() => window.refreshkit.session.members") == 2, 5, what="two devices")
         for page in (a, b):

@@ -11,7 +11,7 @@ import re
 import subprocess
 import urllib.request
 
-from browser_support import wait_until
+from browser_support import drive_query, wait_until
 from conftest import PHONE, open_page, server_binary
 
 AGE = re.compile(r"^(now|\d+[mhdy])$")
@@ -91,8 +91,7 @@ def test_a_post_from_device_a_comes_to_device_b_as_one_new_which_a_tap_shows(bro
     context_a, a = open_page(browser, feed_server, PHONE)
     context_b = None
     try:
-        sid = a.evaluate("() => window.refreshkit.session.id")
-        context_b, b = open_page(browser, feed_server, PHONE, f"?s={sid}")
+        context_b, b = open_page(browser, feed_server, PHONE, drive_query(a))
         wait_until(a, lambda p: p.evaluate("() => window.refreshkit.session.members") == 2, 5, what="two devices")
         for page in (a, b):
             wait_until(page, loaded, 15, what="the first page on both devices")

@@ -3,7 +3,7 @@
 off, and none on another device of the same session."""
 from __future__ import annotations
 
-from browser_support import canvas_point, edge, frame, touch_drag, wait_until
+from browser_support import canvas_point, drive_query, edge, frame, touch_drag, wait_until
 from conftest import PHONE
 
 RECORD_VIBRATIONS = """
@@ -39,8 +39,7 @@ def test_a_pull_ticks_when_it_arms_and_when_it_starts(browser, server):
     context, page = open_recording(browser, server)
     other_context = None
     try:
-        sid = page.evaluate("() => window.refreshkit.session.id")
-        other_context, other = open_recording(browser, server, f"?s={sid}")
+        other_context, other = open_recording(browser, server, drive_query(page))
         pull_to_refresh(page)
         wait_until(page, lambda p: len(vibrations(p)) >= 2, 5, what="two vibrations")
         assert vibrations(page)[:2] == [8, 18], vibrations(page)  # armed (selection), didStart (impact)

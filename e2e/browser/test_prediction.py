@@ -19,7 +19,7 @@ from itertools import pairwise
 import pytest
 import websockets
 
-from browser_support import canvas_point, edge, frame, touch_drag, touch_end, wait_until
+from browser_support import canvas_point, drive_query, edge, frame, touch_drag, touch_end, wait_until
 from conftest import CONNECTED, DESKTOP, PHONE, open_page
 
 SLOW_ONE_WAY_MS = 40  # slow_link: an 80 ms round trip
@@ -219,8 +219,7 @@ def test_a_pull_refreshes_exactly_when_the_server_says(browser, slow_link):
 def test_a_second_device_moving_the_list_is_followed_without_a_jump(browser, slow_link):
     link = slow_link
     ctx_a, a = open_linked(browser, link)
-    sid = a.evaluate("() => window.refreshkit.session.id")
-    ctx_b, b = open_linked(browser, link, f"?s={sid}")
+    ctx_b, b = open_linked(browser, link, drive_query(a))
     try:
         learn(a)
         learn(b)

@@ -12,6 +12,7 @@ from browser_support import (
     ROOT,
     canvas_point,
     configure_feed,
+    drive_query,
     edge,
     frame,
     save_screenshot,
@@ -53,12 +54,17 @@ def test_two_pages_share_a_session_and_the_second_follows_touch(browser, server)
         assert a.url.endswith(f"/?s={sid}"), a.url  # a reload rejoins; the address is the share link
         a.click("#share-toggle")
         assert a.locator("#share").is_visible()
-        assert a.locator("#share-link").inner_text() == f"{server.url}/?s={sid}"
+        # the owner's two links (docs/PROTOCOL.md, "Roles"): the session and a key of its own each
+        drive = a.locator("#share-link-drive").inner_text()
+        watch = a.locator("#share-link-watch").inner_text()
+        assert re.match(rf"^{re.escape(server.url)}/\?s={sid}&k=[0-9a-f]{{32}}$", drive), drive
+        assert re.match(rf"^{re.escape(server.url)}/\?s={sid}&k=[0-9a-f]{{32}}$", watch), watch
+        assert drive != watch and session(a)["links"] == {"drive": drive, "watch": watch}
         a.keyboard.press("Escape")
         assert not a.locator("#share").is_visible()
 
-        ctx_b, b = open_page(browser, server, PHONE, f"?s={sid}")
-        assert session(b)["id"] == sid and session(b)["member"] == 1
+        ctx_b, b = open_page(browser, server, PHONE, drive_query(a))
+        assert session(b)["id"] == sid and session(b)["member"] == 1 and session(b)["role"] == "drive"
         wait_until(a, lambda p: session(p)["members"] == 2, 3, what="A to see two devices")
         assert session(b)["members"] == 2
         assert a.get_attribute("#share-toggle", "data-members") == "2"
@@ -152,7 +158,7 @@ def test_a_stale_token_rejoins_and_an_expired_link_starts_fresh(browser, server)
         ctx_b = browser.new_context(**PHONE)
         ctx_b.add_init_script(f"sessionStorage.setItem('refreshkit.token.{sid}', '{'0' * 32}')")
         b = ctx_b.new_page()
-        b.goto(f"{server.url}/?s={sid}")
+        b.goto(f"{server.url}/{drive_query(a)}")
         b.wait_for_function("() => window.refreshkit && window.refreshkit.frame && window.refreshkit.state.connected")
         assert session(b)["id"] == sid and session(b)["member"] == 1
         assert any(e["code"] == "bad_token" for e in b.evaluate("() => window.refreshkit.errors"))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import urllib.request
 
-from browser_support import canvas_point, touch_drag, wait_until
+from browser_support import canvas_point, drive_query, touch_drag, wait_until
 from conftest import PHONE, open_page
 
 # Snapping each row's top to the device pixel grid (dpr 2) moves a row by at most a quarter of a pixel.
@@ -139,12 +139,11 @@ def test_new_rows_on_top_from_another_device_keep_the_visible_row_still(browser,
         before = first_visible(page)
         drawn = content(page)
         count = page.evaluate("() => window.refreshkit.feed(1).count")
-        session = page.evaluate("() => window.refreshkit.session.id")
         for k in range(3):
             post(feed_server, f"A new row {k} on top, with text long enough to wrap onto a second line of the "
                               f"row and so make it taller than the estimate {k}", "Rows Test")
         # another device of the same session refreshes the top edge
-        other, other_page = open_page(browser, feed_server, PHONE, f"?s={session}")
+        other, other_page = open_page(browser, feed_server, PHONE, drive_query(page))
         other_page.evaluate("() => window.refreshkit.send({type: 'command', name: 'refresh', edge: 'top'})")
         wait_until(page, lambda p: p.evaluate("() => window.refreshkit.feed(1).count") >= count + 3, 20,
                    what="the new rows in the first device's mirror")

@@ -13,7 +13,7 @@ device's list took): both lay out and measure the rows again at it, and again dr
 Every wait is for a state the pages or the frames say, never for a duration."""
 from __future__ import annotations
 
-from browser_support import canvas_point, touch_drag, wait_until
+from browser_support import canvas_point, drive_query, touch_drag, wait_until
 from conftest import DESKTOP, open_page
 from test_rows_anchor import SNAP, gaps_and_overlaps, open_loaded, scroll_to_middle
 
@@ -90,8 +90,7 @@ def test_a_phone_and_a_desktop_draw_the_sessions_rows_alike(browser, feed_server
     try:
         scroll_to_middle(phone)
         width = view(phone)["session"]["w"]
-        session = phone.evaluate("() => window.refreshkit.session.id")
-        desktop_context, desktop = open_page(browser, feed_server, DESKTOP, f"?s={session}")
+        desktop_context, desktop = open_page(browser, feed_server, DESKTOP, drive_query(phone))
         assert view(desktop)["list"]["w"] > 2 * width  # a list much wider than the session's viewport
         pages = [phone, desktop]
         views = wait_until(desktop, lambda _: both_at_rest(pages, width), 20, what="both pages at the phone's width")
