@@ -8,6 +8,7 @@ speaks plain HTTP and WebSocket over sockets of its own and prints one JSON line
     netns_client.py posts HOST PORT PATH BODY COUNT [H=V…]    → {"statuses": {"201": 10, "429": 5}, "last": {…}}
     netns_client.py flood HOST PORT CONNECTIONS COUNT RATE MESSAGE
                                                               → {"sent": N}, then holds them until stdin ends
+    netns_client.py hellos HOST PORT COUNT                    → {"welcomes": N, "errors": {"too_many_sessions": M}}
     netns_client.py hold HOST PORT COUNT                      → {"opened": 300}, then holds them until stdin ends
 
 `sockets` opens COUNT WebSocket handshakes and holds every one that was upgraded until all were tried. `session`
@@ -174,6 +175,25 @@ async def session(host: str, port: int) -> dict:
         return {"welcome": welcome, "frames": frames}
 
 
+async def hellos(host: str, port: int, count: int) -> dict:
+    """`count` hellos on one connection, each for a new session (leaving the one before to wait out its grace)."""
+    import websockets
+
+    welcomes, errors = 0, {}
+    async with websockets.connect(f"ws://{host}:{port}/", subprotocols=[SUBPROTOCOL], open_timeout=10) as ws:
+        for _ in range(count):
+            await ws.send(json.dumps({"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3}))
+            while True:
+                message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if message.get("type") == "welcome":
+                    welcomes += 1
+                    break
+                if message.get("type") == "error" and message.get("ref") == "hello":
+                    errors[message["code"]] = errors.get(message["code"], 0) + 1
+                    break
+    return {"welcomes": welcomes, "errors": errors}
+
+
 def main() -> None:
     command, host, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
     if command == "get":
@@ -190,6 +210,8 @@ def main() -> None:
     elif command == "hold":
         hold(host, port, int(sys.argv[4]))
         return
+    elif command == "hellos":
+        result = asyncio.run(hellos(host, port, int(sys.argv[4])))
     elif command == "session":
         result = asyncio.run(session(host, port))
     else:

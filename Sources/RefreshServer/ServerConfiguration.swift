@@ -226,6 +226,10 @@ extension ServerConfiguration {
         guard (1...1_000_000).contains(s.maxSessions) else {
             throw .invalidConfiguration("max sessions must be between 1 and 1000000 (got \(s.maxSessions))")
         }
+        guard (1...1_000_000).contains(s.maxSessionsPerAddress) else {
+            throw .invalidConfiguration(
+                "max sessions per address must be between 1 and 1000000 (got \(s.maxSessionsPerAddress))")
+        }
         guard (1...1024).contains(s.maxMembersPerSession) else {
             throw .invalidConfiguration(
                 "max members per session must be between 1 and 1024 (got \(s.maxMembersPerSession))")

@@ -46,6 +46,18 @@ struct HardeningOptions: ParsableArguments {
                 + "(loopback and trusted proxies exempt unless --limit-loopback)."))
     var maxSocketsPerAddress = HardeningConfiguration().maxSocketsPerAddress
 
+    @Option(
+        help:
+            "Sessions kept at most (connected or waiting out their grace); past it the idle one closest to expiry goes."
+    )
+    var maxSessions = SessionHost.Configuration.production.maxSessions
+
+    @Option(
+        help: ArgumentHelp(
+            "Sessions one address may have made and hold; past it its own idle one closest to expiry goes, never "
+                + "another address's (loopback exempt unless --limit-loopback)."))
+    var maxSessionsPerAddress = SessionHost.Configuration.production.maxSessionsPerAddress
+
     @Flag(help: "Apply --max-connections-per-address and --max-sockets-per-address to loopback peers too.")
     var limitLoopback = false
 
@@ -82,6 +94,8 @@ struct HardeningOptions: ParsableArguments {
         configuration.sessions.messagesPerSecond = rateLimit
         configuration.sessions.messagesPerSecondPerAddress = rateLimitPerAddress
         configuration.sessions.limitLoopback = limitLoopback
+        configuration.sessions.maxSessions = maxSessions
+        configuration.sessions.maxSessionsPerAddress = maxSessionsPerAddress
         configuration.sessions.hangupSeconds = idleTimeout
         configuration.sessions.pingIntervalSeconds = max(1, idleTimeout / 2)
     }

@@ -10,8 +10,9 @@ import http.client
 import json
 
 import pytest
+from websockets.asyncio.client import connect
 
-from conftest import recv_json, run, send_json, ws_connect
+from conftest import SUBPROTOCOL, hello, recv_json, run, send_json, ws_connect
 
 JSON = "Content-Type=application/json"
 
@@ -75,3 +76,30 @@ def test_a_flood_spread_over_connections_is_refused_for_its_address(fresh_server
     refusals = run(scenario)
     assert refusals and all(r["code"] == "rate_limited" for r in refusals), refusals
     assert "this address's connections together sent more than 50 messages/s" in refusals[0]["message"]
+
+
+def test_a_hello_flood_from_one_address_evicts_no_session_of_another(fresh_server, neighbour):
+    """At 6a3a380 a flood of `hello`s from one address filled the sessions table, and the idle sessions closest to
+    their expiry, anyone's, were freed for it. Now an address holds at most its share: past it, its own idle
+    sessions go first, and nobody else's."""
+    server = fresh_server("--host", "0.0.0.0", "--max-sessions", "6", "--max-sessions-per-address", "3")
+
+    async def leave_two_sessions() -> list[tuple[str, str]]:
+        kept = []
+        for _ in range(2):  # this machine's side of the link: another address than the neighbour's
+            async with connect(f"ws://{neighbour.HOST}:{server.port}/", subprotocols=[SUBPROTOCOL]) as ws:
+                welcome, _ = await hello(ws)
+                kept.append((welcome["session"], welcome["token"]))
+        return kept
+
+    async def resume(session: str, token: str) -> dict:
+        async with connect(f"ws://{neighbour.HOST}:{server.port}/", subprotocols=[SUBPROTOCOL]) as ws:
+            welcome, _ = await hello(ws, session=session, token=token)
+            return welcome
+
+    kept = run(leave_two_sessions)  # idle now, waiting out their grace: the first an eviction would take
+    flood = neighbour.run("hellos", neighbour.HOST, str(server.port), "20")
+    assert flood == {"welcomes": 20, "errors": {}}, flood  # each new one frees the flooder's own oldest idle one
+    for session, token in kept:
+        welcome = run(lambda session=session, token=token: resume(session, token))
+        assert welcome.get("resumed") is True and "notice" not in welcome, welcome

@@ -32,6 +32,11 @@ public struct HostConfiguration: Sendable, Hashable {
     /// Sessions kept at most (connected or waiting out their grace); a new one beyond it first frees the
     /// idle session closest to its expiry, and is refused (`too_many_sessions`) when none is idle.
     public var maxSessions = 10_000
+    /// Sessions one client address may have made and hold (loopback exempt unless ``limitLoopback``): past it, its
+    /// own idle session closest to expiry is freed, never another address's, and it is refused while all of its own
+    /// are in use. A flood of `hello`s from one address cannot fill the table (docs/HARDENING.md, "Budgets per
+    /// address").
+    public var maxSessionsPerAddress = 256
     /// Devices admitted to one session at most (each has a token); beyond it the member detached longest
     /// ago is forgotten, and a join is refused (`session_full`) while all of them are connected.
     public var maxMembersPerSession = 16

@@ -1,4 +1,5 @@
 import Logging
+import RefreshAccess
 import RefreshKit
 import RefreshWire
 
@@ -26,6 +27,8 @@ final class SessionRegistry {
     static let sessionExpired = "session_expired"
 
     private(set) var sessions: [String: Session] = [:]
+    /// Sessions held per client address that made them (``Session/creator``).
+    private var created: [String: Int] = [:]
     /// Trace bytes held by all sessions together (bounded by ``ServerConfiguration/maxTraceBytesTotal``).
     private(set) var traceBytes = 0
     private let configuration: SessionHost.Configuration
@@ -76,6 +79,17 @@ final class SessionRegistry {
             notice = Self.sessionExpired
         }
         if let denied = refusal(.new, .owner, nil) { return .refused(denied) }
+        let creator = counts(peer) ? peer : ""
+        if !creator.isEmpty, created[creator, default: 0] >= configuration.maxSessionsPerAddress,
+            !evictIdleSession(of: creator)
+        {
+            return .refused(
+                WireError(
+                    code: .tooManySessions,
+                    message:
+                        "this address holds \(configuration.maxSessionsPerAddress) sessions, all in use: come back to one (its link or token), or close one",
+                    ref: "hello"))
+        }
         if sessions.count >= configuration.maxSessions && !evictIdleSession() {
             return .refused(
                 WireError(code: .tooManySessions, message: "the server is at its session limit", ref: "hello"))
@@ -95,6 +109,10 @@ final class SessionRegistry {
         while sessions[id] != nil { id = configuration.idPrefix + RandomIdentifier.make128() }
         let session = Session(id: id, traced: traced, messages: frameMessages)
         sessions[id] = session
+        if !creator.isEmpty {
+            session.creator = creator
+            created[creator, default: 0] += 1
+        }
         guard let member = session.addMember(limit: configuration.maxMembersPerSession, role: .owner) else {
             preconditionFailure("a new session admits its first member")
         }
@@ -119,7 +137,11 @@ final class SessionRegistry {
     }
 
     func remove(_ session: Session) {
-        sessions[session.id] = nil
+        if sessions.removeValue(forKey: session.id) != nil, !session.creator.isEmpty,
+            let count = created[session.creator]
+        {
+            created[session.creator] = count > 1 ? count - 1 : nil
+        }
         traceBytes -= session.accountedTraceBytes
         session.accountedTraceBytes = 0
     }
@@ -150,11 +172,18 @@ final class SessionRegistry {
 
     func removeAll() {
         sessions.removeAll()
+        created.removeAll()
+    }
+
+    /// Whether sessions made from `peer` count against its share (loopback is exempt unless the operator asks).
+    private func counts(_ peer: String) -> Bool {
+        !peer.isEmpty && (configuration.limitLoopback || IPAddress(peer)?.isLoopback != true)
     }
 
     /// Frees the idle session closest to its expiry, to make room for a new one. - Returns: whether one was freed.
-    private func evictIdleSession() -> Bool {
-        let idle = sessions.values.filter { $0.expiresAt != nil }
+    /// `creator`: only a session that address made (its share is spent), never another address's.
+    private func evictIdleSession(of creator: String? = nil) -> Bool {
+        let idle = sessions.values.filter { $0.expiresAt != nil && (creator == nil || $0.creator == creator) }
         guard let oldest = idle.min(by: { $0.expiresAt! < $1.expiresAt! }) else { return false }
         remove(oldest)
         logger.notice(
