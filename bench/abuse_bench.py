@@ -15,6 +15,8 @@ Stages, each on a fresh server:
   (target: p99 under the flood at most twice the quiet one).
 - post_flood: 30 posts from the attacker at once; how many were taken before the 429s (target: refused after a
   burst), and whether the other address could post meanwhile.
+- hello_flood: with --max-sessions 300, two sessions of the other address left idle, then 1 000 `hello`s from the
+  attacker, each a new session; whether the other address's sessions are still there (target: both resume).
 
 Needs root and iproute2 (a network namespace), as the e2e tests of the same attacks do (e2e/server/test_hostile_*.py).
 --check exits 1 when a target does not hold.
@@ -191,6 +193,42 @@ def post_flood(binary: Path, peer: ProxyPeer) -> dict:
             server.stop()
 
 
+async def idle_sessions(host: str, port: int, count: int) -> list[tuple[str, str]]:
+    """`count` sessions made and left (each waits out its grace): their ids and tokens."""
+    import websockets
+
+    kept = []
+    for _ in range(count):
+        async with websockets.connect(f"ws://{host}:{port}/", subprotocols=[SUBPROTOCOL]) as ws:
+            await ws.send(json.dumps({"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3}))
+            while (message := json.loads(await ws.recv())).get("type") != "welcome":
+                pass
+            kept.append((message["session"], message["token"]))
+    return kept
+
+
+async def resumes(host: str, port: int, session: str, token: str) -> bool:
+    import websockets
+
+    async with websockets.connect(f"ws://{host}:{port}/", subprotocols=[SUBPROTOCOL]) as ws:
+        await ws.send(json.dumps({"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3, "session": session,
+                                  "token": token}))
+        while (message := json.loads(await ws.recv())).get("type") != "welcome":
+            pass
+        return message.get("resumed") is True
+
+
+def hello_flood(binary: Path, peer: ProxyPeer) -> dict:
+    server = Server(binary, "--max-sessions", "300")
+    try:
+        kept = asyncio.run(idle_sessions(peer.HOST, server.port, 2))
+        flood = peer.run("hellos", peer.HOST, str(server.port), "1000")
+        resumed = sum(asyncio.run(resumes(peer.HOST, server.port, s, t)) for s, t in kept)
+        return {"flood": flood, "others_resumed": f"{resumed}/2", "holds": resumed == 2}
+    finally:
+        server.stop()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin", type=Path, default=ROOT / ".build" / "release" / "refreshkit")
@@ -203,7 +241,8 @@ def main() -> int:
         for name, stage in (("trace_flood", lambda: trace_flood(args.bin, peer)),
                             ("silent_sockets", lambda: silent_sockets(args.bin, peer)),
                             ("input_flood", lambda: input_flood(args.bin, peer, args.moves)),
-                            ("post_flood", lambda: post_flood(args.bin, peer))):
+                            ("post_flood", lambda: post_flood(args.bin, peer)),
+                            ("hello_flood", lambda: hello_flood(args.bin, peer))):
             print(f"[abuse] {name}…", file=sys.stderr, flush=True)
             results[name] = stage()
             print(f"[abuse] {name}: {json.dumps(results[name])}", file=sys.stderr, flush=True)
