@@ -42,7 +42,8 @@ def test_a_chinese_browser_reads_chinese(browser, server):
         pop = page.locator("#share")
         pop.wait_for(state="visible")
         assert pop.locator(".share-title").inner_text() == "分享此会话"
-        assert pop.locator("#share-copy").inner_text() == "复制链接"
+        assert pop.locator("#share-copy-drive").inner_text() == "复制操作链接"
+        assert pop.locator("#share-copy-watch").inner_text() == "复制观看链接"
         wait_until(page, lambda p: p.locator("#share-members").inner_text() == "已连接 1 台设备", 5,
                    what="the member count in Chinese")
         page.keyboard.press("Escape")
