@@ -24,9 +24,9 @@ LIMIT = 800
 ALLOWED = {
     # The engine's list model (Sources/RefreshKit/List, nine files): it took in the simulated feed's answering with
     # the one feed path (issue 55); being split into a value for a list's rows, which takes the feed's part out.
-    "ListModel": 1136,
+    "ListModel": 1135,
     # The session host's rules (Sources/RefreshSessions/Host, thirteen files).
-    "SessionHost": 1602,
+    "SessionHost": 1577,
     # The wire's encoder (Sources/RefreshWire): its messages, and the frame deltas (FrameDeltaEncoder.swift), the
     # configuration and the catalogue as extensions of it, eight files.
     "MessageEncoder": 1299,
