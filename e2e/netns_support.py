@@ -19,14 +19,15 @@ VENV_PYTHON = ROOT / ".venv" / "bin" / "python"
 
 class NetnsPeer:
     """Another host for the test: a network namespace of its own joined to this one by a veth pair
-    (10.213.7.1 here, 10.213.7.2 there), made and removed by the test. Traffic stays on this machine."""
-
-    HOST, PEER = "10.213.7.1", "10.213.7.2"
+    (`HOST` here, `PEER` there: a /30 of 10.213.0.0/16 chosen by the process id, so that tests on several workers at
+    once each have their own; `NETWORK` is it), made and removed by the test. Traffic stays on this machine."""
 
     def __init__(self, tag: str = "m"):
         """`tag`: one letter per kind of peer, so that peers of different subnets have names of their own."""
         self.name = f"rk-{tag}-{os.getpid()}"
         self.link = f"rk{tag}{os.getpid() % 100000}"
+        octet = os.getpid() % 250
+        self.HOST, self.PEER, self.NETWORK = f"10.213.{octet}.1", f"10.213.{octet}.2", f"10.213.{octet}.0/30"
 
     def __enter__(self):
         for command in (
@@ -87,7 +88,7 @@ class ProxyPeer(NetnsPeer):
     def __init__(self):
         super().__init__(tag="p")
         octet = os.getpid() % 250
-        self.HOST, self.PEER = f"10.214.{octet}.1", f"10.214.{octet}.2"
+        self.HOST, self.PEER, self.NETWORK = f"10.214.{octet}.1", f"10.214.{octet}.2", f"10.214.{octet}.0/30"
 
 
 @pytest.fixture

@@ -184,10 +184,10 @@ def test_other_methods_and_feeds_without_posts_are_refused(tmp_path, fresh_serve
 
 
 def test_a_post_from_another_host_is_refused_unless_allowed(tmp_path, fresh_server, other_host):
-    srv = fresh_server("--host", NetnsPeer.HOST, "--feed", f"sqlite:{tmp_path / 'a.db'}")
+    srv = fresh_server("--host", other_host.HOST, "--feed", f"sqlite:{tmp_path / 'a.db'}")
     assert post_from(other_host, srv.port) == 403
-    allowed = fresh_server("--host", NetnsPeer.HOST, "--feed", f"sqlite:{tmp_path / 'b.db'}",
-                           "--feed-post-allow", "10.213.7.0/30")
+    allowed = fresh_server("--host", other_host.HOST, "--feed", f"sqlite:{tmp_path / 'b.db'}",
+                           "--feed-post-allow", other_host.NETWORK)
     assert post_from(other_host, allowed.port) == 201
 
 
@@ -196,7 +196,7 @@ def post_from(peer: NetnsPeer, port: int) -> int:
     code = ("import http.client,sys; c=http.client.HTTPConnection(sys.argv[1], int(sys.argv[2]), timeout=5); "
             "c.request('POST', '/feed/items', body=b'{\"text\":\"from afar\"}', "
             "headers={'Content-Type': 'application/json'}); print(c.getresponse().status)")
-    result = subprocess.run(["ip", "netns", "exec", peer.name, sys.executable, "-c", code, NetnsPeer.HOST, str(port)],
+    result = subprocess.run(["ip", "netns", "exec", peer.name, sys.executable, "-c", code, peer.HOST, str(port)],
                             capture_output=True, text=True, timeout=20)
     assert result.returncode == 0, result.stderr
     return int(result.stdout)

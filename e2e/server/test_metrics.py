@@ -11,7 +11,6 @@ import subprocess
 import time
 
 from conftest import hello, recv_until, run, send_json, server_binary, ws_connect
-from netns_support import NetnsPeer
 
 
 def scrape(srv) -> dict[str, float]:
@@ -86,12 +85,12 @@ def test_the_figures_move_during_a_drag(fresh_server):
 
 def test_another_address_is_refused_unless_allowed(fresh_server, other_host):
     # the server listens on the link to the other host; its own loopback is not the peer's address there
-    srv = fresh_server("--host", NetnsPeer.HOST)
+    srv = fresh_server("--host", other_host.HOST)
     assert other_host.get(srv.port, "/metrics") == 403
     assert other_host.get(srv.port, "/") == 200  # the page itself is for everyone
-    allowed = fresh_server("--host", NetnsPeer.HOST, "--metrics-allow", "10.213.7.0/30")
+    allowed = fresh_server("--host", other_host.HOST, "--metrics-allow", other_host.NETWORK)
     assert other_host.get(allowed.port, "/metrics") == 200
-    narrow = fresh_server("--host", NetnsPeer.HOST, "--metrics-allow", NetnsPeer.HOST)
+    narrow = fresh_server("--host", other_host.HOST, "--metrics-allow", other_host.HOST)
     assert other_host.get(narrow.port, "/metrics") == 403  # the server's address, not the peer's
 
 

@@ -47,9 +47,6 @@ public final class Session {
     private let owner: FrameMessages.Owner
     /// While no member is connected: when the session is freed (µs, server clock).
     @exclusivity(unchecked) var expiresAt: Int64?
-    /// The client address whose `hello` made it, counted against ``HostConfiguration/maxSessionsPerAddress``; empty
-    /// when exempt (loopback) or taken over from a store.
-    var creator = ""
     @exclusivity(unchecked) private var nextMember = 0
     /// Trace bytes already counted against the server's budget (``SessionRegistry/account(_:)``).
     @exclusivity(unchecked) var accountedTraceBytes = 0

@@ -15,7 +15,7 @@ import Testing
         for _ in 0..<10 { transport.send(TestTransport.hello(), on: flooder) }
         #expect(flooder.session != nil)
         #expect(transport.host.sessions[kept.id] != nil, "another address's idle session is kept")
-        #expect(transport.host.sessions.values.filter { $0.creator == "10.0.0.9" }.count <= 2)
+        #expect(transport.host.registry.count(madeBy: "10.0.0.9") <= 2)
     }
 
     @Test func loopbackIsExemptUnlessAsked() throws {
