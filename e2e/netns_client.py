@@ -63,23 +63,10 @@ def sockets(host: str, port: int, count: int) -> dict:
     held: list[socket.socket] = []
     statuses: dict[str, int] = {}
     for _ in range(count):
-        sock = socket.create_connection((host, port), timeout=10)
-        key = base64.b64encode(os.urandom(16)).decode()
-        sock.sendall((f"GET / HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                      f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
-                      f"Sec-WebSocket-Protocol: {SUBPROTOCOL}\r\n\r\n").encode())
-        answer = b""
-        while b"\r\n" not in answer:
-            chunk = sock.recv(1024)
-            if not chunk:
-                break
-            answer += chunk
-        status = answer.split(b" ")[1].decode() if answer.count(b" ") >= 1 else "none"
+        status, sock = upgrade(host, port)
         statuses[status] = statuses.get(status, 0) + 1
-        if status == "101":
+        if sock:
             held.append(sock)
-        else:
-            sock.close()
     result = {"upgraded": statuses.get("101", 0), "refused": count - statuses.get("101", 0), "statuses": statuses}
     for sock in held:
         sock.close()
@@ -101,8 +88,9 @@ def hold(host: str, port: int, count: int) -> None:
         sock.close()
 
 
-def handshake(host: str, port: int) -> socket.socket | None:
-    """A WebSocket of `refreshkit.v1` over a plain socket (so that it can be left unread); None when refused."""
+def upgrade(host: str, port: int) -> tuple[str, socket.socket | None]:
+    """A WebSocket handshake of `refreshkit.v1` over a plain socket (so that it can be left unread): the answer's
+    status, and the socket when it was upgraded (closed otherwise)."""
     sock = socket.create_connection((host, port), timeout=10)
     key = base64.b64encode(os.urandom(16)).decode()
     sock.sendall((f"GET / HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -112,12 +100,14 @@ def handshake(host: str, port: int) -> socket.socket | None:
     while b"\r\n\r\n" not in answer:
         chunk = sock.recv(4096)
         if not chunk:
-            return None
+            break
         answer += chunk
-    if b" 101 " not in answer.split(b"\r\n")[0]:
+    status_line = answer.split(b"\r\n")[0].split(b" ")
+    status = status_line[1].decode() if len(status_line) > 1 else "none"
+    if status != "101":
         sock.close()
-        return None
-    return sock
+        return status, None
+    return status, sock
 
 
 def frame(text: str) -> bytes:
@@ -135,7 +125,7 @@ def flood(host: str, port: int, connections: int, count: int, rate: float, messa
     sockets until its standard input ends."""
     import time
 
-    sockets = [sock for sock in (handshake(host, port) for _ in range(connections)) if sock]
+    sockets = [sock for _, sock in (upgrade(host, port) for _ in range(connections)) if sock]
     for sock in sockets:
         sock.sendall(frame(json.dumps({"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3})))
     sent = 0
