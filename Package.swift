@@ -13,6 +13,7 @@ import PackageDescription
 //                      `ServerMessage.trace` carries a recorder, so a RefreshTraces target would both need and be
 //                      needed by RefreshWire; and the recorded model is read by the host on every input in place,
 //                      which a module boundary between them would turn into copies of it.
+//   RefreshAccess    – the front door (docs/HARDENING.md, "Who reaches what"): one public value both transports ask.
 //   CLibWebSockets   – Debian's libwebsockets 4.1.6 through pkg-config, plus a tiny shim header.
 //   ServerClock      – the server's clock: the wall clock read once, advanced by the monotonic clock (µs since 1970).
 //   RefreshServer    – the libwebsockets adapter: LibWebSockets/ (one context, its event loop and callbacks, the
