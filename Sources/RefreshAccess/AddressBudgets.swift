@@ -50,11 +50,6 @@ public struct AddressBudgets: Sendable {
         case refuse(retryAfterSeconds: Int)
     }
 
-    private struct Bucket {
-        var tokens: Double
-        var updatedMicros: Int64
-    }
-
     private struct Key: Hashable {
         var client: String
         var kind: Kind
@@ -63,7 +58,7 @@ public struct AddressBudgets: Sendable {
     public let rates: [Kind: Rate]
     public let limitLoopback: Bool
     public let maxAddresses: Int
-    private var buckets: [Key: Bucket] = [:]
+    private var buckets: [Key: TokenBucket] = [:]
 
     public init(rates: [Kind: Rate] = defaultRates, limitLoopback: Bool = false, maxAddresses: Int = 65_536) {
         self.rates = rates
@@ -79,15 +74,11 @@ public struct AddressBudgets: Sendable {
         guard let rate = rates[kind], rate.perSecond > 0 else { return .spend }
         if !limitLoopback && client.isLoopback { return .spend }
         let key = Key(client: client.key, kind: kind)
-        var bucket = buckets[key] ?? Bucket(tokens: rate.burst, updatedMicros: nowMicros)
-        let elapsed = Double(max(0, nowMicros - bucket.updatedMicros)) / 1_000_000
-        bucket.tokens = min(rate.burst, bucket.tokens + elapsed * rate.perSecond)
-        bucket.updatedMicros = nowMicros
-        guard bucket.tokens >= 1 else {
+        var bucket = buckets[key] ?? TokenBucket(perSecond: rate.perSecond, burst: rate.burst)
+        guard bucket.take(at: nowMicros) else {
             buckets[key] = bucket
-            return .refuse(retryAfterSeconds: max(1, Int(((1 - bucket.tokens) / rate.perSecond).rounded(.up))))
+            return .refuse(retryAfterSeconds: bucket.secondsUntilToken)
         }
-        bucket.tokens -= 1
         if buckets[key] == nil, buckets.count >= maxAddresses {
             forgetFull(at: nowMicros)
             guard buckets.count < maxAddresses else { return .refuse(retryAfterSeconds: 1) }
@@ -98,10 +89,6 @@ public struct AddressBudgets: Sendable {
 
     /// Drops the buckets that would be full by now: they hold nothing a new bucket would not.
     public mutating func forgetFull(at nowMicros: Int64) {
-        buckets = buckets.filter { key, bucket in
-            guard let rate = rates[key.kind] else { return false }
-            let elapsed = Double(max(0, nowMicros - bucket.updatedMicros)) / 1_000_000
-            return bucket.tokens + elapsed * rate.perSecond < rate.burst
-        }
+        buckets = buckets.filter { !$0.value.isFull(at: nowMicros) }
     }
 }

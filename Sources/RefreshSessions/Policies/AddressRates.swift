@@ -11,28 +11,15 @@ import RefreshAccess
 struct AddressRates {
     /// The bucket of one address, shared by its connections (each holds it), freed with the last of them.
     final class Bucket {
-        private var tokens: Double
-        private var updated: Int64?
+        private var tokens: TokenBucket
         fileprivate var connections = 0
-        private let ratePerSecond: Double
-        private let burst: Double
 
         fileprivate init(ratePerSecond: Double, burst: Double) {
-            self.ratePerSecond = ratePerSecond
-            self.burst = burst
-            tokens = burst
+            tokens = TokenBucket(perSecond: ratePerSecond, burst: burst)
         }
 
         /// One message at `now` (µs): whether the address may send it.
-        func admit(at now: Int64) -> Bool {
-            if let updated, now > updated {
-                tokens = min(burst, tokens + Double(now - updated) * ratePerSecond / 1_000_000)
-            }
-            updated = max(updated ?? now, now)
-            guard tokens >= 1 else { return false }
-            tokens -= 1
-            return true
-        }
+        func admit(at now: Int64) -> Bool { tokens.take(at: now) }
     }
 
     let ratePerSecond: Int
