@@ -63,6 +63,30 @@ def transitions(page, edge_name: str) -> list[dict]:
         "(edge) => window.refreshkit.events.filter(e => e.name === 'transition' && e.edge === edge)", edge_name)
 
 
+# The page connected and drawing. A function, not a string expression: a string would need eval, which the page's
+# CSP forbids.
+CONNECTED = "() => window.refreshkit && window.refreshkit.frame && window.refreshkit.state.connected"
+# A page's first load asks for its ~140 modules and opens its socket; with a build or other suites on the other core
+# (make test builds Hummingbird beside the suites) that has taken over 10 s, so the first wait is allowed longer.
+FIRST_LOAD_MS = 30_000
+
+
+def wait_connected(page, timeout_ms: float = FIRST_LOAD_MS) -> None:
+    """Waits for the page to be connected and drawing; if it is not, fails naming where the page got to (load state,
+    socket state, last events), so a CI failure says which of the page, the socket or the server was slow."""
+    try:
+        page.wait_for_function(CONNECTED, timeout=timeout_ms)
+    except Exception as error:
+        where = page.evaluate("""() => ({
+            readyState: document.readyState,
+            loaded: !!window.refreshkit,
+            state: window.refreshkit ? window.refreshkit.state : null,
+            framed: !!(window.refreshkit && window.refreshkit.frame),
+            events: window.refreshkit ? window.refreshkit.events.slice(-8) : [],
+        })""")
+        raise AssertionError(f"page not connected after {timeout_ms / 1000:.0f} s at {page.url}: {where}") from error
+
+
 def wait_until(page, predicate, timeout: float, interval: float = 0.02, what: str = "condition"):
     """Polls `predicate(page)` (a Python callable) until it is truthy; returns its value. Every `interval` at first,
     then less often, to 100 ms: each look is a round trip through Playwright's driver to the page, and a wait of

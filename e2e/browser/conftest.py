@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import ARTIFACTS, ROOT, chromium
+from browser_support import ARTIFACTS, ROOT, chromium, wait_connected
 
 sys.path.append(str(ROOT / "e2e"))  # link_support.py, shared with e2e/server
 from link_support import RunningLink, free_port, refreshkit_binary as server_binary  # noqa: E402
@@ -22,8 +22,6 @@ from link_support import RunningLink, free_port, refreshkit_binary as server_bin
 READY_TIMEOUT_S = 20.0
 TEST_TIMEOUT_S = int(os.environ.get("REFRESHKIT_TEST_TIMEOUT", "90"))  # s, per test (pytest-timeout)
 LISTENING = re.compile(r"listening on (http://[^\s/]+)")
-# A page is up once it has a frame over an open connection (a function: the page's CSP forbids eval).
-CONNECTED = "() => window.refreshkit && window.refreshkit.frame && window.refreshkit.state.connected"
 
 
 @dataclass
@@ -187,8 +185,7 @@ def open_page(browser, server, options: dict, query: str = ""):
     page.errors = []  # type: ignore[attr-defined]
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     page.goto(server.url + "/" + query)
-    # function-shaped predicates: a string expression would need eval, which the page's CSP forbids
-    page.wait_for_function(CONNECTED)
+    wait_connected(page)
     return context, page
 
 

@@ -10,8 +10,8 @@ from itertools import pairwise
 
 import pytest
 
-from browser_support import canvas_point, frame, touch_drag, touch_end, wait_until
-from conftest import CONNECTED, PHONE
+from browser_support import canvas_point, frame, touch_drag, touch_end, wait_connected, wait_until
+from conftest import PHONE
 
 # The binary touch's layout, written out here from the wire's table rather than taken from the page: u8 kind,
 # u8 phase, six zero bytes, then dx, dy, t, id and seq as little-endian doubles.
@@ -34,7 +34,7 @@ def watched_phone(browser, server):
     # a function of our own: Playwright sets an attribute on the handler, which a bound builtin cannot take
     page.on("websocket", lambda ws: ws.on("framesent", lambda payload: page.sent.append(payload)))
     page.goto(server.url + "/")
-    page.wait_for_function(CONNECTED)
+    wait_connected(page)
     yield page
     context.close()
 

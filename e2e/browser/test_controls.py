@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from browser_support import ROOT, drive_query, transitions, wait_until
+from browser_support import ROOT, drive_query, transitions, wait_connected, wait_until
 from conftest import PHONE, open_page, start_server, stop_server
 from controls_support import Finger, canvas_box, crop, edge_entry, picture_changes, settled
 
@@ -313,7 +313,7 @@ def test_a_broken_control_is_named_and_the_list_keeps_working(browser, controls_
     console = []  # listened to from the start: a module that fails to load fails early
     page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
     page.goto(f"{controls_server.url}/?preset=jh&control={name}")
-    page.wait_for_function("() => window.refreshkit && window.refreshkit.frame && window.refreshkit.state.connected")
+    wait_connected(page)
     try:
         page.evaluate("() => window.refreshkit.send({type: 'configure', feed: {latencyMs: 300, failureRate: 0}})")
         box = canvas_box(page)

@@ -3,7 +3,7 @@
 off, and none on another device of the same session."""
 from __future__ import annotations
 
-from browser_support import canvas_point, drive_query, edge, frame, touch_drag, wait_until
+from browser_support import canvas_point, drive_query, edge, frame, touch_drag, wait_connected, wait_until
 from conftest import PHONE
 
 RECORD_VIBRATIONS = """
@@ -19,7 +19,7 @@ def open_recording(browser, server, query: str = "", **options):
     page.errors = []  # type: ignore[attr-defined]
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     page.goto(server.url + "/" + query)
-    page.wait_for_function("() => window.refreshkit && window.refreshkit.frame && window.refreshkit.state.connected")
+    wait_connected(page)
     return context, page
 
 

@@ -19,8 +19,8 @@ from itertools import pairwise
 import pytest
 import websockets
 
-from browser_support import canvas_point, drive_query, edge, frame, touch_drag, touch_end, wait_until
-from conftest import CONNECTED, DESKTOP, PHONE, open_page
+from browser_support import canvas_point, drive_query, edge, frame, touch_drag, touch_end, wait_connected, wait_until
+from conftest import DESKTOP, PHONE, open_page
 
 SLOW_ONE_WAY_MS = 40  # slow_link: an 80 ms round trip
 STALL_MS = 250  # what the slow link's SIGUSR1 holds it for
@@ -81,7 +81,7 @@ def open_linked(browser, link, query=""):
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     page.goto(link.url + "/" + query)
     try:
-        page.wait_for_function(CONNECTED)
+        wait_connected(page)
     except Exception as error:
         status = page.evaluate("() => [document.body.dataset.connection,"
                                " document.getElementById('status-text')?.textContent,"

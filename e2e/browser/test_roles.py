@@ -8,8 +8,17 @@ from __future__ import annotations
 import json
 import re
 
-from browser_support import canvas_point, frame, link_query, top_at_rest, touch_drag, touch_end, wait_until
-from conftest import CONNECTED, PHONE, open_page
+from browser_support import (
+    canvas_point,
+    frame,
+    link_query,
+    top_at_rest,
+    touch_drag,
+    touch_end,
+    wait_connected,
+    wait_until,
+)
+from conftest import PHONE, open_page
 
 # what a page may send whatever its role (docs/PROTOCOL.md, "Roles": every member may ping and ask for its trace)
 ANY_ROLE = {"hello", "ping", "trace"}
@@ -46,7 +55,7 @@ def open_recording(browser, server, query: str):
 
     page.on("websocket", on_socket)
     page.goto(server.url + "/" + query)
-    page.wait_for_function(CONNECTED)
+    wait_connected(page)
     return context, page
 
 

@@ -20,9 +20,10 @@ from browser_support import (
     touch_drag,
     touch_end,
     transitions,
+    wait_connected,
     wait_until,
 )
-from conftest import CONNECTED, PHONE, open_page, server_binary
+from conftest import PHONE, open_page, server_binary
 
 HEX128 = re.compile(r"^[0-9a-f]{32}$")
 
@@ -108,7 +109,7 @@ def test_websocket_cut_mid_refresh_resumes_and_finishes(browser, server):
     page.route_web_socket(re.compile(r"^ws://"), route)
     try:
         page.goto(server.url + "/")
-        page.wait_for_function(CONNECTED)
+        wait_connected(page)
         first = page.evaluate("() => window.refreshkit.welcome")
         slow_feed(page, 2500)
         newest_before = top_id(page)
@@ -142,7 +143,7 @@ def test_reload_resumes_the_same_member(browser, server):
     try:
         before = page.evaluate("() => window.refreshkit.welcome")
         page.reload()
-        page.wait_for_function(CONNECTED)
+        wait_connected(page)
         after = page.evaluate("() => window.refreshkit.welcome")
         assert after["session"] == before["session"] and after["token"] == before["token"]
         assert after.get("resumed") is True and after["member"] == 0
@@ -159,7 +160,7 @@ def test_a_stale_token_rejoins_and_an_expired_link_starts_fresh(browser, server)
         ctx_b.add_init_script(f"sessionStorage.setItem('refreshkit.token.{sid}', '{'0' * 32}')")
         b = ctx_b.new_page()
         b.goto(f"{server.url}/{drive_query(a)}")
-        b.wait_for_function("() => window.refreshkit && window.refreshkit.frame && window.refreshkit.state.connected")
+        wait_connected(b)
         assert session(b)["id"] == sid and session(b)["member"] == 1
         assert any(e["code"] == "bad_token" for e in b.evaluate("() => window.refreshkit.errors"))
         assert b.locator("#notice").is_visible() and "new device" in b.locator("#notice").inner_text()

@@ -14,7 +14,7 @@ import pytest
 from cluster_support import ROOT
 
 sys.path.append(str(ROOT / "e2e" / "browser"))
-from browser_support import chromium, configure_feed, edge, frame, wait_until  # noqa: E402
+from browser_support import chromium, configure_feed, edge, frame, wait_connected, wait_until  # noqa: E402
 
 PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
 
@@ -30,7 +30,7 @@ def open_page(browser, base: str, query: str = ""):
     context.set_default_timeout(10_000)
     page = context.new_page()
     page.goto(base + "/" + query)
-    page.wait_for_function("() => window.refreshkit && window.refreshkit.frame && window.refreshkit.state.connected")
+    wait_connected(page)
     return context, page
 
 
