@@ -46,11 +46,14 @@ from websockets.asyncio.client import ClientConnection, connect
 ROOT = Path(__file__).resolve().parent.parent
 SUBPROTOCOL = "refreshkit.v1"
 TIMEOUT_S = 60.0
+WARM_UP_SESSIONS = 20
 
 
-def rss_bytes(pid: int) -> int:
+def rss_bytes(pid: int, field: str = "VmRSS") -> int:
+    """A resident figure of /proc/PID/status: VmRSS in all, RssFile the part that is the binary's and libraries'
+    pages (shared, not a session's)."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(field + ":"):
             return int(line.split()[1]) * 1024
     return 0
 
@@ -120,7 +123,8 @@ class Target:
             heap = await self.heap()
         except (TimeoutError, OSError):  # an older binary without the heap's figures
             heap = {"in_use": 0, "free": 0}
-        return {"rss": rss_bytes(self.process.pid), "heap_in_use": heap["in_use"], "heap_free": heap["free"]}
+        return {"rss": rss_bytes(self.process.pid), "rss_file": rss_bytes(self.process.pid, "RssFile"),
+                "heap_in_use": heap["in_use"], "heap_free": heap["free"]}
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -227,6 +231,11 @@ async def measure(kind: str, args: argparse.Namespace, log_dir: Path, extras: bo
     result: dict = {"target": kind, "sessions": args.sessions}
     try:
         await target.start()
+        # Warmed up: a few sessions do what every session does and leave, so that the code they run is paged in
+        # and the runtime's caches are filled before the first sample. Otherwise the first session's page faults
+        # in the binary's text (about 3 MB of the server's, file-backed and shared, not a session's) counted as
+        # 1.5 KB a session at 2 000 (docs/PERFORMANCE.md, "Memory per connected session").
+        await close_sessions(await open_sessions(target, WARM_UP_SESSIONS, args.moves))
         await asyncio.sleep(0.2)  # settled: lws and the runtime finished their start-up allocations
         before = await target.sample()
         sessions = await open_sessions(target, args.sessions, args.moves)

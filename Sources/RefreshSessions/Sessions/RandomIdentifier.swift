@@ -1,20 +1,24 @@
 /// 128-bit random identifiers in lowercase hex, from the system's cryptographic generator
 /// (`getrandom(2)` on Linux).
 enum RandomIdentifier {
-    private static let digits = Array("0123456789abcdef".utf8)
-
     /// 32 hex digits.
-    static func make128() -> String {
-        var generator = SystemRandomNumberGenerator()
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(32)
-        for _ in 0..<2 {
-            let word: UInt64 = generator.next()
-            for shift in stride(from: 60, through: 0, by: -4) {
-                bytes.append(digits[Int((word >> UInt64(shift)) & 0xF)])
-            }
+    static func make128() -> String { Bits().hex }
+
+    /// 128 random bits held inline (two words): what a session keeps of a share key, 16 bytes rather than a
+    /// 32-digit string's heap block (docs/PERFORMANCE.md, "Memory per connected session").
+    struct Bits: Sendable {
+        private let words: (UInt64, UInt64)
+
+        init() {
+            var generator = SystemRandomNumberGenerator()
+            // big-endian, so that the hex reads in the order the bits were drawn
+            words = (generator.next().bigEndian, generator.next().bigEndian)
         }
-        return String(decoding: bytes, as: UTF8.self)
+
+        /// The 32 lowercase hex digits a link carries.
+        var hex: String {
+            withUnsafeBytes(of: words) { Hex.text(of: $0) }
+        }
     }
 
     /// Whether two identifiers are equal, in a time that depends only on their lengths (a token check
