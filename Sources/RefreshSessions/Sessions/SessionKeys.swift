@@ -9,9 +9,9 @@ import RefreshWire
 /// (``hashes``), as it keeps tokens: a session taken over by another process knows its keys' hashes, not the keys,
 /// and its owner's `welcome` then has no `links` (the page keeps the ones it had).
 ///
-/// Every session holds one, for as long as it lives, so the keys and hashes are kept as bytes (under 100) rather
-/// than as four strings and two dictionaries, which took about 700 bytes of heap a session (docs/PERFORMANCE.md,
-/// "Memory per connected session"); their text is made when a link or a store asks for it. A class (immutable): a
+/// Every session holds one, for as long as it lives, so the keys and hashes are kept inline as bytes rather than as
+/// strings in dictionaries, each a heap block of its own (docs/PERFORMANCE.md, "Memory per connected session"); their
+/// text is made when a link or a store asks for it. A class (immutable): a
 /// session holds one reference (the session object keeps to its allocator class: `AllocatorClassTests`).
 final class SessionKeys {
     /// The keys themselves, drive's and watch's, when this process made them; `nil` when only their hashes are known.

@@ -7,9 +7,9 @@ import CLibCrypto
 enum TokenHash {
     static func hex(_ token: String) -> String { Digest(of: token).hex }
 
-    /// The 32 bytes of a SHA-256, held inline (four words), for what a session keeps for as long as it lives: a
-    /// share key's hash costs 32 bytes in the session's memory rather than a 64-digit string's heap block
-    /// (docs/PERFORMANCE.md, "Memory per connected session").
+    /// A SHA-256 held inline (four words), for what a session keeps for as long as it lives: a share key's hash
+    /// in the session's own memory rather than in a string's heap block (docs/PERFORMANCE.md, "Memory per connected
+    /// session").
     struct Digest: Sendable {
         private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
 
