@@ -91,7 +91,7 @@ SAMPLE_ROWS = """() => {
     const k = window.refreshkit;
     const stop = k.on('draw', (now, picture) => {
       if (window.__rowSamples !== samples) return stop();
-      samples.push({rows: k.rows(), count: picture.feed.count, h: picture.viewport.h});
+      samples.push({rows: k.rows(), count: picture.feed.count, h: picture.viewport.h, loading: picture.feed.loading});
     });
 }"""
 
