@@ -17,10 +17,14 @@ RELEASE_BIN := .build/release/refreshkit
 
 # LINK=wifi (or lan, wifi-powersave, congested): pages reach the server through `refreshkit link` on PORT, a
 # simulated network (docs/LINK.md); the server itself listens on a loopback port of its own.
+# TLS=1: https and wss, with the CA and certificate of `refreshkit cert` in .refreshkit/ (docs/HTTPS.md); LINK and
+# TLS=1 do not go together.
+TLS_FLAGS = $(if $(TLS),--tls-cert .refreshkit/server.pem --tls-key .refreshkit/server-key.pem --tls-ca .refreshkit/ca.pem)
 run: release
 	@mkdir -p .refreshkit
 ifeq ($(LINK),)
-	$(RELEASE_BIN) serve --host $(HOST) --port $(PORT) --web-root web --preset $(PRESET) --log-level $(LOG_LEVEL) $(if $(CONTROLS),--controls $(CONTROLS)) --feed $(FEED)
+	$(if $(TLS),$(RELEASE_BIN) cert --dir .refreshkit)
+	$(RELEASE_BIN) serve --host $(HOST) --port $(PORT) --web-root web --preset $(PRESET) --log-level $(LOG_LEVEL) $(if $(CONTROLS),--controls $(CONTROLS)) --feed $(FEED) $(TLS_FLAGS)
 else
 	scripts/run-with-link.sh $(RELEASE_BIN) $(HOST) $(PORT) $(LINK) --web-root web --preset $(PRESET) --log-level $(LOG_LEVEL) $(if $(CONTROLS),--controls $(CONTROLS)) --feed $(FEED)
 endif

@@ -29,7 +29,7 @@ READY_TIMEOUT_S = 20.0
 STOP_TIMEOUT_S = 10.0
 RECV_TIMEOUT_S = 5.0
 SUBPROTOCOL = "refreshkit.v1"
-LISTENING = re.compile(r"^listening on (http://\S+?)/?$")
+LISTENING = re.compile(r"^listening on (https?://\S+?)/?$")
 
 
 def server_binary() -> Path:
@@ -79,7 +79,7 @@ class RunningServer(ChildProcess):
                         + self.output(), pytrace=False)
         self.url = found["url"]
         self.port = int(self.url.rsplit(":", 1)[1])
-        self.ws_url = f"ws://127.0.0.1:{self.port}/"
+        self.ws_url = f"{'wss' if self.url.startswith('https') else 'ws'}://127.0.0.1:{self.port}/"
 
     def error_lines(self) -> list[str]:
         """Lines logged at `error` or `critical` (swift-log's stream format: `<date> <level> <label>: …`)."""

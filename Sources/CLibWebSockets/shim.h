@@ -41,3 +41,4 @@ static inline uint64_t rk_opt_disable_ipv6(void) { return (uint64_t)LWS_SERVER_O
 #include "event_loop_shim.h"
 #include "memory_shim.h"
 #include "prefetch_shim.h"
+#include "tls_shim.h"

@@ -26,16 +26,18 @@ public struct FrontDoor: Sendable, Equatable {
         self.writeAllow = writeAllow
     }
 
-    /// The door of a server bound to `host` on `port`: its own origins are this machine's names on that port.
+    /// The door of a server bound to `host` on `port`: its own origins are this machine's names on that port, with
+    /// `scheme` (`https` when the server serves TLS).
     public static func local(
-        boundTo host: String, port: Int, publicPorts: [Int] = [], allowedOrigins: [String] = [],
+        boundTo host: String, port: Int, scheme: String = "http", publicPorts: [Int] = [],
+        allowedOrigins: [String] = [],
         proxies: TrustedProxies = TrustedProxies(), metricsAllow: AddressAllowList = AddressAllowList(),
         writeAllow: AddressAllowList = AddressAllowList()
     ) -> FrontDoor {
         FrontDoor(
             origins: OriginPolicy(
                 ownHosts: OriginPolicy.localHosts(bound: host), port: port, publicPorts: publicPorts,
-                allowedOrigins: allowedOrigins),
+                allowedOrigins: allowedOrigins, scheme: scheme),
             proxies: proxies, metricsAllow: metricsAllow, writeAllow: writeAllow)
     }
 

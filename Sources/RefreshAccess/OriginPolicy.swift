@@ -89,7 +89,13 @@ public struct OriginPolicy: Sendable, Equatable {
     /// `--allow-origin` values, parsed.
     public private(set) var allowed: Set<Origin>
 
-    public init(ownHosts: Set<String>, port: Int, publicPorts: [Int] = [], allowedOrigins: [String]) {
+    /// The scheme of this server's own pages: `https` when it serves TLS (docs/HTTPS.md), else `http`.
+    public let scheme: String
+
+    public init(
+        ownHosts: Set<String>, port: Int, publicPorts: [Int] = [], allowedOrigins: [String], scheme: String = "http"
+    ) {
+        self.scheme = scheme
         self.ownHosts = Set(ownHosts.map { $0.lowercased() })
         self.port = port
         self.publicPorts = Set(publicPorts)
@@ -108,7 +114,7 @@ public struct OriginPolicy: Sendable, Equatable {
             return .refuse(reason: origin == "null" ? "opaque origin (null)" : "malformed origin")
         }
         if allowed.contains(parsed) { return .accept }
-        if parsed.scheme == "http", parsed.port == port || publicPorts.contains(parsed.port),
+        if parsed.scheme == scheme, parsed.port == port || publicPorts.contains(parsed.port),
             ownHosts.contains(parsed.host)
         {
             return .accept

@@ -80,7 +80,7 @@ public final class Server: Sendable {
             logger.notice("signal \(number): stopping")
             requestStop()
         }
-        listening("http://\(Self.displayHost(configuration.host)):\(port)")
+        listening("\(configuration.tls == nil ? "http" : "https")://\(Self.displayHost(configuration.host)):\(port)")
         wait()
         if failed { throw .serviceFailed }
     }

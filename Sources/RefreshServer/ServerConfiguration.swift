@@ -54,6 +54,9 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var feedAllowPrivate = false
     /// `GET /feed/image`'s limits: the cache, the time limit (`serve --image-cache-mb`, `--image-timeout-ms`).
     public var images = ImageLimits()
+    /// The certificate and key to serve `https://` and `wss://` with on ``port`` (`serve --tls-cert --tls-key`,
+    /// docs/HTTPS.md); nil: plain `http://`.
+    public var tls: TLSFiles?
 
     /// The event loop lws runs on.
     public enum EventLoop: String, Sendable, Hashable, CaseIterable {
@@ -83,6 +86,7 @@ public struct ServerConfiguration: Sendable, Hashable {
 
     /// The limits a value must respect; the command line shows these messages as they are.
     public func validate() throws(ServerError) {
+        if let problem = tls?.problem() { throw .invalidConfiguration(problem) }
         if let node {
             guard (1...32).contains(node.utf8.count),
                 node.utf8.allSatisfy({ $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") })

@@ -10,7 +10,10 @@ struct RefreshKitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "refreshkit",
         abstract: "An authoritative scroll and pull-to-refresh engine, driven from a browser page.",
-        subcommands: [Serve.self, Replay.self, Link.self, PresetCommand.self, PostCommand.self, FeedCommand.self],
+        subcommands: [
+            Serve.self, Replay.self, Link.self, PresetCommand.self, PostCommand.self, FeedCommand.self,
+            CertCommand.self,
+        ],
         defaultSubcommand: Serve.self
     )
 }
@@ -144,6 +147,9 @@ struct Serve: ParsableCommand {
     @OptionGroup(title: "Hardening")
     var hardening: HardeningOptions
 
+    @OptionGroup(title: "TLS (docs/HTTPS.md)")
+    var tls: TLSOptions
+
     var serverConfiguration: ServerConfiguration {
         var configuration = ServerConfiguration(host: host, port: port, webRoot: webRoot, eventLoop: eventLoop)
         configuration.sessions.defaultPreset = preset
@@ -162,6 +168,7 @@ struct Serve: ParsableCommand {
         configuration.feedAllowPrivate = feedAllowPrivate
         configuration.images = ImageLimits(cacheMegabytes: imageCacheMb, timeoutMilliseconds: imageTimeoutMs)
         configuration.images.failureSeconds = imageRetrySeconds
+        configuration.tls = tls.files
         return configuration
     }
 
@@ -220,11 +227,12 @@ struct Serve: ParsableCommand {
         var configuration = serverConfiguration
         configuration.sessions.presets = try presets()
         let server = Server(configuration: configuration, logger: logger)
+        let scheme = configuration.tls == nil ? "http" : "https"
         do {
             try server.run { local in
                 let network =
                     Self.isWildcard(host)
-                    ? NetworkInterfaces.lanIPv4Addresses().map { "http://\($0):\(server.port)" } : []
+                    ? NetworkInterfaces.lanIPv4Addresses().map { "\(scheme)://\($0):\(server.port)" } : []
                 var lines = ["listening on \(local)"] + network.map { "  on your network: \($0)" }
                 let terminal = isatty(STDOUT_FILENO) == 1
                 if let link = qr.link(network: network, local: local, terminal: terminal), let code = QRCode(link) {

@@ -10,9 +10,13 @@ import RefreshAccess
 ///   docs/OPERATIONS.md), to loopback and the addresses of `--metrics-allow` only (``AddressAllowList``); 403
 ///   for anyone else.
 /// - `GET /controls/index.json`: the user's control modules (``ControlsFolder``), `{"controls":[...]}`.
+/// - `GET /ca`, `GET /ca.crt`: the CA of `refreshkit cert` and how to install it (``AuthorityPage``); 404 when the
+///   server has none (`serve --tls-ca`).
 struct HTTPEndpoints: Sendable {
     /// Who may read `/metrics`.
     var metricsAllow = AddressAllowList()
+    /// The CA certificate (PEM) and its fingerprint, when the server serves one (`serve --tls-ca`).
+    var authority: (pem: String, fingerprint: String)?
 
     /// A request as the gate read it.
     struct Request: Sendable, Equatable {
@@ -40,7 +44,9 @@ struct HTTPEndpoints: Sendable {
     static let metricsPath = "/metrics"
 
     /// The paths answered here (the static files never see them).
-    static let paths: Set<String> = [qrCodePath, metricsPath, ControlsFolder.indexPath]
+    static let paths: Set<String> = [
+        qrCodePath, metricsPath, ControlsFolder.indexPath, AuthorityPage.pagePath, AuthorityPage.certificatePath,
+    ]
 
     /// The response for `request`, or nil when the path is not one of ``paths``; `metrics` writes the metrics
     /// page, called only for a peer that may read it; `controls` lists the user's control modules.
@@ -65,6 +71,15 @@ struct HTTPEndpoints: Sendable {
                 return .refused(400, "qr.svg encodes at most \(QRCode.maxTextBytes) bytes of text")
             }
             return Response(status: 200, contentType: "image/svg+xml", body: code.svg, refusal: nil)
+        case AuthorityPage.pagePath, AuthorityPage.certificatePath:
+            guard let authority else {
+                return .refused(404, "this server offers no CA of its own (serve --tls-ca, docs/HTTPS.md)")
+            }
+            return request.path == AuthorityPage.pagePath
+                ? Response(
+                    status: 200, contentType: "text/html; charset=utf-8",
+                    body: AuthorityPage.html(fingerprint: authority.fingerprint), refusal: nil)
+                : Response(status: 200, contentType: AuthorityPage.certificateType, body: authority.pem, refusal: nil)
         default:
             return nil
         }

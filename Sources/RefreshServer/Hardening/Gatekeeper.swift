@@ -35,6 +35,11 @@ final class Gatekeeper {
     /// `GET /feed/image` (set by the service loop with an external feed; Images/ImageRequests.swift).
     var images: ImageRequests?
     private var throttle = LogThrottle()
+    /// Whether the port speaks TLS (`serve --tls-cert`): a plain request on it is redirected to https, and a plain
+    /// WebSocket refused (docs/HTTPS.md).
+    private(set) var servesTLS = false
+    /// Where a plain request is sent when its `Host` header will not do: this server's own address and port.
+    private var shareHost = ""
 
     init(configuration: HardeningConfiguration, logger: Logger) {
         self.configuration = configuration
@@ -55,12 +60,17 @@ final class Gatekeeper {
     }
 
     /// Completes the policies that depend on the bound port and the resolved web root.
-    func start(webRoot: String, port: Int, host: String, controlsRoot: String? = nil) {
+    func start(webRoot: String, port: Int, host: String, controlsRoot: String? = nil, tls: TLSFiles? = nil) {
+        servesTLS = tls != nil
+        endpoints.authority = tls?.certificateAuthority.flatMap(AuthorityFile.read)
+        shareHost =
+            (["0.0.0.0", "::", "[::]", ""].contains(host) ? "localhost" : host.contains(":") ? "[\(host)]" : host)
+            + ":\(port)"
         paths = StaticPathPolicy(root: webRoot)
         controls = ControlsFolder(root: controlsRoot)
         door.origins = OriginPolicy(
             ownHosts: OriginPolicy.localHosts(bound: host), port: port, publicPorts: configuration.publicPorts,
-            allowedOrigins: configuration.allowedOrigins)
+            allowedOrigins: configuration.allowedOrigins, scheme: servesTLS ? "https" : "http")
     }
 
     // MARK: - Connections
@@ -170,6 +180,14 @@ final class Gatekeeper {
     /// response (403, or 503 with Retry-After); returning 1 tells lws it was written.
     func confirmUpgrade(_ wsi: OpaquePointer) -> Int32 {
         if let refused = charge(wsi, for: nil) { return refused }
+        if servesTLS, lws_is_ssl(wsi) == 0 {
+            if throttle.allow("plain") {
+                logger.notice(
+                    "plain WebSocket on the TLS port refused",
+                    metadata: ["peer": "\(client(of: wsi))", "suppressed": "\(throttle.takeSuppressed("plain"))"])
+            }
+            return rk_http_refuse(wsi, 403, nil, "this server speaks wss:// only\n") == 0 ? 1 : -1
+        }
         let peer = client(of: wsi)
         let origin = Self.header(wsi, WSI_TOKEN_ORIGIN)
         if case .refuse(let reason) = door.admitsWebSocket(origin: origin) {
@@ -206,6 +224,14 @@ final class Gatekeeper {
         let bytes = input.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
         let hasBody = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0
         if let refused = charge(wsi, for: String(validating: bytes, as: UTF8.self)) { return refused }
+        if servesTLS, lws_is_ssl(wsi) == 0, !PlainRequest.answeredPlain.contains(String(decoding: bytes, as: UTF8.self))
+        {
+            let location = PlainRequest.redirect(
+                path: String(decoding: bytes, as: UTF8.self), query: Self.query(wsi),
+                host: Self.header(wsi, WSI_TOKEN_HOST), fallbackHost: shareHost)
+            _ = rk_http_redirect(wsi, 308, location)
+            return 1  // lws closes the connection after the response
+        }
         if let feedPosts, String(validating: bytes, as: UTF8.self) == FeedPostEndpoint.path {
             let declared = Self.header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap { Int($0) }
             let peer = client(of: wsi)
@@ -290,6 +316,18 @@ final class Gatekeeper {
 
     /// A URL query argument, URL-decoded by lws; nil when absent, and also when longer than the 1 KiB buffer
     /// (lws then finds nothing).
+    /// The request's query as lws keeps it: its `name=value` fragments, each URL-decoded (at most 1 KiB each).
+    static func query(_ wsi: OpaquePointer) -> [String] {
+        var fragments: [String] = []
+        var buffer = [CChar](repeating: 0, count: 1024)
+        for index in 0..<64 {
+            let length = lws_hdr_copy_fragment(wsi, &buffer, Int32(buffer.count), WSI_TOKEN_HTTP_URI_ARGS, Int32(index))
+            guard length > 0 else { break }
+            fragments.append(String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return fragments
+    }
+
     static func queryArgument(_ wsi: OpaquePointer, _ name: String) -> String? {
         var buffer = [CChar](repeating: 0, count: 1024 + name.utf8.count + 2)
         let count = Int32(buffer.count)

@@ -88,6 +88,16 @@ extension ServiceLoop {
         if !echo.isEmpty { info.pvo = UnsafePointer(EchoProtocol.defaultOption(resources)) }
         info.headers = SecurityHeaders.list(resources)  // lws's best-practice set, images from this origin only
         info.options = rk_opt_validate_utf8() | rk_opt_fail_upon_unable_to_bind()
+        if let tls = configuration.tls {
+            // https and wss on the one port; a request that is not TLS is answered by the gate, which redirects it
+            // (docs/HTTPS.md, "Plain http on the TLS port")
+            info.options |= rk_opt_tls_global_init() | rk_opt_http_on_tls_port()
+            info.ssl_cert_filepath = resources.string(tls.certificate)
+            info.ssl_private_key_filepath = resources.string(tls.privateKey)
+            // HTTP/1.1 only: the gate writes its answers (a refusal, /metrics, /ca, a QR code) as one HTTP/1 buffer
+            // of headers and body, which an HTTP/2 stream cannot carry (docs/HTTPS.md, "HTTP/1.1 only")
+            info.alpn = resources.string("http/1.1")
+        }
         switch Self.classify(host: configuration.host) {
         case .anyIPv6:
             info.iface = nil  // every interface, dual-stack
@@ -149,11 +159,13 @@ extension ServiceLoop {
         if let publicPort = configuration.hardening.publicPorts.first {
             // Pages come through a proxy on this machine (`refreshkit link`): share its address, as the
             // network sees it.
-            host.shareBase = Self.shareBase(host: "0.0.0.0", port: publicPort)
+            host.shareBase = Self.shareBase(host: "0.0.0.0", port: publicPort, tls: configuration.tls != nil)
         } else {
-            host.shareBase = Self.shareBase(host: configuration.host, port: port)
+            host.shareBase = Self.shareBase(host: configuration.host, port: port, tls: configuration.tls != nil)
         }
-        gatekeeper.start(webRoot: webRoot, port: port, host: configuration.host, controlsRoot: controlsRoot)
+        gatekeeper.start(
+            webRoot: webRoot, port: port, host: configuration.host, controlsRoot: controlsRoot,
+            tls: configuration.tls)
         gatekeeper.metricsText = { [unowned self] in metricsPage() }
         let target = ContextWaker(context: context)
         feed?.start { target.wake() }
@@ -195,9 +207,9 @@ extension ServiceLoop {
 
     static let subprotocol = "refreshkit.v1"
 
-    /// `http://HOST:PORT` for share links: a wildcard address is shown as the first LAN address (the one a
-    /// phone can open), else loopback.
-    static func shareBase(host: String, port: Int) -> String {
+    /// `http://HOST:PORT` (`https://` with `tls`) for share links: a wildcard address is shown as the first LAN
+    /// address (the one a phone can open), else loopback.
+    static func shareBase(host: String, port: Int, tls: Bool = false) -> String {
         let shown: String
         switch host {
         case "0.0.0.0", "::", "[::]":
@@ -205,7 +217,7 @@ extension ServiceLoop {
         default:
             shown = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         }
-        return "http://\(shown):\(port)"
+        return "\(tls ? "https" : "http")://\(shown):\(port)"
     }
 
     static let extraMIMETypes: [(String, String)] = [
