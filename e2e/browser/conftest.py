@@ -178,12 +178,16 @@ PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_m
 DESKTOP = dict(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
 
 
-def open_page(browser, server, options: dict, query: str = ""):
+def open_page(browser, server, options: dict, query: str = "", before_load=None):
+    """A page of `server` at `query`, connected; its uncaught errors kept in `page.errors`. `before_load(page)` runs
+    before the page loads (to watch its socket from its first message)."""
     context = browser.new_context(**options)
     context.set_default_timeout(10_000)
     page = context.new_page()
     page.errors = []  # type: ignore[attr-defined]
     page.on("pageerror", lambda e: page.errors.append(str(e)))
+    if before_load:
+        before_load(page)
     page.goto(server.url + "/" + query)
     wait_connected(page)
     return context, page

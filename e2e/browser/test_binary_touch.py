@@ -10,8 +10,8 @@ from itertools import pairwise
 
 import pytest
 
-from browser_support import canvas_point, frame, touch_drag, touch_end, wait_connected, wait_until
-from conftest import PHONE
+from browser_support import canvas_point, frame, touch_drag, touch_end, wait_until
+from conftest import PHONE, open_page
 
 # The binary touch's layout, written out here from the wire's table rather than taken from the page: u8 kind,
 # u8 phase, six zero bytes, then dx, dy, t, id and seq as little-endian doubles.
@@ -25,16 +25,12 @@ DRAG_DY = -200.0  # px: an upward drag inside the list, where the content moves 
 def watched_phone(browser, server):
     """A phone page whose WebSocket messages to the server are all kept, in order, in `page.sent` (str or bytes),
     watched from before the page opens its socket."""
-    context = browser.new_context(**PHONE)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.errors = []  # type: ignore[attr-defined]
-    page.sent = []  # type: ignore[attr-defined]
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    # a function of our own: Playwright sets an attribute on the handler, which a bound builtin cannot take
-    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: page.sent.append(payload)))
-    page.goto(server.url + "/")
-    wait_connected(page)
+    def record(page):
+        page.sent = []
+        # a function of our own: Playwright sets an attribute on the handler, which a bound builtin cannot take
+        page.on("websocket", lambda ws: ws.on("framesent", lambda payload: page.sent.append(payload)))
+
+    context, page = open_page(browser, server, PHONE, before_load=record)
     yield page
     context.close()
 

@@ -15,7 +15,6 @@ from browser_support import (
     top_at_rest,
     touch_drag,
     touch_end,
-    wait_connected,
     wait_until,
 )
 from conftest import PHONE, open_page
@@ -38,25 +37,20 @@ SAMPLE_SHOWN = """() => {
 def open_recording(browser, server, query: str):
     """A phone page at `query` whose every WebSocket message out is kept in `page.sent`: ("text", type) or
     ("binary", length), from its first one (the hello) on."""
-    context = browser.new_context(**PHONE)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.errors = []  # type: ignore[attr-defined]
-    page.sent = []  # type: ignore[attr-defined]
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    def record(page):
+        page.sent = []
 
-    def on_socket(ws):
-        def sent(payload):
-            if isinstance(payload, str):
-                page.sent.append(("text", json.loads(payload).get("type")))
-            else:
-                page.sent.append(("binary", len(payload)))
-        ws.on("framesent", sent)
+        def on_socket(ws):
+            def sent(payload):
+                if isinstance(payload, str):
+                    page.sent.append(("text", json.loads(payload).get("type")))
+                else:
+                    page.sent.append(("binary", len(payload)))
+            ws.on("framesent", sent)
 
-    page.on("websocket", on_socket)
-    page.goto(server.url + "/" + query)
-    wait_connected(page)
-    return context, page
+        page.on("websocket", on_socket)
+
+    return open_page(browser, server, PHONE, query, before_load=record)
 
 
 def role_of(page) -> str:

@@ -151,10 +151,12 @@ public struct LocalCertificates: Sendable {
 
     /// Why the kept server certificate will not do (nil: it will).
     private func reasonToRenew(names: Names, now: Int, authority: OpaquePointer) throws(CertificateError) -> String? {
-        guard let file = fopen(certificate, "r") else { return "no server certificate yet" }
-        let kept = PEM_read_X509(file, nil, nil, nil)
-        fclose(file)
-        guard let kept else { return "the server certificate could not be read" }
+        let kept: OpaquePointer
+        switch PEMFile.certificate(certificate) {
+        case .read(let read): kept = read
+        case .unreadable: return "no server certificate yet"
+        case .notPEM: return "the server certificate could not be read"
+        }
         defer { X509_free(kept) }
         guard let issuerKey = X509_get0_pubkey(authority), X509_verify(kept, issuerKey) == 1 else {
             return "the server certificate is not the CA's"
@@ -176,21 +178,19 @@ public struct LocalCertificates: Sendable {
     }
 
     private func readAuthority() throws(CertificateError) -> (OpaquePointer, OpaquePointer) {
-        guard let certificateFile = fopen(authority, "r") else {
-            throw CertificateError("cannot read the CA '\(authority)': \(String(cString: strerror(errno)))")
+        let certificate: OpaquePointer
+        switch PEMFile.certificate(authority) {
+        case .read(let read): certificate = read
+        case .unreadable(let reason): throw CertificateError("cannot read the CA '\(authority)': \(reason)")
+        case .notPEM: throw CertificateError("the CA '\(authority)' is not a PEM certificate")
         }
-        let certificate = PEM_read_X509(certificateFile, nil, nil, nil)
-        fclose(certificateFile)
-        guard let certificate else { throw CertificateError("the CA '\(authority)' is not a PEM certificate") }
-        guard let keyFile = fopen(authorityKey, "r") else {
+        guard case .read(let key) = PEMFile.privateKey(authorityKey) else {
             X509_free(certificate)
-            throw CertificateError("cannot read the CA's key '\(authorityKey)': \(String(cString: strerror(errno)))")
+            throw CertificateError("cannot read the CA's key '\(authorityKey)' as a PEM private key")
         }
-        let key = PEM_read_PrivateKey(keyFile, nil, nil, nil)
-        fclose(keyFile)
-        guard let key, X509_check_private_key(certificate, key) == 1 else {
+        guard X509_check_private_key(certificate, key) == 1 else {
             X509_free(certificate)
-            if let key { EVP_PKEY_free(key) }
+            EVP_PKEY_free(key)
             throw CertificateError("the CA's key '\(authorityKey)' is not the key of '\(authority)'")
         }
         return (certificate, key)
@@ -292,10 +292,7 @@ public struct CertificateError: Error, Sendable, Hashable, CustomStringConvertib
 /// A CA certificate file as `/ca.crt` serves it: its PEM text and its SHA-256 fingerprint.
 enum AuthorityFile {
     static func read(_ path: String) -> (pem: String, fingerprint: String)? {
-        guard let file = fopen(path, "r") else { return nil }
-        let certificate = PEM_read_X509(file, nil, nil, nil)
-        fclose(file)
-        guard let certificate else { return nil }
+        guard case .read(let certificate) = PEMFile.certificate(path) else { return nil }
         defer { X509_free(certificate) }
         guard let pem = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         return (pem, LocalCertificates.fingerprint(certificate))

@@ -18,19 +18,19 @@ public struct TLSFiles: Sendable, Hashable {
     /// Why the files cannot serve TLS, or nil when they can: each must be readable PEM, and the key must be the
     /// certificate's (OpenSSL reads them, as lws will; lws's own failure would only say that the context failed).
     public func problem() -> String? {
-        guard let certificateFile = fopen(certificate, "r") else {
-            return "cannot read the TLS certificate '\(certificate)': \(String(cString: strerror(errno)))"
+        let parsed: OpaquePointer
+        switch PEMFile.certificate(certificate) {
+        case .read(let read): parsed = read
+        case .unreadable(let reason): return "cannot read the TLS certificate '\(certificate)': \(reason)"
+        case .notPEM: return "the TLS certificate '\(certificate)' is not a PEM certificate"
         }
-        let parsed = PEM_read_X509(certificateFile, nil, nil, nil)
-        fclose(certificateFile)
-        guard let parsed else { return "the TLS certificate '\(certificate)' is not a PEM certificate" }
         defer { X509_free(parsed) }
-        guard let keyFile = fopen(privateKey, "r") else {
-            return "cannot read the TLS key '\(privateKey)': \(String(cString: strerror(errno)))"
+        let key: OpaquePointer
+        switch PEMFile.privateKey(privateKey) {
+        case .read(let read): key = read
+        case .unreadable(let reason): return "cannot read the TLS key '\(privateKey)': \(reason)"
+        case .notPEM: return "the TLS key '\(privateKey)' is not a PEM private key (or it has a passphrase)"
         }
-        let key = PEM_read_PrivateKey(keyFile, nil, nil, nil)
-        fclose(keyFile)
-        guard let key else { return "the TLS key '\(privateKey)' is not a PEM private key (or it has a passphrase)" }
         defer { EVP_PKEY_free(key) }
         guard X509_check_private_key(parsed, key) == 1 else {
             return "the TLS key '\(privateKey)' is not the key of the certificate '\(certificate)'"
