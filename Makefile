@@ -62,7 +62,7 @@ test-deps:
 	@scripts/ensure-deps.sh test
 
 build: deps
-	swift build
+	swift build $(DEBUG_FLAGS)
 
 release: deps
 	swift build -c release --product refreshkit
@@ -97,11 +97,17 @@ lint:
 # suites run (refreshkit; refreshkit-load, which e2e/server/test_load_turn_by_turn.py runs; refreshkit-gitlog, the
 # example the gitlog tests serve). Not the bench and the fuzz target (nor the packages only they need): `make bench`
 # and `make fuzz` build those.
+#
+# Without debug information (`-gnone`): the tests never read it, and writing it is a fifth of a fresh debug build's
+# time (docs/PERFORMANCE.md, "make test"). DEBUG_INFO=1 keeps it, for a debugger; every debug build of the Makefile
+# takes the same flags, so that one never rebuilds what another built.
+DEBUG_INFO ?=
+DEBUG_FLAGS := $(if $(DEBUG_INFO),,-Xswiftc -gnone)
 debug-build: deps
-	swift build --product RefreshKitPackageTests
-	swift build --product refreshkit
-	swift build --product refreshkit-load
-	swift build --product refreshkit-gitlog
+	swift build $(DEBUG_FLAGS) --product RefreshKitPackageTests
+	swift build $(DEBUG_FLAGS) --product refreshkit
+	swift build $(DEBUG_FLAGS) --product refreshkit-load
+	swift build $(DEBUG_FLAGS) --product refreshkit-gitlog
 
 ifeq ($(TEST_CONFIG),debug)
 test-build: debug-build
@@ -152,7 +158,8 @@ e2e-browser:
 	$(E2E) e2e/browser --ignore=e2e/browser/test_hummingbird_example.py
 
 # Both transports through the same wire tests (e2e/transports), and the Hummingbird example in Chromium.
-HUMMINGBIRD_BUILD := swift build --package-path $(HUMMINGBIRD) -c $(TEST_CONFIG) --product refreshkit-hummingbird
+HUMMINGBIRD_BUILD := swift build --package-path $(HUMMINGBIRD) -c $(TEST_CONFIG) $(if $(filter debug,$(TEST_CONFIG)),$(DEBUG_FLAGS)) \
+	--product refreshkit-hummingbird
 HUMMINGBIRD_BIN := $(abspath $(HUMMINGBIRD)/.build/$(TEST_CONFIG)/refreshkit-hummingbird)
 e2e-hummingbird:
 	REFRESHKIT_HUMMINGBIRD_BIN=$(HUMMINGBIRD_BIN) $(E2E) e2e/transports

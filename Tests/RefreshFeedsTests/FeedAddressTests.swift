@@ -50,7 +50,8 @@ struct FeedAddressTests {
     func simulated() throws {
         let source = SimulatedSource(configuration: FeedConfiguration(totalItems: 30, newItemsPerRefresh: 3))
         let newest = try source.load(FeedRequest(.newest, limit: 10))
-        #expect(newest.items.map(\.id) == (21...30).reversed().map(String.init))
+        let newestIDs: [String] = (21...30).reversed().map { String($0) }
+        #expect(newest.items.map(\.id) == newestIDs)
         #expect(newest.items[0].timeMicros == SimulatedSource.epochMicros)
         #expect(newest.items[1].timeMicros == SimulatedSource.epochMicros - 7 * 60_000_000)
         let older = try source.load(FeedRequest(.olderThan(try #require(newest.olderCursor)), limit: 25))

@@ -211,12 +211,14 @@ public final class SQLiteFeed: PostableFeedSource {
             var time = nowMicros - 60_000_000
             for _ in entries {
                 times.append(time)
-                time -= Int64(60 + generator.next() % (180 * 60)) * 1_000_000
+                let draw: UInt64 = generator.next()
+                let seconds = Int64(60 + draw % (180 * 60))
+                time -= seconds * 1_000_000
             }
             for (entry, time) in zip(entries, times).reversed() {
                 try connection.query(
                     "INSERT INTO items (text, author, time) VALUES (?, ?, ?)",
-                    [.text(entry.text), entry.author.map(SQLiteValue.text) ?? .null, .integer(time)])
+                    [.text(entry.text), entry.author.map { SQLiteValue.text($0) } ?? SQLiteValue.null, .integer(time)])
             }
             try connection.execute("COMMIT")
         } catch {

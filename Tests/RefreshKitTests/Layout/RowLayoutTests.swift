@@ -15,9 +15,9 @@ extension LayoutTests {
                 [RowMeasurement(id: "r1", height: 100), RowMeasurement(id: "r2", height: 40.5)], contentOffset: 0)
             #expect(layout.isMeasured(row: 2))
             #expect(layout.height(ofRow: 1) == 100)
-            #expect(layout.y(ofRow: 3) == 72 + 100 + 40.5)
+            #expect(layout.y(ofRow: 3) == 212.5)  // 72 + 100 + 40.5
             #expect(layout.y(of: "r3") == 212.5)
-            #expect(layout.contentHeight == 720 + 28 - 31.5)
+            #expect(layout.contentHeight == 716.5)  // 720 + 28 − 31.5
             #expect(layout.row(at: 0) == 0)
             #expect(layout.row(at: 171.9) == 1)
             #expect(layout.row(at: 172) == 2)

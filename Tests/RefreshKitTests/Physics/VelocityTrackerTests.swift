@@ -9,9 +9,19 @@ extension PhysicsTests {
             return tracker
         }
 
+        /// `count` samples every 8 ms, sample `index` at `position(index)`.
+        func samples(_ count: Int, position: (Int) -> Double) -> [(time: Double, position: Double)] {
+            (0..<count).map { index -> (time: Double, position: Double) in
+                (time: Double(index) * 8, position: position(index))
+            }
+        }
+
         /// 2 px/ms, every 8 ms (docs/PHYSICS.md §9 row 30).
         var steady: [(time: Double, position: Double)] {
-            (0..<10).map { (time: Double($0) * 8, position: 2 * Double($0) * 8) }
+            (0..<10).map { index -> (time: Double, position: Double) in
+                let t = Double(index) * 8
+                return (time: t, position: 2 * t)
+            }
         }
 
         /// x = 3t − 0.01t² (t in ms), every 8 ms, 13 samples (rows 31, 32).
@@ -87,9 +97,9 @@ extension PhysicsTests {
 
         @Test("Clamped to maxVelocity, zero below minVelocity, both configurable, sign kept")
         func limits() {
-            let fast = tracker((0..<6).map { (time: Double($0) * 8, position: -80 * Double($0)) })  // −10 000 px/s
+            let fast = tracker(samples(6) { -80 * Double($0) })  // −10 000 px/s
             #expect(fast.velocity(atLift: 40) == -8000)
-            let slow = tracker((0..<6).map { (time: Double($0) * 8, position: 0.6 * Double($0)) })  // 75 px/s
+            let slow = tracker(samples(6) { 0.6 * Double($0) })  // 75 px/s
             #expect(slow.velocity(atLift: 40) == 0)
             var custom = slow
             custom.minVelocity = 50

@@ -69,7 +69,9 @@ struct DecodeErrorTests {
         expectError(text, .missingField, message: message, ref: ref)
     }
 
-    @Test(arguments: [
+    /// A message with a field of the wrong type or value, and the error it gets. Typed, so that the compiler does
+    /// not infer a literal this long.
+    static let badFields: [(String, String)] = [
         (#"{"type":"wheel","dx":0,"dy":"a lot","mode":0,"t":1300}"#, "wheel.dy must be a finite number"),
         (#"{"type":"wheel","dx":null,"dy":0,"mode":0,"t":1}"#, "wheel.dx must be a finite number"),
         (#"{"type":"wheel","dx":0,"dy":0,"mode":3,"t":1}"#, "wheel.mode must be 0 (pixel), 1 (line) or 2 (page)"),
@@ -192,7 +194,9 @@ struct DecodeErrorTests {
             "configure.physics.spring must be one of ios, pop, critical, fast"
         ),
         (#"{"type":"configure","physics":{"rubberBand":"1"}}"#, "configure.physics.rubberBand must be a finite number"),
-    ])
+    ]
+
+    @Test(arguments: badFields)
     func badField(text: String, message: String) {
         expectError(text, .badField, message: message)
     }
