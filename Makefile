@@ -38,8 +38,8 @@ run-gitlog: deps
 # (docs/EMBEDDING.md, "In a Hummingbird app"); a package of its own, built on its first run (a few minutes)
 HUMMINGBIRD := examples/hummingbird-notes
 run-hummingbird: deps
-	swift build --package-path $(HUMMINGBIRD) -c release --product refreshkit-hummingbird
-	$(HUMMINGBIRD)/.build/release/refreshkit-hummingbird --host $(HOST) --port $(PORT) --web-root web
+	swift build -c release --product refreshkit-hummingbird
+	.build/release/refreshkit-hummingbird --host $(HOST) --port $(PORT) --web-root web
 
 deps:
 	@scripts/ensure-deps.sh runtime
@@ -72,7 +72,8 @@ release: deps
 # suites run on the debug build that `swift test` makes (one build for every suite; TEST_CONFIG=release runs
 # them on a release build instead), each spread over pytest-xdist processes (E2E_SERVER_WORKERS, E2E_CLUSTER_WORKERS,
 # E2E_WORKERS below): the suites that mostly wait (a refresh's latency, a take-over) get more of them.
-test: hummingbird-background lint test-deps page-test unit-and-server-test e2e-test hummingbird-wait e2e-hummingbird
+test: lint test-deps page-test debug-build hummingbird-background unit-and-server-test e2e-test hummingbird-wait \
+	e2e-hummingbird
 
 # The inner loop: the lint, the Swift tests, the page logic and the server's e2e suites, no browser, no cluster.
 test-fast: lint test-deps page-test unit-and-server-test
@@ -123,9 +124,12 @@ unit-test: debug-build
 
 # The Swift tests (both cores for ~20 s) beside the server's e2e suites (which mostly wait): each takes the cycles
 # the other leaves. The Swift tests write to .build/unit-test.log, shown (its end, or its failures) once both ended.
+# The test bundle is run as `swift test` runs it, without SwiftPM: `swift test` waits for the lock of .build, which
+# the example's background build holds (`hummingbird-background`).
+TEST_BUNDLE := .build/debug/RefreshKitPackageTests.xctest --testing-library swift-testing
 unit-and-server-test: debug-build test-build test-deps
-	@echo "swift test --skip-build, beside the server's suites (its output: .build/unit-test.log)"
-	@( swift test --skip-build > .build/unit-test.log 2>&1; echo $$? > .build/unit-test.rc ) & \
+	@echo "$(TEST_BUNDLE), beside the server's suites (its output: .build/unit-test.log)"
+	@( $(TEST_BUNDLE) > .build/unit-test.log 2>&1; echo $$? > .build/unit-test.rc ) & \
 	$(MAKE) --no-print-directory e2e-server; server=$$?; wait; unit=$$(cat .build/unit-test.rc); \
 	if [ "$$unit" = 0 ]; then tail -n 2 .build/unit-test.log; else grep -E "✘|error:" .build/unit-test.log | head -80; \
 		echo "swift test failed (exit $$unit): .build/unit-test.log"; fi; [ "$$server" = 0 ] && [ "$$unit" = 0 ]
@@ -158,9 +162,9 @@ e2e-browser:
 	$(E2E) e2e/browser --ignore=e2e/browser/test_hummingbird_example.py
 
 # Both transports through the same wire tests (e2e/transports), and the Hummingbird example in Chromium.
-HUMMINGBIRD_BUILD := swift build --package-path $(HUMMINGBIRD) -c $(TEST_CONFIG) $(if $(filter debug,$(TEST_CONFIG)),$(DEBUG_FLAGS)) \
+HUMMINGBIRD_BUILD := swift build -c $(TEST_CONFIG) $(if $(filter debug,$(TEST_CONFIG)),$(DEBUG_FLAGS)) \
 	--product refreshkit-hummingbird
-HUMMINGBIRD_BIN := $(abspath $(HUMMINGBIRD)/.build/$(TEST_CONFIG)/refreshkit-hummingbird)
+HUMMINGBIRD_BIN := $(abspath .build/$(TEST_CONFIG)/refreshkit-hummingbird)
 e2e-hummingbird:
 	REFRESHKIT_HUMMINGBIRD_BIN=$(HUMMINGBIRD_BIN) $(E2E) e2e/transports
 	REFRESHKIT_HUMMINGBIRD_BIN=$(HUMMINGBIRD_BIN) $(E2E) e2e/browser/test_hummingbird_example.py
@@ -168,14 +172,15 @@ e2e-hummingbird:
 hummingbird-build: deps
 	$(HUMMINGBIRD_BUILD)
 
-# In `make test` the example's package builds in the background from the start, one job at the lowest priority: it
-# takes the cycles the rest leaves (the suites mostly wait for states), SwiftNIO and Hummingbird being minutes of
-# one core from nothing. Its tests wait for it at the end.
+# In `make test` the example builds in the background once the tests' build is done (the two share .build, and
+# SwiftPM lets one build at a time), at the lowest priority: it takes the cycles the suites leave while they wait
+# for states, SwiftNIO and Hummingbird being minutes of one core from nothing; everything else it needs is built.
+# Its tests wait for it at the end.
 HUMMINGBIRD_RC := .build/hummingbird-build.rc
-hummingbird-background: deps
+hummingbird-background: debug-build
 	@mkdir -p .build; rm -f $(HUMMINGBIRD_RC)
-	@( nice -n 19 $(HUMMINGBIRD_BUILD) -j 1; echo $$? > $(HUMMINGBIRD_RC) ) > .build/hummingbird-build.log 2>&1 < /dev/null &
-	@echo "building $(HUMMINGBIRD) in the background (.build/hummingbird-build.log)"
+	@( nice -n 19 $(HUMMINGBIRD_BUILD); echo $$? > $(HUMMINGBIRD_RC) ) > .build/hummingbird-build.log 2>&1 < /dev/null &
+	@echo "building refreshkit-hummingbird in the background (.build/hummingbird-build.log)"
 
 hummingbird-wait:
 	@while [ ! -f $(HUMMINGBIRD_RC) ]; do sleep 1; done
@@ -229,7 +234,7 @@ bench: deps test-deps
 	ulimit -n 20000 2>/dev/null || true; .build/release/refreshkit-bench --out bench/results.json $(BENCH_ARGS) || [ $$? -eq 3 ]
 	ulimit -n 20000 2>/dev/null || true; $(VENV)/bin/python bench/memory_bench.py --check --out bench/memory.json $(MEMORY_BENCH_ARGS)
 	$(VENV)/bin/python bench/feed_frames_bench.py --out bench/feed_frames.json
-	swift build --package-path $(HUMMINGBIRD) -c release --product refreshkit-hummingbird
+	swift build -c release --product refreshkit-hummingbird
 	ulimit -n 20000 2>/dev/null || true; $(VENV)/bin/python bench/transports_bench.py --out bench/transports.json $(TRANSPORTS_BENCH_ARGS)
 ifeq ($(SKIP_CLUSTER),)
 	@scripts/ensure-deps.sh cluster

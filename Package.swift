@@ -20,7 +20,7 @@ import PackageDescription
 //                      service loop that carries out the session host's actions), Hardening/ (the front door's
 //                      policies), HTTP/, Feed/, Images/, Metrics/, Share/.
 //   RefreshStore     – the session store (Redis through hiredis), written and read off the serving thread; any
-//                      transport's (the libwebsockets server's, examples/hummingbird-notes').
+//                      transport's (the libwebsockets server's, RefreshHummingbird's).
 //   LinkSimulator    – `refreshkit link`: a user-space TCP proxy that delays, jitters, loses and stalls (docs/LINK.md).
 //   RefreshFeeds     – the feed source API (docs/FEEDS.md) and its sources: SQLite, JSON Feed (read with the wire's
 //                      JSON reader), simulated.
@@ -28,6 +28,10 @@ import PackageDescription
 //   CJemalloc        – Debian's jemalloc through pkg-config: the allocator of the processes that serve.
 //   AnchorScenarios  – the anchoring scenarios of `make bench` and their tests: the engine flung on a scripted feed.
 //   refreshkit       – the command line (`serve`, `replay`, `link`, `post`, `feed show`).
+//   RefreshHummingbird – the Hummingbird 2 adapter (docs/EMBEDDING.md, "In a Hummingbird app"): the session host
+//                      behind a Hummingbird app's routes. Only it and its example (`refreshkit-hummingbird`,
+//                      examples/hummingbird-notes) use SwiftNIO and Hummingbird: a build of any other product never
+//                      compiles them, and the example shares every other module's build with the tests.
 // The sanitizer builds (`make asan`, `make tsan`) set REFRESHKIT_SYSTEM_ALLOCATOR: a sanitizer brings an allocator
 // of its own, and jemalloc linked beside it hands the sanitizer blocks it never allocated (docs/HARDENING.md,
 // "Sanitizers"). Every other build serves with jemalloc.
@@ -48,9 +52,12 @@ let package = Package(
         .library(name: "RefreshAccess", targets: ["RefreshAccess"]),
         // The session store's client (docs/SCALING.md): Redis through hiredis, off the serving thread.
         .library(name: "RefreshStore", targets: ["RefreshStore"]),
-        // The clock a transport tells the session host the time by (examples/hummingbird-notes' adapter).
+        // The clock a transport tells the session host the time by (RefreshHummingbird's too).
         .library(name: "ServerClock", targets: ["ServerClock"]),
+        // The session host served by a Hummingbird 2 app (docs/EMBEDDING.md, "In a Hummingbird app").
+        .library(name: "RefreshHummingbird", targets: ["RefreshHummingbird"]),
         .executable(name: "refreshkit", targets: ["refreshkit"]),
+        .executable(name: "refreshkit-hummingbird", targets: ["refreshkit-hummingbird"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -60,6 +67,12 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        // RefreshHummingbird's, and its example's only.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
     ],
     targets: [
         .target(name: "RefreshKit"),
@@ -195,6 +208,35 @@ let package = Package(
                 "RefreshServer", "RefreshWire", "RefreshKit", "CLibWebSockets", "RefreshFeeds", "RefreshStore",
             ]),
         .executableTarget(name: "refreshkit-fuzz", dependencies: ["RefreshKit", "RefreshWire"]),
+        // The Hummingbird 2 adapter: the session host behind an app's routes, the front door (RefreshAccess) at its
+        // WebSocket upgrade and its page files.
+        .target(
+            name: "RefreshHummingbird",
+            dependencies: [
+                "RefreshSessions", "RefreshWire", "RefreshFeeds", "RefreshStore", "RefreshAccess", "ServerClock",
+                "RefreshKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
+        // examples/hummingbird-notes: a Hummingbird app with a route of its own (`POST /notes`) beside the list
+        // (`make run-hummingbird`); what e2e/transports and the browser's Hummingbird test serve.
+        .executableTarget(
+            name: "refreshkit-hummingbird",
+            dependencies: [
+                "RefreshHummingbird", "RefreshAccess", "RefreshSessions", "RefreshStore", "RefreshFeeds", "RefreshKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "examples/hummingbird-notes"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,7 +8,7 @@ connected, ÷ sessions), and the process's context switches per input, over its 
 simulated feed, the Hummingbird app with its notes board: the load never asks either for a page.
 
     .venv/bin/python bench/transports_bench.py --bin-dir .build/release \\
-        --hummingbird-bin examples/hummingbird-notes/.build/release/refreshkit-hummingbird --out bench/transports.json
+        --hummingbird-bin .build/release/refreshkit-hummingbird --out bench/transports.json
 """
 from __future__ import annotations
 
@@ -112,7 +112,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bin-dir", default=".build/release", help="refreshkit and refreshkit-load (release)")
     parser.add_argument("--hummingbird-bin",
-                        default="examples/hummingbird-notes/.build/release/refreshkit-hummingbird")
+                        default=".build/release/refreshkit-hummingbird")
     parser.add_argument("--levels", default="100,1000", help="sessions, comma-separated")
     parser.add_argument("--rounds", type=int, default=2, help="runs of each transport at each level, alternating")
     parser.add_argument("--warmup", type=float, default=3.0)

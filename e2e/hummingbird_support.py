@@ -1,18 +1,17 @@
 """`examples/hummingbird-notes`, RefreshKit in a Hummingbird 2 app (docs/EMBEDDING.md, "In a Hummingbird app"): its
-command, for e2e/transports and e2e/browser, which import it with `e2e/` on the path. Its package builds apart from
-this one (`make hummingbird-build`); REFRESHKIT_HUMMINGBIRD_BIN names another build."""
+command, for e2e/transports and e2e/browser, which import it with `e2e/` on the path. It is this package's
+`refreshkit-hummingbird` product (`make hummingbird-build`); REFRESHKIT_HUMMINGBIRD_BIN names another build."""
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGE = ROOT / "examples" / "hummingbird-notes"
 
 
 def hummingbird_binary() -> Path:
     named = os.environ.get("REFRESHKIT_HUMMINGBIRD_BIN")
-    return Path(named) if named else PACKAGE / ".build" / "debug" / "refreshkit-hummingbird"
+    return Path(named) if named else ROOT / ".build" / "debug" / "refreshkit-hummingbird"
 
 
 def hummingbird_command(*extra_args: str) -> list[str]:

@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# `make docs`: the DocC documentation of every library product (and of examples/hummingbird-notes' adapter), built
-# with the toolchain's `docc` from the
+# `make docs`: the DocC documentation of every library product, built with the toolchain's `docc` from the
 # symbol graphs of a build of their own (.build-docs, so the ordinary build keeps its flags), each warning an
 # error. The archives go to .build-docs/docs/NAME.doccarchive.
 set -euo pipefail
@@ -10,7 +9,8 @@ SCRATCH=.build-docs
 GRAPHS="$SCRATCH/symbol-graphs"
 rm -rf "$SCRATCH/docs" && mkdir -p "$GRAPHS" "$SCRATCH/docs"  # the graphs stay: a module is compiled (and its graph
 # written) only when it changed
-targets=(RefreshKit RefreshFeeds RefreshWire RefreshSessions RefreshServer RefreshStore ServerClock)
+targets=(RefreshKit RefreshFeeds RefreshWire RefreshSessions RefreshServer RefreshStore ServerClock
+    RefreshHummingbird)
 for target in "${targets[@]}"; do
     swift build --scratch-path "$SCRATCH" --target "$target" \
         -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$ROOT/$GRAPHS"
@@ -27,19 +27,6 @@ for target in "${targets[@]}"; do
         --fallback-bundle-identifier "org.refreshkit.$target" --output-dir "$SCRATCH/docs/$target.doccarchive" \
         --warnings-as-errors || failed+=("$target")
 done
-# examples/hummingbird-notes' adapter: a package of its own (its graphs from a build of its own, likewise, inside
-# its .build, which the lint passes by)
-example=examples/hummingbird-notes
-exampleScratch="$example/.build/docs"
-swift build --package-path "$example" --scratch-path "$exampleScratch" --target RefreshHummingbird \
-    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$ROOT/$exampleScratch/symbol-graphs"
-own="$exampleScratch/graphs-RefreshHummingbird"
-rm -rf "$own" && mkdir -p "$own"
-cp "$exampleScratch/symbol-graphs"/RefreshHummingbird.symbols.json "$own/"
-docc convert "$example/Sources/RefreshHummingbird/RefreshHummingbird.docc" --additional-symbol-graph-dir "$own" \
-    --fallback-display-name RefreshHummingbird --fallback-bundle-identifier org.refreshkit.RefreshHummingbird \
-    --output-dir "$SCRATCH/docs/RefreshHummingbird.doccarchive" --warnings-as-errors || failed+=(RefreshHummingbird)
-targets+=(RefreshHummingbird)
 if [ ${#failed[@]} -gt 0 ]; then
     echo "docs: warnings in ${failed[*]}" >&2
     exit 1
