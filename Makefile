@@ -99,8 +99,8 @@ lint:
 # example the gitlog tests serve). Not the bench and the fuzz target (nor the packages only they need): `make bench`
 # and `make fuzz` build those.
 #
-# Without debug information (`-gnone`): the tests never read it, and writing it is a fifth of a fresh debug build's
-# time (docs/PERFORMANCE.md, "make test"). DEBUG_INFO=1 keeps it, for a debugger; every debug build of the Makefile
+# Without debug information (`-gnone`): the tests never read it, and writing it is a large part of a fresh debug
+# build (README.md, "The two commands"). DEBUG_INFO=1 keeps it, for a debugger; every debug build of the Makefile
 # takes the same flags, so that one never rebuilds what another built.
 DEBUG_INFO ?=
 DEBUG_FLAGS := $(if $(DEBUG_INFO),,-Xswiftc -gnone)
@@ -173,13 +173,13 @@ hummingbird-build: deps
 	$(HUMMINGBIRD_BUILD)
 
 # In `make test` the example builds in the background once the tests' build is done (the two share .build, and
-# SwiftPM lets one build at a time), at the lowest priority: it takes the cycles the suites leave while they wait
-# for states, SwiftNIO and Hummingbird being minutes of one core from nothing; everything else it needs is built.
+# SwiftPM lets one build at a time), as an idle task (`chrt --idle`: SwiftPM's compilers do not keep a `nice`, and
+# ran beside the suites as their equals): it takes the cycles the suites leave while they wait for states, SwiftNIO and Hummingbird being minutes of one core from nothing; everything else it needs is built.
 # Its tests wait for it at the end.
 HUMMINGBIRD_RC := .build/hummingbird-build.rc
 hummingbird-background: debug-build
 	@mkdir -p .build; rm -f $(HUMMINGBIRD_RC)
-	@( nice -n 19 $(HUMMINGBIRD_BUILD); echo $$? > $(HUMMINGBIRD_RC) ) > .build/hummingbird-build.log 2>&1 < /dev/null &
+	@( chrt --idle 0 $(HUMMINGBIRD_BUILD); echo $$? > $(HUMMINGBIRD_RC) ) > .build/hummingbird-build.log 2>&1 < /dev/null &
 	@echo "building refreshkit-hummingbird in the background (.build/hummingbird-build.log)"
 
 hummingbird-wait:
