@@ -132,7 +132,7 @@ unit-and-server-test: debug-build test-build test-deps
 	@( $(TEST_BUNDLE) > .build/unit-test.log 2>&1; echo $$? > .build/unit-test.rc ) & \
 	$(MAKE) --no-print-directory e2e-server; server=$$?; wait; unit=$$(cat .build/unit-test.rc); \
 	if [ "$$unit" = 0 ]; then tail -n 2 .build/unit-test.log; else grep -E "✘|error:" .build/unit-test.log | head -80; \
-		echo "swift test failed (exit $$unit): .build/unit-test.log"; fi; [ "$$server" = 0 ] && [ "$$unit" = 0 ]
+		echo "the Swift tests failed (exit $$unit): .build/unit-test.log"; fi; [ "$$server" = 0 ] && [ "$$unit" = 0 ]
 	@$(MAKE) --no-print-directory e2e-timing
 
 page-test:
@@ -281,10 +281,15 @@ autobahn: release test-deps
 soak: release test-deps
 	REFRESHKIT_BIN=$(abspath $(RELEASE_BIN)) $(VENV)/bin/python scripts/soak.py $(SOAK_ARGS)
 
+# The Swift suites that drive sockets, threads and the host; the test bundle is built and run as `swift test` does,
+# but only its own closure: `swift test` builds every product, the Hummingbird example's SwiftNIO too.
+SANITIZER_SUITES := RefreshServerTests|RefreshWireTests|RefreshSessionsTests
 asan: deps test-deps
 	$(SANITIZER_ENV) swift build -c debug --sanitize=address --scratch-path .build-asan --product refreshkit
 	$(SANITIZER_ENV) swift build -c debug --sanitize=address --scratch-path .build-asan --product refreshkit-gitlog
-	$(SANITIZER_ENV) LSAN_OPTIONS=suppressions=$(abspath scripts/sanitizers/lsan.supp) swift test --disable-xctest --sanitize=address --scratch-path .build-asan --filter 'RefreshServerTests|RefreshWireTests|RefreshSessionsTests'
+	$(SANITIZER_ENV) swift build -c debug --sanitize=address --scratch-path .build-asan --product RefreshKitPackageTests
+	$(SANITIZER_ENV) LSAN_OPTIONS=suppressions=$(abspath scripts/sanitizers/lsan.supp) \
+		.build-asan/debug/RefreshKitPackageTests.xctest --testing-library swift-testing --filter '$(SANITIZER_SUITES)'
 	REFRESHKIT_SANITIZER=address ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		LSAN_OPTIONS=suppressions=$(abspath scripts/sanitizers/lsan.supp) \
 		REFRESHKIT_BIN=$(abspath .build-asan/debug/refreshkit) $(VENV)/bin/python -m pytest -q $(SANITIZER_TESTS)
@@ -295,7 +300,9 @@ asan: deps test-deps
 tsan: deps test-deps
 	$(SANITIZER_ENV) swift build -c debug --sanitize=thread --scratch-path .build-tsan --product refreshkit
 	$(SANITIZER_ENV) swift build -c debug --sanitize=thread --scratch-path .build-tsan --product refreshkit-gitlog
-	$(SANITIZER_ENV) swift test --disable-xctest --sanitize=thread --scratch-path .build-tsan --filter 'RefreshServerTests|RefreshWireTests|RefreshSessionsTests'
+	$(SANITIZER_ENV) swift build -c debug --sanitize=thread --scratch-path .build-tsan --product RefreshKitPackageTests
+	$(SANITIZER_ENV) .build-tsan/debug/RefreshKitPackageTests.xctest --testing-library swift-testing \
+		--filter '$(SANITIZER_SUITES)'
 	REFRESHKIT_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 REFRESHKIT_BIN=$(abspath .build-tsan/debug/refreshkit) \
 		$(VENV)/bin/python -m pytest -q $(SANITIZER_TESTS)
 	REFRESHKIT_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 REFRESHKIT_BIN=$(abspath .build-tsan/debug/refreshkit) \
