@@ -35,8 +35,7 @@ run-gitlog: deps
 	.build/release/refreshkit-gitlog --host $(HOST) --port $(PORT) --web-root web --repo .
 
 # examples/hummingbird-notes: the same list in a Hummingbird 2 app with a route of its own, POST /notes
-# (docs/EMBEDDING.md, "In a Hummingbird app"); a package of its own, built on its first run (a few minutes)
-HUMMINGBIRD := examples/hummingbird-notes
+# (docs/EMBEDDING.md, "In a Hummingbird app"); SwiftNIO and Hummingbird build on its first run (a few minutes)
 run-hummingbird: deps
 	swift build -c release --product refreshkit-hummingbird
 	.build/release/refreshkit-hummingbird --host $(HOST) --port $(PORT) --web-root web
@@ -174,8 +173,9 @@ hummingbird-build: deps
 
 # In `make test` the example builds in the background once the tests' build is done (the two share .build, and
 # SwiftPM lets one build at a time), as an idle task (`chrt --idle`: SwiftPM's compilers do not keep a `nice`, and
-# ran beside the suites as their equals): it takes the cycles the suites leave while they wait for states, SwiftNIO and Hummingbird being minutes of one core from nothing; everything else it needs is built.
-# Its tests wait for it at the end.
+# ran beside the suites as their equals). It takes the cycles the suites leave while they wait for states: SwiftNIO
+# and Hummingbird are minutes of one core from nothing, and everything else it needs is built by then. Its tests
+# wait for it at the end.
 HUMMINGBIRD_RC := .build/hummingbird-build.rc
 hummingbird-background: debug-build
 	@mkdir -p .build; rm -f $(HUMMINGBIRD_RC)
