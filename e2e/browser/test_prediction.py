@@ -261,12 +261,9 @@ def test_a_stall_at_a_flings_release_does_not_freeze_the_list(browser, slow_link
         # the stall over by the page's clock: every frame drawn in it recorded
         page.wait_for_function("([t, ms]) => window.__frames.length && window.__frames.at(-1).t > t + ms",
                                arg=[released, STALL_MS])
-        frames = page.evaluate("() => window.__frames")
-        held = next(s["server"] for s in reversed(frames) if s["t"] <= released)
-        # the frames drawn after the release while the link held everything: the server's frame is the one before
-        samples = [s for s in frames if s["t"] >= released and s["server"] == held]
+        samples = [s for s in page.evaluate("() => window.__frames") if released <= s["t"] <= released + STALL_MS]
         # the list keeps moving meanwhile (with the page's own release velocity); how many frames a renderer draws
-        # in the stall depends on the CPU it gets (4 in 200 ms on a loaded fresh-clone run), so 3 will do
+        # in the stall depends on the CPU it gets (4 in its first 200 ms on a loaded fresh-clone run), so 3 will do
         assert len({round(s["drawn"], 1) for s in samples}) >= 3, samples
         assert all(s1["drawn"] >= s0["drawn"] for s0, s1 in pairwise(samples)), "it went backwards"
         settle(page)

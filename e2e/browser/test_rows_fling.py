@@ -1,14 +1,14 @@
-"""Flinging through 4 000 rows of varied text in Chromium (docs/PAGE.md, "Rows of measured heights"): the REAL
-server on a SQLite feed of 4 000 items whose texts run from one word to more than a row shows
+"""Flinging through 10 000 rows of varied text in Chromium (docs/PAGE.md, "Rows of measured heights"): the REAL
+server on a SQLite feed of 10 000 items whose texts run from one word to more than a row shows
 (e2e/rows_feed.py), all of them loaded (pages of 200), the page laying out and measuring the rows it draws while
 they fly past and the engine taking those heights, with the anchor's corrections, mid-fling.
 
 A finger flicks the list again and again, as a user does, each flick caught while the last one still runs. The
 engine caps a release at 8 000 px/s (Flutter's kMaxFlingVelocity, Sources/RefreshKit/Physics/VelocityTracker.swift),
-so flicks alone would take over half a minute to cross 4 000 rows of at least 72 px; the test flicks through
+so flicks alone would take over a minute and a half to cross 10 000 rows of at least 72 px; the test flicks through
 stretches at the top, a quarter, half and three quarters of the way down and at the end, and is carried from one
 stretch to the next by animated scrolls (the `scrollBy` and `scrollToEdge` commands, the spring a keyboard's Page
-Down or a tap on iOS's status bar uses), which cross thousands of rows a frame. From row 0 to row 3 999, on every
+Down or a tap on iOS's status bar uses), which cross thousands of rows a frame. From row 0 to row 9 999, on every
 frame the page drew (sampled by the page's `draw` event), the drawn rows' rectangles
 (`window.refreshkit.rows()`) follow one another without a gap or an overlap and cover the list.
 
@@ -22,7 +22,7 @@ from conftest import PHONE, open_page, serve_sqlite_feed
 from rows_feed import write_feed
 from test_rows_anchor import SAMPLE_ROWS, gaps_and_overlaps
 
-ROWS = 4_000  # 20 pages: enough for the window to drop pages and load them back
+ROWS = 10_000
 PAGE = 200  # the largest page a source may answer (Sources/RefreshFeeds/API/FeedLimits.swift)
 FLICKS = 3    # per stretch
 # A flick is caught by the next one once its fling has carried the list this far (px): about a third of a second at
@@ -97,7 +97,7 @@ def scroll(page, message: dict) -> None:
 
 
 @pytest.mark.timeout(180)
-def test_flicks_through_four_thousand_rows_draw_them_without_gaps_or_overlaps(browser, long_feed):
+def test_flicks_through_ten_thousand_rows_draw_them_without_gaps_or_overlaps(browser, long_feed):
     context, page = open_page(browser, long_feed, PHONE)
     try:
         wait_until(page, lambda p: p.evaluate("() => window.refreshkit.rows().length > 0"), 15, what="rows drawn")
