@@ -13,7 +13,7 @@ RELEASE_BIN := .build/release/refreshkit
 
 # `make cluster PROCESSES=N PORT=P`: N processes behind HAProxy on PORT, sessions shared in Redis, all run by
 # supervisord, which starts again a process that exits (docs/SCALING.md).
-.PHONY: cluster cluster-deps cluster-test chaos run run-gitlog run-hummingbird hummingbird-build hummingbird-background hummingbird-wait hummingbird-test e2e-hummingbird test test-fast debug-build test-build e2e-test e2e-server e2e-timing e2e-cluster e2e-browser build release deps test-deps lint unit-test page-test server-test browser-test screenshots format clean bench bench-compare
+.PHONY: cluster cluster-deps cluster-test chaos run run-gitlog run-hummingbird hummingbird-build hummingbird-background hummingbird-wait hummingbird-test e2e-hummingbird test test-fast test-prepare debug-build test-build e2e-test e2e-server e2e-timing e2e-cluster e2e-browser build release deps test-deps lint unit-test page-test server-test browser-test screenshots format clean bench bench-compare
 
 # LINK=wifi (or lan, wifi-powersave, congested): pages reach the server through `refreshkit link` on PORT, a
 # simulated network (docs/LINK.md); the server itself listens on a loopback port of its own.
@@ -71,8 +71,25 @@ release: deps
 # suites run on the debug build that `swift test` makes (one build for every suite; TEST_CONFIG=release runs
 # them on a release build instead), each spread over pytest-xdist processes (E2E_SERVER_WORKERS, E2E_CLUSTER_WORKERS,
 # E2E_WORKERS below): the suites that mostly wait (a refresh's latency, a take-over) get more of them.
-test: lint test-deps page-test debug-build hummingbird-background unit-and-server-test e2e-test hummingbird-wait \
-	e2e-hummingbird
+#
+# The debug build starts first, and the lint, the tools the tests need and the page's tests run beside it: on a fresh
+# clone they are a minute of downloads and one-core tools, which left the other core idle. The build's output comes,
+# whole, when it ends. The suites then run in a second make (BUILT=1), which does not ask SwiftPM again for what is
+# built: four builds with nothing to do take it seconds.
+test: deps
+	@$(MAKE) --no-print-directory -j2 --output-sync=target debug-build test-prepare
+	@$(MAKE) --no-print-directory BUILT=1 hummingbird-background unit-and-server-test e2e-test hummingbird-wait \
+		e2e-hummingbird
+
+# One after the other: the lint and the tests' tools share the Python venv.
+test-prepare:
+	@$(MAKE) --no-print-directory lint
+	@$(MAKE) --no-print-directory test-deps
+	@$(MAKE) --no-print-directory page-test
+
+# What a target needs built and installed, except in `make test`'s second make.
+BUILT ?=
+needs = $(if $(BUILT),,$(1))
 
 # The inner loop: the lint, the Swift tests, the page logic and the server's e2e suites, no browser, no cluster.
 test-fast: lint test-deps page-test unit-and-server-test
@@ -110,7 +127,7 @@ debug-build: deps
 	swift build $(DEBUG_FLAGS) --product refreshkit-gitlog
 
 ifeq ($(TEST_CONFIG),debug)
-test-build: debug-build
+test-build: $(call needs,debug-build)
 else
 test-build: deps
 	swift build -c $(TEST_CONFIG) --product refreshkit
@@ -126,7 +143,7 @@ unit-test: debug-build
 # The test bundle is run as `swift test` runs it, without SwiftPM: `swift test` waits for the lock of .build, which
 # the example's background build holds (`hummingbird-background`).
 TEST_BUNDLE := .build/debug/RefreshKitPackageTests.xctest --testing-library swift-testing
-unit-and-server-test: debug-build test-build test-deps
+unit-and-server-test: $(call needs,debug-build test-build test-deps)
 	@echo "$(TEST_BUNDLE), beside the server's suites (its output: .build/unit-test.log)"
 	@( $(TEST_BUNDLE) > .build/unit-test.log 2>&1; echo $$? > .build/unit-test.rc ) & \
 	$(MAKE) --no-print-directory e2e-server; server=$$?; wait; unit=$$(cat .build/unit-test.rc); \
@@ -142,7 +159,7 @@ page-test:
 # first: it mostly waits, and the Hummingbird example still building in the background takes what it leaves rather
 # than the browser suite's cycles. Separate pytest runs: each folder's tests import helpers from their own
 # conftest.py, which one run would load under one name.
-e2e-test: test-build test-deps
+e2e-test: $(call needs,test-build test-deps)
 	@$(MAKE) --no-print-directory e2e-cluster
 	@$(MAKE) --no-print-directory e2e-browser
 
@@ -177,7 +194,7 @@ hummingbird-build: deps
 # and Hummingbird are minutes of one core from nothing, and everything else it needs is built by then. Its tests
 # wait for it at the end.
 HUMMINGBIRD_RC := .build/hummingbird-build.rc
-hummingbird-background: debug-build
+hummingbird-background: $(call needs,debug-build)
 	@mkdir -p .build; rm -f $(HUMMINGBIRD_RC)
 	@( chrt --idle 0 $(HUMMINGBIRD_BUILD); echo $$? > $(HUMMINGBIRD_RC) ) > .build/hummingbird-build.log 2>&1 < /dev/null &
 	@echo "building refreshkit-hummingbird in the background (.build/hummingbird-build.log)"

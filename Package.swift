@@ -67,8 +67,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-        // RefreshHummingbird's, and its example's only.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        // RefreshHummingbird's, and its example's only. Hummingbird without its default traits: the adapter reads no
+        // swift-configuration, and every build of the example skips compiling that package.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0", traits: []),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),

@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from itertools import pairwise
 
+import pytest
+
 from browser_support import (
     canvas_point,
     configure_feed,
@@ -20,6 +22,7 @@ from browser_support import (
     transitions,
     wait_until,
 )
+from conftest import PHONE_2X, open_page
 
 FEED_LATENCY_MS = 1500  # long enough to see the refreshing state
 # While a refresh is photographed the feed does not answer at all within the test: the picture is taken of a state
@@ -38,8 +41,15 @@ def top_state(page):
     return e and e.get("state")
 
 
-def test_page_loads_and_connects(phone):
-    page = phone
+@pytest.fixture
+def phone_2x(browser, server):
+    context, page = open_page(browser, server, PHONE_2X)
+    yield page
+    context.close()
+
+
+def test_page_loads_and_connects(phone_2x):
+    page = phone_2x
     box = page.evaluate("""() => {
         const c = document.getElementById('list');
         const r = c.getBoundingClientRect();

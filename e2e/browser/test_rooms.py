@@ -23,7 +23,7 @@ from browser_support import (
     wait_connected,
     wait_until,
 )
-from conftest import PHONE, open_page, server_binary
+from conftest import PHONE, PHONE_2X, open_page, server_binary
 
 HEX128 = re.compile(r"^[0-9a-f]{32}$")
 
@@ -182,7 +182,7 @@ def test_a_stale_token_rejoins_and_an_expired_link_starts_fresh(browser, server)
 
 
 def test_exported_trace_replays_with_the_same_transitions_and_plays_back(browser, server, tmp_path):
-    context, page = open_page(browser, server, PHONE)
+    context, page = open_page(browser, server, PHONE_2X)
     try:
         sid = session(page)["id"]
         slow_feed(page, 600)

@@ -15,7 +15,7 @@ import json
 import urllib.request
 
 from browser_support import canvas_point, drive_query, touch_drag, wait_until
-from conftest import PHONE, open_page
+from conftest import PHONE_2X, open_page
 
 # Snapping each row's top to the device pixel grid (dpr 2) moves a row by at most a quarter of a pixel.
 SNAP = 0.5
@@ -110,7 +110,7 @@ def post(server, text: str, author: str) -> None:
 
 
 def open_loaded(browser, server, query: str = ""):
-    context, page = open_page(browser, server, PHONE, query)
+    context, page = open_page(browser, server, PHONE_2X, query)
     wait_until(page, lambda p: p.evaluate("() => window.refreshkit.feed(1).count > 0 "
                                           "&& window.refreshkit.rows().length > 0"), 15, what="rows drawn")
     wait_until(page, lambda p: layout(p)["sent"] > 0 or p.evaluate(
@@ -143,7 +143,7 @@ def test_new_rows_on_top_from_another_device_keep_the_visible_row_still(browser,
             post(feed_server, f"A new row {k} on top, with text long enough to wrap onto a second line of the "
                               f"row and so make it taller than the estimate {k}", "Rows Test")
         # another device of the same session refreshes the top edge
-        other, other_page = open_page(browser, feed_server, PHONE, drive_query(page))
+        other, other_page = open_page(browser, feed_server, PHONE_2X, drive_query(page))
         other_page.evaluate("() => window.refreshkit.send({type: 'command', name: 'refresh', edge: 'top'})")
         wait_until(page, lambda p: p.evaluate("() => window.refreshkit.feed(1).count") >= count + 3, 20,
                    what="the new rows in the first device's mirror")

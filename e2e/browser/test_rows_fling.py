@@ -18,7 +18,7 @@ from __future__ import annotations
 import pytest
 
 from browser_support import canvas_point, touch_drag, wait_until
-from conftest import PHONE, open_page, serve_sqlite_feed
+from conftest import PHONE_2X, open_page, serve_sqlite_feed
 from rows_feed import write_feed
 from test_rows_anchor import SAMPLE_ROWS, gaps_and_overlaps
 
@@ -98,7 +98,7 @@ def scroll(page, message: dict) -> None:
 
 @pytest.mark.timeout(180)
 def test_flicks_through_ten_thousand_rows_draw_them_without_gaps_or_overlaps(browser, long_feed):
-    context, page = open_page(browser, long_feed, PHONE)
+    context, page = open_page(browser, long_feed, PHONE_2X)
     try:
         wait_until(page, lambda p: p.evaluate("() => window.refreshkit.rows().length > 0"), 15, what="rows drawn")
         assert load_everything(page) == ROWS
