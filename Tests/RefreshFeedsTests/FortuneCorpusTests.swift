@@ -21,13 +21,17 @@ struct FortuneCorpusTests {
             \t\t   Lines
             %
             B\u{8}Bold
+            %
+            \u{E9}\u{8}\u{E9}t\u{E9} \u{A0}
             """
         let entries = FortuneCorpus.parse(text)
-        #expect(entries.count == 4)
+        #expect(entries.count == 5)
         #expect(entries[0] == .init(text: "First line\n\tsecond line", author: "Someone Famous, \"A Book\""))
         #expect(entries[1].author == nil)
         #expect(entries[2] == .init(text: "A long one", author: "Two Lines"))
         #expect(entries[3].text == "Bold")
+        // a backspace takes the whole character before it; a line ending in Unicode's white space loses it too
+        #expect(entries[4].text == "\u{E9}t\u{E9}")
     }
 
     @Test("a new SQLite feed is filled from Debian's fortunes: varied lengths, authors, times decreasing")

@@ -73,7 +73,8 @@ FIRST_LOAD_MS = 30_000
 
 def wait_connected(page, timeout_ms: float = FIRST_LOAD_MS) -> None:
     """Waits for the page to be connected and drawing; if it is not, fails naming where the page got to (load state,
-    socket state, last events), so a CI failure says which of the page, the socket or the server was slow."""
+    socket state, last events, files that did not come), so a CI failure says which of the page, the socket or the
+    server was slow."""
     try:
         page.wait_for_function(CONNECTED, timeout=timeout_ms)
     except Exception as error:
@@ -83,6 +84,11 @@ def wait_connected(page, timeout_ms: float = FIRST_LOAD_MS) -> None:
             state: window.refreshkit ? window.refreshkit.state : null,
             framed: !!(window.refreshkit && window.refreshkit.frame),
             events: window.refreshkit ? window.refreshkit.events.slice(-8) : [],
+            // files the page asked for that did not come (a module that fails leaves the page without its script)
+            failed: performance.getEntriesByType('resource')
+                .filter((e) => e.responseStatus >= 400 || (e.responseStatus === 0 && e.transferSize === 0))
+                .slice(0, 8).map((e) => `${e.name} ${e.responseStatus}`),
+            asked: performance.getEntriesByType('resource').length,
         })""")
         raise AssertionError(f"page not connected after {timeout_ms / 1000:.0f} s at {page.url}: {where}") from error
 

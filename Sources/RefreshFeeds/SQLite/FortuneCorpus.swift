@@ -54,7 +54,11 @@ public enum FortuneCorpus {
     public static func parse(_ text: String) -> [Entry] {
         var entries: [Entry] = []
         var lines: [Substring] = []
-        for line in removingOverstrikes(text).split(separator: "\n", omittingEmptySubsequences: false) {
+        // Lines and the `%` between entries are found in the UTF-8 bytes: the files are a few megabytes, and a walk
+        // by Characters (grapheme clusters) makes a debug build's first start take seconds.
+        let text = removingOverstrikes(text)
+        for bytes in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            let line = Substring(bytes)
             if line == "%" {
                 if let entry = entry(lines) { entries.append(entry) }
                 lines = []
@@ -67,32 +71,60 @@ public enum FortuneCorpus {
     }
 
     private static func entry(_ raw: [Substring]) -> Entry? {
-        var lines = raw.map { String($0.reversed().drop(while: \.isWhitespace).reversed()) }
+        var lines = raw.map(trimmingTrailingWhiteSpace)
         while lines.last?.isEmpty == true { lines.removeLast() }
         while lines.first?.isEmpty == true { lines.removeFirst() }
         guard !lines.isEmpty else { return nil }
         var author: String?
         if let start = lines.lastIndex(where: { $0.drop(while: \.isWhitespace).hasPrefix("-- ") }), start > 0 {
-            let attribution = lines[start...].map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-            author = String(attribution.dropFirst(3)).trimmingCharacters(in: .whitespaces)
+            let attribution = lines[start...].map { trimmingWhiteSpace($0[...]) }.joined(separator: " ")
+            author = trimmingWhiteSpace(attribution.dropFirst(3))
             lines.removeSubrange(start...)
             while lines.last?.isEmpty == true { lines.removeLast() }
         }
         let text = lines.joined(separator: "\n")
-        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else { return nil }
         return Entry(text: text, author: author?.isEmpty == true ? nil : author)
     }
 
-    private static func removingOverstrikes(_ text: String) -> String {
-        guard text.contains("\u{8}") else { return text }
-        var kept: [Character] = []
-        for character in text {
-            if character == "\u{8}" {
-                if !kept.isEmpty { kept.removeLast() }
-            } else {
-                kept.append(character)
+    /// `line` without the white space it ends with. An ASCII end is trimmed in its bytes; a line that ends in
+    /// another character is trimmed by Characters, which knows Unicode's white space.
+    private static func trimmingTrailingWhiteSpace(_ line: Substring) -> String {
+        let bytes = line.utf8
+        var end = bytes.endIndex
+        while end > bytes.startIndex {
+            let before = bytes.index(before: end)
+            switch bytes[before] {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), 0x0A...0x0D: end = before
+            case 0x80...: return String(line[..<end].reversed().drop(while: \.isWhitespace).reversed())
+            default: return String(line[..<end])
             }
         }
-        return String(kept)
+        return ""
+    }
+
+    /// `text` without the white space (Unicode's) it starts and ends with.
+    private static func trimmingWhiteSpace(_ text: Substring) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return String(Substring(scalars[first...last]))
+    }
+
+    /// `text` with each backspace and the character before it removed, in its UTF-8 bytes: a character's bytes
+    /// are its lead byte and the continuation bytes (`10xxxxxx`) after it.
+    private static func removingOverstrikes(_ text: String) -> String {
+        guard text.utf8.contains(0x08) else { return text }
+        var kept: [UInt8] = []
+        kept.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            guard byte == 0x08 else {
+                kept.append(byte)
+                continue
+            }
+            while let last = kept.popLast(), last & 0xC0 == 0x80 {}
+        }
+        return String(decoding: kept, as: UTF8.self)
     }
 }
