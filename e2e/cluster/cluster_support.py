@@ -160,7 +160,7 @@ class Cluster:
 
 
 @pytest.fixture
-def cluster(tmp_path):
+def cluster(tmp_path, request):
     made: list[Cluster] = []
 
     def start(processes: int = 2, *server_args: str, bind: str = "127.0.0.1") -> Cluster:
@@ -169,5 +169,18 @@ def cluster(tmp_path):
         return c
 
     yield start
+    report = getattr(request.node, "rep_call", None)
     for c in made:
+        if report is not None and report.failed:
+            # what each process said, and whether it was still running (a test kills some on purpose)
+            for name, child in [("haproxy", c.balancer), *c.servers.items()]:
+                print(f"--- {name}: exit status {child.proc.poll()}\n{child.output()}")
         c.stop()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Keeps each phase's report on the test item, for the `cluster` fixture's end to know the test failed."""
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"rep_{report.when}", report)
