@@ -118,8 +118,13 @@ lint:
 # Without debug information (`-gnone`): the tests never read it, and writing it is a large part of a fresh debug
 # build (README.md, "The two commands"). DEBUG_INFO=1 keeps it, for a debugger; every debug build of the Makefile
 # takes the same flags, so that one never rebuilds what another built.
+#
+# One compiler job per module (`-driver-batch-count 1`) rather than one per core: each job of a module parses all
+# its files and type-checks the declarations it meets, so on two cores a module's second job did much of that
+# again. The modules themselves still build side by side where the dependency graph lets them.
+ONE_JOB_PER_MODULE := -Xswiftc -driver-batch-count -Xswiftc 1
 DEBUG_INFO ?=
-DEBUG_FLAGS := $(if $(DEBUG_INFO),,-Xswiftc -gnone)
+DEBUG_FLAGS := $(if $(DEBUG_INFO),,-Xswiftc -gnone) $(ONE_JOB_PER_MODULE)
 debug-build: deps
 	swift build $(DEBUG_FLAGS) --product RefreshKitPackageTests
 	swift build $(DEBUG_FLAGS) --product refreshkit
@@ -302,9 +307,9 @@ soak: release test-deps
 # but only its own closure: `swift test` builds every product, the Hummingbird example's SwiftNIO too.
 SANITIZER_SUITES := RefreshServerTests|RefreshWireTests|RefreshSessionsTests
 asan: deps test-deps
-	$(SANITIZER_ENV) swift build -c debug --sanitize=address --scratch-path .build-asan --product refreshkit
-	$(SANITIZER_ENV) swift build -c debug --sanitize=address --scratch-path .build-asan --product refreshkit-gitlog
-	$(SANITIZER_ENV) swift build -c debug --sanitize=address --scratch-path .build-asan --product RefreshKitPackageTests
+	$(SANITIZER_ENV) swift build -c debug $(ONE_JOB_PER_MODULE) --sanitize=address --scratch-path .build-asan --product refreshkit
+	$(SANITIZER_ENV) swift build -c debug $(ONE_JOB_PER_MODULE) --sanitize=address --scratch-path .build-asan --product refreshkit-gitlog
+	$(SANITIZER_ENV) swift build -c debug $(ONE_JOB_PER_MODULE) --sanitize=address --scratch-path .build-asan --product RefreshKitPackageTests
 	$(SANITIZER_ENV) LSAN_OPTIONS=suppressions=$(abspath scripts/sanitizers/lsan.supp) \
 		.build-asan/debug/RefreshKitPackageTests.xctest --testing-library swift-testing --filter '$(SANITIZER_SUITES)'
 	REFRESHKIT_SANITIZER=address ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
@@ -315,9 +320,9 @@ asan: deps test-deps
 		REFRESHKIT_BIN=$(abspath .build-asan/debug/refreshkit) $(VENV)/bin/python -m pytest -q e2e/cluster
 
 tsan: deps test-deps
-	$(SANITIZER_ENV) swift build -c debug --sanitize=thread --scratch-path .build-tsan --product refreshkit
-	$(SANITIZER_ENV) swift build -c debug --sanitize=thread --scratch-path .build-tsan --product refreshkit-gitlog
-	$(SANITIZER_ENV) swift build -c debug --sanitize=thread --scratch-path .build-tsan --product RefreshKitPackageTests
+	$(SANITIZER_ENV) swift build -c debug $(ONE_JOB_PER_MODULE) --sanitize=thread --scratch-path .build-tsan --product refreshkit
+	$(SANITIZER_ENV) swift build -c debug $(ONE_JOB_PER_MODULE) --sanitize=thread --scratch-path .build-tsan --product refreshkit-gitlog
+	$(SANITIZER_ENV) swift build -c debug $(ONE_JOB_PER_MODULE) --sanitize=thread --scratch-path .build-tsan --product RefreshKitPackageTests
 	$(SANITIZER_ENV) .build-tsan/debug/RefreshKitPackageTests.xctest --testing-library swift-testing \
 		--filter '$(SANITIZER_SUITES)'
 	REFRESHKIT_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 REFRESHKIT_BIN=$(abspath .build-tsan/debug/refreshkit) \
