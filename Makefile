@@ -285,7 +285,11 @@ bench-compare: deps test-deps
 # TraceLimits per session (docs/HARDENING.md, "Gaps"); SOAK_ARGS="--clients 200 --seconds 120" measures that.
 SOAK_ARGS ?= --clients 200 --seconds 120 --server-arg=--trace-limit=0
 FUZZ_RUNS ?= 1000000
-SANITIZER_TESTS ?= e2e/server
+# Not the load generator's timed slices (test_load_turn_by_turn.py): they measure the generator, in `make test`.
+SANITIZER_TESTS ?= e2e/server --ignore=e2e/server/test_load_turn_by_turn.py
+# The server's suites mostly wait for states, against a sanitized server more still (alone, e2e/server took over
+# 9 minutes under ASan): spread over pytest-xdist workers as in `make test`.
+SANITIZER_WORKERS ?= 3
 # A sanitizer brings its own allocator: its builds link no jemalloc (Package.swift, docs/HARDENING.md "Sanitizers").
 SANITIZER_ENV = REFRESHKIT_SYSTEM_ALLOCATOR=1
 
@@ -314,10 +318,10 @@ asan: deps test-deps
 		.build-asan/debug/RefreshKitPackageTests.xctest --testing-library swift-testing --filter '$(SANITIZER_SUITES)'
 	REFRESHKIT_SANITIZER=address ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		LSAN_OPTIONS=suppressions=$(abspath scripts/sanitizers/lsan.supp) \
-		REFRESHKIT_BIN=$(abspath .build-asan/debug/refreshkit) $(VENV)/bin/python -m pytest -q $(SANITIZER_TESTS)
+		REFRESHKIT_BIN=$(abspath .build-asan/debug/refreshkit) $(VENV)/bin/python -m pytest -q -n $(SANITIZER_WORKERS) $(SANITIZER_TESTS)
 	REFRESHKIT_SANITIZER=address ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		LSAN_OPTIONS=suppressions=$(abspath scripts/sanitizers/lsan.supp) \
-		REFRESHKIT_BIN=$(abspath .build-asan/debug/refreshkit) $(VENV)/bin/python -m pytest -q e2e/cluster
+		REFRESHKIT_BIN=$(abspath .build-asan/debug/refreshkit) $(VENV)/bin/python -m pytest -q -n $(SANITIZER_WORKERS) e2e/cluster
 
 tsan: deps test-deps
 	$(SANITIZER_ENV) swift build -c debug $(ONE_JOB_PER_MODULE) --sanitize=thread --scratch-path .build-tsan --product refreshkit
@@ -326,9 +330,9 @@ tsan: deps test-deps
 	$(SANITIZER_ENV) .build-tsan/debug/RefreshKitPackageTests.xctest --testing-library swift-testing \
 		--filter '$(SANITIZER_SUITES)'
 	REFRESHKIT_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 REFRESHKIT_BIN=$(abspath .build-tsan/debug/refreshkit) \
-		$(VENV)/bin/python -m pytest -q $(SANITIZER_TESTS)
+		$(VENV)/bin/python -m pytest -q -n $(SANITIZER_WORKERS) $(SANITIZER_TESTS)
 	REFRESHKIT_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 REFRESHKIT_BIN=$(abspath .build-tsan/debug/refreshkit) \
-		$(VENV)/bin/python -m pytest -q e2e/cluster
+		$(VENV)/bin/python -m pytest -q -n $(SANITIZER_WORKERS) e2e/cluster
 
 fuzz: deps
 	scripts/fuzz.sh $(FUZZ_RUNS)

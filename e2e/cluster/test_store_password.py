@@ -105,6 +105,13 @@ def test_a_password_file_others_can_read_is_refused_and_so_is_one_given_twice(tm
 # -- make cluster's configuration
 
 
+def tail(path, lines: int = 15) -> str:
+    """The last lines of a log of the cluster's run directory (for a failure's message)."""
+    if not path.exists():
+        return f"({path.name}: none)"
+    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+
+
 def test_make_cluster_redis_wants_its_random_password_which_no_command_line_holds(launched):  # noqa: F811
     c = launched(2)
     password_file = c.run_dir / "store.password"
@@ -131,7 +138,10 @@ def test_make_cluster_redis_wants_its_random_password_which_no_command_line_hold
     # the launcher, nor any other (each of the cluster's among them).
     lines = command_lines()
     ours = [pid for pid in c.every_pid() if pid]
-    assert len(ours) == 5 and all(pid in lines for pid in ours), (ours, sorted(lines))
+    names = ["launcher", "redis", "haproxy", *c.nodes]
+    gone = {name: pid for name, pid in zip(names, c.every_pid(), strict=True) if pid not in lines}
+    assert len(ours) == 5 and not gone, (gone, {name: tail(c.run_dir / f"{name}.log") for name in gone},
+                                         tail(c.run_dir / "supervisord.log"))
     holding = {pid: line for pid, line in lines.items() if password.encode() in line}
     assert not holding, holding
     server = lines[c.pid("n1")].split(b"\0")
