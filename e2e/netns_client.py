@@ -166,22 +166,35 @@ async def session(host: str, port: int) -> dict:
 
 
 async def hellos(host: str, port: int, count: int) -> dict:
-    """`count` hellos on one connection, each for a new session (leaving the one before to wait out its grace)."""
+    """`count` hellos on one connection as fast as it can send them, each for a new session (leaving the one before
+    to wait out its grace), then their answers: welcomes, errors by code, and the hellos that got none (the server
+    drops what an address sends over its budget once it said `rate_limited`) once 3 s pass without a message or the
+    server closes the connection (its code in `closed`)."""
     import websockets
 
-    welcomes, errors = 0, {}
+    welcomes, errors, closed = 0, {}, None
     async with websockets.connect(f"ws://{host}:{port}/", subprotocols=[SUBPROTOCOL], open_timeout=10) as ws:
+        hello = json.dumps({"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3})
         for _ in range(count):
-            await ws.send(json.dumps({"type": "hello", "viewport": {"w": 390, "h": 844}, "dpr": 3}))
-            while True:
-                message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            await ws.send(hello)
+        answered = 0
+        try:
+            while answered < count:
+                message = json.loads(await asyncio.wait_for(ws.recv(), 3))
                 if message.get("type") == "welcome":
                     welcomes += 1
-                    break
-                if message.get("type") == "error" and message.get("ref") == "hello":
+                    answered += 1
+                elif message.get("type") == "error" and message.get("ref") == "hello":
                     errors[message["code"]] = errors.get(message["code"], 0) + 1
-                    break
-    return {"welcomes": welcomes, "errors": errors}
+                    answered += 1
+                elif message.get("type") == "error":
+                    errors[message["code"]] = errors.get(message["code"], 0) + 1
+        except TimeoutError:
+            pass
+        except websockets.ConnectionClosed as error:
+            closed = error.rcvd.code if error.rcvd else None
+    return {"welcomes": welcomes, "errors": errors, "unanswered": count - welcomes - sum(
+        n for code, n in errors.items() if code != "rate_limited"), "closed": closed}
 
 
 def main() -> None:
