@@ -24,8 +24,6 @@ from test_cluster import connect_to
 hello, recv_until, send_json, run = (server_support.hello, server_support.recv_until, server_support.send_json,
                                      server_support.run)
 
-LAUNCH_TIMEOUT_S = 60.0  # s: the whole supervised cluster up (see Launched.__init__)
-
 
 def alive(pid: int) -> bool:
     try:
@@ -60,15 +58,13 @@ class Launched(Piped):
         self.conf = control.group(1)
         self.run_dir = Path(self.conf).parent
         self.nodes = {f"n{k}": self.port + k for k in range(1, processes + 1)}
-        # supervisord starts every program at once beside the other suites' clusters: on a loaded machine (a fresh
-        # clone's run) that took over READY_TIMEOUT_S once, so the launch has a longer bound (a bound, not a wait)
         wait_for(lambda: all(accepts(p) for p in [self.port, self.port + 100, *self.nodes.values()]),
-                 LAUNCH_TIMEOUT_S, what="Redis, the servers and HAProxy to listen")
+                 what="Redis, the servers and HAProxy to listen")
         # Listening is not enough (as bench/chaos.py waits too): on a busy machine a server may start after
         # HAProxy's first checks, which find it down until two good ones (a 503 for a page meanwhile).
         wait_for(lambda: (self.run_dir / "haproxy.sock").exists()
                  and all(cluster_supervisor.server_state(self.run_dir / "haproxy.sock", n) == "UP" for n in self.nodes),
-                 LAUNCH_TIMEOUT_S, what="HAProxy to find every server up")
+                 what="HAProxy to find every server up")
         self.ws_url = f"ws://127.0.0.1:{self.port}/"
 
     def ctl(self, *args: str) -> str:
