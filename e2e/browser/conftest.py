@@ -206,6 +206,13 @@ def phone(browser, server):
 
 
 @pytest.fixture
+def phone_2x(browser, server):
+    context, page = open_page(browser, server, PHONE_2X)
+    yield page
+    context.close()
+
+
+@pytest.fixture
 def desktop(browser, server):
     context, page = open_page(browser, server, DESKTOP)
     yield page

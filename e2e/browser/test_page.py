@@ -5,8 +5,6 @@ from __future__ import annotations
 import time
 from itertools import pairwise
 
-import pytest
-
 from browser_support import (
     canvas_point,
     configure_feed,
@@ -22,7 +20,6 @@ from browser_support import (
     transitions,
     wait_until,
 )
-from conftest import PHONE_2X, open_page
 
 FEED_LATENCY_MS = 1500  # long enough to see the refreshing state
 # While a refresh is photographed the feed does not answer at all within the test: the picture is taken of a state
@@ -39,13 +36,6 @@ def top_state(page):
     f = frame(page)
     e = edge(f, "top")
     return e and e.get("state")
-
-
-@pytest.fixture
-def phone_2x(browser, server):
-    context, page = open_page(browser, server, PHONE_2X)
-    yield page
-    context.close()
 
 
 def test_page_loads_and_connects(phone_2x):
