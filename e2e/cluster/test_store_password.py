@@ -20,7 +20,7 @@ from pathlib import Path
 
 from cluster_support import RunningRedis, RunningServer, server_support, wait_for
 from test_cluster import connect_to
-from test_supervised import launched, stop_and_check_nothing_is_left  # noqa: F401  (launched: a fixture)
+from test_supervised import launched, stop_and_check_nothing_is_left, tail  # noqa: F401  (launched: a fixture)
 
 hello, recv_until, send_json, run = (server_support.hello, server_support.recv_until, server_support.send_json,
                                      server_support.run)
@@ -103,13 +103,6 @@ def test_a_password_file_others_can_read_is_refused_and_so_is_one_given_twice(tm
 
 
 # -- make cluster's configuration
-
-
-def tail(path, lines: int = 15) -> str:
-    """The last lines of a log of the cluster's run directory (for a failure's message)."""
-    if not path.exists():
-        return f"({path.name}: none)"
-    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
 
 
 def test_make_cluster_redis_wants_its_random_password_which_no_command_line_holds(launched):  # noqa: F811

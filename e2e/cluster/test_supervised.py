@@ -58,14 +58,37 @@ class Launched(Piped):
         self.conf = control.group(1)
         self.run_dir = Path(self.conf).parent
         self.nodes = {f"n{k}": self.port + k for k in range(1, processes + 1)}
-        wait_for(lambda: all(accepts(p) for p in [self.port, self.port + 100, *self.nodes.values()]),
-                 what="Redis, the servers and HAProxy to listen")
-        # Listening is not enough (as bench/chaos.py waits too): on a busy machine a server may start after
-        # HAProxy's first checks, which find it down until two good ones (a 503 for a page meanwhile).
-        wait_for(lambda: (self.run_dir / "haproxy.sock").exists()
-                 and all(cluster_supervisor.server_state(self.run_dir / "haproxy.sock", n) == "UP" for n in self.nodes),
-                 what="HAProxy to find every server up")
         self.ws_url = f"ws://127.0.0.1:{self.port}/"
+        try:
+            wait_for(lambda: all(accepts(p) for p in [self.port, self.port + 100, *self.nodes.values()]),
+                     what="Redis, the servers and HAProxy to listen")
+            # Listening is not enough (as bench/chaos.py waits too): on a busy machine a server may start after
+            # HAProxy's first checks, which find it down until two good ones (a 503 for a page meanwhile).
+            wait_for(lambda: all(self.balancer_state(n) == "UP" for n in self.nodes),
+                     what="HAProxy to find every server up")
+        except BaseException:
+            print(self.diagnosis())
+            raise
+
+    def balancer_state(self, node: str) -> str:
+        """HAProxy's view of `node` ("UP", "DOWN", …), "" before its admin socket exists."""
+        sock = self.run_dir / "haproxy.sock"
+        return cluster_supervisor.server_state(sock, node) if sock.exists() else ""
+
+    def diagnosis(self) -> str:
+        """For a failure's report: supervisord's view of its programs, HAProxy's of the servers, each log's tail."""
+        try:
+            parts = ["--- supervisorctl status", self.ctl("status")]
+        except subprocess.TimeoutExpired:
+            parts = ["--- supervisorctl status", "(no answer in 10 s)"]
+        try:
+            parts += ["--- HAProxy", ", ".join(f"{n} {self.balancer_state(n) or '?'}" for n in self.nodes)]
+        except OSError as error:
+            parts += ["--- HAProxy", f"(admin socket: {error})"]
+        for name in ("supervisord", "redis", *self.nodes, "haproxy"):
+            parts += [f"--- {name}.log", tail(self.run_dir / f"{name}.log")]
+        parts += ["--- cluster.sh", "\n".join(self.stdout[-15:])]
+        return "\n".join(parts)
 
     def ctl(self, *args: str) -> str:
         return subprocess.run(["supervisorctl", "-c", self.conf, *args], capture_output=True, text=True,
@@ -101,8 +124,15 @@ class Launched(Piped):
                 os.kill(pid, signal.SIGKILL)
 
 
+def tail(path: Path, lines: int = 15) -> str:
+    """The last lines of a log of the cluster's run directory (for a failure's message)."""
+    if not path.exists():
+        return f"({path.name}: none)"
+    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+
+
 @pytest.fixture
-def launched():
+def launched(request):
     made: list[Launched] = []
 
     def start(processes: int = 2) -> Launched:
@@ -110,7 +140,10 @@ def launched():
         return made[-1]
 
     yield start
+    report = getattr(request.node, "rep_call", None)
     for cluster in made:
+        if report is not None and report.failed and cluster.proc.poll() is None:
+            print(cluster.diagnosis())
         cluster.kill()
 
 
