@@ -108,7 +108,11 @@ def server_state(socket_path: Path, node: str) -> str:
 
 
 def free_base_port(processes: int) -> int:
-    """A PORT whose PORT+1…PORT+N (the servers) and PORT+100 (Redis) are free too, on loopback."""
+    """A PORT whose PORT+1…PORT+N (the servers) and PORT+100 (Redis) are free too, on loopback.
+
+    Below the kernel's range of ephemeral ports (`net.ipv4.ip_local_port_range`): a port from that range that is free
+    now can become the local end of anyone's outgoing connection before supervisord starts the process meant to
+    listen on it, which then cannot bind; below it only another listener can take it."""
     def free(port: int) -> bool:
         with socket.socket() as probe:
             try:
@@ -116,13 +120,21 @@ def free_base_port(processes: int) -> int:
                 return True
             except OSError:
                 return False
+    lowest_ephemeral = ephemeral_ports()[0]
     for _ in range(50):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        if port + 100 <= 65535 and all(free(port + k) for k in (*range(1, processes + 1), 100)):
+        port = secrets.randbelow(lowest_ephemeral - 100 - 10_000) + 10_000
+        if all(free(port + k) for k in (0, *range(1, processes + 1), 100)):
             return port
     raise RuntimeError("no free port range for the cluster")
+
+
+def ephemeral_ports() -> tuple[int, int]:
+    """The kernel's range of local ports for outgoing connections (Linux's default when it cannot be read)."""
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32768, 60999
 
 
 def program(name: str, command: list[str], run: Path, priority: int, stop_seconds: int = 5) -> list[str]:
