@@ -4,7 +4,7 @@
 #   scripts/ensure-deps.sh cluster   + haproxy, redis-server and supervisor for `make cluster`
 #   scripts/ensure-deps.sh lint      + node and the Python venv (ruff, e2e/requirements.txt) for `make lint`
 #   scripts/ensure-deps.sh bench     + valgrind (instruction counts), heaptrack (where each byte of a session goes), chromium
-#   scripts/ensure-deps.sh test      + haproxy, redis-server, supervisor, chromium-headless-shell and node for the page tests, and the Python venv
+#   scripts/ensure-deps.sh test      + haproxy, redis-server, supervisor, chromium-headless-shell, WebKitGTK and node for the page tests, and the Python venv
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,6 +44,11 @@ if [ "${want[0]}" = test ]; then
     need_pkg "command -v zbarimg" zbar-tools  # reads the QR codes back in tests
     need_pkg "fc-list :lang=zh | grep -q ." fonts-noto-cjk  # Chinese glyphs in the i18n test's screenshot
     need_pkg "command -v ip" iproute2  # another host for tests: a network namespace (e2e/server/test_metrics.py)
+    # the page over https (e2e/browser/test_https.py): WebKitGTK's MiniBrowser and its WebDriver in a virtual
+    # display, and NSS's certutil to give Chromium a CA to trust
+    need_pkg "command -v WebKitWebDriver" webkit2gtk-driver
+    need_pkg "command -v Xvfb" xvfb
+    need_pkg "command -v certutil" libnss3-tools
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then

@@ -176,6 +176,7 @@ extension ServerConfiguration {
     func hostConfiguration(source: (any FeedSource)? = nil) -> SessionHost.Configuration {
         var host = sessions
         host.node = node ?? String(getpid())
+        host.authorityPage = tls?.certificateAuthority == nil ? nil : AuthorityPage.pagePath
         host.prefixesIDs = node != nil || storeURL != nil
         if let source {
             (host.feedSource, host.feedKind) = (source.address, "custom")

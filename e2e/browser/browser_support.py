@@ -165,6 +165,21 @@ def touch_drag(page, start: tuple[float, float], dy: float, steps: int = 20, int
     return None
 
 
+def started(page) -> bool:
+    """Whether a refresh started on the page's session (a `didStart` event came)."""
+    return any(e["name"] == "didStart" for e in page.evaluate("() => window.refreshkit.events"))
+
+
+def pull_to_refresh(page):
+    """A finger's pull from near the top far enough to refresh; returns once the refresh started."""
+    touch_drag(page, canvas_point(page, 0.5, 0.15), dy=350, steps=20, interval=0.016)
+    # refreshing now, or already over: on a busy machine the simulated feed's answer can end the refresh between two
+    # looks at the frame, and its didStart is what stays
+    wait_until(page, lambda p: (edge(frame(p), "top") or {}).get("state") in ("refreshing", "finishing")
+               or started(p), 5, what="the pull to start a refresh")
+    wait_until(page, started, 5, what="didStart")
+
+
 def touch_end(cdp):
     """Lifts the finger of a `touch_drag(..., release=False)`."""
     params = {"type": "touchEnd", "touchPoints": []}

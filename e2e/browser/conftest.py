@@ -21,7 +21,7 @@ from link_support import RunningLink, free_port, refreshkit_binary as server_bin
 
 READY_TIMEOUT_S = 20.0
 TEST_TIMEOUT_S = int(os.environ.get("REFRESHKIT_TEST_TIMEOUT", "90"))  # s, per test (pytest-timeout)
-LISTENING = re.compile(r"listening on (http://[^\s/]+)")
+LISTENING = re.compile(r"listening on (https?://[^\s/]+)")
 
 
 @dataclass

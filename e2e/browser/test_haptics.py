@@ -3,7 +3,7 @@
 off, and none on another device of the same session."""
 from __future__ import annotations
 
-from browser_support import canvas_point, drive_query, edge, frame, touch_drag, wait_connected, wait_until
+from browser_support import drive_query, pull_to_refresh, wait_connected, wait_until
 from conftest import PHONE
 
 RECORD_VIBRATIONS = """
@@ -21,19 +21,6 @@ def open_recording(browser, server, query: str = "", **options):
     page.goto(server.url + "/" + query)
     wait_connected(page)
     return context, page
-
-
-def started(page) -> bool:
-    return any(e["name"] == "didStart" for e in page.evaluate("() => window.refreshkit.events"))
-
-
-def pull_to_refresh(page):
-    touch_drag(page, canvas_point(page, 0.5, 0.15), dy=350, steps=20, interval=0.016)
-    # refreshing now, or already over: on a busy machine the simulated feed's answer can end the refresh between two
-    # looks at the frame, and its didStart is what stays
-    wait_until(page, lambda p: (edge(frame(p), "top") or {}).get("state") in ("refreshing", "finishing")
-               or started(p), 5, what="the pull to start a refresh")
-    wait_until(page, started, 5, what="didStart")
 
 
 def vibrations(page):

@@ -26,10 +26,10 @@ ALLOWED = {
     # the one feed path (issue 55); being split into a value for a list's rows, which takes the feed's part out.
     "ListModel": 1135,
     # The session host's rules (Sources/RefreshSessions/Host, thirteen files).
-    "SessionHost": 1577,
+    "SessionHost": 1576,
     # The wire's encoder (Sources/RefreshWire): its messages, and the frame deltas (FrameDeltaEncoder.swift), the
     # configuration and the catalogue as extensions of it, eight files.
-    "MessageEncoder": 1299,
+    "MessageEncoder": 1298,
 }
 
 # A top-level declaration: attributes and modifiers, then the kind and the name (`extension A.B: P where …`).

@@ -106,6 +106,7 @@ const en = {
   'share.copyWatch': 'Copy watch link',
   'share.notOwner': 'Only the device that started this session can hand out its links.',
   'share.watching': 'Watching: this device follows the session and sends nothing.',
+  'share.ca': 'A device that does not trust this server yet: open this address on it first and install the CA.',
   // this member's role, on the page itself (js/roleBadge.js; docs/PROTOCOL.md, "Roles")
   'role.watch': 'Watching',
   'role.watch.detail': 'This device follows the session and sends nothing: touches, keys and buttons do not reach it.',
@@ -224,6 +225,7 @@ const zh = {
   'share.copyWatch': '复制观看链接',
   'share.notOwner': '只有开启此会话的设备可以分享它的链接。',
   'share.watching': '观看中：此设备跟随会话，不发送任何操作。',
+  'share.ca': '尚未信任此服务器的设备：请先在该设备上打开此地址并安装 CA 证书。',
   'role.watch': '观看中',
   'role.watch.detail': '此设备跟随会话，不发送任何操作：触摸、按键和按钮都不会送达会话。',
   'role.drive': '操作中',

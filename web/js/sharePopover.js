@@ -1,6 +1,7 @@
 // The "Share" button and its popover (docs/PROTOCOL.md, "Sessions" and "Roles"): the session's two links, Drive
-// and Watch (the owner's welcome.links), each with its QR code and a Copy button, how many devices are connected,
-// and the trace controls (js/trace.js finds them by id). Only the owner has links to give; a watching page says it
+// and Watch (the owner's welcome.links), each with its QR code and a Copy button; over https, where another device
+// installs the server's CA (welcome.ca); how many devices are connected, and the trace controls (js/trace.js finds
+// them by id). Only the owner has links to give; a watching page says it
 // watches. It reads the session's store (js/store.js) and draws again on every welcome and `room` message.
 // The pure helpers at the top are unit tested with node (web/test/share.test.js).
 import { t } from './i18n.js';
@@ -33,6 +34,19 @@ export function shareOrigin(pageOrigin, serverShare) {
   } catch {
     return pageOrigin;
   }
+}
+
+/**
+ * Where another device installs the CA of a server that serves https with one (`welcome.ca`, docs/HTTPS.md): the
+ * share origin's `caPath` over plain http, which the TLS port answers for that page alone, so that a phone that does
+ * not trust the CA yet opens it without a certificate warning. Null without a CA page or an https origin.
+ */
+export function authorityUrl(origin, caPath) {
+  if (typeof caPath !== 'string' || !caPath.startsWith('/')) return null;
+  const url = new URL(origin);
+  if (url.protocol !== 'https:') return null;
+  // the TLS port itself: on https's default port a plain http:// address without one would ask port 80
+  return `http://${url.hostname}:${url.port || '443'}${caPath}`;
 }
 
 /** The server's picture of `url` as a QR code (docs/HARDENING.md: GET /qr.svg?text=…). */
@@ -102,6 +116,8 @@ ${ROLES.map((role) => `
         <p class="share-actions"><button type="button" class="button button-tinted" id="share-copy-${role}">${
   t(role === 'drive' ? 'share.copyDrive' : 'share.copyWatch')}</button></p>
       </div>`).join('')}
+      <p class="share-hint" id="share-ca" hidden>${t('share.ca')}
+        <a class="share-link" id="share-ca-link" href="/ca" target="_blank" rel="noopener"></a></p>
       <p class="share-hint" id="share-role-note" hidden></p>
       <p class="share-actions"><span class="share-members" id="share-members"></span></p>
       <h3 class="share-subtitle">${t('share.trace')}</h3>
@@ -122,6 +138,8 @@ ${ROLES.map((role) => `
       qr: pop.querySelector(`#share-qr-${role}`),
     }]));
     this.noteEl = pop.querySelector('#share-role-note');
+    this.caEl = pop.querySelector('#share-ca');
+    this.caLink = pop.querySelector('#share-ca-link');
     this.membersEl = pop.querySelector('#share-members');
 
     button.addEventListener('click', () => this.toggle());
@@ -156,6 +174,11 @@ ${ROLES.map((role) => `
       if (path && qr.getAttribute('src') !== path) qr.setAttribute('src', path);
       qr.hidden = !path;
     }
+    const ca = this.linkFor('drive') && authorityUrl(
+      shareOrigin(this.win.location.origin, this.store.welcome?.share), this.store.welcome?.ca);
+    this.caEl.hidden = !ca;
+    this.caLink.textContent = ca ?? '';
+    this.caLink.href = ca ?? '/ca';
     const role = this.store.role;
     const note = role === 'watch' ? t('share.watching') : role && !this.store.links ? t('share.notOwner') : '';
     this.noteEl.textContent = note;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sessionFromUrl, urlWithSession, TokenStore, SessionIdentity } from '../js/session/identity.js';
-import { shareUrl, membersText, qrCodePath, shareOrigin } from '../js/sharePopover.js';
+import { shareUrl, membersText, qrCodePath, shareOrigin, authorityUrl } from '../js/sharePopover.js';
 import { noticeText, errorNotice } from '../js/noticeBar.js';
 import { traceText, traceFileName, traceProblem, playbackPlan, playbackHello } from '../js/trace.js';
 
@@ -20,6 +20,15 @@ test('share links and the address bar', () => {
   assert.equal(shareUrl('http://192.168.1.2:8080', ID), `http://192.168.1.2:8080/?s=${ID}`);
   assert.equal(urlWithSession('http://h/?preset=jh', ID), `http://h/?preset=jh&s=${ID}`);
   assert.equal(urlWithSession(`http://h/?s=old`, ID), `http://h/?s=${ID}`);
+});
+
+test("another device finds the CA's page over plain http on the share origin's port", () => {
+  assert.equal(authorityUrl('https://192.168.1.2:8443', '/ca'), 'http://192.168.1.2:8443/ca');
+  assert.equal(authorityUrl('https://[fe80::1]:8443', '/ca'), 'http://[fe80::1]:8443/ca');
+  assert.equal(authorityUrl('https://phone.example', '/ca'), 'http://phone.example:443/ca', 'the TLS port, not 80');
+  assert.equal(authorityUrl('http://192.168.1.2:8080', '/ca'), null, 'a plain http page needs no CA');
+  assert.equal(authorityUrl('https://192.168.1.2:8443', undefined), null, 'a certificate of its own: no CA page');
+  assert.equal(authorityUrl('https://192.168.1.2:8443', 'http://evil.example/ca'), null);
 });
 
 test('notices and member counts in words', () => {

@@ -60,6 +60,8 @@ public struct HostConfiguration: Sendable, Hashable {
 
     /// The name of this process in a cluster (`serve --node`, else its process id): the `welcome`'s `node`.
     public var node = ""
+    /// Over https with a CA of `refreshkit cert`: the path of the page that offers the CA (`/ca`), the `welcome`'s `ca`.
+    public var authorityPage: String?
     /// Prefix every new session id with `node.`, so a balancer routes by the id (docs/SCALING.md).
     public var prefixesIDs = false
     /// The external feed source behind every new session's list, as people type its address

@@ -13,9 +13,7 @@ extension SessionHost {
         let now = Timestamp(microseconds: nowMicroseconds)
         let session: Session
         let member: Session.Member
-        var notice: String?
-        var resumed = false
-        var created = false
+        var (notice, resumed, created): (String?, Bool, Bool) = (nil, false, false)
         switch registry.admit(hello, credentials: credentials[connection.id], peer: connection.peer, at: now) {
         case .refused(let error):
             logger.notice(
@@ -76,7 +74,8 @@ extension SessionHost {
             catalogue: configuration.presets.presets,
             configuration: session.model.configuration, serverTime: now, member: member.number, resumed: resumed,
             notice: notice, ack: resumed ? session.acknowledged(member: member.number) ?? 0 : nil,
-            share: shareBase, node: configuration.node, takeOver: takeOvers[session.id], feed: welcomeFeed(of: session),
+            share: shareBase, authority: configuration.authorityPage, node: configuration.node,
+            takeOver: takeOvers[session.id], feed: welcomeFeed(of: session),
             role: member.role, links: member.role == .owner ? session.keys.links(for: session.id) : nil)
         enqueue(.welcome(welcome), on: connection)
         welcomeFeed(connection, to: session)

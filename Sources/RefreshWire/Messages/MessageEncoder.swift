@@ -256,7 +256,6 @@ public struct MessageEncoder: Sendable {
         }
         if welcome.resumed { w.literal(#","resumed":true"#) }
         w.member(#","ack":"#, digits: welcome.ack)
-        w.member(#","share":"#, string: welcome.share)
         w.member(#","notice":"#, string: welcome.notice)
         w.member(#","node":"#, string: welcome.node)
         welcome.writeAccessAndTakeOver(to: &w)

@@ -18,8 +18,11 @@ public struct ShareLinks: Hashable, Sendable {
 }
 
 extension Welcome {
-    /// `,"role":…,"links":{…}` and `,"takeover":{…}`: the welcome's last members (MessageEncoder's `writeWelcome`).
+    /// `,"share":…,"ca":…` (where other devices reach the server), `,"role":…,"links":{…}` and `,"takeover":{…}`: the
+    /// welcome's last members (MessageEncoder's `writeWelcome`).
     func writeAccessAndTakeOver(to w: inout JSONWriter) {
+        w.member(#","share":"#, string: share)
+        w.member(#","ca":"#, string: authority)
         w.literal(#","role":"#)
         w.plainString(role.rawValue)
         if let links {

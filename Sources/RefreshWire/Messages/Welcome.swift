@@ -30,6 +30,9 @@ public struct Welcome: Hashable, Sendable {
     /// The server's address as another device on the network opens it (`http://192.168.1.23:8080`), written as
     /// `share`, so that a page opened on the server's own machine (`localhost`) shares a link a phone can open.
     public var share: String?
+    /// Over https, with a CA of `refreshkit cert`: the path of the page from which another device installs that CA
+    /// (`/ca`), written as `ca`, so that the share popover can send a phone there first (docs/HTTPS.md).
+    public var authority: String?
     /// The process that holds the session (`serve --node`, or its process id), written as `node`.
     public var node: String?
     /// After a take-over (docs/SCALING.md): where the session came from and how long catching up took,
@@ -56,6 +59,7 @@ public struct Welcome: Hashable, Sendable {
         notice: String? = nil,
         ack: UInt64? = nil,
         share: String? = nil,
+        authority: String? = nil,
         node: String? = nil,
         takeOver: TakeOver? = nil,
         feed: WelcomeFeed = .simulated,
@@ -79,5 +83,6 @@ public struct Welcome: Hashable, Sendable {
         self.notice = notice
         self.ack = ack
         self.share = share
+        self.authority = authority
     }
 }

@@ -281,13 +281,15 @@ struct TraceTests {
         expectError(#"{"type":"hello","viewport":{"w":1,"h":1},"dpr":1,"seed":1.5}"#, .badField, ref: "hello")
     }
 
-    @Test func welcomeCarriesMemberResumedAndNotice() throws {
+    @Test func welcomeCarriesMemberResumedNoticeAndTheCAPage() throws {
         let session = try ListModel(viewport: Size(width: 390, height: 844), time: .zero)
         let welcome = Welcome(
             session: "s", token: "t", preset: "ios", presets: ["ios"], configuration: session.configuration,
-            serverTime: .zero, member: 2, resumed: true, notice: "session_expired", share: "http://192.168.1.23:8080")
+            serverTime: .zero, member: 2, resumed: true, notice: "session_expired", share: "https://192.168.1.23:8080",
+            authority: "/ca")
         let object = try foundationObject { encoder, buffer in encoder.encode(welcome, into: &buffer) }
-        #expect(object["share"] as? String == "http://192.168.1.23:8080")
+        #expect(object["share"] as? String == "https://192.168.1.23:8080")
+        #expect(object["ca"] as? String == "/ca")
         #expect(object["member"] as? Int == 2)
         #expect(object["resumed"] as? Bool == true)
         #expect(object["notice"] as? String == "session_expired")
