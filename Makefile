@@ -47,7 +47,9 @@ cluster-deps:
 	@scripts/ensure-deps.sh cluster
 
 cluster: release cluster-deps
-	scripts/cluster.sh $(RELEASE_BIN) $(PROCESSES) $(PORT) --web-root web --preset $(PRESET) --log-level $(LOG_LEVEL)
+	$(if $(TLS),$(RELEASE_BIN) cert --dir .refreshkit)
+	scripts/cluster.sh $(if $(TLS),--tls-cert .refreshkit/server.pem --tls-key .refreshkit/server-key.pem) \
+		$(RELEASE_BIN) $(PROCESSES) $(PORT) --web-root web --preset $(PRESET) --log-level $(LOG_LEVEL)
 
 # `make chaos`: the chaos run (docs/SCALING.md): `make cluster`'s supervisord configuration with 3 processes, 50
 # sessions of two devices dragging through HAProxy, and for CHAOS_SECONDS (300) random SIGKILLs and SIGSTOPs of
@@ -236,12 +238,14 @@ clean:
 
 # Figures and targets (docs/PERFORMANCE.md): the engine on one core, the server under N dragging sessions
 # against a bare lws echo server (the floor), the whole server's instructions under callgrind, the idle cost, the
-# page in Chromium, its lag beside a bare page's, the anchoring error during a fling. Writes bench/results.json.
+# page in Chromium, its lag beside a bare page's, the anchoring error during a fling, and the server against the
+# echo over TLS (docs/HTTPS.md, "Measured"). Writes bench/results.json.
 # The targets (PASS/FAIL, the load's in every round; the anchoring error within 0.5 px) are checked last:
 # `make bench` fails when one did not hold, after every figure is written.
 # Then the memory per connected session, the server's beside lws-echo's (2 000 sessions, hello + a five-message
 # drag; fails when the server's is over twice the echo's). Writes bench/memory.json; MEMORY_BENCH_ARGS="--soak-seconds
-# 600" adds the ten-minute idle soak (see .venv/bin/python bench/memory_bench.py --help).
+# 600" adds the ten-minute idle soak (see .venv/bin/python bench/memory_bench.py --help). Then the same over TLS
+# (1 000 sessions; fails over 1.5×), into bench/memory_tls.json.
 # Then both transports under the same load, `refreshkit serve` and the Hummingbird example (docs/PERFORMANCE.md,
 # "Transports"): CPU per input, p99, RSS per session at 100 and 1 000 sessions. Writes bench/transports.json.
 # Then the cluster's figures (docs/SCALING.md, about 70 s): CPU per input of the servers, Redis and HAProxy,
@@ -255,6 +259,7 @@ bench: deps test-deps
 	$(VENV)/bin/python -m pytest -q -p no:cacheprovider bench/test_bench_targets.py
 	ulimit -n 20000 2>/dev/null || true; .build/release/refreshkit-bench --out bench/results.json $(BENCH_ARGS) || [ $$? -eq 3 ]
 	ulimit -n 20000 2>/dev/null || true; $(VENV)/bin/python bench/memory_bench.py --check --out bench/memory.json $(MEMORY_BENCH_ARGS)
+	ulimit -n 20000 2>/dev/null || true; $(VENV)/bin/python bench/memory_bench.py --check --tls --sessions 1000 --large 0 --out bench/memory_tls.json
 	$(VENV)/bin/python bench/feed_frames_bench.py --out bench/feed_frames.json
 	swift build -c release --product refreshkit-hummingbird
 	ulimit -n 20000 2>/dev/null || true; $(VENV)/bin/python bench/transports_bench.py --out bench/transports.json $(TRANSPORTS_BENCH_ARGS)

@@ -2,7 +2,7 @@
 prediction on and off (docs/PERFORMANCE.md, "Finger-to-content lag"; docs/LINK.md for the links).
 
 Usage: .venv/bin/python bench/lag_bench.py --target loopback=http://127.0.0.1:P/ \\
-           --target wifi=http://127.0.0.1:L1/ [--target …] [--bare bench/lag_bare.html] [--seconds 4]
+           --target wifi=http://127.0.0.1:L1/ [--target …] [--bare bench/lag_bare.html] [--seconds 4] [--tls DIR]
 
 For each target and each of `?predict=1` / `?predict=0`, a fresh phone-sized page with touch (390×844 CSS px)
 loads 1 000 rows, is scrolled to the middle of the list (no rubber band there), and a finger drags it
@@ -22,17 +22,28 @@ reached the one that finger position asks for (the position at touch start + the
 `refreshkit.reconciliationErrors()` (px) when the page has it, else null. With `--bare`, the bare page
 (bench/lag_bare.html: it draws its rows at the finger's position inside its own pointermove handler, the floor
 of what Chromium allows) is dragged the same way just before the first target, and its lag is the `bare` field.
+With `--tls DIR` (`refreshkit cert`'s folder; the targets then https://), Chromium trusts DIR/ca.pem (an NSS
+database in a HOME of its own, as a phone that installed the CA), and the bare page is served over https with the
+same certificate from this process (a static file server in a thread, no CSP: the page's script is inline), so
+that both are measured in a secure context (docs/HTTPS.md, "Measured").
 Prints one JSON object.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
+import http.server
 import json
+import os
 import pathlib
 import random
 import signal
+import ssl
+import subprocess
 import sys
+import tempfile
+import threading
 import time
 
 from playwright.async_api import async_playwright
@@ -232,10 +243,35 @@ async def run_bare(browser, url: str, seconds: float) -> dict:
     return result
 
 
-async def measure(targets: list[list[str]], seconds: float, bare: str | None = None) -> dict:
+def trusting_home(ca: pathlib.Path) -> str:
+    """A HOME whose NSS database (where Chromium on Linux finds its user's CAs) trusts `ca` for TLS servers."""
+    home = tempfile.mkdtemp(prefix="refreshkit-lag-home-")
+    nssdb = pathlib.Path(home) / ".pki" / "nssdb"
+    nssdb.mkdir(parents=True)
+    for command in (["certutil", "-N", "-d", f"sql:{nssdb}", "--empty-password"],
+                    ["certutil", "-A", "-d", f"sql:{nssdb}", "-n", "RefreshKit bench CA", "-t", "C,,", "-i", str(ca)]):
+        subprocess.run(command, check=True, capture_output=True, timeout=30)
+    return home
+
+
+def serve_over_https(page: pathlib.Path, tls: pathlib.Path) -> str:
+    """Serves `page`'s folder over https on a loopback port (a daemon thread); returns the page's https URL."""
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(page.parent))
+    handler.log_message = lambda *args: None  # type: ignore[attr-defined]
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(tls / "server.pem", tls / "server-key.pem")
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"https://127.0.0.1:{server.server_address[1]}/{page.name}"
+
+
+async def measure(targets: list[list[str]], seconds: float, bare: str | None = None,
+                  tls: pathlib.Path | None = None) -> dict:
     results: dict = {"targets": {}, "method": __doc__.split("\n\n")[2].replace("\n", " ")}
+    env = {**os.environ, "HOME": trusting_home(tls / "ca.pem")} if tls else None
     async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"], env=env)
         results["chromium"] = browser.version
         if bare:
             try:
@@ -262,12 +298,15 @@ def main() -> int:
     parser.add_argument("--target", action="append", default=[], help="name=url (repeatable)")
     parser.add_argument("--seconds", type=float, default=4.0)
     parser.add_argument("--bare", help="the bare page to drag first, as a floor (a path or a URL)")
+    parser.add_argument("--tls", type=pathlib.Path,
+                        help="refreshkit cert's folder: trust its CA, serve the bare page over https")
     args = parser.parse_args()
     bare = args.bare
     if bare and "://" not in bare:
-        bare = pathlib.Path(bare).resolve().as_uri()
+        page = pathlib.Path(bare).resolve()
+        bare = serve_over_https(page, args.tls) if args.tls else page.as_uri()
     signal.alarm(180)  # bounded, whatever happens
-    print(json.dumps(asyncio.run(measure([t.split("=", 1) for t in args.target], args.seconds, bare))))
+    print(json.dumps(asyncio.run(measure([t.split("=", 1) for t in args.target], args.seconds, bare, args.tls))))
     return 0
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make cluster`: N `refreshkit serve` processes behind HAProxy on one address, sharing their sessions through
 # Redis, all run by supervisord, which starts again any process that exits (docs/SCALING.md).
-#   scripts/cluster.sh BIN PROCESSES PORT [serve options…]
+#   scripts/cluster.sh [--tls-cert PEM --tls-key PEM] BIN PROCESSES PORT [serve options…]
 # The configurations come from scripts/cluster_supervisor.py (the balancer on PORT, the processes on loopback
 # PORT+1…PORT+N, Redis on PORT+100), written into a temporary directory (mode 0700) with the logs and Redis's random
 # password (store.password, mode 0600: Redis includes it from a file, the servers read it with
@@ -9,12 +9,19 @@
 # removes the directory, the password with it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# https and wss on PORT (`make cluster TLS=1`): HAProxy terminates TLS (docs/HTTPS.md, "Behind a balancer")
+tls=()
+while [ "${1:-}" = --tls-cert ] || [ "${1:-}" = --tls-key ]; do
+    tls+=("$1" "$2")
+    shift 2
+done
 bin=$1 processes=$2 port=$3
 shift 3
 
 run=$(mktemp -d "${TMPDIR:-/tmp}/refreshkit-cluster.XXXXXX")
 trap 'rm -rf "$run"' EXIT
-python3 scripts/cluster_supervisor.py --bin "$bin" --processes "$processes" --port "$port" --run "$run" -- "$@"
+python3 scripts/cluster_supervisor.py --bin "$bin" --processes "$processes" --port "$port" --run "$run" "${tls[@]}" \
+    -- "$@"
 
 supervisord -c "$run/supervisord.conf" &
 supervisor=$!

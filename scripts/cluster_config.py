@@ -26,8 +26,11 @@ import sys
 NODE = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 
 
-def config(bind: str, nodes: list[tuple[str, str]], log: str = "stdout", admin_socket: str | None = None) -> str:
-    """`admin_socket`: a path for HAProxy's runtime API (`show servers state`, `set server …`), level admin."""
+def config(bind: str, nodes: list[tuple[str, str]], log: str = "stdout", admin_socket: str | None = None,
+           tls_pem: str | None = None) -> str:
+    """`admin_socket`: a path for HAProxy's runtime API (`show servers state`, `set server …`), level admin.
+    `tls_pem`: a file with the certificate (its chain after it) and its key: HAProxy terminates TLS on `bind`, and
+    the servers behind it speak plain http on loopback (`serve --public-tls`, docs/HTTPS.md, "Behind a balancer")."""
     names = [name for name, _ in nodes]
     # A failed connection marks the node down at once (observe layer4), and the retry goes to a backup
     # (redispatch); a health check every 500 ms brings it back after two good ones.
@@ -58,7 +61,8 @@ def config(bind: str, nodes: list[tuple[str, str]], log: str = "stdout", admin_s
         "    option redispatch 1",
         "",
         "frontend refreshkit",
-        f"    bind {bind}",
+        # HTTP/1.1 alone in ALPN, as `serve --tls-cert` offers (docs/HTTPS.md, "HTTP/1.1 only")
+        f"    bind {bind} ssl crt {tls_pem} alpn http/1.1" if tls_pem else f"    bind {bind}",
         "    http-request del-header X-RefreshKit-Backend",  # only the balancer says which backend it chose
         "    http-request del-header X-Forwarded-For",  # only the balancer says who the client is
         "    http-request del-header Forwarded",

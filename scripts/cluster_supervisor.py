@@ -2,7 +2,8 @@
 """Writes what `make cluster` runs (docs/SCALING.md): a supervisord configuration with Redis, N `refreshkit serve`
 processes and HAProxy, and HAProxy's own configuration (scripts/cluster_config.py), into a run directory.
 
-    scripts/cluster_supervisor.py --bin BIN --processes N --port PORT --run DIR [-- serve options…]
+    scripts/cluster_supervisor.py --bin BIN --processes N --port PORT --run DIR [--tls-cert PEM --tls-key PEM]
+                                  [-- serve options…]
 
 The balancer listens on PORT (every interface), the processes on loopback PORT+1…PORT+N, Redis on PORT+100.
 Redis wants a password, made at random into DIR/store.password (mode 0600): Redis reads it from a configuration
@@ -13,6 +14,8 @@ supervisord (Debian's `supervisor`) starts them in that order (Redis, the server
 any that exits (`autorestart`): a process killed is back within a second, and HAProxy's health check sends it
 new sessions once it answers. SIGINT or SIGTERM to supervisord stops them all, in the reverse order (the
 servers with SIGTERM: each writes its sessions and ends its lease first). Then prints the addresses.
+With `--tls-cert` and `--tls-key` (`make cluster TLS=1`), HAProxy serves https and wss on PORT from one file of both
+(DIR/balancer.pem, mode 0600), and the servers know their pages come over https there (`--public-tls`).
 """
 from __future__ import annotations
 
@@ -41,6 +44,15 @@ class Layout:
     bind: str = "0.0.0.0"
     redis_port: int | None = None  # PORT+100 unless given
     node_ports: tuple[int, ...] = ()  # PORT+1…PORT+N unless given
+    tls: tuple[Path, Path] | None = None  # the balancer's certificate and key (https on PORT)
+
+    @property
+    def scheme(self) -> str:
+        return "https" if self.tls else "http"
+
+    @property
+    def balancer_pem(self) -> Path:
+        return self.run / "balancer.pem"
 
     def redis(self) -> int:
         return self.redis_port or self.port + 100
@@ -193,7 +205,7 @@ def supervisord_conf(layout: Layout, serve_args: list[str]) -> str:
         out += program(name, [str(layout.bin), "serve", "--host", "127.0.0.1", "--port", str(port), "--node", name,
                               "--store", f"redis://127.0.0.1:{redis}",
                               "--store-password-file", str(run / PASSWORD_FILE), "--public-port", str(layout.port),
-                              "--trusted-proxy", "127.0.0.1",
+                              "--trusted-proxy", "127.0.0.1", *(["--public-tls"] if layout.tls else []),
                               "--qr", "never", *serve_args], run, priority=20, stop_seconds=10)
     out += program("haproxy", ["haproxy", "-db", "-f", str(run / "haproxy.cfg")], run, priority=30)
     return "\n".join(out)
@@ -202,7 +214,8 @@ def supervisord_conf(layout: Layout, serve_args: list[str]) -> str:
 def haproxy_cfg(layout: Layout) -> str:
     return cluster_config.config(f"{layout.bind}:{layout.port}",
                                  [(name, f"127.0.0.1:{port}") for name, port in layout.nodes()],
-                                 admin_socket=str(layout.run / "haproxy.sock"))
+                                 admin_socket=str(layout.run / "haproxy.sock"),
+                                 tls_pem=str(layout.balancer_pem) if layout.tls else None)
 
 
 def write(layout: Layout, serve_args: list[str]) -> Path:
@@ -213,6 +226,10 @@ def write(layout: Layout, serve_args: list[str]) -> Path:
         write_secret(layout.run / PASSWORD_FILE, secrets.token_hex(32) + "\n")
     if not (layout.run / REDIS_AUTH_CONF).exists():
         write_secret(layout.run / REDIS_AUTH_CONF, f"requirepass {store_password(layout.run)}\n")
+    if layout.tls:
+        certificate, key = layout.tls
+        layout.balancer_pem.unlink(missing_ok=True)
+        write_secret(layout.balancer_pem, certificate.read_text().rstrip("\n") + "\n" + key.read_text())
     (layout.run / "haproxy.cfg").write_text(haproxy_cfg(layout))
     conf = layout.run / "supervisord.conf"
     conf.write_text(supervisord_conf(layout, serve_args))
@@ -222,13 +239,13 @@ def write(layout: Layout, serve_args: list[str]) -> Path:
 def banner(layout: Layout, conf: Path) -> str:
     lines = [f"RefreshKit cluster: {layout.processes} processes behind HAProxy, sessions in Redis "
              f"(127.0.0.1:{layout.redis()}), run by supervisord",
-             f"  open      http://localhost:{layout.port}/"]
+             f"  open      {layout.scheme}://localhost:{layout.port}/"]
     try:
         addresses = {info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)}
     except OSError:
         addresses = set()
     for address in sorted(addresses - {"127.0.0.1", "127.0.1.1"}):
-        lines.append(f"  network   http://{address}:{layout.port}/")
+        lines.append(f"  network   {layout.scheme}://{address}:{layout.port}/")
     for name, port in layout.nodes():
         lines.append(f"  node {name:<4} http://127.0.0.1:{port}/   log {layout.run / (name + '.log')}")
     lines.append(f"  balancer  log {layout.run / 'haproxy.log'}")
@@ -245,13 +262,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--processes", required=True, help="how many servers (N)")
     parser.add_argument("--port", required=True, help="the balancer's port (PORT)")
     parser.add_argument("--run", required=True, type=Path, help="the directory for configurations and logs")
+    parser.add_argument("--tls-cert", type=Path, help="HAProxy serves https with this PEM certificate (and chain)")
+    parser.add_argument("--tls-key", type=Path, help="the key of --tls-cert")
     parser.add_argument("serve_args", nargs="*", help="more `refreshkit serve` options (after --)")
     args = parser.parse_args(argv)
     if not args.processes.isdigit() or int(args.processes) < 1:
         sys.exit(f"error: PROCESSES must be a positive number, not {args.processes!r}")
     if not args.port.isdigit() or not 1 <= int(args.port) <= 65435:
         sys.exit(f"error: PORT must be a port number from 1 to 65435 (Redis takes PORT+100), not {args.port!r}")
-    layout = Layout(bin=args.bin.absolute(), processes=int(args.processes), port=int(args.port), run=args.run)
+    if (args.tls_cert is None) != (args.tls_key is None):
+        sys.exit("error: --tls-cert and --tls-key go together")
+    for path in (args.tls_cert, args.tls_key):
+        if path is not None and not path.is_file():
+            sys.exit(f"error: cannot read {path}")
+    tls = (args.tls_cert, args.tls_key) if args.tls_cert else None
+    layout = Layout(bin=args.bin.absolute(), processes=int(args.processes), port=int(args.port), run=args.run,
+                    tls=tls)
     if int(args.processes) >= 100:
         sys.exit("error: PROCESSES must be below 100 (Redis listens on PORT+100)")
     conf = write(layout, args.serve_args)

@@ -14,6 +14,12 @@ static inline uint64_t rk_opt_http_on_tls_port(void) {
     return (uint64_t)(LWS_SERVER_OPTION_ALLOW_NON_SSL_ON_SSL_PORT | LWS_SERVER_OPTION_ALLOW_HTTP_ON_HTTPS_LISTENER);
 }
 
+/// A client context writes a connection's `origin` as given (a whole origin, `https://…`), not after `http://`.
+static inline uint64_t rk_opt_raw_origin(void) { return (uint64_t)LWS_SERVER_OPTION_JUST_USE_RAW_ORIGIN; }
+
+/// A client connection over TLS, the server's certificate checked against the context's CA.
+static inline int rk_client_use_tls(void) { return (int)LCCSCF_USE_SSL; }
+
 /// Writes `status` (a redirect) with `Location: location` and a one-line body. Returns 0 when written, -1 otherwise.
 static inline int rk_http_redirect(struct lws *wsi, unsigned int status, const char *location) {
     unsigned char buffer[LWS_PRE + 4096];

@@ -91,11 +91,15 @@ public struct OriginPolicy: Sendable, Equatable {
 
     /// The scheme of this server's own pages: `https` when it serves TLS (docs/HTTPS.md), else `http`.
     public let scheme: String
+    /// The scheme of the pages on ``publicPorts``: `https` behind a proxy that terminates TLS, else ``scheme``.
+    public let publicScheme: String
 
     public init(
-        ownHosts: Set<String>, port: Int, publicPorts: [Int] = [], allowedOrigins: [String], scheme: String = "http"
+        ownHosts: Set<String>, port: Int, publicPorts: [Int] = [], allowedOrigins: [String], scheme: String = "http",
+        publicScheme: String? = nil
     ) {
         self.scheme = scheme
+        self.publicScheme = publicScheme ?? scheme
         self.ownHosts = Set(ownHosts.map { $0.lowercased() })
         self.port = port
         self.publicPorts = Set(publicPorts)
@@ -114,9 +118,9 @@ public struct OriginPolicy: Sendable, Equatable {
             return .refuse(reason: origin == "null" ? "opaque origin (null)" : "malformed origin")
         }
         if allowed.contains(parsed) { return .accept }
-        if parsed.scheme == scheme, parsed.port == port || publicPorts.contains(parsed.port),
-            ownHosts.contains(parsed.host)
-        {
+        let ownPort = parsed.port == port && parsed.scheme == scheme
+        let publicPort = publicPorts.contains(parsed.port) && parsed.scheme == publicScheme
+        if ownPort || publicPort, ownHosts.contains(parsed.host) {
             return .accept
         }
         return .refuse(reason: "not this server's origin and not allowed with --allow-origin or --public-port")

@@ -37,7 +37,14 @@ struct EchoCommand: ParsableCommand {
     @Option(help: "libuv (epoll, as refreshkit serve by default) or poll (lws's own loop).")
     var eventLoop: EventLoop = .libuv
 
+    @Option(help: ArgumentHelp("Serve wss:// with this PEM certificate, as `refreshkit serve` does.", valueName: "pem"))
+    var tlsCert: String?
+
+    @Option(help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "pem"))
+    var tlsKey: String?
+
     func validate() throws {
+        guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard maxSeconds >= 1 else { throw ValidationError("--max-seconds must be at least 1") }
     }
@@ -69,6 +76,13 @@ struct EchoCommand: ParsableCommand {
         info.gid = -1
         info.uid = -1
         info.options = rk_opt_validate_utf8() | rk_opt_fail_upon_unable_to_bind() | rk_opt_disable_ipv6()
+        if let tlsCert, let tlsKey {
+            // the server's TLS settings (ServiceLoop+Context.swift): the floor of `serve --tls-cert` (docs/HTTPS.md)
+            info.options |= rk_opt_tls_global_init() | rk_opt_http_on_tls_port()
+            info.ssl_cert_filepath = UnsafePointer(strdup(tlsCert))
+            info.ssl_private_key_filepath = UnsafePointer(strdup(tlsKey))
+            info.alpn = UnsafePointer(strdup("http/1.1"))
+        }
         // The same event loop as the server's (ServiceLoop): libuv's epoll by default, lws's poll() on request.
         let loop: UnsafeMutablePointer<uv_loop_t>? = eventLoop == .libuv ? rk_uv_loop_create() : nil
         let foreignLoops = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 1)
@@ -83,7 +97,8 @@ struct EchoCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let bound = lws_get_vhost_by_name(context, "default").map { Int(lws_get_vhost_listen_port($0)) } ?? port
-        FileHandle.standardOutput.write(Data("listening on http://\(host):\(bound)\n".utf8))
+        let scheme = tlsCert == nil ? "http" : "https"
+        FileHandle.standardOutput.write(Data("listening on \(scheme)://\(host):\(bound)\n".utf8))
         if let loop {
             // SIGUSR1 prints the heap's figures (the bench's memory per connection, docs/PERFORMANCE.md).
             let heapReport = UnsafeMutablePointer<uv_signal_t>.allocate(capacity: 1)

@@ -165,6 +165,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Skip the anchoring error during a fling (a few seconds; it fails the run when over its target).")
     var skipAnchor = false
 
+    @Flag(help: "Skip the server and the echo over TLS (wss, 100 sessions, each round; about 20 s a round).")
+    var skipTLS = false
+
     // MARK: Profiling modes
 
     @Option(
@@ -257,7 +260,7 @@ struct BenchCommand: ParsableCommand {
             skipEngine: skipEngine, skipInstructions: skipInstructions, skipServer: skipServer, skipEcho: skipEcho,
             skipIdle: skipIdle, skipPage: skipPage, skipLag: skipLag, skipFeed: skipFeed,
             feedItems: max(100, feedItems), skipTakeOver: skipTakeOver, takeOverOnly: takeOverOnly,
-            checkTargets: checkTargets, skipAnchor: skipAnchor,
+            checkTargets: checkTargets, skipAnchor: skipAnchor, skipTLS: skipTLS,
             logDirectory: logDirectory)
     }
 

@@ -69,6 +69,8 @@ struct BenchOptions {
     var checkTargets: String?
     /// Skip the anchoring error during a fling (``AnchorBench``).
     var skipAnchor: Bool
+    /// Skip the server and the echo over TLS (``TLSBench``).
+    var skipTLS: Bool
     /// Where each child's stderr goes (one file per child), made fresh per run.
     var logDirectory: String
 

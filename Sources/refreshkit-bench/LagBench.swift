@@ -51,27 +51,61 @@ struct LagBench {
             processes.append(server.process)
             targets.insert(("loopback", server.port), at: 0)
 
-            let log = options.logDirectory + "/lag.log"
-            let process = try await ChildProcess(
-                name: "lag_bench", executable: python,
-                arguments: [
-                    script, "--seconds", "\(options.lagSeconds)", "--bare", options.root + "/bench/lag_bare.html",
-                ]
-                    + targets.flatMap { ["--target", "\($0.name)=http://127.0.0.1:\($0.port)/"] },
-                workingDirectory: options.root, log: log)
-            guard await process.wait(timeout: 170) else { return unavailable("lag_bench.py timed out (log: \(log))") }
-            let text = process.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard let line = text.split(separator: "\n").last,
-                var result = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
-            else {
-                return unavailable("lag_bench.py printed no result (\(process.status); log: \(log))")
-            }
+            var result = try await runScript(
+                python, script, targets.flatMap { ["--target", "\($0.name)=http://127.0.0.1:\($0.port)/"] },
+                log: "lag")
             result["profiles"] = targets.map(\.name)
-            result["seconds_per_drag"] = options.lagSeconds
             return result
         } catch {
             return unavailable("\(error)")
         }
+    }
+
+    /// The page over https against the bare page over https (docs/HTTPS.md, "Measured"): the server with the
+    /// certificate of `tls`, and lag_bench.py's Chromium trusting its CA; loopback only.
+    func runOverTLS(_ tls: CertificateFolder) async -> [String: Any] {
+        let python = options.python.hasPrefix("/") ? options.python : options.root + "/" + options.python
+        var server: ChildProcess?
+        defer { if let server { Task { await server.stop() } } }
+        do {
+            let started = try await start(
+                "server-tls",
+                [
+                    "serve", "--host", "127.0.0.1", "--port", "0", "--web-root", options.webRoot, "--log-level",
+                    options.serverLogLevel, "--tls-cert", tls.certificate, "--tls-key", tls.key,
+                ] + options.serverArguments,
+                ready: #"listening on https://[^\s]*:(\d+)"#)
+            server = started.process
+            let result = try await runScript(
+                python, options.root + "/bench/lag_bench.py",
+                ["--tls", tls.folder, "--target", "https=https://127.0.0.1:\(started.port)/"], log: "lag-tls")
+            await started.process.stop()
+            server = nil
+            return result
+        } catch {
+            return unavailable("\(error)")
+        }
+    }
+
+    /// lag_bench.py with the bare page and `arguments`: the JSON it prints.
+    private func runScript(_ python: String, _ script: String, _ arguments: [String], log name: String) async throws
+        -> [String: Any]
+    {
+        let log = options.logDirectory + "/\(name).log"
+        let process = try await ChildProcess(
+            name: "lag_bench", executable: python,
+            arguments: [script, "--seconds", "\(options.lagSeconds)", "--bare", options.root + "/bench/lag_bare.html"]
+                + arguments,
+            workingDirectory: options.root, log: log)
+        guard await process.wait(timeout: 170) else { throw BenchError("lag_bench.py timed out (log: \(log))") }
+        let text = process.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let line = text.split(separator: "\n").last,
+            var result = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        else {
+            throw BenchError("lag_bench.py printed no result (\(process.status); log: \(log))")
+        }
+        result["seconds_per_drag"] = options.lagSeconds
+        return result
     }
 
     /// The table's lines: one per link and prediction setting.

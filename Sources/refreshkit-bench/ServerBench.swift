@@ -3,6 +3,8 @@ import Foundation
 /// Runs the load generator against a fresh server (or echo server) per measurement.
 struct ServerBench {
     let options: BenchOptions
+    /// Both targets serve wss:// with this certificate and the generator trusts its CA (``TLSBench``); nil: ws://.
+    var tls: CertificateFolder?
 
     /// `refreshkit serve` or `lws-echo` on an ephemeral loopback port.
     struct Target {
@@ -21,7 +23,12 @@ struct ServerBench {
     }
 
     /// The target's arguments: loopback, an ephemeral port, the bench's log level and `--server-arg`s.
-    static func arguments(_ kind: Kind, _ options: BenchOptions) -> [String] {
+    static func arguments(_ kind: Kind, _ options: BenchOptions, tls: CertificateFolder? = nil) -> [String] {
+        let tlsArguments = tls.map { ["--tls-cert", $0.certificate, "--tls-key", $0.key] } ?? []
+        return tlsArguments + plainArguments(kind, options)
+    }
+
+    private static func plainArguments(_ kind: Kind, _ options: BenchOptions) -> [String] {
         switch kind {
         case .refreshkit:
             [
@@ -37,8 +44,8 @@ struct ServerBench {
         let log = options.logDirectory + "/\(label)-\(kind.rawValue).log"
         let process = try await ChildProcess(
             name: kind == .refreshkit ? "refreshkit" : "lws-echo", executable: Self.executable(kind, options),
-            arguments: Self.arguments(kind, options), workingDirectory: options.root, log: log)
-        guard let portText = await process.waitForLine(matching: #"listening on http://[^\s]*:(\d+)"#, timeout: 20),
+            arguments: Self.arguments(kind, options, tls: tls), workingDirectory: options.root, log: log)
+        guard let portText = await process.waitForLine(matching: #"listening on https?://[^\s]*:(\d+)"#, timeout: 20),
             let port = Int(portText)
         else {
             await process.stop()
@@ -123,12 +130,13 @@ struct ServerBench {
         let measured = options.duration(at: sessions)
         let duration = idle ? options.idleDuration : slicePhase == nil ? measured : share * measured
         var arguments = [
-            "--url", "ws://127.0.0.1:\(target.port)/", "--protocol", "refreshkit.v1",
+            "--url", "\(tls == nil ? "ws" : "wss")://127.0.0.1:\(target.port)/", "--protocol", "refreshkit.v1",
             "--sessions", "\(sessions)", "--rate", "\(options.rate)",
             "--warmup", "\(idle ? 1.0 : options.warmup)", "--duration", "\(duration)",
             "--mode", kind == .echo ? "echo" : "frames", "--server-pid", "\(target.process.pid)",
         ]
         if idle { arguments.append("--idle") }
+        if let tls { arguments += ["--tls-ca", tls.authority] }
         if kind == .refreshkit { arguments += ["--frames", options.frames] }
         if let slicePhase {
             arguments += [

@@ -80,6 +80,8 @@ enum Targets {
         RatioToEcho(sessions: 1000, figure: .cpu, limit: 1.15),
         RatioToEcho(sessions: 1000, figure: .p99, limit: 1.5),
     ]
+    /// Over TLS (``TLSBench``): the server's CPU per input ÷ the TLS echo's, per round (docs/HTTPS.md, "Measured").
+    static let tlsCPU = RatioToEcho(sessions: TLSBench.sessions, figure: .cpu, limit: 1.3)
     /// The whole server's instructions per input ÷ the echo's.
     static let instructionsLimit = 1.6
     /// The real page's median lag (loopback, prediction on) minus the bare page's, ms.
@@ -127,8 +129,13 @@ enum Targets {
         return checks
     }
 
-    private static func check(_ target: RatioToEcho, _ round: Round, number: Int) -> TargetCheck {
-        let name = "\(target.sessions) sessions: \(target.figure.rawValue) ≤ \(format(target.limit))× echo's"
+    /// The TLS stage's target, for every round it ran.
+    static func tls(rounds: [Round]) -> [TargetCheck] {
+        rounds.enumerated().map { check(tlsCPU, $0.element, number: $0.offset + 1, over: "over TLS, ") }
+    }
+
+    private static func check(_ target: RatioToEcho, _ round: Round, number: Int, over: String = "") -> TargetCheck {
+        let name = "\(over)\(target.sessions) sessions: \(target.figure.rawValue) ≤ \(format(target.limit))× echo's"
         let (ours, floor, unit): (Double?, Double?, String) =
             switch target.figure {
             case .cpu:
@@ -243,6 +250,27 @@ enum Targets {
                 ))
         }
         return checks
+    }
+
+    /// Over https (``LagBench/runOverTLS(_:)``): the page's median (prediction on) against the bare page's, both over
+    /// https with the CA trusted (docs/HTTPS.md, "Measured"). Nothing when the stage did not run.
+    static func lagOverTLS(_ lag: [String: Any]?) -> [TargetCheck] {
+        guard let lag else { return [] }
+        let name =
+            "lag over https: the page's median (prediction on) ≤ the bare page's over https + "
+            + "\(format(lagOverBareLimit)) ms"
+        let page = ((lag["targets"] as? [String: Any])?["https"] as? [String: Any])?["predict_on"] as? [String: Any]
+        let ours = Summary.double(page, "lag_ms_median")
+        let floor = Summary.double(lag["bare"] as? [String: Any], "lag_ms_median")
+        guard let ours, let floor else {
+            let why = (lag["note"] as? String) ?? (page?["error"] as? String) ?? "no figure"
+            return [TargetCheck(target: name, value: nil, limit: lagOverBareLimit, detail: why)]
+        }
+        return [
+            TargetCheck(
+                target: name, value: ours - floor, limit: lagOverBareLimit,
+                detail: "page \(format(ours)) ms, bare \(format(floor)) ms")
+        ]
     }
 
     static func passed(_ checks: [TargetCheck]) -> Bool { checks.allSatisfy { $0.verdict == .pass } }

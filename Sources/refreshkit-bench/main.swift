@@ -271,6 +271,27 @@ if !options.skipServer {
     results["server"] = server
 }
 
+// MARK: - TLS (docs/HTTPS.md, "Measured")
+
+/// The certificate of `refreshkit cert` that the TLS stages serve (the load's and the lag's).
+var tlsFolder: CertificateFolder?
+if !options.skipTLS {
+    do { tlsFolder = try await CertificateFolder.make(in: options.logDirectory + "/tls", options: options) } catch {
+        notes.append("TLS: \(error)")
+    }
+}
+var tlsRounds: [Targets.Round] = []
+if let tlsFolder, !options.skipServer && !options.skipEcho {
+    let (rounds, tlsNotes) = await TLSBench(options: options, tls: tlsFolder).run()
+    tlsRounds = rounds
+    notes += tlsNotes
+    results["tls"] = [
+        "sessions": TLSBench.sessions, "rounds_figures": Targets.roundFigures([TLSBench.sessions: rounds]),
+    ]
+} else {
+    results["tls"] = ["note": "skipped"]
+}
+
 // MARK: - The whole server's instructions (callgrind)
 
 var instructionCounts: (server: ServerInstructions.Count?, echo: ServerInstructions.Count?)?
@@ -328,13 +349,19 @@ if !options.skipFeed {
 if !options.skipLag {
     say("lag: a touch drag in headless Chromium, loopback and through refreshkit link (wifi, wifi-powersave)…")
     results["lag"] = await LagBench(options: options).run()
+    if let tlsFolder {
+        say("lag over https: the page and the bare page, each over https with the CA trusted…")
+        results["lag_tls"] = await LagBench(options: options).runOverTLS(tlsFolder)
+    }
 } else {
     results["lag"] = ["targets": NSNull(), "note": "skipped (--skip-lag)"]
 }
 
 var checks = Targets.load(rounds: roundPairs)
 if let counts = instructionCounts { checks.append(Targets.instructions(server: counts.server, echo: counts.echo)) }
+checks += Targets.tls(rounds: tlsRounds)
 checks += Targets.lag(results["lag"] as? [String: Any])
+checks += Targets.lagOverTLS(results["lag_tls"] as? [String: Any])
 results["targets"] = checks.map(\.json)
 results["targets_passed"] = Targets.passed(checks)
 results["notes"] = notes
@@ -352,6 +379,7 @@ do {
             results: results, engine: engine, frames: frameRuns, echo: echoRuns, idle: idleRun,
             rounds: (frameRounds, echoRounds)))
     print(LagBench.table(results["lag"] as? [String: Any]))
+    if let overTLS = results["lag_tls"] as? [String: Any] { print("over https:\n" + LagBench.table(overTLS)) }
     print(FeedBench.table(results["feed"] as? [String: Any]))
     print(Targets.table(checks))
     print(AnchorBench.table(results["anchor"] as? [String: Any]))

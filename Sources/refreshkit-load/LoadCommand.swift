@@ -10,8 +10,12 @@ struct LoadCommand: ParsableCommand {
         commandName: "refreshkit-load",
         abstract: "Opens N WebSocket sessions on loopback, drags each at a fixed rate, prints one JSON object.")
 
-    @Option(help: ArgumentHelp("The server: ws://127.0.0.1:PORT/ (loopback only).", valueName: "url"))
+    @Option(help: ArgumentHelp("The server: ws://127.0.0.1:PORT/ or wss://… (loopback only).", valueName: "url"))
     var url: String
+
+    @Option(
+        help: ArgumentHelp("With a wss:// URL: the CA the server's certificate is checked against.", valueName: "pem"))
+    var tlsCa: String?
 
     @Option(name: .customLong("protocol"), help: "The WebSocket subprotocol to ask for.")
     var subprotocol = "refreshkit.v1"
@@ -83,7 +87,14 @@ struct LoadCommand: ParsableCommand {
     var movesPerDirection = 30
 
     func validate() throws {
-        do { _ = try LoopbackURL(url) } catch { throw ValidationError("--url: \(error)") }
+        do {
+            let address = try LoopbackURL(url)
+            guard address.tls == (tlsCa != nil) else {
+                throw ValidationError("a wss:// --url needs --tls-ca, and --tls-ca a wss:// --url")
+            }
+        } catch let refusal as LoopbackURL.Refusal {
+            throw ValidationError("--url: \(refusal)")
+        }
         guard (1...100_000).contains(sessions) else { throw ValidationError("--sessions must be 1…100000") }
         guard rate.isFinite, rate > 0 || idle else { throw ValidationError("--rate must be > 0") }
         for (name, value) in [
@@ -113,6 +124,7 @@ struct LoadCommand: ParsableCommand {
         var options = Options()
         options.port = address.port
         options.path = address.path
+        options.tlsCA = tlsCa
         options.subprotocol = subprotocol
         options.sessions = sessions
         options.rate = rate

@@ -76,11 +76,12 @@ final class LoadGenerator {
     private var connections: [LoadConnection] = []
     private var strings: [UnsafeMutablePointer<CChar>] = []
     /// address, host header, origin, path, subprotocol: allocated once, freed in deinit. lws 4.1.6's client
-    /// writes `Origin: http://` + origin, so the origin is given without its scheme.
+    /// writes `Origin: http://` + origin, so the origin is given without its scheme; over TLS the context writes it
+    /// as given (`rk_opt_raw_origin`), whole, with `https://`.
     private lazy var connectStrings = (
         address: cString(options.host), host: cString("\(options.host):\(options.port)"),
-        origin: cString("\(options.host):\(options.port)"), path: cString(options.path),
-        subprotocol: cString(options.subprotocol)
+        origin: cString("\(options.tlsCA == nil ? "" : "https://")\(options.host):\(options.port)"),
+        path: cString(options.path), subprotocol: cString(options.subprotocol)
     )
     private var sendBuffer = [UInt8](repeating: 0, count: Int(RK_LWS_PRE) + 512)
 
@@ -177,6 +178,10 @@ final class LoadGenerator {
         }
         var foreignLoop: UnsafeMutableRawPointer? = UnsafeMutableRawPointer(loop)
         info.options |= rk_opt_libuv()
+        if let ca = options.tlsCA {
+            info.options |= rk_opt_tls_global_init() | rk_opt_raw_origin()
+            info.client_ssl_ca_filepath = UnsafePointer(cString(ca))
+        }
         lws_set_log_level(LLL_ERR, nil)
         let created = withUnsafeMutablePointer(to: &foreignLoop) { slot in
             info.foreign_loops = slot
@@ -285,6 +290,7 @@ final class LoadGenerator {
             info.host = UnsafePointer(host)
             info.origin = UnsafePointer(origin)
             info.protocol = UnsafePointer(subprotocol)
+            info.ssl_connection = options.tlsCA == nil ? 0 : rk_client_use_tls()
             info.userdata = Unmanaged.passUnretained(connection).toOpaque()
             connection.state = .connecting
             withUnsafeMutablePointer(to: &connection.wsi) { slot in

@@ -25,6 +25,8 @@ struct Options {
 
     var host = "127.0.0.1"
     var port = 0
+    /// wss:// (TLS), trusting this CA's certificates; nil: ws://.
+    var tlsCA: String?
     var path = "/"
     var subprotocol = "refreshkit.v1"
     var touch = Touch.binary
@@ -57,18 +59,22 @@ struct Options {
     var movesPerDirection = 30
 }
 
-/// A loopback WebSocket address, `ws://127.0.0.1:PORT/PATH`: the load generator talks to nothing else.
+/// A loopback WebSocket address, `ws://127.0.0.1:PORT/PATH` (or `wss://`): the load generator talks to nothing else.
 struct LoopbackURL: Equatable {
     var port: Int
     var path: String
+    var tls: Bool
 
     struct Refusal: Error, CustomStringConvertible {
         var description: String
     }
 
     init(_ url: String) throws(Refusal) {
-        guard url.hasPrefix("ws://") else { throw Refusal(description: "the URL must start with ws://") }
-        let rest = url.dropFirst(5)
+        tls = url.hasPrefix("wss://")
+        guard tls || url.hasPrefix("ws://") else {
+            throw Refusal(description: "the URL must start with ws:// or wss://")
+        }
+        let rest = url.dropFirst(tls ? 6 : 5)
         let authority = rest.prefix { $0 != "/" }
         path = rest.count > authority.count ? String(rest.dropFirst(authority.count)) : "/"
         guard let colon = authority.lastIndex(of: ":"), let parsed = Int(authority[authority.index(after: colon)...]),

@@ -18,6 +18,10 @@ struct HardeningOptions: ParsableArguments {
             valueName: "port"))
     var publicPort: [Int] = []
 
+    @Flag(
+        help: "The --public-port proxy terminates TLS (HAProxy of `make cluster TLS=1`): pages there are https://.")
+    var publicTLS = false
+
     @Option(
         help: ArgumentHelp(
             "An address or network that may read /metrics besides loopback (repeatable).",
@@ -89,6 +93,7 @@ struct HardeningOptions: ParsableArguments {
             maxConnections: maxConnections, maxConnectionsPerAddress: maxConnectionsPerAddress,
             maxSocketsPerAddress: maxSocketsPerAddress,
             limitLoopback: limitLoopback, allowedOrigins: allowOrigin, publicPorts: publicPort,
+            publicTLS: publicTLS,
             echoProtocol: echoProtocol, metricsAllow: metricsAllow, trustedProxies: trustedProxy,
             clientAddressHeader: clientAddressHeader)
         configuration.sessions.messagesPerSecond = rateLimit

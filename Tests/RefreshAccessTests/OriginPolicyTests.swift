@@ -52,6 +52,22 @@ struct OriginPolicyTests {
         }
     }
 
+    /// `--public-port 8443 --public-tls`: HAProxy terminates TLS on 8443 (`make cluster TLS=1`), the server is plain
+    /// http behind it.
+    @Test func aPublicPortBehindTLSTakesHttpsOriginsThereAndOnlyThere() {
+        let balanced = OriginPolicy(
+            ownHosts: ["localhost", "192.168.1.5"], port: 8081, publicPorts: [8443], allowedOrigins: [],
+            publicScheme: "https")
+        #expect(balanced.decide(origin: "https://192.168.1.5:8443") == .accept)
+        #expect(balanced.decide(origin: "http://localhost:8081") == .accept)
+        for origin in ["http://192.168.1.5:8443", "https://localhost:8081", "https://evil.example:8443"] {
+            guard case .refuse = balanced.decide(origin: origin) else {
+                Issue.record("\(origin) was accepted")
+                continue
+            }
+        }
+    }
+
     @Test func noOriginIsNotABrowserAndIsAccepted() {
         #expect(policy.decide(origin: nil) == .accept)
     }

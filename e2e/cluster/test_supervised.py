@@ -9,13 +9,15 @@ import json
 import os
 import re
 import signal
+import ssl
 import subprocess
 import threading
 import time
 from pathlib import Path
 
 import pytest
-from websockets.exceptions import InvalidStatus
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidMessage, InvalidStatus
 
 import cluster_supervisor
 from cluster_support import ROOT, Piped, accepts, server_support, wait_for
@@ -40,14 +42,15 @@ class Launched(Piped):
     can press Ctrl-C: SIGINT to the group, as a terminal does)."""
     name = "cluster.sh"
 
-    def __init__(self, processes: int = 2):
+    def __init__(self, processes: int = 2, tls: tuple[Path, Path] | None = None):
         for tool in ("supervisord", "redis-server", "haproxy"):
             if not subprocess.run(["sh", "-c", f"command -v {tool}"], capture_output=True).returncode == 0:
                 pytest.fail(f"{tool} is not installed: run `scripts/ensure-deps.sh test`", pytrace=False)
         self.port = cluster_supervisor.free_base_port(2)
         binary = str(server_support.server_binary())
         self.proc = subprocess.Popen(
-            ["scripts/cluster.sh", binary, str(processes), str(self.port), "--web-root", "web", "--log-level", "info"],
+            ["scripts/cluster.sh", *(["--tls-cert", str(tls[0]), "--tls-key", str(tls[1])] if tls else []), binary,
+             str(processes), str(self.port), "--web-root", "web", "--log-level", "info"],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1, start_new_session=True)
         self.stdout, self.stderr = [], []
         threading.Thread(target=lambda: [self.stdout.append(x.rstrip("\n")) for x in self.proc.stdout],
@@ -58,7 +61,7 @@ class Launched(Piped):
         self.conf = control.group(1)
         self.run_dir = Path(self.conf).parent
         self.nodes = {f"n{k}": self.port + k for k in range(1, processes + 1)}
-        self.ws_url = f"ws://127.0.0.1:{self.port}/"
+        self.ws_url = f"{'wss' if tls else 'ws'}://127.0.0.1:{self.port}/"
         try:
             wait_for(lambda: all(accepts(p) for p in [self.port, self.port + 100, *self.nodes.values()]),
                      what="Redis, the servers and HAProxy to listen")
@@ -135,8 +138,8 @@ def tail(path: Path, lines: int = 15) -> str:
 def launched(request):
     made: list[Launched] = []
 
-    def start(processes: int = 2) -> Launched:
-        made.append(Launched(processes))
+    def start(processes: int = 2, tls: tuple[Path, Path] | None = None) -> Launched:
+        made.append(Launched(processes, tls))
         return made[-1]
 
     yield start
@@ -256,3 +259,44 @@ def test_a_killed_process_comes_back_and_its_sessions_carry_on_elsewhere(launche
 def test_sigterm_to_the_launcher_stops_everything(launched):
     c = launched(2)
     stop_and_check_nothing_is_left(c, "sigterm")
+
+
+def test_make_cluster_tls_serves_wss_through_haproxy_and_sessions_still_route_by_node(launched, tmp_path):
+    """`make cluster TLS=1` (docs/HTTPS.md, "Behind a balancer"): HAProxy terminates TLS with `refreshkit cert`'s
+    certificate; the servers behind it take the page's https:// origin on the balancer's port and share https://
+    links; a reconnection that names its node reaches it; a client that does not trust the CA, or speaks plain ws://,
+    gets no session, and the cluster carries on."""
+    made = subprocess.run([str(server_support.server_binary()), "cert", "--dir", str(tmp_path)], capture_output=True,
+                          text=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    c = launched(2, tls=(tmp_path / "server.pem", tmp_path / "server-key.pem"))
+    assert c.ws_url.startswith("wss://")
+    trusting = ssl.create_default_context(cafile=str(tmp_path / "ca.pem"))
+    page_origin = {"Origin": f"https://127.0.0.1:{c.port}"}  # what a page of the balancer's sends
+
+    def connect_tls(url: str, context: ssl.SSLContext = trusting):
+        return connect(url, subprotocols=[server_support.SUBPROTOCOL], ssl=context, additional_headers=page_origin,
+                       open_timeout=10, ping_interval=None)
+
+    async def scenario():
+        async with connect_tls(c.url()) as a:
+            welcome, first = await hello(a)
+            assert welcome["share"].startswith("https://") and welcome["share"].endswith(f":{c.port}"), welcome
+            await send_json(a, {"type": "touch", "phase": "start", "dx": 0, "dy": 0, "t": 1, "id": 1})
+            await send_json(a, {"type": "touch", "phase": "move", "dx": 0, "dy": -40, "t": 17, "id": 1})
+            await recv_until(a, lambda m: m["type"] == "frame" and m["offset"]["y"] >= 40)
+            # the page's reconnection names its node: the same process, the same member
+            async with connect_tls(c.url(welcome["session"], welcome["node"])) as b:
+                back, _ = await hello(b, session=welcome["session"], token=welcome["token"])
+                assert back["resumed"] is True and back["node"] == welcome["node"], back
+        with pytest.raises(ssl.SSLCertVerificationError):
+            async with connect_tls(c.url(), ssl.create_default_context()):
+                pass
+        with pytest.raises((OSError, InvalidStatus, InvalidMessage)):
+            async with connect(c.url().replace("wss://", "ws://"), subprotocols=[server_support.SUBPROTOCOL],
+                               open_timeout=5):
+                pass
+        async with connect_tls(c.url()) as again:
+            await hello(again)
+
+    run(scenario)

@@ -61,3 +61,29 @@ def test_the_launcher_refuses_bad_numbers_clearly(tmp_path):
                                str(tmp_path / "run"), *args], cwd=ROOT, capture_output=True, text=True, timeout=20)
         assert done.returncode != 0 and message in done.stderr, (args, done.stderr)
         assert not (tmp_path / "run").exists()
+
+
+def test_with_tls_haproxy_terminates_it_from_one_private_file_and_the_servers_know_their_pages_are_https(tmp_path):
+    (tmp_path / "cert.pem").write_text("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n")
+    (tmp_path / "key.pem").write_text("-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n")
+    run = tmp_path / "run"
+    tls = cluster_supervisor.Layout(bin=Path("/opt/rk/refreshkit"), processes=2, port=9000, run=run,
+                                    tls=(tmp_path / "cert.pem", tmp_path / "key.pem"))
+    conf = cluster_supervisor.write(tls, [])
+    pem = run / "balancer.pem"
+    assert pem.stat().st_mode & 0o777 == 0o600
+    assert pem.read_text().split("-----END CERTIFICATE-----\n")[1].startswith("-----BEGIN PRIVATE KEY-----")
+    haproxy = (run / "haproxy.cfg").read_text()
+    assert f"bind 0.0.0.0:9000 ssl crt {pem} alpn http/1.1" in haproxy
+    assert "option forwardfor" in haproxy and "http-request del-header X-Forwarded-For" in haproxy
+    parsed = configparser.RawConfigParser()
+    parsed.read(conf)
+    n1 = shlex.split(parsed["program:n1"]["command"])
+    assert "--public-tls" in n1 and n1[n1.index("--trusted-proxy") + 1] == "127.0.0.1"
+    assert "https://localhost:9000/" in cluster_supervisor.banner(tls, conf)
+    plain = cluster_supervisor.write(layout(tmp_path / "plain"), [])
+    assert "--public-tls" not in plain.read_text()
+    done = subprocess.run([sys.executable, "scripts/cluster_supervisor.py", "--bin", "x", "--run", str(tmp_path / "r"),
+                           "--processes", "2", "--port", "8080", "--tls-cert", str(tmp_path / "cert.pem")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=20)
+    assert done.returncode != 0 and "--tls-cert and --tls-key go together" in done.stderr

@@ -70,7 +70,8 @@ final class Gatekeeper {
         controls = ControlsFolder(root: controlsRoot)
         door.origins = OriginPolicy(
             ownHosts: OriginPolicy.localHosts(bound: host), port: port, publicPorts: configuration.publicPorts,
-            allowedOrigins: configuration.allowedOrigins, scheme: servesTLS ? "https" : "http")
+            allowedOrigins: configuration.allowedOrigins, scheme: servesTLS ? "https" : "http",
+            publicScheme: servesTLS || configuration.publicTLS ? "https" : "http")
     }
 
     // MARK: - Connections

@@ -22,6 +22,9 @@ public struct HardeningConfiguration: Sendable, Hashable {
     /// Ports on which a proxy on this machine (`refreshkit link`) serves the page: this machine's own
     /// names on these ports are own origins too.
     public var publicPorts: [Int]
+    /// The proxy on ``publicPorts`` terminates TLS (`--public-tls`: HAProxy of `make cluster TLS=1`): pages come from
+    /// `https://` origins on those ports, and share links say `https://` (docs/HTTPS.md, "Behind a balancer").
+    public var publicTLS: Bool
     /// Also serve `autobahn-echo`, an echo subprotocol made the default for clients that ask for none
     /// (`refreshkit serve --echo-protocol`, for the Autobahn conformance run only).
     public var echoProtocol: Bool
@@ -41,6 +44,7 @@ public struct HardeningConfiguration: Sendable, Hashable {
         limitLoopback: Bool = false,
         allowedOrigins: [String] = [],
         publicPorts: [Int] = [],
+        publicTLS: Bool = false,
         echoProtocol: Bool = false,
         metricsAllow: [String] = [],
         trustedProxies: [String] = [],
@@ -52,6 +56,7 @@ public struct HardeningConfiguration: Sendable, Hashable {
         self.limitLoopback = limitLoopback
         self.allowedOrigins = allowedOrigins
         self.publicPorts = publicPorts
+        self.publicTLS = publicTLS
         self.echoProtocol = echoProtocol
         self.metricsAllow = metricsAllow
         self.trustedProxies = trustedProxies

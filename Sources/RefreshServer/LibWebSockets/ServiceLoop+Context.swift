@@ -159,7 +159,8 @@ extension ServiceLoop {
         if let publicPort = configuration.hardening.publicPorts.first {
             // Pages come through a proxy on this machine (`refreshkit link`): share its address, as the
             // network sees it.
-            host.shareBase = Self.shareBase(host: "0.0.0.0", port: publicPort, tls: configuration.tls != nil)
+            host.shareBase = Self.shareBase(
+                host: "0.0.0.0", port: publicPort, tls: configuration.tls != nil || configuration.hardening.publicTLS)
         } else {
             host.shareBase = Self.shareBase(host: configuration.host, port: port, tls: configuration.tls != nil)
         }
