@@ -25,7 +25,7 @@ struct ServerBench {
     /// The target's arguments: loopback, an ephemeral port, the bench's log level and `--server-arg`s.
     static func arguments(_ kind: Kind, _ options: BenchOptions, tls: CertificateFolder? = nil) -> [String] {
         let tlsArguments = tls.map { ["--tls-cert", $0.certificate, "--tls-key", $0.key] } ?? []
-        return tlsArguments + plainArguments(kind, options)
+        return plainArguments(kind, options) + tlsArguments
     }
 
     private static func plainArguments(_ kind: Kind, _ options: BenchOptions) -> [String] {
