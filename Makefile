@@ -36,9 +36,17 @@ run-gitlog: deps
 
 # examples/hummingbird-notes: the same list in a Hummingbird 2 app with a route of its own, POST /notes
 # (docs/EMBEDDING.md, "In a Hummingbird app"); SwiftNIO and Hummingbird build on its first run (a few minutes)
+# TLS=1: built with the TLS trait (NIOSSL) in a build folder of its own, serving `refreshkit cert`'s certificate.
 run-hummingbird: deps
+ifeq ($(TLS),)
 	swift build -c release --product refreshkit-hummingbird
 	.build/release/refreshkit-hummingbird --host $(HOST) --port $(PORT) --web-root web
+else
+	swift build -c release --product refreshkit && $(RELEASE_BIN) cert --dir .refreshkit
+	swift build -c release --traits TLS --scratch-path .build-tls --product refreshkit-hummingbird
+	.build-tls/release/refreshkit-hummingbird --host $(HOST) --port $(PORT) --web-root web \
+		--tls-cert .refreshkit/server.pem --tls-key .refreshkit/server-key.pem
+endif
 
 deps:
 	@scripts/ensure-deps.sh runtime
@@ -189,7 +197,7 @@ HUMMINGBIRD_BUILD := swift build -c $(TEST_CONFIG) $(if $(filter debug,$(TEST_CO
 	--product refreshkit-hummingbird
 HUMMINGBIRD_BIN := $(abspath .build/$(TEST_CONFIG)/refreshkit-hummingbird)
 e2e-hummingbird:
-	REFRESHKIT_HUMMINGBIRD_BIN=$(HUMMINGBIRD_BIN) $(E2E) e2e/transports
+	REFRESHKIT_HUMMINGBIRD_BIN=$(HUMMINGBIRD_BIN) $(E2E) e2e/transports --ignore=e2e/transports/test_hummingbird_tls.py
 	REFRESHKIT_HUMMINGBIRD_BIN=$(HUMMINGBIRD_BIN) $(E2E) e2e/browser/test_hummingbird_example.py
 
 hummingbird-build: deps
@@ -284,7 +292,8 @@ bench-compare: deps test-deps
 
 # Hardening evidence (docs/HARDENING.md), minutes rather than seconds, so not part of `make test`: Autobahn
 # conformance (docs/AUTOBAHN.md), a bounded soak with flat memory, the server tests against AddressSanitizer
-# and ThreadSanitizer builds, and the libFuzzer target for the decoder and the session.
+# and ThreadSanitizer builds, the libFuzzer target for the decoder and the session, and the Hummingbird example
+# over TLS.
 # Options: make check SOAK_ARGS="--clients 50 --seconds 30" FUZZ_RUNS=1000000
 # The soak checks for leaks, so it runs with input-trace recording off: traces grow by design, up to
 # TraceLimits per session (docs/HARDENING.md, "Gaps"); SOAK_ARGS="--clients 200 --seconds 120" measures that.
@@ -298,13 +307,23 @@ SANITIZER_WORKERS ?= 3
 # A sanitizer brings its own allocator: its builds link no jemalloc (Package.swift, docs/HARDENING.md "Sanitizers").
 SANITIZER_ENV = REFRESHKIT_SYSTEM_ALLOCATOR=1
 
-.PHONY: check autobahn soak asan tsan fuzz docs abuse
+.PHONY: check autobahn soak asan tsan fuzz docs abuse hummingbird-tls hummingbird-tls-build
 
 # The DocC documentation of every library product, each warning an error (scripts/docs.sh; docs/EMBEDDING.md)
 docs: deps
 	scripts/docs.sh
 
-check: autobahn soak asan tsan fuzz
+check: autobahn soak asan tsan fuzz hummingbird-tls
+
+# The Hummingbird example over TLS (docs/HTTPS.md, "In a Hummingbird app"): built with the package's TLS trait in a
+# folder of its own, since NIOSSL compiles BoringSSL (minutes of a core: in `make check`, not `make test`).
+hummingbird-tls-build: deps
+	swift build $(DEBUG_FLAGS) --traits TLS --scratch-path .build-tls --product refreshkit-hummingbird
+
+hummingbird-tls: test-build test-deps hummingbird-build hummingbird-tls-build
+	REFRESHKIT_HUMMINGBIRD_BIN=$(HUMMINGBIRD_BIN) \
+		REFRESHKIT_HUMMINGBIRD_TLS_BIN=$(abspath .build-tls/debug/refreshkit-hummingbird) \
+		$(E2E) e2e/transports/test_hummingbird_tls.py
 
 autobahn: release test-deps
 	REFRESHKIT_BIN=$(abspath $(RELEASE_BIN)) scripts/autobahn.sh

@@ -59,6 +59,12 @@ let package = Package(
         .executable(name: "refreshkit", targets: ["refreshkit"]),
         .executable(name: "refreshkit-hummingbird", targets: ["refreshkit-hummingbird"]),
     ],
+    traits: [
+        // The Hummingbird example's https and wss, with the ecosystem's TLS (NIOSSL, through HummingbirdTLS): off by
+        // default, so that no other build compiles BoringSSL (`make run-hummingbird TLS=1` turns it on,
+        // docs/HTTPS.md, "In a Hummingbird app").
+        .trait(name: "TLS", description: "refreshkit-hummingbird serves https and wss with --tls-cert and --tls-key")
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
@@ -74,6 +80,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        // The example's TLS only (the TLS trait): a build without it does not compile BoringSSL.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
     ],
     targets: [
         .target(name: "RefreshKit"),
@@ -235,6 +243,8 @@ let package = Package(
                 "RefreshHummingbird", "RefreshAccess", "RefreshSessions", "RefreshStore", "RefreshFeeds", "RefreshKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdTLS", package: "hummingbird", condition: .when(traits: ["TLS"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TLS"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -17,7 +17,7 @@ import pytest
 import webkit_support
 from browser_support import CHROMIUM, pull_to_refresh, share_links, wait_connected
 from conftest import PHONE, start_server, stop_server
-from link_support import refreshkit_binary as server_binary
+from tls_support import certificates
 
 # Selenium's WebKitGTK driver sets its own connection's address the way Selenium has deprecated
 pytestmark = pytest.mark.filterwarnings("ignore:setting remote_server_addr:DeprecationWarning")
@@ -40,11 +40,7 @@ COUNT_COALESCED = """
 @pytest.fixture(scope="module")
 def pki(tmp_path_factory) -> Path:
     """`refreshkit cert`'s folder: ca.pem, server.pem (for localhost and 127.0.0.1 among others), their keys."""
-    folder = tmp_path_factory.mktemp("refreshkit-cert")
-    made = subprocess.run([str(server_binary()), "cert", "--dir", str(folder)], capture_output=True, text=True,
-                          timeout=60)
-    assert made.returncode == 0, made.stderr
-    return folder
+    return certificates(tmp_path_factory.mktemp("refreshkit-cert"))
 
 
 @pytest.fixture(scope="module")

@@ -22,6 +22,7 @@ from websockets.exceptions import InvalidMessage, InvalidStatus
 import cluster_supervisor
 from cluster_support import ROOT, Piped, accepts, server_support, wait_for
 from test_cluster import connect_to
+from tls_support import certificates
 
 hello, recv_until, send_json, run = (server_support.hello, server_support.recv_until, server_support.send_json,
                                      server_support.run)
@@ -266,9 +267,7 @@ def test_make_cluster_tls_serves_wss_through_haproxy_and_sessions_still_route_by
     certificate; the servers behind it take the page's https:// origin on the balancer's port and share https://
     links; a reconnection that names its node reaches it; a client that does not trust the CA, or speaks plain ws://,
     gets no session, and the cluster carries on."""
-    made = subprocess.run([str(server_support.server_binary()), "cert", "--dir", str(tmp_path)], capture_output=True,
-                          text=True, timeout=60)
-    assert made.returncode == 0, made.stderr
+    certificates(tmp_path)
     c = launched(2, tls=(tmp_path / "server.pem", tmp_path / "server-key.pem"))
     assert c.ws_url.startswith("wss://")
     trusting = ssl.create_default_context(cafile=str(tmp_path / "ca.pem"))

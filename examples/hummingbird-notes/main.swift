@@ -6,7 +6,8 @@
 // Its front door is the one `refreshkit serve` has (docs/HARDENING.md, "Who reaches what"), with the same options:
 // `--trusted-proxy ADDR[/PREFIX]`, `--client-address-header x-forwarded-for|forwarded`, `--allow-origin ORIGIN`,
 // `--metrics-allow ADDR[/PREFIX]` and `--post-allow ADDR[/PREFIX]` (also spelt `--feed-post-allow`), each repeatable
-// but the header.
+// but the header. Built with the TLS trait (`make run-hummingbird TLS=1`), `--tls-cert PEM --tls-key PEM` serve https
+// and wss as `refreshkit serve`'s do, with the ecosystem's TLS (NIOSSL; docs/HTTPS.md, "In a Hummingbird app").
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
@@ -17,13 +18,19 @@ import RefreshSessions
 import RefreshStore
 import ServiceLifecycle
 
+#if TLS
+    import HummingbirdTLS
+    import NIOSSL
+#endif
+
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("refreshkit-hummingbird: \(message)\n".utf8))
     exit(2)
 }
 
 var options = [
-    "--host": "127.0.0.1", "--port": "8080", "--web-root": "web", "--store": "", "--node": "",
+    "--host": "127.0.0.1", "--port": "8080", "--web-root": "web", "--store": "", "--node": "", "--tls-cert": "",
+    "--tls-key": "",
     "--client-address-header": TrustedProxies.Header.xForwardedFor.rawValue,
 ]
 var lists: [String: [String]] = [
@@ -38,6 +45,13 @@ while let given = arguments.popFirst() {
 }
 let host = options["--host"]!
 let port = Int(options["--port"]!) ?? 8080
+guard options["--tls-cert"]!.isEmpty == options["--tls-key"]!.isEmpty else {
+    fail("--tls-cert and --tls-key go together")
+}
+let servesTLS = !options["--tls-cert"]!.isEmpty
+#if !TLS
+    if servesTLS { fail("this build serves no TLS: build it with the TLS trait (make run-hummingbird TLS=1)") }
+#endif
 
 // The front door: the same checks, with the same words, as `refreshkit serve`'s.
 guard let header = TrustedProxies.Header(rawValue: options["--client-address-header"]!.lowercased()) else {
@@ -65,8 +79,8 @@ if let bad = OriginPolicy.invalidOrigins(allowedOrigins).first {
 /// The door of this app once bound to `port`: its own origins are this machine's names on that port.
 let frontDoor: @Sendable (Int) -> FrontDoor = { port in
     .local(
-        boundTo: host, port: port, allowedOrigins: allowedOrigins, proxies: proxies, metricsAllow: metricsAllow,
-        writeAllow: writeAllow)
+        boundTo: host, port: port, scheme: servesTLS ? "https" : "http", allowedOrigins: allowedOrigins,
+        proxies: proxies, metricsAllow: metricsAllow, writeAllow: writeAllow)
 }
 
 let board = NoteBoard(count: 45)
@@ -112,15 +126,32 @@ router.get("/metrics") { request, context -> String in
 let sockets = Router(context: RefreshWebSocketRequestContext.self)
 refresh.addWebSocket(to: sockets)
 
+// Hummingbird's HTTP/1.1 server with WebSocket upgrades, the front door before them (403 for another site's page);
+// inside TLS with `--tls-cert`, HTTP/1.1 alone in ALPN as `refreshkit serve` offers (docs/HTTPS.md).
+var server = refresh.http1WebSocketUpgrade(webSocketRouter: sockets)
+#if TLS
+    if servesTLS {
+        let (certificate, key) = (options["--tls-cert"]!, options["--tls-key"]!)
+        do {
+            var tls = TLSConfiguration.makeServerConfiguration(
+                certificateChain: try NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) },
+                privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+            tls.applicationProtocols = ["http/1.1"]
+            server = try .tls(server, tlsConfiguration: tls)
+        } catch {
+            fail("cannot serve TLS with --tls-cert '\(certificate)' and --tls-key '\(key)': \(error)")
+        }
+    }
+#endif
+
 let app = Application(
     router: router,
-    // Hummingbird's HTTP/1.1 server with WebSocket upgrades, the front door before them (403 for another site's page)
-    server: refresh.http1WebSocketUpgrade(webSocketRouter: sockets),
+    server: server,
     configuration: .init(address: .hostname(host, port: port)),
     onServerRunning: { channel in
         let bound = channel.localAddress?.port ?? port
         refresh.frontDoor = frontDoor(bound)  // `--port 0`: the page's origin has the port the system chose
-        FileHandle.standardOutput.write(Data("listening on http://\(host):\(bound)\n".utf8))
+        FileHandle.standardOutput.write(Data("listening on \(servesTLS ? "https" : "http")://\(host):\(bound)\n".utf8))
     })
 // `refresh` after `app`: a group stops its services last first, so the pages hear 1001 (come back soon) before the
 // server closes what is left.
