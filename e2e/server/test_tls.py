@@ -126,8 +126,9 @@ def test_a_client_that_does_not_trust_the_ca_is_refused_and_the_server_carries_o
     (["--tls-cert", "{pki}/server.pem", "--tls-key", "{pki}/ca-key.pem"], "is not the key of the certificate"),
     (["--tls-cert", "{pki}/nothing.pem", "--tls-key", "{pki}/server-key.pem"], "cannot read the TLS certificate"),
     (["--tls-cert", "{pki}/server.ext", "--tls-key", "{pki}/server-key.pem"], "is not a PEM certificate"),
+    (["--public-tls"], "--public-tls needs --public-port"),
 ])
-def test_files_that_cannot_serve_tls_stop_the_start_with_a_clear_error(pki, arguments, says):
+def test_what_cannot_serve_tls_stops_the_start_with_a_clear_error(pki, arguments, says):
     command = [str(server_binary()), "serve", "--host", "127.0.0.1", "--port", "0", "--web-root", "web",
                *[argument.format(pki=pki) for argument in arguments]]
     finished = subprocess.run(command, capture_output=True, text=True, timeout=30)

@@ -92,6 +92,9 @@ public struct HardeningConfiguration: Sendable, Hashable {
         if let port = publicPorts.first(where: { !(1...65535).contains($0) }) {
             throw .invalidConfiguration("--public-port must be between 1 and 65535 (got \(port))")
         }
+        if publicTLS && publicPorts.isEmpty {
+            throw .invalidConfiguration("--public-tls needs --public-port: the port of the proxy that terminates TLS")
+        }
         let invalid = OriginPolicy.invalidOrigins(allowedOrigins)
         guard invalid.isEmpty else {
             throw .invalidConfiguration(
