@@ -17,12 +17,15 @@ public final class Server: Sendable {
     public let source: (any FeedSource)?
     private let logger: Logger
     private let stopFlag = StopFlag()
-    private let state = Mutex(State())
+    /// Shared by the caller's thread, the service thread and the signal thread: a lock ThreadSanitizer sees
+    /// (``LockedValue``; docs/HARDENING.md, "Sanitizers"): a late signal reads the waker after the service thread
+    /// cleared it, with nothing else between the two threads.
+    private let state = LockedValue(State())
     /// The service thread until someone has joined it (the lock is held while joining, so every waiter returns
     /// only once the thread is gone: docs/HARDENING.md, "Threads end before the process does").
     private let serviceThread = LockedValue<JoinableThread?>(nil)
 
-    private struct State: ~Copyable {
+    private struct State {
         var started = false
         var port = 0
         /// The context while it may be woken: set once created, cleared before it is destroyed, so
