@@ -9,7 +9,6 @@ struct LagBench {
     static let profiles = ["wifi", "wifi-powersave"]
 
     func run() async -> [String: Any] {
-        let python = options.python.hasPrefix("/") ? options.python : options.root + "/" + options.python
         let script = options.root + "/bench/lag_bench.py"
         guard FileManager.default.isExecutableFile(atPath: python), FileManager.default.fileExists(atPath: script)
         else {
@@ -64,27 +63,33 @@ struct LagBench {
     /// The page over https against the bare page over https (docs/HTTPS.md, "Measured"): the server with the
     /// certificate of `tls`, and lag_bench.py's Chromium trusting its CA; loopback only.
     func runOverTLS(_ tls: CertificateFolder) async -> [String: Any] {
-        let python = options.python.hasPrefix("/") ? options.python : options.root + "/" + options.python
-        var server: ChildProcess?
-        defer { if let server { Task { await server.stop() } } }
+        let server: (process: ChildProcess, port: Int)
         do {
-            let started = try await start(
+            server = try await start(
                 "server-tls",
                 [
                     "serve", "--host", "127.0.0.1", "--port", "0", "--web-root", options.webRoot, "--log-level",
                     options.serverLogLevel, "--tls-cert", tls.certificate, "--tls-key", tls.key,
                 ] + options.serverArguments,
                 ready: #"listening on https://[^\s]*:(\d+)"#)
-            server = started.process
-            let result = try await runScript(
-                python, options.root + "/bench/lag_bench.py",
-                ["--tls", tls.folder, "--target", "https=https://127.0.0.1:\(started.port)/"], log: "lag-tls")
-            await started.process.stop()
-            server = nil
-            return result
         } catch {
             return unavailable("\(error)")
         }
+        let result: [String: Any]
+        do {
+            result = try await runScript(
+                python, options.root + "/bench/lag_bench.py",
+                ["--tls", tls.folder, "--target", "https=https://127.0.0.1:\(server.port)/"], log: "lag-tls")
+        } catch {
+            result = unavailable("\(error)")
+        }
+        await server.process.stop()
+        return result
+    }
+
+    /// The Python that runs bench/lag_bench.py, as an absolute path.
+    private var python: String {
+        options.python.hasPrefix("/") ? options.python : options.root + "/" + options.python
     }
 
     /// lag_bench.py with the bare page and `arguments`: the JSON it prints.

@@ -8,7 +8,6 @@ error, and the server carries on; plain http to the port lands on the same page 
 from __future__ import annotations
 
 import os
-import subprocess
 import urllib.request
 from pathlib import Path
 
@@ -17,7 +16,7 @@ import pytest
 import webkit_support
 from browser_support import CHROMIUM, pull_to_refresh, share_links, wait_connected
 from conftest import PHONE, start_server, stop_server
-from tls_support import certificates
+from tls_support import certificates, trusting_home
 
 # Selenium's WebKitGTK driver sets its own connection's address the way Selenium has deprecated
 pytestmark = pytest.mark.filterwarnings("ignore:setting remote_server_addr:DeprecationWarning")
@@ -55,14 +54,7 @@ def tls_server(pki):
 def trusting_chromium(browser, pki, tmp_path_factory):
     """A second Chromium (of the suite's Playwright), whose user trusts the CA: an NSS database in a HOME of its own,
     the CA added for TLS servers."""
-    home = tmp_path_factory.mktemp("home")
-    nssdb = home / ".pki" / "nssdb"
-    nssdb.mkdir(parents=True)
-    for command in (["certutil", "-N", "-d", f"sql:{nssdb}", "--empty-password"],
-                    ["certutil", "-A", "-d", f"sql:{nssdb}", "-n", "RefreshKit test CA", "-t", "C,,",
-                     "-i", str(pki / "ca.pem")]):
-        done = subprocess.run(command, capture_output=True, text=True, timeout=30)
-        assert done.returncode == 0, f"{command}: {done.stderr} (certutil: apt-get install libnss3-tools)"
+    home = trusting_home(pki / "ca.pem", tmp_path_factory.mktemp("home"))
     trusting = browser.browser_type.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"],
                                            env={**os.environ, "HOME": str(home)})
     yield trusting
