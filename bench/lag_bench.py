@@ -40,13 +40,15 @@ import pathlib
 import random
 import signal
 import ssl
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 
 from playwright.async_api import async_playwright
+
+sys.path.append(str(pathlib.Path(__file__).resolve().parents[1] / "e2e"))
+from tls_support import trusting_home  # noqa: E402  (the browser tests' own: an NSS database that trusts a CA)
 
 CHROMIUM = "/usr/bin/chromium"
 ROWS = 1_000
@@ -243,17 +245,6 @@ async def run_bare(browser, url: str, seconds: float) -> dict:
     return result
 
 
-def trusting_home(ca: pathlib.Path) -> str:
-    """A HOME whose NSS database (where Chromium on Linux finds its user's CAs) trusts `ca` for TLS servers."""
-    home = tempfile.mkdtemp(prefix="refreshkit-lag-home-")
-    nssdb = pathlib.Path(home) / ".pki" / "nssdb"
-    nssdb.mkdir(parents=True)
-    for command in (["certutil", "-N", "-d", f"sql:{nssdb}", "--empty-password"],
-                    ["certutil", "-A", "-d", f"sql:{nssdb}", "-n", "RefreshKit bench CA", "-t", "C,,", "-i", str(ca)]):
-        subprocess.run(command, check=True, capture_output=True, timeout=30)
-    return home
-
-
 def serve_over_https(page: pathlib.Path, tls: pathlib.Path) -> str:
     """Serves `page`'s folder over https on a loopback port (a daemon thread); returns the page's https URL."""
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(page.parent))
@@ -269,7 +260,8 @@ def serve_over_https(page: pathlib.Path, tls: pathlib.Path) -> str:
 async def measure(targets: list[list[str]], seconds: float, bare: str | None = None,
                   tls: pathlib.Path | None = None) -> dict:
     results: dict = {"targets": {}, "method": __doc__.split("\n\n")[2].replace("\n", " ")}
-    env = {**os.environ, "HOME": trusting_home(tls / "ca.pem")} if tls else None
+    home = trusting_home(tls / "ca.pem", pathlib.Path(tempfile.mkdtemp(prefix="refreshkit-lag-home-"))) if tls else None
+    env = {**os.environ, "HOME": str(home)} if home else None
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"], env=env)
         results["chromium"] = browser.version
