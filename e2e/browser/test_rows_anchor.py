@@ -89,9 +89,14 @@ SAMPLE_ROWS = """() => {
     const samples = [];
     window.__rowSamples = samples;
     const k = window.refreshkit;
-    const stop = k.on('draw', (now, picture) => {
+    const stop = k.on('draw', (now, picture, shown, env) => {
       if (window.__rowSamples !== samples) return stop();
-      samples.push({rows: k.rows(), count: picture.feed.count, h: picture.viewport.h, loading: picture.feed.loading});
+      // beside what is checked, what says why a frame drew what it drew: the offset drawn, the content's height,
+      // and the row layout the page drew with (none: the rows of a fixed height)
+      samples.push({rows: k.rows(), count: picture.feed.count, h: picture.viewport.h, loading: picture.feed.loading,
+                    y: shown.y, content: picture.contentSize?.h, phase: picture.phase,
+                    layout: env.layout ? {count: env.layout.count, width: env.layout.width} : null,
+                    mirrored: env.feed ? (env.feed.rows?.items?.length ?? env.feed.rows?.length ?? null) : null});
     });
 }"""
 

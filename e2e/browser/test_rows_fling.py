@@ -151,7 +151,8 @@ def test_flicks_through_ten_thousand_rows_draw_them_without_gaps_or_overlaps(bro
             # A frame with no row while the feed loads is the list waiting for a page it dropped (back at the top,
             # the first page comes back: 239 such frames on one loaded fresh-clone run); with none loading, a gap.
             if not s["rows"] and not s["loading"]:
-                bad.append(f"frame {n}: no row drawn")
+                why = {k: s.get(k) for k in ("y", "content", "phase", "count", "layout", "mirrored")}
+                bad.append(f"frame {n}: no row drawn {why}")
             bad += [f"frame {n}: {p}" for p in gaps_and_overlaps(s["rows"], s["h"], s["count"])]
         assert not bad, f"{len(bad)} problems in {len(samples)} frames: {bad[:10]}"
         sent = page.evaluate("() => window.refreshkit.rowLayout()")
