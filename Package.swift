@@ -24,6 +24,8 @@ import PackageDescription
 //   LinkSimulator    – `refreshkit link`: a user-space TCP proxy that delays, jitters, loses and stalls (docs/LINK.md).
 //   RefreshFeeds     – the feed source API (docs/FEEDS.md) and its sources: SQLite, JSON Feed (read with the wire's
 //                      JSON reader), simulated.
+//   RefreshThreads   – the threads of the parts that work off the serving thread (the feeds', the images', the
+//                      store's): one that can be joined, and a value shared under a lock.
 //   CSQLite, CCurl   – Debian's libsqlite3 and libcurl through pkg-config (the SQLite source; JSON Feed fetching).
 //   CJemalloc        – Debian's jemalloc through pkg-config: the allocator of the processes that serve.
 //   AnchorScenarios  – the anchoring scenarios of `make bench` and their tests: the engine flung on a scripted feed.
@@ -95,7 +97,11 @@ let package = Package(
         // The feed source API and the sources that ship (docs/FEEDS.md); blocking I/O, run on a worker thread.
         // It reads JSON Feeds with the wire's reader (RefreshWire/JSON), as the server reads every JSON.
         .target(
-            name: "RefreshFeeds", dependencies: ["RefreshKit", "RefreshWire", "RefreshAccess", "CSQLite", "CCurl"]),
+            name: "RefreshFeeds",
+            dependencies: ["RefreshKit", "RefreshWire", "RefreshAccess", "RefreshThreads", "CSQLite", "CCurl"]),
+        // The threads of the parts that work off the serving thread (the feeds', the images', the store's): a thread
+        // that can be joined, and a value shared under a lock ThreadSanitizer sees (docs/HARDENING.md, "Sanitizers").
+        .target(name: "RefreshThreads"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The session host: the server's rules as a pure value (events in, actions out), no sockets, no clock.
@@ -136,7 +142,7 @@ let package = Package(
         .target(
             name: "RefreshStore",
             dependencies: [
-                "RefreshSessions", "RefreshFeeds", "CHiredis", .product(name: "Logging", package: "swift-log"),
+                "RefreshSessions", "RefreshThreads", "CHiredis", .product(name: "Logging", package: "swift-log"),
             ]),
         // The time of the engine, the traces and the wire, comparable across machines (docs/SCALING.md).
         .target(name: "ServerClock"),
@@ -144,7 +150,7 @@ let package = Package(
             name: "RefreshServer",
             dependencies: [
                 "RefreshKit", "RefreshWire", "RefreshSessions", "CLibWebSockets", "CQREncode", "CHiredis",
-                "LWSEcho", "ServerClock", "RefreshFeeds", "RefreshStore", "RefreshAccess",
+                "LWSEcho", "ServerClock", "RefreshFeeds", "RefreshStore", "RefreshAccess", "RefreshThreads",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Logging
 import RefreshFeeds
+import RefreshThreads
 import Synchronization
 
 /// The RefreshKit server: serves the page in the web root and the `refreshkit.v1` WebSocket on one port.

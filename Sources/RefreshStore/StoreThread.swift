@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import Logging
-import RefreshFeeds
 import RefreshSessions
+import RefreshThreads
 
 /// The thread that writes to the session store (docs/SCALING.md, "The store going away"): it owns the
 /// blocking Redis client (`RedisWriter`), takes the host's batches from a queue, and leaves each answer for

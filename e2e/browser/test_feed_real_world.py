@@ -1,4 +1,4 @@
-"""Feeds as they come, in Chromium (issue #56, "Done when": a browser test): the REAL server on `--feed feed:URL`, the
+"""Feeds as they come, in Chromium (docs/FEEDS.md): the REAL server on `--feed feed:URL`, the
 URL a feed the test serves on loopback, and the real page drawing and mirroring the rows.
 
 - jsonfeed.org's own feed, saved in the tests (e2e/browser/fixtures/jsonfeed-org/feed.json: its title, its two posts'

@@ -1,4 +1,4 @@
-"""Titles and links in rows, in Chromium (docs/PAGE.md, "Titles and links"; issue #56): the REAL server on a SQLite
+"""Titles and links in rows, in Chromium (docs/PAGE.md, "Titles and links"): the REAL server on a SQLite
 feed made before it starts with `refreshkit post --title --url` (the file is created, filled from Debian's
 fortunes, and the posts put on top), the real page laying the rows out, drawing them and mirroring them.
 

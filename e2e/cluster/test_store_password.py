@@ -1,4 +1,4 @@
-"""The session store's password (docs/SCALING.md, "The store's password"; issue 70): never on a command line, which
+"""The session store's password (docs/SCALING.md, "The store's password"): never on a command line, which
 `ps` and /proc/PID/cmdline show to every user of the machine.
 
 The attack: a local user reads the password off a command line (`--store redis://:PASSWORD@…`, a

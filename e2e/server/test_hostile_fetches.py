@@ -1,4 +1,4 @@
-"""Fetches that stay outside (issue 70; docs/FEEDS.md, "What is fetched, and what is refused"): a feed's author chooses
+"""Fetches that stay outside (docs/FEEDS.md, "What is fetched, and what is refused"): a feed's author chooses
 the addresses the server fetches (its items' images, its `next_url`, its redirects), so a hostile feed could make the
 server a client of the services on its own machine and network. Here a feed served on 127.0.0.1 points each of them at
 internal services that count every connection and every request and answer "secret internal text":

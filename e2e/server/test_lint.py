@@ -124,6 +124,10 @@ SPOILED = {
         {"web/js/page/greeting.js": "export const again = 1;\n"},
         "check-js", "page modules share the file name greeting.js",
     ),
+    "a tracker's issue number cited": (
+        {"e2e/tool.py": '"""Refuses a private address (' + "issue" + ' #70)."""\n'},
+        "tracker", "e2e/tool.py:1:",
+    ),
     "a type over 800 lines with its extensions": (
         {
             "Sources/Demo/Big.swift": swift_type("struct Big", "let a", 500),

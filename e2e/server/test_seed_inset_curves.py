@@ -1,5 +1,5 @@
 """Each seed preset moves the content through a refresh's start and end as its library animates the inset
-(issue #58; docs/SEEDS.md §1.6, §2.5, §3.6, §4.4, §5.6; docs/PHYSICS.md §11.3), over the real WebSocket.
+(docs/SEEDS.md §1.6, §2.5, §3.6, §4.4, §5.6; docs/PHYSICS.md §11.3), over the real WebSocket.
 
 The library's motion is written down here from docs/SEEDS.md, not read from the server: its duration and its
 curve's control points. For every glide the test checks, with the `timed` segment the server sends:

@@ -10,7 +10,9 @@
 #     an estimated size, a timing or a before -> after figure: those
 #     go in docs/PERFORMANCE.md, which the comment cites). It names file:line for each;
 #   - type sizes: scripts/lint/type_sizes.py over Sources (no Swift type over 800 lines with its extensions,
-#     counted over every file; the few over it today have a ceiling each there).
+#     counted over every file; the few over it today have a ceiling each there);
+#   - the tracker: no code, test, script or page module cites an issue by its number (the word and the number):
+#     a reader of a clone has the docs, not the tracker, so the code cites the docs' sections.
 # Every check runs, whatever the one before found, so one run lists every problem; exits 1 if any failed.
 #
 #   scripts/lint/lint.sh          the repository
@@ -43,8 +45,17 @@ node "$REPO/scripts/lint/check-js.mjs" "$ROOT" || failed+=(check-js)
 "$VENV/bin/python" "$REPO/scripts/lint/check_comment_counts.py" "$ROOT" || failed+=(comment-counts)
 "$VENV/bin/python" "$REPO/scripts/lint/type_sizes.py" "$ROOT" || failed+=("type sizes")
 
+tracked=()
+for path in Sources Tests e2e bench scripts web/js web/test examples Makefile Package.swift; do
+    [ -e "$ROOT/$path" ] && tracked+=("$ROOT/$path")
+done
+if [ ${#tracked[@]} -gt 0 ] && grep -rnIiE --exclude-dir=.build --exclude-dir=.venv --exclude-dir=node_modules \
+    '\bissues? #?[0-9]+\b' "${tracked[@]}" | sed "s|^$ROOT/||; s|\$| (cite the docs' section, not the tracker)|" | grep .; then
+    failed+=(tracker)
+fi
+
 if [ ${#failed[@]} -gt 0 ]; then
     echo "lint: failed: ${failed[*]} (see above; \`make format\` fixes the Swift layout, \`.venv/bin/ruff check --fix\` the import order)" >&2
     exit 1
 fi
-echo "lint: swift format, ruff, check-js, comment-counts and the type sizes found nothing"
+echo "lint: swift format, ruff, check-js, comment-counts, the type sizes and the tracker check found nothing"

@@ -1,5 +1,6 @@
 import Foundation
 import RefreshKit
+import RefreshThreads
 
 /// The documents of the feeds a server reads, kept and asked again as HTTP caches ask (docs/FEEDS.md, "What is
 /// fetched when"): one fetch per feed, whatever the number of readers.

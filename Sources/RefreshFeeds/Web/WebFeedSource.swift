@@ -1,5 +1,6 @@
 import Foundation
 import RefreshKit
+import RefreshThreads
 
 /// `feed:URL` (and `jsonfeed:URL`, its older name): a feed on the web in any format a feed reader reads (RSS,
 /// Atom, JSON Feed: ``FeedDocument``), paged by its next page's link (JSON Feed `next_url`, RFC 5005's

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import RefreshKit
+import RefreshThreads
 
 /// A server's side of a feed source (docs/FEEDS.md, "Serving"): it runs the source off the thread that serves the
 /// sessions and brings what it answered back to it. Each answer calls the `wake` given to ``start(wake:)``, so

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import RefreshKit
+import RefreshThreads
 
 /// The thread that runs a ``FeedSource``'s blocking calls, one at a time, off the caller's thread (as the
 /// server's store thread runs Redis): ``submit(_:)`` queues a request and returns its id at once; the answer

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import RefreshFeeds
 import RefreshKit
+import RefreshThreads
 
 #if canImport(Glibc)
     import Glibc

@@ -2,6 +2,7 @@ import CLibWebSockets
 import Dispatch
 import Foundation
 import RefreshFeeds
+import RefreshThreads
 
 /// Fetches images off the service thread (docs/FEEDS.md, "Images"): ``ImageLimits/fetchers`` threads take the
 /// addresses queued by ``submit(_:)`` one at a time (``ImageFetcher``, blocking), and what they fetched waits in
