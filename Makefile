@@ -125,21 +125,19 @@ lint:
 # example the gitlog tests serve). Not the bench and the fuzz target (nor the packages only they need): `make bench`
 # and `make fuzz` build those.
 #
-# Without debug information (SwiftPM's `-debug-info-format none`): the tests never read it, and writing it is a large
-# part of a fresh debug build (README.md, "The two commands"). DEBUG_INFO=1 keeps it, for a debugger; every debug
-# build of the Makefile takes the same flags, so that one never rebuilds what another built.
+# Without debug information (`-gnone`): the tests never read it, and writing it is a large part of a fresh debug
+# build (README.md, "The two commands"). DEBUG_INFO=1 keeps it, for a debugger; every debug build of the Makefile
+# takes the same flags, so that one never rebuilds what another built.
 #
 # One compiler job per module (`-driver-batch-count 1`) rather than one per core: each job of a module parses all
 # its files and type-checks the declarations it meets, so on two cores a module's second job did much of that
-# again. Without debug information, the same job writes the module's interface too (`-no-emit-module-separately`):
-# by default a job of its own does, type-checking every declaration once more (the test modules' macro-made ones
-# cost most) so that the modules that import it can start a little sooner, which two busy cores cannot use. With
-# debug information SwiftPM wraps each module's interface for the debugger in a step that expects that job's
-# output, so DEBUG_INFO=1 keeps it. The modules themselves still build side by side where the dependency graph
-# lets them.
-ONE_JOB_PER_MODULE := -Xswiftc -driver-batch-count -Xswiftc 1
+# again. The same job writes the module's interface too (`-no-emit-module-separately`): by default a job of its own
+# does, type-checking every declaration once more (the test modules' macro-made ones cost most) so that the modules
+# that import it can start a little sooner, which two busy cores cannot use. The modules themselves still build
+# side by side where the dependency graph lets them.
+ONE_JOB_PER_MODULE := -Xswiftc -driver-batch-count -Xswiftc 1 -Xswiftc -no-emit-module-separately
 DEBUG_INFO ?=
-DEBUG_FLAGS := $(if $(DEBUG_INFO),,-debug-info-format none -Xswiftc -no-emit-module-separately) $(ONE_JOB_PER_MODULE)
+DEBUG_FLAGS := $(if $(DEBUG_INFO),,-Xswiftc -gnone) $(ONE_JOB_PER_MODULE)
 debug-build: deps
 	swift build $(DEBUG_FLAGS) --product RefreshKitPackageTests
 	swift build $(DEBUG_FLAGS) --product refreshkit
