@@ -131,11 +131,8 @@ lint:
 #
 # One compiler job per module (`-driver-batch-count 1`) rather than one per core: each job of a module parses all
 # its files and type-checks the declarations it meets, so on two cores a module's second job did much of that
-# again. The same job writes the module's interface too (`-no-emit-module-separately`): by default a job of its own
-# does, type-checking every declaration once more (the test modules' macro-made ones cost most) so that the modules
-# that import it can start a little sooner, which two busy cores cannot use. The modules themselves still build
-# side by side where the dependency graph lets them.
-ONE_JOB_PER_MODULE := -Xswiftc -driver-batch-count -Xswiftc 1 -Xswiftc -no-emit-module-separately
+# again. The modules themselves still build side by side where the dependency graph lets them.
+ONE_JOB_PER_MODULE := -Xswiftc -driver-batch-count -Xswiftc 1
 DEBUG_INFO ?=
 DEBUG_FLAGS := $(if $(DEBUG_INFO),,-Xswiftc -gnone) $(ONE_JOB_PER_MODULE)
 debug-build: deps
