@@ -169,9 +169,10 @@ ${ROLES.map((role) => `
       box.hidden = !url && Boolean(this.store.role);
       link.textContent = url ?? t('share.connecting');
       link.href = url ?? '/';
-      // the server draws the code (GET /qr.svg, libqrencode); fetched again only when the link changes
+      // the server draws the code (GET /qr.svg, libqrencode): asked for once the popover opens (a page that never
+      // shares draws none), and again only when the link changes
       const path = url ? qrCodePath(url) : null;
-      if (path && qr.getAttribute('src') !== path) qr.setAttribute('src', path);
+      if (path && !this.pop.hidden && qr.getAttribute('src') !== path) qr.setAttribute('src', path);
       qr.hidden = !path;
     }
     const ca = this.linkFor('drive') && authorityUrl(
