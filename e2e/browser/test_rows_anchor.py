@@ -96,7 +96,7 @@ SAMPLE_ROWS = """() => {
       samples.push({rows: k.rows(), count: picture.feed.count, h: picture.viewport.h, loading: picture.feed.loading,
                     y: shown.y, content: picture.contentSize?.h, phase: picture.phase,
                     layout: env.layout ? {count: env.layout.count, width: env.layout.width} : null,
-                    mirrored: env.feed ? (env.feed.rows?.items?.length ?? env.feed.rows?.length ?? null) : null});
+                    mirrored: env.feed ? env.feed.rows.items.length : null});
     });
 }"""
 
