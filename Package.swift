@@ -13,6 +13,9 @@ import PackageDescription
 //                      `ServerMessage.trace` carries a recorder, so a RefreshTraces target would both need and be
 //                      needed by RefreshWire; and the recorded model is read by the host on every input in place,
 //                      which a module boundary between them would turn into copies of it.
+//   RefreshHosting   – the host driver both transports run: the session host, its clock, the feed's workers, the
+//                      store's writer and reader, and every action of the host's that is not I/O; a transport
+//                      (the libwebsockets loop, the Hummingbird adapter) wakes, closes, arms timers and hops.
 //   RefreshAccess    – the front door (docs/HARDENING.md, "Who reaches what"): one public value both transports ask.
 //   CLibWebSockets   – Debian's libwebsockets 4.1.6 through pkg-config, plus a tiny shim header.
 //   ServerClock      – the server's clock: the wall clock read once, advanced by the monotonic clock (µs since 1970).
@@ -56,6 +59,9 @@ let package = Package(
         .library(name: "RefreshStore", targets: ["RefreshStore"]),
         // The clock a transport tells the session host the time by (RefreshHummingbird's too).
         .library(name: "ServerClock", targets: ["ServerClock"]),
+        // The session host as a transport runs it: the feed, the store and every action that is not I/O
+        // (docs/EMBEDDING.md, "A transport of one's own").
+        .library(name: "RefreshHosting", targets: ["RefreshHosting"]),
         // The session host served by a Hummingbird 2 app (docs/EMBEDDING.md, "In a Hummingbird app").
         .library(name: "RefreshHummingbird", targets: ["RefreshHummingbird"]),
         .executable(name: "refreshkit", targets: ["refreshkit"]),
@@ -146,11 +152,19 @@ let package = Package(
             ]),
         // The time of the engine, the traces and the wire, comparable across machines (docs/SCALING.md).
         .target(name: "ServerClock"),
+        // The host driver (docs/EMBEDDING.md, "A transport of one's own"): what both transports did alike, once.
+        .target(
+            name: "RefreshHosting",
+            dependencies: [
+                "RefreshKit", "RefreshSessions", "RefreshWire", "RefreshFeeds", "RefreshStore", "ServerClock",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .target(
             name: "RefreshServer",
             dependencies: [
                 "RefreshKit", "RefreshWire", "RefreshSessions", "CLibWebSockets", "CQREncode", "CHiredis",
                 "LWSEcho", "ServerClock", "RefreshFeeds", "RefreshStore", "RefreshAccess", "RefreshThreads",
+                "RefreshHosting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -192,6 +206,12 @@ let package = Package(
         .testTarget(name: "LWSEchoTests", dependencies: ["LWSEcho"]),
         .testTarget(name: "RefreshAccessTests", dependencies: ["RefreshAccess"]),
         .testTarget(name: "ServerClockTests", dependencies: ["ServerClock"]),
+        .testTarget(
+            name: "RefreshHostingTests",
+            dependencies: [
+                "RefreshHosting", "RefreshSessions", "RefreshFeeds", "RefreshStore", "RefreshKit",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // `make bench` (docs/PERFORMANCE.md): engine micro-benchmarks and the orchestration, the load
         // generator (lws client API), and the transport's floor (a bare lws echo server).
         .executableTarget(
@@ -229,7 +249,7 @@ let package = Package(
             name: "RefreshHummingbird",
             dependencies: [
                 "RefreshSessions", "RefreshWire", "RefreshFeeds", "RefreshStore", "RefreshAccess", "ServerClock",
-                "RefreshKit",
+                "RefreshKit", "RefreshHosting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

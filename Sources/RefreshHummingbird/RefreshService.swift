@@ -5,6 +5,7 @@ import NIOCore
 import NIOPosix
 import RefreshAccess
 import RefreshFeeds
+import RefreshHosting
 import RefreshSessions
 import RefreshStore
 import ServiceLifecycle
@@ -61,23 +62,16 @@ public final class RefreshService: Service, Sendable {
         eventLoop: any EventLoop = MultiThreadedEventLoopGroup.singleton.any(),
         shutdownGraceMilliseconds: Int = 1000, logger: Logger = Logger(label: "refreshkit")
     ) {
-        var host = configuration
-        if store != nil {
-            // Session ids name their process, so a balancer routes by them (docs/SCALING.md).
-            host.prefixesIDs = true
-            if host.node.isEmpty { host.node = String(getpid()) }
-        }
-        if let source {
-            // The welcome names it as `refreshkit serve` names an app's own source; posts go through the app's
-            // own routes, not `POST /feed/items`.
-            (host.feedSource, host.feedKind, host.feedPostable) = (source.address, "custom", false)
-        }
+        let hosted = source.map { HostedSource($0) }  // posts go through the app's own routes
+        var host = HostDriver.configuration(configuration, source: hosted, store: store)
         self.configuration = host
         // Hummingbird's handler answers pings and takes pongs without telling its app: the host's own
         // keepalive would hang up every quiet page, so it is left to the automatic ping.
         host.pingIntervalSeconds = Int(Int32.max) - 1
         host.hangupSeconds = Int(Int32.max)
-        loop = HostLoop(configuration: host, source: source, store: store, eventLoop: eventLoop, logger: logger)
+        loop = HostLoop(
+            driver: HostDriver(configuration: host, source: hosted, store: store, logger: logger), eventLoop: eventLoop,
+            logger: logger)
         self.logger = logger
         refusals = RefusalLog(logger: logger)
         door = Mutex(frontDoor)

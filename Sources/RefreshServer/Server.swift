@@ -128,8 +128,9 @@ public final class Server: Sendable {
 
     private func runServiceThread(_ startup: Startup) {
         LibWebSocketsLog.install(logger)
-        let loop = ServiceLoop(configuration: configuration, source: source, logger: logger, stopFlag: stopFlag)
+        let loop: ServiceLoop
         do {
+            loop = try ServiceLoop(configuration: configuration, source: source, logger: logger, stopFlag: stopFlag)
             try loop.create()
         } catch {
             startup.result.withLock { $0 = error }

@@ -171,28 +171,13 @@ public enum ServerError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension ServerConfiguration {
-    /// What the session host's rules read: ``sessions``, with this process's name and the feed it serves (an
-    /// app's own `source`, else ``feed``).
-    func hostConfiguration(source: (any FeedSource)? = nil) -> SessionHost.Configuration {
+    /// What the session host's rules read: ``sessions``, with this process's name (the feed and the store are the
+    /// host driver's to add: ``HostDriver/configuration(_:source:store:)``).
+    func hostConfiguration() -> SessionHost.Configuration {
         var host = sessions
         host.node = node ?? String(getpid())
         host.authorityPage = tls?.certificateAuthority == nil ? nil : AuthorityPage.pagePath
-        host.prefixesIDs = node != nil || storeURL != nil
-        if let source {
-            (host.feedSource, host.feedKind) = (source.address, "custom")
-            host.feedPostable = source is any PostableFeedSource
-            return host
-        }
-        switch try? FeedAddress(parsing: feed) {
-        case .sqlite(let path):
-            (host.feedSource, host.feedKind, host.feedPostable) = (feed, "sqlite", FeedStart.mayWrite(path))
-        case .web:
-            (host.feedSource, host.feedKind, host.feedPostable) = (feed, "feed", false)
-        case .jsonFeed:
-            (host.feedSource, host.feedKind, host.feedPostable) = (feed, "jsonfeed", false)
-        case .simulated, nil:
-            host.feedSource = nil
-        }
+        host.prefixesIDs = node != nil
         return host
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import RefreshFeeds
+import RefreshHosting
 import RefreshKit
 import RefreshThreads
 
@@ -15,6 +16,29 @@ import RefreshThreads
 /// is a folder or cannot be read, a file that is not a feed database, a file locked by another program.
 /// A read-only SQLite file is served (its pages can be read) and logged once: posts to it are refused (409).
 enum FeedStart {
+    /// The source the server serves, as the host driver takes it: the app's own `appSource` (`custom`), else the
+    /// one `configuration.feed` names, opened (nil: the simulated feed).
+    static func hosted(
+        _ configuration: ServerConfiguration, appSource: (any FeedSource)?, policy: FetchPolicy, logger: Logger
+    ) throws(ServerError) -> HostedSource? {
+        let poll = configuration.feedPollMilliseconds
+        if let appSource {
+            logger.info("feed opened", metadata: ["feed": "\(appSource.address)", "kind": "custom"])
+            return HostedSource(appSource, postable: appSource is any PostableFeedSource, pollMilliseconds: poll)
+        }
+        guard let source = try open(configuration.feed, limits: FeedLimits(), policy: policy, logger: logger) else {
+            return nil
+        }
+        switch try? FeedAddress(parsing: configuration.feed) {
+        case .sqlite(let path):
+            return HostedSource(source, kind: .sqlite, postable: mayWrite(path), pollMilliseconds: poll)
+        case .jsonFeed:
+            return HostedSource(source, kind: .jsonfeed, pollMilliseconds: poll)
+        case .web, .simulated, nil:
+            return HostedSource(source, kind: .feed, pollMilliseconds: poll)
+        }
+    }
+
     /// The source `address` names, opened (a missing SQLite file is created and filled, docs/FEEDS.md); nil for
     /// `simulated`, which the engine runs itself. A web source connects where `policy` allows and to its own host,
     /// and the whole reason of each failed fetch is logged (``logFailures(of:address:logger:)``).

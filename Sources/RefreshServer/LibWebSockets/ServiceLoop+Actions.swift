@@ -1,39 +1,34 @@
 import CLibWebSockets
+import RefreshHosting
 import RefreshSessions
 
-// The host's actions carried out on lws's sockets and timers, and the timers' callbacks back into the host.
-extension ServiceLoop {
-    /// Carries out what the host asked for, in order (carrying one out may add more).
-    func carryOutActions() {
-        host.carryOutActions { action in
-            switch action {
-            case .wantWrite(let connection):
-                if let wsi = connection.transport { lws_callback_on_writable(wsi) }
-            case .writeSoon(let connection):
-                // Written at once when lws holds nothing of an earlier message (the kernel took it all), so lws
-                // never holds more than one partial message and a slow reader gets the latest frame.
-                guard let wsi = connection.transport else { return }
-                if lws_partial_buffered(wsi) == 0 {
-                    if write(connection, wsi: wsi) < 0 { kill(connection, wsi: wsi) }
-                } else {
-                    lws_callback_on_writable(wsi)
-                }
-            case .kill(let connection):
-                if let wsi = connection.transport { kill(connection, wsi: wsi) }
-            case .armTick(let deadline):
-                guard let context else { return }
-                lws_sul_schedule(context, 0, &tick.pointee.sul, tickCallback, max(0, deadline - clock.now()))
-            case .armSweep(let after):
-                guard let context else { return }
-                lws_sul_schedule(context, 0, &keepaliveSweep.pointee.sul, keepaliveCallback, after)
-            case .writeStore(let batch):
-                storeThread?.submit(batch)
-            case .readStore(let read):
-                let answer = storeReads?.answer(read) ?? StoreReadAnswer(read: read, load: .unavailable)
-                host.storeRead(answer, at: clock.now())
-            case .requestFeed(let session, let id, let request):
-                requestFeed(session: session, id: id, request: request)
-            }
+// The host driver's transport (``HostTransport``): its actions on lws's sockets and timers, and the timers'
+// callbacks back into the driver.
+extension ServiceLoop: HostTransport {
+    /// Carries out what the host asked for, in order (the driver's, inlined here: every input ends with it).
+    @inline(__always)
+    func carryOutActions() { driver.carryOutActions(on: self) }
+
+    func wake(_ connection: Connection, soon: Bool) {
+        guard let wsi = connection.transport else { return }
+        // Written at once when lws holds nothing of an earlier message (the kernel took it all), so lws never
+        // holds more than one partial message and a slow reader gets the latest frame.
+        if soon, lws_partial_buffered(wsi) == 0 {
+            if write(connection, wsi: wsi) < 0 { kill(connection, wsi: wsi) }
+        } else {
+            lws_callback_on_writable(wsi)
+        }
+    }
+
+    func close(_ connection: Connection) {
+        if let wsi = connection.transport { kill(connection, wsi: wsi) }
+    }
+
+    func arm(_ timer: HostTimer, inMicroseconds microseconds: Int64) {
+        guard let context else { return }
+        switch timer {
+        case .tick: lws_sul_schedule(context, 0, &tick.pointee.sul, tickCallback, microseconds)
+        case .sweep: lws_sul_schedule(context, 0, &keepaliveSweep.pointee.sul, keepaliveCallback, microseconds)
         }
     }
 
@@ -73,23 +68,9 @@ extension ServiceLoop {
         lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
     }
 
-    fileprivate func onTick() {
+    fileprivate func onTimer(_ timer: HostTimer) {
         handOverTurnInputs()
-        host.tick(at: clock.now())
-        carryOutActions()
-    }
-
-    fileprivate func sweepKeepalive() {
-        handOverTurnInputs()
-        deliverStoreReports()  // before the sweep, which writes the next batch once the last is answered
-        host.sweep(at: clock.now())
-        carryOutActions()
-    }
-
-    /// Tells the host what the store thread did with its batches.
-    func deliverStoreReports() {
-        guard let storeThread else { return }
-        for report in storeThread.takeReports() { host.storeAnswered(report, at: clock.now()) }
+        driver.fire(timer, on: self)
     }
 }
 
@@ -97,10 +78,10 @@ extension ServiceLoop {
 
 private func tickCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
     guard let owner = rk_tick_owner(sul) else { return }
-    Unmanaged<ServiceLoop>.fromOpaque(owner).takeUnretainedValue().onTick()
+    Unmanaged<ServiceLoop>.fromOpaque(owner).takeUnretainedValue().onTimer(.tick)
 }
 
 private func keepaliveCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
     guard let raw = rk_tick_owner(sul) else { return }
-    Unmanaged<ServiceLoop>.fromOpaque(raw).takeUnretainedValue().sweepKeepalive()
+    Unmanaged<ServiceLoop>.fromOpaque(raw).takeUnretainedValue().onTimer(.sweep)
 }

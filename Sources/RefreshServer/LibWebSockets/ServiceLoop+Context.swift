@@ -28,7 +28,6 @@ extension ServiceLoop {
         }
 
         let controlsRoot = try Self.controlsFolder(configuration.controlsRoot)
-        try openFeed()
 
         var http = lws_protocols()
         http.name = resources.string("http")
@@ -168,8 +167,9 @@ extension ServiceLoop {
             webRoot: webRoot, port: port, host: configuration.host, controlsRoot: controlsRoot,
             tls: configuration.tls)
         gatekeeper.metricsText = { [unowned self] in metricsPage() }
-        let target = ContextWaker(context: context)
-        feed?.start { target.wake() }
+        let mailbox = LoopMailbox(waking: ContextWaker(context: context))
+        self.mailbox = mailbox
+        driver.start { mailbox.post($0) }
         gatekeeper.images?.start(waking: context)
         logger.debug(
             "libwebsockets context created",

@@ -1,6 +1,7 @@
 import CLibWebSockets
 import Logging
 import RefreshFeeds
+import RefreshHosting
 import RefreshKit
 import RefreshSessions
 import RefreshStore
@@ -16,17 +17,15 @@ import Synchronization
 
 /// The libwebsockets adapter: it runs the context (made in ServiceLoop+Context.swift), tells the session host
 /// what lws reports (a connection opened, a piece of a message, a socket writable, a pong, a timer, a close) and
-/// carries out the host's actions on the sockets and timers. The rules are the host's (``SessionHost``); this
-/// file only translates. Confined to the service thread: it is created, run and destroyed there, and nothing
-/// else touches it (the only cross-thread call is `lws_cancel_service`, made by ``Server``). The host's store
-/// batches go to the ``StoreThread``, whose answers it takes at each sweep: it never waits on Redis to write.
-/// Its reads (a take-over's) are carried out here (``StoreReads``) and answered as events. Every event's time
-/// is read here: the host reads no clock. The pieces of messages a turn of the loop reads are held and handed to
+/// is the ``HostDriver``'s transport: it wakes a connection's writer, closes it, arms the host's timers and brings
+/// what other threads produced to the driver (``LoopMailbox``). The rules are the host's (``SessionHost``); the
+/// feed, the store and the rest of the host's actions are the driver's; this file only translates. Confined to the
+/// service thread: it is created, run and destroyed there, and nothing else touches it (the only cross-thread call
+/// is `lws_cancel_service`, made by ``Server`` and the mailbox). Every event's time is read here, from the
+/// driver's clock: the host reads no clock. The pieces of messages a turn of the loop reads are held and handed to
 /// the host at the turn's end, or before any other event (``TurnInputs``), their sessions fetched meanwhile.
 final class ServiceLoop {
     let configuration: ServerConfiguration
-    /// The app's own feed source, if the server was given one (else `configuration.feed` is opened).
-    let appSource: (any FeedSource)?
     let logger: Logger
     private let stopFlag: StopFlag
 
@@ -42,21 +41,19 @@ final class ServiceLoop {
     let gatekeeper: Gatekeeper
     /// The vital signs at `/metrics` (docs/OPERATIONS.md).
     let metrics = ServerMetrics()
-    /// The server's rules: every connection and session, and what each event makes of them.
+    /// The host, the feed's workers, the store, and every action of the host's that is not I/O.
+    let driver: HostDriver
+    /// The server's rules (the driver's host, held here too: every input reads it).
     let host: SessionHost
-    /// Writes the host's batches to the session store, off this thread (`nil`: no store).
-    let storeThread: StoreThread?
-    /// Carries out the host's take-over reads (`nil`: no store).
-    let storeReads: StoreReads?
     /// The time of every event told to the host, and so of the engine, the traces and the wire: µs since the
-    /// Unix epoch, comparable across processes and machines (``ServerClock``). `lws_now_usecs` (the monotonic
-    /// clock) is left to what times only itself: the log throttle, the store's reconnection.
-    let clock = ServerClock()
+    /// Unix epoch, comparable across processes and machines (the driver's ``ServerClock``). `lws_now_usecs` (the
+    /// monotonic clock) is left to what times only itself: the log throttle, the store's reconnection.
+    let clock: ServerClock
     var nextConnectionID: UInt64 = 1
-    /// The external feed's workers (`nil`: the simulated feed, which the engine runs) and `POST /feed/items`
-    /// (ServiceLoop+Feed.swift), set by ``create()``.
-    var feed: FeedService?
+    /// `POST /feed/items` (ServiceLoop+Feed.swift), with a source that takes posts.
     var feedPosts: FeedPosts?
+    /// What the feed's workers and the store's reads bring from their threads, from ``create()`` on.
+    var mailbox: LoopMailbox?
 
     // Timers: the host's tick, its liveness sweep, and the shutdown's deadline.
     let tick: UnsafeMutablePointer<rk_tick_t>
@@ -71,23 +68,24 @@ final class ServiceLoop {
     let turnInputs = TurnInputs()
     @exclusivity(unchecked) var sessionPrefetch = SessionPrefetch()
 
-    init(configuration: ServerConfiguration, source: (any FeedSource)?, logger: Logger, stopFlag: StopFlag) {
+    /// The loop serving `source` (the app's own; nil: the one `configuration.feed` names, opened now: a clear
+    /// ``ServerError/feedFailed(address:reason:)`` when it cannot work).
+    init(
+        configuration: ServerConfiguration, source: (any FeedSource)?, logger: Logger, stopFlag: StopFlag
+    ) throws(ServerError) {
         self.configuration = configuration
-        appSource = source
         self.logger = logger
         self.stopFlag = stopFlag
         gatekeeper = Gatekeeper(configuration: configuration.hardening, logger: logger)
-        host = SessionHost(
-            configuration: configuration.hostConfiguration(source: source), logger: logger,
-            metrics: metrics.hostMetrics, headroom: Int(RK_LWS_PRE))
-        // (validated before: ServerConfiguration.validate())
-        if let url = configuration.storeURL, let address = try? StoreAddress(url) {
-            host.hasStore = true
-            storeReads = StoreReads(address: address, logger: logger)
-            storeThread = StoreThread(address: address, logger: logger)
-        } else {
-            (storeReads, storeThread) = (nil, nil)
-        }
+        // where the server's fetches may connect (docs/FEEDS.md, "What is fetched, and what is refused")
+        let policy = FetchPolicy(allowsPrivate: configuration.feedAllowPrivate)
+        let hosted = try FeedStart.hosted(configuration, appSource: source, policy: policy, logger: logger)
+        driver = HostDriver(
+            configuration: configuration.hostConfiguration(), source: hosted,
+            store: configuration.storeURL.flatMap { try? StoreAddress($0) },  // (validated: ServerConfiguration)
+            logger: logger, metrics: metrics.hostMetrics, headroom: Int(RK_LWS_PRE))
+        host = driver.host
+        clock = driver.clock
         tick = .allocate(capacity: 1)
         tick.initialize(to: rk_tick_t())
         shutdownWake = .allocate(capacity: 1)
@@ -96,11 +94,10 @@ final class ServiceLoop {
         keepaliveSweep.initialize(to: rk_tick_t())
         turnEnd = .allocate(capacity: 1)
         turnEnd.initialize(to: uv_check_t())
+        servePosts(policy: (hosted?.source as? WebFeedSource)?.policy ?? policy)
     }
 
     deinit {
-        storeThread?.stop()  // (already stopped by `destroy()`, unless the context was never made)
-        feed?.stop()
         tick.deinitialize(count: 1)
         tick.deallocate()
         shutdownWake.deinitialize(count: 1)
@@ -160,10 +157,12 @@ final class ServiceLoop {
     fileprivate func endTurn() {
         handOverTurnInputs()
         host.flushHeldFrame()
-        // The feed's threads wake the loop (lws_cancel_service) when they answer. Without a feed (and so
-        // without image requests, made only with one) there is nothing to take: not called, since every turn
-        // would pay for the call.
-        if feed != nil { deliverFeedReports() }
+        // The feed's threads and the store's reads wake the loop (lws_cancel_service) when they answer; the image
+        // fetchers too (Images/, made only with a feed).
+        gatekeeper.images?.deliver()
+        if let mailbox {
+            for arrival in mailbox.take() { driver.take(arrival, on: self) }
+        }
         carryOutActions()
         if let uvLoop, stopFlag.isSet { uv_stop(uvLoop) }
     }
@@ -171,8 +170,9 @@ final class ServiceLoop {
     /// Destroys the context (lws delivers `CLOSED` for every connection still open) and frees the C
     /// memory it used.
     func destroy() {
-        feed?.stop()  // before the context goes: its threads wake it
-        gatekeeper.images?.stop()  // likewise (Images/ImageFetchService.swift)
+        driver.feed?.stop()  // before the context goes: its threads wake it
+        mailbox?.close()  // likewise the store's reads
+        gatekeeper.images?.stop()  // and the image fetchers (Images/ImageFetchService.swift)
         host.tearDown()  // `CLOSED` callbacks from here on only let go of their sessions
         if turnEndStarted {
             // Closed before the loop's last run, which completes the close.
@@ -188,36 +188,20 @@ final class ServiceLoop {
         context = nil
         uvLoop = nil
         host.clearActions()
-        storeThread?.stop()
+        driver.storeThread?.stop()
         resources.releaseAll()
         logger.debug(
             "libwebsockets context destroyed",
             metadata: ["ticks": "\(host.ticks.run)", "skipped": "\(host.ticks.skipped)"])
     }
 
-    /// How long a shutdown waits for the store, twice at most: for the batch being written, then for the last
-    /// one (each is at most a connection attempt, a script load and a write, 250 ms apiece).
-    static let storeHandOverSeconds = 1.0
-
     /// - Returns: the time the shutdown gives up waiting for connections to close.
     private func beginShutdown() -> Int64 {
         lws_sul_cancel(&tick.pointee.sul)
-        if let storeThread {
-            // The one wait on Redis this thread makes: every session is handed over before the closes go out
-            // (the host's first action is the last batch; the closes are written only once the loop runs).
-            _ = storeThread.waitUntilAnswered(seconds: Self.storeHandOverSeconds)
-            deliverStoreReports()
-            host.beginShutdown(at: clock.now())
-            carryOutActions()
-            _ = storeThread.waitUntilAnswered(seconds: Self.storeHandOverSeconds)
-            deliverStoreReports()
-            if !host.storeIsIdle {
-                logger.error("the session store did not answer in time; sessions may not have been handed over")
-            }
-        } else {
-            host.beginShutdown(at: clock.now())
+        // The one wait on Redis this thread makes: every session is handed over before the closes go out.
+        while case .waitForTheStore(let store) = driver.nextShutdownStep(on: self) {
+            _ = store.waitUntilAnswered(seconds: HostDriver.storeHandOverSeconds)
         }
-        carryOutActions()
         let now = clock.now()
         let deadline = now + Int64(configuration.shutdownGraceMilliseconds) * 1000
         shutdownDeadline = deadline

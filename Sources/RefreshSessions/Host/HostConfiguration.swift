@@ -67,8 +67,8 @@ public struct HostConfiguration: Sendable, Hashable {
     /// The external feed source behind every new session's list, as people type its address
     /// (`sqlite:demo.sqlite`); `nil`: the engine's simulated feed (docs/FEEDS.md, "Serving").
     public var feedSource: String?
-    /// What kind of source ``feedSource`` is (`sqlite`, `feed`, `jsonfeed`, `custom`), for the `welcome`.
-    public var feedKind = "custom"
+    /// What kind of source ``feedSource`` is, for the `welcome`.
+    public var feedKind = WelcomeFeed.Kind.custom
     /// Whether ``feedSource`` takes posts (`POST /feed/items`), for the `welcome`.
     public var feedPostable = false
 

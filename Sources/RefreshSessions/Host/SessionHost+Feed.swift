@@ -94,8 +94,8 @@ extension SessionHost {
             return WelcomeFeed(source: "simulated", kind: .simulated, requests: requests)
         }
         let source = session.traced.recorder.header.feedSource ?? configuration.feedSource ?? "custom"
-        let kind = WelcomeFeed.Kind(rawValue: configuration.feedKind) ?? .custom
-        return WelcomeFeed(source: source, kind: kind, postable: configuration.feedPostable, requests: requests)
+        return WelcomeFeed(
+            source: source, kind: configuration.feedKind, postable: configuration.feedPostable, requests: requests)
     }
 
     /// After a `welcome` to `connection`: every loaded item (`rows` `replace`) and the notice of new items.

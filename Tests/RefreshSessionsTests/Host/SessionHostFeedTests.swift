@@ -48,7 +48,7 @@ import Testing
     private func external(_ configure: (inout SessionHost.Configuration) -> Void = { _ in }) -> TestTransport {
         TestTransport {
             $0.feedSource = "sqlite:test.db"
-            $0.feedKind = "sqlite"
+            $0.feedKind = .sqlite
             $0.feedPostable = true
             configure(&$0)
         }

@@ -13,7 +13,7 @@ import Testing
     private func external() -> TestTransport {
         TestTransport {
             $0.feedSource = "sqlite:test.db"
-            $0.feedKind = "sqlite"
+            $0.feedKind = .sqlite
         }
     }
 

@@ -10,7 +10,7 @@ import Testing
     @Test func anImageIsHeldOnceASessionLoadedItsItem() throws {
         let transport = TestTransport {
             $0.feedSource = "sqlite:test.db"
-            $0.feedKind = "sqlite"
+            $0.feedKind = .sqlite
         }
         var feed = SessionHostFeedTests.ScriptedFeed(count: 3)
         feed.items[1].image = FeedImage(url: "https://a.example/2.png")
