@@ -11,7 +11,7 @@ import Testing
 
     static func config(_ configuration: ListConfiguration) -> String {
         var buffer: [UInt8] = []
-        appendJSON(to: &buffer, bound: 64 * 1024) { w in MessageEncoder().appendConfiguration(configuration, to: &w) }
+        appendJSON(to: &buffer, bound: 64 * 1024) { w in ConfigurationJSON.appendConfiguration(configuration, to: &w) }
         return String(decoding: buffer, as: UTF8.self)
     }
 

@@ -123,9 +123,9 @@ enum FeedPostEndpoint {
             status: status, contentType: "application/json", body: body.text, refusal: message)
     }
 
-    /// An item as the wire writes it (``MessageEncoder/itemJSON(_:)``): `time` in milliseconds since 1970;
+    /// An item as the wire writes it (the wire's `FeedJSON.itemJSON`): `time` in milliseconds since 1970;
     /// `author` and `image` when present.
     static func itemJSON(_ item: FeedItem) -> String {
-        String(decoding: MessageEncoder.itemJSON(item), as: UTF8.self)
+        String(decoding: FeedJSON.itemJSON(item), as: UTF8.self)
     }
 }

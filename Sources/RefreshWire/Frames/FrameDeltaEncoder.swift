@@ -24,7 +24,7 @@ extension MessageEncoder {
         let changes = FrameChanges(from: base, to: frame, scroll: scroll)
         let bound = Self.deltaBound(frame, changes, acknowledgements, baseAcknowledgements)
         appendJSON(to: &buffer, bound: bound) { w in
-            writeDelta(frame, acknowledgements, from: base, baseAcknowledgements, changes, scroll, to: &w)
+            FrameDeltaWriter().write(frame, acknowledgements, from: base, baseAcknowledgements, changes, scroll, to: &w)
         }
     }
 
@@ -37,7 +37,7 @@ extension MessageEncoder {
         let changes = FrameChanges(from: base, to: frame, scroll: scroll)
         let bound = Self.deltaBound(frame, changes, acknowledgements, baseAcknowledgements)
         buffer.appendJSON(bound: bound) { w in
-            writeDelta(frame, acknowledgements, from: base, baseAcknowledgements, changes, scroll, to: &w)
+            FrameDeltaWriter().write(frame, acknowledgements, from: base, baseAcknowledgements, changes, scroll, to: &w)
         }
     }
 
@@ -68,8 +68,17 @@ extension MessageEncoder {
         if changes.contains(.edgesReplaced) { bound += frame.edges.count * 1024 }
         return bound
     }
+}
 
-    private func writeDelta(
+/// The body of a `delta` (``MessageEncoder``'s `encodeDelta`):
+/// the JSON Merge Patch from one frame to the next, member by member, with the frame writer's own spelling of an
+/// edge, a motion chain and an `ack` entry. Stateless, like the encoder: the frames are passed, never held (a copy
+/// of one would retain its arrays on every input, docs/PERFORMANCE.md, "No copies per input").
+struct FrameDeltaWriter {
+    /// The frame message's writer, for the parts a delta writes whole.
+    private let frames = MessageEncoder()
+
+    func write(
         _ frame: Frame, _ acknowledgements: Acknowledgements, from base: Frame,
         _ baseAcknowledgements: Acknowledgements,
         _ changes: FrameChanges, _ scroll: FrameScroll, to w: inout JSONWriter
@@ -138,7 +147,7 @@ extension MessageEncoder {
             w.literal(#","edges":["#)
             for (i, edge) in frame.edges.enumerated() {
                 if i > 0 { w.byte(.comma) }
-                appendEdge(edge, to: &w)
+                frames.appendEdge(edge, to: &w)
             }
             w.byte(.closeBracket)
         } else {
@@ -206,7 +215,7 @@ extension MessageEncoder {
                 let new = acks[index]
                 guard new.seq != base[index].seq else { continue }
                 opening(&open, #","ack":{"#, ",", &w)
-                appendAckEntry(new, to: &w)
+                frames.appendAckEntry(new, to: &w)
             }
             close(open, &w)
             return
@@ -219,13 +228,13 @@ extension MessageEncoder {
             if let new, let old, new.member == old.member {  // the same member: written when its seq changed
                 if new.seq != old.seq {
                     opening(&open, #","ack":{"#, ",", &w)
-                    appendAckEntry(new, to: &w)
+                    frames.appendAckEntry(new, to: &w)
                 }
                 i += 1
                 j += 1
             } else if let new, old.map({ new.member < $0.member }) ?? true {  // a member's first entry
                 opening(&open, #","ack":{"#, ",", &w)
-                appendAckEntry(new, to: &w)
+                frames.appendAckEntry(new, to: &w)
                 i += 1
             } else if let old {  // a member's entry was dropped
                 opening(&open, #","ack":{"#, ",", &w)
@@ -255,12 +264,20 @@ extension MessageEncoder {
         w.literal(#","segment":{"#)
         if changes.contains(.segmentX) {
             w.literal(#""x":"#)
-            if frame.horizontalMotion.isEmpty { w.literal("null") } else { appendChain(frame.horizontalMotion, to: &w) }
+            if frame.horizontalMotion.isEmpty {
+                w.literal("null")
+            } else {
+                frames.appendChain(frame.horizontalMotion, to: &w)
+            }
             if changes.contains(.segmentY) { w.byte(.comma) }
         }
         if changes.contains(.segmentY) {
             w.literal(#""y":"#)
-            if frame.verticalMotion.isEmpty { w.literal("null") } else { appendChain(frame.verticalMotion, to: &w) }
+            if frame.verticalMotion.isEmpty {
+                w.literal("null")
+            } else {
+                frames.appendChain(frame.verticalMotion, to: &w)
+            }
         }
         w.byte(.closeBrace)
     }

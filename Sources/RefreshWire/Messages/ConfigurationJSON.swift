@@ -1,11 +1,12 @@
 import RefreshKit
 
 /// A session's configuration (`welcome.config`, `config`) and the schema that describes it
-/// (`welcome.schema`) as JSON, both following ``ConfigurationSchema``: its fields in its order.
-extension MessageEncoder {
+/// (`welcome.schema`) as JSON, both following ``ConfigurationSchema``: its fields in its order. The `welcome`, the
+/// `config` message and preset files write them with it.
+enum ConfigurationJSON {
     /// `{"edges":{…},"insets":{…},"feed":{…},"physics":{…},"events":…}`: edges in the order top, bottom, left, right,
     /// every number exact (it reads back as the same `Double`), integers without a fraction.
-    func appendConfiguration(_ configuration: ListConfiguration, to w: inout JSONWriter) {
+    static func appendConfiguration(_ configuration: ListConfiguration, to w: inout JSONWriter) {
         w.literal(#"{"edges":{"#)
         var first = true
         for edge in Edge.allCases {
@@ -28,7 +29,7 @@ extension MessageEncoder {
     }
 
     /// `{"name":value,…}` for every field of `Root`.
-    private func appendFields<Root: Configurable>(of root: Root, to w: inout JSONWriter) {
+    private static func appendFields<Root: Configurable>(of root: Root, to w: inout JSONWriter) {
         w.byte(.openBrace)
         for (index, field) in Root.configurationFields.enumerated() {
             if index > 0 { w.byte(.comma) }

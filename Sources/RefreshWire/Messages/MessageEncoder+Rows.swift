@@ -20,12 +20,12 @@ extension MessageEncoder {
         case .prepended(let added), .appended(let added), .reloaded(_, let added, _): items = added
         case .dropped: items = []
         }
-        appendJSON(to: &buffer, bound: 160 + Self.bound(of: items[...])) { w in
+        appendJSON(to: &buffer, bound: 160 + FeedJSON.bound(of: items[...])) { w in
             w.literal(#"{"type":"rows","op":""#)
             switch update.change {
             case .replaced(_, let above, let below):
                 w.literal(#"replace","items":"#)
-                Self.writeItems(items[...], to: &w)
+                FeedJSON.writeItems(items[...], to: &w)
                 w.literal(#","count":"#)
                 w.integer(Int64(update.rowCount))
                 if above != 0 || below != 0 {
@@ -37,7 +37,7 @@ extension MessageEncoder {
             case .prepended, .appended:
                 if case .prepended = update.change { w.literal("prepend") } else { w.literal("append") }
                 w.literal(#"","items":"#)
-                Self.writeItems(items[...], to: &w)
+                FeedJSON.writeItems(items[...], to: &w)
                 w.literal(#","count":"#)
                 w.integer(Int64(update.rowCount))
             case .dropped(let edge, let count):
@@ -49,7 +49,7 @@ extension MessageEncoder {
                 w.literal(#"reload","at":""#)
                 w.literal(edge == .above ? "top" : "bottom")
                 w.literal(#"","items":"#)
-                Self.writeItems(items[...], to: &w)
+                FeedJSON.writeItems(items[...], to: &w)
                 w.literal(#","count":"#)
                 w.integer(Int64(update.rowCount))
             }

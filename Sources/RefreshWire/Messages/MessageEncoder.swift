@@ -82,7 +82,8 @@ public struct MessageEncoder: Sendable {
             + welcome.presets
         let bound =
             2048 + welcome.configuration.edges.count * 1536 + strings.reduce(0) { $0 + 6 * $1.utf8.count + 3 }
-            + Self.schemaJSON.count + Self.catalogueBound(welcome.catalogue) + Self.bound(of: welcome.feed)
+            + ConfigurationJSON.schemaJSON.count + Self.catalogueBound(welcome.catalogue)
+            + FeedJSON.bound(of: welcome.feed)
         appendJSON(to: &buffer, bound: bound) { w in writeWelcome(welcome, to: &w) }
     }
 
@@ -96,7 +97,7 @@ public struct MessageEncoder: Sendable {
             w.literal(#"{"type":"config","preset":"#)
             w.string(preset)
             w.literal(#","config":"#)
-            appendConfiguration(configuration, to: &w)
+            ConfigurationJSON.appendConfiguration(configuration, to: &w)
             w.byte(.closeBrace)
         }
     }
@@ -242,14 +243,14 @@ public struct MessageEncoder: Sendable {
             appendCatalogue(welcome.catalogue, to: &w)
         }
         w.literal(#","config":"#)
-        appendConfiguration(welcome.configuration, to: &w)
+        ConfigurationJSON.appendConfiguration(welcome.configuration, to: &w)
         w.literal(#","schema":"#)
-        Self.schemaJSON.withUnsafeBufferPointer { w.bytes($0) }
+        ConfigurationJSON.schemaJSON.withUnsafeBufferPointer { w.bytes($0) }
         w.literal(#","serverT":"#)
         w.milliseconds(welcome.serverTime)
         // The binary spellings this server reads (``BinaryTouch``): the page sends its touches so once it sees it.
         w.literal(#","protocol":"refreshkit.v1","binary":["touch"],"feed":"#)
-        writeWelcomeFeed(welcome.feed, to: &w)
+        FeedJSON.writeWelcomeFeed(welcome.feed, to: &w)
         if let member = welcome.member {
             w.literal(#","member":"#)
             w.integer(Int64(member))

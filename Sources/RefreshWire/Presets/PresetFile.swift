@@ -68,7 +68,7 @@ public enum PresetFile {
             w.literal(#","summary":"#)
             w.string(preset.summary)
             w.literal(#","config":"#)
-            MessageEncoder().appendConfiguration(preset.configuration, to: &w)
+            ConfigurationJSON.appendConfiguration(preset.configuration, to: &w)
             w.byte(.closeBrace)
         }
         return indented(buffer)

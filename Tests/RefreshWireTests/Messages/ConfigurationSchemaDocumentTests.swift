@@ -68,7 +68,7 @@ import Testing
     /// panel's editors from it.
     @Test func thePageFixtureIsTheSchemaTheWelcomeCarries() throws {
         let url = Self.root.appendingPathComponent("web/test/fixtures/schema.json")
-        let current = String(decoding: MessageEncoder.schemaJSON, as: UTF8.self) + "\n"
+        let current = String(decoding: ConfigurationJSON.schemaJSON, as: UTF8.self) + "\n"
         if Self.writeAnew { try Data(current.utf8).write(to: url) }
         #expect(
             try String(contentsOf: url, encoding: .utf8) == current,
