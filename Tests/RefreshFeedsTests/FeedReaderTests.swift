@@ -80,6 +80,32 @@ struct FeedReaderTests {
         #expect(entries[8].id == "https://news.example.org/link-only" && entries[8].text.isEmpty)
     }
 
+    @Test("RSS 2.0: a permalink guid is resolved against xml:base, and is the link of an item without one")
+    func rss20GuidLinks() throws {
+        let entries = try Self.read("rss20-guid-links.xml").entries
+        #expect(
+            entries.map(\.id) == [
+                "https://podcast.example.org/show/episode/1/", "https://podcast.example.org/episode/2/", "episode-3",
+                "https://podcast.example.org/show/episode/4/", "https://mirror.example.net/episode/5/",
+            ])
+        #expect(
+            entries.map(\.link) == [
+                "https://podcast.example.org/show/episode/1/", "https://podcast.example.org/episode/2/", nil,
+                "https://podcast.example.org/episodes/four", "https://mirror.example.net/episode/5/",
+            ])
+    }
+
+    @Test("Atom 1.0: an id is resolved against xml:base, and a web address is the link of an entry without one")
+    func atom10IdLinks() throws {
+        let entries = try Self.read("atom10-id-links.xml").entries
+        #expect(entries[1].id == "https://notes.example.com/2025/06/two")
+        #expect(
+            entries.map(\.link) == [
+                "https://notes.example.com/2025/06/one", "https://notes.example.com/2025/06/two", nil,
+                "https://notes.example.com/2025/06/four.html", "https://notes.example.com/2025/06/five",
+            ])
+    }
+
     @Test("Atom 1.0: xml:base, the alternate link, text constructs, authors, published before updated")
     func atom10() throws {
         let document = try Self.read("atom10.xml")

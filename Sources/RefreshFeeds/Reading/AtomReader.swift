@@ -28,9 +28,14 @@ enum AtomReader {
                 entry.text(namespace, "updated"), entry.text(namespace, "modified"),
                 entry.text(FeedNamespace.dublinCore, "date"),
             ])
+        // The id, resolved against its xml:base (an IRI, RFC 4287 section 4.2.6), is the link of an entry without an
+        // alternate one when it is a web page's address (as feedparser reads it).
+        let id = entry.first(namespace, "id").flatMap { id in id.trimmedText.map(id.resolve) }
+        let link =
+            alternate.flatMap { link in link.attributes["href"].map(link.resolve) }
+            ?? id.flatMap { XMLFeedReader.isWebAddress($0) ? $0 : nil }
         return FeedEntry.reading(
-            id: entry.text(namespace, "id"), title: FeedText.oneLine(FeedText.atom(entry.first(namespace, "title"))),
-            link: alternate.flatMap { link in link.attributes["href"].map(link.resolve) }, author: author,
+            id: id, title: FeedText.oneLine(FeedText.atom(entry.first(namespace, "title"))), link: link, author: author,
             text: FeedText.atom(entry.first(namespace, "summary")) ?? FeedText.atom(entry.first(namespace, "content")),
             timeMicros: time, image: EntryImage.of(entry))
     }

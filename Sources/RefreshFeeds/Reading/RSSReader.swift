@@ -17,14 +17,14 @@ enum RSSReader {
     }
 
     private static func entry(of item: XMLFeedElement, namespace: String, feedAuthor: String?) -> FeedEntry {
+        // A guid is a permalink unless it says otherwise (RSS 2.0): then it is an address, resolved against its
+        // xml:base as a link is, and the link of an item without one when it is a web page's (as feedparser reads
+        // it; docs/FEEDS.md, "Reading feeds: the field mapping").
         let guid = item.first(namespace, "guid")
-        let guidText = guid?.trimmedText
-        // A guid is a permalink unless it says otherwise (RSS 2.0): then it is the link of an item without one.
-        let permalink = guid?.attributes["isPermaLink"]?.lowercased() != "false" ? guidText : nil
+        let isPermalink = guid?.attributes["isPermaLink"]?.lowercased() != "false"
+        let guidText = guid.flatMap { guid in guid.trimmedText.map { isPermalink ? guid.resolve($0) : $0 } }
         var link = item.text(namespace, "link").map(item.resolve)
-        if link == nil, let permalink, permalink.hasPrefix("http://") || permalink.hasPrefix("https://") {
-            link = permalink
-        }
+        if link == nil, isPermalink, let guidText, XMLFeedReader.isWebAddress(guidText) { link = guidText }
         let author =
             [
                 item.text(namespace, "author"), item.text(FeedNamespace.dublinCore, "creator"),

@@ -56,6 +56,12 @@ enum XMLFeedReader {
         return nil
     }
 
+    /// Whether `address` is a web page's (http or https): what a row's link must be to open one.
+    static func isWebAddress(_ address: String) -> Bool {
+        let lower = address.prefix(8).lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
     /// The `rel="next"` link among `links` (Atom's, or `atom:link` in an RSS channel: RFC 5005's paged feeds),
     /// absolute.
     static func nextLink(_ links: [XMLFeedElement]) -> String? {
