@@ -30,14 +30,15 @@ public enum EventDialect: String, Hashable, Sendable, CaseIterable, Codable {
         case .feedLoaded, .feedFailed, .feedDropped, .gestureBegan, .gestureEnded:
             out.append(event)
         case .armed, .disarmed, .willStart, .didStart, .cycleStarted, .cycleEnded, .endRequested, .willEnd, .didEnd:
-            for (library, ours) in callbacks(for: event.name, edge: edge) { out.append(event.named(library, as: ours)) }
+            for (library, ours) in callbacks(for: event, edge: edge) { out.append(event.named(library, as: ours)) }
         }
     }
 
     /// The library's callbacks for one of ours, each with the event of ours it stands for (mostly the one it
     /// replaces; where one becomes two, the first stands for the step before: JH's `valueChanged` for
     /// `willStart`, HT's footer's `CanEngage` for `armed`, HT's `DidEnd` for `didEnd`).
-    private func callbacks(for name: Event.Name, edge: EdgeConfiguration) -> [(LibraryEvent, Event.Name)] {
+    private func callbacks(for event: Event, edge: EdgeConfiguration) -> [(LibraryEvent, Event.Name)] {
+        let name = event.name
         switch (self, name) {
         case (.uiKit, .didStart): return [(.valueChanged, .didStart)]
         // JH is a UIControl: `valueChanged`, then its delegate (docs/SEEDS.md §1.2). It has no armed state and
@@ -52,21 +53,29 @@ public enum EventDialect: String, Hashable, Sendable, CaseIterable, Codable {
         case (.ms, .didStart): return [(.didEngage, name)]
         case (.ht, .armed): return [(.canEngageRefresh, name)]
         case (.ht, .disarmed): return [(.didDisengageRefresh, name)]
-        // An AutoTrigger footer is never armed by a pull: HT says `CanEngage` and `DidEngage` as it starts (§3.4).
+        // The app's `startRefresh:` of a footer (bottom or right) sets HT's flag before anything runs, so its guard
+        // skips the handler: no `DidEngage` (§3.3). An AutoTrigger footer is never armed by a pull: HT says
+        // `CanEngage` and `DidEngage` as the edge starts it (§3.4).
         case (.ht, .didStart):
+            if event.cause == .command, event.edge == .bottom || event.edge == .right { return [] }
             return edge.trigger == .onReachEdge
                 ? [(.canEngageRefresh, .armed), (.didEngageRefresh, .didStart)] : [(.didEngageRefresh, .didStart)]
-        // HT's AutoTrigger footer only says `DidEnd` when the app ends it; every other edge says `WillEnd` on the
-        // app's call, again on each re-run of a finish that had to wait, and `DidEnd` at once as the inset starts
-        // back, not after it (§3.3, §3.4).
-        case (.ht, .endRequested): return edge.trigger == .onReachEdge ? [] : [(.willEndRefresh, name)]
+        // HT's AutoTrigger and DoNotTrigger footers skip the inset logic: `endRefresh:` says `DidEnd` alone; every
+        // other edge says `WillEnd` on the app's call, again on each re-run of a finish that had to wait, and
+        // `DidEnd` at once as the inset starts back, not after it (§3.3, §3.4).
+        case (.ht, .endRequested): return Self.htSaysOnlyDidEnd(edge) ? [] : [(.willEndRefresh, name)]
         case (.ht, .willEnd):
-            return edge.trigger == .onReachEdge
+            return Self.htSaysOnlyDidEnd(edge)
                 ? [(.didEndRefresh, .didEnd)] : [(.willEndRefresh, .willEnd), (.didEndRefresh, .didEnd)]
         // IQ's states come with the transitions (``iqState(_:edge:)``); its delegates are asked to load.
         case (.iq, .didStart): return [(edge.role == .loadMore ? .loadMoreTriggered : .refreshTriggered, name)]
         default: return []
         }
+    }
+
+    /// Whether HT's `endRefresh:` says only `DidEnd` on `edge`: an AutoTrigger or DoNotTrigger footer's.
+    private static func htSaysOnlyDidEnd(_ edge: EdgeConfiguration) -> Bool {
+        edge.trigger == .onReachEdge || edge.trigger == .manual
     }
 
     /// IQPullToRefresh's control state for a transition of ours, when it reports one (§5.2, §5.3): `.pulling`,

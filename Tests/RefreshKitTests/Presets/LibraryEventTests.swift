@@ -95,6 +95,34 @@ import Testing
         #expect(!footer.contains("WillEndRefresh"))
     }
 
+    /// HT's DoNotTrigger footer is started only by the app: `startRefresh:` on a bottom edge sets the flag and
+    /// nothing else (no handler, no `DidEngageRefresh`), and `endRefresh:` says `DidEndRefresh` alone (§3.3, §3.4).
+    @Test func htsDoNotTriggerFooterSaysOnlyDidEndWhenTheAppStartsAndEndsIt() throws {
+        var driver = try Self.driver("ht")
+        var footer = ConfigurationPatch.EdgePatch()
+        footer[\.trigger] = .manual
+        try driver.apply(.configure(ConfigurationPatch(edges: [.bottom: footer])))
+        try driver.command(.scrollToEdge, edge: .bottom, animated: false)
+        driver.settle()
+        driver.clearLog()
+        try driver.command(.loadMore, edge: .bottom)
+        driver.settle()
+        #expect(driver.events.contains { $0.edge == .bottom && $0.name == .didEnd }, "the load ended")
+        #expect(Self.library(driver, .bottom) == ["DidEndRefresh"])
+    }
+
+    /// A command start of any HT footer sets the flag before the engine runs: no `DidEngageRefresh` (§3.3).
+    @Test func htsFooterStartedByTheAppDoesNotSayDidEngage() throws {
+        var driver = try Self.driver("ht")
+        try driver.command(.scrollToEdge, edge: .bottom, animated: false)
+        driver.settle()
+        driver.clearLog()
+        try driver.command(.loadMore, edge: .bottom)
+        driver.settle()
+        #expect(!Self.library(driver, .bottom).contains("DidEngageRefresh"))
+        #expect(Self.library(driver, .bottom).last == "DidEndRefresh")
+    }
+
     @Test func iqReportsItsStatesAndAsksItsDelegate() throws {
         var driver = try Self.driver("iq")
         try Self.pullToRefresh(&driver)
