@@ -85,7 +85,7 @@ def test_a_page_embeds_a_list_of_its_own_with_the_public_module(desktop):
     assert page.errors == []
 
 
-RESTING = "session.raf === 0 && session.restTimer !== 0"  # no animation frame asked for; the rest tick armed
+RESTING = "session.frames.resting"  # no animation frame asked for; the rest tick armed (js/session/frameLoop.js)
 
 
 def gaps(times: list[float]) -> list[float]:

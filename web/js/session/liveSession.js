@@ -8,10 +8,9 @@
 //   new LiveSession(canvas, options) ──connect()──▶ live ──dispose()──▶ disposed
 //   (fitted; a skeleton until a frame)   │  every server message: the store takes it, the session reacts, then
 //                                        │  'message' and the message's own event ('welcome', 'frame'…) go out
-//                                        │  every animation frame: drawFrame(now) draws when anything moved or
-//                                        ▼  changed, then 'tick' (and 'draw' when it drew); at rest, a tick
-//                                           every REST_TICK_MS instead, until a message, an input or a change
-//                                           wakes it (docs/PAGE.md, "At rest")
+//                                        │  every frame of its loop (js/session/frameLoop.js: animation frames,
+//                                        ▼  a rest tick at rest): drawFrame(now) draws when anything moved or
+//                                           changed, then 'tick' (and 'draw' when it drew)
 //
 // Per animation frame the session allocates nothing of its own: the renderer's options, the offset drawn last
 // (`view`) and the draw log are kept and written in place.
@@ -33,6 +32,7 @@ import { SeriesRing } from '../ringBuffer.js';
 import { Emitter } from './emitter.js';
 import { ListCanvas, slotDepth } from './listCanvas.js';
 import { RefreshAsks } from './refreshAsks.js';
+import { FrameLoop } from './frameLoop.js';
 
 /** An edge changed state this recently (ms): its control may still be animating the change. */
 const STATE_CHANGE_MS = 400;
@@ -40,15 +40,8 @@ const STATE_CHANGE_MS = 400;
 const AGES_REDRAW_MS = 15_000;
 /** Heights and rows wait at most this long (ms) for the frame that goes with them (js/feed/rowLayout.js). */
 const LAYOUT_HOLD_MS = 100;
-/**
- * A list at rest asks for no animation frames: it ticks this often (ms) for what changes with time alone (a status
- * line, the rows' ages), and anything that changes what it draws wakes it for the next frame (docs/PAGE.md).
- */
-const REST_TICK_MS = 250;
 
 export class LiveSession {
-  #dirty = false;
-
   /**
    * @param {HTMLCanvasElement} canvas  where the list is drawn (sized by CSS; the session fits it to the
    *   device's pixels and tells the server its size)
@@ -76,6 +69,13 @@ export class LiveSession {
     drawLog = 0, url, label = null, openLink = defaultOpenLink,
   } = {}) {
     this.canvas = canvas;
+    /** When the session draws: every animation frame while busy, a rest tick at rest (js/session/frameLoop.js). */
+    this.frames = new FrameLoop({
+      draw: (now) => this.drawFrame(now),
+      busy: (now) => this.moving || this.pendingResize || this.layoutHeldSince !== null
+        || this.edgesBusy(this.store.frame, now),
+      running: () => this.phase === 'live' && this.animate,
+    });
     this.openLink = openLink;
     this.moving = false;           // the offset drawn last was moving (a fling, a bounce, a blend)
     this.restAtDown = false;       // the list was at rest when the last touch began (js/feed/itemLink.js, tapLink)
@@ -132,19 +132,6 @@ export class LiveSession {
       errorOf: (edge) => this.feed.errorFor(this.roleOf(edge) ?? (edge === 'bottom' || edge === 'right' ? 'loadMore' : 'refresh')),
     };
     this.drawnAt = -Infinity;
-    this.raf = 0;                  // the animation frame asked for, if any
-    this.restTimer = 0;            // the rest tick's timeout, if any
-    this.awake = false;            // keepAwake(): every frame even at rest
-    this.loop = (ts) => {
-      this.raf = 0;
-      const now = Number.isFinite(ts) ? ts : performance.now();
-      this.drawFrame(now);
-      this.schedule(now);
-    };
-    this.restTick = () => {
-      this.restTimer = 0;
-      this.loop(performance.now());
-    };
 
     this.connection = new Connection({
       store: this.store,
@@ -196,8 +183,7 @@ export class LiveSession {
   dispose() {
     if (this.phase === 'disposed') return;
     this.phase = 'disposed';
-    cancelAnimationFrame(this.raf);
-    clearTimeout(this.restTimer);
+    this.frames.stop();
     this.abort.abort();
     this.connection.stop();
     this.images.dispose();
@@ -420,22 +406,18 @@ export class LiveSession {
 
   // ---------------------------------------------------------------- drawing
 
-  /** Something the list draws changed: it is drawn on the next animation frame, which wakes a list at rest. */
+  /** Something the list draws changed: it is drawn on the loop's next frame, which wakes a list at rest. */
   get dirty() {
-    return this.#dirty;
+    return this.frames.dirty;
   }
 
   set dirty(on) {
-    this.#dirty = on;
-    if (on) this.wake();
+    this.frames.dirty = on;
   }
 
-  /** Asks for the next animation frame, unless one is asked for already (or the page draws: `animate` false). */
+  /** Asks for the next animation frame (js/session/frameLoop.js). */
   wake() {
-    if (this.phase !== 'live' || !this.animate || this.raf) return;
-    clearTimeout(this.restTimer);
-    this.restTimer = 0;
-    this.raf = requestAnimationFrame(this.loop);
+    this.frames.wake();
   }
 
   /**
@@ -443,17 +425,7 @@ export class LiveSession {
    * rest ticks every REST_TICK_MS only.
    */
   keepAwake(on) {
-    this.awake = on;
-    if (on) this.wake();
-  }
-
-  /** After a frame: the next animation frame while anything moves, animates or waits for a frame; else a rest tick. */
-  schedule(now) {
-    if (this.phase !== 'live' || !this.animate || this.raf || this.restTimer) return;
-    const busy = this.awake || this.moving || this.pendingResize || this.layoutHeldSince !== null
-      || this.edgesBusy(this.store.frame, now);
-    if (busy) this.raf = requestAnimationFrame(this.loop);
-    else this.restTimer = setTimeout(this.restTick, REST_TICK_MS);
+    this.frames.keepAwake(on);
   }
 
   /**
