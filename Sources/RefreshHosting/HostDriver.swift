@@ -36,6 +36,9 @@ public final class HostDriver {
     private let readQueue = DispatchQueue(label: "refreshkit-store-reads")
     /// Brings what another thread produced to the serving thread; set by ``start(hop:)``.
     private var hop: (@Sendable (HostArrival) -> Void)?
+    /// Take-over reads asked for before ``start(hop:)`` (a page that connected before the transport started):
+    /// read once there is a way back.
+    private var readsBeforeStart: [StoreRead] = []
     let logger: Logger
     var shutdown = ShutdownPhase.serving
 
@@ -92,6 +95,8 @@ public final class HostDriver {
         self.hop = hop
         feed?.start { hop(.feedReports) }
         if feed != nil { hop(.feedReports) }
+        for read in readsBeforeStart { readOffTheLoop(read) }
+        readsBeforeStart.removeAll()
     }
 
     /// Stops the feed's workers and the store's writer (a transport's last step, once its sockets are closed).
@@ -127,11 +132,11 @@ public final class HostDriver {
         case .writeStore(let batch):
             storeThread?.submit(batch)
         case .readStore(let read):
-            guard let storeReads, let hop else {
+            guard storeReads != nil else {
                 host.storeRead(StoreReadAnswer(read: read, load: .unavailable), at: clock.now())
                 return
             }
-            readQueue.async { hop(.storeRead(storeReads.answer(read))) }
+            if hop == nil { readsBeforeStart.append(read) } else { readOffTheLoop(read) }
         case .requestFeed(let session, let id, let request):
             guard let feed else {
                 let failure = FeedFailure(.unavailable("the server has no feed source"))
@@ -144,6 +149,12 @@ public final class HostDriver {
         case .wantWrite, .writeSoon, .kill, .armTick, .armSweep:
             preconditionFailure("carried out by the transport")
         }
+    }
+
+    /// Reads `read` on the read queue; its answer hops back to the serving thread.
+    private func readOffTheLoop(_ read: StoreRead) {
+        guard let storeReads, let hop else { return }
+        readQueue.async { hop(.storeRead(storeReads.answer(read))) }
     }
 
     /// One of the host's timers is due.

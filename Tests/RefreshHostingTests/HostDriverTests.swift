@@ -63,6 +63,32 @@ import Testing
         #expect(transport.woken.contains(1), "the page's rows are to be written")
     }
 
+    /// A page that names a stored session before the transport started: its read waits for the hop, then runs
+    /// off the serving thread and its answer comes back through the hop.
+    @Test func aTakeOverReadAskedBeforeTheStartIsReadOnceThereIsAWayBack() async throws {
+        // nothing listens on port 1: the read answers that the store is unreachable
+        let driver = HostDriver(
+            configuration: .production, source: nil, store: try StoreAddress("redis://127.0.0.1:1"), logger: quiet)
+        defer { driver.stop() }
+        let transport = RecordingTransport()
+        let connection = driver.host.opened(id: 1, peer: "127.0.0.1", at: driver.clock.now())
+        let text = #"{"type":"hello","viewport":{"w":390,"h":844},"dpr":3,"preset":"ios","session":"x.1234"}"#
+        Array(text.utf8).withUnsafeBytes {
+            driver.host.received($0, binary: false, isLast: true, on: connection, at: driver.clock.now())
+        }
+        driver.carryOutActions(on: transport)
+        let arrivals = Mutex<[HostArrival]>([])
+        driver.start { arrival in arrivals.withLock { $0.append(arrival) } }
+        var answered = false
+        for _ in 0..<500 where !answered {
+            answered = arrivals.withLock { all in
+                all.contains { if case .storeRead = $0 { true } else { false } }
+            }
+            if !answered { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(answered, "the read asked before the start was read after it")
+    }
+
     @Test func aShutdownWithoutAStoreClosesAtOnce() {
         let driver = HostDriver(configuration: .production, source: nil, store: nil, logger: quiet)
         defer { driver.stop() }

@@ -4,31 +4,40 @@ import Synchronization
 
 /// The loop's hop (``HostDriver/start(hop:)``): what the feed's workers and the store's reads bring from their
 /// threads waits here, the loop is woken (`lws_cancel_service`), and the end of its turn hands it to the driver.
-/// A turn with nothing waiting pays one atomic load. Closed before the context is destroyed: from then on nothing
-/// wakes it (``ContextWaker``).
+/// A turn with nothing waiting pays one atomic load. Made with the loop, opened once its context is (what arrives
+/// before waits for the first turn), closed before the context is destroyed: from then on nothing wakes it
+/// (``ContextWaker``).
 final class LoopMailbox: Sendable {
-    private let box: LockedValue<(arrivals: [HostArrival], waker: ContextWaker?)>
-    private let hasMail = Atomic<Bool>(false)
+    private let box = LockedValue<(arrivals: [HostArrival], waker: ContextWaker?, closed: Bool)>(([], nil, false))
+    private let mail = Atomic<Bool>(false)
 
-    init(waking waker: ContextWaker) { box = LockedValue(([], waker)) }
+    /// From now on what arrives wakes the loop of `waker`'s context (what arrived before waits for its first turn).
+    func open(waking waker: ContextWaker) {
+        box.withLock { box in
+            box.waker = waker
+            if !box.arrivals.isEmpty { waker.wake() }
+        }
+    }
+
+    /// Whether anything waits (a hint, read at every turn's end without the lock: ``take()`` takes it under it).
+    var hasMail: Bool { mail.load(ordering: .relaxed) }
 
     /// From any thread: `arrival` waits for the loop, which is woken. The feed's reports are one arrival however
     /// often its workers wake the loop before it takes them.
     func post(_ arrival: HostArrival) {
         box.withLock { box in
-            guard let waker = box.waker else { return }
+            guard !box.closed else { return }
             if case .feedReports = arrival, box.arrivals.contains(where: \.isFeedReports) { return }
             box.arrivals.append(arrival)
-            hasMail.store(true, ordering: .releasing)
-            waker.wake()
+            mail.store(true, ordering: .releasing)
+            box.waker?.wake()
         }
     }
 
-    /// On the loop: what waits, oldest first (none, at the cost of one load, when nothing does).
+    /// On the loop: what waits, oldest first.
     func take() -> [HostArrival] {
-        guard hasMail.load(ordering: .acquiring) else { return [] }
-        return box.withLock { box in
-            hasMail.store(false, ordering: .relaxed)
+        box.withLock { box in
+            mail.store(false, ordering: .relaxed)
             defer { box.arrivals.removeAll() }
             return box.arrivals
         }
@@ -38,6 +47,7 @@ final class LoopMailbox: Sendable {
     func close() {
         box.withLock { box in
             box.waker = nil
+            box.closed = true
             box.arrivals.removeAll()
         }
     }

@@ -167,10 +167,9 @@ extension ServiceLoop {
             webRoot: webRoot, port: port, host: configuration.host, controlsRoot: controlsRoot,
             tls: configuration.tls)
         gatekeeper.metricsText = { [unowned self] in metricsPage() }
-        let mailbox = LoopMailbox(waking: ContextWaker(context: context))
-        self.mailbox = mailbox
-        driver.start { mailbox.post($0) }
-        gatekeeper.images?.start(waking: context)
+        mailbox.open(waking: ContextWaker(context: context))
+        driver.start { [mailbox] in mailbox.post($0) }
+        images?.start(waking: context)
         logger.debug(
             "libwebsockets context created",
             metadata: ["webRoot": "\(webRoot)", "port": "\(port)", "host": "\(configuration.host)"])

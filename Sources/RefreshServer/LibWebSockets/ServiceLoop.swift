@@ -52,8 +52,10 @@ final class ServiceLoop {
     var nextConnectionID: UInt64 = 1
     /// `POST /feed/items` (ServiceLoop+Feed.swift), with a source that takes posts.
     var feedPosts: FeedPosts?
-    /// What the feed's workers and the store's reads bring from their threads, from ``create()`` on.
-    var mailbox: LoopMailbox?
+    /// `GET /feed/image` (Images/), with a feed: its fetchers' answers are taken at every turn's end.
+    let images: ImageRequests?
+    /// What the feed's workers and the store's reads bring from their threads (opened by ``create()``).
+    let mailbox = LoopMailbox()
 
     // Timers: the host's tick, its liveness sweep, and the shutdown's deadline.
     let tick: UnsafeMutablePointer<rk_tick_t>
@@ -86,6 +88,9 @@ final class ServiceLoop {
             logger: logger, metrics: metrics.hostMetrics, headroom: Int(RK_LWS_PRE))
         host = driver.host
         clock = driver.clock
+        images = Self.images(
+            for: driver, configuration: configuration,
+            policy: (hosted?.source as? WebFeedSource)?.policy ?? policy, logger: logger)
         tick = .allocate(capacity: 1)
         tick.initialize(to: rk_tick_t())
         shutdownWake = .allocate(capacity: 1)
@@ -94,7 +99,7 @@ final class ServiceLoop {
         keepaliveSweep.initialize(to: rk_tick_t())
         turnEnd = .allocate(capacity: 1)
         turnEnd.initialize(to: uv_check_t())
-        servePosts(policy: (hosted?.source as? WebFeedSource)?.policy ?? policy)
+        servePosts()
     }
 
     deinit {
@@ -159,8 +164,8 @@ final class ServiceLoop {
         host.flushHeldFrame()
         // The feed's threads and the store's reads wake the loop (lws_cancel_service) when they answer; the image
         // fetchers too (Images/, made only with a feed).
-        gatekeeper.images?.deliver()
-        if let mailbox {
+        images?.deliver()
+        if mailbox.hasMail {
             for arrival in mailbox.take() { driver.take(arrival, on: self) }
         }
         carryOutActions()
@@ -171,8 +176,8 @@ final class ServiceLoop {
     /// memory it used.
     func destroy() {
         driver.feed?.stop()  // before the context goes: its threads wake it
-        mailbox?.close()  // likewise the store's reads
-        gatekeeper.images?.stop()  // and the image fetchers (Images/ImageFetchService.swift)
+        mailbox.close()  // likewise the store's reads
+        images?.stop()  // and the image fetchers (Images/ImageFetchService.swift)
         host.tearDown()  // `CLOSED` callbacks from here on only let go of their sessions
         if turnEndStarted {
             // Closed before the loop's last run, which completes the close.
