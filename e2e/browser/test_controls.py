@@ -122,7 +122,9 @@ def drive(page, name: str, edge_name: str, sign: float, trigger: float):
                     lambda p: state_is(edge_name, "refreshing")(p) and settled(p), timeout=5,
                     what=f"{name}: its picture to change while refreshing (the cycle)")
     assert controls(page)["calls"][edge_name].get("cycle", 0) > 0
-    # the end: the exit runs, then the edge rests
+    # the end, asked for once the cycle was seen (the feed would answer only after a minute): the exit runs, then
+    # the edge rests
+    page.evaluate(f"() => window.refreshkit.send({{type: 'command', name: 'finish', edge: '{edge_name}'}})")
     wait_until(page, state_is(edge_name, "idle", "noMoreData"), 15, what=f"{name}: back at rest")
     states = [t["to"] for t in transitions(page, edge_name)]
     assert "refreshing" in states, states
@@ -136,7 +138,7 @@ def test_example_control_through_pull_arm_refresh_and_exit(browser, controls_ser
     context, page = open_page(browser, controls_server, PHONE, f"?preset=jh&control={name}")
     try:
         wait_ready(page, name)
-        page.evaluate("() => window.refreshkit.send({type: 'configure', feed: {latencyMs: 2500, failureRate: 0},"
+        page.evaluate("() => window.refreshkit.send({type: 'configure', feed: {latencyMs: 60000, failureRate: 0},"
                       " edges: {top: {triggerDistance: 150}}})")
         wait_until(page, lambda p: p.evaluate("() => window.refreshkit.config?.edges?.top?.triggerDistance") == 150, 5)
         states, info = drive(page, name, "top", 1, 150)
@@ -179,7 +181,7 @@ def rest_at_the_end(page) -> None:
 def test_ht_footer_on_the_bottom_edge(browser, controls_server):
     context, page = open_page(browser, controls_server, PHONE, "?preset=jh&control=bottom:htFooter")
     try:
-        page.evaluate("() => window.refreshkit.send({type: 'configure', feed: {latencyMs: 2500, failureRate: 0},"
+        page.evaluate("() => window.refreshkit.send({type: 'configure', feed: {latencyMs: 60000, failureRate: 0},"
                       " edges: {bottom: {enabled: true, role: 'loadMore', trigger: 'onRelease',"
                       " triggerDistance: 150}}})")
         wait_until(page, lambda p: p.evaluate(
