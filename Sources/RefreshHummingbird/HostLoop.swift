@@ -36,18 +36,24 @@ actor HostLoop {
         sockets = LoopSockets(eventLoop: eventLoop)
     }
 
-    /// Lets the timers, the feed's workers and the store's reads reach the loop from now on: each hops onto it.
+    /// The driver's transport, knowing this actor (its timers call back here): from the first event on, which may
+    /// come before ``start()`` (a page connecting in the app's first moments).
+    private var transport: LoopSockets {
+        if sockets.loop == nil { sockets.loop = self }
+        return sockets
+    }
+
+    /// Lets the feed's workers and the store's reads reach the loop from now on: each hops onto it.
     func start() {
-        sockets.loop = self
         driver.start { [eventLoop] arrival in
             eventLoop.execute { self.assumeIsolated { $0.take(arrival) } }
         }
     }
 
-    private func take(_ arrival: HostArrival) { driver.take(arrival, on: sockets) }
+    private func take(_ arrival: HostArrival) { driver.take(arrival, on: transport) }
 
     /// One of the host's timers, due.
-    func fire(_ timer: HostTimer) { driver.fire(timer, on: sockets) }
+    func fire(_ timer: HostTimer) { driver.fire(timer, on: transport) }
 
     // MARK: - A WebSocket's events
 
@@ -57,7 +63,7 @@ actor HostLoop {
         nextID += 1
         let connection = host.opened(id: id, peer: peer, credentials: credentials, at: driver.clock.now())
         sockets.links[id] = LoopSockets.Link(connection: connection, wake: wake)
-        driver.carryOutActions(on: sockets)
+        driver.carryOutActions(on: transport)
         return id
     }
 
@@ -70,7 +76,7 @@ actor HostLoop {
         // Frames are not held for the inputs behind this one (the lws server holds them to the end of its loop's
         // turn): a reader's frames arrive here one hop at a time.
         host.flushHeldFrame()
-        driver.carryOutActions(on: sockets)
+        driver.carryOutActions(on: transport)
     }
 
     /// WebSocket `id` may be written: the one message the host has for it, or its close.
@@ -84,7 +90,7 @@ actor HostLoop {
             frame = WebSocketFrame(fin: true, opcode: kind == .ping ? .ping : .text, data: buffer)
             return true
         }
-        driver.carryOutActions(on: sockets)
+        driver.carryOutActions(on: transport)
         switch outcome {
         case .written: return frame.map(Write.frame) ?? .nothing
         case .failed: return .kill
@@ -97,7 +103,7 @@ actor HostLoop {
         guard let link = sockets.links.removeValue(forKey: id) else { return }
         link.wake.finish()
         host.closed(link.connection, at: driver.clock.now())
-        driver.carryOutActions(on: sockets)
+        driver.carryOutActions(on: transport)
         if sockets.links.isEmpty { resumeDrained() }
     }
 
@@ -106,7 +112,7 @@ actor HostLoop {
     /// Hands every session to the store (waiting off the loop), closes every WebSocket with 1001 and waits until
     /// they are closed, or `graceMilliseconds` passed; then stops the timers, the feed and the store's writer.
     func shutDown(graceMilliseconds: Int) async {
-        while case .waitForTheStore(let store) = driver.nextShutdownStep(on: sockets) {
+        while case .waitForTheStore(let store) = driver.nextShutdownStep(on: transport) {
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 DispatchQueue.global().async {
                     _ = store.waitUntilAnswered(seconds: HostDriver.storeHandOverSeconds)
