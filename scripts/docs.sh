@@ -10,7 +10,7 @@ GRAPHS="$SCRATCH/symbol-graphs"
 rm -rf "$SCRATCH/docs" && mkdir -p "$GRAPHS" "$SCRATCH/docs"  # the graphs stay: a module is compiled (and its graph
 # written) only when it changed
 targets=(RefreshKit RefreshFeeds RefreshWire RefreshSessions RefreshServer RefreshStore ServerClock
-    RefreshHummingbird)
+    RefreshHosting RefreshHummingbird)
 for target in "${targets[@]}"; do
     swift build --scratch-path "$SCRATCH" --target "$target" \
         -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$ROOT/$GRAPHS"

@@ -19,18 +19,18 @@ import ServerClock
 /// Confined to the transport's serving thread, as the host is: every method is called there. What other threads
 /// produce (the feed's reports, the store's answers to a take-over's read) comes back through the hop the
 /// transport gives ``start(hop:)``. The store is read off that thread, one read at a time, and written off it by
-/// the ``StoreThread``; nothing here waits on Redis but a shutdown's hand-over (``nextShutdownStep(on:)``), and
+/// the `StoreThread`; nothing here waits on Redis but a shutdown's hand-over (``nextShutdownStep(on:)``), and
 /// then only where the transport waits.
 public final class HostDriver {
     /// The server's rules: every connection and session, and what each event makes of them.
     public let host: SessionHost
-    /// The time of every event told to the host (``ServerClock``): the host reads no clock.
+    /// The time of every event told to the host (`ServerClock`): the host reads no clock.
     public let clock = ServerClock()
     /// The feed source's workers (`nil`: the engine's simulated feed).
     public let feed: FeedService?
     /// Writes the host's batches to the session store (`nil`: no store).
     public let storeThread: StoreThread?
-    /// Answers a take-over's reads, on ``readQueue`` (`nil`: no store).
+    /// Answers a take-over's reads, on `readQueue` (`nil`: no store).
     private let storeReads: StoreReads?
     /// One read at a time (the reader has one connection to Redis).
     private let readQueue = DispatchQueue(label: "refreshkit-store-reads")
@@ -49,7 +49,7 @@ public final class HostDriver {
     public var postAnswered: ((UInt64, Result<FeedItem, FeedError>) -> Void)?
 
     /// The host for `configuration`, serving `source` (nil: the engine's simulated feed) and keeping its sessions
-    /// in `store` (nil: none). `metrics` and `headroom` are the host's own (``SessionHost``).
+    /// in `store` (nil: none). `metrics` and `headroom` are the host's own (`SessionHost`).
     public init(
         configuration: SessionHost.Configuration, source: HostedSource?, store: StoreAddress?, logger: Logger,
         metrics: HostMetrics = .none, headroom: Int = 0

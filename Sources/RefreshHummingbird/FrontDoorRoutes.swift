@@ -69,7 +69,7 @@ public struct RequestRefused: HTTPResponseError, Equatable {
 
 extension RefreshService {
     /// Who sent `request`: its peer, or, when that is one of the door's trusted proxies, the client the proxy names
-    /// (``FrontDoor/client(peer:forwardingHeader:)``). The peer is read from a context that keeps it
+    /// (`FrontDoor/client(peer:forwardingHeader:)`). The peer is read from a context that keeps it
     /// (``RefreshRequestContext``, ``RefreshWebSocketRequestContext``); from any other the client is unknown (`?`),
     /// and allowed nothing that needs an address.
     public func client(of request: Request, context: some RequestContext) -> ClientAddress {
@@ -85,7 +85,7 @@ extension RefreshService {
     /// For an app's own write routes (a post, a form's target), first thing: throws ``RequestRefused`` (403
     /// `forbidden` for a client the door's write list does not hold, 403 `cross_site` for another site's page,
     /// `Origin: null` or `Sec-Fetch-Site: cross-site`, 415 `unsupported_media_type` for a body that is not
-    /// `application/json`), logged; returns when the door admits the write (``FrontDoor/admitsWrite(_:from:)``).
+    /// `application/json`), logged; returns when the door admits the write (`FrontDoor/admitsWrite(_:from:)`).
     ///
     /// ```swift
     /// router.post("/notes") { request, context -> Response in
@@ -111,7 +111,7 @@ extension RefreshService {
     }
 
     /// Whether `request` may read the app's `/metrics`: loopback and the door's metrics list only, the client read
-    /// behind the trusted proxies (``FrontDoor/admitsMetrics(from:)``). A refusal is logged.
+    /// behind the trusted proxies (`FrontDoor/admitsMetrics(from:)`). A refusal is logged.
     public func admitsMetrics(_ request: Request, context: some RequestContext) -> Bool {
         let client = client(of: request, context: context)
         guard !frontDoor.admitsMetrics(from: client) else { return true }

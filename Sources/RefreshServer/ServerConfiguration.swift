@@ -46,7 +46,7 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var feed = "simulated"
     /// How often an external feed's newest page is polled for "N new", milliseconds (0: only after a post).
     public var feedPollMilliseconds = 5000
-    /// Addresses and networks besides loopback that may `POST /feed/items` (``AddressAllowList``).
+    /// Addresses and networks besides loopback that may `POST /feed/items` (`AddressAllowList`).
     public var feedPostAllow: [String] = []
     /// Whether the feed's fetches (its documents, next pages, redirects and images) may connect to any address
     /// (`serve --feed-allow-private`); else only to addresses on the internet and to the feed's own host as

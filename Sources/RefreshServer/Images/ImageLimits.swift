@@ -18,7 +18,7 @@ public struct ImageLimits: Sendable, Hashable {
     /// Image addresses remembered as given by the feed (the ones a page may ask for).
     public var knownURLs = 20_000
     /// How long a failed fetch's answer is given again without fetching, seconds (`serve --image-retry-seconds`;
-    /// 0: every request fetches again), and how many such failures are remembered (``FailedImages``).
+    /// 0: every request fetches again), and how many such failures are remembered (`FailedImages`).
     public var failureSeconds = 30
     public var failuresKept = 4096
 

@@ -8,7 +8,7 @@ import Glibc
 ///
 /// The CA is made once and kept: a phone trusts it, so a new one would mean installing again. The server certificate
 /// is made again whenever it does not name one of the machine's names and addresses (a new Wi-Fi), or has less than
-/// ``renewDays`` left. Keys are ECDSA P-256; the CA's key is written readable by its owner only, and never leaves the
+/// `renewDays` left. Keys are ECDSA P-256; the CA's key is written readable by its owner only, and never leaves the
 /// folder. Every step is OpenSSL's (libcrypto): nothing about X.509 is written here by hand.
 public struct LocalCertificates: Sendable {
     public let folder: String

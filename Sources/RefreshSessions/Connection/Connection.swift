@@ -26,7 +26,7 @@ public final class Connection {
     /// Whether ``heldFrameBase`` holds a frame: read after every write, where the frame's own tag lies in a
     /// line of its own at the object's end.
     @exclusivity(unchecked) private(set) var holdsFrameBase = false
-    /// What its session member may do (``MemberRole``), read by the host before every input it applies.
+    /// What its session member may do (`MemberRole`), read by the host before every input it applies.
     @exclusivity(unchecked) public internal(set) var role = MemberRole.owner
     /// The session, once `hello` was admitted; and which of its members this connection is.
     @exclusivity(unchecked) public internal(set) var session: Session?

@@ -8,7 +8,7 @@ import RefreshWire
 /// Frames are never queued: a connection marked ``framePending`` is written the session's frame as of the
 /// moment it is written, so a slow reader gets fewer, fresher frames and never holds back the other members.
 /// The messages are bounded by count and by bytes (docs/HARDENING.md, "Budgets in bytes"): when ``limit`` are
-/// waiting, or they hold more than ``limitBytes`` (``ServerMessage/queuedByteEstimate``), the oldest are dropped and
+/// waiting, or they hold more than ``limitBytes`` (`ServerMessage/queuedByteEstimate`), the oldest are dropped and
 /// the client is told, once per episode, that it is `lagging`. A trace is the one large message a client can ask
 /// for at will: at most one waits at a time, and a request while it waits is answered by it (the newer recording
 /// is the one it would have got a moment later), so a client that asks and never reads holds one.

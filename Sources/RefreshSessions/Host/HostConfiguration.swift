@@ -46,7 +46,7 @@ public struct HostConfiguration: Sendable, Hashable {
     public var maxTraceBytesTotal = 64 << 20
     /// The message rate (`RateLimiter`): per second on average, bursts of twice that.
     public var messagesPerSecond = 300
-    /// The message rate of all the connections of one client address together (``AddressRates``), bursts of twice
+    /// The message rate of all the connections of one client address together (`AddressRates`), bursts of twice
     /// that; 0: none. Loopback is exempt unless ``limitLoopback``.
     public var messagesPerSecondPerAddress = 600
     /// Applies the budgets per address to loopback clients too.

@@ -15,7 +15,7 @@ public protocol SessionStore: AnyObject {
 }
 
 /// A session's members as a store keeps them: no tokens, only their hashes; each member's role; and the hashes of
-/// the session's share keys (``SessionKeys``), by role.
+/// the session's share keys (`SessionKeys`), by role.
 public struct StoredMembers: Sendable, Hashable {
     public var members: [(number: Int, tokenHash: String)]
     /// The number the next new member gets.

@@ -31,7 +31,7 @@ public enum MemberRole: String, CaseIterable, Hashable, Sendable, CustomStringCo
         }
     }
 
-    /// ``may(_:)`` for a touch, which the host reads without making an ``Input``.
+    /// ``may(_:)`` for a touch, which the host reads without making an `Input`.
     @inline(__always)
     public var mayTouch: Bool { self != .watch }
 

@@ -74,7 +74,7 @@ public struct TraceRecorder: Sendable {
     }
 
     /// The recording so far, to hand out (a `trace` message): it holds only the bytes of its records, so a reply
-    /// waiting to be sent keeps no more than it will send (``OperationLog/exported()``).
+    /// waiting to be sent keeps no more than it will send (`OperationLog/exported()`).
     public func exported() -> TraceRecorder {
         var copy = self
         copy.operations = operations.exported()
