@@ -62,7 +62,9 @@ def in_place(jsonfeed: JSONFeedServer, f: dict) -> bool:
 def test_refresh_and_load_more_through_a_json_feed(browser, feed_server, jsonfeed):
     context, page = open_page(browser, feed_server, PHONE)
     try:
-        f = wait_until(page, loaded, 20, what="the JSON Feed's first page in the rows")
+        # the rows come before the report of the request that brought them (`feed_request`): both are waited for
+        f = wait_until(page, lambda p: (g := loaded(p)) and g["requests"] and g, 20,
+                       what="the JSON Feed's first page in the rows, and its request reported")
         assert f["kind"] == "jsonfeed" and f["source"] == f"jsonfeed:{jsonfeed.url}", f
         assert [item["id"] for item in f["items"]] == expected_ids(jsonfeed, f["count"])
         by_id = {item["id"]: item for item in jsonfeed.items}
@@ -113,7 +115,9 @@ def test_a_failing_source_shows_the_failure_and_retry_brings_the_page(browser, f
         banner = page.locator("#refresh-failure")
         touch_drag(page, canvas_point(page, 0.5, 0.15), dy=350, steps=20, interval=0.016)
         banner.wait_for(state="visible", timeout=15_000)
-        f = feed(page, 0)
+        # the failed edge is in the frame before the request's report (`feed_request`) arrives
+        f = wait_until(page, lambda p: (g := feed(p, 0))["requests"] and g["requests"][0]["error"] and g, 10,
+                       what="the failed request reported")
         assert f["requests"][0]["error"] and f["requests"][0]["error"]["code"] == "unavailable", f["requests"][0]
         # the page is told it could not be fetched, not the status (docs/FEEDS.md, "What is fetched, and what is
         # refused")
@@ -126,7 +130,8 @@ def test_a_failing_source_shows_the_failure_and_retry_brings_the_page(browser, f
         banner.wait_for(state="hidden", timeout=15_000)
         wait_until(page, lambda p: (g := loaded(p)) and g["items"][0]["id"] == posted["id"] and settled(p), 15,
                    what="Retry to bring the new page")
-        assert feed(page, 0)["requests"][0]["error"] is None
+        wait_until(page, lambda p: feed(p, 0)["requests"][0]["error"] is None, 10,
+                   what="Retry's request reported without an error")
         assert page.errors == []
     finally:
         context.close()

@@ -119,7 +119,9 @@ def test_a_post_from_device_a_comes_to_device_b_as_one_new_which_a_tap_shows(bro
         assert b.evaluate("() => window.refreshkit.frame.offset.y") <= 0.5
         f = feed(b)
         assert f["count"] == b.evaluate("() => window.refreshkit.frame.feed.count") and f["problem"] is None, f
-        assert f["requests"][0]["kind"] in ("refresh", "newer") and f["requests"][0]["error"] is None, f["requests"]
+        reported = wait_until(b, lambda p: (r := feed(p, 0)["requests"]) and r[0]["kind"] in ("refresh", "newer") and r,
+                              10, what="the pill's request reported")
+        assert reported[0]["error"] is None, reported
         # the session's rows are one: device A shows the item too, and its pill has gone
         wait_until(a, lambda p: feed(p, 1)["items"][0]["text"] == text and not feed(p, 1)["newItems"]["pill"], 10,
                    what="device A to show the item")
