@@ -13,7 +13,7 @@ RELEASE_BIN := .build/release/refreshkit
 
 # `make cluster PROCESSES=N PORT=P`: N processes behind HAProxy on PORT, sessions shared in Redis, all run by
 # supervisord, which starts again a process that exits (docs/SCALING.md).
-.PHONY: cluster cluster-deps cluster-test chaos run run-gitlog run-hummingbird hummingbird-build hummingbird-background hummingbird-wait hummingbird-test e2e-hummingbird test test-fast test-prepare debug-build test-build e2e-test e2e-server e2e-timing e2e-cluster e2e-browser build release deps test-deps lint unit-test page-test server-test browser-test screenshots format clean bench bench-compare
+.PHONY: cluster cluster-deps cluster-test chaos run run-gitlog run-hummingbird hummingbird-build hummingbird-test e2e-hummingbird test test-fast test-prepare debug-build test-build e2e-test e2e-server e2e-timing e2e-cluster e2e-browser build release deps test-deps lint unit-test page-test server-test browser-test screenshots format clean bench bench-compare
 
 # LINK=wifi (or lan, wifi-powersave, congested): pages reach the server through `refreshkit link` on PORT, a
 # simulated network (docs/LINK.md); the server itself listens on a loopback port of its own.
@@ -88,8 +88,7 @@ release: deps
 # built: four builds with nothing to do take it seconds.
 test: deps
 	@$(MAKE) --no-print-directory -j2 --output-sync=target debug-build test-prepare
-	@$(MAKE) --no-print-directory BUILT=1 hummingbird-background unit-and-server-test e2e-test hummingbird-wait \
-		e2e-hummingbird
+	@$(MAKE) --no-print-directory BUILT=1 unit-and-server-test e2e-test
 
 # One after the other: the lint and the tests' tools share the Python venv.
 test-prepare:
@@ -155,8 +154,7 @@ unit-test: debug-build
 
 # The Swift tests (both cores for ~20 s) beside the server's e2e suites (which mostly wait): each takes the cycles
 # the other leaves. The Swift tests write to .build/unit-test.log, shown (its end, or its failures) once both ended.
-# The test bundle is run as `swift test` runs it, without SwiftPM: `swift test` waits for the lock of .build, which
-# the example's background build holds (`hummingbird-background`).
+# The test bundle is run as `swift test --skip-build` runs it, without asking SwiftPM again.
 TEST_BUNDLE := .build/debug/RefreshKitPackageTests.xctest --testing-library swift-testing
 unit-and-server-test: $(call needs,debug-build test-build test-deps)
 	@echo "$(TEST_BUNDLE), beside the server's suites (its output: .build/unit-test.log)"
@@ -170,10 +168,8 @@ page-test:
 	node --test web/test/
 
 # The cluster's and the browser's suites, one after the other: two suites side by side upset the tests bounded in
-# time (a SIGTERM's 5 s, a take-over's, the generator's slices), one in a few runs on a fresh clone. The cluster's
-# first: it mostly waits, and the Hummingbird example still building in the background takes what it leaves rather
-# than the browser suite's cycles. Separate pytest runs: each folder's tests import helpers from their own
-# conftest.py, which one run would load under one name.
+# time (a SIGTERM's 5 s, a take-over's, the generator's slices), one in a few runs on a fresh clone. Separate pytest
+# runs: each folder's tests import helpers from their own conftest.py, which one run would load under one name.
 e2e-test: $(call needs,test-build test-deps)
 	@$(MAKE) --no-print-directory e2e-cluster
 	@$(MAKE) --no-print-directory e2e-browser
@@ -192,7 +188,9 @@ e2e-cluster:
 e2e-browser:
 	$(E2E) e2e/browser --ignore=e2e/browser/test_hummingbird_example.py
 
-# Both transports through the same wire tests (e2e/transports), and the Hummingbird example in Chromium.
+# Both transports through the same wire tests (e2e/transports), and the Hummingbird example in Chromium: in `make
+# check`, not `make test`. SwiftNIO and Hummingbird from source are ~190 CPU-s of a debug build, a sixth of a fresh
+# clone's `make test` (README.md, "The two commands"); the libwebsockets transport's wire is `make test`'s own suites.
 HUMMINGBIRD_BUILD := swift build -c $(TEST_CONFIG) $(if $(filter debug,$(TEST_CONFIG)),$(DEBUG_FLAGS)) \
 	--product refreshkit-hummingbird
 HUMMINGBIRD_BIN := $(abspath .build/$(TEST_CONFIG)/refreshkit-hummingbird)
@@ -202,22 +200,6 @@ e2e-hummingbird:
 
 hummingbird-build: deps
 	$(HUMMINGBIRD_BUILD)
-
-# In `make test` the example builds in the background once the tests' build is done (the two share .build, and
-# SwiftPM lets one build at a time), as an idle task (`chrt --idle`: SwiftPM's compilers do not keep a `nice`, and
-# ran beside the suites as their equals). It takes the cycles the suites leave while they wait for states: SwiftNIO
-# and Hummingbird are minutes of one core from nothing, and everything else it needs is built by then. Its tests
-# wait for it at the end.
-HUMMINGBIRD_RC := .build/hummingbird-build.rc
-hummingbird-background: $(call needs,debug-build)
-	@mkdir -p .build; rm -f $(HUMMINGBIRD_RC)
-	@( chrt --idle 0 $(HUMMINGBIRD_BUILD); echo $$? > $(HUMMINGBIRD_RC) ) > .build/hummingbird-build.log 2>&1 < /dev/null &
-	@echo "building refreshkit-hummingbird in the background (.build/hummingbird-build.log)"
-
-hummingbird-wait:
-	@while [ ! -f $(HUMMINGBIRD_RC) ]; do sleep 1; done
-	@[ "$$(cat $(HUMMINGBIRD_RC))" = 0 ] || { tail -40 .build/hummingbird-build.log; \
-		echo "the Hummingbird example did not build (.build/hummingbird-build.log)"; exit 1; }
 
 hummingbird-test: test-build test-deps hummingbird-build
 	@$(MAKE) --no-print-directory e2e-hummingbird
@@ -313,7 +295,7 @@ SANITIZER_ENV = REFRESHKIT_SYSTEM_ALLOCATOR=1
 docs: deps
 	scripts/docs.sh
 
-check: autobahn soak asan tsan fuzz hummingbird-tls
+check: autobahn soak asan tsan fuzz hummingbird-test hummingbird-tls
 
 # The Hummingbird example over TLS (docs/HTTPS.md, "In a Hummingbird app"): built with the package's TLS trait in a
 # folder of its own, since NIOSSL compiles BoringSSL (minutes of a core: in `make check`, not `make test`).
