@@ -212,6 +212,15 @@ let package = Package(
                 "RefreshHosting", "RefreshSessions", "RefreshFeeds", "RefreshStore", "RefreshKit",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The command lines' own rules (refreshkit's flags, the load generator's slices). Being in the test build,
+        // the two programs' modules, and the argument parser, compile beside the libraries rather than one after
+        // the other once the test build is done (README.md, "The two commands").
+        .testTarget(
+            name: "CommandLineTests",
+            dependencies: [
+                "refreshkit", "refreshkit-load", "RefreshServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // `make bench` (docs/PERFORMANCE.md): engine micro-benchmarks and the orchestration, the load
         // generator (lws client API), and the transport's floor (a bare lws echo server).
         .executableTarget(

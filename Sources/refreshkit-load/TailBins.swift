@@ -30,8 +30,10 @@ struct TailBins {
 
     /// Counts an input sent at `sent` (in the window) and answered `latency` µs later.
     mutating func record(sent: Int64, latency: Int64) {
+        // Before the origin by less than a bin, the quotient rounds towards zero, into the first bin: refused first.
+        guard sent >= origin else { return }
         let index = Int((sent - origin) / Self.length)
-        guard index >= 0, index < bins.count else { return }
+        guard index < bins.count else { return }
         bins[index].inputs += 1
         if latency > Self.lateMicroseconds { bins[index].late += 1 }
         if latency > bins[index].slowest { bins[index].slowest = latency }
