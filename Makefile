@@ -257,6 +257,7 @@ ifeq ($(SKIP_CLUSTER),)
 	@scripts/ensure-deps.sh cluster
 	$(VENV)/bin/python bench/cluster_bench.py --out bench/cluster.json $(CLUSTER_BENCH_ARGS)
 endif
+	$(VENV)/bin/python scripts/figures.py --write
 	.build/release/refreshkit-bench --check-targets bench/results.json
 
 # The attacks of a hostile client against a release build, each from another host (a network namespace: needs root)

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
 import threading
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -154,7 +156,15 @@ def main() -> int:
         print(f"{sessions} sessions, Hummingbird ÷ libwebsockets: CPU/input "
               f"{hb['cpu_us_per_input'] / lws['cpu_us_per_input']:.2f}×, p99 {hb['p99_ms'] / lws['p99_ms']:.2f}×, "
               f"RSS/session {hb['rss_bytes_per_session'] / max(1, lws['rss_bytes_per_session']):.2f}×")
-    Path(args.out).write_text(json.dumps({"runs": runs, "summary": summary}, indent=2) + "\n")
+
+    def git(*words: str) -> str:
+        return subprocess.run(["git", *words], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+
+    dirty = " (with uncommitted changes)" if git("status", "--porcelain", "--untracked-files=no") else ""
+    stamp = {"git_commit": (git("rev-parse", "--short", "HEAD") or "unknown") + dirty,
+             "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+             "load_average_at_end": os.getloadavg()[0]}
+    Path(args.out).write_text(json.dumps({**stamp, "runs": runs, "summary": summary}, indent=2) + "\n")
     return 0
 
 

@@ -44,6 +44,7 @@ node "$REPO/scripts/lint/check-js.mjs" "$ROOT" || failed+=(check-js)
 
 "$VENV/bin/python" "$REPO/scripts/lint/check_comment_counts.py" "$ROOT" || failed+=(comment-counts)
 "$VENV/bin/python" "$REPO/scripts/lint/type_sizes.py" "$ROOT" || failed+=("type sizes")
+"$VENV/bin/python" "$REPO/scripts/figures.py" --check "$ROOT" || failed+=(figures)
 
 tracked=()
 for path in Sources Tests e2e bench scripts web/js web/test examples Makefile Package.swift; do
@@ -58,4 +59,4 @@ if [ ${#failed[@]} -gt 0 ]; then
     echo "lint: failed: ${failed[*]} (see above; \`make format\` fixes the Swift layout, \`.venv/bin/ruff check --fix\` the import order)" >&2
     exit 1
 fi
-echo "lint: swift format, ruff, check-js, comment-counts, the type sizes and the tracker check found nothing"
+echo "lint: swift format, ruff, check-js, comment-counts, the type sizes, the figures and the tracker check found nothing"

@@ -1,0 +1,305 @@
+#!/usr/bin/env python3
+"""The figure tables of the docs, rendered from the results files the benches write (docs/PERFORMANCE.md, "Figures
+from the results files").
+
+A table lives in a doc between `<!-- figures:NAME -->` and `<!-- /figures:NAME -->`; this script renders each from the
+results file it names and writes it there (`--write`, what `make bench` runs at its end) or says which ones differ
+(`--check`, what `make lint` runs: a table edited by hand, or a results file committed without its tables, fails).
+Each table says the commit and the time of the run it comes from, so a figure is never older than it says.
+
+    python3 scripts/figures.py --check [ROOT]    # exit 1 and name every stale table
+    python3 scripts/figures.py --write [ROOT]    # render every table from the results files
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def load(root: Path, name: str) -> dict | None:
+    path = root / "bench" / name
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def number(value: float | None, digits: int = 2) -> str:
+    if value is None:
+        return "—"
+    text = f"{value:,.{digits}f}".replace(",", " ")
+    return text
+
+
+def integer(value: int) -> str:
+    return f"{value:,}".replace(",", " ")
+
+
+def span(values: list[float], digits: int = 2) -> str:
+    """`a–b` for the range of `values` (one value alone when they agree)."""
+    known = [v for v in values if v is not None]
+    if not known:
+        return "—"
+    low, high = min(known), max(known)
+    return number(low, digits) if f"{low:.{digits}f}" == f"{high:.{digits}f}" else \
+        f"{number(low, digits)}–{number(high, digits)}"
+
+
+def stamp(results: dict) -> str:
+    machine = results.get("machine", {})
+    return f"`make bench` at {machine.get('git_commit', '?')}, {results.get('generated_at', '?')}"
+
+
+def targets_table(results: dict) -> str:
+    """Each target of the last `make bench` with its value in every round it was checked in."""
+    checks = results.get("targets")
+    if not checks:
+        return f"{stamp(results)}: no targets in bench/results.json (a run with every stage writes them)."
+    order: list[str] = []
+    by_target: dict[str, list[dict]] = {}
+    for check in checks:
+        if check["target"] not in by_target:
+            order.append(check["target"])
+            by_target[check["target"]] = []
+        by_target[check["target"]].append(check)
+    lines = [f"{stamp(results)}: each target's value in every round it was checked in.", "",
+             "| target | value | limit | verdict |", "|---|---|---|---|"]
+    for target in order:
+        rows = by_target[target]
+        verdicts = [row["verdict"] for row in rows]
+        verdict = "PASS" if all(v == "PASS" for v in verdicts) else \
+            f"{sum(v == 'PASS' for v in verdicts)} of {len(verdicts)} PASS ({', '.join(sorted(set(verdicts)))})"
+        lines.append(f"| {target} | {span([row['value'] for row in rows])} | {number(rows[0]['limit'])} | {verdict} |")
+    passed = sum(all(row["verdict"] == "PASS" for row in rows) for rows in by_target.values())
+    lines += ["", f"{passed} of {len(order)} targets held in every round."]
+    return "\n".join(lines)
+
+
+def levels_table(results: dict) -> str:
+    """The server against the echo at each load level (the median round by p99)."""
+    server = results.get("server")
+    if not server or "cpu_us_per_input" not in server:
+        return f"{stamp(results)}: no server stage in bench/results.json."
+    levels = sorted(server["cpu_us_per_input"], key=int)
+    lines = [f"{stamp(results)}, the median round by p99 of {server.get('rounds', '?')}:", "",
+             "| sessions × 60 Hz | echo µs/input | server µs/input | gen µs/input | echo % | server % | gen % "
+             "| echo p99 ms | server p99 ms | p99 ÷ echo |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for level in levels:
+        def at(key: str, level: str = level):
+            return server.get(key, {}).get(level)
+
+        saturated = " (saturated)" if at("floor_saturated") else ""
+        lines.append(
+            f"| {integer(int(level))} "
+            f"| {number(at('echo_cpu_us_per_input'), 1)} | {number(at('cpu_us_per_input'), 1)} "
+            f"| {number(at('load_generator_cpu_us_per_input'), 1)} | {number(at('echo_cpu_percent'), 1)} "
+            f"| {number(at('cpu_percent'), 1)} | {number(at('load_generator_cpu_percent'), 1)} "
+            f"| {number((at('echo_latency_ms') or {}).get('p99'))} | {number((at('latency_ms') or {}).get('p99'))} "
+            f"| {number(at('p99_ratio_to_echo'))}{saturated} |")
+    return "\n".join(lines)
+
+
+def cluster_stamp(results: dict) -> str:
+    start = results.get("load_average_at_start", "?").split()[0]
+    end = results.get("load_average_at_end", "?").split()[0]
+    return (f"`bench/cluster_bench.py` at {results.get('git_commit', '?')}, {results.get('generated_at', '?')} "
+            f"(1-minute load average {start} at the start, {end} at the end)")
+
+
+def cluster_cost_table(results: dict) -> str:
+    """CPU per input of each part, and sessions per core, for each configuration of the cluster bench."""
+    cost = results.get("cost", {})
+    rounds = results.get("workload", {}).get("rounds", "?")
+    lines = [f"{cluster_stamp(results)}: each configuration's median of {rounds} rounds, the range in brackets.", "",
+             "| configuration | servers µs/input | Redis µs/input | HAProxy µs/input | sessions per core: servers; "
+             "every part | latency p50 / p99 |", "|---|---|---|---|---|---|"]
+    for key in ("direct", "direct_store", "balancer_1", "balancer_2"):
+        row = cost.get(key)
+        if not row:
+            continue
+
+        def part(name: str, row: dict = row) -> str:
+            value = row["us_per_input"].get(name)
+            if value is None:
+                return ""
+            low, high = row.get("us_per_input_range", {}).get(name, [value, value])
+            return f"{number(value, 1)} ({span([low, high], 1)})"
+
+        per_core = f"{integer(row['sessions_per_core_servers'])}; {integer(row['sessions_per_core_all_parts'])}"
+        latency = f"{number(row['latency_p50_ms'], 1)} / {number(row['latency_p99_ms'], 1)} ms"
+        lines.append(f"| {row['label']} | {part('servers')} | {part('redis')} | {part('haproxy')} | {per_core} "
+                     f"| {latency} |")
+    return "\n".join(lines)
+
+
+def cluster_sigkill_table(results: dict) -> str:
+    """From a SIGKILL of the process holding half the sessions to each client drawing again."""
+    kill = results.get("sigkill")
+    if not kill:
+        return f"{cluster_stamp(results)}: no SIGKILL stage."
+    rows = [
+        ("kill → the client sees its connection closed", "kill_to_closed_ms", " ms"),
+        ("the page's backoff before it reconnects", "backoff_ms", " ms"),
+        ("kill → welcome", "kill_to_welcome_ms", " ms"),
+        ("**kill → first frame after the welcome**", "kill_to_first_frame_ms", " ms"),
+        ("reconnecting → first frame", "reconnect_to_first_frame_ms", " ms"),
+        ("take-over catch-up", "takeover_catch_up_ms", " ms"),
+        ("acknowledged inputs the store did not have", "acknowledged_inputs_not_in_store", ""),
+        ("inputs sent again after the welcome", "inputs_resent", ""),
+        ("inputs lost after that", "inputs_lost_after_resend", ""),
+        ("kill → every input sent again acknowledged", "kill_to_resent_acknowledged_ms", " ms"),
+        ("the client's own event-loop lag during the recovery", "client_loop_lag_ms", " ms"),
+    ]
+    lines = [f"{cluster_stamp(results)}: {kill.get('sessions', '?')} sessions, the process holding "
+             f"{kill.get('affected_sessions', '?')} of them killed; {kill.get('back_sessions', '?')} came back, "
+             f"{len(kill.get('failures', []))} failures.", "", "| figure | p50 | max |", "|---|---|---|"]
+    for label, key, unit in rows:
+        value = kill.get(key)
+        if isinstance(value, dict):
+            digits = 1 if unit else 0
+            p50, most = number(value.get("p50"), digits), number(value.get("max"), digits)
+            lines.append(f"| {label} | {p50}{unit} | {most}{unit} |")
+    return "\n".join(lines)
+
+
+def take_over_table(results: dict) -> str:
+    """The catch-up of a session an hour old, from the store's copy at moments spread over the hour."""
+    figures = results.get("take_over")
+    if not figures:
+        return f"{stamp(results)}: no take-over stage in bench/results.json."
+
+    def spread(key: str, digits: int, unit: str = "") -> str:
+        value = figures.get(key) or {}
+        return f"{number(value.get('p50'), digits)}, {number(value.get('max'), digits)}{unit}"
+
+    kilobytes = {k: (v / 1000 if v is not None else None) for k, v in (figures.get("trace_bytes") or {}).items()}
+    lines = [f"{stamp(results)}: {integer(figures.get('session_ops', 0))} operations in the hour, read at "
+             f"{figures.get('moments', '?')} moments.", "", "| figure | value |", "|---|---|",
+             f"| **catch-up (p50, max; target ≤ {figures.get('target_ms', 20)} ms)** "
+             f"| **{spread('catch_up_ms', 2, ' ms')}** |",
+             f"| operations replayed (the tail after the snapshot; p50, max) | {spread('tail_ops', 0)} |",
+             f"| the stored trace (p50, max); a snapshot | {number(kilobytes.get('p50'), 0)}, "
+             f"{number(kilobytes.get('max'), 0)} KB; {number(figures.get('snapshot_bytes', 0) / 1000, 1)} KB |",
+             f"| replaying the whole hour without snapshots, for comparison | "
+             f"{number(figures.get('full_replay_without_snapshots_ms'), 0)} ms |"]
+    return "\n".join(lines)
+
+
+def chaos_table(results: dict) -> str:
+    """What `make chaos` counted in its last recorded run (`bench/chaos.json`)."""
+    def bold(value: int) -> str:
+        return f"**{integer(value)}**"
+
+    rows = [
+        ("events: SIGKILL / SIGSTOP / a live server's check failing / Redis frozen",
+         f"{results['sigkill']} / {results['sigstop']} / {results['check_failed']} / {results['redis_stopped']} "
+         f"({results['events']} with the link losses)"),
+        ("take-overs (the servers' logs)", integer(results["take_overs"])),
+        ("inputs sent", integer(results["inputs_sent"])),
+        ("**sessions lost** (a device given a new session, or never back)", bold(results["sessions_lost"])),
+        ("**sessions split at the end** (the two devices not both on the store's holder)",
+         bold(results["sessions_split_at_end"])),
+        ("**epochs refused** (a process let a session go because the store refused its epoch or left it a notice; as "
+         "many pages sent on by `session_elsewhere` after their welcome)", integer(results["epochs_refused"])),
+        ("**moments two processes served one session** (a frame from a process on a connection welcomed before "
+         "another process's frame of that session arrived, after that frame; once per connection)",
+         bold(results["two_holders_moments"])),
+        ("**inputs lost** (neither applied by the new holder nor kept by the page to send again, or never "
+         "acknowledged by the end)", bold(results["inputs_lost"])),
+        ("inputs sent again that the session had applied (`already_applied`: applied once)",
+         integer(results["inputs_refused_as_applied"])),
+    ]
+    devices = results["devices"] // max(1, results["sessions"])
+    lines = [f"`make chaos` at {results.get('commit', '?')}: {results['seconds']:.0f} s, "
+             f"seed {results.get('seed', '?')}, {results['sessions']} sessions of {devices} devices; 1-minute load "
+             f"average {results.get('load_average', 0):.2f} at the end.", "", "| figure | value |", "|---|---|"]
+    lines += [f"| {label} | {value} |" for label, value in rows]
+    return "\n".join(lines)
+
+
+def transports_table(results: dict) -> str:
+    """Both transports under the same load: the median round of each, and Hummingbird's ratio to libwebsockets."""
+    summary = results.get("summary", {})
+    levels = sorted({int(key.split(".")[1]) for key in summary})
+    lines = [f"`bench/transports_bench.py` at {results.get('git_commit', '?')}, {results.get('generated_at', '?')}: "
+             "each transport's median round by CPU.", "",
+             "| sessions | lws CPU µs/input | Hummingbird | lws p99 ms | Hummingbird | lws RSS B/session "
+             "| Hummingbird |",
+             "|---|---|---|---|---|---|---|"]
+    for level in levels:
+        lws, hb = summary.get(f"libwebsockets.{level}"), summary.get(f"hummingbird.{level}")
+        if not lws or not hb:
+            continue
+        cpu = hb["cpu_us_per_input"] / lws["cpu_us_per_input"]
+        rss = hb["rss_bytes_per_session"] / max(1, lws["rss_bytes_per_session"])
+        lines.append(f"| {integer(level)} | {number(lws['cpu_us_per_input'], 1)} | {number(hb['cpu_us_per_input'], 1)} "
+                     f"({cpu:.1f}×) | {number(lws['p99_ms'])} | {number(hb['p99_ms'])} "
+                     f"| {integer(lws['rss_bytes_per_session'])} "
+                     f"| {integer(hb['rss_bytes_per_session'])} ({rss:.1f}×) |")
+    return "\n".join(lines)
+
+
+# Every table: its name in the docs' markers, the doc, the results file and how it is rendered.
+TABLES: dict[str, tuple[str, str, Callable[[dict], str]]] = {
+    "targets": ("docs/PERFORMANCE.md", "results.json", targets_table),
+    "levels": ("docs/PERFORMANCE.md", "results.json", levels_table),
+    "cluster-cost": ("docs/SCALING.md", "cluster.json", cluster_cost_table),
+    "cluster-sigkill": ("docs/SCALING.md", "cluster.json", cluster_sigkill_table),
+    "take-over": ("docs/SCALING.md", "results.json", take_over_table),
+    "chaos": ("docs/SCALING.md", "chaos.json", chaos_table),
+    "transports": ("docs/PERFORMANCE.md", "transports.json", transports_table),
+}
+
+BLOCK = re.compile(r"(<!-- figures:(?P<name>[a-z-]+) -->\n)(?P<body>.*?)(<!-- /figures:(?P=name) -->)", re.S)
+
+
+def render(root: Path, doc: str, text: str) -> tuple[str, list[str]]:
+    """`text` with each of its tables rendered anew, and the names of those that changed."""
+    changed: list[str] = []
+
+    def replace(match: re.Match) -> str:
+        name = match["name"]
+        if name not in TABLES or TABLES[name][0] != doc:
+            raise SystemExit(f"{doc}: no table named '{name}' (scripts/figures.py TABLES)")
+        results = load(root, TABLES[name][1])
+        body = (TABLES[name][2](results) if results else f"bench/{TABLES[name][1]} is missing: run `make bench`.")
+        body += "\n"
+        if body != match["body"]:
+            changed.append(name)
+        return match.group(1) + body + match.group(4)
+
+    return BLOCK.sub(replace, text), changed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--check", action="store_true", help="exit 1 when a table differs from its results")
+    mode.add_argument("--write", action="store_true", help="render every table from its results")
+    parser.add_argument("root", nargs="?", type=Path, default=ROOT, help="the repository (default: this one)")
+    args = parser.parse_args()
+    stale: list[str] = []
+    for doc in sorted({table[0] for table in TABLES.values()}):
+        path = args.root / doc
+        text, changed = render(args.root, doc, path.read_text())
+        missing = [name for name, table in TABLES.items() if table[0] == doc and f"<!-- figures:{name} -->" not in text]
+        if missing:
+            print(f"{doc}: no markers for {', '.join(missing)}", file=sys.stderr)
+            return 1
+        if args.write and changed:
+            path.write_text(text)
+            print(f"{doc}: rendered {', '.join(changed)}")
+        stale += [f"{doc} ({name})" for name in changed]
+    if args.check and stale:
+        print("tables that differ from their results files (scripts/figures.py --write renders them): "
+              + ", ".join(stale), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
