@@ -243,6 +243,18 @@ def transports_table(results: dict) -> str:
     return "\n".join(lines)
 
 
+def make_test_table(results: dict) -> str:
+    """A fresh clone's `make test`, phase by phase (`scripts/time_make_test.py`)."""
+    verdict = "passed" if results.get("status") == 0 else f"failed (exit {results.get('status')})"
+    lines = [f"`scripts/time_make_test.py` at {results.get('git_commit', '?')}, {results.get('generated_at', '?')}: "
+             f"{verdict}.", "", "| phase | s |", "|---|---|"]
+    lines += [f"| {name} | {number(seconds, 1)} |" for name, seconds in results.get("phases_s", {}).items()]
+    lines.append(f"| **all of `make test`** | **{number(results.get('total_s'), 1)}** |")
+    lines += ["", f"The machine's busy CPU time over the run: {number(results.get('machine_busy_cpu_s'), 0)} CPU-s on "
+              f"{results.get('cores', '?')} cores."]
+    return "\n".join(lines)
+
+
 # Every table: its name in the docs' markers, the doc, the results file and how it is rendered.
 TABLES: dict[str, tuple[str, str, Callable[[dict], str]]] = {
     "targets": ("docs/PERFORMANCE.md", "results.json", targets_table),
@@ -252,6 +264,7 @@ TABLES: dict[str, tuple[str, str, Callable[[dict], str]]] = {
     "take-over": ("docs/SCALING.md", "results.json", take_over_table),
     "chaos": ("docs/SCALING.md", "chaos.json", chaos_table),
     "transports": ("docs/PERFORMANCE.md", "transports.json", transports_table),
+    "make-test": ("README.md", "make-test.json", make_test_table),
 }
 
 BLOCK = re.compile(r"(<!-- figures:(?P<name>[a-z-]+) -->\n)(?P<body>.*?)(<!-- /figures:(?P=name) -->)", re.S)
@@ -266,7 +279,8 @@ def render(root: Path, doc: str, text: str) -> tuple[str, list[str]]:
         if name not in TABLES or TABLES[name][0] != doc:
             raise SystemExit(f"{doc}: no table named '{name}' (scripts/figures.py TABLES)")
         results = load(root, TABLES[name][1])
-        body = (TABLES[name][2](results) if results else f"bench/{TABLES[name][1]} is missing: run `make bench`.")
+        writer = "scripts/time_make_test.py" if TABLES[name][1] == "make-test.json" else "`make bench`"
+        body = TABLES[name][2](results) if results else f"bench/{TABLES[name][1]} is missing: {writer} writes it."
         body += "\n"
         if body != match["body"]:
             changed.append(name)
