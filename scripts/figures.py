@@ -34,8 +34,8 @@ def number(value: float | None, digits: int = 2) -> str:
     return text
 
 
-def integer(value: int) -> str:
-    return f"{value:,}".replace(",", " ")
+def integer(value: float) -> str:
+    return f"{round(value):,}".replace(",", " ")
 
 
 def span(values: list[float], digits: int = 2) -> str:
@@ -255,8 +255,67 @@ def make_test_table(results: dict) -> str:
     return "\n".join(lines)
 
 
+def current_table(results: dict, root: Path) -> str:
+    """The figures of the last `make bench` beyond its targets: the engine alone, the server at 1 000 sessions, the
+    whole server's instructions, idle connections, the page, and memory per session (`bench/memory*.json`)."""
+    engine, server = results.get("engine") or {}, results.get("server") or {}
+    counted = results.get("server_instructions") or {}
+    page, rows = results.get("page") or {}, results.get("page_rows") or {}
+    memory, memory_tls = load(root, "memory.json") or {}, load(root, "memory_tls.json") or {}
+
+    def at(table: dict, key: str, level: str = "1000"):
+        value = table.get(key)
+        return value.get(level) if isinstance(value, dict) else None
+
+    moving = engine.get("bytes_per_moving_frame") or {}
+    scripted = ", ".join(f"{kind} {number((moving.get(kind) or {}).get('delta'), 0)} B"
+                         for kind in ("scrolling", "pulling", "animating") if kind in moving)
+    own, echo = (counted.get("refreshkit") or {}), (counted.get("echo") or {})
+    instructions = own.get("instructions_per_input")
+    echo_instructions = echo.get("instructions_per_input")
+    ratio = f" (**{instructions / echo_instructions:.2f}×**)" if instructions and echo_instructions else ""
+    rows_out = [
+        ("engine instructions per step", f"**{integer(engine['instructions_per_step'])}**"
+         if engine.get("instructions_per_step") else "—"),
+        ("engine steps/s, one core (the runs)", span([v / 1e6 for v in engine.get("steps_per_sec_runs", [])]) + " M"
+         if engine.get("steps_per_sec_runs") else "—"),
+        ("engine step parts, ns", ", ".join(f"{label} {number(engine.get(key), 0)}" for label, key in (
+            ("apply", "ns_per_apply"), ("advance", "ns_per_advance"), ("frame", "ns_per_frame_build"),
+            ("delta encode", "ns_per_frame_encode"), ("touch decode", "ns_per_touch_decode")))),
+        ("engine memory per session", f"{integer(engine.get('session_inline_bytes', 0))} B inline, "
+         f"{integer(engine.get('session_heap_bytes', 0))} B heap, "
+         f"{integer(engine.get('rss_bytes_per_session', 0))} B RSS"),
+        ("bytes per moving frame, scripted (delta)", scripted or "—"),
+        ("whole server, instructions per input", f"**{integer(int(instructions))}**; `lws-echo` "
+         f"{integer(int(echo_instructions))}{ratio}" if instructions and echo_instructions else "—"),
+        ("server (echo) CPU µs per input, 1 000 sessions", f"{number(at(server, 'cpu_us_per_input'), 1)} "
+         f"({number(at(server, 'echo_cpu_us_per_input'), 1)})"),
+        ("generator's share of a core, 1 000 sessions", f"{number(at(server, 'load_generator_cpu_percent'), 0)} %"),
+        ("bytes per moving frame, the load's drags", f"**{number(server.get('bytes_per_frame'), 1)} B** payload, "
+         f"{number(server.get('wire_bytes_per_frame'), 1)} B on the wire"),
+        (f"idle, {integer(server.get('idle_connections', 0))} connections",
+         f"**{number(server.get('idle_cpu_percent'))} %** of a core"),
+        ("memory per connected session", f"**{integer(memory['server_rss_bytes_per_session'])} B** RSS, `lws-echo` "
+         f"{integer(memory['echo_rss_bytes_per_session'])} B: **{memory['rss_ratio_to_echo']}×** (target ≤ "
+         f"{memory.get('rss_ratio_limit', 2):g}×; {integer(memory.get('sessions', 0))} sessions)"
+         if memory.get("server_rss_bytes_per_session") else "—"),
+        ("over TLS, memory per connected session", f"**{integer(memory_tls['server_rss_bytes_per_session'])} B** "
+         f"RSS, TLS echo {integer(memory_tls['echo_rss_bytes_per_session'])} B: **{memory_tls['rss_ratio_to_echo']}×**"
+         f" (target ≤ {memory_tls.get('rss_ratio_limit', 1.5):g}×)" if memory_tls.get("server_rss_bytes_per_session")
+         else "—"),
+        ("page, 10 000 rows, JS per frame", f"{number(page.get('ms_per_frame'))} ms (rAF p95 "
+         f"{number(page.get('raf_ms_p95'), 1)} ms)"),
+        ("page, varied text from a SQLite feed, JS per frame", f"{number(rows.get('ms_per_frame'))} ms, p95 "
+         f"{number(rows.get('js_ms_p95'))} ms"),
+    ]
+    lines = [f"{stamp(results)}; memory from `bench/memory_bench.py` at {memory.get('git_commit', '?')} "
+             f"(over TLS at {memory_tls.get('git_commit', '?')}).", "", "| figure | value |", "|---|---|"]
+    lines += [f"| {label} | {value} |" for label, value in rows_out]
+    return "\n".join(lines)
+
+
 # Every table: its name in the docs' markers, the doc, the results file and how it is rendered.
-TABLES: dict[str, tuple[str, str, Callable[[dict], str]]] = {
+TABLES: dict[str, tuple[str, str, Callable[..., str]]] = {
     "targets": ("docs/PERFORMANCE.md", "results.json", targets_table),
     "levels": ("docs/PERFORMANCE.md", "results.json", levels_table),
     "cluster-cost": ("docs/SCALING.md", "cluster.json", cluster_cost_table),
@@ -265,6 +324,7 @@ TABLES: dict[str, tuple[str, str, Callable[[dict], str]]] = {
     "chaos": ("docs/SCALING.md", "chaos.json", chaos_table),
     "transports": ("docs/PERFORMANCE.md", "transports.json", transports_table),
     "make-test": ("README.md", "make-test.json", make_test_table),
+    "current": ("docs/PERFORMANCE.md", "results.json", current_table),
 }
 
 BLOCK = re.compile(r"(<!-- figures:(?P<name>[a-z-]+) -->\n)(?P<body>.*?)(<!-- /figures:(?P=name) -->)", re.S)
@@ -280,7 +340,13 @@ def render(root: Path, doc: str, text: str) -> tuple[str, list[str]]:
             raise SystemExit(f"{doc}: no table named '{name}' (scripts/figures.py TABLES)")
         results = load(root, TABLES[name][1])
         writer = "scripts/time_make_test.py" if TABLES[name][1] == "make-test.json" else "`make bench`"
-        body = TABLES[name][2](results) if results else f"bench/{TABLES[name][1]} is missing: {writer} writes it."
+        renderer = TABLES[name][2]
+        if not results:
+            body = f"bench/{TABLES[name][1]} is missing: {writer} writes it."
+        elif renderer.__code__.co_argcount == 2:
+            body = renderer(results, root)
+        else:
+            body = renderer(results)
         body += "\n"
         if body != match["body"]:
             changed.append(name)
