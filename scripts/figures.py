@@ -314,6 +314,59 @@ def current_table(results: dict, root: Path) -> str:
     return "\n".join(lines)
 
 
+def feed_table(results: dict) -> str:
+    """How long each source takes to answer a refresh and a load-more, and the CPU per request."""
+    feed = results.get("feed") or {}
+    if "sqlite" not in feed:
+        return f"{stamp(results)}: no feed stage in bench/results.json."
+    target = feed.get("target_p99_ms", 16.7)
+    lines = [f"{stamp(results)}: pages of {feed.get('page_size', '?')}.", "",
+             "| source | request | p50 ms | p99 ms | CPU µs/request |", "|---|---|---|---|---|"]
+    for key, label in (("sqlite", "SQLite, {items} items"), ("jsonfeed", "JSON Feed (local), {items} items")):
+        source = feed.get(key) or {}
+        if "error" in source or "refresh" not in source:
+            lines.append(f"| {label.format(items='?')} | | {source.get('error', 'not measured')} | | |")
+            continue
+        refresh, more = source["refresh"], source["load_more"]
+        p99 = f"{number(refresh['p99_ms'], 3)} / {number(more['p99_ms'], 3)}"
+        if key == "sqlite":
+            met = "met" if max(refresh["p99_ms"], more["p99_ms"]) <= target else "missed"
+            p99 = f"**{p99}** ({met}: ≤ {target:g} ms)"
+        lines.append(f"| {label.format(items=integer(source.get('items', 0)))} | refresh / load-more "
+                     f"| {number(refresh['p50_ms'], 3)} / {number(more['p50_ms'], 3)} | {p99} "
+                     f"| {number(refresh['cpu_us_per_request'], 0)} / {number(more['cpu_us_per_request'], 0)} |")
+    return "\n".join(lines)
+
+
+def anchor_table(results: dict) -> str:
+    """The anchoring error during a fling for each change of the rows above the visible one."""
+    anchor = results.get("anchor") or {}
+    cases = anchor.get("cases")
+    if not cases:
+        return f"{stamp(results)}: no anchoring stage in bench/results.json."
+    lines = [f"{stamp(results)}:", "", f"| case | max error | drift | ≤ {anchor.get('target_px', 0.5):g} px |",
+             "|---|---|---|---|"]
+    for case in cases.values():
+        if "error" in case:
+            lines.append(f"| ? | {case['error']} | | fails |")
+            continue
+        lines.append(f"| {case['title']} | {case['max_error_px']:.2g} px | {case['max_drift_px']:.2g} px "
+                     f"| {'holds' if case['holds'] else 'fails'} |")
+    return "\n".join(lines)
+
+
+def window_figures(results: dict) -> str:
+    """A session's state after scrolling a large feed to its end and back, against after its first page."""
+    window = results.get("window") or {}
+    if "state_bytes_first_page" not in window:
+        return f"{stamp(results)}: no window stage in bench/results.json."
+    ratio = window["ratio_largest_to_first_page"]
+    return (f"{stamp(results)}: {integer(window['items'])} items, pages of {window['page_size']}, "
+            f"{window['most_held_rows']} rows held at most; state {integer(window['state_bytes_first_page'])} B after "
+            f"the first page and {integer(window['state_bytes_largest'])} B at its largest: **{ratio:.2f}×** "
+            f"({'met' if ratio <= 2 else 'missed'}: ≤ 2×).")
+
+
 # Every table: its name in the docs' markers, the doc, the results file and how it is rendered.
 TABLES: dict[str, tuple[str, str, Callable[..., str]]] = {
     "targets": ("docs/PERFORMANCE.md", "results.json", targets_table),
@@ -325,6 +378,9 @@ TABLES: dict[str, tuple[str, str, Callable[..., str]]] = {
     "transports": ("docs/PERFORMANCE.md", "transports.json", transports_table),
     "make-test": ("README.md", "make-test.json", make_test_table),
     "current": ("docs/PERFORMANCE.md", "results.json", current_table),
+    "feed": ("docs/PERFORMANCE.md", "results.json", feed_table),
+    "anchor": ("docs/PERFORMANCE.md", "results.json", anchor_table),
+    "window": ("docs/PERFORMANCE.md", "results.json", window_figures),
 }
 
 BLOCK = re.compile(r"(<!-- figures:(?P<name>[a-z-]+) -->\n)(?P<body>.*?)(<!-- /figures:(?P=name) -->)", re.S)
