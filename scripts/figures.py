@@ -367,6 +367,32 @@ def window_figures(results: dict) -> str:
             f"({'met' if ratio <= 2 else 'missed'}: ≤ 2×).")
 
 
+def lag_table(results: dict) -> str:
+    """Finger-to-content lag on each link, prediction on and off, beside the bare page (`results.lag`)."""
+    lag = results.get("lag") or {}
+    targets = lag.get("targets")
+    if not targets:
+        return f"{stamp(results)}: no lag stage in bench/results.json ({lag.get('note', 'not measured')})."
+
+    def figure(run: dict | None) -> str:
+        if not run:
+            return ""
+        if run.get("error"):
+            return f"failed: {run['error']}"
+        return " / ".join(number(run.get(key), 1) for key in ("lag_ms_median", "lag_ms_p90", "lag_ms_max"))
+
+    recon = [run.get("reconciliation_error_px_p99") for runs in targets.values() for run in runs.values()
+             if isinstance(run, dict) and run.get("reconciliation_error_px_p99") is not None]
+    lines = [f"{stamp(results)} (ms: median / p90 / max):", "", "| link | prediction on | prediction off |",
+             "|---|---|---|", f"| bare page | {figure(lag.get('bare'))} | |"]
+    for name in lag.get("profiles") or sorted(targets):
+        runs = targets.get(name) or {}
+        lines.append(f"| {name} | {figure(runs.get('predict_on'))} | {figure(runs.get('predict_off'))} |")
+    if recon:
+        lines += ["", f"Reconciliation error p99, the most of any run: {max(recon):.1f} px."]
+    return "\n".join(lines)
+
+
 # Every table: its name in the docs' markers, the doc, the results file and how it is rendered.
 TABLES: dict[str, tuple[str, str, Callable[..., str]]] = {
     "targets": ("docs/PERFORMANCE.md", "results.json", targets_table),
@@ -381,6 +407,7 @@ TABLES: dict[str, tuple[str, str, Callable[..., str]]] = {
     "feed": ("docs/PERFORMANCE.md", "results.json", feed_table),
     "anchor": ("docs/PERFORMANCE.md", "results.json", anchor_table),
     "window": ("docs/PERFORMANCE.md", "results.json", window_figures),
+    "lag": ("docs/PERFORMANCE.md", "results.json", lag_table),
 }
 
 BLOCK = re.compile(r"(<!-- figures:(?P<name>[a-z-]+) -->\n)(?P<body>.*?)(<!-- /figures:(?P=name) -->)", re.S)
