@@ -448,6 +448,8 @@ def main() -> int:
     stale: list[str] = []
     for doc in sorted({table[0] for table in TABLES.values()}):
         path = args.root / doc
+        if not path.exists():  # a tree without the doc (the lint's own tests lint a few files): nothing to render
+            continue
         text, changed = render(args.root, doc, path.read_text())
         missing = [name for name, table in TABLES.items() if table[0] == doc and f"<!-- figures:{name} -->" not in text]
         if missing:
