@@ -26,6 +26,7 @@ export const ErrorCode = Object.freeze({
   outOfRange: 'out_of_range',
   unknownCommand: 'unknown_command',
   unknownPreset: 'unknown_preset',
+  unknownItem: 'unknown_item',
   notReady: 'not_ready',
   badToken: 'bad_token',
   sessionFull: 'session_full',

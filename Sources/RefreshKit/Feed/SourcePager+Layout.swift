@@ -14,6 +14,18 @@ extension SourcePager {
     /// items' own rules keep their ids new and unique (``LoadedItems``), which is all a layout checks of ids.
     /// - Returns: the correction to add to the content offset (`contentOffset` when the answer was applied).
     public mutating func place(_ change: RowsChange, contentOffset: Double) -> Double {
+        let before = heldTop
+        // Rows on top move the held row down by as many; a replace starts the rows anew and lets it go.
+        switch change {
+        case .replaced: release()
+        case .prepended(let count), .placeholdersOnTop(let count):
+            if heldRowIndex >= 0 { heldRowIndex += Int32(clamping: count) }
+        case .appended: break
+        }
+        return keepingHeld(from: before, placeRows(change, contentOffset: contentOffset))
+    }
+
+    private mutating func placeRows(_ change: RowsChange, contentOffset: Double) -> Double {
         let items = loaded.items
         switch change {
         case .replaced:
@@ -50,7 +62,39 @@ extension SourcePager {
     /// - Returns: the correction to add to the content offset.
     public mutating func measure(_ rows: [RowMeasurement], contentOffset: Double) throws(LayoutError) -> Double {
         let positions = try check(rows)
-        return geometry.measure(rows, at: positions, contentOffset: contentOffset)
+        let before = heldTop
+        return keepingHeld(from: before, geometry.measure(rows, at: positions, contentOffset: contentOffset))
+    }
+
+    /// The row a `scrollToItem` landed on and holds (docs/LAYOUT.md, "Anchoring"), nil when none is.
+    public var heldRow: Int? { heldRowIndex >= 0 ? Int(heldRowIndex) : nil }
+
+    /// Holds row `row` where it is on screen from now on (nil: none): each change of the rows then moves the content
+    /// offset by that row's move, not the first visible row's.
+    mutating func hold(_ row: Int?) {
+        heldRowIndex = row.map { Int32(clamping: $0) } ?? -1
+    }
+
+    /// Lets the held row go: the first visible row is kept still again.
+    mutating func release() {
+        heldRowIndex = -1
+    }
+
+    /// The top of the held row in the content, nil when none is held (or it is no longer a row of the list).
+    private var heldTop: Double? {
+        guard let row = heldRow, row < geometry.rowCount else { return nil }
+        return geometry.y(ofRow: row)
+    }
+
+    /// A change's correction: the held row's move when it was held before the change (`before`) and still is,
+    /// else the first visible row's (`correction`); a held row that left the list lets go.
+    private mutating func keepingHeld(from before: Double?, _ correction: Double) -> Double {
+        guard heldRowIndex >= 0 else { return correction }
+        guard let before, let after = heldTop else {
+            release()
+            return correction
+        }
+        return after - before
     }
 
     /// Checks a batch as ``measure(_:contentOffset:)`` does, changing nothing (``RowLayout/check(_:)``).

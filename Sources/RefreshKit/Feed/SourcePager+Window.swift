@@ -207,6 +207,7 @@ extension SourcePager {
         let left = placeholders - fits
         if left > 0 && (page.items.isEmpty || !page.hasMore) {
             removed = left
+            if edge == .above, let row = heldRow { hold(row >= left ? row - left : nil) }
             correction += geometry.removePlaceholders(at: edge, contentOffset: contentOffset + correction)
             if edge == .below {
                 loaded.olderCursor = page.olderCursor ?? loaded.olderCursor

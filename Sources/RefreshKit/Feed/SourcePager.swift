@@ -47,6 +47,12 @@ public struct SourcePager: Hashable, Sendable, Codable {
     /// The window of pages: each held page's cursors, the rows updates for the pages, the list's top item
     /// (docs/LAYOUT.md, "The window"; SourcePager+Window.swift).
     public internal(set) var window = PageWindow()
+    /// The row a `scrollToItem` landed on (its index in the whole list; −1 for none), kept still on screen whatever
+    /// the rows around it do, in place of the first visible row, until a gesture or another scroll
+    /// (SourcePager+Layout.swift; docs/LAYOUT.md, "Anchoring"). An `Int32` right after the window, whose last field
+    /// leaves it room: the session object keeps its allocator class (docs/PERFORMANCE.md, "Memory per connected
+    /// session").
+    var heldRowIndex: Int32 = -1
     private var nextRequestID = 1
 
     /// How a request ended, for the model.
@@ -196,7 +202,7 @@ public struct SourcePager: Hashable, Sendable, Codable {
 extension SourcePager {
     private enum CodingKeys: String, CodingKey {
         case loaded, running, runningID, lastRowsChange, answered, answeredCount, pageSize, timeoutMs, layout
-        case staleMeasurements, window, nextRequestID
+        case staleMeasurements, window, nextRequestID, held
     }
 
     public init(from decoder: any Decoder) throws {
@@ -218,6 +224,7 @@ extension SourcePager {
         staleMeasurements = try container.decode(Int.self, forKey: .staleMeasurements)
         window = try container.decode(PageWindow.self, forKey: .window)
         nextRequestID = try container.decode(Int.self, forKey: .nextRequestID)
+        heldRowIndex = try container.decodeIfPresent(Int32.self, forKey: .held) ?? -1
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -234,5 +241,6 @@ extension SourcePager {
         try container.encode(staleMeasurements, forKey: .staleMeasurements)
         try container.encode(window, forKey: .window)
         try container.encode(nextRequestID, forKey: .nextRequestID)
+        if heldRowIndex >= 0 { try container.encode(heldRowIndex, forKey: .held) }
     }
 }

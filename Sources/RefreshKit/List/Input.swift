@@ -90,6 +90,9 @@ public struct Command: Hashable, Sendable {
         case scrollByPage
         /// Scroll by `amount` CSS px along the vertical axis (keyboard arrows).
         case scrollBy
+        /// Scroll so that the row `item` names is at `align` of the viewport; it then stays where it landed
+        /// while the rows around it are measured, until a gesture or another scroll (docs/LAYOUT.md, "Anchoring").
+        case scrollToItem
     }
 
     public var name: Name
@@ -98,11 +101,20 @@ public struct Command: Hashable, Sendable {
     public var animated: Bool
     /// A signed amount for the scroll commands.
     public var amount: Double
+    /// `scrollToItem`'s row.
+    public var item: ItemTarget?
+    /// Where `scrollToItem` puts its row.
+    public var align: ItemAlignment
 
-    public init(_ name: Name, edge: Edge? = nil, animated: Bool = true, amount: Double = 0) {
+    public init(
+        _ name: Name, edge: Edge? = nil, animated: Bool = true, amount: Double = 0, item: ItemTarget? = nil,
+        align: ItemAlignment = .start
+    ) {
         self.name = name
         self.edge = edge
         self.animated = animated
         self.amount = amount
+        self.item = item
+        self.align = align
     }
 }

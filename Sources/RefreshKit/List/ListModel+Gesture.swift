@@ -64,6 +64,7 @@ extension ListModel {
             return
         case .began:
             events.append(Event(.gestureBegan, cause: scroll.isWheeling ? .wheel : .drag, time: now))
+            pager.release()  // the reader takes the list back from a `scrollToItem`
             observe()
         case .moved:
             observe()

@@ -139,9 +139,10 @@ public struct ListModel: Hashable, Sendable, Codable {
             observe()
         case .command(let command):
             try Validation.command(command)
+            let row = command.name == .scrollToItem ? try ScrollDestination.row(of: command.item, in: pager) : nil
             advance(to: time)
             observedQuietly.value = false
-            run(command)
+            run(command, row: row)
         case .configure(let patch):
             let reconfigured = try configuration.applying(patch)
             advance(to: time)
@@ -500,7 +501,7 @@ public struct ListModel: Hashable, Sendable, Codable {
 
     // MARK: - Commands
 
-    private mutating func run(_ command: Command) {
+    private mutating func run(_ command: Command, row: Int?) {
         switch command.name {
         case .refresh, .retry, .loadMore:
             let edge =
@@ -518,16 +519,11 @@ public struct ListModel: Hashable, Sendable, Codable {
             }
             syncLayers()
             if !command.animated { snapIntoBounds() }
-        case .scrollToEdge:
-            let edge = command.edge ?? .top
-            var target = scroll.offset
-            let range = scroll.bounds(edge.axis)
-            target[edge.axis] = edge.isLeading ? range.lower : range.upper
-            scroll.scroll(to: target, animated: command.animated)
-        case .scrollByPage, .scrollBy:
-            let distance = command.name == .scrollBy ? command.amount : command.amount * scroll.viewport.height * 0.9
-            var target = scroll.offset
-            target.y = scroll.bounds(.vertical).clamp(target.y + distance)
+        case .scrollToEdge, .scrollByPage, .scrollBy, .scrollToItem:
+            // A scroll lets a held row go; `scrollToItem` holds the row it goes to (docs/LAYOUT.md, "Anchoring").
+            pager.hold(row)
+            guard let target = ScrollDestination.offset(of: command, row: row, scroll: scroll, rows: pager.geometry)
+            else { break }
             scroll.scroll(to: target, animated: command.animated)
         }
         observe()

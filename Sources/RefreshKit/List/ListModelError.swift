@@ -14,6 +14,8 @@ public struct ListModelError: Error, Hashable, Sendable, CustomStringConvertible
         /// A `measure` the layout refuses (a height out of range, a row not held), or one sent to a session
         /// whose feed is simulated; the message names the row.
         case badMeasurement
+        /// A `scrollToItem` whose id is not among the loaded rows; the message says how many are.
+        case unknownItem
     }
 
     /// What kind of refusal this is.

@@ -24,6 +24,8 @@ public enum ErrorCode: String, CaseIterable, Hashable, Sendable, CustomStringCon
     case unknownCommand = "unknown_command"
     /// A preset name the server does not know. Raised by the engine.
     case unknownPreset = "unknown_preset"
+    /// A `scrollToItem` whose `id` is not among the session's loaded rows. Raised by the engine.
+    case unknownItem = "unknown_item"
     /// An input (or `trace`) before `hello`. Raised by the server.
     case notReady = "not_ready"
     /// A `hello` with a `token` the session never issued (or has forgotten); nothing was joined. Raised by the
@@ -59,6 +61,7 @@ public enum ErrorCode: String, CaseIterable, Hashable, Sendable, CustomStringCon
         case .unknownPreset: self = .unknownPreset
         case .wrongKind: self = .badField
         case .badMeasurement: self = .badMessage
+        case .unknownItem: self = .unknownItem
         }
     }
 

@@ -265,7 +265,25 @@ public struct MessageDecoder: Sendable {
         guard abs(amount) <= limits.maxAmount else {
             throw r.outOfRange("command.amount must be at most \(describe(limits.maxAmount)) in magnitude")
         }
-        return Command(name, edge: edge, animated: animated, amount: amount)
+        guard name == .scrollToItem else { return Command(name, edge: edge, animated: animated, amount: amount) }
+        return Command(
+            name, animated: animated, item: try itemTarget(r, fields),
+            align: try r.enumeration(fields[.align], "command.align") ?? .start)
+    }
+
+    /// `scrollToItem`'s row: `id` (a loaded item's, at most ``DecodingLimits/maxStringLength`` bytes) or `index` (a row of
+    /// the whole list), one of them.
+    private func itemTarget(_ r: FieldReader, _ fields: [CommandField: Int]) throws(WireError) -> ItemTarget {
+        let id = try r.string(fields[.id], "command.id")
+        let index = try r.integer(fields[.index], "command.index")
+        switch (id, index) {
+        case (let id?, nil): return .id(id)
+        case (nil, let index?):
+            guard index >= 0 else { throw r.outOfRange("command.index must be 0 or more") }
+            return .index(index)
+        case (nil, nil): throw r.missing("command.id (or command.index)")
+        case (_?, _?): throw r.badField("scrollToItem takes command.id or command.index, not both")
+        }
     }
 
     private func decodeConfigure(_ r: FieldReader, _ object: Int) throws(WireError) -> ConfigurationPatch {
@@ -317,7 +335,7 @@ private enum HelloField: String, CaseIterable {
 }
 
 private enum CommandField: String, CaseIterable {
-    case name, edge, animated, amount
+    case name, edge, animated, amount, id, index, align
 }
 
 private enum ConfigureField: String, CaseIterable {

@@ -223,7 +223,22 @@ struct TraceGenerator {
             amount = random.hostile()
             expectation = .reject
         }
-        return .input(.command(Command(name, edge: edge, animated: random.chance(0.6), amount: amount)), expectation)
+        guard name == .scrollToItem else {
+            return .input(
+                .command(Command(name, edge: edge, animated: random.chance(0.6), amount: amount)), expectation)
+        }
+        // A row by index: one the list may or may not hold (the generator does not know how many it holds), one
+        // that cannot be, or an id no feed makes.
+        let (item, expected): (ItemTarget?, TraceStep.Expectation) =
+            switch random.int(0...9) {
+            case 0: (.index(-1), .reject)
+            case 1: (.id("no item has this id"), .reject)
+            case 2: (nil, .reject)
+            default: (.index(random.int(0...60)), .either)
+            }
+        let align = random.any(ItemAlignment.self)
+        let command = Command(name, animated: random.chance(0.6), item: item, align: align)
+        return .input(.command(command), expected)
     }
 
     /// A touch or a wheel with a delta no model may take.

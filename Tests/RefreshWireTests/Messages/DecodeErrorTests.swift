@@ -251,10 +251,25 @@ struct DecodeErrorTests {
         expectError(
             #"{"type":"command","name":"explode"}"#, .unknownCommand,
             message: "unknown command \"explode\"; expected one of refresh, finish, loadMore, retry, scrollToEdge, "
-                + "scrollByPage, scrollBy",
+                + "scrollByPage, scrollBy, scrollToItem",
             ref: "command")
         expectError(#"{"type":"command","name":"Refresh"}"#, .unknownCommand, ref: "command")
         expectError(#"{"type":"command","name":""}"#, .unknownCommand, ref: "command")
+    }
+
+    @Test func scrollToItemNamesOneRowAndAnAlignment() {
+        expectError(
+            #"{"type":"command","name":"scrollToItem"}"#, .missingField,
+            message: "command.id (or command.index) is required", ref: "command")
+        expectError(
+            #"{"type":"command","name":"scrollToItem","id":"a","index":3}"#, .badField,
+            message: "scrollToItem takes command.id or command.index, not both", ref: "command")
+        expectError(
+            #"{"type":"command","name":"scrollToItem","index":-1}"#, .outOfRange,
+            message: "command.index must be 0 or more", ref: "command")
+        expectError(#"{"type":"command","name":"scrollToItem","index":1.5}"#, .badField, ref: "command")
+        expectError(#"{"type":"command","name":"scrollToItem","id":7}"#, .badField, ref: "command")
+        expectError(#"{"type":"command","name":"scrollToItem","id":"a","align":"top"}"#, .badField, ref: "command")
     }
 
     @Test func refIsTheMessageType() {

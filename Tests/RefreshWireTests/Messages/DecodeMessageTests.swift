@@ -55,11 +55,18 @@ struct DecodeMessageTests {
         #expect(message == .input(.resize(Size(width: 844, height: 390))))
     }
 
-    @Test(arguments: Command.Name.allCases)
+    @Test(arguments: Command.Name.allCases.filter { $0 != .scrollToItem })
     func commandWithEveryField(name: Command.Name) throws {
         let message = try decode(
             #"{"type":"command","name":"\#(name.rawValue)","edge":"bottom","animated":false,"amount":-2.5}"#)
         #expect(message == .input(.command(Command(name, edge: .bottom, animated: false, amount: -2.5))))
+    }
+
+    @Test func scrollToItemByIdOrIndex() throws {
+        let byID = try decode(#"{"type":"command","name":"scrollToItem","id":"42","align":"center","animated":false}"#)
+        #expect(byID == .input(.command(Command(.scrollToItem, animated: false, item: .id("42"), align: .center))))
+        let byIndex = try decode(#"{"type":"command","name":"scrollToItem","index":7}"#)
+        #expect(byIndex == .input(.command(Command(.scrollToItem, item: .index(7), align: .start))))
     }
 
     @Test func commandDefaults() throws {

@@ -42,7 +42,9 @@ struct ProtocolDocumentTests {
 
     @Test func everyEngineRefusalHasItsCode() {
         #expect(
-            ListModelError.Reason.allCases.map(ErrorCode.init) == [.outOfRange, .unknownPreset, .badField, .badMessage])
+            ListModelError.Reason.allCases.map(ErrorCode.init) == [
+                .outOfRange, .unknownPreset, .badField, .badMessage, .unknownItem,
+            ])
     }
 }
 
