@@ -168,6 +168,31 @@ def test_new_rows_on_top_from_another_device_keep_the_visible_row_still(browser,
         context.close()
 
 
+def test_scroll_to_item_lands_at_each_alignment_and_stays_there_while_the_rows_are_measured(browser, feed_server):
+    """`scrollToItem` (docs/PROTOCOL.md): the row is drawn at the top, the middle or the bottom of the list within
+    1 px once the page has laid out and measured the rows it landed among and the engine accepted their heights:
+    the engine holds the row it went to, not the first visible one (docs/LAYOUT.md, "Anchoring")."""
+    context, page = open_loaded(browser, feed_server)
+    try:
+        f = scroll_to_middle(page)
+        ids = [item["id"] for item in page.evaluate("() => window.refreshkit.feed(1000).items")]
+        target = ids[len(ids) // 2 + 7]
+        for align in ("end", "center", "start"):
+            before = f["offset"]["y"]
+            page.evaluate("(m) => window.refreshkit.send(m)",
+                          {"type": "command", "name": "scrollToItem", "id": target, "align": align, "animated": False})
+            f = wait_until(page, lambda p, b=before: (s := settled(p)) and s["offset"]["y"] != b and s, 15,
+                           what=f"the list at rest after scrollToItem {align}")
+            row = next((r for r in rows(page) if r["id"] == target), None)
+            assert row is not None, f"row {target} not drawn after scrollToItem {align}: {rows(page)[:3]}"
+            top, bottom = f["insets"]["top"], f["viewport"]["h"] - f["insets"]["bottom"]
+            wanted = {"start": top, "center": (top + bottom) / 2 - row["h"] / 2, "end": bottom - row["h"]}[align]
+            assert abs(row["y"] - wanted) <= 1, f"{align}: row {target} drawn at {row['y']:.2f}, not {wanted:.2f}"
+        assert not page.errors, page.errors
+    finally:
+        context.close()
+
+
 def gaps_and_overlaps(sample: list[dict], viewport_h: float, count: int) -> list[str]:
     problems = []
     for a, b in zip(sample, sample[1:], strict=False):
