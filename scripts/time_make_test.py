@@ -73,10 +73,11 @@ def main() -> int:
     results = {
         "git_commit": commit, "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "status": status, "total_s": round(total, 1), "machine_busy_cpu_s": round(cpu, 1), "cores": os.cpu_count(),
-        "phases_s": phases, "log": str(log_path),
+        "phases_s": phases,
     }
     args.out.write_text(json.dumps(results, indent=2) + "\n")
     print(json.dumps(results, indent=2))
+    print(f"the run's output, each line stamped: {log_path}")
     if not args.keep:
         shutil.rmtree(folder, ignore_errors=True)
     return status
