@@ -139,10 +139,10 @@ public struct ListModel: Hashable, Sendable, Codable {
             observe()
         case .command(let command):
             try Validation.command(command)
-            let row = command.name == .scrollToItem ? try ScrollDestination.row(of: command.item, in: pager) : nil
+            if command.name == .scrollToItem { _ = try ScrollDestination.row(of: command.item, in: pager) }
             advance(to: time)
             observedQuietly.value = false
-            run(command, row: row)
+            run(command)
         case .configure(let patch):
             let reconfigured = try configuration.applying(patch)
             advance(to: time)
@@ -501,7 +501,7 @@ public struct ListModel: Hashable, Sendable, Codable {
 
     // MARK: - Commands
 
-    private mutating func run(_ command: Command, row: Int?) {
+    private mutating func run(_ command: Command) {
         switch command.name {
         case .refresh, .retry, .loadMore:
             let edge =
@@ -520,7 +520,9 @@ public struct ListModel: Hashable, Sendable, Codable {
             syncLayers()
             if !command.animated { snapIntoBounds() }
         case .scrollToEdge, .scrollByPage, .scrollBy, .scrollToItem:
-            // A scroll lets a held row go; `scrollToItem` holds the row it goes to (docs/LAYOUT.md, "Anchoring").
+            // A scroll lets a held row go; `scrollToItem` holds the row it goes to (docs/LAYOUT.md, "Anchoring"), found
+            // again after the clock moved to the command (an answer due meanwhile may have put rows above it).
+            let row = command.name == .scrollToItem ? try? ScrollDestination.row(of: command.item, in: pager) : nil
             pager.hold(row)
             guard let target = ScrollDestination.offset(of: command, row: row, scroll: scroll, rows: pager.geometry)
             else { break }
