@@ -255,13 +255,13 @@ def make_test_table(results: dict) -> str:
     return "\n".join(lines)
 
 
-def current_table(results: dict, root: Path) -> str:
+def current_table(results: dict, memory: dict | None, memory_tls: dict | None) -> str:
     """The figures of the last `make bench` beyond its targets: the engine alone, the server at 1 000 sessions, the
     whole server's instructions, idle connections, the page, and memory per session (`bench/memory*.json`)."""
     engine, server = results.get("engine") or {}, results.get("server") or {}
     counted = results.get("server_instructions") or {}
     page, rows = results.get("page") or {}, results.get("page_rows") or {}
-    memory, memory_tls = load(root, "memory.json") or {}, load(root, "memory_tls.json") or {}
+    memory, memory_tls = memory or {}, memory_tls or {}
 
     def at(table: dict, key: str, level: str = "1000"):
         value = table.get(key)
@@ -393,8 +393,9 @@ def lag_table(results: dict) -> str:
     return "\n".join(lines)
 
 
-# Every table: its name in the docs' markers, the doc, the results file and how it is rendered.
-TABLES: dict[str, tuple[str, str, Callable[..., str]]] = {
+# Every table: its name in the docs' markers, the doc, the results file (or files: the first must be there, the others
+# come as None when missing) and how it is rendered, from each file's contents in that order.
+TABLES: dict[str, tuple[str, str | tuple[str, ...], Callable[..., str]]] = {
     "targets": ("docs/PERFORMANCE.md", "results.json", targets_table),
     "levels": ("docs/PERFORMANCE.md", "results.json", levels_table),
     "cluster-cost": ("docs/SCALING.md", "cluster.json", cluster_cost_table),
@@ -403,7 +404,7 @@ TABLES: dict[str, tuple[str, str, Callable[..., str]]] = {
     "chaos": ("docs/SCALING.md", "chaos.json", chaos_table),
     "transports": ("docs/PERFORMANCE.md", "transports.json", transports_table),
     "make-test": ("README.md", "make-test.json", make_test_table),
-    "current": ("docs/PERFORMANCE.md", "results.json", current_table),
+    "current": ("docs/PERFORMANCE.md", ("results.json", "memory.json", "memory_tls.json"), current_table),
     "feed": ("docs/PERFORMANCE.md", "results.json", feed_table),
     "anchor": ("docs/PERFORMANCE.md", "results.json", anchor_table),
     "window": ("docs/PERFORMANCE.md", "results.json", window_figures),
@@ -421,15 +422,11 @@ def render(root: Path, doc: str, text: str) -> tuple[str, list[str]]:
         name = match["name"]
         if name not in TABLES or TABLES[name][0] != doc:
             raise SystemExit(f"{doc}: no table named '{name}' (scripts/figures.py TABLES)")
-        results = load(root, TABLES[name][1])
-        writer = "scripts/time_make_test.py" if TABLES[name][1] == "make-test.json" else "`make bench`"
-        renderer = TABLES[name][2]
-        if not results:
-            body = f"bench/{TABLES[name][1]} is missing: {writer} writes it."
-        elif renderer.__code__.co_argcount == 2:
-            body = renderer(results, root)
-        else:
-            body = renderer(results)
+        _, files, renderer = TABLES[name]
+        files = (files,) if isinstance(files, str) else files
+        contents = [load(root, file) for file in files]
+        writer = "scripts/time_make_test.py" if files[0] == "make-test.json" else "`make bench`"
+        body = renderer(*contents) if contents[0] else f"bench/{files[0]} is missing: {writer} writes it."
         body += "\n"
         if body != match["body"]:
             changed.append(name)
