@@ -68,8 +68,8 @@ struct FeedCommand: ParsableCommand {
     }
 }
 
-/// `refreshkit post --feed sqlite:PATH "text" [--author NAME] [--title TITLE] [--url URL]`: adds an item at the top
-/// of a SQLite feed.
+/// `refreshkit post --feed sqlite:PATH "text" [--author NAME] [--title TITLE] [--url URL] [--section NAME]`: adds an
+/// item at the top of a SQLite feed.
 struct PostCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "post",
@@ -95,6 +95,9 @@ struct PostCommand: ParsableCommand {
     @Option(help: "The address of the page it stands for: a tap on its row opens it.")
     var url: String?
 
+    @Option(help: "The section it belongs to: the list draws its name as a header above the section's first row.")
+    var section: String?
+
     func run() throws {
         let item = try FeedCLI.run { () throws(FeedError) -> FeedItem in
             guard case .sqlite(let path) = try FeedAddress(parsing: feed) else {
@@ -102,7 +105,7 @@ struct PostCommand: ParsableCommand {
             }
             let now = FeedCLI.nowMicros()
             return try SQLiteFeed(path: path, nowMicros: now).post(
-                text: text, author: author, title: title, url: url, timeMicros: now)
+                FeedPost(text: text, author: author, title: title, url: url, section: section), timeMicros: now)
         }
         try FeedCLI.printJSON(item)
     }

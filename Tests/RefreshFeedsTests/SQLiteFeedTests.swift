@@ -81,13 +81,36 @@ struct SQLiteFeedTests {
         defer { folder.remove() }
         let feed = try SQLiteFeed(path: folder.file("feed.db"), nowMicros: testNow, corpus: Self.entries)
         let posted = try feed.post(
-            text: "body", author: " ", title: " A title ", url: "https://example.test/a", timeMicros: testNow)
+            FeedPost(text: "body", author: " ", title: " A title ", url: "https://example.test/a", section: " Today "),
+            timeMicros: testNow)
         #expect(posted.title == "A title" && posted.url == "https://example.test/a" && posted.author == nil)
+        #expect(posted.section == "Today")
         #expect(try feed.load(FeedRequest(.newest, limit: 1)).items == [posted])
         #expect(try feed.load(FeedRequest(.newest, limit: 2)).items[1].title == nil)
     }
 
-    @Test("a file made before titles and links gains their columns, its rows kept; a read-only one is read without")
+    /// A new file's items are grouped by their day in UTC, as a message list is.
+    @Test("a new file's items are in the section of their day")
+    func daySections() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let feed = try SQLiteFeed(path: folder.file("feed.db"), nowMicros: testNow, corpus: Self.entries)
+        let items = try feed.load(FeedRequest(.newest, limit: 50)).items
+        let days = DateFormatter()
+        days.locale = Locale(identifier: "en_US_POSIX")
+        days.timeZone = TimeZone(identifier: "UTC")
+        days.dateFormat = "EEEE d MMMM"
+        #expect(!items.isEmpty)
+        for item in items {
+            let day = days.string(from: Date(timeIntervalSince1970: Double(item.timeMicros!) / 1e6))
+            #expect(item.section == day)
+        }
+        #expect(items.first?.section?.split(separator: " ").count == 3)
+    }
+
+    @Test(
+        "a file made before titles, links and sections gains their columns, its rows kept; a read-only one is read without"
+    )
     func migration() throws {
         let folder = TemporaryFolder()
         defer { folder.remove() }
@@ -110,7 +133,7 @@ struct SQLiteFeedTests {
         #expect(chmod(path, 0o644) == 0)
         let feed = try SQLiteFeed(path: path, nowMicros: testNow, corpus: [])
         let posted = try feed.post(
-            text: "new", author: nil, title: "T", url: "https://example.test/t", timeMicros: 2000)
+            FeedPost(text: "new", title: "T", url: "https://example.test/t", section: "S"), timeMicros: 2000)
         let items = try feed.load(FeedRequest(.newest, limit: 5)).items
         #expect(items == [posted, FeedItem(id: "1", text: "old row", author: "Ann", timeMicros: 1000)])
     }

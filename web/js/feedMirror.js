@@ -1,8 +1,10 @@
 // The list for screen readers and keyboards: the rows drawn on the canvas, mirrored in the DOM as a feed after the
 // WAI-ARIA Authoring Practices' feed pattern (https://www.w3.org/WAI/ARIA/apg/patterns/feed/): a `role="feed"`
 // element whose `<article>`s carry their position (`aria-posinset`), the feed's size (`aria-setsize`, -1 while more
-// can load), a name (`aria-labelledby` their heading: the item's title, js/feed/itemLink.js) and `tabindex="0"`,
-// the heading a real link (`<a href target=_blank rel=noopener>`) when the item has an http(s) one; `aria-busy`
+// can load), a name (`aria-labelledby` their heading, an `h3`: the item's title, js/feed/itemLink.js) and
+// `tabindex="0"`, the heading a real link (`<a href target=_blank rel=noopener>`) when the item has an http(s) one;
+// the first article of a section starts with the section's name as an `h2` (docs/LAYOUT.md, "Section headers"), so
+// a screen reader's heading navigation goes section by section; `aria-busy`
 // while a refresh or a load runs; Page Down / Page Up move focus between articles, Enter on one follows its link.
 // The canvas stays the display: the mirror holds only the visible rows and a few beyond, and touches the DOM only
 // when that set or the feed changes, never on a frame that merely moves the offset within it.
@@ -10,6 +12,7 @@ import { visibleRows } from './rows.js';
 import { ageText } from './feed/ages.js';
 import { imageAlt } from './feed/images.js';
 import { headingOf, safeLink } from './feed/itemLink.js';
+import { startsSection } from './feed/feedRows.js';
 
 /** Rows mirrored beyond the visible ones, on each side. */
 export const MIRROR_MARGIN = 5;
@@ -92,20 +95,20 @@ export function focusStep(key, index, count) {
 }
 
 /**
- * Puts `text` in the article's heading `h2`: as a real link to `href` (a new tab, no opener) when there is one,
+ * Puts `text` in the article's heading `h3`: as a real link to `href` (a new tab, no opener) when there is one,
  * so that Tab reaches it and Enter or a screen reader follows it; as plain text when there is none.
  */
-function fillHeading(h2, text, href) {
-  let a = h2.firstElementChild;
+function fillHeading(heading, text, href) {
+  let a = heading.firstElementChild;
   if (!href) {
-    if (a || h2.textContent !== text) h2.textContent = text;
+    if (a || heading.textContent !== text) heading.textContent = text;
     return;
   }
   if (!a) {
-    a = h2.ownerDocument.createElement('a');
+    a = heading.ownerDocument.createElement('a');
     a.target = '_blank';
     a.rel = 'noopener';
-    h2.replaceChildren(a);
+    heading.replaceChildren(a);
   }
   if (a.getAttribute('href') !== href) a.setAttribute('href', href);
   if (a.textContent !== text) a.textContent = text;
@@ -212,7 +215,10 @@ export class FeedMirror {
     el.className = 'feed-row';
     el.tabIndex = 0;
     el.dataset.index = String(i);
-    const title = doc.createElement('h2'); // the item's title; a link to its page when it has one
+    const section = doc.createElement('h2'); // the section's name, in a section's first article only
+    section.className = 'feed-section';
+    section.hidden = true;
+    const title = doc.createElement('h3'); // the item's title; a link to its page when it has one
     title.className = 'feed-row-title';
     title.id = `feed-row-${i}`;
     const byline = doc.createElement('p');
@@ -224,15 +230,18 @@ export class FeedMirror {
     const image = doc.createElement('span'); // an item's image, named by its alternative text (js/feed/images.js)
     image.setAttribute('role', 'img');
     image.hidden = true;
-    el.append(title, byline, subtitle, time, image);
+    el.append(section, title, byline, subtitle, time, image);
     el.setAttribute('aria-labelledby', title.id);
     return el;
   }
 
   fill(el, feed, i, setSize, rh) {
     const c = articleContent(feed, i, this.state);
-    const [title, byline, subtitle, time, image] = el.children;
+    const [section, title, byline, subtitle, time, image] = el.children;
     const item = this.state ? this.state.rows.item(i) : null;
+    const starts = item !== null && startsSection(this.state.rows.items, i);
+    if (section.hidden !== !starts) section.hidden = !starts;
+    if (starts && section.textContent !== item.section) section.textContent = item.section;
     const alt = item?.image ? imageAlt(item) : null;
     if (image.hidden !== !alt) image.hidden = !alt;
     if (alt && image.getAttribute('aria-label') !== alt) image.setAttribute('aria-label', alt);

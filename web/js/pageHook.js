@@ -89,6 +89,11 @@ export function exposePageHook({ session, share, traceTools, newItems = null }) 
      * (`deferred`, js/feed/layoutAhead.js).
      */
     rows: () => session.listCanvas.renderer.rows.rects(),
+    /** The section header drawn pinned last (docs/LAYOUT.md, "Section headers"): `{section, y}` on the canvas, or null. */
+    pinned: () => {
+      const p = session.listCanvas.renderer.rows.drawnPinned;
+      return p && { section: p.section, y: p.y };
+    },
     rowLayout: () => {
       const l = session.layout;
       return {
@@ -101,13 +106,14 @@ export function exposePageHook({ session, share, traceTools, newItems = null }) 
     rowTop: (i) => session.layout.top(i),
     /**
      * Row i as laid out (js/feed/rowLayout.js), or null before it is: the author line (`byline`), the item's title
-     * in lines (`heading`, its first baseline `headingY`), the text's lines (from `textY`) and the height, CSS px.
+     * in lines (`heading`, its first baseline `headingY`), the text's lines (from `textY`), the height and the section
+     * header's band above the content (`band`, 0 for none), CSS px.
      */
     rowContent: (i) => {
       const r = session.layout.laidRow(i);
       return r && {
         byline: r.byline, heading: [...r.heading], headingY: r.headingY, lines: [...r.lines], textY: r.textY,
-        height: r.height,
+        height: r.height, band: r.band,
       };
     },
     /** The feed's images (js/feed/images.js): decoded ones held, fetches queued and in flight, loaded, failed, dropped. */

@@ -99,7 +99,8 @@ export class Renderer {
     if (range && layout) {
       // the rows at their measured heights (js/feed/rowLayout.js), a screen laid out ahead
       drawn = range.last - range.first + 1;
-      this.rows.drawLaidOut(this.ctx, t, this.dpr, range, layout, drawn, contentW, tx, ty, Date.now());
+      const insetTop = frame.insets?.top ?? 0;
+      this.rows.drawLaidOut(this.ctx, t, this.dpr, range, layout, drawn, contentW, tx, ty, Date.now(), insetTop);
     } else if (range) {
       drawn = range.last - range.first + 1;
       const items = env.feed ? env.feed.rows : null;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FeedRows, itemOf } from '../js/feed/feedRows.js';
+import { FeedRows, itemOf, startsSection } from '../js/feed/feedRows.js';
 import { FeedState } from '../js/feed/feedState.js';
 import { message } from './feedSupport.js';
 
@@ -19,12 +19,14 @@ test('rows replace, prepend and append keep the items newest first, at the count
   assert.equal(rows.problem, null);
 });
 
-test('an item keeps what the wire gives: author, title, url, time and image only when present', () => {
+test('an item keeps what the wire gives: author, title, url, section, time and image only when present', () => {
   const [a, , c] = message('rows-replace').items.map(itemOf);
   assert.deepEqual(a, {
     id: '42', text: 'A journey of a thousand miles begins with a single step.', author: 'Lao Tzu', title: null, url: null,
-    time: 1732480000123.5, image: null,
+    section: null, time: 1732480000123.5, image: null,
   });
+  assert.equal(itemOf({ id: 'x', text: '', section: 'Monday' }).section, 'Monday');
+  assert.equal(itemOf({ id: 'x', text: '', section: '' }).section, null);
   assert.equal(c.author, null);
   assert.deepEqual(c.image, { url: 'https://example.org/40.jpg', width: 640, height: 480 });
   assert.equal(itemOf({ text: 'no id' }), null);
@@ -101,4 +103,10 @@ test('a reload whose count cannot be met by removing placeholders is said', () =
   const rows = new FeedRows();
   rows.apply({ op: 'replace', items: [it(2), it(1)], count: 3, above: 1 });
   assert.match(rows.apply({ op: 'reload', at: 'top', items: [], count: 1 }), /reload left 2 rows, the server counts 1/);
+});
+
+test('a row starts its section when it is the first, or the row above is a placeholder or in another section', () => {
+  const item = (id, section) => ({ id, text: '', section });
+  const items = [item('1', 'A'), item('2', 'A'), item('3', 'B'), null, item('5', 'B'), item('6', null), item('7', 'B')];
+  assert.deepEqual(items.map((_, i) => startsSection(items, i)), [true, false, true, false, true, false, true]);
 });

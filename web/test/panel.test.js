@@ -156,7 +156,8 @@ test('the editors come from the schema the server sends: every field, its kind, 
   assert.deepEqual(fields.edges.filter((f) => f.group === 'Behaviour').map((f) => f.key),
     ['role', 'enabled', 'trigger', 'strictness', 'fling', 'shortContent']);
   assert.deepEqual(fields.feed.map((f) => f.key),
-    ['latencyMs', 'failureRate', 'pageSize', 'totalItems', 'newItemsPerRefresh', 'rowHeight', 'timeoutMs']);
+    ['latencyMs', 'failureRate', 'pageSize', 'totalItems', 'newItemsPerRefresh', 'rowHeight', 'timeoutMs',
+      'sectionHeaderHeight']);
   assert.deepEqual(fields.physics.map((f) => f.key), ['decelerationRate', 'spring', 'rubberBand']);
   // the ranges are the schema's, not a copy
   for (const scope of ['top', 'feed', 'physics']) {

@@ -237,3 +237,52 @@ test('held heights and rows move together at commit; the shift of the row at the
   assert.equal(layout.holding(feed.rows), false);
   assert.equal(layout.commit(feed.rows, 500), 0, 'nothing held: nothing moves');
 });
+
+test("a section's first row draws its header in a band above its content, and the header at the top is pinned", () => {
+  const { layout, take } = session(72, 390);
+  const sectioned = [
+    { id: 'a1', text: 'one', section: 'Monday', time: 0 },
+    { id: 'a2', text: 'two', section: 'Monday', time: 0 },
+    { id: 'b1', text: 'three', section: 'Sunday', time: 0 },
+    { id: 'b2', text: 'four', section: 'Sunday', time: 0 },
+  ];
+  take({ type: 'rows', op: 'replace', count: 4, items: sectioned });
+  lay(layout);
+  const plain = layoutRow(sectioned[1], textBox(390).w, measure7, measure7);
+  assert.deepEqual([0, 1, 2, 3].map((i) => layout.laidRow(i).band), [28, 0, 28, 0]);
+  assert.equal(layout.laidRow(0).height, plain.height + 28, 'the band is in the row, so in its measured height');
+  // the engine accepts the heights: the rows are placed at them, 100, 72, 100, 72
+  take({ type: 'heights', rows: [['a1', 100], ['a2', 72], ['b1', 100], ['b2', 72]] });
+  assert.deepEqual(layout.pinnedAt(0, 0), { section: 'Monday', y: 0 });
+  assert.deepEqual(layout.pinnedAt(100, 0), { section: 'Monday', y: 0 }, 'Sunday\'s row 72 px below the top');
+  assert.deepEqual(layout.pinnedAt(150, 0), { section: 'Monday', y: -6 }, 'pushed by Sunday\'s first row at 172');
+  assert.deepEqual(layout.pinnedAt(172, 0), { section: 'Sunday', y: 0 });
+  assert.deepEqual(layout.pinnedAt(-40, 0), { section: 'Monday', y: 40 }, 'pulled down: on its own row');
+  assert.deepEqual(layout.pinnedAt(-60, 60), { section: 'Monday', y: 60 }, 'under a refresh\'s inset');
+  // a new header height lays the section rows out again
+  take({ type: 'config', config: { feed: { rowHeight: 72, sectionHeaderHeight: 40 } } });
+  lay(layout);
+  assert.equal(layout.laidRow(2).band, 40);
+  // the painter draws the band on the row and the pinned header over the rows
+  const ctx = fakeContext();
+  const painter = new RowPainter();
+  painter.ahead.budgetMs = Infinity;
+  const theme = { font: 'sans-serif', row: '#fff', separator: '#ccc', text: '#000', text2: '#666', skeleton: '#eee' };
+  painter.drawLaidOut(ctx, theme, 1, layout.visible(150, 400), layout, 3, 390, 0, -150, 0, 0);
+  assert.deepEqual(painter.drawnPinned, { section: 'Monday', y: 172 - 40 - 150 });
+  assert.ok(ctx.texts.some((t) => t.s === 'Sunday' && t.y === 172 - 150 + 20.5), 'Sunday drawn on its row');
+});
+
+test('rows that come on top, even as placeholders, keep the heights of the rows they push down', () => {
+  const { layout, take } = session(72, 390);
+  take({ type: 'rows', op: 'replace', count: 3, items: items(3) });
+  take({ type: 'heights', rows: [['r0', 100], ['r1', 90], ['r2', 80]] });
+  assert.deepEqual(tops(layout), [0, 100, 190, 270]);
+  // a session whose window holds pages far from the top: the new rows are placeholders above (a replace's `above`)
+  take({ type: 'rows', op: 'replace', count: 6, above: 3, items: items(3) });
+  assert.deepEqual(tops(layout), [0, 72, 144, 216, 316, 406, 486], 'r0…r2 keep 100, 90, 80 three rows down');
+  // a row no longer in the mirror is forgotten (the engine forgets it too): loaded again, it is at the estimate
+  take({ type: 'rows', op: 'replace', count: 2, items: items(2, 1) });
+  take({ type: 'rows', op: 'replace', count: 3, items: items(3) });
+  assert.deepEqual(tops(layout), [0, 72, 162, 242]);
+});

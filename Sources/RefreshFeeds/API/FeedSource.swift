@@ -20,15 +20,14 @@ public protocol FeedSource: Sendable {
 /// A source that takes new items (``SQLiteFeed``); `refreshkit post` and, later, the server's endpoint
 /// write through it.
 public protocol PostableFeedSource: FeedSource {
-    /// Adds an item at the top of the feed at `timeMicros` (or just after the newest item, if that is later,
-    /// so the order and the times agree), and returns it with its new id.
-    func post(text: String, author: String?, title: String?, url: String?, timeMicros: Int64) throws(FeedError)
-        -> FeedItem
+    /// Adds `post` at the top of the feed at `timeMicros` (or just after the newest item, if that is later, so the
+    /// order and the times agree), and returns its item with its new id.
+    func post(_ post: FeedPost, timeMicros: Int64) throws(FeedError) -> FeedItem
 }
 
 extension PostableFeedSource {
-    /// Adds an item without a title or a link.
+    /// Adds an item of `text` by `author`, with nothing else.
     public func post(text: String, author: String?, timeMicros: Int64) throws(FeedError) -> FeedItem {
-        try post(text: text, author: author, title: nil, url: nil, timeMicros: timeMicros)
+        try post(FeedPost(text: text, author: author), timeMicros: timeMicros)
     }
 }

@@ -4,12 +4,12 @@ import RefreshKit
 /// `sqlite:PATH`: a feed kept in one SQLite file, the default source (docs/FEEDS.md).
 ///
 /// The file holds one table, `items` (id, text, author, time in µs since 1970, an optional image and its
-/// size, an optional title and link), with an index by (time, id); pages are read newest first along that index, and a cursor names
-/// an item's time and id (`TIME:ID`). When the file does not exist it is created and filled from
-/// ``FortuneCorpus``, with times spaced over the past in the order of the items. A file whose permissions
-/// forbid writing is opened read-only: it still serves pages, and ``post(text:author:title:url:timeMicros:)``
-/// answers `FeedError/readOnly(path:)`. A file made before items had titles and links gains the two columns
-/// when it is opened for writing (a read-only one serves its items without them). Another program holding the write lock for longer than the
+/// size, an optional title, link and section), with an index by (time, id); pages are read newest first along that
+/// index, and a cursor names an item's time and id (`TIME:ID`). When the file does not exist it is created and filled
+/// from ``FortuneCorpus``, with times spaced over the past in the order of the items, each in the section of its day
+/// (UTC). A file whose permissions forbid writing is opened read-only: it still serves pages, and
+/// ``post(_:timeMicros:)`` answers `FeedError/readOnly(path:)`. A file made before items had titles, links and
+/// sections gains those columns when it is opened for writing (a read-only one serves its items without them). Another program holding the write lock for longer than the
 /// time limit makes a call answer `FeedError/locked(path:)`. Calls from several threads (a worker
 /// reading, a post from elsewhere) take turns, so a post's transaction is never interleaved.
 public final class SQLiteFeed: PostableFeedSource {
@@ -21,8 +21,9 @@ public final class SQLiteFeed: PostableFeedSource {
     private let connection: SQLiteConnection
     /// Held for the whole of each call, so one connection serves one call at a time.
     private let turn = NSLock()
-    /// The columns a page reads after the image's: the title and the link, or nothing in an older read-only file.
-    private let linkColumns: String
+    /// The columns a page reads after the image's: the title, the link and the section (`NULL` for those an older
+    /// read-only file lacks).
+    private let laterColumns: String
 
     /// Opens the feed at `path`, creating and filling it when it is missing.
     /// - Parameters:
@@ -56,7 +57,9 @@ public final class SQLiteFeed: PostableFeedSource {
         isReadOnly = exists && !Self.isWritable(path)
         connection = try SQLiteConnection(
             path: path, create: !exists, readOnly: isReadOnly, busyTimeoutMs: limits.timeoutMs)
-        linkColumns = exists ? try Self.addLinkColumns(connection, readOnly: isReadOnly) : "title, url"
+        laterColumns =
+            exists
+            ? try Self.addLaterColumns(connection, readOnly: isReadOnly) : Self.laterColumns.joined(separator: ", ")
         if exists {
             try checkSchema()
         } else {
@@ -85,7 +88,7 @@ public final class SQLiteFeed: PostableFeedSource {
     public func load(_ request: FeedRequest) throws(FeedError) -> FeedPage {
         turn.lock()
         defer { turn.unlock() }
-        let columns = "SELECT id, text, author, time, image_url, image_width, image_height, \(linkColumns) FROM items"
+        let columns = "SELECT id, text, author, time, image_url, image_width, image_height, \(laterColumns) FROM items"
         let limit = Int64(request.limit + 1)
         var items: [FeedItem] = []
         let collect: (SQLiteRow) -> Void = { items.append(Self.item($0)) }
@@ -120,19 +123,19 @@ public final class SQLiteFeed: PostableFeedSource {
 
     /// Adds an item at the top: at `timeMicros`, or a microsecond after the newest item if that is later. Empty
     /// optional fields are left out.
-    public func post(
-        text: String, author: String?, title: String?, url: String?, timeMicros: Int64
-    ) throws(FeedError) -> FeedItem {
+    public func post(_ post: FeedPost, timeMicros: Int64) throws(FeedError) -> FeedItem {
         turn.lock()
         defer { turn.unlock() }
-        let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = post.text.trimmingCharacters(in: .whitespacesAndNewlines)
         func field(_ value: String?) -> String? {
             value.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
         }
-        let (author, title, url) = (field(author), field(title), field(url))
+        let (author, title, url, section) = (
+            field(post.author), field(post.title), field(post.url), field(post.section)
+        )
         guard !text.isEmpty else { throw .rejected("the text is empty") }
         guard text.utf8.count <= limits.maxTextBytes else { throw .oversized(what: "text", limit: limits.maxTextBytes) }
-        for (what, value) in [("author", author), ("title", title), ("link", url)] {
+        for (what, value) in [("author", author), ("title", title), ("link", url), ("section", section)] {
             if let value, value.utf8.count > limits.maxFieldBytes {
                 throw .oversized(what: what, limit: limits.maxFieldBytes)
             }
@@ -147,11 +150,12 @@ public final class SQLiteFeed: PostableFeedSource {
             let time = newest == .min ? timeMicros : max(timeMicros, newest + 1)
             let value = { (field: String?) in field.map(SQLiteValue.text) ?? .null }
             try connection.query(
-                "INSERT INTO items (text, author, time, title, url) VALUES (?, ?, ?, ?, ?)",
-                [.text(text), value(author), .integer(time), value(title), value(url)])
+                "INSERT INTO items (text, author, time, title, url, section) VALUES (?, ?, ?, ?, ?, ?)",
+                [.text(text), value(author), .integer(time), value(title), value(url), value(section)])
             let id = connection.lastInsertedRowID
             try connection.execute("COMMIT")
-            return FeedItem(id: String(id), text: text, author: author, timeMicros: time, title: title, url: url)
+            return FeedItem(
+                id: String(id), text: text, author: author, timeMicros: time, title: title, url: url, section: section)
         } catch {
             try? connection.execute("ROLLBACK")
             throw error
@@ -170,7 +174,8 @@ public final class SQLiteFeed: PostableFeedSource {
             image_width INTEGER,
             image_height INTEGER,
             title TEXT,
-            url TEXT
+            url TEXT,
+            section TEXT
         );
         CREATE INDEX IF NOT EXISTS items_by_time ON items (time, id);
         """
@@ -184,21 +189,32 @@ public final class SQLiteFeed: PostableFeedSource {
         }
     }
 
-    /// Gives a file made before items had titles and links the two columns (`ALTER TABLE … ADD COLUMN` keeps
-    /// every row, the new fields empty); a read-only one is read without them. - Returns: what a page selects
-    /// for them. (A file without the table is left to ``checkSchema()`` to name.)
-    private static func addLinkColumns(_ connection: SQLiteConnection, readOnly: Bool) throws(FeedError) -> String {
+    /// The columns a file made before items had them lacks (titles and links, then sections), which a file opened
+    /// for writing gains (`ALTER TABLE … ADD COLUMN` keeps every row, the new fields empty), and a read-only one is
+    /// read without. - Returns: what a page selects for them. (A file without the table is left to
+    /// ``checkSchema()`` to name.)
+    private static func addLaterColumns(_ connection: SQLiteConnection, readOnly: Bool) throws(FeedError) -> String {
         var names: Set<String> = []
         try connection.query("PRAGMA table_info(items)", []) { if let name = $0.text(1) { names.insert(name) } }
-        guard !names.isEmpty, !names.isSuperset(of: ["title", "url"]) else { return "title, url" }
-        guard !readOnly else { return "NULL, NULL" }
-        for column in ["title", "url"] where !names.contains(column) {
-            try connection.execute("ALTER TABLE items ADD COLUMN \(column) TEXT")
+        var selected: [String] = []
+        for column in laterColumns {
+            if names.isEmpty || names.contains(column) {
+                selected.append(column)
+            } else if readOnly {
+                selected.append("NULL")
+            } else {
+                try connection.execute("ALTER TABLE items ADD COLUMN \(column) TEXT")
+                selected.append(column)
+            }
         }
-        return "title, url"
+        return selected.joined(separator: ", ")
     }
 
-    /// Creates the table and fills it, oldest first, so ids and times grow together.
+    /// The columns added after the first files were made, in the order a page selects them.
+    private static let laterColumns = ["title", "url", "section"]
+
+    /// Creates the table and fills it, oldest first, so ids and times grow together; each item's section is its day
+    /// in UTC ("Sunday 29 November"), as a message list groups by day.
     private func create(nowMicros: Int64, corpus: [FortuneCorpus.Entry]) throws(FeedError) {
         try connection.execute("BEGIN IMMEDIATE")
         do throws(FeedError) {
@@ -215,10 +231,18 @@ public final class SQLiteFeed: PostableFeedSource {
                 let seconds = Int64(60 + draw % (180 * 60))
                 time -= seconds * 1_000_000
             }
+            let days = DateFormatter()
+            days.locale = Locale(identifier: "en_US_POSIX")
+            days.timeZone = TimeZone(identifier: "UTC")
+            days.dateFormat = "EEEE d MMMM"
             for (entry, time) in zip(entries, times).reversed() {
+                let day = days.string(from: Date(timeIntervalSince1970: Double(time) / 1_000_000))
                 try connection.query(
-                    "INSERT INTO items (text, author, time) VALUES (?, ?, ?)",
-                    [.text(entry.text), entry.author.map { SQLiteValue.text($0) } ?? SQLiteValue.null, .integer(time)])
+                    "INSERT INTO items (text, author, time, section) VALUES (?, ?, ?, ?)",
+                    [
+                        .text(entry.text), entry.author.map { SQLiteValue.text($0) } ?? SQLiteValue.null,
+                        .integer(time), .text(day),
+                    ])
             }
             try connection.execute("COMMIT")
         } catch {
@@ -241,7 +265,7 @@ public final class SQLiteFeed: PostableFeedSource {
         }
         return FeedItem(
             id: String(row.integer(0)), text: row.text(1) ?? "", author: row.text(2), timeMicros: row.integer(3),
-            image: image, title: row.text(7), url: row.text(8))
+            image: image, title: row.text(7), url: row.text(8), section: row.text(9))
     }
 
     private static func cursor(_ item: FeedItem) -> FeedCursor {

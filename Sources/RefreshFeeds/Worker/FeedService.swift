@@ -106,15 +106,12 @@ public final class FeedService: @unchecked Sendable {
 
     /// Adds an item on the posts' queue; the outcome comes back as ``Report/posted(ticket:_:)`` (and a poll
     /// follows a written post, so the sessions hear of it).
-    public func post(text: String, author: String?, title: String?, url: String?, ticket: UInt64) {
+    public func post(_ post: FeedPost, ticket: UInt64) {
         posts.async { [self] in
             let outcome: Result<FeedItem, FeedError>
             if let postable = source as? any PostableFeedSource, isPostable {
                 do throws(FeedError) {
-                    outcome = .success(
-                        try postable.post(
-                            text: text, author: author, title: title, url: url,
-                            timeMicros: Self.nowMicros()))
+                    outcome = .success(try postable.post(post, timeMicros: Self.nowMicros()))
                 } catch {
                     outcome = .failure(error)
                 }

@@ -106,6 +106,9 @@ public enum ConfigurationSchema {
         .number(
             "timeoutMs", \.timeoutMs, 1...600_000, .milliseconds, step: 100, "Timeout",
             "A request that has not answered after this long fails"),
+        .number(
+            "sectionHeaderHeight", \.sectionHeaderHeight, 8...200, .pixels, step: 1, "Section header",
+            "Height of a section's header, drawn above its first row and pinned at the top"),
     ]
 
     /// The scroll physics: `configure.physics`, `config.physics`.

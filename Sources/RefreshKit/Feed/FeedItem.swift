@@ -16,22 +16,29 @@ public struct FeedItem: Hashable, Sendable, Codable {
     /// A picture that goes with it, if any.
     public var image: FeedImage? {
         get { details?.image }
-        set { setDetails(image: newValue, title: title, url: url) }
+        set { setDetails(image: newValue, title: title, url: url, section: section) }
     }
     /// Its title, plain text, when it has one (RSS and Atom `title`, JSON Feed `title`); a row draws it above the
     /// text, as feed readers do.
     public var title: String? {
         get { details?.title }
-        set { setDetails(image: image, title: newValue, url: url) }
+        set { setDetails(image: image, title: newValue, url: url, section: section) }
     }
     /// The address of the page it stands for (RSS `link`, Atom's `alternate` link, JSON Feed `url`): a tap on its
     /// row opens it.
     public var url: String? {
         get { details?.url }
-        set { setDetails(image: image, title: title, url: newValue) }
+        set { setDetails(image: image, title: title, url: newValue, section: section) }
+    }
+    /// The group it belongs to (a day, an author, a topic), when the source groups its items: the list draws the
+    /// group's name as a header above its first row, and pins the header of the group at the top of the viewport
+    /// (docs/LAYOUT.md, "Section headers").
+    public var section: String? {
+        get { details?.section }
+        set { setDetails(image: image, title: title, url: url, section: newValue) }
     }
 
-    /// The picture, title and link, out of line: the simulated feed's items have none, and every session holds
+    /// The picture, title, link and section, out of line: the simulated feed's items have none, and every session holds
     /// its list's items, so an item keeps one word for them rather than their own size (docs/PERFORMANCE.md,
     /// "Memory per connected session"). Immutable: setting one puts a new box.
     private var details: Details?
@@ -40,32 +47,36 @@ public struct FeedItem: Hashable, Sendable, Codable {
         let image: FeedImage?
         let title: String?
         let url: String?
-        init(image: FeedImage?, title: String?, url: String?) {
+        let section: String?
+        init(image: FeedImage?, title: String?, url: String?, section: String?) {
             self.image = image
             self.title = title
             self.url = url
+            self.section = section
         }
     }
 
-    private mutating func setDetails(image: FeedImage?, title: String?, url: String?) {
-        details = image == nil && title == nil && url == nil ? nil : Details(image: image, title: title, url: url)
+    private mutating func setDetails(image: FeedImage?, title: String?, url: String?, section: String?) {
+        details =
+            image == nil && title == nil && url == nil && section == nil
+            ? nil : Details(image: image, title: title, url: url, section: section)
     }
 
     /// An item; see the properties.
     public init(
         id: String, text: String, author: String? = nil, timeMicros: Int64?, image: FeedImage? = nil,
-        title: String? = nil, url: String? = nil
+        title: String? = nil, url: String? = nil, section: String? = nil
     ) {
         self.id = id
         self.text = text
         self.author = author
         self.timeMicros = timeMicros
-        setDetails(image: image, title: title, url: url)
+        setDetails(image: image, title: title, url: url, section: section)
     }
 
     public static func == (a: FeedItem, b: FeedItem) -> Bool {
         a.id == b.id && a.text == b.text && a.author == b.author && a.timeMicros == b.timeMicros
-            && a.image == b.image && a.title == b.title && a.url == b.url
+            && a.image == b.image && a.title == b.title && a.url == b.url && a.section == b.section
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -76,10 +87,11 @@ public struct FeedItem: Hashable, Sendable, Codable {
         hasher.combine(image)
         hasher.combine(title)
         hasher.combine(url)
+        hasher.combine(section)
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, text, author, timeMicros, image, title, url
+        case id, text, author, timeMicros, image, title, url, section
     }
 
     public init(from decoder: any Decoder) throws {
@@ -90,7 +102,8 @@ public struct FeedItem: Hashable, Sendable, Codable {
             timeMicros: try container.decodeIfPresent(Int64.self, forKey: .timeMicros),
             image: try container.decodeIfPresent(FeedImage.self, forKey: .image),
             title: try container.decodeIfPresent(String.self, forKey: .title),
-            url: try container.decodeIfPresent(String.self, forKey: .url))
+            url: try container.decodeIfPresent(String.self, forKey: .url),
+            section: try container.decodeIfPresent(String.self, forKey: .section))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -102,5 +115,6 @@ public struct FeedItem: Hashable, Sendable, Codable {
         try container.encodeIfPresent(image, forKey: .image)
         try container.encodeIfPresent(title, forKey: .title)
         try container.encodeIfPresent(url, forKey: .url)
+        try container.encodeIfPresent(section, forKey: .section)
     }
 }

@@ -1,17 +1,22 @@
 /// What ``ListModel`` reads of its feed on every input and frame, in one value kept between changes of the
 /// pager (``ListModel/feedStatus()``): the request in flight, when something is due of it, and the rows.
+///
+/// The one-byte members follow the optional time, in the bytes its tag leaves: the value takes 24 bytes, not 40, in
+/// the model that every session holds (docs/PERFORMANCE.md, "Memory per connected session").
 struct FeedStatus: Hashable, Sendable {
-    /// The kind of the request in flight, if any.
-    var running: SourceRequest.Kind?
     /// When the feed next acts by itself: the engine's own answer, or the deadline of a request to a source
     /// outside the engine.
     var due: Timestamp?
-    /// Rows in the layout, the placeholders of dropped pages included.
-    var count: Int
+    /// The kind of the request in flight, if any.
+    var running: SourceRequest.Kind?
     /// Whether a load-more may find another page.
     var hasMore: Bool
     /// Whether a load-more may start now (``SourcePager/mayLoadMore``).
     var mayLoadMore: Bool
+    /// Whether a held item has a section: frames then carry the pinned header (``SourcePager/hasSections``).
+    var hasSections: Bool
+    /// Rows in the layout, the placeholders of dropped pages included.
+    var count: Int
 }
 
 /// What ``ListModel``'s observation reads of the feed on every turn of its loop over the controls: whether a

@@ -1,5 +1,6 @@
 extension Frame {
-    /// Every number this frame carries, in a fixed order: positions, sizes, insets, motion segments, edges.
+    /// Every number this frame carries, in a fixed order: positions, sizes, insets, motion segments, edges, the
+    /// pinned header.
     ///
     /// What checks of the engine's promise use (nothing a client sends makes a number non-finite): the fuzz
     /// targets and tests walk this list rather than each keeping its own.
@@ -21,6 +22,7 @@ extension Frame {
             if let cycle = edge.cycle { numbers += [cycle.duration, cycle.delay] }
             if let exit = edge.exit { numbers.append(exit.duration) }
         }
+        if let pinned { numbers.append(pinned.y) }
         return numbers
     }
 

@@ -126,6 +126,8 @@ public struct Frame: Hashable, Sendable, Codable {
     public var insets: EdgeInsets
     public var edges: [EdgeFrame]
     public var feed: FeedFrame
+    /// The section header pinned at the top of the viewport, when the rows there belong to a section.
+    public var pinned: PinnedSection?
 
     public init(
         sequence: UInt64,
@@ -139,7 +141,8 @@ public struct Frame: Hashable, Sendable, Codable {
         viewport: Size,
         insets: EdgeInsets,
         edges: [EdgeFrame],
-        feed: FeedFrame
+        feed: FeedFrame,
+        pinned: PinnedSection? = nil
     ) {
         self.sequence = sequence
         self.time = time
@@ -153,5 +156,6 @@ public struct Frame: Hashable, Sendable, Codable {
         self.insets = insets
         self.edges = edges
         self.feed = feed
+        self.pinned = pinned
     }
 }

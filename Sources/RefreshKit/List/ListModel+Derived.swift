@@ -42,8 +42,8 @@ extension ListModel {
     @inline(never)
     mutating func findFeedStatus() -> FeedStatus {
         let status = FeedStatus(
-            running: pager.running?.kind, due: feedDue, count: pager.geometry.rowCount, hasMore: pager.hasMore,
-            mayLoadMore: pager.mayLoadMore)
+            due: feedDue, running: pager.running?.kind, hasMore: pager.hasMore, mayLoadMore: pager.mayLoadMore,
+            hasSections: pager.hasSections, count: pager.geometry.rowCount)
         feedStatusCache.value = status
         return status
     }

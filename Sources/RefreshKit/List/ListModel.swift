@@ -565,7 +565,7 @@ public struct ListModel: Hashable, Sendable, Codable {
     private mutating func configure(_ new: ListConfiguration) {
         if new != configuration { sharedConfiguration = SharedListConfiguration(new) }
         scroll.physics = Self.physics(new, devicePixelRatio: devicePixelRatio)
-        if scroll.insets.app != new.insets { changeAppInsets(to: new.insets) }
+        scroll.changeAppInsets(to: new.insets)
         let runningBefore = pager.running.flatMap { $0.kind == .reload ? nil : $0 }
         if reconfigureFeedKeepingTheFirstVisibleRow(new.feed) {
             // The feed started over: the request in flight is gone (its control ends), and the footers
@@ -589,25 +589,6 @@ public struct ListModel: Hashable, Sendable, Codable {
         scroll.setContentSize(contentSize)
         syncLayers()
         observe()
-    }
-
-    /// A new app inset (a bar appeared, a safe area changed). Content resting at an edge stays at that edge,
-    /// gliding to its new rest; content scrolled elsewhere does not move.
-    private mutating func changeAppInsets(to insets: EdgeInsets) {
-        let resting = scroll.phase == .idle
-        let atLeading = Axis.allCases.map { abs(scroll.offset[$0] - scroll.bounds($0).lower) < 0.5 }
-        let atTrailing = Axis.allCases.map { abs(scroll.offset[$0] - scroll.bounds($0).upper) < 0.5 }
-        scroll.setAppInsets(insets)
-        guard resting else { return }
-        var target = scroll.offset
-        for (index, axis) in Axis.allCases.enumerated() {
-            if atLeading[index] {
-                target[axis] = scroll.bounds(axis).lower
-            } else if atTrailing[index] {
-                target[axis] = scroll.bounds(axis).upper
-            }
-        }
-        if target != scroll.offset { scroll.scroll(to: target, animated: true) }
     }
 
     // MARK: - Output
@@ -642,13 +623,15 @@ public struct ListModel: Hashable, Sendable, Codable {
         let verticalMotion = scroll.verticalMotion.isEmpty ? [] : scroll.verticalMotion
         let feed = feedStatus()
         let rowHeight = rowHeight()
+        let pinned = feed.hasSections ? pager.pinned(under: scroll, configuration.feed.sectionHeaderHeight) : nil
         return Frame(
             sequence: sequence, time: now, offset: scroll.offset, velocity: scroll.velocity, phase: scroll.phase,
             horizontalMotion: horizontalMotion, verticalMotion: verticalMotion,
             contentSize: scroll.contentSize, viewport: scroll.viewport, insets: scroll.insets.combined,
             edges: frameEdges.value,
             feed: FeedFrame(
-                count: feed.count, hasMore: feed.hasMore, loading: feed.running != nil, rowHeight: rowHeight))
+                count: feed.count, hasMore: feed.hasMore, loading: feed.running != nil, rowHeight: rowHeight),
+            pinned: pinned)
     }
 
     /// The buffers a drag's move reads besides the model itself, for a host that asks the CPU to fetch them ahead

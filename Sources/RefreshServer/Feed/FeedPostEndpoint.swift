@@ -4,9 +4,9 @@ import RefreshWire
 
 /// `POST /feed/items` decided as values (docs/FEEDS.md, "Posting over HTTP"); ``FeedPosts`` does the lws side.
 ///
-/// The body is JSON, `{"text":"…","author":"…","title":"…","url":"…"}` (all but `text` optional), at most
+/// The body is JSON, `{"text":"…","author":"…","title":"…","url":"…","section":"…"}` (all but `text` optional), at most
 /// ``maxBodyBytes``. The answers, each JSON:
-/// - 201 with the item (`{"id":…,"text":…,"author":…,"title":…,"url":…,"time":ms}`, the wire's item shape) once
+/// - 201 with the item (`{"id":…,"text":…,"author":…,"title":…,"url":…,"section":…,"time":ms}`, the wire's item shape) once
 ///   the source wrote it;
 /// - 400 when the body is not that JSON, the text is empty, or `url` is not an `http:`/`https:` address;
 /// - 403 for a client that is not loopback nor in `--feed-post-allow` (the real client behind a trusted proxy), and
@@ -24,15 +24,10 @@ enum FeedPostEndpoint {
     static let maxBodyBytes = 4096
 
     /// What a body asks for.
-    struct Post: Equatable, Sendable {
-        var text: String
-        var author: String?
-        var title: String?
-        var url: String?
-    }
+    typealias Post = FeedPost
 
     /// The members a body may have; all but `text` optional.
-    static let members = ["text", "author", "title", "url"]
+    static let members = ["text", "author", "title", "url", "section"]
 
     /// A body, read.
     enum Decoded: Equatable, Sendable {
@@ -48,11 +43,13 @@ enum FeedPostEndpoint {
             return .refused(
                 error(
                     400, "bad_json",
-                    "the body must be a JSON object: {\"text\":\"…\",\"author\":\"…\",\"title\":\"…\",\"url\":\"…\"}"))
+                    "the body must be a JSON object: {\"text\":\"…\",\"author\":\"…\",\"title\":\"…\",\"url\":\"…\",\"section\":\"…\"}"
+                ))
         }
         if let unknown = object.map(\.key).sorted().first(where: { !members.contains($0) }) {
             return .refused(
-                error(400, "bad_field", "unknown member \"\(unknown)\"; a post has text, author, title and url"))
+                error(
+                    400, "bad_field", "unknown member \"\(unknown)\"; a post has text, author, title, url and section"))
         }
         let fields = JSONTree.object(object)
         guard let text = fields["text"]?.string else {
@@ -62,7 +59,9 @@ enum FeedPostEndpoint {
             return .refused(error(400, "bad_field", "text is empty"))
         }
         var post = Post(text: text)
-        for (name, path) in [("author", \Post.author), ("title", \Post.title), ("url", \Post.url)] {
+        for (name, path) in [
+            ("author", \Post.author), ("title", \Post.title), ("url", \Post.url), ("section", \Post.section),
+        ] {
             guard let value = fields[name], value != .null else { continue }
             guard let string = value.string else {
                 return .refused(error(400, "bad_field", "\(name) must be a string"))

@@ -8,7 +8,7 @@ import RefreshKit
 /// (method; the front door's word on its client, origin and content type; whether the feed takes posts; the
 /// declared length: none is refused), lws hands the body over in pieces to the
 /// `/feed/items` callback mount, and once it is whole the post goes to the feed's posts queue
-/// (``FeedService/post(text:author:title:url:ticket:)``), never written on this thread. When the source has answered,
+/// (``FeedService/post(_:ticket:)``), never written on this thread. When the source has answered,
 /// the connection is asked to be written and the answer goes out.
 ///
 /// Confined to the service thread, like ``Gatekeeper``. A connection that closes before its answer is
@@ -88,7 +88,7 @@ final class FeedPosts {
                 nextTicket += 1
                 tickets[ticket] = wsi
                 posts[wsi] = .writing(ticket: ticket)
-                feed?.post(text: post.text, author: post.author, title: post.title, url: post.url, ticket: ticket)
+                feed?.post(post, ticket: ticket)
             }
             return 0
         case LWS_CALLBACK_HTTP_WRITEABLE:

@@ -23,24 +23,28 @@ public struct TracedListModel: Sendable {
     // ``Session`` that holds the model (its members, connections and versions): the flags and schedule, the
     // `ack` table, the recorder (whose own hot fields come first), then the two frames, and only then the
     // engine's model, the largest part, and what is read rarely (docs/PERFORMANCE.md, "Cold lines"). (Declared in
-    // that order, so laid out in it.)
+    // that order, so laid out in it; the one-byte flags right after the optional deadline, in the bytes its tag
+    // leaves: the session object keeps its allocator class, docs/PERFORMANCE.md, "Memory per connected session".)
+    /// `ListModel.nextDeadline` as of the last `apply` or `advance`, stored like ``isActive``.
+    public private(set) var nextDeadline: Timestamp?
     /// Whether ``frameA`` is the latest frame (else ``frameB`` is).
     private var latestInA = false
     /// How many frames are kept: 0, 1 (the first frame), 2.
-    private var framesKept = 0
+    private var framesKept: UInt8 = 0
     /// `ListModel.isActive` as of the last `apply` or `advance` (the only calls that move the model).
     /// Stored, because a host asks after every input and a computed property read from another module
     /// is handed a copy of the whole model and retains everything in it (docs/PERFORMANCE.md, "No copies per
     /// input").
     public private(set) var isActive = false
-    /// `ListModel.nextDeadline` as of the last `apply` or `advance`, stored like ``isActive``.
-    public private(set) var nextDeadline: Timestamp?
     /// `ListModel.feedMode`, which a model keeps for its life: stored, read after every input like
     /// ``isActive`` (docs/PERFORMANCE.md, "No copies per input").
     public let feedMode: FeedMode
+    /// ``feedNews``, stored as its two parts (the flag among the flags).
+    private var rowsChanged = false
+    private var requestsEnded = 0
     /// `ListModel.feedNews()` as of the last `apply` or `advance`, stored like ``isActive``: whether rows
     /// changed, and how many requests ended in all.
-    public private(set) var feedNews = (rows: false, answered: 0)
+    public var feedNews: (rows: Bool, answered: Int) { (rowsChanged, requestsEnded) }
     /// The members' pointers that are down (touched and not lifted, as far as the applied messages tell),
     /// ordered by member, then by when they went down: what a process that takes the session over lifts.
     public private(set) var pointersDown: [SessionSnapshot.Pointer] = []
@@ -219,7 +223,7 @@ public struct TracedListModel: Sendable {
 
     private mutating func noteSchedule() {
         (isActive, nextDeadline) = model.schedule()
-        feedNews = model.feedNews()
+        (rowsChanged, requestsEnded) = model.feedNews()
     }
 
     /// Produces the model's next frame, appends the message that brings a page holding the previous frame

@@ -28,6 +28,9 @@ struct FrameChanges: OptionSet {
     static let feedHasMore = FrameChanges(rawValue: 1 << 17)
     static let feedLoading = FrameChanges(rawValue: 1 << 18)
     static let feedRowHeight = FrameChanges(rawValue: 1 << 20)
+    /// The pinned header's section (or the header came, or went: then both bits, ``pinned``).
+    static let pinnedSection = FrameChanges(rawValue: 1 << 21)
+    static let pinnedY = FrameChanges(rawValue: 1 << 22)
 
     static let offset: FrameChanges = [.offsetX, .offsetY]
     static let velocity: FrameChanges = [.velocityX, .velocityY]
@@ -36,6 +39,7 @@ struct FrameChanges: OptionSet {
     static let viewport: FrameChanges = [.viewportWidth, .viewportHeight]
     static let insets: FrameChanges = [.insetTop, .insetLeft, .insetBottom, .insetRight]
     static let feed: FrameChanges = [.feedCount, .feedHasMore, .feedLoading, .feedRowHeight]
+    static let pinned: FrameChanges = [.pinnedSection, .pinnedY]
 
     /// The frame-level changes from `base` to `frame`, whose offsets and velocities `scroll` compared. Edges
     /// are only checked for being the same set in the same order (each entry's own changes are ``EdgeChanges``).
@@ -54,7 +58,18 @@ struct FrameChanges: OptionSet {
         if !W.same(base.verticalMotion, frame.verticalMotion) { c.insert(.segmentY) }
         if !Self.patchable(base.edges, frame.edges) { c.insert(.edgesReplaced) }
         if !Self.layoutIsIdentical(base, frame) { c.formUnion(Self.layoutChanges(from: base, to: frame)) }
+        if base.pinned != nil || frame.pinned != nil { c.formUnion(Self.pinnedChanges(from: base, to: frame)) }
         self = c
+    }
+
+    /// The pinned header's changes: both bits when it came or went (the delta writes it whole, or `null`).
+    @inline(never)
+    private static func pinnedChanges(from base: borrowing Frame, to frame: borrowing Frame) -> FrameChanges {
+        guard let old = base.pinned, let new = frame.pinned else { return .pinned }
+        var c: FrameChanges = []
+        if old.section != new.section { c.insert(.pinnedSection) }
+        if !WrittenNumber.same(old.y, new.y, .length) { c.insert(.pinnedY) }
+        return c
     }
 
     /// Whether the members that change least often (sizes, insets, the feed) hold the same bits in both

@@ -66,6 +66,7 @@ extension MessageEncoder {
             bound += (frame.horizontalMotion.count + frame.verticalMotion.count) * 512
         }
         if changes.contains(.edgesReplaced) { bound += frame.edges.count * 1024 }
+        if let pinned = frame.pinned, !changes.isDisjoint(with: .pinned) { bound += 64 + 6 * pinned.section.utf8.count }
         return bound
     }
 }
@@ -174,10 +175,32 @@ struct FrameDeltaWriter {
             }
             close(open, &w)
         }
+        if !changes.isDisjoint(with: .pinned) { writePinnedPatch(frame, from: base, changes, to: &w) }
         if !acknowledgements.isEmpty || !baseAcknowledgements.isEmpty {
             writeAckPatch(acknowledgements, from: baseAcknowledgements, to: &w)
         }
         w.byte(.closeBrace)
+    }
+
+    /// `"pinned":…`: `null` when the header went, whole when it came, else its members that changed.
+    private func writePinnedPatch(
+        _ frame: borrowing Frame, from base: borrowing Frame, _ changes: FrameChanges, to w: inout JSONWriter
+    ) {
+        guard let pinned = frame.pinned else {
+            w.literal(#","pinned":null"#)
+            return
+        }
+        guard base.pinned != nil else {
+            frames.appendPinned(pinned, to: &w)
+            return
+        }
+        var open = false
+        if changes.contains(.pinnedSection) {
+            opening(&open, #","pinned":{"section":"#, #","section":"#, &w)
+            w.string(pinned.section)
+        }
+        if changes.contains(.pinnedY) { member(&open, #","pinned":{"y":"#, #","y":"#, &w, pinned.y, .length) }
+        close(open, &w)
     }
 
     /// `"ack":{…}` with each member whose acknowledged `seq` changed, and `null` for each member whose entry

@@ -38,6 +38,13 @@ extension FrameDigest {
         mix(frame.feed.hasMore ? 1 : 0)
         mix(frame.feed.loading ? 1 : 0)
         number(frame.feed.rowHeight, .length)
+        // Only when present: a frame without it (every frame before sections) is digested as before, so a trace
+        // recorded then checks the same (docs/TRACE.md, "digest").
+        if let pinned = frame.pinned {
+            mix(1)
+            string(pinned.section)
+            number(pinned.y, .length)
+        }
         countFrame()
     }
 
@@ -147,8 +154,8 @@ extension FrameDigest {
             mix(UInt64(utf8.count))
             guard let base = utf8.baseAddress else { return }
             // Whole words are loaded as such (the little-endian order the definition gives them); only the
-            // tail is put together byte by byte. Every string here is an enum's short raw value, digested a
-            // few times per frame.
+            // tail is put together byte by byte. Almost every string here is an enum's short raw value, digested
+            // a few times per frame (a pinned header's section is the other).
             var i = 0
             while i + 8 <= utf8.count {
                 mix(UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)))

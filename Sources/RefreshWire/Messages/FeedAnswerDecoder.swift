@@ -7,11 +7,11 @@ import RefreshKit
 /// ```
 /// {"type":"feed_answer","request":7,"ms":3.2,"items":[ITEM…],"older":"c"|null,"newer":"c"|null,"hasMore":true}
 /// {"type":"feed_answer","request":7,"ms":10000,"error":{"code":"timed_out","message":"…"}}
-/// ITEM = {"id":"42","text":"…","author":"…","title":"…","url":"…","time":1732480000123.5,
+/// ITEM = {"id":"42","text":"…","author":"…","title":"…","url":"…","section":"…","time":1732480000123.5,
 ///         "image":{"url":"…","width":640,"height":480}}
 /// ```
 /// An item's `time` is milliseconds since 1970, exact to the microsecond; `time` (an undated item), `author`,
-/// `title`, `url`, `image` and the image's sizes may be absent (or `null`). Unknown fields are ignored. Errors name the field
+/// `title`, `url`, `section`, `image` and the image's sizes may be absent (or `null`). Unknown fields are ignored. Errors name the field
 /// (`feed_answer.items[2].id must be a string`).
 public struct FeedAnswerDecoder: Sendable {
     /// The deepest nesting accepted (an image inside an item inside the items is 4 deep).
@@ -84,6 +84,7 @@ public struct FeedAnswerDecoder: Sendable {
         let author = try optionalString(json, fields["author"], "\(name).author")
         let title = try optionalString(json, fields["title"], "\(name).title")
         let url = try optionalString(json, fields["url"], "\(name).url")
+        let section = try optionalString(json, fields["section"], "\(name).section")
         var micros: Int64?
         if let timeAt = fields["time"], json.kind(at: timeAt) != .null {  // (absent: an undated item)
             guard let ms = json.number(at: timeAt), ms.isFinite else {
@@ -103,7 +104,7 @@ public struct FeedAnswerDecoder: Sendable {
         }
         return FeedItem(
             id: id, text: text, author: author, timeMicros: micros, image: image, title: title,
-            url: url)
+            url: url, section: section)
     }
 
     private static func failure(_ json: JSONText, _ position: Int) throws(WireError) -> FeedFailure {

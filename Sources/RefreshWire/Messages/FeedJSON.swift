@@ -85,6 +85,7 @@ package enum FeedJSON {
         w.member(#","author":"#, string: item.author)
         w.member(#","title":"#, string: item.title)
         w.member(#","url":"#, string: item.url)
+        w.member(#","section":"#, string: item.section)
         w.member(#","time":"#, milliseconds: item.timeMicros.map(Timestamp.init(microseconds:)))
         if let image = item.image {
             w.literal(#","image":{"url":"#)
@@ -114,7 +115,8 @@ package enum FeedJSON {
         items.reduce(2) { sum, item in
             let strings =
                 item.id.utf8.count + item.text.utf8.count + (item.author?.utf8.count ?? 0)
-                + (item.title?.utf8.count ?? 0) + (item.url?.utf8.count ?? 0) + (item.image?.url.utf8.count ?? 0)
+                + (item.title?.utf8.count ?? 0) + (item.url?.utf8.count ?? 0) + (item.section?.utf8.count ?? 0)
+                + (item.image?.url.utf8.count ?? 0)
             return sum + 128 + 6 * strings
         }
     }

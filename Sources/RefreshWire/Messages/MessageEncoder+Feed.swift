@@ -3,7 +3,7 @@ import RefreshKit
 /// The messages of an external feed (docs/PROTOCOL.md, "Feed"): the source's answer as the trace records it
 /// (`feed_answer`), and what the pages get: the loaded items (`rows`), the request log (`feed_request`) and
 /// the count of items newer than the top one (`new_items`). An item is written as
-/// `{"id","text","author"?,"title"?,"url"?,"time","image"?:{"url","width"?,"height"?}}`, its `time` in
+/// `{"id","text","author"?,"title"?,"url"?,"section"?,"time","image"?:{"url","width"?,"height"?}}`, its `time` in
 /// milliseconds since 1970.
 extension MessageEncoder {
     /// Appends the `feed_answer` of `answer` to `buffer`: the text the host records and applies as member -1

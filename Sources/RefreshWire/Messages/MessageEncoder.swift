@@ -45,7 +45,8 @@ public struct MessageEncoder: Sendable {
 
     private static func frameBound(_ frame: Frame, _ acknowledgements: Acknowledgements) -> Int {
         let segments = frame.horizontalMotion.count + frame.verticalMotion.count
-        return 1024 + frame.edges.count * 1024 + segments * 512 + acknowledgements.count * ackEntryBound
+        let pinned = frame.pinned.map { 64 + 6 * $0.section.utf8.count } ?? 0
+        return 1024 + frame.edges.count * 1024 + segments * 512 + acknowledgements.count * ackEntryBound + pinned
     }
 
     /// The most bytes one `ack` entry takes: `"` member (≤ 19 digits) `":` seq (≤ 16 digits) `,`.
@@ -177,6 +178,7 @@ public struct MessageEncoder: Sendable {
         w.literal(#","rowHeight":"#)
         w.fixed(frame.feed.rowHeight, .length)
         w.byte(.closeBrace)
+        if let pinned = frame.pinned { appendPinned(pinned, to: &w) }
         if !acknowledgements.isEmpty {
             w.literal(#","ack":{"#)
             for index in 0..<acknowledgements.count {
@@ -185,6 +187,15 @@ public struct MessageEncoder: Sendable {
             }
             w.byte(.closeBrace)
         }
+        w.byte(.closeBrace)
+    }
+
+    /// `,"pinned":{"section":…,"y":…}`.
+    func appendPinned(_ pinned: PinnedSection, to w: inout JSONWriter) {
+        w.literal(#","pinned":{"section":"#)
+        w.string(pinned.section)
+        w.literal(#","y":"#)
+        w.fixed(pinned.y, .length)
         w.byte(.closeBrace)
     }
 

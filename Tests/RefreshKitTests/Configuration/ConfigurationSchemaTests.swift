@@ -84,7 +84,7 @@ import Testing
         ranges += try Self.checkRanges(ConfigurationSchema.edge, "edges.bottom") { patch($0, $1) }
         ranges += try Self.checkRanges(ConfigurationSchema.feed, "feed") { patch($0, $1) }
         ranges += try Self.checkRanges(ConfigurationSchema.physics, "physics") { patch($0, $1) }
-        #expect(ranges == 10 + 7 + 2)
+        #expect(ranges == 10 + 8 + 2)
     }
 
     /// - Returns: how many fields with a range it checked.

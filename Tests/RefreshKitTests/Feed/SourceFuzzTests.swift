@@ -47,6 +47,11 @@ import Testing
                     break
                 }
                 var page = page(for: request, total: total)
+                // Sections of five items, and items 20…24 in none (docs/LAYOUT.md, "Section headers").
+                for index in page.items.indices {
+                    let n = Int(page.items[index].id) ?? 0
+                    page.items[index].section = n / 5 == 4 ? nil : "S\(n / 5)"
+                }
                 let outcome: FeedOutcome
                 switch roll {
                 case 5: outcome = .failure(FeedFailure(.unavailable("fuzz")))
@@ -77,6 +82,21 @@ import Testing
                 problems.append("step \(step): request \(request.id) past its deadline")
             }
             if frame.feed.loading != (model.sourceRequest != nil) { problems.append("step \(step): loading") }
+            // The pinned header: the section of the row under the line, between a header's height above the top
+            // inset and the inset (unless the list is pulled past its top).
+            let line = frame.offset.y + frame.insets.top
+            let section = layout.row(at: line).flatMap(layout.id(ofRow:)).flatMap { id in
+                model.pager.items.first { $0.id == id }?.section
+            }
+            if frame.pinned?.section != section {
+                problems.append(
+                    "step \(step): pinned \(String(describing: frame.pinned)), the line's section \(section ?? "none")")
+            }
+            if let pinned = frame.pinned, line >= 0,
+                !(frame.insets.top - configuration.feed.sectionHeaderHeight..<frame.insets.top + 1e-9 ~= pinned.y)
+            {
+                problems.append("step \(step): pinned at \(pinned.y) under an inset of \(frame.insets.top)")
+            }
         }
         return (model, problems)
     }

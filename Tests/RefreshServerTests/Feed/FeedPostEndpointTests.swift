@@ -16,7 +16,8 @@ import Testing
         return (response.status, object?["error"]?["code"] ?? "?")
     }
 
-    @Test func aPostHasTextAndAnOptionalAuthorTitleAndLink() {
+    @Test func aPostHasTextAndAnOptionalAuthorTitleLinkAndSection() {
+        #expect(decode(#"{"text":"Hi","section":"Today"}"#) == .post(.init(text: "Hi", section: "Today")))
         #expect(decode(#"{"text":"Hi","author":"Ann"}"#) == .post(.init(text: "Hi", author: "Ann")))
         #expect(decode(#"{"text":"Hi"}"#) == .post(.init(text: "Hi", author: nil)))
         #expect(decode(#"{"text":"Hi","author":null}"#) == .post(.init(text: "Hi", author: nil)))
@@ -31,6 +32,7 @@ import Testing
         (#"{"text":"a","url":[]}"#, "bad_field"), (#"{"text":"a","url":"javascript:alert(1)"}"#, "bad_field"),
         (#"{"text":"a","url":"data:text/html,x"}"#, "bad_field"), (#"{"text":"a","url":"http:///x"}"#, "bad_field"),
         (#"{"text":"a","url":"//evil.example/"}"#, "bad_field"), (#"{"text":"a","url":"https://a b"}"#, "bad_field"),
+        (#"{"text":"a","section":{}}"#, "bad_field"),
     ])
     func aBadBodyIsA400(body: String, code: String) throws {
         let (status, found) = try #require(refusal(body))

@@ -137,7 +137,7 @@ private struct RandomModel {
 /// Checks that `delta(base → frame)` applied to the JSON of `base` is the JSON of `frame`. - Returns: the
 /// frame's JSON, and the sizes of its `frame` and `delta` messages.
 @discardableResult
-private func expectReconstructs(
+func expectReconstructs(
     _ frame: Frame, from base: Frame, baseJSON: JSONValue, sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> (json: JSONValue, full: Int, delta: Int) {
     try expectReconstructs(SharedFrame(frame), from: SharedFrame(base), baseJSON: baseJSON)
@@ -145,7 +145,7 @@ private func expectReconstructs(
 
 /// ``expectReconstructs(_:from:baseJSON:sourceLocation:)`` of frames with their `ack` maps.
 @discardableResult
-private func expectReconstructs(
+func expectReconstructs(
     _ frame: SharedFrame, from base: SharedFrame, baseJSON: JSONValue, sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> (json: JSONValue, full: Int, delta: Int) {
     var fullBytes: [UInt8] = []

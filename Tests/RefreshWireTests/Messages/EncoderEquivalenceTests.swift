@@ -264,6 +264,7 @@ struct EncoderEquivalenceTests {
                         "latencyMs": c.feed.latencyMs, "failureRate": c.feed.failureRate, "pageSize": c.feed.pageSize,
                         "totalItems": c.feed.totalItems, "newItemsPerRefresh": c.feed.newItemsPerRefresh,
                         "rowHeight": c.feed.rowHeight, "timeoutMs": c.feed.timeoutMs,
+                        "sectionHeaderHeight": c.feed.sectionHeaderHeight,
                     ] as [String: Any],
                     "physics": [
                         "decelerationRate": c.decelerationRate, "spring": c.springName, "rubberBand": c.rubberBand,

@@ -44,8 +44,12 @@ struct FeedWireTests {
         let undated = FeedPage(
             items: [FeedItem(id: "u", text: "no date", timeMicros: nil)], olderCursor: nil, newerCursor: nil,
             hasMore: false)
+        let sectioned = FeedPage(
+            items: [FeedItem(id: "s", text: "in a section", timeMicros: 5, section: "Monday \"28\"")],
+            olderCursor: nil, newerCursor: nil, hasMore: false)
         for outcome in [
-            FeedOutcome.page(Self.page), .page(undated), .failure(FeedFailure(.unavailable("HTTP 503"))),
+            FeedOutcome.page(Self.page), .page(undated), .page(sectioned),
+            .failure(FeedFailure(.unavailable("HTTP 503"))),
         ] {
             let answer = FeedAnswerInput(request: 3, outcome: outcome, durationMs: 12.345)
             var text: [UInt8] = []
@@ -76,6 +80,10 @@ struct FeedWireTests {
             (
                 #"{"type":"feed_answer","request":1,"items":[],"hasMore":1}"#, .badField,
                 "feed_answer.hasMore must be a boolean"
+            ),
+            (
+                #"{"type":"feed_answer","request":1,"items":[{"id":"4","text":"","section":7}],"hasMore":false}"#,
+                .badField, "feed_answer.items[0].section must be a string"
             ),
             (
                 #"{"type":"feed_answer","request":1,"error":{"code":"busy"}}"#, .missingField,

@@ -13,8 +13,8 @@
 export const ROW_OPS = Object.freeze(['replace', 'prepend', 'append', 'drop', 'reload']);
 
 /**
- * An item as the page keeps it: `{id, text, author, title, url, time, image}` (docs/PROTOCOL.md, "Item"; `author`,
- * `title`, `url` null when absent or empty), or null. The url is kept as the source gave it: what a tap may open is
+ * An item as the page keeps it: `{id, text, author, title, url, section, time, image}` (docs/PROTOCOL.md, "Item";
+ * `author`, `title`, `url`, `section` null when absent or empty), or null. The url is kept as the source gave it: what a tap may open is
  * decided where it is opened (js/feed/itemLink.js, `safeLink`).
  */
 export function itemOf(raw) {
@@ -27,9 +27,22 @@ export function itemOf(raw) {
     author: typeof raw.author === 'string' && raw.author ? raw.author : null,
     title: typeof raw.title === 'string' && raw.title ? raw.title : null,
     url: typeof raw.url === 'string' && raw.url ? raw.url : null,
+    section: typeof raw.section === 'string' && raw.section ? raw.section : null,
     time: Number.isFinite(raw.time) ? raw.time : null,
     image,
   };
+}
+
+/**
+ * Whether row `i` of `items` starts its section, so draws the section's header above its content (docs/LAYOUT.md,
+ * "Section headers"; the engine's rule): its item has a section, and it is the first row, or the row above is a
+ * placeholder or in another section.
+ */
+export function startsSection(items, i) {
+  const item = items[i];
+  if (!item?.section) return false;
+  const above = i > 0 ? items[i - 1] : null;
+  return !above || above.section !== item.section;
 }
 
 export class FeedRows {

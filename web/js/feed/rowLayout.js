@@ -20,6 +20,7 @@ import {
   hashText, initialsOf, AGE_ROOM, TITLE_BASELINE, TEXT_BASELINE, LINE_HEIGHT, HEADING_LINE_HEIGHT,
 } from './rowText.js';
 import { headingOf } from './itemLink.js';
+import { startsSection } from './feedRows.js';
 
 /** The most lines of text a row shows; the last ends in "…" when the text goes on. */
 export const MAX_LINES = 6;
@@ -40,6 +41,8 @@ export const MAX_IMAGE_H = 240;
 export const MEASURE_BATCH = 256;
 /** The estimate when the session's configuration does not say. */
 export const DEFAULT_ESTIMATE = 72;
+/** A section header's height when the session's configuration does not say (`feed.sectionHeaderHeight`). */
+export const DEFAULT_SECTION_HEADER = 28;
 /** Laid-out rows kept (per item, at one width); then the cache starts again. */
 const CACHE_LIMIT = 2048;
 
@@ -81,9 +84,11 @@ export function imageBox(image, textW, known = undefined) {
  * link, else "Untitled"), its first baseline `headingY`; `lines`: the text in at most MAX_LINES lines from
  * `textY`; `image`: `{y, w, h}` below the text, or null. The first line shares its row with the age.
  * `measureTitle`/`measureText` measure in the title's and the text's font; `sizeOf(url)` gives an image's real
- * size once it loaded.
+ * size once it loaded. `band`: the height of the section header the row draws above its content (0 for none, the
+ * row not the first of its section); every y above is then from the content's top, `band` below the row's, and the
+ * row's `height` includes it.
  */
-export function layoutRow(item, textW, measureTitle, measureText, sizeOf = undefined) {
+export function layoutRow(item, textW, measureTitle, measureText, sizeOf = undefined, band = 0) {
   const byline = item.author ? ellipsize(item.author, textW - AGE_ROOM, measureTitle) : null;
   const headingText = headingOf(item);
   // each block starts one line below the last one above it (the first: on the age's line, beside the age)
@@ -117,7 +122,8 @@ export function layoutRow(item, textW, measureTitle, measureText, sizeOf = undef
     lines,
     textY,
     image,
-    height: Math.max(MIN_ROW, bottom + BOTTOM_PAD),
+    height: band + Math.max(MIN_ROW, bottom + BOTTOM_PAD),
+    band,
     colour: `hsl(${hashText(item.author ?? item.id) % 360}, 58%, 55%)`,
     initials: initialsOf(item.author ?? (item.text || headingText)),
     age: '',
@@ -138,6 +144,7 @@ export class RowLayout {
     this.hold = hold;
     this.held = [];            // heights messages not committed yet
     this.estimate = DEFAULT_ESTIMATE;
+    this.sectionHeader = DEFAULT_SECTION_HEADER;
     this.width = 0;            // the session's viewport width the rows are laid out at (0: not known yet)
     this.items = [];           // the rows mirror's items (FeedRows.items), in order
     this.rowsVersion = -1;
@@ -187,6 +194,12 @@ export class RowLayout {
         if (rh > 0 && rh !== this.estimate) {
           this.estimate = rh;
           this.rebuild();
+        }
+        const band = Number(msg.config?.feed?.sectionHeaderHeight);
+        if (band > 0 && band !== this.sectionHeader) {
+          this.sectionHeader = band; // every row that starts a section is laid out again, and measured
+          this.laid.clear();
+          this.version += 1;
         }
         break;
       }
@@ -245,18 +258,20 @@ export class RowLayout {
   sync(rows) {
     if (rows.version === this.rowsVersion) return;
     this.rowsVersion = rows.version;
-    // rows dropped (placeholders now): the engine forgets their heights; loaded again, they are measured again
-    for (const [id, i] of this.index) {
-      if (rows.items[i] === null && this.items[i]?.id === id) {
-        this.accepted.delete(id);
-        this.sent.delete(id);
-      }
-    }
+    const before = this.index;
     this.items = rows.items;
-    this.index.clear();
+    this.index = new Map();
     for (let i = 0; i < this.items.length; i++) {
       const item = this.items[i];
       if (item) this.index.set(item.id, i);
+    }
+    // rows no longer in the mirror (dropped to placeholders, or replaced): the engine forgets their heights; loaded
+    // again, they are measured again. By id: rows that came on top moved the others down, they did not drop them.
+    for (const id of before.keys()) {
+      if (!this.index.has(id)) {
+        this.accepted.delete(id);
+        this.sent.delete(id);
+      }
     }
     if (this.accepted.size > 4 * CACHE_LIMIT) {
       for (const id of this.accepted.keys()) if (!this.index.has(id)) this.accepted.delete(id);
@@ -314,9 +329,10 @@ export class RowLayout {
       this.laid.clear();
     }
     let e = this.laid.get(item.id);
-    if (!e || e.item !== item || e.width !== this.width) {
+    const band = this.band(i);
+    if (!e || e.item !== item || e.width !== this.width || e.row.band !== band) {
       if (this.laid.size >= CACHE_LIMIT) this.laid.clear();
-      const row = layoutRow(item, textBox(this.width).w, measureTitle, measureText, this.sizeOf);
+      const row = layoutRow(item, textBox(this.width).w, measureTitle, measureText, this.sizeOf, band);
       e = { item, width: this.width, row };
       this.laid.set(item.id, e);
       this.laidOut += 1;
@@ -346,7 +362,7 @@ export class RowLayout {
     const item = this.items[i];
     if (!item || font !== this.font) return false;
     const e = this.laid.get(item.id);
-    return e !== undefined && e.item === item && e.width === this.width;
+    return e !== undefined && e.item === item && e.width === this.width && e.row.band === this.band(i);
   }
 
   /** Row i as laid out at the session's width, or null when it is not (yet): a placeholder is drawn instead. */
@@ -354,7 +370,38 @@ export class RowLayout {
     const item = this.items[i];
     if (!item || !(this.width > 0)) return null;
     const e = this.laid.get(item.id);
-    return e !== undefined && e.item === item && e.width === this.width ? e.row : null;
+    return e !== undefined && e.item === item && e.width === this.width && e.row.band === this.band(i)
+      ? e.row : null;
+  }
+
+  /** The height of the section header row i draws above its content: 0 unless it starts a section. */
+  band(i) {
+    return startsSection(this.items, i) ? this.sectionHeader : 0;
+  }
+
+  /**
+   * The section header pinned at the top of the viewport at offset `offsetY` under a top inset `insetTop`
+   * (docs/LAYOUT.md, "Section headers", the engine's rule for a frame's `pinned`): `{section, y}`, `y` in viewport
+   * coordinates, or null when the row there is a placeholder or has no section. The page draws it at the offset it
+   * shows, between frames too.
+   */
+  pinnedAt(offsetY, insetTop) {
+    const n = this.tree.n;
+    if (n === 0) return null;
+    const line = offsetY + insetTop;
+    const i = this.tree.indexAt(line);
+    const section = this.items[i]?.section;
+    if (!section) return null;
+    let top = Math.max(line, this.tree.top(i));
+    for (let j = i + 1; j < n; j++) {
+      const nextTop = this.tree.top(j);
+      if (!(nextTop < top + this.sectionHeader)) break;
+      if (this.items[j]?.section !== section) {
+        top = nextTop - this.sectionHeader;
+        break;
+      }
+    }
+    return { section, y: top - offsetY };
   }
 
   /** Rows sent whose height the engine has not accepted (yet): 0 once it took every measurement (tests). */

@@ -64,6 +64,9 @@ export class RowPainter {
     this.wraps = new WrapCache();
     this.visible = [];          // the rows being drawn: their content, reused between frames
     this.titleFont = '';
+    this.sectionFont = '';
+    /** The section header drawn pinned by the last `drawLaidOut`: `{section, y}` on the canvas (CSS px), or null. */
+    this.drawnPinned = null;
     this.textFont = '';
     this.fontFamily = null;
     this.avatarFont = '';
@@ -163,6 +166,7 @@ export class RowPainter {
     this.fontFamily = theme.font;
     this.titleFont = `600 16px ${theme.font}`;
     this.textFont = `400 14px ${theme.font}`;
+    this.sectionFont = `600 13px ${theme.font}`;
     this.avatarFont = '';
   }
 
@@ -171,9 +175,11 @@ export class RowPainter {
    * places them: each at its top and height (the engine's accepted height, else the estimate), its content laid
    * out at the session's width; what does not fit a row's height yet (measured, not accepted) is left out. Rows
    * `first − margin`…`last + margin` are laid out too (their heights go to the engine before they show), within
-   * the frame's budget (js/feed/layoutAhead.js): a row drawn before it is laid out is a placeholder.
+   * the frame's budget (js/feed/layoutAhead.js): a row drawn before it is laid out is a placeholder. A section's
+   * first row draws the section's header in its top band, and the header of the section at the viewport's top is
+   * drawn over the rows, below the top inset `insetTop` (docs/LAYOUT.md, "Section headers"; `layout.pinnedAt`).
    */
-  drawLaidOut(ctx, theme, dpr, range, layout, margin, contentW, tx, ty, nowMs) {
+  drawLaidOut(ctx, theme, dpr, range, layout, margin, contentW, tx, ty, nowMs, insetTop = 0) {
     this.fonts(theme);
     if (this.avatarRadius !== AVATAR_R || this.avatarFont === '') {
       this.avatarRadius = AVATAR_R;
@@ -214,55 +220,79 @@ export class RowPainter {
       }
       if (!row) continue;
       const item = layout.items[i];
+      // a section's first row draws the section's header in its top band; its content starts below it
+      if (row.band) this.drawSectionHeader(ctx, theme, item.section, tx, y, contentW, row.band, hair);
+      const cy = y + row.band;
+      const ch = h - row.band;
       ctx.fillStyle = row.colour;
       ctx.beginPath();
-      ctx.arc(tx + PAD + AVATAR_R, y + PAD + AVATAR_R, AVATAR_R, 0, TAU);
+      ctx.arc(tx + PAD + AVATAR_R, cy + PAD + AVATAR_R, AVATAR_R, 0, TAU);
       ctx.fill();
       ctx.fillStyle = '#ffffff';
       ctx.font = this.avatarFont;
       ctx.textAlign = 'center';
       ctx.textBaseline = 'middle';
-      ctx.fillText(row.initials, tx + PAD + AVATAR_R, y + PAD + AVATAR_R + 0.5);
+      ctx.fillText(row.initials, tx + PAD + AVATAR_R, cy + PAD + AVATAR_R + 0.5);
       ctx.textAlign = 'left';
       ctx.textBaseline = 'alphabetic';
       // the author: in the text's colour, as it always was; above an item's title, secondary (the title leads)
       ctx.font = this.titleFont;
       if (row.byline) {
         ctx.fillStyle = row.heading.length ? theme.text2 : theme.text;
-        ctx.fillText(row.byline, textX, y + TITLE_BASELINE);
+        ctx.fillText(row.byline, textX, cy + TITLE_BASELINE);
       }
       ctx.fillStyle = theme.text;
       for (let k = 0; k < row.heading.length; k++) {
         const base = row.headingY + k * HEADING_LINE_HEIGHT;
-        if (base + DESCENT > h) break;
-        ctx.fillText(row.heading[k], textX, y + base);
+        if (base + DESCENT > ch) break;
+        ctx.fillText(row.heading[k], textX, cy + base);
       }
       ctx.font = this.textFont;
       for (let k = 0; k < row.lines.length; k++) {
         const base = row.textY + k * LINE_HEIGHT;
-        if (base + DESCENT > h) break;
-        ctx.fillText(row.lines[k], textX, y + base);
+        if (base + DESCENT > ch) break;
+        ctx.fillText(row.lines[k], textX, cy + base);
       }
       // the image in its box (cover-fit, rounded), a placeholder until it is decoded (js/feed/images.js)
       const img = row.image;
-      if (img && img.y < h) {
-        const visibleH = Math.min(img.h, h - img.y - hair);
+      if (img && img.y < ch) {
+        const visibleH = Math.min(img.h, ch - img.y - hair);
         const bitmap = images ? images.want(item.image.url, frame) : null;
         if (bitmap) {
-          drawCover(ctx, bitmap, textX, y + img.y, img.w, img.h, visibleH, radius);
+          drawCover(ctx, bitmap, textX, cy + img.y, img.w, img.h, visibleH, radius);
         } else {
           ctx.fillStyle = theme.skeleton ?? theme.separator;
           ctx.beginPath();
-          if (radius > 0 && ctx.roundRect) ctx.roundRect(textX, y + img.y, img.w, visibleH, radius);
-          else ctx.rect(textX, y + img.y, img.w, visibleH);
+          if (radius > 0 && ctx.roundRect) ctx.roundRect(textX, cy + img.y, img.w, visibleH, radius);
+          else ctx.rect(textX, cy + img.y, img.w, visibleH);
           ctx.fill();
         }
       }
       ctx.textAlign = 'right';
       ctx.fillStyle = theme.text2;
-      ctx.fillText(layout.ageOf(row, item, nowMs), right, y + TITLE_BASELINE);
+      ctx.fillText(layout.ageOf(row, item, nowMs), right, cy + TITLE_BASELINE);
+    }
+    // the header of the section at the top, pinned there until the next section's first row pushes it away
+    const pinned = layout.pinnedAt(-ty, insetTop);
+    this.drawnPinned = pinned;
+    if (pinned) {
+      this.drawSectionHeader(ctx, theme, pinned.section, tx, this.snap(pinned.y), contentW, layout.sectionHeader, hair);
     }
     if (images) images.trim(frame);
+  }
+
+  /** A section's header: its name on the page's background, a hairline under it, `band` px high from `y`. */
+  drawSectionHeader(ctx, theme, section, tx, y, contentW, band, hair) {
+    ctx.fillStyle = theme.sectionBackground ?? theme.background;
+    ctx.fillRect(tx, y, contentW, band);
+    ctx.fillStyle = theme.separator;
+    ctx.fillRect(tx, y + band - hair, contentW, hair);
+    ctx.fillStyle = theme.text2;
+    ctx.font = this.sectionFont;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(section, tx + PAD, y + band / 2 + 0.5, contentW - 2 * PAD);
+    ctx.textBaseline = 'alphabetic';
   }
 
   /**
