@@ -28,12 +28,14 @@ public struct ScriptedFeed: Hashable, Sendable {
         case .newest: top = newest
         case .olderThan(let cursor): top = (Int(cursor.value) ?? 1) - 1
         case .newerThan(let cursor): top = min(newest, (Int(cursor.value) ?? newest) + request.limit)
+        case .around(let id): top = min(newest, (Int(id) ?? newest) + (request.limit - 1) / 2)
         }
         let bottom = max(1, top - request.limit + 1)
         let numbers = top >= 1 ? Array((bottom...top).reversed()) : []
+        let above: Int? = if case .around = request.position { newest - top } else { nil }
         return FeedPage(
             items: numbers.map(Self.item), olderCursor: numbers.last.map { FeedCursor("\($0)") },
-            newerCursor: numbers.first.map { FeedCursor("\($0)") }, hasMore: bottom > 1)
+            newerCursor: numbers.first.map { FeedCursor("\($0)") }, hasMore: bottom > 1, above: above)
     }
 
     /// Item `number`: words enough for 1 to 6 lines, one second newer than the item before it, and a picture

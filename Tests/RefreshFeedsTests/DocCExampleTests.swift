@@ -23,6 +23,8 @@ final class NotesSource: FeedSource {
         case .newerThan(let cursor):
             guard let index = Int(cursor.value) else { throw .badCursor(cursor.value) }
             range = max(0, index - request.limit)..<index
+        case .around:
+            throw .unsupported("load a page around a note")
         }
         let items = range.isEmpty ? [] : Array(notes[range])
         let olderCursor = range.isEmpty ? nil : FeedCursor(String(range.upperBound - 1))

@@ -21,13 +21,16 @@ final class MessagesSource: FeedSource {
         case .newerThan(let cursor):
             end = try index(of: cursor)
             start = max(0, end - request.limit)
+        case .around(let id):  // a scrollToItem to a message not loaded: about half a page above it
+            guard let index = messages.firstIndex(where: { $0.id == id }) else { throw .unknownItem(id) }
+            start = max(0, index - (request.limit - 1) / 2)
         }
         let page = Array(messages[start..<min(end, start + request.limit)])
         var hasMore = start + page.count < messages.count
         if case .newerThan = request.position { hasMore = start > 0 }
         return FeedPage(
             items: page, olderCursor: page.last.map { FeedCursor($0.id) },
-            newerCursor: page.first.map { FeedCursor($0.id) }, hasMore: hasMore)
+            newerCursor: page.first.map { FeedCursor($0.id) }, hasMore: hasMore, above: start)
     }
 
     private func index(of cursor: FeedCursor) throws(FeedError) -> Int {

@@ -193,6 +193,36 @@ def test_scroll_to_item_lands_at_each_alignment_and_stays_there_while_the_rows_a
         context.close()
 
 
+def test_scroll_to_an_item_not_loaded_fetches_it_and_lands_it_within_a_pixel(browser, feed_server):
+    """A jump (docs/LAYOUT.md, "A jump"): `scrollToItem` to an item thousands of rows below the loaded ones: the
+    server asks the SQLite source for the page around it, the rows are replaced (placeholders above it), and once the
+    page has laid out and measured the rows around it and the engine accepted their heights, the item is drawn at
+    the top, the middle or the bottom of the list within 1 px."""
+    context, page = open_loaded(browser, feed_server)
+    try:
+        f = wait_until(page, settled, 15, what="the rows settled")
+        top = int(page.evaluate("() => window.refreshkit.feed(1).items[0].id"))
+        for k, align in enumerate(("center", "end", "start")):
+            target = str(top - 2500 - 700 * k)
+            before = f["offset"]["y"]
+            page.evaluate("(m) => window.refreshkit.send(m)",
+                          {"type": "command", "name": "scrollToItem", "id": target, "align": align, "animated": False})
+            f = wait_until(page, lambda p, b=before, t=target: (s := settled(p)) and s["offset"]["y"] != b
+                           and any(r["id"] == t for r in rows(p)) and s, 20,
+                           what=f"the list at rest on item {target} after scrollToItem {align}")
+            row = next(r for r in rows(page) if r["id"] == target)
+            lo, hi = f["insets"]["top"], f["viewport"]["h"] - f["insets"]["bottom"]
+            wanted = {"start": lo, "center": (lo + hi) / 2 - row["h"] / 2, "end": hi - row["h"]}[align]
+            assert abs(row["y"] - wanted) <= 1, f"{align}: item {target} drawn at {row['y']:.2f}, not {wanted:.2f}"
+            # the rows above it are placeholders until scrolled to: its index is where it lies in the feed
+            assert row["index"] >= 2500, row
+        requests = page.evaluate("() => window.refreshkit.feed(1).requests")
+        assert any(r["kind"] == "around" and r["error"] is None for r in requests), requests
+        assert not page.errors, page.errors
+    finally:
+        context.close()
+
+
 def gaps_and_overlaps(sample: list[dict], viewport_h: float, count: int) -> list[str]:
     problems = []
     for a, b in zip(sample, sample[1:], strict=False):

@@ -77,3 +77,53 @@ def test_an_id_not_loaded_is_refused_and_the_session_goes_on(server):
             await send_json(ws, {"type": "command", "name": "scrollToItem", "index": 8, "animated": False})
             await recv_until(ws, lambda m: m["type"] == "frame" and m["offset"]["y"] > 0)
     run(scenario)
+
+
+def sqlite_server(tmp_path, fresh_server):
+    return fresh_server("--feed", f"sqlite:{tmp_path / 'feed.db'}")
+
+
+def test_an_item_not_loaded_is_fetched_with_the_rows_around_it_and_lands(tmp_path, fresh_server):
+    """A jump (docs/LAYOUT.md, "A jump"): the page around the item replaces the rows, placed as many rows down as
+    the source says are above it; the item lands at its alignment; scrolled up, the rows above it come back."""
+    srv = sqlite_server(tmp_path, fresh_server)
+
+    async def scenario():
+        async with ws_connect(srv) as ws:
+            welcome, ids = await welcomed(ws)
+            h = welcome["config"]["feed"]["rowHeight"]
+            target = str(int(ids[0]) - 3000)  # a new file's ids grow with time: 3 000 items below the top
+            assert target not in ids
+            await send_json(ws, {"type": "command", "name": "scrollToItem", "id": target, "align": "start",
+                                 "animated": False})
+            rows, _ = await recv_until(ws, lambda m: m["type"] == "rows" and m["op"] == "replace")
+            request, _ = await recv_until(ws, lambda m: m["type"] == "feed_request" and m["kind"] == "around")
+            assert request["cursor"] == target and request["error"] is None and request["items"] > 0, request
+            page = [item["id"] for item in rows["items"]]
+            assert target in page and rows["above"] == 3000 - page.index(target), (rows["above"], page.index(target))
+            row = rows["above"] + page.index(target)
+            frame, _ = await recv_until(ws, lambda m: m["type"] == "frame" and m["feed"]["count"] >= rows["count"])
+            assert abs(frame["offset"]["y"] - landing(frame, row * h, h, "start")) < 1e-6, (frame["offset"], row)
+
+            # (the rows below it loading meanwhile, as the end of the list comes in view, do not move it)
+            # scrolled up past the page's top: the window loads the rows above back, newer than the page's first
+            await send_json(ws, {"type": "command", "name": "scrollBy", "amount": -3 * h * len(page),
+                                 "animated": False})
+            reload, _ = await recv_until(ws, lambda m: m["type"] == "rows" and m["op"] == "reload")
+            assert reload["at"] == "top" and reload["items"][-1]["id"] == str(int(page[0]) + 1), reload["items"][-1]
+    run(scenario)
+
+
+def test_an_id_the_feed_does_not_have_is_said_and_the_session_goes_on(tmp_path, fresh_server):
+    srv = sqlite_server(tmp_path, fresh_server)
+
+    async def scenario():
+        async with ws_connect(srv) as ws:
+            _, ids = await welcomed(ws)
+            await send_json(ws, {"type": "command", "name": "scrollToItem", "id": "999999"})
+            request, _ = await recv_until(ws, lambda m: m["type"] == "feed_request" and m["kind"] == "around")
+            assert request["error"] == {"code": "unknown_item", "message": 'The feed has no item "999999".'}, request
+            # nothing moved, and a row it holds is scrolled to
+            await send_json(ws, {"type": "command", "name": "scrollToItem", "id": ids[8], "animated": False})
+            await recv_until(ws, lambda m: m["type"] == "frame" and m["offset"]["y"] > 0)
+    run(scenario)

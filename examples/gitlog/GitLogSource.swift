@@ -14,6 +14,7 @@ struct GitLogSource: FeedSource {
         let more = "-n\(request.limit + 1)"
         var commits: [FeedItem]
         switch request.position {
+        case .around: throw .unsupported("load a page around a commit")
         case .newest: commits = try log([more, "HEAD"])
         case .olderThan(let cursor): commits = try log([more, "--skip=1", try hash(cursor)])
         case .newerThan(let cursor): commits = Array(try log(["\(try hash(cursor))..HEAD"]).suffix(request.limit + 1))

@@ -33,6 +33,8 @@ final class NoteBoard: FeedSource {
         let chosen: ArraySlice<FeedItem>
         var hasMore: Bool
         switch request.position {
+        case .around:
+            throw .unsupported("load a page around a note")
         case .newest:
             chosen = all.suffix(limit)
             hasMore = all.count > limit

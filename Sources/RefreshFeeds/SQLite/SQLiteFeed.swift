@@ -93,6 +93,8 @@ public final class SQLiteFeed: PostableFeedSource {
         var items: [FeedItem] = []
         let collect: (SQLiteRow) -> Void = { items.append(Self.item($0)) }
         switch request.position {
+        case .around(let id):
+            return try page(around: id, columns: columns, limit: request.limit)
         case .newest:
             try connection.query("\(columns) ORDER BY time DESC, id DESC LIMIT ?", [.integer(limit)], row: collect)
         case .olderThan(let cursor):
@@ -119,6 +121,42 @@ public final class SQLiteFeed: PostableFeedSource {
         var newerCursor = items.first.map(Self.cursor)
         if case .olderThan(let cursor) = request.position, newerCursor == nil { newerCursor = cursor }
         return FeedPage(items: items, olderCursor: olderCursor, newerCursor: newerCursor, hasMore: hasMore)
+    }
+
+    /// The page holding the item `id`, with about half a page of newer items above it, read along the index both
+    /// ways from its (time, id); `above` counts the items newer than the page's first (one index range count).
+    private func page(around id: String, columns: String, limit: Int) throws(FeedError) -> FeedPage {
+        var key: (time: Int64, id: Int64)?
+        if let rowID = Int64(id) {
+            try connection.query("SELECT time, id FROM items WHERE id = ?", [.integer(rowID)]) {
+                key = ($0.integer(0), $0.integer(1))
+            }
+        }
+        guard let key else { throw .unknownItem(id) }
+        var newer: [FeedItem] = []
+        try connection.query(
+            "\(columns) WHERE (time, id) > (?, ?) ORDER BY time ASC, id ASC LIMIT ?",
+            [.integer(key.time), .integer(key.id), .integer(Int64((limit - 1) / 2))]
+        ) { newer.append(Self.item($0)) }
+        var rest: [FeedItem] = []
+        try connection.query(
+            "\(columns) WHERE (time, id) <= (?, ?) ORDER BY time DESC, id DESC LIMIT ?",
+            [.integer(key.time), .integer(key.id), .integer(Int64(limit - newer.count + 1))]
+        ) { rest.append(Self.item($0)) }
+        let hasMore = rest.count > limit - newer.count
+        let items = Array(newer.reversed() + rest.prefix(limit - newer.count))
+        var above = 0
+        if let first = items.first {
+            let (time, firstID) = try Self.parse(Self.cursor(first))
+            try connection.query(
+                "SELECT count(*) FROM items WHERE (time, id) > (?, ?)", [.integer(time), .integer(firstID)]
+            ) {
+                above = Int($0.integer(0))
+            }
+        }
+        return FeedPage(
+            items: items, olderCursor: items.last.map(Self.cursor), newerCursor: items.first.map(Self.cursor),
+            hasMore: hasMore, above: above)
     }
 
     /// Adds an item at the top: at `timeMicros`, or a microsecond after the newest item if that is later. Empty

@@ -35,6 +35,8 @@ public final class SimulatedSource: FeedSource {
         let feed = feed.withLock { $0 }
         if case .olderThan(let cursor) = request.position, Int(cursor.value) == nil { throw .badCursor(cursor.value) }
         if case .newerThan(let cursor) = request.position, Int(cursor.value) == nil { throw .badCursor(cursor.value) }
-        return feed.page(request)
+        let page = feed.page(request)
+        if case .around(let id) = request.position, page.items.isEmpty { throw .unknownItem(id) }
+        return page
     }
 }

@@ -81,6 +81,10 @@ public final class WebFeedSource: FeedSource {
     /// The page at `request.position`.
     public func load(_ request: FeedRequest) throws(FeedError) -> FeedPage {
         switch request.position {
+        case .around:
+            // A document is read from its top, page by page through `next_url`: where an item lies is found only
+            // by walking to it (docs/FEEDS.md, "A page around an item").
+            throw .unsupported("load a page around an item: a web feed is read from its first document on")
         case .newest:
             return try page(of: try document(at: url, reuse: false), at: url, skipping: 0, limit: request.limit)
         case .olderThan(let cursor):

@@ -23,6 +23,11 @@ public enum FeedError: Error, Hashable, Sendable, Codable, CustomStringConvertib
     case badAddress(String)
     /// The source does not take posts, or the post is not acceptable (empty text).
     case rejected(String)
+    /// A page around an item (``FeedPosition/around(_:)``) asked for an id the source does not have.
+    case unknownItem(String)
+    /// The source cannot answer such a request (a page around an item, from a feed read as a document); the
+    /// reason says what.
+    case unsupported(String)
 
     /// What went wrong, for a person.
     public var description: String {
@@ -38,6 +43,8 @@ public enum FeedError: Error, Hashable, Sendable, Codable, CustomStringConvertib
         case .missing(let path): "\(path.prefix(1).uppercased() + path.dropFirst()) does not exist."
         case .badAddress(let reason): "Bad feed address: \(reason)."
         case .rejected(let reason): "The post was rejected: \(reason)."
+        case .unknownItem(let id): "The feed has no item \"\(id.prefix(64))\"."
+        case .unsupported(let reason): "The feed cannot \(reason)."
         }
     }
 
@@ -56,6 +63,8 @@ public enum FeedError: Error, Hashable, Sendable, Codable, CustomStringConvertib
         case .missing: "missing"
         case .badAddress: "bad_address"
         case .rejected: "rejected"
+        case .unknownItem: "unknown_item"
+        case .unsupported: "unsupported"
         }
     }
 }

@@ -11,12 +11,19 @@ public struct FeedPage: Hashable, Sendable, Codable {
     /// More items remain in the direction asked: older ones after a ``FeedPosition/newest`` or
     /// ``FeedPosition/olderThan(_:)`` page, newer ones after a ``FeedPosition/newerThan(_:)`` page.
     public var hasMore: Bool
+    /// How many items the feed holds above the page's first (newer ones), when the source says: the rows a page
+    /// around an item (``FeedPosition/around(_:)``) is placed below, as placeholders loaded back as the reader
+    /// scrolls up. `nil` for other pages.
+    public var above: Int?
 
     /// A page; see the properties.
-    public init(items: [FeedItem], olderCursor: FeedCursor?, newerCursor: FeedCursor?, hasMore: Bool) {
+    public init(
+        items: [FeedItem], olderCursor: FeedCursor?, newerCursor: FeedCursor?, hasMore: Bool, above: Int? = nil
+    ) {
         self.items = items
         self.olderCursor = olderCursor
         self.newerCursor = newerCursor
         self.hasMore = hasMore
+        self.above = above
     }
 }

@@ -117,7 +117,8 @@ public struct SimulatedFeed: Hashable, Sendable, Codable {
             request: pending.request.id, outcome: .page(page(pending.request.request)), durationMs: waited)
     }
 
-    /// The page `request` asks for: the newest items, those older or newer than a cursor (an item's id).
+    /// The page `request` asks for: the newest items, those older or newer than a cursor (an item's id), or those
+    /// around an item (an empty page when the feed does not hold it).
     public func page(_ request: FeedRequest) -> FeedPage {
         let limit = request.limit
         switch request.position {
@@ -135,6 +136,16 @@ public struct SimulatedFeed: Hashable, Sendable, Codable {
             return FeedPage(
                 items: (first...last).reversed().map(item), olderCursor: FeedCursor(String(first)),
                 newerCursor: FeedCursor(String(last)), hasMore: last < newestID)
+        case .around(let text):
+            // The item with about half the page above it; nothing for an id the feed does not hold.
+            guard let id = Int(text), id >= oldestID, id <= newestID else {
+                return FeedPage(items: [], olderCursor: nil, newerCursor: nil, hasMore: false)
+            }
+            let top = min(newestID, id + (limit - 1) / 2)
+            let bottom = max(oldestID, top - limit + 1)
+            return FeedPage(
+                items: (bottom...top).reversed().map(item), olderCursor: FeedCursor(String(bottom)),
+                newerCursor: FeedCursor(String(top)), hasMore: bottom > oldestID, above: newestID - top)
         }
     }
 

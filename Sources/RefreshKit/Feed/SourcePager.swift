@@ -47,6 +47,10 @@ public struct SourcePager: Hashable, Sendable, Codable {
     /// The window of pages: each held page's cursors, the rows updates for the pages, the list's top item
     /// (docs/LAYOUT.md, "The window"; SourcePager+Window.swift).
     public internal(set) var window = PageWindow()
+    /// A jump's alignment while its item could not land there yet (too few rows below it to put it at the top: the
+    /// offset stopped at the content's end); it lands again as rows come below it (SourcePager+Jump.swift). One byte
+    /// in the room before ``heldRowIndex``'s alignment: no larger session.
+    var landing: ItemAlignment?
     /// The row a `scrollToItem` landed on (its index in the whole list; −1 for none), kept still on screen whatever
     /// the rows around it do, in place of the first visible row, until a gesture or another scroll
     /// (SourcePager+Layout.swift; docs/LAYOUT.md, "Anchoring"). An `Int32` right after the window, whose last field
@@ -109,7 +113,7 @@ public struct SourcePager: Hashable, Sendable, Codable {
         case .nextPage:
             guard hasMore, let cursor = loaded.olderCursor else { return (nil, dropped) }
             position = .olderThan(cursor)
-        case .reload:
+        case .reload, .jump:
             return (nil, dropped)
         }
         let request = makeRequest(kind, edge: edge, position: position, at: time)
@@ -151,7 +155,7 @@ public struct SourcePager: Hashable, Sendable, Codable {
                         geometry.placeholdersAbove > 0
                         ? try newRowsAboveDroppedTop(page, merging: &merged, limit: request.request.limit)
                         : try merged.mergeNewest(page, limit: request.request.limit)
-                case .nextPage, .reload: change = try merged.append(page, limit: request.request.limit)
+                case .nextPage, .reload, .jump: change = try merged.append(page, limit: request.request.limit)
                 }
             } catch {
                 return fail(request, FeedFailure(error), durationMs: answer.durationMs)
@@ -202,7 +206,7 @@ public struct SourcePager: Hashable, Sendable, Codable {
 extension SourcePager {
     private enum CodingKeys: String, CodingKey {
         case loaded, running, runningID, lastRowsChange, answered, answeredCount, pageSize, timeoutMs, layout
-        case staleMeasurements, window, nextRequestID, held
+        case staleMeasurements, window, nextRequestID, held, landing
     }
 
     public init(from decoder: any Decoder) throws {
@@ -225,6 +229,7 @@ extension SourcePager {
         window = try container.decode(PageWindow.self, forKey: .window)
         nextRequestID = try container.decode(Int.self, forKey: .nextRequestID)
         heldRowIndex = try container.decodeIfPresent(Int32.self, forKey: .held) ?? -1
+        landing = try container.decodeIfPresent(ItemAlignment.self, forKey: .landing)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -242,5 +247,6 @@ extension SourcePager {
         try container.encode(window, forKey: .window)
         try container.encode(nextRequestID, forKey: .nextRequestID)
         if heldRowIndex >= 0 { try container.encode(heldRowIndex, forKey: .held) }
+        try container.encodeIfPresent(landing, forKey: .landing)
     }
 }

@@ -15,6 +15,20 @@ public struct SourceRequest: Hashable, Sendable, Codable {
         /// The window of pages loading a dropped page back (docs/LAYOUT.md, "The window"): the page just newer
         /// than the top held item (edge `top`) or just older than the last one (edge `bottom`). No control asked.
         case reload
+        /// A `scrollToItem` to an item not loaded: the page around it (``FeedPosition/around(_:)``), which replaces
+        /// the rows (docs/LAYOUT.md, "A jump"). No control asked.
+        case jump
+    }
+
+    /// Where a ``Kind/jump`` lands its item once the page is in (the command's alignment and animation).
+    public struct Landing: Hashable, Sendable, Codable {
+        public var align: ItemAlignment
+        public var animated: Bool
+
+        public init(align: ItemAlignment, animated: Bool) {
+            self.align = align
+            self.animated = animated
+        }
     }
 
     /// Counts up from 1 within a model; an answer names it.
@@ -23,6 +37,9 @@ public struct SourceRequest: Hashable, Sendable, Codable {
     public var kind: Kind
     /// The edge whose control asked (the top for the first load).
     public var edge: Edge
+    /// A jump's landing; `nil` for every other kind. (Two bytes beside the kind and the edge, in the room the next
+    /// member's alignment leaves, and coded only when present.)
+    public var landing: Landing?
     /// What to ask the source.
     public var request: FeedRequest
     /// When the model asked.
@@ -31,10 +48,14 @@ public struct SourceRequest: Hashable, Sendable, Codable {
     public var deadline: Timestamp
 
     /// A request; see the properties.
-    public init(id: Int, kind: Kind, edge: Edge, request: FeedRequest, issued: Timestamp, deadline: Timestamp) {
+    public init(
+        id: Int, kind: Kind, edge: Edge, request: FeedRequest, issued: Timestamp, deadline: Timestamp,
+        landing: Landing? = nil
+    ) {
         self.id = id
         self.kind = kind
         self.edge = edge
+        self.landing = landing
         self.request = request
         self.issued = issued
         self.deadline = deadline

@@ -84,7 +84,7 @@ public struct ListModel: Hashable, Sendable, Codable {
         controls = Edge.allCases.map { EdgeControl(edge: $0, shared: found.sharedEdge($0)) }
         scroll = ScrollModel(
             viewport: viewport, contentSize: .zero, insets: InsetLayers(app: found.configuration.insets),
-            physics: Self.physics(found.configuration, devicePixelRatio: devicePixelRatio), time: time)
+            physics: ScrollPhysics(found.configuration, devicePixelRatio: devicePixelRatio), time: time)
         scroll.setContentSize(contentSize)
         syncLayers()
         for index in controls.indices {
@@ -106,14 +106,6 @@ public struct ListModel: Hashable, Sendable, Codable {
     public func control(_ edge: Edge) -> EdgeControl { controls[Self.index(edge)] }
 
     static func index(_ edge: Edge) -> Int { edge.index }
-
-    private static func physics(_ configuration: ListConfiguration, devicePixelRatio: Double) -> ScrollPhysics {
-        ScrollPhysics(
-            rubberBand: RubberBand(coefficient: configuration.rubberBand),
-            decay: Decay(rate: configuration.decelerationRate),
-            spring: Spring.named(configuration.springName) ?? .ios,
-            devicePixelRatio: devicePixelRatio)
-    }
 
     // MARK: - Inputs
 
@@ -139,7 +131,11 @@ public struct ListModel: Hashable, Sendable, Codable {
             observe()
         case .command(let command):
             try Validation.command(command)
-            if command.name == .scrollToItem { _ = try ScrollDestination.row(of: command.item, in: pager) }
+            if let id = ScrollDestination.jumpTarget(of: command, in: pager, engineFeed: simulated != nil) {
+                try pager.checkJump(to: id)
+            } else if command.name == .scrollToItem {
+                _ = try ScrollDestination.row(of: command.item, in: pager)
+            }
             advance(to: time)
             observedQuietly.value = false
             run(command)
@@ -296,13 +292,7 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// load-more, and a load-more needs another page.
     @inline(__always)
     mutating func canStart(_ edge: Edge) -> Bool {
-        Self.canStart(controls[Self.index(edge)].configuration.role, feed: feedStatus())
-    }
-
-    /// ``canStart(_:)`` for a control of `role`, the feed being as `feed` says.
-    @inline(__always)
-    private static func canStart(_ role: EdgeConfiguration.Role, feed: FeedStatus) -> Bool {
-        FeedStarts(feed).allow(role)
+        FeedStarts(feedStatus()).allow(controls[Self.index(edge)].configuration.role)
     }
 
     mutating func perform(_ action: EdgeControl.Action, for edge: Edge) {
@@ -316,8 +306,8 @@ public struct ListModel: Hashable, Sendable, Codable {
         case .request:
             let kind: SourceRequest.Kind = configuration.edge(edge).role == .refresh ? .refresh : .nextPage
             let (_, dropped) = pager.request(kind, for: edge, at: now)
-            // A reload of the window's has no control to end.
-            if let dropped, dropped.kind != .reload {
+            // A reload of the window's, or a jump, has no control to end.
+            if let dropped, dropped.kind != .reload, dropped.kind != .jump {
                 events.append(Event(.feedDropped, edge: dropped.edge, cause: .preempted, time: now))
                 controls[Self.index(dropped.edge)].finish(
                     .cancelled, cause: .preempted, fingerDown: scroll.isDragging, at: now, events: &events)
@@ -360,14 +350,15 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// control's request ends, its rows placed with the first visible row kept still; an answer to no running
     /// request is dropped as stale.
     private mutating func take(_ answer: FeedAnswerInput) {
-        if answerWindow(answer) {
-            // The window's reload: its rows are in, and no control waits for it.
+        if answerWindow(answer) || answerJump(answer) {
+            // The window's reload or a jump: its rows are in, and no control waits for it.
         } else if let result = pager.answer(answer) {
             placeLoadedRows()
             complete(result)
         } else {
             events.append(Event(.feedDropped, cause: .stale, time: now, value: Double(answer.request)))
         }
+        landAgain()
     }
 
     /// What is due of the feed by `time`: the engine's own source answers; a request to a source outside the
@@ -380,13 +371,15 @@ public struct ListModel: Hashable, Sendable, Codable {
         guard let running = pager.running, running.deadline <= time else { return }
         if running.kind == .reload {
             _ = pager.resolveReload(at: time)
+        } else if running.kind == .jump {
+            _ = pager.resolveJump(at: time)
         } else if let result = pager.resolve(at: time) {
             complete(result)
         }
     }
 
     /// Each control's inset layer, pushed into the scroll model (which absorbs the change without a jump),
-    /// with the control's timed move when its library animates the inset (``insetTiming(_:growing:onRelease:)``).
+    /// with the control's timed move when its library animates the inset (``EdgeControl/insetTiming(growing:onRelease:)``).
     /// `onRelease`: the finger just lifted.
     /// - Returns: whether a layer was pushed.
     @discardableResult
@@ -398,42 +391,12 @@ public struct ListModel: Hashable, Sendable, Codable {
             let edge = controls[index].edge
             let current = scroll.insets.controls[edge]
             if current != layer {
-                let timing = Self.insetTiming(controls[index], growing: layer > current, onRelease: onRelease)
+                let timing = controls[index].insetTiming(growing: layer > current, onRelease: onRelease)
                 scroll.setInsetLayer(layer, for: edge, timing: timing)
                 pushed = true
             }
         }
         return pushed
-    }
-
-    /// The timed move `control`'s library makes when its inset grows (a start: `startDuration`) or shrinks
-    /// (an end: `exitDuration`, or the return after the exit), docs/PHYSICS.md §11.3. `nil`: the bounce
-    /// spring carries the content — a control without an ``InsetAnimation``, a start by a release where the
-    /// library applies the inset at once (MS). After a finish that is not animated the move takes no time:
-    /// the content is put at its new rest.
-    private static func insetTiming(_ control: borrowing EdgeControl, growing: Bool, onRelease: Bool) -> TimedMove? {
-        let configuration = control.configuration
-        guard let animation = configuration.insetAnimation else { return nil }
-        let duration: Double
-        if growing {
-            if onRelease && animation.bouncesOnRelease { return nil }
-            duration = configuration.startDuration
-        } else {
-            // A finish that is not animated gives the inset back at once, whenever that is (JH: at the end of
-            // the cycle it waits for): a move of no duration.
-            if !control.exitAnimated { return TimedMove(duration: 0, curve: animation.curve) }
-            duration = animation.returnDuration ?? configuration.exitDuration
-        }
-        return duration > 0 ? TimedMove(duration: duration, curve: animation.curve) : nil
-    }
-
-    /// The displayed pull beyond `edge`'s rest position (without its own layer), and its velocity.
-    @inline(__always)
-    func pull(_ edge: Edge) -> (distance: Double, velocity: Double) {
-        let range = scroll.bounds(excluding: edge)
-        let position = scroll.offset[edge.axis]
-        let speed = scroll.velocity[edge.axis]
-        return edge.isLeading ? (range.lower - position, -speed) : (position - range.upper, speed)
     }
 
     /// Lets every control look at the scroll view, and carries out what they ask.
@@ -460,7 +423,7 @@ public struct ListModel: Hashable, Sendable, Codable {
             }
             if controls[index].state == .disabled { continue }
             let edge = controls[index].edge
-            let pull = pull(edge)
+            let pull = scroll.pull(edge)
             let canStart = feed.allow(controls[index].configuration.role)
             let action = controls[index].observe(
                 distance: pull.distance, velocity: pull.velocity, motion: motion, canStart: canStart, at: now,
@@ -483,15 +446,9 @@ public struct ListModel: Hashable, Sendable, Codable {
         observedQuietly.value = unchanged && !pushed
     }
 
-    /// Whether the content is no longer than the viewport less the app's insets along `axis`: HTRefreshView's
-    /// test for hiding its footer, `C ≤ H − orig.top − orig.bottom` (docs/SEEDS.md §3.4, HT state machine
-    /// and callbacks, "contentSize changes").
+    /// Whether the content fits the viewport less the app's insets along `axis` (``Size/fits(in:less:along:)``).
     private func contentFits(_ axis: Axis) -> Bool {
-        let (content, viewport, app) = (contentSize, scroll.viewport, configuration.insets)
-        switch axis {
-        case .vertical: return content.height <= viewport.height - app.top - app.bottom
-        case .horizontal: return content.width <= viewport.width - app.left - app.right
-        }
+        contentSize.fits(in: scroll.viewport, less: configuration.insets, along: axis)
     }
 
     /// Whether the scroll model holds every control's current layer (for assertions).
@@ -518,8 +475,12 @@ public struct ListModel: Hashable, Sendable, Codable {
                     fingerDown: scroll.isDragging, at: now, events: &events)
             }
             syncLayers()
-            if !command.animated { snapIntoBounds() }
+            if !command.animated { scroll.snapIntoBounds() }
         case .scrollToEdge, .scrollByPage, .scrollBy, .scrollToItem:
+            if let id = ScrollDestination.jumpTarget(of: command, in: pager, engineFeed: simulated != nil) {
+                jump(to: id, command)  // an item not loaded: its page is asked for (docs/LAYOUT.md, "A jump")
+                break
+            }
             // A scroll lets a held row go; `scrollToItem` holds the row it goes to (docs/LAYOUT.md, "Anchoring"), found
             // again after the clock moved to the command (an answer due meanwhile may have put rows above it).
             let row = command.name == .scrollToItem ? try? ScrollDestination.row(of: command.item, in: pager) : nil
@@ -539,7 +500,7 @@ public struct ListModel: Hashable, Sendable, Codable {
     /// Starts `edge` as a command would, through the same path as a pull; reveals the control when the
     /// content rests at that edge, and only then (never yanks a user who scrolled away).
     private mutating func startProgrammatically(_ edge: Edge, animated: Bool) {
-        let wasAtEdge = abs(pull(edge).distance) <= 1 && scroll.phase == .idle
+        let wasAtEdge = abs(scroll.pull(edge).distance) <= 1 && scroll.phase == .idle
         let canStart = canStart(edge)
         let action = controls[Self.index(edge)].start(cause: .command, canStart: canStart, at: now, events: &events)
         perform(action, for: edge)
@@ -548,23 +509,16 @@ public struct ListModel: Hashable, Sendable, Codable {
             var target = scroll.offset
             let range = scroll.bounds(edge.axis)
             target[edge.axis] = edge.isLeading ? range.lower : range.upper
-            let timing = Self.insetTiming(controls[Self.index(edge)], growing: true, onRelease: false)
+            let timing = controls[Self.index(edge)].insetTiming(growing: true, onRelease: false)
             scroll.scroll(to: target, animated: animated, timing: timing)
         }
-    }
-
-    private mutating func snapIntoBounds() {
-        guard !scroll.isDragging, !scroll.isWheeling else { return }
-        let target = Point(
-            x: scroll.bounds(.horizontal).clamp(scroll.offset.x), y: scroll.bounds(.vertical).clamp(scroll.offset.y))
-        if target != scroll.offset { scroll.scroll(to: target, animated: false) }
     }
 
     // MARK: - Configuration
 
     private mutating func configure(_ new: ListConfiguration) {
         if new != configuration { sharedConfiguration = SharedListConfiguration(new) }
-        scroll.physics = Self.physics(new, devicePixelRatio: devicePixelRatio)
+        scroll.physics = ScrollPhysics(new, devicePixelRatio: devicePixelRatio)
         scroll.changeAppInsets(to: new.insets)
         let runningBefore = pager.running.flatMap { $0.kind == .reload ? nil : $0 }
         if reconfigureFeedKeepingTheFirstVisibleRow(new.feed) {

@@ -24,6 +24,26 @@ enum ScrollDestination {
         return target
     }
 
+    /// The offset that lands `row` at `align`, within the content's bounds, and whether the content's end stopped it
+    /// short of the alignment (a jump's page with too few rows below its item yet: docs/LAYOUT.md, "A jump").
+    static func landing(of row: Int, _ align: ItemAlignment, scroll: ScrollModel, rows geometry: RowGeometry)
+        -> (y: Double, short: Bool)
+    {
+        let target = itemOffset(top: geometry.y(ofRow: row), height: geometry.height(ofRow: row), align, scroll)
+        let bounds = scroll.bounds(.vertical)
+        return (bounds.clamp(target), target > bounds.upper + 0.5)
+    }
+
+    /// The id `command` jumps to (docs/LAYOUT.md, "A jump"): a `scrollToItem` by an id not among the loaded rows of a
+    /// feed outside the engine (`engineFeed` false: the engine's own feed is walked page by page, and refuses such an
+    /// id). `nil` for any other command.
+    static func jumpTarget(of command: Command, in pager: SourcePager, engineFeed: Bool) -> String? {
+        guard command.name == .scrollToItem, !engineFeed, case .id(let id) = command.item,
+            !pager.loaded.items.contains(where: { $0.id == id })
+        else { return nil }
+        return id
+    }
+
     /// The content offset that puts a row (its `top` and `height` in the content) at `align` of the viewport less
     /// the insets, unclamped.
     static func itemOffset(top: Double, height: Double, _ align: ItemAlignment, _ scroll: ScrollModel) -> Double {

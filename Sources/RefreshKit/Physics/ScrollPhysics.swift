@@ -51,3 +51,13 @@ public struct ScrollPhysics: Hashable, Sendable, Codable {
         1 / effectiveDevicePixelRatio
     }
 }
+
+extension ScrollPhysics {
+    /// The physics a list's configuration names, on a screen of `devicePixelRatio`.
+    init(_ configuration: ListConfiguration, devicePixelRatio: Double) {
+        self.init(
+            rubberBand: RubberBand(coefficient: configuration.rubberBand),
+            decay: Decay(rate: configuration.decelerationRate), spring: Spring.named(configuration.springName) ?? .ios,
+            devicePixelRatio: devicePixelRatio)
+    }
+}

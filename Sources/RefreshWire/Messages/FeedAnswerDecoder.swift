@@ -5,7 +5,8 @@ import RefreshKit
 /// member -1 (``TraceOperation/feedSourceMember``). A page may not send one: ``MessageDecoder`` refuses it.
 ///
 /// ```
-/// {"type":"feed_answer","request":7,"ms":3.2,"items":[ITEM…],"older":"c"|null,"newer":"c"|null,"hasMore":true}
+/// {"type":"feed_answer","request":7,"ms":3.2,"items":[ITEM…],"older":"c"|null,"newer":"c"|null,"hasMore":true,
+///  "above":1200}
 /// {"type":"feed_answer","request":7,"ms":10000,"error":{"code":"timed_out","message":"…"}}
 /// ITEM = {"id":"42","text":"…","author":"…","title":"…","url":"…","section":"…","time":1732480000123.5,
 ///         "image":{"url":"…","width":640,"height":480}}
@@ -62,7 +63,10 @@ public struct FeedAnswerDecoder: Sendable {
         guard json.kind(at: hasMoreAt) == .bool else {
             throw Self.bad(.badField, "feed_answer.hasMore must be a boolean")
         }
-        let page = FeedPage(items: items, olderCursor: older, newerCursor: newer, hasMore: json.byte(hasMoreAt) == .t)
+        let above = try Self.optionalInteger(json, fields["above"], "feed_answer.above")
+        if let above, above < 0 { throw Self.bad(.outOfRange, "feed_answer.above must be 0 or more") }
+        let page = FeedPage(
+            items: items, olderCursor: older, newerCursor: newer, hasMore: json.byte(hasMoreAt) == .t, above: above)
         return FeedAnswerInput(request: request, outcome: .page(page), durationMs: ms)
     }
 

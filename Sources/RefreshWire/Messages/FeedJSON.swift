@@ -30,13 +30,15 @@ package enum FeedJSON {
 
     // MARK: Parts
 
-    /// `"id":7,"kind":…,"cursor":…,"items":…,"ms":…,"error":…` (the `feed_request` message's fields).
+    /// `"id":7,"kind":…,"cursor":…,"items":…,"ms":…,"error":…` (the `feed_request` message's fields; a jump's
+    /// `cursor` is the item's id).
     static func writeRequestFields(_ answered: AnsweredRequest, to w: inout JSONWriter) {
         let (kind, cursor): (StaticString, FeedCursor?) =
             switch answered.request.request.position {
             case .newest: ("refresh", nil)
             case .olderThan(let cursor): ("older", cursor)
             case .newerThan(let cursor): ("newer", cursor)
+            case .around(let id): ("around", FeedCursor(id))
             }
         w.literal(#""id":"#)
         w.integer(Int64(answered.request.id))
@@ -135,6 +137,7 @@ package enum FeedJSON {
         switch answered.request.request.position {
         case .newest: break
         case .olderThan(let cursor), .newerThan(let cursor): bound += 6 * cursor.value.utf8.count
+        case .around(let id): bound += 6 * id.utf8.count
         }
         if case .failed(let failure) = answered.outcome {
             bound += 6 * (failure.code.utf8.count + failure.message.utf8.count)

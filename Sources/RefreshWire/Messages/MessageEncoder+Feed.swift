@@ -24,6 +24,10 @@ extension MessageEncoder {
                 FeedJSON.writeOptional(page.newerCursor?.value, to: &w)
                 w.literal(#","hasMore":"#)
                 w.bool(page.hasMore)
+                if let above = page.above {
+                    w.literal(#","above":"#)
+                    w.integer(Int64(above))
+                }
             case .failure(let failure):
                 w.literal(#","error":"#)
                 FeedJSON.writeFailure(failure, to: &w)

@@ -10,7 +10,7 @@ import Testing
     static func page(for request: SourceRequest, total: Int) -> FeedPage {
         let top: Int
         switch request.request.position {
-        case .newest, .newerThan: top = total
+        case .newest, .newerThan, .around: top = total
         case .olderThan(let cursor): top = (Int(cursor.value) ?? 1) - 1
         }
         let ids = Array(stride(from: top, to: max(0, top - request.request.limit), by: -1))

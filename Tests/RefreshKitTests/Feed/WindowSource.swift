@@ -15,6 +15,17 @@ struct WindowSource {
         var ids: [Int] = []
         var hasMore = false
         switch request.position {
+        case .around(let text):
+            // The item with about half a page above it (as the SQLite source answers), and how many are above.
+            guard let id = Int(text), id >= 1, id <= newest, !deleted.contains(id) else {
+                return FeedPage(items: [], olderCursor: nil, newerCursor: nil, hasMore: false)
+            }
+            let top = min(newest, id + (request.limit - 1) / 2)
+            let around = (max(1, top - request.limit + 1)...top).reversed().filter { !deleted.contains($0) }
+            let above = ((top + 1)...max(top + 1, newest)).filter { $0 <= newest && !deleted.contains($0) }.count
+            return FeedPage(
+                items: around.map(Self.item), olderCursor: around.last.map { FeedCursor("\($0)") },
+                newerCursor: around.first.map { FeedCursor("\($0)") }, hasMore: (around.last ?? 1) > 1, above: above)
         case .newest, .olderThan:
             var n = newest
             if case .olderThan(let cursor) = request.position { n = (Int(cursor.value) ?? 1) - 1 }

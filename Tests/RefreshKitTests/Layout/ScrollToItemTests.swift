@@ -56,17 +56,11 @@ import Testing
         #expect(last > 0 && last + 72 <= 700)
     }
 
-    @Test func anUnknownIdOrAnIndexOutOfRangeIsRefusedAndNothingMoves() throws {
+    /// (An id not loaded is asked of the source: JumpTests. The engine's own feed refuses it.)
+    @Test func anIndexOutOfRangeIsRefusedAndNothingMoves() throws {
         var driver = try Self.loaded()
         try Self.scroll(&driver, to: .id("950"))
         let before = driver.model
-        do {
-            try Self.scroll(&driver, to: .id("5"))
-            Issue.record("an id not loaded was accepted")
-        } catch {
-            #expect(error.reason == .unknownItem)
-            #expect(error.message.contains("no item '5' among the 100 loaded rows"), "\(error.message)")
-        }
         #expect(throws: ListModelError.self) { try Self.scroll(&driver, to: .index(100)) }
         #expect(throws: ListModelError.self) { try Self.scroll(&driver, to: .index(-1)) }
         #expect(throws: ListModelError.self) { try driver.apply(.command(Command(.scrollToItem))) }

@@ -29,7 +29,7 @@ import Testing
         func page(_ request: FeedRequest) -> FeedOutcome {
             var slice: ArraySlice<FeedItem>
             switch request.position {
-            case .newest: slice = items[...]
+            case .newest, .around: slice = items[...]
             case .olderThan(let cursor):
                 let index = items.firstIndex { $0.id == cursor.value }.map { $0 + 1 } ?? items.count
                 slice = items[index...]

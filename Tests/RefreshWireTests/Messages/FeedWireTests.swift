@@ -47,8 +47,11 @@ struct FeedWireTests {
         let sectioned = FeedPage(
             items: [FeedItem(id: "s", text: "in a section", timeMicros: 5, section: "Monday \"28\"")],
             olderCursor: nil, newerCursor: nil, hasMore: false)
+        let around = FeedPage(
+            items: [FeedItem(id: "a", text: "around", timeMicros: 7)], olderCursor: FeedCursor("o"),
+            newerCursor: FeedCursor("n"), hasMore: true, above: 1200)
         for outcome in [
-            FeedOutcome.page(Self.page), .page(undated), .page(sectioned),
+            FeedOutcome.page(Self.page), .page(undated), .page(sectioned), .page(around),
             .failure(FeedFailure(.unavailable("HTTP 503"))),
         ] {
             let answer = FeedAnswerInput(request: 3, outcome: outcome, durationMs: 12.345)
@@ -84,6 +87,14 @@ struct FeedWireTests {
             (
                 #"{"type":"feed_answer","request":1,"items":[{"id":"4","text":"","section":7}],"hasMore":false}"#,
                 .badField, "feed_answer.items[0].section must be a string"
+            ),
+            (
+                #"{"type":"feed_answer","request":1,"items":[],"hasMore":false,"above":-1}"#, .outOfRange,
+                "feed_answer.above must be 0 or more"
+            ),
+            (
+                #"{"type":"feed_answer","request":1,"items":[],"hasMore":false,"above":1.5}"#, .badField,
+                "feed_answer.above must be an integer"
             ),
             (
                 #"{"type":"feed_answer","request":1,"error":{"code":"busy"}}"#, .missingField,
@@ -139,6 +150,16 @@ struct FeedWireTests {
             encoded { $0.encodeFeedRequest(failed, into: &$1) }
                 == #"{"type":"feed_request","id":7,"kind":"refresh","cursor":null,"items":null,"ms":0.5,"#
                 + #""error":{"code":"busy","message":"Locked."}}"#)
+        // A jump: its kind, and the item's id where a cursor goes; the source's word when it has no such item.
+        var jump = Self.request
+        jump.kind = .jump
+        jump.request = FeedRequest(.around("1234"), limit: 20)
+        let unknown = AnsweredRequest(
+            request: jump, outcome: .failed(FeedFailure(.unknownItem("1234"))), durationMs: 1.5)
+        #expect(
+            encoded { $0.encodeFeedRequest(unknown, into: &$1) }
+                == #"{"type":"feed_request","id":7,"kind":"around","cursor":"1234","items":null,"ms":1.5,"#
+                + #""error":{"code":"unknown_item","message":"The feed has no item \"1234\"."}}"#)
         #expect(
             encoded { $0.encodeNewItems(count: 20, more: true, into: &$1) }
                 == #"{"type":"new_items","count":20,"more":true}"#)

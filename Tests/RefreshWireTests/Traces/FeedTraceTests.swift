@@ -16,7 +16,7 @@ struct FeedTraceTests {
             switch request.request.position {
             case .newest: top = total
             case .olderThan(let cursor): top = (Int(cursor.value) ?? 1) - 1
-            case .newerThan: top = total
+            case .newerThan, .around: top = total
             }
             let ids = Array(stride(from: top, to: max(0, top - request.request.limit), by: -1))
             let items = ids.map {

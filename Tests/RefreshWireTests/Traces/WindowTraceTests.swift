@@ -12,7 +12,7 @@ struct WindowTraceTests {
     static func page(_ request: FeedRequest, total: Int) -> FeedPage {
         var ids: [Int]
         switch request.position {
-        case .newest: ids = Array(stride(from: total, to: max(0, total - request.limit), by: -1))
+        case .newest, .around: ids = Array(stride(from: total, to: max(0, total - request.limit), by: -1))
         case .olderThan(let cursor):
             let top = (Int(cursor.value) ?? 1) - 1
             ids = Array(stride(from: top, to: max(0, top - request.limit), by: -1))
