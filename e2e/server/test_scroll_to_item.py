@@ -127,3 +127,30 @@ def test_an_id_the_feed_does_not_have_is_said_and_the_session_goes_on(tmp_path, 
             await send_json(ws, {"type": "command", "name": "scrollToItem", "id": ids[8], "animated": False})
             await recv_until(ws, lambda m: m["type"] == "frame" and m["offset"]["y"] > 0)
     run(scenario)
+
+
+def test_a_new_session_starts_where_its_reader_was(tmp_path, fresh_server):
+    """Your place, kept (docs/PROTOCOL.md): a hello with `position` that starts a session (its old one is gone) asks
+    for the page around that item instead of the newest page, and the first frames put the item's row at the top,
+    `offset` px into it. A position the feed no longer has starts at the newest page, as before."""
+    srv = sqlite_server(tmp_path, fresh_server)
+
+    async def scenario():
+        async with ws_connect(srv) as ws:
+            await send_json(ws, {**HELLO, "position": {"id": "5000", "offset": 30.25}})
+            welcome, _ = await recv_until(ws, lambda m: m["type"] == "welcome")
+            assert not welcome.get("resumed")
+            h = welcome["config"]["feed"]["rowHeight"]
+            rows, _ = await recv_until(ws, lambda m: m["type"] == "rows" and m["op"] == "replace" and m["items"])
+            page = [item["id"] for item in rows["items"]]
+            row = rows["above"] + page.index("5000")
+            # (too few rows below it at first: it lands again once the rows below it have come, at once)
+            await recv_until(ws, lambda m: m["type"] == "frame" and not m["feed"]["loading"]
+                             and abs(m["offset"]["y"] - (row * h + 30.25 - m["insets"]["top"])) < 1e-6)
+        async with ws_connect(srv) as ws:
+            await send_json(ws, {**HELLO, "position": {"id": "no-such-item", "offset": 3}})
+            request, _ = await recv_until(ws, lambda m: m["type"] == "feed_request" and m["kind"] == "around")
+            assert request["error"]["code"] == "unknown_item", request
+            rows, _ = await recv_until(ws, lambda m: m["type"] == "rows" and m["op"] == "replace" and m["items"])
+            assert rows["items"][0]["id"] == "7137" and not rows.get("above"), rows["items"][0]
+    run(scenario)

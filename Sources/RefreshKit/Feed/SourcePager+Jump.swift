@@ -3,14 +3,14 @@
 /// rows above it placeholders that the window loads back by the page's newer cursor as the reader scrolls up, the
 /// rows below loaded by its older cursor as load-more does; the item is held where it lands.
 extension SourcePager {
-    /// Starts the page around the item `id`, landing as `landing` says. A running load-more or window reload gives
-    /// way (returned as dropped, its answer then stale); while the first load or a refresh runs, nothing starts.
+    /// Starts the page around the item `id`, landing as `landing` says. A running first load, load-more or window
+    /// reload gives way (returned as dropped, its answer then stale); while a refresh runs, nothing starts.
     mutating func requestJump(to id: String, landing: SourceRequest.Landing, at time: Timestamp)
         -> (started: SourceRequest?, dropped: SourceRequest?)
     {
         var dropped: SourceRequest?
         if let running {
-            guard running.kind != .refresh, running.kind != .firstLoad else { return (nil, nil) }
+            guard running.kind != .refresh else { return (nil, nil) }
             dropped = running
             self.running = nil
         }
@@ -20,13 +20,13 @@ extension SourcePager {
         return (request, dropped)
     }
 
-    /// Refuses a jump to `id` that cannot start now: the first page or a refresh is on its way.
+    /// Refuses a jump to `id` that cannot start now: a refresh is on its way.
     func checkJump(to id: String) throws(ListModelError) {
-        guard let running, running.kind == .refresh || running.kind == .firstLoad else { return }
+        guard let running, running.kind == .refresh else { return }
         throw ListModelError(
             .unknownItem,
-            message: "scrollToItem: '\(id.prefix(64))' is not loaded, and the feed is loading its newest page: "
-                + "send it again once that ends")
+            message: "scrollToItem: '\(id.prefix(64))' is not loaded, and a refresh is on its way: "
+                + "send it again once it ends")
     }
 
     /// Applies `answer` when it answers the running jump. - Returns: `nil` when it does not (another request's, or
@@ -57,6 +57,21 @@ extension SourcePager {
                 return (nil, landing)
             }
         }
+    }
+
+    /// A jump that failed before anything was loaded (it took the first load's place: a place kept that the source
+    /// no longer has) leaves no list: the newest page is asked for instead.
+    mutating func startOverIfEmpty(at time: Timestamp) {
+        guard geometry.rowCount == 0, running == nil else { return }
+        _ = request(.firstLoad, for: .top, at: time)
+    }
+
+    /// The offset into its row the held row is to land at, px (``keepLanding(_:)``).
+    var landingOffset: Double { Double(landingQuarters) / 4 }
+
+    /// Keeps where the held row is to land (`nil`: it landed, nothing to keep).
+    mutating func keepLanding(_ kept: SourceRequest.Landing?) {
+        (landing, landingQuarters) = (kept?.align, kept?.quarters ?? 0)
     }
 
     /// Fails the running jump if its deadline has come by `time`. - Returns: whether it did.

@@ -73,13 +73,13 @@ extension SourcePager {
     /// offset by that row's move, not the first visible row's.
     mutating func hold(_ row: Int?) {
         heldRowIndex = row.map { Int32(clamping: $0) } ?? -1
-        if row == nil { landing = nil }
+        if row == nil { (landing, landingQuarters) = (nil, 0) }
     }
 
     /// Lets the held row go: the first visible row is kept still again.
     mutating func release() {
         heldRowIndex = -1
-        landing = nil
+        (landing, landingQuarters) = (nil, 0)
     }
 
     /// The top of the held row in the content, nil when none is held (or it is no longer a row of the list).

@@ -47,10 +47,12 @@ public struct SourcePager: Hashable, Sendable, Codable {
     /// The window of pages: each held page's cursors, the rows updates for the pages, the list's top item
     /// (docs/LAYOUT.md, "The window"; SourcePager+Window.swift).
     public internal(set) var window = PageWindow()
-    /// A jump's alignment while its item could not land there yet (too few rows below it to put it at the top: the
-    /// offset stopped at the content's end); it lands again as rows come below it (SourcePager+Jump.swift). One byte
-    /// in the room before ``heldRowIndex``'s alignment: no larger session.
+    /// A jump's alignment, and its offset into the row in quarter pixels, while its item could not land there yet
+    /// (too few rows below it to put it at the top: the offset stopped at the content's end); it lands again as rows
+    /// come below it (SourcePager+Jump.swift). Three bytes in the room before ``heldRowIndex``'s alignment: no
+    /// larger session.
     var landing: ItemAlignment?
+    var landingQuarters: Int16 = 0
     /// The row a `scrollToItem` landed on (its index in the whole list; −1 for none), kept still on screen whatever
     /// the rows around it do, in place of the first visible row, until a gesture or another scroll
     /// (SourcePager+Layout.swift; docs/LAYOUT.md, "Anchoring"). An `Int32` right after the window, whose last field
@@ -206,7 +208,7 @@ public struct SourcePager: Hashable, Sendable, Codable {
 extension SourcePager {
     private enum CodingKeys: String, CodingKey {
         case loaded, running, runningID, lastRowsChange, answered, answeredCount, pageSize, timeoutMs, layout
-        case staleMeasurements, window, nextRequestID, held, landing
+        case staleMeasurements, window, nextRequestID, held, landing, landingQuarters
     }
 
     public init(from decoder: any Decoder) throws {
@@ -230,6 +232,7 @@ extension SourcePager {
         nextRequestID = try container.decode(Int.self, forKey: .nextRequestID)
         heldRowIndex = try container.decodeIfPresent(Int32.self, forKey: .held) ?? -1
         landing = try container.decodeIfPresent(ItemAlignment.self, forKey: .landing)
+        landingQuarters = try container.decodeIfPresent(Int16.self, forKey: .landingQuarters) ?? 0
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -248,5 +251,6 @@ extension SourcePager {
         try container.encode(nextRequestID, forKey: .nextRequestID)
         if heldRowIndex >= 0 { try container.encode(heldRowIndex, forKey: .held) }
         try container.encodeIfPresent(landing, forKey: .landing)
+        if landingQuarters != 0 { try container.encode(landingQuarters, forKey: .landingQuarters) }
     }
 }

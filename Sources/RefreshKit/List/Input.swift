@@ -99,7 +99,8 @@ public struct Command: Hashable, Sendable {
     public var edge: Edge?
     /// Animate the change (start or finish) instead of jumping.
     public var animated: Bool
-    /// A signed amount for the scroll commands.
+    /// A signed amount for the scroll commands; for `scrollToItem`, how far below its alignment the row lands (the
+    /// content offset that far into it: a place kept, docs/PROTOCOL.md, "scrollToItem").
     public var amount: Double
     /// `scrollToItem`'s row.
     public var item: ItemTarget?

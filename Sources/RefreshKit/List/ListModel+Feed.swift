@@ -43,4 +43,11 @@ extension ListModel {
     /// differs from the last one it submitted for the session (so a session rebuilt by a replay asks again), and
     /// applies the answer as an ``Input/feedAnswer(_:)``.
     public var sourceRequest: SourceRequest? { simulated == nil ? pager.running : nil }
+
+    /// The rows started over (a first page, a refresh's new list, a jump, a new feed): the footers follow `hasMore`.
+    mutating func resetFooters() {
+        for index in controls.indices where controls[index].configuration.role == .loadMore {
+            controls[index].feedReset(hasMore: pager.hasMore, at: now, events: &events)
+        }
+    }
 }

@@ -4,7 +4,7 @@ extension ListModel {
     /// Asks for the page around `id`; a running load-more gives way (its control ends, cancelled), as for a refresh.
     mutating func jump(to id: String, _ command: Command) {
         pager.release()
-        let landing = SourceRequest.Landing(align: command.align, animated: command.animated)
+        let landing = SourceRequest.Landing(align: command.align, animated: command.animated, offset: command.amount)
         guard let dropped = pager.requestJump(to: id, landing: landing, at: now).dropped else { return }
         events.append(Event(.feedDropped, edge: dropped.edge, cause: .preempted, time: now))
         if dropped.kind == .nextPage {
@@ -21,25 +21,20 @@ extension ListModel {
         guard let (row, landing) = pager.answerJump(answer) else { return false }
         guard let row else {
             events.append(Event(.feedFailed, cause: .feedFailed, time: now))
+            pager.startOverIfEmpty(at: now)
             return true
         }
-        land(row, landing.align)
+        resetFooters()
+        land(row, landing.align, offset: landing.offset)
         return true
     }
 
     /// Puts the held row at `align`, at once; when the content's end stops it short (too few rows below it yet),
-    /// keeps the alignment, to land again as rows come below it (``landAgain()``).
-    mutating func land(_ row: Int, _ align: ItemAlignment) {
+    /// keeps the alignment, to land again after each answer as rows come below it.
+    mutating func land(_ row: Int, _ align: ItemAlignment, offset: Double) {
         scroll.setContentSize(contentSize)
-        let (y, short) = ScrollDestination.landing(of: row, align, scroll: scroll, rows: pager.geometry)
+        let (y, short) = ScrollDestination.landing(of: row, align, offset: offset, scroll: scroll, rows: pager.geometry)
         scroll.scroll(to: Point(x: scroll.offset.x, y: y), animated: false)
-        pager.landing = short ? align : nil
-    }
-
-    /// After an answer: a jump's item that stopped short of its alignment lands again, now that rows may have come
-    /// below it (a load-more as the list's end came in view).
-    mutating func landAgain() {
-        guard let align = pager.landing, let row = pager.heldRow else { return }
-        land(row, align)
+        pager.keepLanding(short ? SourceRequest.Landing(align: align, animated: false, offset: offset) : nil)
     }
 }

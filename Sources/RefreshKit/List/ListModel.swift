@@ -327,11 +327,7 @@ public struct ListModel: Hashable, Sendable, Codable {
             controls[Self.index(request.edge)].finish(
                 .success(hasMore: hasMore), cause: .feedCompleted, fingerDown: scroll.isDragging, at: now,
                 events: &events)
-            if request.kind == .refresh || request.kind == .firstLoad {
-                for index in controls.indices where controls[index].configuration.role == .loadMore {
-                    controls[index].feedReset(hasMore: hasMore, at: now, events: &events)
-                }
-            }
+            if request.kind == .refresh || request.kind == .firstLoad { resetFooters() }
         case .failed(let request):
             events.append(Event(.feedFailed, edge: request.edge, cause: .feedFailed, time: now))
             controls[Self.index(request.edge)].finish(
@@ -358,7 +354,8 @@ public struct ListModel: Hashable, Sendable, Codable {
         } else {
             events.append(Event(.feedDropped, cause: .stale, time: now, value: Double(answer.request)))
         }
-        landAgain()
+        // A jump's item that stopped short of its alignment lands again, as rows may have come below it.
+        if let align = pager.landing, let row = pager.heldRow { land(row, align, offset: pager.landingOffset) }
     }
 
     /// What is due of the feed by `time`: the engine's own source answers; a request to a source outside the
@@ -372,7 +369,7 @@ public struct ListModel: Hashable, Sendable, Codable {
         if running.kind == .reload {
             _ = pager.resolveReload(at: time)
         } else if running.kind == .jump {
-            _ = pager.resolveJump(at: time)
+            if pager.resolveJump(at: time) { pager.startOverIfEmpty(at: time) }
         } else if let result = pager.resolve(at: time) {
             complete(result)
         }
@@ -529,9 +526,7 @@ public struct ListModel: Hashable, Sendable, Codable {
                 controls[Self.index(dropped.edge)].finish(
                     .cancelled, cause: .configure, fingerDown: scroll.isDragging, at: now, events: &events)
             }
-            for index in controls.indices where controls[index].configuration.role == .loadMore {
-                controls[index].feedReset(hasMore: pager.hasMore, at: now, events: &events)
-            }
+            resetFooters()
         }
         for edge in Edge.allCases {
             let action = controls[Self.index(edge)].configure(

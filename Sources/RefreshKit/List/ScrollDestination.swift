@@ -17,19 +17,21 @@ enum ScrollDestination {
         case .scrollToItem:
             guard let row, row < geometry.rowCount else { return nil }
             target.y = scroll.bounds(.vertical).clamp(
-                itemOffset(top: geometry.y(ofRow: row), height: geometry.height(ofRow: row), command.align, scroll))
+                itemOffset(top: geometry.y(ofRow: row), height: geometry.height(ofRow: row), command.align, scroll)
+                    + command.amount)
         case .refresh, .finish, .loadMore, .retry:
             return nil
         }
         return target
     }
 
-    /// The offset that lands `row` at `align`, within the content's bounds, and whether the content's end stopped it
+    /// The offset that lands `row` at `align` and `offset` px below it, within the content's bounds, and whether the content's end stopped it
     /// short of the alignment (a jump's page with too few rows below its item yet: docs/LAYOUT.md, "A jump").
-    static func landing(of row: Int, _ align: ItemAlignment, scroll: ScrollModel, rows geometry: RowGeometry)
-        -> (y: Double, short: Bool)
-    {
-        let target = itemOffset(top: geometry.y(ofRow: row), height: geometry.height(ofRow: row), align, scroll)
+    static func landing(
+        of row: Int, _ align: ItemAlignment, offset: Double, scroll: ScrollModel, rows geometry: RowGeometry
+    ) -> (y: Double, short: Bool) {
+        let target =
+            itemOffset(top: geometry.y(ofRow: row), height: geometry.height(ofRow: row), align, scroll) + offset
         let bounds = scroll.bounds(.vertical)
         return (bounds.clamp(target), target > bounds.upper + 0.5)
     }

@@ -65,7 +65,7 @@ extension SessionHost {
         connection.session = session
         connection.member = member.number
         connection.role = member.role
-        session.advance(to: now)  // a session nobody was connected to did not tick
+        session.admitted(member: member.number, at: now, restoring: created ? hello.position : nil)
         registry.account(session)
         let welcome = Welcome(
             // A member adopted from a store has only its token's hash: its page sent the token itself.

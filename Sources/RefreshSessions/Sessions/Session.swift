@@ -201,6 +201,25 @@ public final class Session {
 
     // MARK: - The session
 
+    /// Moves the session's clock to `time` (one nobody was connected to did not tick) and, for a session just started
+    /// with a `hello.position`, puts it where that page's reader was (``restore(_:member:at:)``).
+    func admitted(member number: Int, at time: Timestamp, restoring position: ReaderPosition?) {
+        advance(to: time)
+        if let position { _ = restore(position, member: number, at: time) }
+    }
+
+    /// Puts the session where member `number`'s reader was (`hello.position`, docs/PROTOCOL.md, "Your place, kept"):
+    /// its `scrollToItem`, recorded as that member's, so a replay does the same. - Returns: whether the session took
+    /// it (a feed outside the engine; an id the engine's own feed has not loaded is refused: it starts at the top).
+    func restore(_ position: ReaderPosition, member number: Int, at time: Timestamp) -> Bool {
+        let restore = SynthesizedCommand.restore(position)
+        let accepted = restore.text.withUnsafeBytes { text in
+            (try? traced.apply(ReceivedInput(restore.input, text: text), member: number, at: time)) != nil
+        }
+        if accepted { version &+= 1 }
+        return accepted
+    }
+
     /// Applies member `number`'s input.
     func apply(_ received: ReceivedInput, member number: Int, at time: Timestamp) throws(ListModelError) {
         try traced.apply(received, member: number, at: time)

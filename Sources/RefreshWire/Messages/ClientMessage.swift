@@ -15,7 +15,7 @@ public enum ClientMessage: Hashable, Sendable {
     case trace
 }
 
-/// `hello {viewport:{w,h}, dpr, preset?, session?, token?, key?, seed?, frames?}`.
+/// `hello {viewport:{w,h}, dpr, preset?, session?, token?, key?, seed?, frames?, position?:{id, offset?}}`.
 public struct Hello: Hashable, Sendable {
     /// The page's viewport, CSS px: finite, `0 < w, h ≤` ``DecodingLimits/maxViewport``.
     public var viewport: Size
@@ -32,6 +32,10 @@ public struct Hello: Hashable, Sendable {
     public var seed: UInt64?
     /// How this connection wants its frames (`frames`); whole `frame` messages when absent.
     public var frames: FrameFormat
+    /// Where the reader was (`position`: the item at the top of the viewport, and how far into it): a session this
+    /// hello starts (not one it resumes or joins) starts there, with `scrollToItem` (docs/PROTOCOL.md, "Your place,
+    /// kept").
+    public var position: ReaderPosition?
 
     public init(
         viewport: Size, dpr: Double, preset: String? = nil, session: String? = nil, token: String? = nil,
@@ -45,6 +49,17 @@ public struct Hello: Hashable, Sendable {
         self.token = token
         self.seed = seed
         self.frames = frames
+    }
+}
+
+/// Where a reader was in a list: the item whose row held the viewport's top, and how far into that row it was (px).
+public struct ReaderPosition: Hashable, Sendable {
+    public var id: String
+    public var offset: Double
+
+    public init(id: String, offset: Double = 0) {
+        self.id = id
+        self.offset = offset
     }
 }
 

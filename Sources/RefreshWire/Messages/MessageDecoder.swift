@@ -221,7 +221,7 @@ public struct MessageDecoder: Sendable {
         guard dpr > 0 && dpr <= limits.maxDevicePixelRatio else {
             throw r.outOfRange("hello.dpr must be > 0 and ≤ \(describe(limits.maxDevicePixelRatio))")
         }
-        return Hello(
+        var hello = Hello(
             viewport: viewport,
             dpr: dpr,
             preset: try r.string(fields[.preset], "hello.preset"),
@@ -231,6 +231,26 @@ public struct MessageDecoder: Sendable {
             seed: try seed(r, fields[.seed]),
             frames: try r.enumeration(fields[.frames], "hello.frames", FrameFormat.self) ?? .full
         )
+        hello.position = try position(r, fields[.position])
+        return hello
+    }
+
+    /// `hello.position`: `{id, offset?}`, an item's id and how far into its row the viewport's top was (px, at most
+    /// a row's largest height in magnitude), or absent.
+    private func position(_ r: FieldReader, _ at: Int?) throws(WireError) -> ReaderPosition? {
+        guard let object = try r.object(at, "hello.position") else { return nil }
+        var (id, offset): (Int?, Int?) = (nil, nil)
+        try r.text.forEachMember(ofObjectAt: object) { key, value in
+            if r.text.equals(key, "id") { id = value } else if r.text.equals(key, "offset") { offset = value }
+        }
+        guard let text = try r.string(id, "hello.position.id") else { throw r.missing("hello.position.id") }
+        guard !text.isEmpty else { throw r.badField("hello.position.id must not be empty") }
+        let into = try r.number(offset, "hello.position.offset") ?? 0
+        guard abs(into) <= RowLayout.maximumRowHeight else {
+            throw r.outOfRange(
+                "hello.position.offset must be at most \(describe(RowLayout.maximumRowHeight)) in magnitude")
+        }
+        return ReaderPosition(id: text, offset: into)
     }
 
     /// `hello.seed`: an integer in 0…2⁵³, or absent.
@@ -266,8 +286,13 @@ public struct MessageDecoder: Sendable {
             throw r.outOfRange("command.amount must be at most \(describe(limits.maxAmount)) in magnitude")
         }
         guard name == .scrollToItem else { return Command(name, edge: edge, animated: animated, amount: amount) }
+        // How far below its alignment the row lands, into it (a place kept: docs/PROTOCOL.md, "scrollToItem").
+        let offset = try r.number(fields[.offset], "command.offset") ?? 0
+        guard abs(offset) <= RowLayout.maximumRowHeight else {
+            throw r.outOfRange("command.offset must be at most \(describe(RowLayout.maximumRowHeight)) in magnitude")
+        }
         return Command(
-            name, animated: animated, item: try itemTarget(r, fields),
+            name, animated: animated, amount: offset, item: try itemTarget(r, fields),
             align: try r.enumeration(fields[.align], "command.align") ?? .start)
     }
 
@@ -331,11 +356,11 @@ public struct MessageDecoder: Sendable {
 // MARK: - Field names of the rarer messages
 
 private enum HelloField: String, CaseIterable {
-    case viewport, dpr, preset, session, token, key, seed, frames
+    case viewport, dpr, preset, session, token, key, seed, frames, position
 }
 
 private enum CommandField: String, CaseIterable {
-    case name, edge, animated, amount, id, index, align
+    case name, edge, animated, amount, id, index, align, offset
 }
 
 private enum ConfigureField: String, CaseIterable {

@@ -108,7 +108,7 @@ import Testing
         #expect(driver.model == before)
     }
 
-    @Test func whileTheNewestPageIsOnItsWayAJumpIsRefused() throws {
+    @Test func whileARefreshIsOnItsWayAJumpIsRefused() throws {
         var driver = try Self.driver()
         try driver.apply(.command(Command(.refresh, edge: .top, animated: false)))
         #expect(driver.model.sourceRequest?.kind == .refresh)
@@ -118,7 +118,7 @@ import Testing
             Issue.record("a jump during a refresh was accepted")
         } catch {
             #expect(error.reason == .unknownItem)
-            #expect(error.message.contains("is loading its newest page"), "\(error.message)")
+            #expect(error.message.contains("a refresh is on its way"), "\(error.message)")
         }
         #expect(driver.model.sourceRequest?.kind == .refresh)
     }
@@ -142,5 +142,40 @@ import Testing
         let decoded = try JSONDecoder().decode(ListModel.self, from: try JSONEncoder().encode(driver.model))
         #expect(decoded == driver.model)
         #expect(decoded.sourceRequest?.landing == SourceRequest.Landing(align: .end, animated: true))
+    }
+
+    /// A place kept (docs/PROTOCOL.md, "Your place, kept"): `offset` puts the row that far below its alignment, for a
+    /// loaded row exactly and through a jump to a quarter pixel.
+    @Test func anOffsetPutsTheRowThatFarBelowItsAlignment() throws {
+        var driver = try Self.driver()
+        try driver.apply(.command(Command(.scrollToItem, animated: false, amount: 30.5, item: .id("1990"))))
+        #expect(try Self.screenY(driver, "1990") == -30.5)
+        try driver.apply(.command(Command(.scrollToItem, animated: false, amount: 17.3, item: .id("1200"))))
+        #expect(driver.model.sourceRequest?.landing?.offset == 17.25)
+        try driver.serve()
+        #expect(try Self.screenY(driver, "1200") == -17.25)
+    }
+
+    /// A new session that starts where its reader was: the jump takes the first load's place; when the source no
+    /// longer has the item, the newest page is asked for instead, so the list is never left empty.
+    @Test func aJumpTakesTheFirstLoadsPlaceAndFallsBackToTheNewestPage() throws {
+        var configuration = Preset.ios.configuration
+        configuration.feed.pageSize = 50
+        configuration.feed.timeoutMs = 60_000
+        var model = try ListModel(
+            viewport: Size(width: 390, height: 844), starting: Preset(name: "external", configuration: configuration),
+            feed: .external, time: Timestamp(microseconds: 1_000_000))
+        #expect(model.sourceRequest?.kind == .firstLoad)
+        try model.apply(
+            .command(Command(.scrollToItem, animated: false, item: .id("gone"))), at: Timestamp(microseconds: 1_000_000)
+        )
+        let jump = try #require(model.sourceRequest)
+        #expect(jump.kind == .jump)
+        let failure = FeedFailure(.unknownItem("gone"))
+        try model.apply(
+            .feedAnswer(FeedAnswerInput(request: jump.id, outcome: .failure(failure), durationMs: 1)),
+            at: Timestamp(microseconds: 1_002_000))
+        #expect(model.sourceRequest?.kind == .firstLoad)
+        #expect(model.sourceRequest?.request.position == .newest)
     }
 }

@@ -100,6 +100,16 @@ struct DecodeErrorTests {
         (#"{"type":"hello","viewport":{"w":1,"h":1},"dpr":1,"preset":3}"#, "hello.preset must be a string"),
         (#"{"type":"hello","viewport":{"w":1,"h":1},"dpr":1,"session":{}}"#, "hello.session must be a string"),
         (#"{"type":"hello","viewport":{"w":1,"h":1},"dpr":1,"token":false}"#, "hello.token must be a string"),
+        (#"{"type":"hello","viewport":{"w":1,"h":1},"dpr":1,"position":"7"}"#, "hello.position must be an object"),
+        (
+            #"{"type":"hello","viewport":{"w":1,"h":1},"dpr":1,"position":{"id":7}}"#,
+            "hello.position.id must be a string"
+        ),
+        (
+            #"{"type":"hello","viewport":{"w":1,"h":1},"dpr":1,"position":{"id":"7","offset":"3"}}"#,
+            "hello.position.offset must be a finite number"
+        ),
+        (#"{"type":"command","name":"scrollToItem","id":"7","offset":[]}"#, "command.offset must be a finite number"),
         (#"{"type":"resize","viewport":{"w":1,"h":null}}"#, "resize.viewport.h must be a finite number"),
         (#"{"type":"command","name":7}"#, "command.name must be a string"),
         (#"{"type":"command","name":null}"#, "command.name must be a string"),

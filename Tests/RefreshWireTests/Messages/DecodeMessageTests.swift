@@ -12,6 +12,36 @@ struct DecodeMessageTests {
         #expect(message == .hello(expected))
     }
 
+    /// Where the reader was (docs/PROTOCOL.md, "Your place, kept"), and what is refused of it.
+    @Test func helloWithAPosition() throws {
+        let message = try decode(
+            #"{"type":"hello","viewport":{"w":390,"h":844},"dpr":3,"position":{"id":"4137","offset":30.25}}"#)
+        var expected = Hello(viewport: Size(width: 390, height: 844), dpr: 3)
+        expected.position = ReaderPosition(id: "4137", offset: 30.25)
+        #expect(message == .hello(expected))
+        let bare = try decode(#"{"type":"hello","viewport":{"w":390,"h":844},"dpr":3,"position":{"id":"9"}}"#)
+        expected.position = ReaderPosition(id: "9")
+        #expect(bare == .hello(expected))
+        for (text, reason) in [
+            (#"{"id":""}"#, "hello.position.id must not be empty"), (#"{"offset":3}"#, "hello.position.id"),
+            (#"{"id":"9","offset":20000}"#, "hello.position.offset must be at most 16384 in magnitude"),
+        ] {
+            #expect(throws: WireError.self) {
+                try decode(#"{"type":"hello","viewport":{"w":390,"h":844},"dpr":3,"position":\#(text)}"#)
+            }
+            do {
+                _ = try decode(#"{"type":"hello","viewport":{"w":390,"h":844},"dpr":3,"position":\#(text)}"#)
+            } catch {
+                #expect(error.message.contains(reason), "\(error.message)")
+            }
+        }
+        let command = try decode(#"{"type":"command","name":"scrollToItem","id":"7","offset":-12.5}"#)
+        #expect(command == .input(.command(Command(.scrollToItem, amount: -12.5, item: .id("7")))))
+        // the text the server applies for a new session's `position` reads back as the same command
+        let restore = SynthesizedCommand.restore(ReaderPosition(id: "a\"b", offset: 7.125))
+        #expect(try decode(String(decoding: restore.text, as: UTF8.self)) == .input(restore.input))
+    }
+
     @Test func helloWithOnlyRequiredFields() throws {
         let message = try decode(#"{"viewport":{"h":844,"w":390},"dpr":2.75,"type":"hello"}"#)
         #expect(message == .hello(Hello(viewport: Size(width: 390, height: 844), dpr: 2.75)))

@@ -2,10 +2,13 @@
 // address (`/?s=ID`, so that a reload rejoins and the link lets another device in), the member token in
 // sessionStorage (per tab and per session, so that a reload resumes the same member). A LiveSession
 // (js/session/liveSession.js) given a SessionIdentity starts from them, and hands back what each welcome says
-// once (`remember`), as well as a dropped token (`bad_token`, close 4001).
+// once (`remember`), as well as a dropped token (`bad_token`, close 4001). It also keeps the reader's place (the item
+// at the top of the list and how far into its row, `rememberPosition`), which a hello sends as `position`: a session
+// that is gone (expired while the phone was locked) starts again there (docs/PROTOCOL.md, "Your place, kept").
 // The pure helpers are unit tested with node (web/test/share.test.js).
 
 const TOKEN_KEY = 'refreshkit.token.';
+const POSITION_KEY = 'refreshkit.position';
 
 /**
  * The session id a URL asks to join (`?s=ID`), or null. Ids are the server's hex, after a node name and a dot
@@ -70,6 +73,7 @@ export class TokenStore {
 export class SessionIdentity {
   constructor({ win = window, storage = safeSessionStorage() } = {}) {
     this.win = win;
+    this.storage = storage;
     this.tokens = new TokenStore(storage);
   }
 
@@ -86,6 +90,30 @@ export class SessionIdentity {
    * The session and token to come back to: after every welcome (the token it issued) and when the token is
    * dropped (null). The token goes to storage, the session into the address.
    */
+  /** The reader's place, `{id, offset}`, kept for the next hello (this tab's); null forgets it. */
+  rememberPosition(position) {
+    try {
+      if (!position) {
+        this.storage?.removeItem(POSITION_KEY);
+        return;
+      }
+      const text = JSON.stringify(position);
+      if (this.storage?.getItem(POSITION_KEY) !== text) this.storage?.setItem(POSITION_KEY, text);
+    } catch {
+      // a storage that refuses: a new session starts at the top, as before
+    }
+  }
+
+  /** The place last kept, or null. */
+  position() {
+    try {
+      const kept = JSON.parse(this.storage?.getItem(POSITION_KEY) ?? 'null');
+      return kept && typeof kept.id === 'string' && kept.id && Number.isFinite(kept.offset) ? kept : null;
+    } catch {
+      return null;
+    }
+  }
+
   remember(session, token) {
     if (!session) return;
     this.tokens.set(session, token);

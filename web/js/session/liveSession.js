@@ -140,6 +140,9 @@ export class LiveSession {
       hello: () => {
         const hello = { viewport: this.listCanvas.viewportSize(), dpr: this.listCanvas.dpr };
         if (this.store.preset) hello.preset = this.store.preset;
+        // where the reader was: a session that is gone starts again there (docs/PROTOCOL.md, "Your place, kept")
+        const position = this.identity?.position();
+        if (position) hello.position = position;
         return hello;
       },
       onMessage: (msg, tRecv, raw, previousFrame) => this.receive(msg, tRecv, raw, previousFrame),
@@ -166,6 +169,23 @@ export class LiveSession {
       this.dirty = true;
       if (resized) this.pendingResize = true;
     });
+  }
+
+  /**
+   * Keeps the reader's place at rest: the item whose row holds the list's top, and how far into it; none at the top
+   * (a reader at the top comes back to the top, and sees what is new).
+   */
+  keepPlace(frame) {
+    const layout = this.layout;
+    if (!this.identity || !(layout?.width > 0) || layout.count === 0) return;
+    const y = Number(frame.offset?.y ?? 0);
+    if (y <= 0) {
+      this.identity.rememberPosition(null);
+      return;
+    }
+    const i = layout.indexAt(y);
+    const item = layout.items[i];
+    if (item) this.identity.rememberPosition({ id: item.id, offset: Math.round((y - layout.top(i)) * 4) / 4 });
   }
 
   // ---------------------------------------------------------------- life cycle
@@ -236,6 +256,7 @@ export class LiveSession {
         if (shift !== 0 && before > 0 && this.drawn.blend.y !== blend) this.drawn.blend.y += shift;
         this.stateClock.update(msg.edges, tRecv);
         this.framesIn.push(tRecv);
+        if (msg.phase === 'idle') this.keepPlace(msg);
         break;
       }
       case 'event':
