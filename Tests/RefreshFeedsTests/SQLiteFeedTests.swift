@@ -138,25 +138,25 @@ struct SQLiteFeedTests {
         #expect(items == [posted, FeedItem(id: "1", text: "old row", author: "Ann", timeMicros: 1000)])
     }
 
-    /// A page around an item (a `scrollToItem` to an item not loaded, docs/LAYOUT.md, "A jump"): the item with
-    /// about half a page of newer items above it, how many items are above the page, and cursors both ways that
-    /// go on from it; an id the file does not have is `unknown_item`.
+    /// A page around an item (a `scrollToItem` to an item not loaded, docs/LAYOUT.md, "A jump"): the item with a
+    /// quarter of a page of newer items above it, how many items are above the page, and cursors both ways that go on
+    /// from it; an id the file does not have is `unknown_item`.
     @Test("a page around an item holds it, with the count of items above it")
     func aroundAnItem() throws {
         let folder = TemporaryFolder()
         defer { folder.remove() }
         let feed = try SQLiteFeed(path: folder.file("feed.db"), nowMicros: testNow, corpus: Self.entries)
         let all = try feed.load(FeedRequest(.newest, limit: 10)).items.map(\.id)  // newest first
-        let page = try feed.load(FeedRequest(.around(all[6]), limit: 4))
-        #expect(page.items.map(\.id) == Array(all[5...8]))
-        #expect(page.above == 5 && page.hasMore)
+        let page = try feed.load(FeedRequest(.around(all[5]), limit: 5))
+        #expect(page.items.map(\.id) == Array(all[4...8]))
+        #expect(page.above == 4 && page.hasMore)
         let older = try feed.load(FeedRequest(.olderThan(try #require(page.olderCursor)), limit: 4))
         #expect(older.items.map(\.id) == [all[9]])
         let newer = try feed.load(FeedRequest(.newerThan(try #require(page.newerCursor)), limit: 10))
-        #expect(newer.items.map(\.id) == Array(all[0...4]))
-        // at the top and at the end: fewer above it, none below
-        #expect(try feed.load(FeedRequest(.around(all[0]), limit: 4)).items.map(\.id) == Array(all[0...3]))
-        let last = try feed.load(FeedRequest(.around(all[9]), limit: 4))
+        #expect(newer.items.map(\.id) == Array(all[0...3]))
+        // at the top and at the end: none above it, none below
+        #expect(try feed.load(FeedRequest(.around(all[0]), limit: 5)).items.map(\.id) == Array(all[0...4]))
+        let last = try feed.load(FeedRequest(.around(all[9]), limit: 5))
         #expect(last.items.map(\.id) == Array(all[8...9]) && !last.hasMore && last.above == 8)
         #expect(throws: FeedError.unknownItem("4242")) { try feed.load(FeedRequest(.around("4242"), limit: 4)) }
         #expect(throws: FeedError.unknownItem("x")) { try feed.load(FeedRequest(.around("x"), limit: 4)) }

@@ -123,8 +123,9 @@ public final class SQLiteFeed: PostableFeedSource {
         return FeedPage(items: items, olderCursor: olderCursor, newerCursor: newerCursor, hasMore: hasMore)
     }
 
-    /// The page holding the item `id`, with about half a page of newer items above it, read along the index both
-    /// ways from its (time, id); `above` counts the items newer than the page's first (one index range count).
+    /// The page holding the item `id`, with a quarter of a page of newer items above it (the rows below it then fill a
+    /// screen, so it lands at the top of the list at once: docs/FEEDS.md, "A page around an item"), read along the
+    /// index both ways from its (time, id); `above` counts the items newer than the page's first (one index count).
     private func page(around id: String, columns: String, limit: Int) throws(FeedError) -> FeedPage {
         var key: (time: Int64, id: Int64)?
         if let rowID = Int64(id) {
@@ -136,7 +137,7 @@ public final class SQLiteFeed: PostableFeedSource {
         var newer: [FeedItem] = []
         try connection.query(
             "\(columns) WHERE (time, id) > (?, ?) ORDER BY time ASC, id ASC LIMIT ?",
-            [.integer(key.time), .integer(key.id), .integer(Int64((limit - 1) / 2))]
+            [.integer(key.time), .integer(key.id), .integer(Int64((limit - 1) / 4))]
         ) { newer.append(Self.item($0)) }
         var rest: [FeedItem] = []
         try connection.query(

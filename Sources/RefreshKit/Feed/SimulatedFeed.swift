@@ -137,11 +137,11 @@ public struct SimulatedFeed: Hashable, Sendable, Codable {
                 items: (first...last).reversed().map(item), olderCursor: FeedCursor(String(first)),
                 newerCursor: FeedCursor(String(last)), hasMore: last < newestID)
         case .around(let text):
-            // The item with about half the page above it; nothing for an id the feed does not hold.
+            // The item with a quarter of the page above it (as the SQLite source); nothing for an id it does not hold.
             guard let id = Int(text), id >= oldestID, id <= newestID else {
                 return FeedPage(items: [], olderCursor: nil, newerCursor: nil, hasMore: false)
             }
-            let top = min(newestID, id + (limit - 1) / 2)
+            let top = min(newestID, id + (limit - 1) / 4)
             let bottom = max(oldestID, top - limit + 1)
             return FeedPage(
                 items: (bottom...top).reversed().map(item), olderCursor: FeedCursor(String(bottom)),

@@ -9,14 +9,18 @@ import Testing
     /// A feed of `total` items (item `n` published at `n` s); pages newest first.
     static func page(for request: SourceRequest, total: Int) -> FeedPage {
         let top: Int
+        var above: Int?
         switch request.request.position {
-        case .newest, .newerThan, .around: top = total
+        case .newest, .newerThan: top = total
         case .olderThan(let cursor): top = (Int(cursor.value) ?? 1) - 1
+        case .around(let id):  // the item with about half a page above it (a jump: docs/LAYOUT.md, "A jump")
+            top = min(total, (Int(id) ?? total) + (request.request.limit - 1) / 2)
+            above = total - top
         }
         let ids = Array(stride(from: top, to: max(0, top - request.request.limit), by: -1))
         return FeedPage(
             items: ids.map(SourcePagerTests.item), olderCursor: ids.last.map { FeedCursor("\($0)") },
-            newerCursor: nil, hasMore: (ids.last ?? 1) > 1)
+            newerCursor: ids.first.map { FeedCursor("\($0)") }, hasMore: (ids.last ?? 1) > 1, above: above)
     }
 
     static func run(seed: UInt64, steps: Int) throws -> (ListModel, [String]) {
@@ -32,8 +36,12 @@ import Testing
         var problems: [String] = []
         for step in 0..<steps {
             time = time.advanced(bySeconds: Double(g.next() % 400) / 1000)
-            let roll = g.next() % 12
+            let roll = g.next() % 13
             switch roll {
+            case 12:  // scrollToItem to any item, loaded or not (a jump), at any alignment
+                let item = ItemTarget.id("\(1 + Int(g.next() % UInt64(total)))")
+                let align = ItemAlignment.allCases[Int(g.next() % 3)]
+                try? model.apply(.command(Command(.scrollToItem, animated: false, item: item, align: align)), at: time)
             case 0: try model.apply(.command(Command(.refresh, edge: .top)), at: time)
             case 1: try model.apply(.command(Command(.loadMore)), at: time)
             case 2: try model.apply(.command(Command(.retry)), at: time)

@@ -140,8 +140,9 @@ export class LiveSession {
       hello: () => {
         const hello = { viewport: this.listCanvas.viewportSize(), dpr: this.listCanvas.dpr };
         if (this.store.preset) hello.preset = this.store.preset;
-        // where the reader was: a session that is gone starts again there (docs/PROTOCOL.md, "Your place, kept")
-        const position = this.identity?.position();
+        // where the reader was, on the way back to a session (which, gone, starts again there: docs/PROTOCOL.md,
+        // "Your place, kept"); a new session asked for (a restart, a trace's playback) starts as asked
+        const position = this.store.session ? this.identity?.position() : null;
         if (position) hello.position = position;
         return hello;
       },
