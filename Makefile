@@ -13,7 +13,7 @@ RELEASE_BIN := .build/release/refreshkit
 
 # `make cluster PROCESSES=N PORT=P`: N processes behind HAProxy on PORT, sessions shared in Redis, all run by
 # supervisord, which starts again a process that exits (docs/SCALING.md).
-.PHONY: cluster cluster-deps cluster-test chaos run run-gitlog run-hummingbird hummingbird-build hummingbird-test e2e-hummingbird test test-fast test-prepare debug-build test-build e2e-test e2e-server e2e-timing e2e-cluster e2e-browser build release deps test-deps lint unit-test page-test server-test browser-test screenshots format clean bench bench-compare
+.PHONY: browser-long cluster cluster-deps cluster-test chaos run run-gitlog run-hummingbird hummingbird-build hummingbird-test e2e-hummingbird test test-fast test-prepare debug-build test-build e2e-test e2e-server e2e-timing e2e-cluster e2e-browser build release deps test-deps lint unit-test page-test server-test browser-test screenshots format clean bench bench-compare
 
 # LINK=wifi (or lan, wifi-powersave, congested): pages reach the server through `refreshkit link` on PORT, a
 # simulated network (docs/LINK.md); the server itself listens on a loopback port of its own.
@@ -185,8 +185,14 @@ e2e-timing:
 e2e-cluster:
 	$(E2E) -n $(E2E_CLUSTER_WORKERS) e2e/cluster
 
+# The flicks through ten thousand rows (~50 s of a worker) are `make check`'s (browser-long): `make test` keeps the
+# flings through the rows of a SQLite feed that check the same drawing (e2e/browser/test_rows_anchor.py).
+LONG_BROWSER_TESTS := e2e/browser/test_rows_fling.py::test_flicks_through_ten_thousand_rows_draw_them_without_gaps_or_overlaps
 e2e-browser:
-	$(E2E) e2e/browser --ignore=e2e/browser/test_hummingbird_example.py
+	$(E2E) e2e/browser --ignore=e2e/browser/test_hummingbird_example.py $(addprefix --deselect ,$(LONG_BROWSER_TESTS))
+
+browser-long: test-build test-deps
+	$(E2E) -n 1 $(LONG_BROWSER_TESTS)
 
 # Both transports through the same wire tests (e2e/transports), and the Hummingbird example in Chromium: in `make
 # check`, not `make test`. SwiftNIO and Hummingbird from source are ~190 CPU-s of a debug build, a sixth of a fresh
@@ -296,7 +302,7 @@ SANITIZER_ENV = REFRESHKIT_SYSTEM_ALLOCATOR=1
 docs: deps
 	scripts/docs.sh
 
-check: autobahn soak asan tsan fuzz hummingbird-test hummingbird-tls
+check: autobahn soak asan tsan fuzz hummingbird-test hummingbird-tls browser-long
 
 # The Hummingbird example over TLS (docs/HTTPS.md, "In a Hummingbird app"): built with the package's TLS trait in a
 # folder of its own, since NIOSSL compiles BoringSSL (minutes of a core: in `make check`, not `make test`).
