@@ -49,7 +49,7 @@ public struct SourcePager: Hashable, Sendable, Codable {
     public internal(set) var window = PageWindow()
     /// A jump's alignment, and its offset into the row in quarter pixels, while its item could not land there yet
     /// (too few rows below it to put it at the top: the offset stopped at the content's end); it lands again as rows
-    /// come below it (SourcePager+Jump.swift). Three bytes in the room before ``heldRowIndex``'s alignment: no
+    /// come below it (Jump/Jump.swift). Three bytes in the room before ``heldRowIndex``'s alignment: no
     /// larger session.
     var landing: ItemAlignment?
     var landingQuarters: Int16 = 0

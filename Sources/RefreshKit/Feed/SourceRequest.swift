@@ -20,31 +20,13 @@ public struct SourceRequest: Hashable, Sendable, Codable {
         case jump
     }
 
-    /// Where a ``Kind/jump`` lands its item once the page is in: the command's alignment and animation, and its
-    /// offset into the row in quarter pixels (±8 191.75 px, a quarter of a device pixel at 4×: four bytes in all, so
-    /// a request takes no more room than before).
-    public struct Landing: Hashable, Sendable, Codable {
-        public var align: ItemAlignment
-        public var animated: Bool
-        public var quarters: Int16
-
-        public init(align: ItemAlignment, animated: Bool, offset: Double = 0) {
-            self.align = align
-            self.animated = animated
-            quarters = Int16(clamping: Int((offset * 4).rounded()))
-        }
-
-        /// The offset into the row, px.
-        public var offset: Double { Double(quarters) / 4 }
-    }
-
     /// Counts up from 1 within a model; an answer names it.
     public var id: Int
     /// Why the model asks.
     public var kind: Kind
     /// The edge whose control asked (the top for the first load).
     public var edge: Edge
-    /// A jump's landing; `nil` for every other kind. (Two bytes beside the kind and the edge, in the room the next
+    /// A jump's landing (Jump/JumpLanding.swift); `nil` for every other kind. (Four bytes beside the kind and the edge, in the room the next
     /// member's alignment leaves, and coded only when present.)
     public var landing: Landing?
     /// What to ask the source.

@@ -15,37 +15,43 @@ public struct PinnedSection: Hashable, Sendable, Codable {
     }
 }
 
-// The rule a page draws by too: a held row whose item has a section starts that section (its row has the header's
-// band at its top) when it is the first row, or the row above it is a placeholder, or holds another section.
-extension SourcePager {
+/// The rules of section headers over a list's rows (its ``RowGeometry`` and the held items), which the page follows too
+/// (web/js/feed/rowLayout.js): a held row whose item has a section starts that section (its row has the header's
+/// band at its top) when it is the first row, or the row above it is a placeholder, or holds another section.
+enum SectionHeaders {
     /// Whether any held item has a section: only then do frames carry a pinned header.
-    var hasSections: Bool { loaded.items.contains { $0.section != nil } }
+    static func any(in items: [FeedItem]) -> Bool { items.contains { $0.section != nil } }
 
     /// The section of the row at `row`, when it is held and its item has one.
-    func section(ofRow row: Int) -> String? {
-        geometry.heldPosition(ofRow: row).flatMap { loaded.items[$0].section }
+    static func section(ofRow row: Int, _ geometry: RowGeometry, _ items: [FeedItem]) -> String? {
+        geometry.heldPosition(ofRow: row).flatMap { items[$0].section }
     }
 
-    /// The header pinned in `scroll`'s viewport (at its offset, under its top inset), headers `headerHeight` high.
-    func pinned(under scroll: ScrollModel, _ headerHeight: Double) -> PinnedSection? {
-        pinnedSection(offset: scroll.offset.y, topInset: scroll.insets.combined.top, headerHeight: headerHeight)
+    /// The header pinned at the top of `list`'s viewport, headers as high as its configuration says.
+    static func pinned(in list: borrowing ListModel) -> PinnedSection? {
+        pinned(
+            list.pager.geometry, list.pager.loaded.items, under: list.scroll,
+            headerHeight: list.configuration.feed.sectionHeaderHeight)
     }
 
-    /// The header pinned at content offset `offset` under a top inset `topInset`, headers being `headerHeight` px
+    /// The header pinned in `scroll`'s viewport (at its offset, under its top inset), headers `headerHeight` px
     /// high; nil when the row there is a placeholder or has no section. O(log n) for each row whose top is within a
     /// header's height below the viewport's top (one or two). Out of line: a frame of a list without sections does
     /// not carry its code.
     @inline(never)
-    func pinnedSection(offset: Double, topInset: Double, headerHeight: Double) -> PinnedSection? {
-        let line = offset + topInset
-        guard let row = geometry.row(at: line), let section = section(ofRow: row) else { return nil }
+    static func pinned(
+        _ geometry: RowGeometry, _ items: [FeedItem], under scroll: ScrollModel, headerHeight: Double
+    ) -> PinnedSection? {
+        let offset = scroll.offset.y
+        let line = offset + scroll.insets.combined.top
+        guard let row = geometry.row(at: line), let section = section(ofRow: row, geometry, items) else { return nil }
         // Pulled down past the list's top (the row is the first, below the line): the header stays on its row.
         var top = max(line, geometry.y(ofRow: row))
         var next = row + 1
         while next < geometry.rowCount {
             let nextTop = geometry.y(ofRow: next)
             guard nextTop < top + headerHeight else { break }
-            if self.section(ofRow: next) != section {
+            if Self.section(ofRow: next, geometry, items) != section {
                 top = nextTop - headerHeight
                 break
             }

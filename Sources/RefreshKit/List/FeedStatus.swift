@@ -13,7 +13,7 @@ struct FeedStatus: Hashable, Sendable {
     var hasMore: Bool
     /// Whether a load-more may start now (``SourcePager/mayLoadMore``).
     var mayLoadMore: Bool
-    /// Whether a held item has a section: frames then carry the pinned header (``SourcePager/hasSections``).
+    /// Whether a held item has a section: frames then carry the pinned header (``SectionHeaders/any(in:)``).
     var hasSections: Bool
     /// Rows in the layout, the placeholders of dropped pages included.
     var count: Int

@@ -43,7 +43,7 @@ extension ListModel {
     mutating func findFeedStatus() -> FeedStatus {
         let status = FeedStatus(
             due: feedDue, running: pager.running?.kind, hasMore: pager.hasMore, mayLoadMore: pager.mayLoadMore,
-            hasSections: pager.hasSections, count: pager.geometry.rowCount)
+            hasSections: SectionHeaders.any(in: pager.loaded.items), count: pager.geometry.rowCount)
         feedStatusCache.value = status
         return status
     }

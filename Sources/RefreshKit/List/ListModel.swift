@@ -132,7 +132,7 @@ public struct ListModel: Hashable, Sendable, Codable {
         case .command(let command):
             try Validation.command(command)
             if let id = ScrollDestination.jumpTarget(of: command, in: pager, engineFeed: simulated != nil) {
-                try pager.checkJump(to: id)
+                try Jump.check(to: id, in: pager)
             } else if command.name == .scrollToItem {
                 _ = try ScrollDestination.row(of: command.item, in: pager)
             }
@@ -355,7 +355,7 @@ public struct ListModel: Hashable, Sendable, Codable {
             events.append(Event(.feedDropped, cause: .stale, time: now, value: Double(answer.request)))
         }
         // A jump's item that stopped short of its alignment lands again, as rows may have come below it.
-        if let align = pager.landing, let row = pager.heldRow { land(row, align, offset: pager.landingOffset) }
+        if let owed = Jump.owed(by: pager) { land(owed.row, owed.align, offset: owed.offset) }
     }
 
     /// What is due of the feed by `time`: the engine's own source answers; a request to a source outside the
@@ -369,7 +369,7 @@ public struct ListModel: Hashable, Sendable, Codable {
         if running.kind == .reload {
             _ = pager.resolveReload(at: time)
         } else if running.kind == .jump {
-            if pager.resolveJump(at: time) { pager.startOverIfEmpty(at: time) }
+            if Jump.expire(in: &pager, at: time) { Jump.startOverIfEmpty(&pager, at: time) }
         } else if let result = pager.resolve(at: time) {
             complete(result)
         }
@@ -572,7 +572,7 @@ public struct ListModel: Hashable, Sendable, Codable {
         let verticalMotion = scroll.verticalMotion.isEmpty ? [] : scroll.verticalMotion
         let feed = feedStatus()
         let rowHeight = rowHeight()
-        let pinned = feed.hasSections ? pager.pinned(under: scroll, configuration.feed.sectionHeaderHeight) : nil
+        let pinned = feed.hasSections ? SectionHeaders.pinned(in: self) : nil
         return Frame(
             sequence: sequence, time: now, offset: scroll.offset, velocity: scroll.velocity, phase: scroll.phase,
             horizontalMotion: horizontalMotion, verticalMotion: verticalMotion,

@@ -5,7 +5,7 @@ extension ListModel {
     mutating func jump(to id: String, _ command: Command) {
         pager.release()
         let landing = SourceRequest.Landing(align: command.align, animated: command.animated, offset: command.amount)
-        guard let dropped = pager.requestJump(to: id, landing: landing, at: now).dropped else { return }
+        guard let dropped = Jump.start(to: id, landing: landing, in: &pager, at: now).dropped else { return }
         events.append(Event(.feedDropped, edge: dropped.edge, cause: .preempted, time: now))
         if dropped.kind == .nextPage {
             controls[Self.index(dropped.edge)].finish(
@@ -18,10 +18,10 @@ extension ListModel {
     /// command's alignment at once (the rows it came from are gone: there is nothing to animate from), held there.
     /// - Returns: whether it did.
     mutating func answerJump(_ answer: FeedAnswerInput) -> Bool {
-        guard let (row, landing) = pager.answerJump(answer) else { return false }
+        guard let (row, landing) = Jump.answer(answer, in: &pager) else { return false }
         guard let row else {
             events.append(Event(.feedFailed, cause: .feedFailed, time: now))
-            pager.startOverIfEmpty(at: now)
+            Jump.startOverIfEmpty(&pager, at: now)
             return true
         }
         resetFooters()
@@ -35,6 +35,6 @@ extension ListModel {
         scroll.setContentSize(contentSize)
         let (y, short) = ScrollDestination.landing(of: row, align, offset: offset, scroll: scroll, rows: pager.geometry)
         scroll.scroll(to: Point(x: scroll.offset.x, y: y), animated: false)
-        pager.keepLanding(short ? SourceRequest.Landing(align: align, animated: false, offset: offset) : nil)
+        Jump.owe(short ? SourceRequest.Landing(align: align, animated: false, offset: offset) : nil, in: &pager)
     }
 }
