@@ -9,7 +9,7 @@ import pytest
 
 from browser_support import canvas_point, touch_drag, wait_until
 from conftest import PHONE_2X, open_page, start_server, stop_server
-from test_rows_anchor import rows, settled
+from test_rows_anchor import first_visible, rows, settled
 
 
 @pytest.fixture(scope="module")
@@ -18,10 +18,6 @@ def expiring_server(tmp_path_factory):
     srv = start_server("--feed", f"sqlite:{path}", "--session-grace", "0")
     yield srv
     assert stop_server(srv) == 0, "\n".join(srv.log[-30:])
-
-
-def first_visible(page) -> dict:
-    return next(r for r in rows(page) if r["y"] + r["h"] > 0)
 
 
 def test_a_page_reopened_after_its_session_expired_shows_the_same_item(browser, expiring_server):
