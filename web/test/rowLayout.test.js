@@ -86,6 +86,29 @@ test('the rows laid out go to the engine as measure messages, once per width and
   assert.deepEqual(layout.takeMeasures().flatMap((m) => m.rows).map(([id]) => id).sort(), expect.map(([id]) => id).sort());
 });
 
+test('a height sent that no longer holds is not awaited, and the row measured again when it changes back', () => {
+  const { layout, take } = session(72, 390);
+  const day = (id, text) => ({ id, text, section: 'Friday', time: 0 });
+  // the window holds the second row down, a placeholder above it: the row starts its section, with a band
+  take({ type: 'rows', op: 'replace', count: 2, above: 1, items: [day('b', 'short')] });
+  lay(layout);
+  const banded = layout.row(1, 'f', measure7, measure7).height;
+  assert.deepEqual(layout.takeMeasures()[0].rows, [['b', banded]]);
+  assert.equal(layout.awaiting(), 1);
+  // the row above loads, of the same section: the band goes; another device's measurement (72) is taken
+  take({ type: 'rows', op: 'replace', count: 2, items: [day('a', 'short'), day('b', 'short')] });
+  take({ type: 'heights', rows: [['a', banded], ['b', 72]] });
+  lay(layout);
+  assert.equal(layout.row(1, 'f', measure7, measure7).height, 72);
+  assert.equal(layout.awaiting(), 0, 'the page and the engine agree on the row now');
+  assert.deepEqual(layout.takeMeasures(), []);
+  // the row above drops to a placeholder again: the band is back, and this height is news to the engine
+  take({ type: 'rows', op: 'replace', count: 2, above: 1, items: [day('b', 'short')] });
+  take({ type: 'heights', rows: [['b', 72]] });
+  lay(layout);
+  assert.deepEqual(layout.takeMeasures()[0].rows, [['b', banded]]);
+});
+
 test('measure batches carry at most 256 rows; only rows laid out are measured', () => {
   const { layout, take } = session(72, 390);
   take({ type: 'rows', op: 'replace', count: 700, items: items(700, 0, () => 'long text '.repeat(12)) });

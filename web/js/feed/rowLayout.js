@@ -354,7 +354,15 @@ export class RowLayout {
     const row = this.row(i, font, measureTitle, measureText);
     if (!row) return;
     const id = this.items[i].id;
-    if (this.accepted.get(id) !== row.height && this.sent.get(id) !== row.height) this.pending.push(id);
+    const accepted = this.accepted.get(id);
+    if (accepted === row.height) {
+      // the engine has the height this page lays out now: a measurement sent before (the row lost or gained a
+      // section's band since, or another device's height was taken) is settled, and another height later is news
+      const sent = this.sent.get(id);
+      if (sent !== undefined && sent !== row.height) this.sent.set(id, row.height);
+    } else if (this.sent.get(id) !== row.height) {
+      this.pending.push(id);
+    }
   }
 
   /** Whether row i is laid out at the session's width in `font` (then `row` measures nothing). */
@@ -404,10 +412,16 @@ export class RowLayout {
     return { section, y: top - offsetY };
   }
 
-  /** Rows sent whose height the engine has not accepted (yet): 0 once it took every measurement (tests). */
+  /**
+   * Rows sent whose height the engine has not accepted (yet), among those still laid out at that height: 0 once it
+   * took every measurement that still holds (tests).
+   */
   awaiting() {
     let n = 0;
-    for (const [id, h] of this.sent) if (this.accepted.get(id) !== h) n += 1;
+    for (const [id, h] of this.sent) {
+      const i = this.index.get(id);
+      if (this.accepted.get(id) !== h && i !== undefined && this.laidRow(i)?.height === h) n += 1;
+    }
     return n;
   }
 
