@@ -127,7 +127,21 @@ public struct Frame: Hashable, Sendable, Codable {
     public var edges: [EdgeFrame]
     public var feed: FeedFrame
     /// The section header pinned at the top of the viewport, when the rows there belong to a section.
-    public var pinned: PinnedSection?
+    public var pinned: PinnedSection? {
+        get { pinnedSection.isEmpty ? nil : PinnedSection(section: pinnedSection, y: pinnedY) }
+        set {
+            pinnedSection = newValue?.section ?? ""
+            pinnedY = newValue?.y ?? 0
+        }
+    }
+    /// Whether a header is pinned, without copying its name.
+    @inlinable package var hasPinned: Bool { !pinnedSection.isEmpty }
+    // Stored as a name ("" for none: an empty section is no section, docs/LAYOUT.md "Section headers") and a y, not
+    // as an optional: a frame with an optional struct holding a string was copied whole and destroyed once more in
+    // every `ListModel.frame()` by the compiler's outlined value operations (docs/PERFORMANCE.md, "No copies per
+    // input").
+    @usableFromInline var pinnedSection: String
+    private var pinnedY: Double
 
     public init(
         sequence: UInt64,
@@ -156,6 +170,48 @@ public struct Frame: Hashable, Sendable, Codable {
         self.insets = insets
         self.edges = edges
         self.feed = feed
-        self.pinned = pinned
+        self.pinnedSection = pinned?.section ?? ""
+        self.pinnedY = pinned?.y ?? 0
+    }
+}
+
+// Coded as before the name and y were stored apart: `pinned` is present only when a header is (the form of
+// snapshots and traces, docs/TRACE.md).
+extension Frame {
+    private enum CodingKeys: String, CodingKey {
+        case sequence, time, offset, velocity, phase, horizontalMotion, verticalMotion, contentSize, viewport
+        case insets, edges, feed, pinned
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            sequence: try c.decode(UInt64.self, forKey: .sequence), time: try c.decode(Timestamp.self, forKey: .time),
+            offset: try c.decode(Point.self, forKey: .offset), velocity: try c.decode(Point.self, forKey: .velocity),
+            phase: try c.decode(ScrollPhase.self, forKey: .phase),
+            horizontalMotion: try c.decode([MotionSegment].self, forKey: .horizontalMotion),
+            verticalMotion: try c.decode([MotionSegment].self, forKey: .verticalMotion),
+            contentSize: try c.decode(Size.self, forKey: .contentSize),
+            viewport: try c.decode(Size.self, forKey: .viewport),
+            insets: try c.decode(EdgeInsets.self, forKey: .insets),
+            edges: try c.decode([EdgeFrame].self, forKey: .edges), feed: try c.decode(FeedFrame.self, forKey: .feed),
+            pinned: try c.decodeIfPresent(PinnedSection.self, forKey: .pinned))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(sequence, forKey: .sequence)
+        try c.encode(time, forKey: .time)
+        try c.encode(offset, forKey: .offset)
+        try c.encode(velocity, forKey: .velocity)
+        try c.encode(phase, forKey: .phase)
+        try c.encode(horizontalMotion, forKey: .horizontalMotion)
+        try c.encode(verticalMotion, forKey: .verticalMotion)
+        try c.encode(contentSize, forKey: .contentSize)
+        try c.encode(viewport, forKey: .viewport)
+        try c.encode(insets, forKey: .insets)
+        try c.encode(edges, forKey: .edges)
+        try c.encode(feed, forKey: .feed)
+        try c.encodeIfPresent(pinned, forKey: .pinned)
     }
 }

@@ -58,7 +58,7 @@ struct FrameChanges: OptionSet {
         if !W.same(base.verticalMotion, frame.verticalMotion) { c.insert(.segmentY) }
         if !Self.patchable(base.edges, frame.edges) { c.insert(.edgesReplaced) }
         if !Self.layoutIsIdentical(base, frame) { c.formUnion(Self.layoutChanges(from: base, to: frame)) }
-        if base.pinned != nil || frame.pinned != nil { c.formUnion(Self.pinnedChanges(from: base, to: frame)) }
+        if base.hasPinned || frame.hasPinned { c.formUnion(Self.pinnedChanges(from: base, to: frame)) }
         self = c
     }
 

@@ -10,7 +10,7 @@ import Testing
 
     /// Items 1000…901, ten to a section ("S0" holds 1000…991, "S1" 990…981, …), except those `unsectioned`; 72 px
     /// rows (not measured), a 700 px viewport, 28 px headers.
-    static func sectioned(unsectioned: Set<Int> = []) throws -> ModelDriver {
+    static func sectioned(unsectioned: Set<Int> = [], unsectionedName: String? = nil) throws -> ModelDriver {
         var driver = try ModelDriver()
         var configuration = Preset.ios.configuration
         configuration.feed.pageSize = 100
@@ -22,7 +22,7 @@ import Testing
         let id = try #require(driver.model.sourceRequest?.id)
         let items = (901...1000).reversed().map { n in
             var item = Wiring.item(n)
-            if !unsectioned.contains(n) { item.section = "S\((1000 - n) / 10)" }
+            item.section = unsectioned.contains(n) ? unsectionedName : "S\((1000 - n) / 10)"
             return item
         }
         let page = FeedPage(
@@ -61,8 +61,9 @@ import Testing
 
     /// Rows without a section end the one above them: its header leaves with its last row, and nothing is pinned
     /// over them.
-    @Test func rowsWithoutASectionPushItAwayAndPinNothing() throws {
-        var driver = try Self.sectioned(unsectioned: Set(981...990))
+    @Test(arguments: [nil, ""])
+    func rowsWithoutASectionPushItAwayAndPinNothing(name: String?) throws {
+        var driver = try Self.sectioned(unsectioned: Set(981...990), unsectionedName: name)
         try Self.scroll(&driver, by: 710)
         #expect(driver.model.frame().pinned == PinnedSection(section: "S0", y: -18))
         try Self.scroll(&driver, by: 20)

@@ -47,6 +47,22 @@ import Testing
         try expectReconstructs(frame, from: base, baseJSON: baseJSON)
     }
 
+    /// A frame's `Codable` form (snapshots, docs/TRACE.md) has `pinned` only when a header is, and reads back the same;
+    /// a header with an empty name is none.
+    @Test func aFrameCodesItsHeaderOnlyWhenThereIsOne() throws {
+        for pinned in [nil, PinnedSection(section: "Today", y: -3.25)] {
+            let frame = Self.frame(pinned)
+            let tree = try SnapshotEncoder().encode(frame)
+            #expect(try SnapshotDecoder().decode(Frame.self, from: tree) == frame)
+            guard case .object(let members) = tree else {
+                Issue.record("a frame codes as an object: \(tree)")
+                continue
+            }
+            #expect(members.contains { $0.key == "pinned" } == (pinned != nil))
+        }
+        #expect(Self.frame(PinnedSection(section: "", y: 10)).pinned == nil)
+    }
+
     /// A frame's digest (docs/TRACE.md, "digest") is what it was for a frame without a header, and tells headers
     /// apart.
     @Test func theDigestSeesTheHeader() {
