@@ -367,6 +367,23 @@ def window_figures(results: dict) -> str:
             f"({'met' if ratio <= 2 else 'missed'}: ≤ 2×).")
 
 
+def fling_table(results: dict) -> str:
+    """Placeholder rows shown during flings through a large SQLite feed, with the prefetch and without."""
+    fling = results.get("fling") or {}
+    runs = fling.get("runs")
+    if not runs:
+        return f"{stamp(results)}: no fling stage in bench/results.json."
+    lines = [f"{stamp(results)}: {fling['flings']} full-speed flings up from the middle of {integer(fling['items'])} "
+             "items (placeholder rows in the viewport per frame while flinging; rows still placeholders at rest):", "",
+             "| answers after | prefetch where it stops | a page as rows near |", "|---|---|---|"]
+    for run in runs:
+        def cell(side: dict) -> str:
+            return (f"{side['fling_placeholder_rows_per_frame']:.2f}; {side['rest_placeholder_rows']} at rest, "
+                    f"{side['requests']} requests")
+        lines.append(f"| {run['latency_ms']:.0f} ms | {cell(run['prefetch'])} | {cell(run['without'])} |")
+    return "\n".join(lines)
+
+
 def lag_table(results: dict) -> str:
     """Finger-to-content lag on each link, prediction on and off, beside the bare page (`results.lag`)."""
     lag = results.get("lag") or {}
@@ -408,6 +425,7 @@ TABLES: dict[str, tuple[str, str | tuple[str, ...], Callable[..., str]]] = {
     "feed": ("docs/PERFORMANCE.md", "results.json", feed_table),
     "anchor": ("docs/PERFORMANCE.md", "results.json", anchor_table),
     "window": ("docs/PERFORMANCE.md", "results.json", window_figures),
+    "fling": ("docs/PERFORMANCE.md", "results.json", fling_table),
     "lag": ("docs/PERFORMANCE.md", "results.json", lag_table),
 }
 

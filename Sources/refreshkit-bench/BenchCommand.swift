@@ -14,7 +14,7 @@ struct BenchCommand: ParsableCommand {
             on and off). Each level runs --rounds times, server and echo turn by turn over the same seconds \
             (--slice); the median run (by p99) of each is reported; then the take-over catch-up of a session an \
             hour old, and the anchoring error during a fling (the run exits 1 when it is over its target). \
-            --profile-engine, --profile-host and --take-over-only run one part alone, for callgrind or perf, and \
+            --profile-engine, --profile-host, --take-over-only and --fling-only run one part alone, for callgrind or perf, and \
             exit.
             """)
 
@@ -214,6 +214,12 @@ struct BenchCommand: ParsableCommand {
         help: "Run only the take-over catch-up of a session an hour old, print its figures as JSON, exit.")
     var takeOverOnly = false
 
+    @Flag(
+        name: .customLong("fling-only"),
+        help: "Run only the flings through a SQLite feed of a million items, with and without the prefetch; print them."
+    )
+    var flingOnly = false
+
     enum Frames: String, CaseIterable, ExpressibleByArgument {
         case delta
         case full
@@ -260,6 +266,7 @@ struct BenchCommand: ParsableCommand {
             skipEngine: skipEngine, skipInstructions: skipInstructions, skipServer: skipServer, skipEcho: skipEcho,
             skipIdle: skipIdle, skipPage: skipPage, skipLag: skipLag, skipFeed: skipFeed,
             feedItems: max(100, feedItems), skipTakeOver: skipTakeOver, takeOverOnly: takeOverOnly,
+            flingOnly: flingOnly,
             checkTargets: checkTargets, skipAnchor: skipAnchor, skipTLS: skipTLS,
             logDirectory: logDirectory)
     }

@@ -65,6 +65,8 @@ struct BenchOptions {
     var skipTakeOver: Bool
     /// Run only ``TakeOverBench``, print its figures, and exit.
     var takeOverOnly: Bool
+    /// Run only ``FlingBench``, print its table, and exit.
+    var flingOnly: Bool
     /// Print the ``Targets`` verdicts of this results file and exit (3 when one did not pass).
     var checkTargets: String?
     /// Skip the anchoring error during a fling (``AnchorBench``).

@@ -60,6 +60,10 @@ if options.takeOverOnly {
     }
 }
 
+if options.flingOnly {
+    profileAndExit { FlingBench.table(FlingBench().run()) }
+}
+
 if let path = options.checkTargets {
     let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: options.root))
     guard let data = try? Data(contentsOf: url),
@@ -340,6 +344,7 @@ if !options.skipFeed {
     say("feed: the SQLite and JSON Feed sources' answer times…")
     results["feed"] = await FeedBench(options: options, sqliteItems: options.feedItems).run()
     results["window"] = WindowBench().run()
+    results["fling"] = FlingBench().run()
 } else {
     results["feed"] = ["note": "skipped (--skip-feed)"]
 }
@@ -384,6 +389,7 @@ do {
     print(Targets.table(checks))
     print(AnchorBench.table(results["anchor"] as? [String: Any]))
     print(WindowBench.table(results["window"] as? [String: Any]))
+    print(FlingBench.table(results["fling"] as? [String: Any]))
     print("wrote \(options.output) (logs in \(options.logDirectory))")
 } catch {
     say("could not write \(options.output): \(error)")

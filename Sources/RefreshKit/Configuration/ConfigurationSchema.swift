@@ -120,6 +120,9 @@ public enum ConfigurationSchema {
         .number(
             "rubberBand", \.rubberBand, 0.05...1, nil, step: 0.01, "Rubber band",
             "The rubber-band coefficient `c`: 0.55 on iOS (docs/PHYSICS.md §1.1)"),
+        .bool(
+            "flingPrefetch", \.flingPrefetch, "Fling prefetch",
+            "At a fling's release, an external feed's rows on its way and where it stops are asked for at once"),
     ]
 }
 

@@ -12,10 +12,11 @@ extension SourcePager {
     /// Whether the window of `size` (``WindowSize``: the prefetch distance, and ``RowLayout/maxHeldRows`` from
     /// the page size, the estimate and the viewport, checked at every observation, so a new page size, estimate or
     /// viewport resizes it at once) has anything to do: to take that size, to drop rows beyond it, or to load
-    /// placeholders back (unless a request runs).
-    func windowNeedsWork(_ size: WindowSize) -> Bool {
+    /// placeholders back (unless a request runs and the list is not `moving` on its own: a fling may replace a
+    /// smaller reload, docs/LAYOUT.md "Where a fling stops").
+    func windowNeedsWork(_ size: WindowSize, moving: Bool) -> Bool {
         geometry.maxHeldRows != size.heldRows || geometry.heldRowCount > size.heldRows
-            || ((geometry.placeholdersAbove > 0 || geometry.placeholdersBelow > 0) && runningID == 0)
+            || ((geometry.placeholdersAbove > 0 || geometry.placeholdersBelow > 0) && (runningID == 0 || moving))
     }
 
     /// Takes the rows updates made since the last call, oldest first; `nil` when more were made than
@@ -116,14 +117,16 @@ extension SourcePager {
     /// The page to ask for next to the held rows, when placeholders come within `prefetch` px of the viewport and
     /// nothing else is asked; not before the back-off after a failure. `nil` when there is none: read, not
     /// written, so that a window with nothing to load leaves the pager as it is.
-    func reloadWanted(contentOffset: Double, viewportHeight: Double, prefetch: Double, at time: Timestamp)
-        -> (edge: PageEdge, position: FeedPosition)?
-    {
+    /// With `overReload`, a reload running may be there (a fling's larger request may replace it).
+    func reloadWanted(
+        contentOffset: Double, viewportHeight: Double, prefetch: Double, at time: Timestamp, overReload: Bool = false
+    ) -> (edge: PageEdge, position: FeedPosition)? {
         // the geometry first, and the running request by its id: most moves stop there, reading no optional
         guard
             let edge = geometry.pageNeeded(
                 contentOffset: contentOffset, viewportHeight: viewportHeight, prefetch: prefetch),
-            runningID == 0, window.retryNotBefore.map({ time >= $0 }) ?? true
+            runningID == 0 || (overReload && running?.kind == .reload),
+            window.retryNotBefore.map({ time >= $0 }) ?? true
         else { return nil }
         switch edge {
         case .above: return window.cursors.first?.newer.map { (edge, .newerThan($0)) }
@@ -131,10 +134,57 @@ extension SourcePager {
         }
     }
 
-    /// Starts the reload ``reloadWanted(contentOffset:viewportHeight:prefetch:at:)`` found.
-    mutating func requestReload(_ wanted: (edge: PageEdge, position: FeedPosition), at time: Timestamp) {
+    /// Whether a reload of `limit` items at `edge` should start now: nothing runs, or a reload runs the same way for
+    /// a page or more fewer (a page asked for while the finger dragged, before the release said how far the fling
+    /// goes): the new one replaces it, and its answer, when it comes, is stale.
+    func mayStartReload(at edge: PageEdge, limit: Int) -> Bool {
+        guard let running else { return true }
+        return running.kind == .reload && (running.edge == .top) == (edge == .above)
+            && running.request.limit + pageSize <= limit
+    }
+
+    /// The reload to start for the window of `size` keeping `reach` loaded (``ScrollModel/reach(followingMotion:)``),
+    /// with how many items it asks for, or `nil`. A reach taller than the viewport (`viewportHeight`) is a fling's
+    /// way: one request fills it, up to twice the window, and may replace a smaller reload running the same way.
+    func reloadWanted(
+        reach: (top: Double, height: Double), viewportHeight: Double, _ size: WindowSize, at time: Timestamp
+    ) -> (edge: PageEdge, position: FeedPosition, limit: Int)? {
+        let fling = reach.height > viewportHeight
+        guard
+            let wanted = reloadWanted(
+                contentOffset: reach.top, viewportHeight: reach.height, prefetch: size.prefetch, at: time,
+                overReload: fling)
+        else { return nil }
+        let limit =
+            fling
+            ? reloadLimit(
+                at: wanted.edge, top: reach.top, height: reach.height, prefetch: size.prefetch,
+                most: 2 * size.heldRows)
+            : pageSize
+        guard mayStartReload(at: wanted.edge, limit: limit) else { return nil }
+        return (wanted.edge, wanted.position, limit)
+    }
+
+    /// Starts the reload ``reloadWanted(reach:viewportHeight:_:at:)`` found.
+    mutating func requestReload(_ wanted: (edge: PageEdge, position: FeedPosition, limit: Int), at time: Timestamp) {
         running = makeRequest(
-            .reload, edge: wanted.edge == .above ? .top : .bottom, position: wanted.position, at: time)
+            .reload, edge: wanted.edge == .above ? .top : .bottom, position: wanted.position, limit: wanted.limit,
+            at: time)
+    }
+
+    /// How many items a reload at `edge` asks for to fill the placeholders between the held rows and `prefetch` px
+    /// beyond the span from `top`, `height` px tall (the viewport and the way to where a fling stops, docs/LAYOUT.md
+    /// "Where a fling stops"): a page at least, `most` at most.
+    func reloadLimit(at edge: PageEdge, top: Double, height: Double, prefetch: Double, most: Int) -> Int {
+        let needed: Int
+        switch edge {
+        case .above:
+            needed = geometry.placeholdersAbove - (geometry.row(at: top - prefetch) ?? 0)
+        case .below:
+            let last = geometry.row(at: top + height + prefetch) ?? (geometry.rowCount - 1)
+            needed = last + 1 - (geometry.placeholdersAbove + geometry.heldRowCount)
+        }
+        return max(pageSize, min(needed, most))
     }
 
     /// Applies `answer` when it answers the running reload. - Returns: the correction to add to the content

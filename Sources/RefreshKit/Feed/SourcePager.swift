@@ -193,11 +193,12 @@ public struct SourcePager: Hashable, Sendable, Codable {
     }
 
     mutating func makeRequest(
-        _ kind: SourceRequest.Kind, edge: Edge, position: FeedPosition, at time: Timestamp
+        _ kind: SourceRequest.Kind, edge: Edge, position: FeedPosition, limit: Int? = nil, at time: Timestamp
     ) -> SourceRequest {
         defer { nextRequestID += 1 }
         return SourceRequest(
-            id: nextRequestID, kind: kind, edge: edge, request: FeedRequest(position, limit: pageSize), issued: time,
+            id: nextRequestID, kind: kind, edge: edge, request: FeedRequest(position, limit: limit ?? pageSize),
+            issued: time,
             deadline: time.advanced(bySeconds: (timeoutMs + Self.graceMs) / 1000))
     }
 }

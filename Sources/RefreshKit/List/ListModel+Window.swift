@@ -1,7 +1,6 @@
-/// The window of pages, wired (docs/LAYOUT.md, "The window"): after every observation the
-/// model drops the pages far from the viewport and asks for dropped pages the viewport comes near again; each
-/// drop's correction goes to ``ScrollModel/shift(by:contentSize:)`` as every layout change's does, so the first
-/// visible row keeps still at rest, during a drag and during a fling (whose velocity is left as it is).
+/// The window of pages, wired (docs/LAYOUT.md, "The window"): after every observation the model drops the pages far
+/// from the viewport (and a fling's way) and asks for dropped pages they come near again; each drop's correction goes
+/// to ``ScrollModel/shift(by:contentSize:)``, so the first visible row keeps still (a fling's velocity too).
 extension ListModel {
     /// The changes of the rows since the last call, oldest first, each to be sent to the pages as a `rows`
     /// message; `nil` when more happened than ``RowsUpdate/limit`` (send ``SourcePager/allRows`` instead).
@@ -25,22 +24,23 @@ extension ListModel {
         let size = windowSizes.value.size(
             pageSize: pager.pageSize, estimatedHeight: pager.geometry.estimatedHeight,
             viewportHeight: scroll.viewport.height)
-        guard pager.windowNeedsWork(size) else { return false }
+        guard pager.windowNeedsWork(size, moving: scroll.phase == .animating) else { return false }
         return followWindow(size)
     }
 
     /// ``followWindow()`` when the window may have something to do.
     @inline(never)
     private mutating func followWindow(_ size: WindowSize) -> Bool {
-        let (height, prefetch) = (scroll.viewport.height, size.prefetch)
         if pager.geometry.maxHeldRows != size.heldRows { pager.geometry.maxHeldRows = size.heldRows }
+        var reach = scroll.reach(followingMotion: configuration.flingPrefetch)
         let correction =
             pager.geometry.heldRowCount > size.heldRows
-            ? pager.trimWindow(contentOffset: scroll.offset.y, viewportHeight: height, prefetch: prefetch) : nil
-        if let correction { scroll.shift(by: correction, contentSize: contentSize) }
-        let offset = scroll.offset.y
-        guard
-            let wanted = pager.reloadWanted(contentOffset: offset, viewportHeight: height, prefetch: prefetch, at: now)
+            ? pager.trimWindow(contentOffset: reach.top, viewportHeight: reach.height, prefetch: size.prefetch) : nil
+        if let correction {
+            scroll.shift(by: correction, contentSize: contentSize)
+            reach = scroll.reach(followingMotion: configuration.flingPrefetch)
+        }
+        guard let wanted = pager.reloadWanted(reach: reach, viewportHeight: scroll.viewport.height, size, at: now)
         else { return correction != nil }
         pager.requestReload(wanted, at: now)
         return true

@@ -15,9 +15,12 @@ import Testing
         var updates: [RowsUpdate] = []
         var resynchronized = 0
 
-        init(newest: Int, pageSize: Int = 50, viewport: Size = Size(width: 390, height: 844)) throws {
+        init(
+            newest: Int, pageSize: Int = 50, viewport: Size = Size(width: 390, height: 844), flingPrefetch: Bool = true
+        ) throws {
             var configuration = Preset.ios.configuration
             configuration.feed.pageSize = pageSize
+            configuration.flingPrefetch = flingPrefetch
             configuration.feed.timeoutMs = 60_000
             model = try ListModel(
                 viewport: viewport, starting: Preset(name: "external", configuration: configuration), feed: .external,
@@ -137,8 +140,8 @@ import Testing
     static let windowPages = WindowSize(pageSize: 50, estimatedHeight: 72, viewportHeight: 844).pages
 
     /// A model with `pages` pages of 50 loaded, its top page measured at 100 px a row, scrolled near the end.
-    static func fullWindow(pages: Int = windowPages) throws -> Driver {
-        var driver = try Driver(newest: 10_000)
+    static func fullWindow(pages: Int = windowPages, flingPrefetch: Bool = true) throws -> Driver {
+        var driver = try Driver(newest: 10_000, flingPrefetch: flingPrefetch)
         try driver.apply(
             .measure(
                 MeasureInput(
@@ -203,6 +206,49 @@ import Testing
         driver.wait(100)
         twin.wait(100)
         #expect(abs(driver.model.scroll.offset.y - correction - twin.model.scroll.offset.y) <= 1e-6)
+    }
+
+    /// A fling up into the placeholders above (docs/LAYOUT.md, "Where a fling stops"): at the release the window asks
+    /// for the rows from the held ones to where the fling comes to rest, in one request (without `flingPrefetch`,
+    /// nothing until placeholders come near the viewport), and once it is answered the fling ends on loaded rows.
+    @Test(arguments: [true, false])
+    func aFlingAsksAtItsReleaseForTheRowsWhereItStops(prefetch: Bool) throws {
+        var driver = try Self.fullWindow(pages: Self.windowPages + 4, flingPrefetch: prefetch)
+        try driver.apply(.command(Command(.scrollToEdge, edge: .bottom, animated: false)))
+        try driver.serve()
+        driver.wait(400)
+        try driver.serve()
+        #expect(driver.layout.placeholdersAbove >= 150)
+        try driver.apply(.touch(TouchInput(phase: .start, pageTime: Double(driver.time) / 1000)))
+        for _ in 0..<5 {
+            driver.wait(8)
+            try driver.apply(
+                .touch(TouchInput(phase: .move, delta: Point(x: 0, y: 120), pageTime: Double(driver.time) / 1000)))
+        }
+        try driver.apply(.touch(TouchInput(phase: .end, pageTime: Double(driver.time) / 1000)))
+        #expect(driver.model.scroll.phase == .animating)
+        let rest = try #require(driver.model.scroll.verticalMotion.last?.target)
+        let layout = driver.layout
+        let size = WindowSize(pageSize: 50, estimatedHeight: 72, viewportHeight: 844)
+        #expect(driver.model.scroll.offset.y - size.prefetch > layout.heldTop, "no placeholder near the viewport yet")
+        let needed = layout.placeholdersAbove - (layout.row(at: rest - size.prefetch) ?? 0)
+        #expect(needed > 0, "the fling goes into the placeholders: \(driver.model.scroll.offset.y) → \(rest)")
+        guard prefetch else {
+            #expect(
+                driver.model.sourceRequest == nil, "without the prefetch, nothing is asked before placeholders near")
+            return
+        }
+        let request = try #require(driver.model.sourceRequest)
+        #expect(request.kind == .reload && request.edge == .top)
+        #expect(request.request.limit == max(50, min(needed, 2 * size.heldRows)))
+        // that one answer, and the fling runs its course to loaded rows without asking again
+        try driver.apply(.feedAnswer(try #require(driver.source.answer(driver.model))))
+        while driver.model.scroll.phase == .animating {
+            driver.wait(16)
+            #expect(driver.model.sourceRequest == nil)
+        }
+        let top = try #require(driver.layout.row(at: driver.model.scroll.offset.y))
+        #expect(top >= driver.layout.placeholdersAbove, "the row at the top is loaded when the fling stops")
     }
 
     @Test func aDropMidDragKeepsTheRowUnderTheFinger() throws {

@@ -126,7 +126,7 @@ import Testing
         try roundTrip(ConfigurationSchema.insets, base.insets, ["insets"])
         try roundTrip(ConfigurationSchema.feed, base.feed, ["feed"])
         try roundTrip(ConfigurationSchema.physics, base, ["physics"])
-        #expect(fields == ConfigurationSchema.edge.count + 4 + 8 + 3)
+        #expect(fields == ConfigurationSchema.edge.count + 4 + 8 + 4)
     }
 
     /// A value of `kind` other than `current`: a number's upper bound (or lower, when it is there already),

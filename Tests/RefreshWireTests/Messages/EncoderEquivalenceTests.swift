@@ -268,6 +268,7 @@ struct EncoderEquivalenceTests {
                     ] as [String: Any],
                     "physics": [
                         "decelerationRate": c.decelerationRate, "spring": c.springName, "rubberBand": c.rubberBand,
+                        "flingPrefetch": c.flingPrefetch,
                     ]
                         as [String: Any],
                     "events": (c.events ?? .refreshkit).rawValue,

@@ -133,7 +133,8 @@ struct EncoderTests {
             + #""cycleDelay":0,"cycleKind":"default","height":60,"control":"footer"}},"#
             + #""insets":{"top":0,"left":0,"bottom":0,"right":0},"feed":{"latencyMs":1200,"failureRate":0,"#
             + #""pageSize":20,"totalItems":200,"newItemsPerRefresh":3,"rowHeight":72,"timeoutMs":10000,"sectionHeaderHeight":28},"#
-            + #""physics":{"decelerationRate":0.998,"spring":"ios","rubberBand":0.55},"events":"refreshkit"},"#
+            + #""physics":{"decelerationRate":0.998,"spring":"ios","rubberBand":0.55,"flingPrefetch":true},"#
+            + #""events":"refreshkit"},"#
             + #""schema":\#(String(decoding: ConfigurationJSON.schemaJSON, as: UTF8.self)),"serverT":81234.5,"#
             + #""protocol":"refreshkit.v1","binary":["touch"],"feed":{"source":"simulated","kind":"simulated","postable":false,"#
             + #""requests":[]},"role":"owner"}"#
