@@ -158,7 +158,7 @@ test('the editors come from the schema the server sends: every field, its kind, 
   assert.deepEqual(fields.feed.map((f) => f.key),
     ['latencyMs', 'failureRate', 'pageSize', 'totalItems', 'newItemsPerRefresh', 'rowHeight', 'timeoutMs',
       'sectionHeaderHeight']);
-  assert.deepEqual(fields.physics.map((f) => f.key), ['decelerationRate', 'spring', 'rubberBand']);
+  assert.deepEqual(fields.physics.map((f) => f.key), ['decelerationRate', 'spring', 'rubberBand', 'flingPrefetch']);
   // the ranges are the schema's, not a copy
   for (const scope of ['top', 'feed', 'physics']) {
     const list = scope === 'top' ? edited : SCHEMA[scope];
