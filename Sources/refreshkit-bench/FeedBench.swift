@@ -117,6 +117,16 @@ struct FeedBench {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
+    /// The SQLite feed of `items` fortunes in the temporary folder (made once, for `stage`'s first run), opened.
+    static func fortunes(items: Int, for stage: String) throws -> SQLiteFeed {
+        let path = NSTemporaryDirectory() + "refreshkit-bench-feed-\(items).sqlite"
+        if (try? count(path)) != items {
+            say("\(stage): making a SQLite feed of \(items) items in \(path)…")
+            _ = try make(path: path, items: items)
+        }
+        return try SQLiteFeed(path: path, nowMicros: nowMicros())
+    }
+
     static func count(_ path: String) throws -> Int {
         guard FileManager.default.fileExists(atPath: path) else { return 0 }
         let database = try Database(path: path, flags: SQLITE_OPEN_READONLY)

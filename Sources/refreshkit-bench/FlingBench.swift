@@ -17,13 +17,8 @@ struct FlingBench {
     static let frameMicros: Int64 = 16_667
 
     func run() -> [String: Any] {
-        let path = NSTemporaryDirectory() + "refreshkit-bench-feed-\(items).sqlite"
         do {
-            if (try? FeedBench.count(path)) != items {
-                say("fling: making a SQLite feed of \(items) items in \(path)…")
-                _ = try FeedBench.make(path: path, items: items)
-            }
-            let source = try SQLiteFeed(path: path, nowMicros: FeedBench.nowMicros())
+            let source = try FeedBench.fortunes(items: items, for: "fling")
             say("fling: \(flings) flings up from the middle of \(items) items, with and without the prefetch…")
             var runs: [[String: Any]] = []
             for latency in latencies {

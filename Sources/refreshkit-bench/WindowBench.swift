@@ -13,13 +13,8 @@ struct WindowBench {
     static let viewport = Size(width: 390, height: 844)
 
     func run() -> [String: Any] {
-        let path = NSTemporaryDirectory() + "refreshkit-bench-feed-\(items).sqlite"
         do {
-            if (try? FeedBench.count(path)) != items {
-                say("window: making a SQLite feed of \(items) items in \(path)…")
-                _ = try FeedBench.make(path: path, items: items)
-            }
-            let source = try SQLiteFeed(path: path, nowMicros: FeedBench.nowMicros())
+            let source = try FeedBench.fortunes(items: items, for: "window")
             say("window: scrolling \(items) items top → end → back…")
             return try walk(source)
         } catch {
