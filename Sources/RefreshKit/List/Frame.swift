@@ -128,20 +128,22 @@ public struct Frame: Hashable, Sendable, Codable {
     public var feed: FeedFrame
     /// The section header pinned at the top of the viewport, when the rows there belong to a section.
     public var pinned: PinnedSection? {
-        get { pinnedSection.isEmpty ? nil : PinnedSection(section: pinnedSection, y: pinnedY) }
+        get { hasPinned ? PinnedSection(section: pinnedSection, y: pinnedY) : nil }
         set {
-            pinnedSection = newValue?.section ?? ""
-            pinnedY = newValue?.y ?? 0
+            let section = newValue?.section ?? ""
+            pinnedSection = section
+            pinnedY = section.isEmpty ? Self.noPinnedY : newValue?.y ?? 0
         }
     }
-    /// Whether a header is pinned, without copying its name.
-    @inlinable package var hasPinned: Bool { !pinnedSection.isEmpty }
-    // Stored as a name ("" for none: an empty section is no section, docs/LAYOUT.md "Section headers") and a y, not
-    // as an optional: a frame with an optional struct holding a string was copied whole and destroyed once more in
+    /// Whether a header is pinned: a number's compare, not the name's.
+    @inlinable package var hasPinned: Bool { pinnedY != Self.noPinnedY }
+    // Stored as a name and a y (none: "" and −∞; an empty section is no section, docs/LAYOUT.md "Section headers"),
+    // not as an optional: a frame with an optional struct holding a string was copied whole and destroyed once more in
     // every `ListModel.frame()` by the compiler's outlined value operations (docs/PERFORMANCE.md, "No copies per
     // input").
-    @usableFromInline var pinnedSection: String
-    private var pinnedY: Double
+    private var pinnedSection: String
+    @usableFromInline var pinnedY: Double
+    @inlinable static var noPinnedY: Double { -.infinity }
 
     public init(
         sequence: UInt64,
@@ -170,8 +172,9 @@ public struct Frame: Hashable, Sendable, Codable {
         self.insets = insets
         self.edges = edges
         self.feed = feed
-        self.pinnedSection = pinned?.section ?? ""
-        self.pinnedY = pinned?.y ?? 0
+        let section = pinned?.section ?? ""
+        self.pinnedSection = section
+        self.pinnedY = section.isEmpty ? Self.noPinnedY : pinned?.y ?? 0
     }
 }
 

@@ -66,7 +66,7 @@ extension MessageEncoder {
             bound += (frame.horizontalMotion.count + frame.verticalMotion.count) * 512
         }
         if changes.contains(.edgesReplaced) { bound += frame.edges.count * 1024 }
-        if let pinned = frame.pinned, !changes.isDisjoint(with: .pinned) { bound += 64 + 6 * pinned.section.utf8.count }
+        if !changes.isDisjoint(with: .pinned), let pinned = frame.pinned { bound += 64 + 6 * pinned.section.utf8.count }
         return bound
     }
 }
