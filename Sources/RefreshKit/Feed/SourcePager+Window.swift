@@ -184,7 +184,8 @@ extension SourcePager {
             let last = geometry.row(at: top + height + prefetch) ?? (geometry.rowCount - 1)
             needed = last + 1 - (geometry.placeholdersAbove + geometry.heldRowCount)
         }
-        return max(pageSize, min(needed, most))
+        // and a page beyond, so that the reader's next drag from where the fling stops starts among loaded rows
+        return max(pageSize, min(needed + pageSize, most))
     }
 
     /// Applies `answer` when it answers the running reload. - Returns: the correction to add to the content

@@ -240,7 +240,7 @@ import Testing
         }
         let request = try #require(driver.model.sourceRequest)
         #expect(request.kind == .reload && request.edge == .top)
-        #expect(request.request.limit == max(50, min(needed, 2 * size.heldRows)))
+        #expect(request.request.limit == max(50, min(needed + 50, 2 * size.heldRows)))
         // that one answer, and the fling runs its course to loaded rows without asking again
         try driver.apply(.feedAnswer(try #require(driver.source.answer(driver.model))))
         while driver.model.scroll.phase == .animating {
