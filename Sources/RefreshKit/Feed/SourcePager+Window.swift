@@ -117,7 +117,7 @@ extension SourcePager {
     /// The page to ask for next to the held rows, when placeholders come within `prefetch` px of the viewport and
     /// nothing else is asked; not before the back-off after a failure. `nil` when there is none: read, not
     /// written, so that a window with nothing to load leaves the pager as it is.
-    /// With `overReload`, a reload running may be there (a fling's larger request may replace it).
+    /// With `overReload`, a reload may be running (a fling's larger one may replace it, ``FlingPrefetch``).
     func reloadWanted(
         contentOffset: Double, viewportHeight: Double, prefetch: Double, at time: Timestamp, overReload: Bool = false
     ) -> (edge: PageEdge, position: FeedPosition)? {
@@ -134,58 +134,11 @@ extension SourcePager {
         }
     }
 
-    /// Whether a reload of `limit` items at `edge` should start now: nothing runs, or a reload runs the same way for
-    /// a page or more fewer (a page asked for while the finger dragged, before the release said how far the fling
-    /// goes): the new one replaces it, and its answer, when it comes, is stale.
-    func mayStartReload(at edge: PageEdge, limit: Int) -> Bool {
-        guard let running else { return true }
-        return running.kind == .reload && (running.edge == .top) == (edge == .above)
-            && running.request.limit + pageSize <= limit
-    }
-
-    /// The reload to start for the window of `size` keeping `reach` loaded (``ScrollModel/reach(followingMotion:)``),
-    /// with how many items it asks for, or `nil`. A reach taller than the viewport (`viewportHeight`) is a fling's
-    /// way: one request fills it, up to twice the window, and may replace a smaller reload running the same way.
-    func reloadWanted(
-        reach: (top: Double, height: Double), viewportHeight: Double, _ size: WindowSize, at time: Timestamp
-    ) -> (edge: PageEdge, position: FeedPosition, limit: Int)? {
-        let fling = reach.height > viewportHeight
-        guard
-            let wanted = reloadWanted(
-                contentOffset: reach.top, viewportHeight: reach.height, prefetch: size.prefetch, at: time,
-                overReload: fling)
-        else { return nil }
-        let limit =
-            fling
-            ? reloadLimit(
-                at: wanted.edge, top: reach.top, height: reach.height, prefetch: size.prefetch,
-                most: 2 * size.heldRows)
-            : pageSize
-        guard mayStartReload(at: wanted.edge, limit: limit) else { return nil }
-        return (wanted.edge, wanted.position, limit)
-    }
-
-    /// Starts the reload ``reloadWanted(reach:viewportHeight:_:at:)`` found.
+    /// Starts the reload ``FlingPrefetch/reload(for:in:_:at:)`` found.
     mutating func requestReload(_ wanted: (edge: PageEdge, position: FeedPosition, limit: Int), at time: Timestamp) {
         running = makeRequest(
             .reload, edge: wanted.edge == .above ? .top : .bottom, position: wanted.position, limit: wanted.limit,
             at: time)
-    }
-
-    /// How many items a reload at `edge` asks for to fill the placeholders between the held rows and `prefetch` px
-    /// beyond the span from `top`, `height` px tall (the viewport and the way to where a fling stops, docs/LAYOUT.md
-    /// "Where a fling stops"): a page at least, `most` at most.
-    func reloadLimit(at edge: PageEdge, top: Double, height: Double, prefetch: Double, most: Int) -> Int {
-        let needed: Int
-        switch edge {
-        case .above:
-            needed = geometry.placeholdersAbove - (geometry.row(at: top - prefetch) ?? 0)
-        case .below:
-            let last = geometry.row(at: top + height + prefetch) ?? (geometry.rowCount - 1)
-            needed = last + 1 - (geometry.placeholdersAbove + geometry.heldRowCount)
-        }
-        // and a page beyond, so that the reader's next drag from where the fling stops starts among loaded rows
-        return max(pageSize, min(needed + pageSize, most))
     }
 
     /// Applies `answer` when it answers the running reload. - Returns: the correction to add to the content

@@ -26,8 +26,8 @@ public struct SourceRequest: Hashable, Sendable, Codable {
     public var kind: Kind
     /// The edge whose control asked (the top for the first load).
     public var edge: Edge
-    /// A jump's landing (Jump/JumpLanding.swift); `nil` for every other kind. (Four bytes beside the kind and the edge, in the room the next
-    /// member's alignment leaves, and coded only when present.)
+    /// A jump's landing (Jump/JumpLanding.swift); `nil` for every other kind. (Four bytes beside the kind and the
+    /// edge, in the room the next member's alignment leaves, and coded only when present.)
     public var landing: Landing?
     /// What to ask the source.
     public var request: FeedRequest

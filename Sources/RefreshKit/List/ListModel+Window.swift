@@ -32,16 +32,15 @@ extension ListModel {
     @inline(never)
     private mutating func followWindow(_ size: WindowSize) -> Bool {
         if pager.geometry.maxHeldRows != size.heldRows { pager.geometry.maxHeldRows = size.heldRows }
-        var reach = scroll.reach(followingMotion: configuration.flingPrefetch)
+        var reach = WindowReach(scroll, followingMotion: configuration.flingPrefetch)
         let correction =
             pager.geometry.heldRowCount > size.heldRows
             ? pager.trimWindow(contentOffset: reach.top, viewportHeight: reach.height, prefetch: size.prefetch) : nil
         if let correction {
             scroll.shift(by: correction, contentSize: contentSize)
-            reach = scroll.reach(followingMotion: configuration.flingPrefetch)
+            reach = WindowReach(scroll, followingMotion: configuration.flingPrefetch)
         }
-        guard let wanted = pager.reloadWanted(reach: reach, viewportHeight: scroll.viewport.height, size, at: now)
-        else { return correction != nil }
+        guard let wanted = FlingPrefetch.reload(for: reach, in: pager, size, at: now) else { return correction != nil }
         pager.requestReload(wanted, at: now)
         return true
     }

@@ -17,16 +17,3 @@ extension ScrollModel {
         if target != offset { scroll(to: target, animated: false) }
     }
 }
-
-extension ScrollModel {
-    /// The span of content a window of pages keeps loaded (docs/LAYOUT.md, "Where a fling stops"): the viewport, and
-    /// while the content moves on its own and `followingMotion`, the way to where it comes to rest (the vertical
-    /// motion's last target, known in closed form at the release).
-    func reach(followingMotion: Bool) -> (top: Double, height: Double) {
-        let (offset, height) = (offset.y, viewport.height)
-        guard followingMotion, phase == .animating, let rest = verticalMotion.last?.target else {
-            return (offset, height)
-        }
-        return (min(offset, rest), abs(rest - offset) + height)
-    }
-}
